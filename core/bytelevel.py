@@ -1,0 +1,49 @@
+"""GPT-2's byte-to-unicode alphabet: 256 printable characters, one per byte.
+
+Printable Latin-1 bytes map to themselves; the others (control bytes, space,
+0x7F-0xA0, 0xAD) map to U+0100 and up, in byte order. So a space is ``Ġ`` and
+a newline ``Ċ``.
+
+    >>> bytes_to_chars("한 a".encode())
+    'íķľĠa'
+    >>> chars_to_bytes('íķľĠa').decode()
+    '한 a'
+"""
+
+from __future__ import annotations
+
+
+def _build_byte_alphabet() -> list[str]:
+    printable = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAC + 1)) + list(range(0xAE, 0xFF + 1))
+    chars = {}
+    extra = 0
+    for b in range(256):
+        if b in printable:
+            chars[b] = chr(b)
+        else:
+            chars[b] = chr(256 + extra)
+            extra += 1
+    return [chars[b] for b in range(256)]
+
+
+BYTE_TO_CHAR: list[str] = _build_byte_alphabet()
+CHAR_TO_BYTE: dict[str, int] = {c: b for b, c in enumerate(BYTE_TO_CHAR)}
+# The 256-symbol alphabet, sorted by code point (the order ids are given in).
+BYTE_ALPHABET: list[str] = sorted(BYTE_TO_CHAR)
+_TRANSLATE = {b: ord(c) for b, c in enumerate(BYTE_TO_CHAR)}
+
+
+def bytes_to_chars(data: bytes) -> str:
+    return data.decode("latin-1").translate(_TRANSLATE)
+
+
+def chars_to_bytes(text: str) -> bytes:
+    """Inverse of :func:`bytes_to_chars`; characters outside the alphabet are encoded as UTF-8."""
+    out = bytearray()
+    for c in text:
+        b = CHAR_TO_BYTE.get(c)
+        if b is None:
+            out += c.encode("utf-8")
+        else:
+            out.append(b)
+    return bytes(out)

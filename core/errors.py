@@ -1,0 +1,17 @@
+"""Errors the engine raises for bad input. Each carries a message fit for a user."""
+
+
+class SubwordError(Exception):
+    """Base class: a clear, user-facing message, never a traceback in the CLI or GUI."""
+
+
+class CorpusError(SubwordError):
+    """An unreadable, empty, binary or malformed corpus or word-count file."""
+
+
+class ConfigError(SubwordError):
+    """Absurd or inconsistent options (e.g. vocab size below the alphabet size)."""
+
+
+class FormatError(SubwordError):
+    """A tokenizer file that is corrupt, truncated, or of an unsupported kind."""

@@ -1,0 +1,98 @@
+"""Events yielded by the engine's long-running generators (training, counting).
+
+Every long job in the engine is a generator: each ``yield`` is an observation
+point and a cancellation point (the caller simply stops iterating), and the
+generator's ``return`` value is the result. Events are small frozen dataclasses
+that cost O(1) to build: they never carry a snapshot of the vocabulary.
+
+    >>> model = drain(train_bpe(counts, BpeConfig(vocab_size=100)))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Generator, TypeVar
+
+R = TypeVar("R")
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """Coarse progress of a phase: ``done`` out of ``total`` units (bytes, words...)."""
+
+    phase: str
+    done: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class MergeEvent:
+    """One merge of a BPE or WordPiece trainer: ``left + right -> new_token``.
+
+    ``count`` is the raw pair count; ``score`` is what ranked the pair (equal to
+    ``count`` for BPE, the likelihood score for WordPiece). ``tie`` is true when
+    another pair had the same score at this step, so the tie rule decided.
+    ``vocab_size`` is the size after the merge, special tokens included.
+    """
+
+    step: int
+    left: str
+    right: str
+    new_token: str
+    count: int
+    vocab_size: int
+    score: float
+    tie: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class UnigramRound:
+    """One EM round or pruning round of the Unigram trainer.
+
+    ``phase`` is one of ``"seed"``, ``"em"``, ``"prune"``, ``"final"``.
+    ``removed`` holds ``(piece, loss_increase)`` pairs for a pruning round.
+    """
+
+    phase: str
+    round: int
+    vocab_size: int
+    loss: float
+    removed: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class TrainingStopped:
+    """Last event of a training run: why it ended and the size it reached."""
+
+    reason: str
+    vocab_size: int
+    requested_vocab_size: int
+
+    @property
+    def reached_target(self) -> bool:
+        return self.vocab_size >= self.requested_vocab_size
+
+
+@dataclass(frozen=True, slots=True)
+class Warning_:
+    """Something the user should know that does not stop the job (e.g. replaced bytes)."""
+
+    message: str
+
+
+def drain(gen: Generator[object, None, R], on_event: Callable[[object], None] | None = None) -> R:
+    """Run an engine generator to completion and return its result.
+
+    >>> def job():
+    ...     yield Progress("count", 1, 1)
+    ...     return 42
+    >>> drain(job())
+    42
+    """
+    while True:
+        try:
+            event = next(gen)
+        except StopIteration as stop:
+            return stop.value
+        if on_event is not None:
+            on_event(event)

@@ -1,0 +1,1 @@
+"""Reading and writing tokenizer files. Models and trainers know nothing of files."""

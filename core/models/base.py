@@ -1,0 +1,42 @@
+"""What every model offers: ``tokenize`` one pre-token, and vocabulary look-ups.
+
+A model knows nothing of files (see ``core.formats``) nor of how it was trained
+(see ``core.trainers``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A token produced from one pre-token; ``start``/``end`` index that pre-token's characters."""
+
+    id: int
+    value: str
+    start: int
+    end: int
+
+
+@runtime_checkable
+class Model(Protocol):
+    unk_token: str | None
+
+    def tokenize(self, piece: str) -> list[Token]:
+        """Split one pre-token into tokens. Never raises on any string."""
+        ...
+
+    def token_to_id(self, token: str) -> int | None: ...
+
+    def id_to_token(self, id: int) -> str | None: ...
+
+    def get_vocab(self) -> dict[str, int]: ...
+
+    @property
+    def vocab_size(self) -> int: ...
+
+    def to_dict(self) -> dict:
+        """Hugging Face `tokenizer.json` shaped dict, tagged with ``"type"``."""
+        ...

@@ -1,0 +1,65 @@
+"""Text that remembers where each of its characters came from.
+
+A :class:`NormalizedString` is what flows through the pipeline: the current text
+(``normalized``) plus, for every one of its characters, the ``(start, end)`` span
+of the *original* text it came from. Normalizers rewrite it, pre-tokenizers cut
+it into pieces, and the model's token offsets are mapped back through it, so the
+GUI can colour spans of exactly what the user typed.
+
+    >>> s = NormalizedString.from_str("ab")
+    >>> s.slice(1, 2).alignments
+    [(1, 2)]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+
+@dataclass(slots=True)
+class NormalizedString:
+    normalized: str
+    alignments: list[tuple[int, int]]  # one original span per character of `normalized`
+    original_length: int = 0
+
+    @classmethod
+    def from_str(cls, text: str) -> "NormalizedString":
+        return cls(text, [(i, i + 1) for i in range(len(text))], len(text))
+
+    def __len__(self) -> int:
+        return len(self.normalized)
+
+    def slice(self, start: int, end: int) -> "NormalizedString":
+        """The characters ``[start, end)`` with their alignments."""
+        return NormalizedString(self.normalized[start:end], self.alignments[start:end], self.original_length)
+
+    def span(self, start: int = 0, end: int | None = None) -> tuple[int, int]:
+        """Original span covered by normalized characters ``[start, end)``.
+
+        An empty range maps to an empty span at the position it would start at.
+        """
+        if end is None:
+            end = len(self.normalized)
+        if start >= end:
+            if start < len(self.alignments):
+                pos = self.alignments[start][0]
+            elif self.alignments:
+                pos = self.alignments[-1][1]
+            else:
+                pos = 0
+            return (pos, pos)
+        return (self.alignments[start][0], self.alignments[end - 1][1])
+
+    @property
+    def offsets(self) -> tuple[int, int]:
+        return self.span()
+
+    def transform(self, pieces: Iterable[tuple[str, tuple[int, int]]]) -> "NormalizedString":
+        """Rebuild from ``(text, original_span)`` pieces; every char of a piece gets its span."""
+        chars: list[str] = []
+        aligns: list[tuple[int, int]] = []
+        for text, span in pieces:
+            chars.append(text)
+            aligns.extend([span] * len(text))
+        return NormalizedString("".join(chars), aligns, self.original_length)

@@ -1,0 +1,195 @@
+"""The whole pipeline: added tokens -> normalizer -> pre-tokenizer -> model -> decoder.
+
+    >>> tok = Tokenizer(model, normalizer=NFC(), pre_tokenizer=Whitespace())
+    >>> enc = tok.encode("철수는 먹고")
+    >>> enc.tokens, enc.offsets     # offsets index the original text
+
+Added (special) tokens are cut out of the raw input first, longest first, as
+`tokenizers` does for tokens with ``normalized=False``; the remaining sections
+go through the pipeline one by one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import regex
+
+from core.models.base import Model
+from core.text import NormalizedString
+
+
+@dataclass(frozen=True, slots=True)
+class AddedToken:
+    content: str
+    id: int
+    special: bool = True
+    normalized: bool = False
+    single_word: bool = False
+    lstrip: bool = False
+    rstrip: bool = False
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id,
+            "content": self.content,
+            "single_word": self.single_word,
+            "lstrip": self.lstrip,
+            "rstrip": self.rstrip,
+            "normalized": self.normalized,
+            "special": self.special,
+        }
+
+
+@dataclass(slots=True)
+class Encoding:
+    """Tokens of one input. ``offsets`` are (start, end) character spans of the original text;
+    ``word_ids`` index the pre-token each token came from (None for added tokens)."""
+
+    ids: list[int] = field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)
+    offsets: list[tuple[int, int]] = field(default_factory=list)
+    word_ids: list[int | None] = field(default_factory=list)
+    special_tokens_mask: list[int] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+class Tokenizer:
+    def __init__(
+        self,
+        model: Model,
+        normalizer: Any = None,
+        pre_tokenizer: Any = None,
+        decoder: Any = None,
+        added_tokens: list[AddedToken] | None = None,
+        post_processor: dict | None = None,
+        extra: dict | None = None,
+    ):
+        self.model = model
+        self.normalizer = normalizer
+        self.pre_tokenizer = pre_tokenizer
+        self.decoder = decoder
+        # Kept verbatim for round trips; we do not apply post-processors.
+        self.post_processor = post_processor
+        # Anything else a loaded file carried (truncation, padding, unknown parts).
+        self.extra = dict(extra or {})
+        self.added_tokens: list[AddedToken] = []
+        self._added_re = None
+        for t in added_tokens or []:
+            self.add_token(t)
+
+    # -- added tokens -----------------------------------------------------
+    def add_token(self, token: AddedToken) -> None:
+        self.added_tokens = [t for t in self.added_tokens if t.content != token.content] + [token]
+        contents = sorted((t.content for t in self.added_tokens if t.content), key=len, reverse=True)
+        self._added_re = regex.compile("|".join(regex.escape(c) for c in contents)) if contents else None
+
+    def _added_id(self, content: str) -> int:
+        for t in self.added_tokens:
+            if t.content == content:
+                return t.id
+        raise KeyError(content)
+
+    def _sections(self, text: str):
+        """Yield ``(start, end, added_token_or_None)`` covering ``text``."""
+        pos = 0
+        if self._added_re is not None:
+            for m in self._added_re.finditer(text):
+                if m.start() > pos:
+                    yield pos, m.start(), None
+                yield m.start(), m.end(), m.group()
+                pos = m.end()
+        if pos < len(text) or not text:
+            yield pos, len(text), None
+
+    # -- stages -------------------------------------------------------------
+    def normalize(self, text: NormalizedString) -> NormalizedString:
+        return self.normalizer.normalize(text) if self.normalizer is not None else text
+
+    def pre_tokenize(self, text: NormalizedString, first_section: bool = True) -> list[NormalizedString]:
+        if self.pre_tokenizer is None:
+            return [text] if text.normalized else []
+        if first_section is False and hasattr(self.pre_tokenizer, "prepend_scheme"):
+            return self.pre_tokenizer.pre_tokenize(text, first_section=False)
+        return self.pre_tokenizer.pre_tokenize(text)
+
+    def pieces(self, text: str) -> list[NormalizedString]:
+        """The pre-tokens of ``text`` (added tokens left out), aligned to ``text``."""
+        out = []
+        for i, (start, end, added) in enumerate(self._sections(text)):
+            if added is None and end > start:
+                out.extend(self.pre_tokenize(self.normalize(_section(text, start, end)), first_section=i == 0))
+        return out
+
+    def encode(self, text: str) -> Encoding:
+        enc = Encoding()
+        word = 0
+        for i, (start, end, added) in enumerate(self._sections(text)):
+            if added is not None:
+                enc.ids.append(self._added_id(added))
+                enc.tokens.append(added)
+                enc.offsets.append((start, end))
+                enc.word_ids.append(None)
+                enc.special_tokens_mask.append(1)
+                continue
+            if end <= start:
+                continue
+            section = self.normalize(_section(text, start, end))
+            for piece in self.pre_tokenize(section, first_section=i == 0):
+                for t in self.model.tokenize(piece.normalized):
+                    enc.ids.append(t.id)
+                    enc.tokens.append(t.value)
+                    enc.offsets.append(piece.span(t.start, t.end))
+                    enc.word_ids.append(word)
+                    enc.special_tokens_mask.append(0)
+                word += 1
+        return enc
+
+    def encode_batch(self, texts: list[str]) -> list[Encoding]:
+        return [self.encode(t) for t in texts]
+
+    def decode(self, ids: list[int], skip_special_tokens: bool = True) -> str:
+        special = {t.id for t in self.added_tokens if t.special}
+        tokens = []
+        for i in ids:
+            if skip_special_tokens and i in special:
+                continue
+            tok = self.id_to_token(i)
+            if tok is not None:
+                tokens.append(tok)
+        if self.decoder is None:
+            return " ".join(tokens)
+        return self.decoder.decode(tokens)
+
+    # -- vocabulary -----------------------------------------------------------
+    def token_to_id(self, token: str) -> int | None:
+        for t in self.added_tokens:
+            if t.content == token:
+                return t.id
+        return self.model.token_to_id(token)
+
+    def id_to_token(self, id: int) -> str | None:
+        tok = self.model.id_to_token(id)
+        if tok is not None:
+            return tok
+        for t in self.added_tokens:
+            if t.id == id:
+                return t.content
+        return None
+
+    def get_vocab(self) -> dict[str, int]:
+        vocab = dict(self.model.get_vocab())
+        for t in self.added_tokens:
+            vocab[t.content] = t.id
+        return vocab
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.get_vocab())
+
+
+def _section(text: str, start: int, end: int) -> NormalizedString:
+    return NormalizedString(text[start:end], [(i, i + 1) for i in range(start, end)], len(text))
