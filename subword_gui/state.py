@@ -1,0 +1,53 @@
+"""The explorer's shared state: one QObject that panels subscribe to.
+
+Views never own state: they read it from here and listen to its signals. The
+engine objects it holds (corpus counts, tokenizers) are plain `core` objects.
+
+- ``corpus_changed(CorpusCounts)``: a corpus or word-count file was loaded.
+- ``full_tokenizer_changed(Tokenizer)``: a training run finished or a tokenizer
+  file was opened (the slider's upper end).
+- ``tokenizer_changed(Tokenizer)``: the tokenizer to show changed (a new one, or
+  the vocab-size slider cut the full one); segmentation, vocabulary and
+  statistics re-render from it.
+- ``vocab_size_changed(int)``: where the slider stands.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+
+class AppState(QObject):
+    corpus_changed = Signal(object)
+    full_tokenizer_changed = Signal(object)
+    tokenizer_changed = Signal(object)
+    vocab_size_changed = Signal(int)
+    status_message = Signal(str)
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.corpus = None  # core.corpus.CorpusCounts | None
+        self.corpus_path: str | None = None
+        self.full_tokenizer = None  # core.tokenizer.Tokenizer | None (the trained/opened one)
+        self.tokenizer = None  # the one shown (possibly cut by the slider)
+        self.train_options = None  # core.training.TrainOptions of the last run, if trained here
+        self.merge_events: list = []  # MergeEvents of the last finished run (for the merge log/export)
+        self.vocab_size: int | None = None
+
+    def set_corpus(self, counts, path: str | None = None) -> None:
+        self.corpus = counts
+        self.corpus_path = path
+        self.corpus_changed.emit(counts)
+
+    def set_full_tokenizer(self, tokenizer, options=None, merge_events=None) -> None:
+        self.full_tokenizer = tokenizer
+        self.train_options = options
+        self.merge_events = list(merge_events or [])
+        self.full_tokenizer_changed.emit(tokenizer)
+        self.set_tokenizer(tokenizer, tokenizer.vocab_size)
+
+    def set_tokenizer(self, tokenizer, vocab_size: int | None = None) -> None:
+        self.tokenizer = tokenizer
+        self.vocab_size = vocab_size if vocab_size is not None else tokenizer.vocab_size
+        self.tokenizer_changed.emit(tokenizer)
+        self.vocab_size_changed.emit(self.vocab_size)
