@@ -146,6 +146,8 @@ class Tokenizer:
                     enc.word_ids.append(word)
                     enc.special_tokens_mask.append(0)
                 word += 1
+        if _trims_offsets(self.post_processor):
+            _trim_byte_level_offsets(enc, bool(self.post_processor.get("add_prefix_space", True)))
         return enc
 
     def encode_batch(self, texts: list[str]) -> list[Encoding]:
@@ -193,3 +195,44 @@ class Tokenizer:
 
 def _section(text: str, start: int, end: int) -> NormalizedString:
     return NormalizedString(text[start:end], [(i, i + 1) for i in range(start, end)], len(text))
+
+
+def _trims_offsets(post_processor) -> bool:
+    return (
+        isinstance(post_processor, dict)
+        and post_processor.get("type") == "ByteLevel"
+        and bool(post_processor.get("trim_offsets", True))
+    )
+
+
+def _trim_byte_level_offsets(enc: Encoding, add_prefix_space: bool) -> None:
+    """The ByteLevel post-processor's ``trim_offsets``: spans leave out leading/trailing spaces.
+
+        >>> # token "Ġworld" at (5, 11) -> (6, 11)
+
+    subtle: as `tokenizers`, a single leading space of the first token (or of a token
+    starting at 0) is kept when ``add_prefix_space`` is set, since that space was added.
+    """
+    space = "\u0120"  # Ġ, the byte-level space
+    for i, (token, (start, end)) in enumerate(zip(enc.tokens, enc.offsets)):
+        lead = 0
+        for c in token:
+            if c == space or c.isspace():
+                lead += 1
+            else:
+                break
+        trail = 0
+        for c in reversed(token):
+            if c == space or c.isspace():
+                trail += 1
+            else:
+                break
+        if not lead and not trail:
+            continue
+        if lead:
+            if (i == 0 or start == 0) and add_prefix_space and lead == 1:
+                lead = 0
+            start = min(start + lead, end)
+        if trail and end >= trail:
+            end = max(end - trail, start)
+        enc.offsets[i] = (start, end)

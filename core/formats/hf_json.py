@@ -1,0 +1,353 @@
+"""Hugging Face ``tokenizer.json``: read and write the whole pipeline.
+
+    >>> save_tokenizer_json(tok, "tokenizer.json")
+    >>> load_tokenizer_json("tokenizer.json").encode("철수는").ids == tok.encode("철수는").ids
+    True
+
+The file is one JSON object::
+
+    {"version": "1.0", "truncation": ..., "padding": ..., "added_tokens": [...],
+     "normalizer": {...}|null, "pre_tokenizer": {...}|null, "post_processor": ...,
+     "decoder": {...}|null, "model": {"type": "BPE"|"WordPiece"|"Unigram", ...}}
+
+Steps of loading:
+1. parse the JSON (a truncated or non-JSON file is a :class:`FormatError`);
+2. check the model's vocabulary (duplicate tokens, duplicate ids, merges whose
+   parts are missing) *before* building anything, so the error names the problem;
+3. build normalizer, pre-tokenizer and decoder through the registries of
+   ``core.normalizers``, ``core.pre_tokenizers`` and ``core.decoders``; a
+   component type we do not implement is an error naming it, because it would
+   change the encoding;
+4. build the model through :data:`MODEL_TYPES` (``from_dict``);
+5. keep what we do not apply (post-processor, truncation, padding) verbatim, and
+   list in ``tok.extra["warnings"]`` anything that makes our encodings differ
+   from ``tokenizers``' (e.g. a post-processor that adds ``[CLS]``).
+
+Leaves out: ``"version"`` other than ``1.0`` is accepted as is; WordLevel models.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from core.decoders import decoder_from_dict
+from core.errors import ConfigError, FormatError
+from core.normalizers import normalizer_from_dict
+from core.pre_tokenizers import NoSplit, pre_tokenizer_from_dict
+from core.tokenizer import AddedToken, Tokenizer
+
+# tokenizer.json model "type" -> "module:Class" (imported lazily: models are optional plug-ins).
+MODEL_TYPES: dict[str, str] = {
+    "BPE": "core.models.bpe:BPE",
+    "WordPiece": "core.models.wordpiece:WordPiece",
+    "Unigram": "core.models.unigram:Unigram",
+}
+
+# Post-processors whose effect on ids/offsets we reproduce (see core.tokenizer).
+APPLIED_POST_PROCESSORS = {"ByteLevel"}
+
+_KNOWN_KEYS = ("version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer",
+               "post_processor", "decoder", "model")
+
+
+def model_class(kind: str, source: str = "tokenizer.json"):
+    """The class registered for a model ``"type"``; a clear error if unknown or not installed."""
+    target = MODEL_TYPES.get(kind)
+    if target is None:
+        raise FormatError(
+            f"{source} uses model {kind!r}, which Subword Explorer does not implement "
+            f"(supported: {', '.join(MODEL_TYPES)})"
+        )
+    module, name = target.split(":")
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as e:  # pragma: no cover - only while a model is missing
+        raise FormatError(f"{source} uses model {kind!r}, which is not available in this build ({e})") from e
+
+
+# -- writing ----------------------------------------------------------------------
+
+def tokenizer_to_dict(tok: Tokenizer) -> dict:
+    """The whole pipeline as a ``tokenizer.json`` dict (key order as `tokenizers` writes it)."""
+    pre = tok.pre_tokenizer
+    pre_dict = None if pre is None or isinstance(pre, NoSplit) else pre.to_dict()
+    extra = tok.extra or {}
+    return {
+        "version": extra.get("version", "1.0"),
+        "truncation": extra.get("truncation"),
+        "padding": extra.get("padding"),
+        "added_tokens": [t.to_dict() for t in sorted(tok.added_tokens, key=lambda t: t.id)],
+        "normalizer": tok.normalizer.to_dict() if tok.normalizer is not None else None,
+        "pre_tokenizer": pre_dict,
+        "post_processor": tok.post_processor,
+        "decoder": tok.decoder.to_dict() if tok.decoder is not None else None,
+        "model": tok.model.to_dict(),
+        **{k: v for k, v in (extra.get("unknown_keys") or {}).items()},
+    }
+
+
+def save_tokenizer_json(tok: Tokenizer, path: str | os.PathLike) -> None:
+    """Write ``tok`` to ``path`` atomically: an existing file is replaced only once the new one is complete."""
+    path = Path(path)
+    data = json.dumps(tokenizer_to_dict(tok), ensure_ascii=False, indent=2)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# -- reading ----------------------------------------------------------------------
+
+def load_tokenizer_json(path: str | os.PathLike) -> Tokenizer:
+    """Read a ``tokenizer.json``; any problem is one :class:`FormatError` naming the file."""
+    path = Path(path)
+    name = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise FormatError(f"cannot read {name}: {e.strerror or e}") from e
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise FormatError(f"{name} is not a tokenizer.json: not UTF-8 text (byte {e.start})") from e
+    try:
+        d = json.loads(text, object_pairs_hook=_pairs_no_duplicates)
+    except _DuplicateKey as e:
+        raise FormatError(f"{name} is not a valid tokenizer.json: key {e.args[0]!r} appears twice") from e
+    except json.JSONDecodeError as e:
+        what = "truncated" if e.pos >= len(text.rstrip()) else "not valid JSON"
+        raise FormatError(f"{name} is {what} (line {e.lineno}, column {e.colno}: {e.msg})") from e
+    return tokenizer_from_dict(d, source=name)
+
+
+class _DuplicateKey(ValueError):
+    pass
+
+
+def _pairs_no_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+    # subtle: json.loads silently keeps the last of two equal keys; in a vocab that
+    # would drop a token, so a repeated key is an error.
+    d: dict = {}
+    for k, v in pairs:
+        if k in d:
+            raise _DuplicateKey(k)
+        d[k] = v
+    return d
+
+
+def tokenizer_from_dict(d: dict, source: str | None = None) -> Tokenizer:
+    """Build a :class:`Tokenizer` from a parsed ``tokenizer.json``."""
+    src = source or "tokenizer.json"
+    if not isinstance(d, dict):
+        raise FormatError(f"{src} is not a tokenizer.json: expected a JSON object, found {type(d).__name__}")
+    model_d = d.get("model")
+    if not isinstance(model_d, dict) or "type" not in model_d and not _guess_model_type(model_d):
+        raise FormatError(f"{src} is not a tokenizer.json: it has no \"model\" with a \"type\"")
+    kind = model_d.get("type") or _guess_model_type(model_d)
+    model_d = dict(model_d, type=kind)
+    if kind not in MODEL_TYPES:
+        model_class(kind, src)  # raises the "does not implement" error
+    _check_model(model_d, src)
+    added = _added_tokens(d.get("added_tokens") or [], src)
+
+    normalizer = _component("normalizer", normalizer_from_dict, d.get("normalizer"), src)
+    pre_tokenizer = _component("pre-tokenizer", pre_tokenizer_from_dict, d.get("pre_tokenizer"), src)
+    decoder = _component("decoder", decoder_from_dict, d.get("decoder"), src, fatal=False)
+    warnings: list[str] = []
+    if isinstance(decoder, str):  # an unknown decoder only changes decode(): keep going, say so
+        warnings.append(decoder)
+        decoder = None
+
+    cls = model_class(kind, src)
+    try:
+        model = cls.from_dict(model_d)
+    except FormatError:
+        raise
+    except (ConfigError, ValueError, KeyError, TypeError, IndexError) as e:
+        raise FormatError(f"{src}: its {kind} model cannot be read: {e}") from e
+
+    _check_added_against_vocab(added, model, src)
+
+    post = d.get("post_processor")
+    if post is not None:
+        ptype = post.get("type") if isinstance(post, dict) else None
+        if ptype not in APPLIED_POST_PROCESSORS:
+            warnings.append(
+                f"{src} has post-processor {ptype!r}, which Subword Explorer keeps but does not apply: "
+                "encodings here lack the tokens it adds (e.g. [CLS]/[SEP]) and their offsets"
+            )
+    for key in ("truncation", "padding"):
+        if d.get(key) is not None:
+            warnings.append(f"{src} sets {key}, which Subword Explorer keeps but does not apply")
+
+    extra: dict[str, Any] = {
+        "version": d.get("version", "1.0"),
+        "truncation": d.get("truncation"),
+        "padding": d.get("padding"),
+        "warnings": warnings,
+        "source": source,
+    }
+    unknown = {k: v for k, v in d.items() if k not in _KNOWN_KEYS}
+    if unknown:
+        extra["unknown_keys"] = unknown
+    return Tokenizer(
+        model,
+        normalizer=normalizer,
+        pre_tokenizer=pre_tokenizer,
+        decoder=decoder,
+        added_tokens=added,
+        post_processor=post,
+        extra=extra,
+    )
+
+
+def _guess_model_type(model_d: dict) -> str | None:
+    """Old files (tokenizers < 0.9) have no model "type"; guess it from the fields, as tokenizers does."""
+    if not isinstance(model_d, dict):
+        return None
+    if "merges" in model_d:
+        return "BPE"
+    if isinstance(model_d.get("vocab"), list):
+        return "Unigram"
+    if "continuing_subword_prefix" in model_d or "max_input_chars_per_word" in model_d:
+        return "WordPiece"
+    return None
+
+
+def _component(what: str, build, d, src: str, fatal: bool = True):
+    if d is None:
+        return None
+    if not isinstance(d, dict):
+        raise FormatError(f"{src}: its {what} must be a JSON object or null, not {type(d).__name__}")
+    try:
+        return build(d)
+    except FormatError:
+        raise
+    except ConfigError as e:
+        kind = _unknown_type(d, build)
+        if kind is not None:
+            msg = f"{src} uses {what} {kind!r}, which Subword Explorer does not implement"
+            if fatal:
+                raise FormatError(msg + " (it changes how text is cut, so the file cannot be used as is)") from e
+            return msg + "; decode() joins tokens without it"
+        raise FormatError(f"{src}: its {what} cannot be read: {e}") from e
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise FormatError(f"{src}: its {what} ({d.get('type')!r}) cannot be read: {e!r}") from e
+
+
+def _unknown_type(d: dict, build) -> str | None:
+    """The first ``"type"`` in a (possibly nested) component that its registry does not know."""
+    kind = d.get("type")
+    if kind == "Sequence":
+        for key in ("normalizers", "pretokenizers", "pre_tokenizers", "decoders"):
+            for sub in d.get(key) or []:
+                if isinstance(sub, dict):
+                    try:
+                        build(sub)
+                    except ConfigError:
+                        found = _unknown_type(sub, build)
+                        if found:
+                            return found
+        return None
+    try:
+        build(d)
+    except ConfigError as e:
+        if "unsupported" in str(e) or "unknown" in str(e):
+            return kind
+    return None
+
+
+def _check_model(model_d: dict, src: str) -> None:
+    """Vocabulary sanity checks, with messages naming the offending entries."""
+    kind = model_d["type"]
+    vocab = model_d.get("vocab")
+    if kind in ("BPE", "WordPiece"):
+        if not isinstance(vocab, dict):
+            raise FormatError(f"{src}: its {kind} model has no \"vocab\" object of token -> id")
+        seen: dict[int, str] = {}
+        for token, i in vocab.items():
+            if not isinstance(i, int) or isinstance(i, bool) or i < 0:
+                raise FormatError(f"{src}: token {token!r} has id {i!r}, not a whole number >= 0")
+            if i in seen:
+                raise FormatError(f"{src}: duplicate id {i}: tokens {seen[i]!r} and {token!r} share it")
+            seen[i] = token
+    if kind == "BPE":
+        merges = model_d.get("merges") or []
+        if not isinstance(merges, list):
+            raise FormatError(f"{src}: its BPE \"merges\" must be a list")
+        for n, m in enumerate(merges, 1):
+            if isinstance(m, str):
+                parts = m.split(" ")
+            elif isinstance(m, list):
+                parts = m
+            else:
+                parts = None
+            if parts is None or len(parts) != 2 or not all(isinstance(p, str) for p in parts):
+                raise FormatError(f"{src}: merge {n} ({m!r}) is not a pair of tokens")
+            a, b = parts
+            for p in (a, b):
+                if p not in vocab:
+                    raise FormatError(f"{src}: merge {n} ({a!r} + {b!r}) uses {p!r}, which is not in the vocab")
+            # as tokenizers builds it: the continuing prefix of the right part is dropped
+            merged = a + b[len(model_d.get("continuing_subword_prefix") or ""):]
+            if merged not in vocab:
+                raise FormatError(
+                    f"{src}: merge {n} ({a!r} + {b!r}) makes {merged!r}, which is not in the vocab"
+                )
+    if kind == "Unigram":
+        if not isinstance(vocab, list):
+            raise FormatError(f"{src}: its Unigram model has no \"vocab\" list of [piece, score]")
+        seen_p: set[str] = set()
+        for n, entry in enumerate(vocab):
+            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
+                    and isinstance(entry[1], (int, float))):
+                raise FormatError(f"{src}: Unigram vocab entry {n} ({entry!r}) is not [piece, score]")
+            if entry[0] in seen_p:
+                raise FormatError(f"{src}: piece {entry[0]!r} appears twice in the Unigram vocab")
+            seen_p.add(entry[0])
+        unk = model_d.get("unk_id")
+        if unk is not None and not (isinstance(unk, int) and 0 <= unk < len(vocab)):
+            raise FormatError(f"{src}: unk_id {unk!r} is outside the vocab (size {len(vocab)})")
+
+
+def _added_tokens(items: list, src: str) -> list[AddedToken]:
+    if not isinstance(items, list):
+        raise FormatError(f"{src}: \"added_tokens\" must be a list")
+    out: list[AddedToken] = []
+    ids: dict[int, str] = {}
+    for n, t in enumerate(items):
+        if not isinstance(t, dict) or not isinstance(t.get("content"), str) or not isinstance(t.get("id"), int):
+            raise FormatError(f"{src}: added token {n} ({t!r}) needs a \"content\" string and an \"id\"")
+        if t["id"] in ids and ids[t["id"]] != t["content"]:
+            raise FormatError(f"{src}: duplicate id {t['id']}: added tokens {ids[t['id']]!r} and {t['content']!r}")
+        ids[t["id"]] = t["content"]
+        out.append(AddedToken(
+            t["content"], t["id"],
+            special=bool(t.get("special", False)),
+            normalized=bool(t.get("normalized", not t.get("special", False))),
+            single_word=bool(t.get("single_word", False)),
+            lstrip=bool(t.get("lstrip", False)),
+            rstrip=bool(t.get("rstrip", False)),
+        ))
+    return out
+
+
+def _check_added_against_vocab(added: list[AddedToken], model, src: str) -> None:
+    for t in added:
+        owner = model.id_to_token(t.id)
+        if owner is not None and owner != t.content:
+            raise FormatError(
+                f"{src}: duplicate id {t.id}: added token {t.content!r} and vocab token {owner!r} share it"
+            )
