@@ -1,0 +1,472 @@
+"""Corpus counting: stream text files into word and character counts.
+
+``count_words`` reads a file of any size in memory proportional to the number of
+*distinct* words, not to the file size, and runs every line through the
+training options' normalizer and pre-tokenizer. It is a generator like every
+long job in the engine: it yields ``Progress("count", bytes_read, total_bytes)``
+about once per megabyte (a GUI shows a bar and cancels by no longer iterating)
+and ``Warning_`` events, and returns a :class:`CorpusCounts`.
+
+    >>> counts = drain(count_words("reviews.txt", TrainOptions("bpe")))
+    >>> count_lines(["먹고 먹고 있다"]).words
+    {'먹고': 2, '있다': 1}
+
+What real files contain, and what happens to it:
+
+- a UTF-8 byte order mark is stripped; CRLF, LF and lone CR all end a line and
+  are never part of a word;
+- invalid bytes become U+FFFD, are counted (``replaced_bytes``) and reported
+  with a ``Warning_``; counting never crashes on them;
+- ``encoding="auto"`` reads UTF-8 (or UTF-16 with a BOM) and falls back to
+  CP949 (a superset of EUC-KR) when that decodes the first block with fewer
+  errors; any Python codec name may be chosen instead;
+- a line longer than a block is cut at a safe point (see ``_safe_cut``);
+- an empty or whitespace-only file, a binary file, a missing path, a directory
+  or an unreadable file raise :class:`~core.errors.CorpusError` naming the path.
+
+Word-count files (``word<TAB>count`` per line) are read and written here too, so
+counts computed elsewhere (a cluster job, another tool) can be trained on.
+
+Leaves out: compressed inputs (.gz, .bz2), encodings other than UTF-8/16 and
+CP949 in automatic detection, and Unicode line separators (U+2028, U+0085) as
+line ends — they are ordinary whitespace here, as in ``tokenizers``.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import tempfile
+import threading
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import chain
+from pathlib import Path
+from typing import Generator, Iterable
+
+import regex
+
+from core.errors import ConfigError, CorpusError
+from core.events import Progress, Warning_
+
+BLOCK_BYTES = 1 << 20  # read this many bytes at a time (and report progress once per block)
+MAX_SEGMENT_CHARS = 1 << 20  # a line longer than this is cut at a safe point
+PREVIEW_LINES = 50
+PREVIEW_LINE_CHARS = 2000  # a preview line is cut here (think of the 50 MB single line)
+BINARY_ERROR_RATIO = 0.30  # more undecodable bytes than this share of the first block: not text
+
+_REPLACE_HANDLER = "subword-count-replace"
+_tls = threading.local()
+
+
+def _count_and_replace(exc: UnicodeError) -> tuple[str, int]:
+    """Like ``errors="replace"``, but remembers how many bytes were replaced."""
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    _tls.replaced = getattr(_tls, "replaced", 0) + (exc.end - exc.start)
+    return "\ufffd", exc.end
+
+
+codecs.register_error(_REPLACE_HANDLER, _count_and_replace)
+
+# subtle: searched from the end (the `regex` module's (?r) flag), so finding the
+# last cut point of a megabyte-long line costs no more than the tail it skips.
+_LAST_SPACE_BEFORE_WORD = regex.compile(r"(?r)\s(?=\S)")
+
+
+@dataclass
+class CorpusCounts:
+    """What counting a corpus found.
+
+    ``words`` are pre-tokens under the options' pipeline (whitespace-split words
+    when counted without options); ``chars`` count the characters of the decoded
+    text before normalization, line ends excluded.
+    """
+
+    words: dict[str, int]
+    chars: dict[str, int]
+    lines: int = 0
+    characters: int = 0
+    n_words: int = 0
+    replaced_bytes: int = 0
+    encoding: str = "utf-8"
+    paths: list[Path] = field(default_factory=list)
+    preview: list[str] = field(default_factory=list)
+    bytes_read: int = 0
+
+    @property
+    def distinct_words(self) -> int:
+        return len(self.words)
+
+    @property
+    def distinct_chars(self) -> int:
+        return len(self.chars)
+
+
+class _Counter:
+    """Accumulates counts from text segments that never contain a line end."""
+
+    def __init__(self, options) -> None:
+        self.words: Counter[str] = Counter()
+        self.chars: Counter[str] = Counter()
+        self.lines = 0
+        self.preview: list[str] = []
+        if options is None:
+            self.normalize = None
+            self.split = str.split
+            self.line_independent = True
+        else:
+            from core.pre_tokenizers import BertPreTokenizer, Whitespace, WhitespaceSplit
+            from core.training import build_normalizer, build_pre_tokenizer
+
+            normalizer = build_normalizer(options)
+            pre = build_pre_tokenizer(options)
+            self.normalize = normalizer.normalize_str if normalizer is not None else None
+            self.split = pre.split_words
+            # subtle: these split on whitespace and never produce a piece that
+            # spans a line end, so splitting many lines joined by "\n" at once
+            # gives exactly the pieces of each line: one call per block, not per line.
+            # (Unicode normalizers never compose across "\n" either.)
+            self.line_independent = type(pre) in (Whitespace, WhitespaceSplit, BertPreTokenizer)
+
+    def add_lines(self, block: str, n_lines: int) -> None:
+        """``block``: ``n_lines`` complete lines joined by "\\n" (no final line end)."""
+        self.lines += n_lines
+        if len(self.preview) < PREVIEW_LINES:
+            for line in block.split("\n", PREVIEW_LINES)[: PREVIEW_LINES - len(self.preview)]:
+                self.preview.append(line[:PREVIEW_LINE_CHARS])
+        self._add(block)
+
+    def add_segment(self, segment: str) -> None:
+        """Part of a line too long to hold (see ``_safe_cut``); not a line of its own."""
+        if not self.preview:
+            self.preview.append(segment[:PREVIEW_LINE_CHARS])
+        self._add(segment)
+
+    def _add(self, block: str) -> None:
+        self.chars.update(block)
+        if self.line_independent:
+            text = self.normalize(block) if self.normalize else block
+            self.words.update(self.split(text))
+        else:
+            lines = block.split("\n")
+            if self.normalize:
+                lines = map(self.normalize, lines)
+            self.words.update(chain.from_iterable(map(self.split, lines)))
+
+    def result(self, **stats) -> CorpusCounts:
+        self.chars.pop("\n", None)
+        words = dict(self.words)
+        return CorpusCounts(
+            words=words,
+            chars=dict(self.chars),
+            lines=self.lines,
+            characters=sum(self.chars.values()),
+            n_words=sum(words.values()),
+            preview=self.preview,
+            **stats,
+        )
+
+
+def _as_paths(paths) -> list[Path]:
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    out = [Path(p) for p in paths]
+    if not out:
+        raise CorpusError("no corpus file given")
+    for p in out:
+        if not p.exists():
+            raise CorpusError(f"{p}: no such file")
+        if p.is_dir():
+            raise CorpusError(f"{p} is a directory, not a text file")
+        if not os.access(p, os.R_OK):
+            raise CorpusError(f"{p}: permission denied")
+    return out
+
+
+def _check_encoding(encoding: str) -> str:
+    if encoding == "auto":
+        return encoding
+    try:
+        info = codecs.lookup(encoding)
+    except LookupError:
+        raise ConfigError(f"unknown encoding {encoding!r} (try utf-8, cp949 or euc-kr)") from None
+    if not getattr(info, "_is_text_encoding", True):
+        raise ConfigError(f"{encoding!r} is not a text encoding")
+    return info.name
+
+
+def _decode_errors(data: bytes, encoding: str, final: bool) -> int:
+    """How many bytes of ``data`` do not decode in ``encoding``."""
+    _tls.replaced = 0
+    codecs.getincrementaldecoder(encoding)(_REPLACE_HANDLER).decode(data, final)
+    return _tls.replaced
+
+
+def detect_encoding(sample: bytes, final: bool = True) -> str:
+    """Guess a sample's encoding: UTF-16 by its BOM, else UTF-8 or CP949, whichever errs less.
+
+    >>> detect_encoding("철수는 먹고".encode("cp949"))
+    'cp949'
+    """
+    if sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    utf8_errors = _decode_errors(sample, "utf-8", final)
+    if utf8_errors == 0:
+        return "utf-8"
+    # CP949 is Windows' superset of EUC-KR: it reads both.
+    return "cp949" if _decode_errors(sample, "cp949", final) < utf8_errors else "utf-8"
+
+
+def _safe_cut(text: str) -> int:
+    """Where to cut a too-long line so that no pre-token is split.
+
+    The cut goes just before the last whitespace character that is followed by
+    a non-space: the piece after it starts with that whitespace, so GPT-2's
+    `` word`` and metaspace's ``▁word`` pieces stay whole, and a run of spaces
+    splits exactly as it would uncut.
+
+    subtle: the approximation — a stretch of more than ``MAX_SEGMENT_CHARS``
+    characters without whitespace (or a pre-tokenizer ``none`` line) is cut at
+    the block end, so one pre-token of that stretch is split in two.
+
+    >>> _safe_cut("ab  cd ef")
+    6
+    """
+    m = _LAST_SPACE_BEFORE_WORD.search(text)
+    if m is None or m.start() == 0:
+        return len(text)
+    return m.start()
+
+
+def _is_utf16_or_32(encoding: str) -> bool:
+    return encoding.replace("_", "-").startswith(("utf-16", "utf-32"))
+
+
+def _count_file(path: Path, counter: _Counter, encoding: str, done_before: int, total: int):
+    """Feed one file to ``counter``; yields progress, returns (encoding, replaced bytes, bytes read, had text)."""
+    try:
+        f = open(path, "rb")
+    except OSError as e:
+        raise CorpusError(f"cannot read {path}: {e.strerror or e}") from None
+    with f:
+        try:
+            block = f.read(BLOCK_BYTES)
+        except OSError as e:
+            raise CorpusError(f"cannot read {path}: {e.strerror or e}") from None
+        final = len(block) < BLOCK_BYTES
+        if encoding == "auto":
+            encoding = detect_encoding(block, final)
+        if b"\x00" in block and not _is_utf16_or_32(encoding):
+            raise CorpusError(f"{path} looks like a binary file (it contains NUL bytes), not text")
+        if block and _decode_errors(block, encoding, final) > BINARY_ERROR_RATIO * len(block):
+            raise CorpusError(f"{path} looks like a binary file: most of it is not {encoding} text")
+
+        decoder = codecs.getincrementaldecoder(encoding)(_REPLACE_HANDLER)
+        replaced = 0
+        bytes_read = 0
+        pending = ""
+        first = True
+        had_text = False
+        while True:
+            bytes_read += len(block)
+            eof = not block
+            _tls.replaced = 0
+            text = pending + decoder.decode(block, final=eof)
+            replaced += _tls.replaced
+            if first and text:
+                text = text.removeprefix("\ufeff")  # a byte order mark is not text
+                first = False
+            if not had_text and text and not text.isspace():
+                had_text = True
+            # Line ends: CRLF and lone CR become LF. A CR at the very end may be
+            # the first half of a CRLF split across blocks: keep it for later.
+            if text.endswith("\r") and not eof:
+                text, pending = text[:-1], "\r"
+            else:
+                pending = ""
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+            last_nl = text.rfind("\n")
+            if eof:
+                if text:  # the last line, which may lack its line end
+                    text = text.removesuffix("\n")
+                    counter.add_lines(text, text.count("\n") + 1)
+            elif last_nl >= 0:
+                counter.add_lines(text[:last_nl], text.count("\n", 0, last_nl) + 1)
+                pending = text[last_nl + 1 :] + pending
+            elif len(text) > MAX_SEGMENT_CHARS:
+                cut = _safe_cut(text)
+                counter.add_segment(text[:cut])
+                pending = text[cut:] + pending
+            else:
+                pending = text + pending
+            if eof:
+                break
+            yield Progress("count", done_before + bytes_read, total)
+            try:
+                block = f.read(BLOCK_BYTES)
+            except OSError as e:
+                raise CorpusError(f"cannot read {path}: {e.strerror or e}") from None
+    return encoding, replaced, bytes_read, had_text
+
+
+def count_words(
+    paths, options=None, encoding: str = "auto"
+) -> Generator[Progress | Warning_, None, CorpusCounts]:
+    """Count the words (pre-tokens under ``options``) and characters of text files.
+
+    ``paths``: one path or a list; ``options``: a ``core.training.TrainOptions``
+    whose normalizer and pre-tokenizer are applied to each line (None: plain
+    whitespace-split words); ``encoding``: ``"auto"`` or a codec name.
+
+    >>> drain(count_words(path)).words      # file: "먹고 먹고\\r\\n있다\\r\\n"
+    {'먹고': 2, '있다': 1}
+    """
+    files = _as_paths(paths)
+    encoding = _check_encoding(encoding)
+    sizes = [p.stat().st_size for p in files]
+    total = sum(sizes)
+    counter = _Counter(options)
+    used: list[str] = []
+    replaced_total = 0
+    done = 0
+    empty: list[Path] = []
+    for path in files:
+        enc, replaced, n_bytes, had_text = yield from _count_file(path, counter, encoding, done, total)
+        done += n_bytes
+        if enc not in used:
+            used.append(enc)
+        if replaced:
+            replaced_total += replaced
+            yield Warning_(f"{path}: {replaced:,} invalid byte(s) replaced with U+FFFD (read as {enc})")
+        if not had_text:
+            if len(files) == 1:
+                raise CorpusError(f"{path} is empty" + (" (only whitespace)" if n_bytes else ""))
+            empty.append(path)
+            yield Warning_(f"{path} is empty: skipped")
+    if len(empty) == len(files):
+        raise CorpusError(f"all {len(files)} corpus files are empty")
+    return counter.result(
+        replaced_bytes=replaced_total,
+        encoding=", ".join(used),
+        paths=files,
+        bytes_read=done,
+    )
+
+
+def count_lines(lines: Iterable[str], options=None) -> CorpusCounts:
+    """Count in-memory lines (tests, the GUI's examples); a line's own line end is ignored.
+
+    >>> count_lines(["hug hug", "pug"]).words
+    {'hug': 2, 'pug': 1}
+    """
+    counter = _Counter(options)
+    for line in lines:
+        line = line.rstrip("\r\n").replace("\r\n", "\n").replace("\r", "\n")
+        counter.add_lines(line, line.count("\n") + 1)
+    return counter.result(encoding="", paths=[])
+
+
+# --- word-count files -------------------------------------------------------
+
+_COUNT = regex.compile(r"[0-9]+")
+
+
+def read_word_counts(path) -> dict[str, int]:
+    """Read a ``word<TAB>count`` file; duplicate words are summed, blank lines skipped.
+
+    The count is what follows the *last* tab; a line without a tab may use a
+    space instead (subword-nmt's ``get_vocab`` output). Everything before it,
+    leading spaces included (GPT-2 pieces start with one), is the word.
+
+    >>> read_word_counts("hug-pug.tsv")      # "hug\\t10\\npug\\t5\\n"
+    {'hug': 10, 'pug': 5}
+    """
+    path = _as_paths(path)[0]
+    counts: dict[str, int] = {}
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise CorpusError(f"cannot read {path}: {e.strerror or e}") from None
+    if b"\x00" in data[:BLOCK_BYTES]:
+        raise CorpusError(f"{path} looks like a binary file (it contains NUL bytes), not a word-count file")
+    data = data.removeprefix(codecs.BOM_UTF8)
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise CorpusError(f"{path}, line {number}: not valid UTF-8") from None
+        line = line.removesuffix("\r")
+        if not line.strip():
+            continue
+        sep = "\t" if "\t" in line else " "
+        word, _, count = line.rpartition(sep)
+        if not word or not _COUNT.fullmatch(count.strip()):
+            raise CorpusError(
+                f"{path}, line {number}: expected 'word<TAB>count', got {line[:80]!r}"
+            )
+        n = int(count)
+        if n <= 0:
+            raise CorpusError(f"{path}, line {number}: the count must be a positive whole number, not {n}")
+        counts[word] = counts.get(word, 0) + n
+    if not counts:
+        raise CorpusError(f"{path} is empty: no word counts in it")
+    return counts
+
+
+def write_word_counts(counts: dict[str, int], path) -> None:
+    """Write ``word<TAB>count`` lines, most frequent first (then by word), atomically.
+
+    >>> write_word_counts({"pug": 5, "hug": 10}, "out.tsv")   # "hug\\t10\\npug\\t5\\n"
+    """
+    lines = []
+    for word, n in sorted(counts.items(), key=lambda wc: (-wc[1], wc[0])):
+        if not word or "\n" in word or "\r" in word:
+            raise CorpusError(f"cannot write the word {word!r}: a word must be non-empty and on one line")
+        if not isinstance(n, int) or n <= 0:
+            raise CorpusError(f"cannot write the count {n!r} of {word!r}: counts are positive whole numbers")
+        lines.append(f"{word}\t{n}\n")
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.writelines(lines)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def load_word_counts_as_corpus(path, options=None) -> CorpusCounts:
+    """A word-count file as a corpus: its words through ``options``' pipeline, with stats.
+
+    ``lines`` is the number of distinct words in the file; ``chars`` count the
+    characters of the file's words, each weighted by its count.
+    """
+    from core.training import pre_tokenize_counts
+
+    path = Path(path)
+    raw = read_word_counts(path)
+    words = pre_tokenize_counts(raw, options) if options is not None else dict(raw)
+    chars: Counter[str] = Counter()
+    for word, n in raw.items():
+        for c, k in Counter(word).items():
+            chars[c] += k * n
+    preview = [f"{w}\t{n}" for w, n in list(raw.items())[:PREVIEW_LINES]]
+    return CorpusCounts(
+        words=words,
+        chars=dict(chars),
+        lines=len(raw),
+        characters=sum(chars.values()),
+        n_words=sum(words.values()),
+        encoding="utf-8",
+        paths=[path],
+        preview=preview,
+        bytes_read=path.stat().st_size,
+    )
