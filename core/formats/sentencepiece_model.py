@@ -1,0 +1,716 @@
+"""Read SentencePiece ``.model`` (protobuf) and ``.vocab`` (text) files into a Tokenizer
+that encodes exactly as ``SentencePieceProcessor.encode``.
+
+    >>> tok = load_sentencepiece("m.model")
+    >>> tok.encode("Hello world").tokens
+    ['▁Hello', '▁world']
+
+A ``.model`` file is a ``ModelProto``: the pieces (text, score, type), the
+``TrainerSpec`` (model type, byte fallback, special ids) and the
+``NormalizerSpec`` (precompiled charsmap and whitespace rules). We read it with
+our own wire-format reader (:mod:`core.formats.protobuf`).
+
+SentencePiece's encoder, step by step, as rebuilt here:
+
+1. Normalize (:class:`SentencePieceNormalizer`): at each position a user-defined
+   piece is copied verbatim, else the longest charsmap rule applies, else the
+   character is kept; leading, trailing and repeated spaces are dropped
+   (``remove_extra_whitespaces``), a space is put in front (``add_dummy_prefix``)
+   and every space becomes ``▁`` (``escape_whitespaces``).
+2. Segment the whole normalized sentence (no pre-tokenizer):
+   - unigram (:class:`SentencePieceUnigram`): Viterbi over every normal,
+     user-defined piece that matches, in float32 like SentencePiece; a character
+     no piece covers becomes ``<unk>`` scored ``min_score - 10``; a user-defined
+     piece scores ``len_in_bytes * max_score - 0.1`` so it is always chosen.
+   - BPE (:class:`SentencePieceBPE`): start from characters (user-defined pieces
+     frozen whole) and repeatedly merge the adjacent pair whose merged piece is
+     in the vocabulary with the HIGHEST score (ties: leftmost); unused pieces are
+     split back into the pieces they were merged from.
+3. Unknown pieces: with byte fallback each becomes its UTF-8 bytes ``<0xXX>``;
+   without it, a run of adjacent unknown pieces becomes ONE ``<unk>``.
+
+Control pieces (``<s>``, ``</s>``) and byte pieces are never matched in text;
+unused pieces never appear. Leaves out: the ``word`` and ``char`` model types,
+sampling (``enable_sampling``), n-best, and writing ``.model`` files.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import struct
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.errors import FormatError
+from core.formats.protobuf import (
+    FIXED32,
+    LENGTH_DELIMITED,
+    VARINT,
+    ProtobufError,
+    as_float,
+    as_signed,
+    as_text,
+    read_fields,
+)
+from core.models.base import Token
+from core.precompiled import PrecompiledNormalizer
+from core.text import NormalizedString
+
+SPACE = "▁"
+
+NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
+PIECE_TYPE_NAMES = {NORMAL: "normal", UNKNOWN: "unknown", CONTROL: "control",
+                    USER_DEFINED: "user-defined", UNUSED: "unused", BYTE: "byte"}
+MODEL_TYPES = {1: "unigram", 2: "bpe", 3: "word", 4: "char"}
+
+_F32 = struct.Struct("<f")
+FLT_MIN = 1.1754943508222875e-38  # C's FLT_MIN: SentencePiece's starting max_score
+UNK_PENALTY = 10.0
+
+
+def f32(x: float) -> float:
+    """Round to float32, as SentencePiece's ``float`` arithmetic does.
+
+    >>> f32(0.1)
+    0.10000000149011612
+    """
+    return _F32.unpack(_F32.pack(x))[0]
+
+
+def byte_piece(b: int) -> str:
+    """>>> byte_piece(0x0A)
+    '<0x0A>'"""
+    return f"<0x{b:02X}>"
+
+
+# -- the file ---------------------------------------------------------------------
+
+
+@dataclass
+class Piece:
+    piece: str
+    score: float = 0.0
+    type: int = NORMAL
+
+
+@dataclass
+class TrainerSpec:
+    model_type: str = "unigram"
+    vocab_size: int = 8000
+    byte_fallback: bool = False
+    unk_id: int = 0
+    bos_id: int = 1
+    eos_id: int = 2
+    pad_id: int = -1
+    unk_piece: str = "<unk>"
+    bos_piece: str = "<s>"
+    eos_piece: str = "</s>"
+    pad_piece: str = "<pad>"
+    treat_whitespace_as_suffix: bool = False
+    split_digits: bool = False
+    character_coverage: float = 0.9995
+    input: list[str] = field(default_factory=list)
+
+
+@dataclass
+class NormalizerSpec:
+    name: str = ""
+    precompiled_charsmap: bytes = b""
+    add_dummy_prefix: bool = True
+    remove_extra_whitespaces: bool = True
+    escape_whitespaces: bool = True
+
+
+@dataclass
+class ModelProto:
+    pieces: list[Piece]
+    trainer_spec: TrainerSpec
+    normalizer_spec: NormalizerSpec
+
+
+def _parse_piece(data: bytes) -> Piece:
+    p = Piece("")
+    for number, wire, value in read_fields(data):
+        if number == 1 and wire == LENGTH_DELIMITED:
+            p.piece = as_text(value)
+        elif number == 2 and wire == FIXED32:
+            p.score = as_float(value)
+        elif number == 3 and wire == VARINT:
+            p.type = value
+    return p
+
+
+_TRAINER_INTS = {4: "vocab_size", 40: "unk_id", 41: "bos_id", 42: "eos_id", 43: "pad_id"}
+_TRAINER_BOOLS = {35: "byte_fallback", 24: "treat_whitespace_as_suffix", 25: "split_digits"}
+_TRAINER_STRS = {45: "unk_piece", 46: "bos_piece", 47: "eos_piece", 48: "pad_piece"}
+
+
+def _parse_trainer(data: bytes) -> TrainerSpec:
+    t = TrainerSpec()
+    for number, wire, value in read_fields(data):
+        if number == 3 and wire == VARINT:
+            t.model_type = MODEL_TYPES.get(value, f"type {value}")
+        elif number in _TRAINER_INTS and wire == VARINT:
+            setattr(t, _TRAINER_INTS[number], as_signed(value))
+        elif number in _TRAINER_BOOLS and wire == VARINT:
+            setattr(t, _TRAINER_BOOLS[number], bool(value))
+        elif number in _TRAINER_STRS and wire == LENGTH_DELIMITED:
+            setattr(t, _TRAINER_STRS[number], as_text(value))
+        elif number == 10 and wire == FIXED32:
+            t.character_coverage = as_float(value)
+        elif number == 1 and wire == LENGTH_DELIMITED:
+            t.input.append(as_text(value))
+    return t
+
+
+def _parse_normalizer(data: bytes) -> NormalizerSpec:
+    n = NormalizerSpec()
+    for number, wire, value in read_fields(data):
+        if number == 1 and wire == LENGTH_DELIMITED:
+            n.name = as_text(value)
+        elif number == 2 and wire == LENGTH_DELIMITED:
+            n.precompiled_charsmap = value
+        elif number == 3 and wire == VARINT:
+            n.add_dummy_prefix = bool(value)
+        elif number == 4 and wire == VARINT:
+            n.remove_extra_whitespaces = bool(value)
+        elif number == 5 and wire == VARINT:
+            n.escape_whitespaces = bool(value)
+    return n
+
+
+def parse_model_proto(data: bytes, name: str = "<bytes>") -> ModelProto:
+    """Decode a ``.model`` file's bytes; FormatError (naming ``name``) if it is not one."""
+    try:
+        pieces: list[Piece] = []
+        trainer = TrainerSpec()
+        normalizer = NormalizerSpec()
+        for number, wire, value in read_fields(data):
+            if wire != LENGTH_DELIMITED:
+                continue
+            if number == 1:
+                pieces.append(_parse_piece(value))
+            elif number == 2:
+                trainer = _parse_trainer(value)
+            elif number == 3:
+                normalizer = _parse_normalizer(value)
+    except ProtobufError as e:
+        raise FormatError(f"{name}: not a valid SentencePiece model (truncated or corrupt protobuf: {e})") from None
+    if not pieces:
+        raise FormatError(f"{name}: not a SentencePiece model (no pieces found)")
+    seen: dict[str, int] = {}
+    for i, p in enumerate(pieces):
+        if not p.piece:
+            raise FormatError(f"{name}: piece {i} is empty")
+        if p.type not in PIECE_TYPE_NAMES:
+            raise FormatError(f"{name}: piece {i} ({p.piece!r}) has unknown type {p.type}")
+        if p.piece in seen:
+            raise FormatError(f"{name}: piece {p.piece!r} is defined twice (ids {seen[p.piece]} and {i})")
+        seen[p.piece] = i
+    if sum(p.type == UNKNOWN for p in pieces) != 1:
+        raise FormatError(f"{name}: a SentencePiece model needs exactly one unknown piece")
+    if trainer.model_type not in ("unigram", "bpe"):
+        raise FormatError(f"{name}: SentencePiece model type {trainer.model_type!r} is not supported (unigram, bpe)")
+    return ModelProto(pieces, trainer, normalizer)
+
+
+# -- normalization ------------------------------------------------------------------
+
+
+class SentencePieceNormalizer:
+    """SentencePiece's whole normalization (step 1 above), keeping alignments.
+
+    >>> SentencePieceNormalizer().normalize_str("  Hello   world ")
+    '▁Hello▁world'
+    """
+
+    def __init__(
+        self,
+        charsmap: bytes = b"",
+        add_dummy_prefix: bool = True,
+        remove_extra_whitespaces: bool = True,
+        escape_whitespaces: bool = True,
+        treat_whitespace_as_suffix: bool = False,
+        user_defined: list[str] | None = None,
+        name: str = "",
+    ):
+        self.precompiled = PrecompiledNormalizer(charsmap)
+        self.add_dummy_prefix = add_dummy_prefix
+        self.remove_extra_whitespaces = remove_extra_whitespaces
+        self.escape_whitespaces = escape_whitespaces
+        self.treat_whitespace_as_suffix = treat_whitespace_as_suffix
+        self.name = name
+        self.user_defined = _PrefixMatcher(user_defined or [])
+
+    def _prefix(self, s: str, i: int) -> tuple[str, int]:
+        """What SentencePiece's NormalizePrefix gives at ``s[i]``: (output, chars consumed)."""
+        k = self.user_defined.match(s, i)
+        if k:
+            return s[i:i + k], k
+        m = self.precompiled.match(s, i)
+        if m is not None:
+            return m[1], m[0]
+        return s[i], 1
+
+    def normalize(self, text: NormalizedString) -> NormalizedString:
+        s = text.normalized
+        n = len(s)
+        i = 0
+        space = SPACE if self.escape_whitespaces else " "
+        # 1. drop leading whitespace
+        if self.remove_extra_whitespaces:
+            while i < n:
+                out, k = self._prefix(s, i)
+                if out != " ":
+                    break
+                i += k
+        if i == n:
+            return NormalizedString("", [], text.original_length)
+        chars: list[str] = []
+        aligns: list[tuple[int, int]] = []
+        # 2. the dummy prefix: "world" and "hello world" both give "▁world"
+        if self.add_dummy_prefix and not self.treat_whitespace_as_suffix:
+            chars.append(space)
+            aligns.append(text.span(i, i))
+        # 3. rewrite, collapsing runs of spaces and escaping them
+        is_prev_space = self.remove_extra_whitespaces
+        while i < n:
+            out, k = self._prefix(s, i)
+            if is_prev_space:
+                out = out.lstrip(" ")
+            if out:
+                same = out == s[i:i + k]
+                span = None if same else text.span(i, i + k)
+                for j, c in enumerate(out):
+                    chars.append(space if c == " " else c)
+                    aligns.append(text.alignments[i + j] if same else span)
+                is_prev_space = out.endswith(" ")
+            i += k
+            if not self.remove_extra_whitespaces:
+                is_prev_space = False
+        # 4. drop trailing whitespace
+        if self.remove_extra_whitespaces:
+            while chars and chars[-1] == space:
+                chars.pop()
+                aligns.pop()
+        if self.add_dummy_prefix and self.treat_whitespace_as_suffix:
+            chars.append(space)
+            aligns.append(text.span(n, n) if n else (0, 0))
+        return NormalizedString("".join(chars), aligns, text.original_length)
+
+    def normalize_str(self, text: str) -> str:
+        return self.normalize(NormalizedString.from_str(text)).normalized
+
+    def to_dict(self) -> dict:
+        """The closest `tokenizers` pipeline (what its SentencePiece converters write).
+
+        subtle: it is an approximation: `tokenizers` has no "drop leading and
+        repeated spaces" rule; see :data:`APPROXIMATIONS`.
+        """
+        parts = []
+        if self.precompiled.charsmap:
+            parts.append(self.precompiled.to_dict())
+        if self.remove_extra_whitespaces:
+            parts.append({"type": "Strip", "strip_left": True, "strip_right": True})
+            parts.append({"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "})
+        if self.add_dummy_prefix and not self.treat_whitespace_as_suffix:
+            parts.append({"type": "Prepend", "prepend": " "})
+        if self.escape_whitespaces:
+            parts.append({"type": "Replace", "pattern": {"String": " "}, "content": SPACE})
+        return {"type": "Sequence", "normalizers": parts}
+
+    def __repr__(self) -> str:
+        return f"SentencePieceNormalizer({self.name or 'identity'!r})"
+
+
+# The parts of SentencePiece behaviour a tokenizer.json cannot express exactly.
+APPROXIMATIONS = (
+    "SentencePiece normalization is written as a tokenizers Sequence (Strip, Replace, Prepend): "
+    "whitespace other than ' ' and user-defined pieces inside normalization may differ"
+)
+
+
+class _PrefixMatcher:
+    """Longest user-defined piece starting at a position (SentencePiece's PrefixMatcher)."""
+
+    def __init__(self, pieces: list[str]):
+        self.by_first: dict[str, list[str]] = {}
+        for p in sorted(set(pieces), key=len, reverse=True):
+            self.by_first.setdefault(p[0], []).append(p)
+
+    def match(self, s: str, i: int) -> int:
+        cands = self.by_first.get(s[i]) if self.by_first else None
+        if cands:
+            for p in cands:
+                if s.startswith(p, i):
+                    return len(p)
+        return 0
+
+
+# -- models -----------------------------------------------------------------------------
+
+
+class _SentencePieceModel:
+    """What unigram and BPE share: the piece table, look-ups and unknown handling."""
+
+    def __init__(self, pieces: list[Piece], byte_fallback: bool = False):
+        self.pieces = list(pieces)
+        self.byte_fallback = byte_fallback
+        self.unk_id = next(i for i, p in enumerate(self.pieces) if p.type == UNKNOWN)
+        self.unk_token = self.pieces[self.unk_id].piece
+        self._vocab = {p.piece: i for i, p in enumerate(self.pieces)}
+        # Pieces matched in text: normal, user-defined and unused (the last skipped when found).
+        self._matchable = {p.piece: i for i, p in enumerate(self.pieces) if p.type in (NORMAL, USER_DEFINED, UNUSED)}
+        self._reserved = {p.piece: i for i, p in enumerate(self.pieces) if p.type not in (NORMAL, USER_DEFINED, UNUSED)}
+        self.user_defined = [p.piece for p in self.pieces if p.type == USER_DEFINED]
+        self._byte_ids = [self._vocab.get(byte_piece(b), self.unk_id) for b in range(256)]
+
+    def piece_to_id(self, piece: str) -> int:
+        """SentencePiece's PieceToId: reserved pieces, then the others, else unk."""
+        i = self._reserved.get(piece)
+        if i is None:
+            i = self._matchable.get(piece, self.unk_id)
+        return i
+
+    def _segment(self, s: str) -> list[tuple[int, int, int]]:
+        raise NotImplementedError
+
+    def tokenize(self, piece: str) -> list[Token]:
+        """Segment one normalized sentence; unknowns become bytes or merge into one ``<unk>``."""
+        out: list[Token] = []
+        prev_unk = False
+        for start, end, id in self._segment(piece):
+            is_unk = id == self.unk_id
+            if is_unk and self.byte_fallback:
+                for ci in range(start, end):
+                    for b in piece[ci].encode("utf-8", errors="surrogatepass"):
+                        bid = self._byte_ids[b]
+                        out.append(Token(bid, self.pieces[bid].piece, ci, ci + 1))
+            elif is_unk and prev_unk:
+                last = out[-1]
+                out[-1] = Token(last.id, last.value, last.start, end)
+            else:
+                out.append(Token(id, self.pieces[id].piece, start, end))
+            prev_unk = is_unk
+        return out
+
+    def token_to_id(self, token: str) -> int | None:
+        return self._vocab.get(token)
+
+    def id_to_token(self, id: int) -> str | None:
+        return self.pieces[id].piece if 0 <= id < len(self.pieces) else None
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self._vocab)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.pieces)
+
+
+class SentencePieceUnigram(_SentencePieceModel):
+    """Unigram segmentation exactly as SentencePiece's optimized Viterbi.
+
+    >>> m = SentencePieceUnigram([Piece("<unk>", 0, UNKNOWN), Piece("▁a", -1), Piece("▁", -2), Piece("a", -3)])
+    >>> [t.value for t in m.tokenize("▁a▁b")]
+    ['▁a', '▁', '<unk>']
+    """
+
+    def __init__(self, pieces: list[Piece], byte_fallback: bool = False):
+        super().__init__(pieces, byte_fallback)
+        normal = [p.score for p in self.pieces if p.type == NORMAL]
+        self.min_score = min(normal) if normal else 0.0
+        self.max_score = max([FLT_MIN] + normal)
+        self.unk_score = f32(self.min_score - UNK_PENALTY)
+        # A character trie of matchable pieces: node = {char: child, "": (id, score_or_None)}
+        self._trie: dict = {}
+        for text, i in self._matchable.items():
+            node = self._trie
+            for c in text:
+                node = node.setdefault(c, {})
+            p = self.pieces[i]
+            if p.type == UNUSED:
+                continue
+            if p.type == USER_DEFINED:
+                node[""] = (i, None)  # scored by its byte length at match time
+            else:
+                node[""] = (i, p.score)
+
+    def _segment(self, s: str) -> list[tuple[int, int, int]]:
+        n = len(s)
+        # best[e] = (score of the best path ending at char e, its last piece's start, id)
+        best_score = [0.0] * (n + 1)
+        best_start = [-1] * (n + 1)
+        best_id = [-1] * (n + 1)
+        trie = self._trie
+        for start in range(n):
+            here = best_score[start]
+            has_single = False
+            node = trie
+            ubytes = 0
+            for j in range(start, n):
+                node = node.get(s[j])
+                if node is None:
+                    break
+                ubytes += len(s[j].encode("utf-8", errors="surrogatepass"))
+                hit = node.get("")
+                if hit is None:
+                    continue
+                id, score = hit
+                if score is None:  # user-defined: always wins
+                    score = f32(f32(ubytes * self.max_score) - 0.1)
+                cand = f32(score + here)
+                end = j + 1
+                # subtle: strictly greater, so among equal scores the first found stays
+                if best_start[end] == -1 or cand > best_score[end]:
+                    best_score[end], best_start[end], best_id[end] = cand, start, id
+                if end == start + 1:
+                    has_single = True
+            if not has_single:
+                cand = f32(self.unk_score + here)
+                end = start + 1
+                if best_start[end] == -1 or cand > best_score[end]:
+                    best_score[end], best_start[end], best_id[end] = cand, start, self.unk_id
+        out = []
+        end = n
+        while end > 0:
+            start = best_start[end]
+            out.append((start, end, best_id[end]))
+            end = start
+        out.reverse()
+        return out
+
+    def to_dict(self) -> dict:
+        return {
+            "type": "Unigram",
+            "unk_id": self.unk_id,
+            "vocab": [[p.piece, p.score] for p in self.pieces],
+            "byte_fallback": self.byte_fallback,
+        }
+
+
+class SentencePieceBPE(_SentencePieceModel):
+    """SentencePiece's BPE: merge the adjacent pair whose merged piece scores highest.
+
+    >>> m = SentencePieceBPE([Piece("<unk>", 0, UNKNOWN), Piece("ab", 0), Piece("bc", -1), Piece("a", -2),
+    ...                       Piece("b", -3), Piece("c", -4)])
+    >>> [t.value for t in m.tokenize("abc")]
+    ['ab', 'c']
+    """
+
+    def _segment(self, s: str) -> list[tuple[int, int, int]]:
+        # 1. characters, user-defined pieces kept whole and frozen
+        starts: list[int] = []
+        ends: list[int] = []
+        frozen: list[bool] = []
+        i = 0
+        n = len(s)
+        matcher = _PrefixMatcher(self.user_defined) if self.user_defined else None
+        while i < n:
+            k = matcher.match(s, i) if matcher else 0
+            starts.append(i)
+            ends.append(i + (k or 1))
+            frozen.append(bool(k))
+            i += k or 1
+        m = len(starts)
+        prev = list(range(-1, m - 1))
+        nxt = list(range(1, m + 1))
+        if m:
+            nxt[-1] = -1
+        alive = [True] * m
+        matchable = self._matchable
+        pieces = self.pieces
+        rev_merge: dict[str, tuple[str, str]] = {}
+        heap: list[tuple[float, int, int, int]] = []
+
+        def add_pair(left: int, right: int) -> None:
+            if left == -1 or right == -1 or frozen[left] or frozen[right]:
+                return
+            text = s[starts[left]:ends[right]]
+            id = matchable.get(text)
+            if id is None:
+                return
+            # max-heap on score, then the leftmost pair
+            heapq.heappush(heap, (-pieces[id].score, left, right, ends[right] - starts[left]))
+            if pieces[id].type == UNUSED:
+                rev_merge[text] = (s[starts[left]:ends[left]], s[starts[right]:ends[right]])
+
+        for i in range(1, m):
+            add_pair(i - 1, i)
+        # 2. merge the best pair until none is left; stale entries are skipped
+        while heap:
+            _, left, right, size = heapq.heappop(heap)
+            if not alive[left] or not alive[right] or nxt[left] != right or ends[right] - starts[left] != size:
+                continue
+            ends[left] = ends[right]
+            alive[right] = False
+            nxt[left] = nxt[right]
+            if nxt[right] != -1:
+                prev[nxt[right]] = left
+            add_pair(prev[left], left)
+            add_pair(left, nxt[left])
+        # 3. unused pieces are split back into what they were merged from
+        out: list[tuple[int, int, int]] = []
+
+        def resegment(start: int, end: int) -> None:
+            text = s[start:end]
+            id = self.piece_to_id(text)
+            if pieces[id].type != UNUSED or text not in rev_merge:
+                out.append((start, end, id))
+                return
+            left, _ = rev_merge[text]
+            resegment(start, start + len(left))
+            resegment(start + len(left), end)
+
+        i = 0 if m else -1
+        while i != -1:
+            resegment(starts[i], ends[i])
+            i = nxt[i]
+        return out
+
+    def merges(self) -> list[tuple[str, str]]:
+        """Ranked merges derived from the scores, as `tokenizers`' SentencePiece converter does:
+        every split of a piece into two pieces, ordered by the merged piece's score (best first)."""
+        vocab = {p.piece: i for i, p in enumerate(self.pieces) if p.type in (NORMAL, USER_DEFINED, UNUSED)}
+        found = []
+        for piece, pid in vocab.items():
+            for k in range(1, len(piece)):
+                left, right = piece[:k], piece[k:]
+                if left in vocab and right in vocab:
+                    found.append((-self.pieces[pid].score, pid, vocab[left], vocab[right], left, right))
+        found.sort()
+        return [(f[4], f[5]) for f in found]
+
+    def to_dict(self) -> dict:
+        return {
+            "type": "BPE",
+            "dropout": None,
+            "unk_token": self.unk_token,
+            "continuing_subword_prefix": None,
+            "end_of_word_suffix": None,
+            "fuse_unk": True,
+            "byte_fallback": self.byte_fallback,
+            "ignore_merges": False,
+            "vocab": dict(self._vocab),
+            "merges": [[a, b] for a, b in self.merges()],
+        }
+
+
+# -- building the tokenizer -----------------------------------------------------------------
+
+
+def tokenizer_from_proto(proto: ModelProto):
+    """The Tokenizer pipeline of a parsed model (normalizer + SentencePiece model + decoder)."""
+    from core import decoders
+    from core.tokenizer import Tokenizer
+
+    t, ns = proto.trainer_spec, proto.normalizer_spec
+    cls = SentencePieceBPE if t.model_type == "bpe" else SentencePieceUnigram
+    model = cls(proto.pieces, byte_fallback=t.byte_fallback)
+    normalizer = SentencePieceNormalizer(
+        ns.precompiled_charsmap,
+        add_dummy_prefix=ns.add_dummy_prefix,
+        remove_extra_whitespaces=ns.remove_extra_whitespaces,
+        escape_whitespaces=ns.escape_whitespaces,
+        treat_whitespace_as_suffix=t.treat_whitespace_as_suffix,
+        user_defined=model.user_defined,
+        name=ns.name,
+    )
+    # subtle: control and user-defined pieces are NOT Tokenizer added tokens: those are cut
+    # out of the raw text before normalization, but SentencePiece never matches control
+    # pieces in text and matches user-defined ones inside the normalized sentence.
+    tok = Tokenizer(model, normalizer=normalizer, pre_tokenizer=None,
+                    decoder=decoders.Metaspace(SPACE, "always" if ns.add_dummy_prefix else "never"))
+    tok.extra["sentencepiece"] = {
+        "model_type": t.model_type,
+        "normalizer": ns.name or "identity",
+        "byte_fallback": t.byte_fallback,
+        "special_ids": {"unk": t.unk_id, "bos": t.bos_id, "eos": t.eos_id, "pad": t.pad_id},
+        "piece_types": {PIECE_TYPE_NAMES[k]: sum(p.type == k for p in proto.pieces) for k in PIECE_TYPE_NAMES},
+    }
+    return tok
+
+
+def load_sentencepiece(path: str | Path):
+    """A ``.model`` file as a Tokenizer; FormatError naming the file if it is not one."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise FormatError(f"{path}: cannot read ({e.strerror or e})") from None
+    return tokenizer_from_proto(parse_model_proto(data, str(path)))
+
+
+def read_vocab_file(path: str | Path) -> tuple[list[Piece], list[str]]:
+    """A ``.vocab`` file (``piece<TAB>score`` per line) as pieces, plus warnings.
+
+    The file has no piece types: ``<unk>`` (or the first ``<...unk...>``) is the
+    unknown piece, ``<s>``, ``</s>``, ``<pad>`` are control pieces and ``<0xXX>``
+    byte pieces.
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise FormatError(f"{path}: cannot read ({e.strerror or e})") from None
+    if b"\x00" in raw:
+        raise FormatError(f"{path}: a binary file, not a SentencePiece .vocab text file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise FormatError(f"{path}: not UTF-8 text (byte {e.start})") from None
+    pieces: list[Piece] = []
+    seen: dict[str, int] = {}
+    for lineno, line in enumerate(text.split("\n"), 1):
+        line = line.rstrip("\r")
+        if not line:
+            continue
+        parts = line.split("\t")
+        if len(parts) != 2:
+            raise FormatError(f"{path}: line {lineno} is not 'piece<TAB>score'")
+        try:
+            score = float(parts[1])
+        except ValueError:
+            raise FormatError(f"{path}: line {lineno}: score {parts[1]!r} is not a number") from None
+        if not math.isfinite(score):
+            raise FormatError(f"{path}: line {lineno}: score {parts[1]!r} is not finite")
+        if parts[0] in seen:
+            raise FormatError(f"{path}: piece {parts[0]!r} appears twice (lines {seen[parts[0]]} and {lineno})")
+        seen[parts[0]] = lineno
+        pieces.append(Piece(parts[0], f32(score)))
+    if not pieces:
+        raise FormatError(f"{path}: empty .vocab file")
+    warnings = []
+    unk = next((i for i, p in enumerate(pieces) if p.piece == "<unk>"), None)
+    if unk is None:
+        unk = next((i for i, p in enumerate(pieces) if "unk" in p.piece.lower() and p.piece.startswith("<")), None)
+    if unk is None:
+        raise FormatError(f"{path}: no unknown piece (<unk>) in the .vocab file")
+    for i, p in enumerate(pieces):
+        if i == unk:
+            p.type = UNKNOWN
+        elif p.piece in ("<s>", "</s>", "<pad>"):
+            p.type = CONTROL
+        elif len(p.piece) == 6 and p.piece.startswith("<0x") and p.piece.endswith(">"):
+            p.type = BYTE
+    warnings.append(
+        f"{path.name}: a .vocab file has no normalization rules; text is only whitespace-normalized "
+        "(load the .model file for exact SentencePiece encoding)"
+    )
+    return pieces, warnings
+
+
+def load_sentencepiece_vocab(path: str | Path):
+    """A ``.vocab`` file as a Tokenizer, plus warnings about what the file cannot say.
+
+    Model type guess: BPE vocabularies score pieces 0, -1, -2, ... (whole numbers);
+    unigram scores are log-probabilities.
+    """
+    pieces, warnings = read_vocab_file(path)
+    normal = [p.score for p in pieces if p.type == NORMAL]
+    is_bpe = bool(normal) and all(float(s).is_integer() for s in normal)
+    byte_fallback = sum(p.type == BYTE for p in pieces) == 256
+    trainer = TrainerSpec(model_type="bpe" if is_bpe else "unigram", byte_fallback=byte_fallback)
+    warnings.append(f"{Path(path).name}: model type guessed from the scores: {trainer.model_type}")
+    return tokenizer_from_proto(ModelProto(pieces, trainer, NormalizerSpec(name="identity"))), warnings

@@ -1,0 +1,233 @@
+"""SentencePiece's precompiled character map: a normalizer stored as data.
+
+A SentencePiece model (and a ``tokenizer.json`` converted from one) carries its
+normalization rules (``nmt_nfkc``, ``nfkc_cf``, ...) as one blob::
+
+    <trie size: uint32 little-endian> <Darts double-array trie> <replacements, each NUL-terminated>
+
+The trie's keys are UTF-8 strings to rewrite; a key's value is the byte offset
+of its replacement in the third part. Normalizing scans the text left to right
+and, at each position, rewrites the LONGEST key that starts there (no key: the
+character is kept). So ``"ｶﾞ"`` (two half-width characters) becomes ``"ガ"``.
+
+    >>> n = PrecompiledNormalizer(charsmap)      # e.g. from a .model file
+    >>> n.normalize_str("ｶﾞ①")
+    'ガ1'
+
+Every output character keeps the original span of the key it came from (see
+:class:`core.text.NormalizedString`), so offsets survive.
+
+Leaves out: building a charsmap (we only read them). `tokenizers` applies the
+same map grapheme by grapheme, which can differ from SentencePiece's
+longest-match on rare inputs; we follow SentencePiece.
+"""
+
+from __future__ import annotations
+
+import base64
+from array import array
+
+from core.errors import FormatError
+from core.text import NormalizedString
+
+_NO_MATCH = object()
+
+
+# -- the Darts-clone double array ---------------------------------------------
+# Each unit is a uint32: bit 8 says "this node has a leaf child"; the low bits
+# hold the label (the byte that leads here); the offset to the node's children
+# sits in the high bits (scaled by 256 when bit 9 is set). A leaf unit holds the
+# key's value in its low 31 bits.
+
+
+def _has_leaf(unit: int) -> bool:
+    return bool((unit >> 8) & 1)
+
+
+def _value(unit: int) -> int:
+    return unit & 0x7FFFFFFF
+
+
+def _label(unit: int) -> int:
+    return unit & 0x800000FF
+
+
+def _offset(unit: int) -> int:
+    return (unit >> 10) << ((unit & (1 << 9)) >> 6)
+
+
+class DoubleArray:
+    """A read-only Darts-clone double-array trie over bytes.
+
+    >>> DoubleArray(units).common_prefix_search("ab".encode())
+    [(value_of_a, 1), (value_of_ab, 2)]          # every key that is a prefix
+    """
+
+    def __init__(self, units: array):
+        self.units = units
+
+    def common_prefix_search(self, key: bytes) -> list[tuple[int, int]]:
+        """``(value, length_in_bytes)`` for every key that is a prefix of ``key``."""
+        units = self.units
+        n = len(units)
+        if n == 0:
+            return []
+        results = []
+        node = _offset(units[0])
+        for i, c in enumerate(key):
+            node ^= c
+            if node >= n:
+                break
+            unit = units[node]
+            if _label(unit) != c:
+                break
+            node ^= _offset(unit)
+            if _has_leaf(unit) and node < n:
+                results.append((_value(units[node]), i + 1))
+        return results
+
+    def step(self, node: int, byte: int) -> tuple[int, int | None] | None:
+        """Follow one byte from ``node``: ``(child, value_or_None)``, or None if no edge."""
+        units = self.units
+        child = node ^ byte
+        if child >= len(units):
+            return None
+        unit = units[child]
+        if _label(unit) != byte:
+            return None
+        child ^= _offset(unit)
+        value = _value(units[child]) if _has_leaf(unit) and child < len(units) else None
+        return child, value
+
+    @property
+    def root(self) -> int:
+        return _offset(self.units[0]) if len(self.units) else 0
+
+
+def parse_charsmap(blob: bytes) -> tuple[DoubleArray, bytes]:
+    """Split a precompiled charsmap into its trie and its replacements blob."""
+    if not blob:
+        return DoubleArray(array("I")), b""
+    if len(blob) < 4:
+        raise FormatError("precompiled_charsmap is shorter than its 4-byte header")
+    trie_size = int.from_bytes(blob[:4], "little")
+    if trie_size % 4 or 4 + trie_size > len(blob):
+        raise FormatError(
+            f"precompiled_charsmap is cut short: its trie claims {trie_size} bytes, {len(blob) - 4} present"
+        )
+    units = array("I")
+    units.frombytes(blob[4:4 + trie_size])
+    if array("I", [1]).tobytes() != b"\x01\x00\x00\x00":  # big-endian host
+        units.byteswap()
+    return DoubleArray(units), blob[4 + trie_size:]
+
+
+class PrecompiledNormalizer:
+    """Longest-match rewriting with a SentencePiece precompiled charsmap."""
+
+    def __init__(self, charsmap: bytes):
+        self.charsmap = bytes(charsmap)
+        self.trie, self._replacements = parse_charsmap(self.charsmap)
+        self._strings: dict[int, str] = {}
+        # char -> _NO_MATCH when no key starts with it, else (node after it, value or None)
+        self._first: dict[str, object] = {}
+
+    # -- matching --------------------------------------------------------------
+    def _replacement(self, value: int) -> str:
+        s = self._strings.get(value)
+        if s is None:
+            if value >= len(self._replacements):
+                raise FormatError(f"precompiled_charsmap points past its replacements (offset {value})")
+            end = self._replacements.find(b"\x00", value)
+            raw = self._replacements[value:] if end < 0 else self._replacements[value:end]
+            s = self._strings[value] = raw.decode("utf-8", errors="replace")
+        return s
+
+    def _walk_char(self, node: int, c: str) -> tuple[int, int | None] | None:
+        value = None
+        for b in c.encode("utf-8", errors="surrogatepass"):
+            nxt = self.trie.step(node, b)
+            if nxt is None:
+                return None
+            node, value = nxt
+        return node, value
+
+    def match(self, text: str, i: int) -> tuple[int, str] | None:
+        """The longest key starting at ``text[i]``: ``(length_in_chars, replacement)``, or None.
+
+        subtle: keys are whole UTF-8 strings, so a leaf can only be reached at a
+        character boundary; we walk a character's bytes at once and look for a
+        value only after its last byte.
+        """
+        if not self.trie.units:
+            return None
+        c = text[i]
+        first = self._first.get(c)
+        if first is None:
+            first = self._walk_char(self.trie.root, c)
+            first = self._first[c] = _NO_MATCH if first is None else first
+        if first is _NO_MATCH:
+            return None
+        node, value = first
+        best = (1, value) if value is not None else None
+        j = i + 1
+        n = len(text)
+        while j < n:
+            step = self._walk_char(node, text[j])
+            if step is None:
+                break
+            node, value = step
+            j += 1
+            if value is not None:
+                best = (j - i, value)
+        if best is None:
+            return None
+        return best[0], self._replacement(best[1])
+
+    # -- the normalizer interface -------------------------------------------------
+    def normalize_str(self, text: str) -> str:
+        return self.normalize(NormalizedString.from_str(text)).normalized
+
+    def normalize(self, text: NormalizedString) -> NormalizedString:
+        s = text.normalized
+        if not self.trie.units or not s:
+            return text
+        out: list[str] = []
+        aligns: list[tuple[int, int]] = []
+        i = 0
+        n = len(s)
+        changed = False
+        while i < n:
+            m = self.match(s, i)
+            if m is None:
+                out.append(s[i])
+                aligns.append(text.alignments[i])
+                i += 1
+                continue
+            length, repl = m
+            if repl != s[i:i + length]:
+                changed = True
+            out.append(repl)
+            if repl == s[i:i + length]:
+                aligns.extend(text.alignments[i:i + length])
+            else:
+                aligns.extend([text.span(i, i + length)] * len(repl))
+            i += length
+        if not changed:
+            return text
+        return NormalizedString("".join(out), aligns, text.original_length)
+
+    def to_dict(self) -> dict:
+        return {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(self.charsmap).decode("ascii")}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "PrecompiledNormalizer":
+        raw = d.get("precompiled_charsmap") or ""
+        try:
+            blob = base64.b64decode(raw, validate=True) if isinstance(raw, str) else bytes(raw)
+        except (ValueError, TypeError):
+            raise FormatError("Precompiled normalizer: precompiled_charsmap is not valid base64") from None
+        return cls(blob)
+
+    def __repr__(self) -> str:
+        return f"PrecompiledNormalizer({len(self.charsmap)} bytes)"
