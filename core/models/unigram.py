@@ -1,0 +1,290 @@
+"""The Unigram model: each piece has a log-probability; a word is cut along its best path.
+
+    >>> m = Unigram([("<unk>", 0.0), ("▁", -1.0), ("a", -2.0), ("b", -2.0), ("ab", -2.5)])
+    >>> [t.value for t in m.tokenize("▁ab")]
+    ['▁', 'ab']
+
+Encoding is Viterbi over the lattice of the word (``core.lattice``). A
+character that no piece covers becomes the unknown token with the penalty
+score ``min(score) - 10``, as SentencePiece and `tokenizers` do; consecutive
+unknown characters are fused into one unknown token whose ``value`` is the
+original text (as `tokenizers` reports it). With ``byte_fallback``, an unknown
+run becomes its UTF-8 bytes as ``<0xXX>`` pieces when all of them are in the
+vocabulary (else the unknown token), as `tokenizers` does.
+
+Also: ``nbest`` and ``sample`` (subword regularization) for showing
+alternatives, ``lattice`` for drawing, and ``truncated`` for the explorer's
+vocab-size slider (from the pruning snapshots the trainer records).
+Leaves out: SentencePiece's user-defined symbols and its normalizer (those are
+pipeline stages elsewhere).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+
+from core.errors import ConfigError, SubwordError
+from core.lattice import Lattice, Node
+from core.models.base import Token
+
+UNK_PENALTY = 10.0
+_BYTE_PIECE = re.compile(r"<0x[0-9A-F]{2}>")
+
+
+class Unigram:
+    """``pieces[i] = (piece, log_prob)`` is the token with id ``i``."""
+
+    def __init__(self, pieces: list[tuple[str, float]], unk_id: int | None = 0, byte_fallback: bool = False):
+        # 1. validate: a bad vocabulary is refused with a clear message.
+        if not pieces:
+            raise ConfigError("a Unigram model needs at least one piece (the vocabulary is empty)")
+        self._pieces: list[tuple[str, float]] = []
+        self._ids: dict[str, int] = {}
+        for i, entry in enumerate(pieces):
+            try:
+                piece, score = entry
+                score = float(score)
+            except (TypeError, ValueError):
+                raise ConfigError(f"Unigram vocab entry {i} ({entry!r}) is not (piece, score)") from None
+            if not isinstance(piece, str) or piece == "":
+                raise ConfigError(f"Unigram vocab entry {i} has an empty or non-text piece")
+            if not math.isfinite(score):
+                raise ConfigError(f"piece {piece!r} has a score that is not a finite number ({score})")
+            if piece in self._ids:
+                raise ConfigError(f"piece {piece!r} appears twice in the Unigram vocabulary")
+            self._ids[piece] = i
+            self._pieces.append((piece, score))
+        if unk_id is not None and not (isinstance(unk_id, int) and 0 <= unk_id < len(self._pieces)):
+            raise ConfigError(f"unk_id {unk_id!r} is not the id of a piece (0..{len(self._pieces) - 1})")
+        self.unk_id = unk_id
+        self.unk_token: str | None = self._pieces[unk_id][0] if unk_id is not None else None
+        self.byte_fallback = bool(byte_fallback)
+        # Filled by the trainer: (vocab size, pieces) after each pruning round.
+        self.snapshots: list[tuple[int, list[tuple[str, float]]]] = []
+        self.special_tokens: list[str] = []
+
+        # 2. the matcher: every piece but the unknown token (and byte pieces under byte
+        #    fallback) can be matched; ``_prefixes`` lets the scan stop early.
+        self.min_score = min(s for _, s in self._pieces)
+        self.unk_score = self.min_score - UNK_PENALTY
+        self._match: dict[str, tuple[int, float]] = {}
+        self._prefixes: set[str] = set()
+        for i, (piece, score) in enumerate(self._pieces):
+            if i == unk_id or (self.byte_fallback and _BYTE_PIECE.fullmatch(piece)):
+                continue
+            self._match[piece] = (i, score)
+            for j in range(1, len(piece) + 1):
+                self._prefixes.add(piece[:j])
+        self.max_piece_length = max((len(p) for p in self._match), default=1)
+
+    # --- the Model protocol ---------------------------------------------------
+
+    def tokenize(self, piece: str) -> list[Token]:
+        """Viterbi best path of one pre-token, unknown runs fused."""
+        path = self._viterbi(piece)
+        return self._to_tokens(piece, path)
+
+    def token_to_id(self, token: str) -> int | None:
+        return self._ids.get(token)
+
+    def id_to_token(self, id: int) -> str | None:
+        return self._pieces[id][0] if 0 <= id < len(self._pieces) else None
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self._ids)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self._pieces)
+
+    @property
+    def pieces(self) -> list[tuple[str, float]]:
+        return list(self._pieces)
+
+    def score(self, id: int) -> float:
+        return self._pieces[id][1]
+
+    def to_dict(self) -> dict:
+        return {
+            "type": "Unigram",
+            "unk_id": self.unk_id,
+            "vocab": [[p, s] for p, s in self._pieces],
+            "byte_fallback": self.byte_fallback,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Unigram":
+        if not isinstance(d, dict) or d.get("type", "Unigram") != "Unigram":
+            raise ConfigError("not a Unigram model description")
+        vocab = d.get("vocab")
+        if not isinstance(vocab, list):
+            raise ConfigError('a Unigram model needs a "vocab" list of [piece, score]')
+        return cls([tuple(v) if isinstance(v, (list, tuple)) else v for v in vocab],
+                   unk_id=d.get("unk_id"), byte_fallback=bool(d.get("byte_fallback", False)))
+
+    def __repr__(self) -> str:
+        return f"Unigram(vocab_size={self.vocab_size}, unk_id={self.unk_id})"
+
+    # --- the lattice and its paths ---------------------------------------------
+
+    def lattice(self, piece: str) -> Lattice:
+        """All nodes of ``piece``: every vocabulary match, plus an unknown node for each
+        character that no single-character piece covers."""
+        nodes: list[Node] = []
+        for start, end, pid, score in self._matches(piece):
+            text = self._pieces[pid][0] if pid != self.unk_id else self.unk_token or piece[start:end]
+            nodes.append(Node(start, end, text, pid if pid is not None else -1, score))
+        return Lattice(piece, nodes)
+
+    def nbest(self, piece: str, k: int) -> list[tuple[list[str], float]]:
+        """The ``k`` best segmentations as (token values, score), best first.
+
+        >>> m = Unigram([("<unk>", 0.0), ("a", -1.0), ("aa", -1.5)])
+        >>> m.nbest("aa", 2)
+        [(['aa'], -1.5), (['a', 'a'], -2.0)]
+        """
+        if k < 1:
+            raise ConfigError(f"n-best needs k >= 1, not {k}")
+        lat = self.lattice(piece)
+        return [([t.value for t in self._to_tokens(piece, path)], score) for path, score in lat.nbest(k)]
+
+    def sample(self, piece: str, alpha: float = 0.1, rng: random.Random | None = None) -> list[Token]:
+        """A segmentation drawn with probability proportional to ``exp(alpha * score)``."""
+        if not alpha > 0:
+            raise ConfigError(f"sampling needs alpha > 0, not {alpha}")
+        path = self.lattice(piece).sample(alpha, rng)
+        return self._to_tokens(piece, path)
+
+    # --- the vocab-size slider -------------------------------------------------
+
+    @property
+    def min_vocab_size(self) -> int:
+        """Specials + single characters: the smallest size this model can be cut to."""
+        keep = sum(1 for i, (p, _) in enumerate(self._pieces) if len(p) == 1 or self._is_special(i, p))
+        return keep
+
+    def truncated(self, vocab_size: int) -> "Unigram":
+        """The smallest pruning snapshot of at least ``vocab_size`` pieces (or this model),
+        cut to exactly ``vocab_size`` by dropping the lowest-scoring multi-character pieces."""
+        if vocab_size < self.min_vocab_size:
+            raise ConfigError(f"vocab size {vocab_size} is below this model's minimum ({self.min_vocab_size})")
+        specials = [(p, s) for i, (p, s) in enumerate(self._pieces) if self._is_special(i, p)]
+        base = [(p, s) for i, (p, s) in enumerate(self._pieces) if not self._is_special(i, p)]
+        # the smallest candidate that is big enough (this model first on equal size), else the biggest.
+        candidates = sorted([(len(base), 0, base)] + [(n, 1, snap) for n, snap in self.snapshots],
+                            key=lambda c: (c[0], c[1]))
+        fitting = [c for c in candidates if c[0] + len(specials) >= vocab_size]
+        base = fitting[0][2] if fitting else candidates[-1][2]
+        if len(specials) + len(base) <= vocab_size:
+            cut = base
+        else:
+            n_drop = len(specials) + len(base) - vocab_size
+            multi = sorted((i for i, (p, _) in enumerate(base) if len(p) > 1), key=lambda i: (base[i][1], -i))
+            drop = set(multi[:n_drop])
+            cut = [e for i, e in enumerate(base) if i not in drop]
+        pieces = specials + sorted(cut, key=lambda e: -e[1])
+        unk = None if self.unk_token is None else next(i for i, (p, _) in enumerate(pieces) if p == self.unk_token)
+        model = Unigram(pieces, unk_id=unk, byte_fallback=self.byte_fallback)
+        model.special_tokens = list(self.special_tokens)
+        return model
+
+    # --- internals --------------------------------------------------------------
+
+    def _is_special(self, i: int, piece: str) -> bool:
+        return i == self.unk_id or piece in self.special_tokens
+
+    def _matches(self, piece: str):
+        """Yield (start, end, id, score) for every lattice node of ``piece``."""
+        n = len(piece)
+        match, prefixes, max_len = self._match, self._prefixes, self.max_piece_length
+        for start in range(n):
+            has_single = False
+            for end in range(start + 1, min(n, start + max_len) + 1):
+                sub = piece[start:end]
+                if sub not in prefixes:
+                    break
+                hit = match.get(sub)
+                if hit is not None:
+                    if end == start + 1:
+                        has_single = True
+                    yield start, end, hit[0], hit[1]
+            if not has_single:
+                yield start, start + 1, self.unk_id, self.unk_score
+
+    def _viterbi(self, piece: str) -> list[tuple[int, int, int | None]]:
+        """Best path as (start, end, id); ties keep the path found first."""
+        n = len(piece)
+        if n == 0:
+            return []
+        best = [-math.inf] * (n + 1)
+        back: list[tuple[int, int | None] | None] = [None] * (n + 1)
+        best[0] = 0.0
+        match, prefixes, max_len = self._match, self._prefixes, self.max_piece_length
+        unk_id, unk_score = self.unk_id, self.unk_score
+        for start in range(n):
+            base = best[start]
+            has_single = False
+            for end in range(start + 1, min(n, start + max_len) + 1):
+                sub = piece[start:end]
+                if sub not in prefixes:
+                    break
+                hit = match.get(sub)
+                if hit is not None:
+                    if end == start + 1:
+                        has_single = True
+                    score = base + hit[1]
+                    if score > best[end]:
+                        best[end] = score
+                        back[end] = (start, hit[0])
+            if not has_single:
+                score = base + unk_score
+                if score > best[start + 1]:
+                    best[start + 1] = score
+                    back[start + 1] = (start, unk_id)
+        path = []
+        end = n
+        while end > 0:
+            start, pid = back[end]
+            path.append((start, end, pid))
+            end = start
+        path.reverse()
+        return path
+
+    def _to_tokens(self, piece: str, path) -> list[Token]:
+        """Turn a path (nodes or (start, end, id) triples) into tokens, fusing unknown runs."""
+        out: list[Token] = []
+        unk_start = None
+        unk_id = self.unk_id
+        for item in path:
+            if isinstance(item, Node):
+                start, end, pid = item.start, item.end, (item.id if item.id >= 0 else None)
+            else:
+                start, end, pid = item
+            is_unk = pid is None or pid == unk_id  # the unknown piece itself is never matched
+            if is_unk:
+                if unk_start is None:
+                    unk_start = start
+                continue
+            if unk_start is not None:
+                out.extend(self._unknown(piece, unk_start, start))
+                unk_start = None
+            out.append(Token(pid, self._pieces[pid][0], start, end))
+        if unk_start is not None:
+            out.extend(self._unknown(piece, unk_start, len(piece)))
+        return out
+
+    def _unknown(self, piece: str, start: int, end: int) -> list[Token]:
+        """An unknown run: byte pieces under byte fallback if all exist, else one unknown token."""
+        text = piece[start:end]
+        if self.byte_fallback:
+            ids = []
+            for ch_i, ch in enumerate(text):
+                for b in ch.encode("utf-8"):
+                    ids.append((self._ids.get(f"<0x{b:02X}>"), start + ch_i))
+            if all(i is not None for i, _ in ids):
+                return [Token(i, self._pieces[i][0], pos, pos + 1) for i, pos in ids]
+        if self.unk_id is None:
+            raise SubwordError(f"{text!r} has characters no piece covers and this Unigram model has no unknown token")
+        return [Token(self.unk_id, text, start, end)]
