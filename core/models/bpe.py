@@ -1,0 +1,335 @@
+"""BPE encoder: apply learned merges by rank inside one pre-token.
+
+    >>> bpe = BPE({"<unk>": 0, "g": 1, "p": 2, "u": 3, "ug": 4}, [("u", "g")], unk_token="<unk>")
+    >>> [t.value for t in bpe.tokenize("pug")]
+    ['p', 'ug']
+    >>> [t.value for t in bpe.tokenize("mug")]      # 'm' is not in the vocabulary
+    ['<unk>', 'ug']
+
+How a pre-token is encoded (the same steps as Hugging Face ``tokenizers``):
+
+1. Split it into characters. A non-first character gets the continuing-subword
+   prefix (``##u``), the last one the end-of-word suffix (``g</w>``).
+2. A character missing from the vocabulary becomes the unknown token (several in
+   a row fuse into one with ``fuse_unk``), or its UTF-8 bytes ``<0xE1>`` with
+   ``byte_fallback``; with no unknown token at all it is dropped.
+3. Repeatedly merge the adjacent pair with the lowest merge rank, leftmost first,
+   until no adjacent pair is a merge.
+
+Results are cached per pre-token. The model also answers the explorer's
+questions: ``truncated(vocab_size)`` cuts it to its first merges without
+retraining, ``explain(piece)`` lists the merges applied, ``merge_parts(token)``
+says how a token was built.
+
+Leaves out: BPE-dropout (``dropout`` is kept in files but never applied).
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+from typing import Iterable
+
+from core.errors import ConfigError, FormatError
+from core.models.base import Token
+
+_CACHE_LIMIT = 100_000  # pre-tokens; the cache is emptied when it gets this big
+_CACHE_MAX_PIECE = 256  # longer pieces (whole lines with pre-tokenizer "none") are not cached
+
+
+@dataclass(frozen=True, slots=True)
+class MergeStep:
+    """One merge applied while encoding a piece (the explorer's "why" view).
+
+    ``position`` is the character offset in the piece where ``merged`` starts;
+    ``symbols`` is the whole piece after this step.
+    """
+
+    rank: int
+    left: str
+    right: str
+    merged: str
+    position: int
+    symbols: tuple[str, ...]
+
+
+class BPE:
+    """A BPE model: vocabulary plus ordered merges (rank = position in ``merges``).
+
+    When a pair appears twice in ``merges`` the later rank wins, as in ``tokenizers``.
+    """
+
+    def __init__(
+        self,
+        vocab: dict[str, int],
+        merges: Iterable[tuple[str, str]],
+        unk_token: str | None = None,
+        continuing_subword_prefix: str | None = None,
+        end_of_word_suffix: str | None = None,
+        byte_fallback: bool = False,
+        fuse_unk: bool = False,
+        ignore_merges: bool = False,
+        dropout: float | None = None,
+    ):
+        self.vocab: dict[str, int] = dict(vocab)
+        self.merges: list[tuple[str, str]] = [(a, b) for a, b in merges]
+        self.unk_token = unk_token
+        self.continuing_subword_prefix = continuing_subword_prefix or None
+        self.end_of_word_suffix = end_of_word_suffix or None
+        self.byte_fallback = bool(byte_fallback)
+        self.fuse_unk = bool(fuse_unk)
+        self.ignore_merges = bool(ignore_merges)
+        self.dropout = dropout
+        self._id_to_token: dict[int, str] = {i: t for t, i in self.vocab.items()}
+        if len(self._id_to_token) != len(self.vocab):
+            raise ConfigError("the vocabulary gives the same id to two tokens")
+
+        # Rank table on ids: (left id, right id) -> (rank, new id). Later duplicates win.
+        prefix_len = len(self.continuing_subword_prefix or "")
+        self._ranks: dict[tuple[int, int], tuple[int, int]] = {}
+        # token -> the first merge that produced it (for merge_parts / truncation).
+        self._made_by: dict[str, int] = {}
+        for rank, (a, b) in enumerate(self.merges):
+            new = a + b[prefix_len:]
+            ids = [self.vocab.get(t) for t in (a, b, new)]
+            missing = [t for t, i in zip((a, b, new), ids) if i is None]
+            if missing:
+                raise ConfigError(f"merge {rank + 1} ({a} {b}) uses {missing[0]!r}, which is not in the vocabulary")
+            self._ranks[(ids[0], ids[1])] = (rank, ids[2])
+            self._made_by.setdefault(new, rank)
+        self._unk_id = self.vocab.get(unk_token) if unk_token is not None else None
+        self._cache: dict[str, list[Token]] = {}
+
+    # -- vocabulary ------------------------------------------------------------
+    def token_to_id(self, token: str) -> int | None:
+        return self.vocab.get(token)
+
+    def id_to_token(self, id: int) -> str | None:
+        return self._id_to_token.get(id)
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self.vocab)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    @property
+    def base_tokens(self) -> list[str]:
+        """Tokens no merge produces: special tokens, the alphabet (and its prefixed/suffixed forms)."""
+        return [t for t in self.vocab if t not in self._made_by]
+
+    @property
+    def min_vocab_size(self) -> int:
+        """The smallest size :meth:`truncated` can cut to: the base tokens."""
+        return len(self.vocab) - len(self._made_by)
+
+    # -- encoding ---------------------------------------------------------------
+    def tokenize(self, piece: str) -> list[Token]:
+        """Tokens of one pre-token; ``start``/``end`` index its characters. Never raises."""
+        cached = self._cache.get(piece)
+        if cached is not None:
+            return cached
+        if self.ignore_merges and piece in self.vocab:
+            tokens = [Token(self.vocab[piece], piece, 0, len(piece))]
+        else:
+            symbols = self._initial_symbols(piece)
+            self._merge_all(symbols, None)
+            id_to_token = self._id_to_token
+            tokens = [Token(i, id_to_token[i], s, e) for i, s, e in symbols if i is not None]
+        if len(piece) <= _CACHE_MAX_PIECE:
+            if len(self._cache) >= _CACHE_LIMIT:
+                self._cache.clear()
+            self._cache[piece] = tokens
+        return tokens
+
+    def explain(self, piece: str) -> list[MergeStep]:
+        """The merges applied to ``piece``, in the order applied.
+
+        >>> [(s.left, s.right) for s in bpe.explain("hugs")]     # doctest: +SKIP
+        [('u', 'g'), ('h', 'ug')]
+        """
+        symbols = self._initial_symbols(piece)
+        steps: list[MergeStep] = []
+        self._merge_all(symbols, steps)
+        return steps
+
+    def merge_parts(self, token: str) -> tuple[str, str] | None:
+        """The two tokens whose (first) merge built ``token``; None for a base token."""
+        rank = self._made_by.get(token)
+        return None if rank is None else self.merges[rank]
+
+    def merge_rank(self, token: str) -> int | None:
+        """Index in :attr:`merges` of the merge that first built ``token``."""
+        return self._made_by.get(token)
+
+    def _initial_symbols(self, piece: str) -> list[list]:
+        """Step 1-2: ``[id, start, end]`` per character (id None = dropped)."""
+        vocab = self.vocab
+        prefix = self.continuing_subword_prefix
+        suffix = self.end_of_word_suffix
+        last = len(piece) - 1
+        out: list[list] = []
+        unk_open = False  # the previous symbol is an unknown token that may fuse
+        for i, c in enumerate(piece):
+            s = c
+            if prefix and i > 0:
+                s = prefix + s
+            if suffix and i == last:
+                s = s + suffix
+            tid = vocab.get(s)
+            if tid is not None:
+                out.append([tid, i, i + 1])
+                unk_open = False
+                continue
+            if self.byte_fallback:
+                ids = [vocab.get(f"<0x{b:02X}>") for b in s.encode("utf-8")]
+                if all(x is not None for x in ids):
+                    # subtle: every byte token spans the whole character it came from.
+                    out.extend([x, i, i + 1] for x in ids)
+                    unk_open = False
+                    continue
+            if self._unk_id is None:
+                continue  # no unknown token: the character is dropped, as in `tokenizers`
+            if unk_open and self.fuse_unk:
+                out[-1][2] = i + 1
+            else:
+                out.append([self._unk_id, i, i + 1])
+                unk_open = True
+        return out
+
+    def _merge_all(self, symbols: list[list], steps: list[MergeStep] | None) -> None:
+        """Step 3, in place: a heap of (rank, position) over a linked list of symbols."""
+        n = len(symbols)
+        if n < 2:
+            return
+        ranks = self._ranks
+        nxt = list(range(1, n + 1))
+        prv = list(range(-1, n - 1))
+        alive = [True] * n
+        heap = []
+        for i in range(n - 1):
+            r = ranks.get((symbols[i][0], symbols[i + 1][0]))
+            if r is not None:
+                heap.append((r[0], i, r[1]))
+        heapq.heapify(heap)
+        while heap:
+            rank, i, new_id = heapq.heappop(heap)
+            if not alive[i]:
+                continue
+            j = nxt[i]
+            if j >= n:
+                continue
+            r = ranks.get((symbols[i][0], symbols[j][0]))
+            if r is None or r[1] != new_id:
+                continue  # stale: the pair at i changed since this entry was pushed
+            if steps is not None:
+                left, right = self._id_to_token[symbols[i][0]], self._id_to_token[symbols[j][0]]
+            # merge j into i
+            symbols[i][0] = new_id
+            symbols[i][2] = symbols[j][2]
+            alive[j] = False
+            k = nxt[j]
+            nxt[i] = k
+            if k < n:
+                prv[k] = i
+            if steps is not None:
+                steps.append(MergeStep(rank, left, right, self._id_to_token[new_id], symbols[i][1],
+                                       tuple(self._id_to_token[s[0]] for s, a in zip(symbols, alive) if a)))
+            p = prv[i]
+            if p >= 0:
+                r = ranks.get((symbols[p][0], new_id))
+                if r is not None:
+                    heapq.heappush(heap, (r[0], p, r[1]))
+            if k < n:
+                r = ranks.get((new_id, symbols[k][0]))
+                if r is not None:
+                    heapq.heappush(heap, (r[0], i, r[1]))
+        symbols[:] = [s for s, a in zip(symbols, alive) if a]
+
+    # -- the explorer's slider ---------------------------------------------------
+    def truncated(self, vocab_size: int) -> "BPE":
+        """This model cut to its first merges so that it has at most ``vocab_size`` tokens.
+
+        Keeps every base token and the merges up to the one that created the
+        ``vocab_size - min_vocab_size``-th new token: exactly what training with
+        that vocab size learns. Ids are kept. Cheap: no retraining.
+        """
+        base = self.min_vocab_size
+        if vocab_size >= len(self.vocab):
+            return self
+        budget = max(vocab_size - base, 0)
+        prefix_len = len(self.continuing_subword_prefix or "")
+        k = created = 0
+        for rank, (a, b) in enumerate(self.merges):
+            if created == budget:
+                break
+            k = rank + 1
+            if self._made_by[a + b[prefix_len:]] == rank:  # this merge creates a new token
+                created += 1
+        merges = self.merges[:k]
+        made = {a + b[prefix_len:] for a, b in merges}
+        vocab = {t: i for t, i in self.vocab.items() if t not in self._made_by or t in made}
+        return self._with(vocab, merges)
+
+    def _with(self, vocab: dict[str, int], merges: list[tuple[str, str]]) -> "BPE":
+        return BPE(vocab, merges, self.unk_token, self.continuing_subword_prefix, self.end_of_word_suffix,
+                   self.byte_fallback, self.fuse_unk, self.ignore_merges, self.dropout)
+
+    # -- serialization -------------------------------------------------------------
+    def ranked_merges(self) -> list[tuple[str, str]]:
+        """Each distinct merge once, in rank order (a repeated pair keeps its later rank)."""
+        last = {pair: r for r, pair in enumerate(self.merges)}
+        return [pair for r, pair in enumerate(self.merges) if last[pair] == r]
+
+    def to_dict(self) -> dict:
+        """The ``"model"`` entry of a Hugging Face ``tokenizer.json`` (tokenizers >= 0.20 layout)."""
+        return {
+            "type": "BPE",
+            "dropout": self.dropout,
+            "unk_token": self.unk_token,
+            "continuing_subword_prefix": self.continuing_subword_prefix,
+            "end_of_word_suffix": self.end_of_word_suffix,
+            "fuse_unk": self.fuse_unk,
+            "byte_fallback": self.byte_fallback,
+            "ignore_merges": self.ignore_merges,
+            "vocab": dict(sorted(self.vocab.items(), key=lambda kv: kv[1])),
+            "merges": [[a, b] for a, b in self.ranked_merges()],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "BPE":
+        """Read a ``"model"`` dict; merges may be ``"a b"`` strings or ``["a", "b"]`` pairs."""
+        if not isinstance(d, dict) or d.get("type", "BPE") != "BPE":
+            raise FormatError("not a BPE model")
+        vocab = d.get("vocab")
+        if not isinstance(vocab, dict) or not all(isinstance(k, str) and isinstance(v, int) for k, v in vocab.items()):
+            raise FormatError("a BPE model needs a vocabulary mapping tokens to whole-number ids")
+        merges = []
+        for n, m in enumerate(d.get("merges") or [], start=1):
+            if isinstance(m, str):
+                parts = m.split(" ")
+            elif isinstance(m, (list, tuple)):
+                parts = list(m)
+            else:
+                parts = []
+            if len(parts) != 2 or not all(isinstance(p, str) and p for p in parts):
+                raise FormatError(f"merge {n} is malformed: {m!r}")
+            merges.append((parts[0], parts[1]))
+        try:
+            return cls(
+                vocab,
+                merges,
+                unk_token=d.get("unk_token"),
+                continuing_subword_prefix=d.get("continuing_subword_prefix"),
+                end_of_word_suffix=d.get("end_of_word_suffix"),
+                byte_fallback=d.get("byte_fallback", False),
+                fuse_unk=d.get("fuse_unk", False),
+                ignore_merges=d.get("ignore_merges", False),
+                dropout=d.get("dropout"),
+            )
+        except ConfigError as e:
+            raise FormatError(str(e)) from None
+
+    def __repr__(self) -> str:
+        return f"BPE(vocab_size={len(self.vocab)}, merges={len(self.merges)})"
