@@ -1,0 +1,376 @@
+"""tiktoken rank files: ``<base64 of the token's bytes> <rank>`` per line.
+
+    >>> tok = load_tiktoken("cl100k_base.tiktoken", pattern="cl100k_base")
+    >>> tok.encode("Hello 한국어").ids
+
+A rank file is a byte-level BPE with no merge list: the rank of a token is its
+id AND its merge priority. Encoding one piece of text (what tiktoken's core
+does, rebuilt in :class:`TiktokenBPE`):
+
+1. Split the text with the pattern (by name: ``gpt2``, ``cl100k_base``,
+   ``o200k_base``; or a regex given as is).
+2. A piece whose UTF-8 bytes are a token is that token.
+3. Otherwise start from single bytes and repeatedly join the adjacent pair
+   whose joined bytes have the LOWEST rank (ties: leftmost), until no adjacent
+   pair joins into a token.
+
+Inside the explorer tokens are shown in the GPT-2 byte alphabet (``Ġ`` for a
+space, see :mod:`core.bytelevel`), like any byte-level BPE.
+
+Leaves out: special tokens (a rank file does not list them; add them as
+added tokens), and the pattern itself is not stored in the file.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import heapq
+import os
+import tempfile
+from pathlib import Path
+
+import regex
+
+from core.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_chars
+from core.errors import ConfigError, FormatError
+from core.models.base import Token
+from core.text import NormalizedString
+
+# The split patterns of OpenAI's encodings (possessive quantifiers are understood by `regex`).
+GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+CL100K_PATTERN = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
+    r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+)
+O200K_PATTERN = "|".join(
+    [
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+        r"""\p{N}{1,3}""",
+        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+        r"""\s*[\r\n]+""",
+        r"""\s+(?!\S)""",
+        r"""\s+""",
+    ]
+)
+PATTERNS: dict[str, str] = {
+    "gpt2": GPT2_PATTERN,
+    "r50k_base": GPT2_PATTERN,
+    "p50k_base": GPT2_PATTERN,
+    "cl100k_base": CL100K_PATTERN,
+    "o200k_base": O200K_PATTERN,
+}
+
+
+def resolve_pattern(pattern: str) -> str:
+    """A pattern name (``"cl100k_base"``) or a regex; an invalid regex is a ConfigError.
+
+    >>> resolve_pattern("gpt2") == GPT2_PATTERN
+    True
+    """
+    pat = PATTERNS.get(pattern, pattern)
+    try:
+        regex.compile(pat)
+    except regex.error as e:
+        raise ConfigError(f"split pattern is neither a known name ({', '.join(PATTERNS)}) nor a valid regex: {e}") from None
+    return pat
+
+
+# -- the file -------------------------------------------------------------------------
+
+
+def read_ranks(path: str | os.PathLike) -> dict[bytes, int]:
+    """The ``bytes -> rank`` table of a rank file; FormatError naming the file and line."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as e:
+        raise FormatError(f"{path}: cannot read ({e.strerror or e})") from None
+    ranks: dict[bytes, int] = {}
+    seen_rank: dict[int, int] = {}
+    for lineno, line in enumerate(raw.splitlines(), 1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 2:
+            raise FormatError(f"{path}: line {lineno} is not '<base64 token> <rank>'")
+        try:
+            token = base64.b64decode(parts[0], validate=True)
+        except (binascii.Error, ValueError):
+            raise FormatError(f"{path}: line {lineno}: {parts[0][:40]!r} is not base64") from None
+        try:
+            rank = int(parts[1])
+        except ValueError:
+            raise FormatError(f"{path}: line {lineno}: rank {parts[1][:40]!r} is not a whole number") from None
+        if rank < 0:
+            raise FormatError(f"{path}: line {lineno}: negative rank {rank}")
+        if not token:
+            raise FormatError(f"{path}: line {lineno}: empty token")
+        if token in ranks:
+            raise FormatError(f"{path}: line {lineno}: token {token!r} already has rank {ranks[token]}")
+        if rank in seen_rank:
+            raise FormatError(f"{path}: duplicate id: rank {rank} on lines {seen_rank[rank]} and {lineno}")
+        seen_rank[rank] = lineno
+        ranks[token] = rank
+    if not ranks:
+        raise FormatError(f"{path}: empty rank file")
+    return ranks
+
+
+def write_ranks(ranks: dict[bytes, int], path: str | os.PathLike) -> None:
+    """Write a rank file atomically (temp file + rename), ordered by rank."""
+    lines = [f"{base64.b64encode(t).decode('ascii')} {r}\n" for t, r in sorted(ranks.items(), key=lambda x: x[1])]
+    atomic_write_text(Path(path), "".join(lines))
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` so that ``path`` is either the old file or the whole new one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def looks_like_rank_file(path: str | os.PathLike, lines: int = 5) -> bool:
+    """True if the first lines are ``base64 integer`` pairs (format detection)."""
+    try:
+        with open(path, "rb") as f:
+            head = [f.readline() for _ in range(lines)]
+    except OSError:
+        return False
+    head = [h.strip() for h in head if h.strip()]
+    if not head:
+        return False
+    for h in head:
+        parts = h.split()
+        if len(parts) != 2 or not parts[1].isdigit():
+            return False
+        try:
+            base64.b64decode(parts[0], validate=True)
+        except (binascii.Error, ValueError):
+            return False
+    return True
+
+
+# -- the model --------------------------------------------------------------------------
+
+
+class TiktokenBPE:
+    """Rank-based byte-level BPE; pieces and token values are in the GPT-2 byte alphabet.
+
+    >>> m = TiktokenBPE({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4})
+    >>> [t.value for t in m.tokenize("abc")]
+    ['ab', 'c']
+    """
+
+    unk_token = None
+
+    def __init__(self, ranks: dict[bytes, int]):
+        self.ranks = dict(ranks)
+        self._vocab = {bytes_to_chars(t): r for t, r in self.ranks.items()}
+        self._by_id = {r: t for t, r in self._vocab.items()}
+        missing = [b for b in range(256) if bytes([b]) not in self.ranks]
+        self.missing_bytes = missing  # such bytes cannot be encoded (tiktoken fails too)
+        self._cache: dict[str, list[Token]] = {}
+
+    def _merge(self, data: bytes) -> list[tuple[int, int]]:
+        """Byte spans of the tokens of ``data`` (not itself a token)."""
+        n = len(data)
+        ranks = self.ranks
+        # parts: linked list of [start, end); heap of (rank, start, end_of_right) candidates
+        end = list(range(1, n + 1))
+        nxt = list(range(1, n + 1))
+        nxt[-1] = -1
+        prev = list(range(-1, n - 1))
+        alive = [True] * n
+        heap: list[tuple[int, int, int]] = []
+
+        def push(left: int) -> None:
+            right = nxt[left]
+            if right == -1:
+                return
+            r = ranks.get(data[left:end[right]])
+            if r is not None:
+                heapq.heappush(heap, (r, left, end[right]))
+
+        for i in range(n - 1):
+            push(i)
+        while heap:
+            r, left, stop = heapq.heappop(heap)
+            right = nxt[left]
+            if not alive[left] or right == -1 or end[right] != stop:
+                continue  # stale: one side has grown since
+            end[left] = end[right]
+            alive[right] = False
+            nxt[left] = nxt[right]
+            if nxt[right] != -1:
+                prev[nxt[right]] = left
+            if prev[left] != -1:
+                push(prev[left])
+            push(left)
+        spans = []
+        i = 0
+        while i != -1:
+            spans.append((i, end[i]))
+            i = nxt[i]
+        return spans
+
+    def tokenize(self, piece: str) -> list[Token]:
+        cached = self._cache.get(piece)
+        if cached is not None:
+            return cached
+        try:
+            data = bytes(CHAR_TO_BYTE[c] for c in piece)
+        except KeyError:  # not byte-level text: encode it as UTF-8 first
+            data = piece.encode("utf-8")
+            piece = bytes_to_chars(data)
+        rank = self.ranks.get(data)
+        if rank is not None:
+            out = [Token(rank, piece, 0, len(data))]
+        elif not data:
+            out = []
+        else:
+            out = []
+            for a, b in self._merge(data):
+                r = self.ranks.get(data[a:b])
+                if r is None:
+                    raise ConfigError(f"byte {data[a]:#04x} has no rank in this tiktoken file, so it cannot be encoded")
+                out.append(Token(r, piece[a:b], a, b))
+        if len(self._cache) > 100_000:
+            self._cache.clear()
+        self._cache[piece] = out
+        return out
+
+    def token_to_id(self, token: str) -> int | None:
+        return self._vocab.get(token)
+
+    def id_to_token(self, id: int) -> str | None:
+        return self._by_id.get(id)
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self._vocab)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self._vocab)
+
+    def ranked_merges(self) -> list[tuple[str, str]]:
+        """Merges a rank-ordered BPE would need (how `tokenizers`' converters derive them)."""
+        found = []
+        for token, rank in self.ranks.items():
+            for k in range(1, len(token)):
+                left, right = token[:k], token[k:]
+                lr, rr = self.ranks.get(left), self.ranks.get(right)
+                if lr is not None and rr is not None:
+                    found.append((rank, lr, rr, left, right))
+        found.sort()
+        return [(bytes_to_chars(f[3]), bytes_to_chars(f[4])) for f in found]
+
+    def to_dict(self) -> dict:
+        # subtle: `ignore_merges` makes a piece that is itself a token one token, as tiktoken does.
+        return {
+            "type": "BPE",
+            "dropout": None,
+            "unk_token": None,
+            "continuing_subword_prefix": None,
+            "end_of_word_suffix": None,
+            "fuse_unk": False,
+            "byte_fallback": False,
+            "ignore_merges": True,
+            "vocab": dict(self._vocab),
+            "merges": [[a, b] for a, b in self.ranked_merges()],
+        }
+
+    def __repr__(self) -> str:
+        return f"TiktokenBPE({len(self.ranks)} ranks)"
+
+
+class TiktokenSplit:
+    """Split with a tiktoken pattern, then write each piece's bytes in the GPT-2 alphabet.
+
+    >>> TiktokenSplit("gpt2").pre_tokenize_str("Hi 한")
+    [('Hi', (0, 2)), ('Ġíķľ', (2, 4))]
+    """
+
+    def __init__(self, pattern: str = "cl100k_base"):
+        self.name = pattern if pattern in PATTERNS else None
+        self.pattern = resolve_pattern(pattern)
+        self._re = regex.compile(self.pattern)
+
+    def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
+        out = []
+        for m in self._re.finditer(text.normalized):
+            piece = text.slice(m.start(), m.end())
+            chars: list[str] = []
+            aligns: list[tuple[int, int]] = []
+            for c, span in zip(piece.normalized, piece.alignments):
+                encoded = c.encode("utf-8", errors="surrogatepass")
+                chars.extend(BYTE_TO_CHAR[b] for b in encoded)
+                aligns.extend([span] * len(encoded))
+            out.append(NormalizedString("".join(chars), aligns, piece.original_length))
+        return out
+
+    def pre_tokenize_str(self, text: str) -> list[tuple[str, tuple[int, int]]]:
+        return [(p.normalized, p.offsets) for p in self.pre_tokenize(NormalizedString.from_str(text))]
+
+    def split_words(self, text: str) -> list[str]:
+        return [bytes_to_chars(m.encode("utf-8")) for m in self._re.findall(text)]
+
+    def to_dict(self) -> dict:
+        return {
+            "type": "Sequence",
+            "pretokenizers": [
+                {"type": "Split", "pattern": {"Regex": self.pattern}, "behavior": "Isolated", "invert": False},
+                {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False},
+            ],
+        }
+
+    def __repr__(self) -> str:
+        return f"TiktokenSplit({self.name or 'custom'!r})"
+
+
+def tiktoken_tokenizer(ranks: dict[bytes, int], pattern: str = "cl100k_base"):
+    from core import decoders
+    from core.tokenizer import Tokenizer
+
+    tok = Tokenizer(TiktokenBPE(ranks), pre_tokenizer=TiktokenSplit(pattern), decoder=decoders.ByteLevel())
+    tok.extra["tiktoken"] = {"pattern": TiktokenSplit(pattern).name or pattern}
+    return tok
+
+
+def load_tiktoken(path: str | os.PathLike, pattern: str = "cl100k_base"):
+    """A rank file as a Tokenizer that encodes as ``tiktoken.Encoding`` with the same ranks and pattern."""
+    return tiktoken_tokenizer(read_ranks(path), pattern)
+
+
+def ranks_of(tok) -> dict[bytes, int]:
+    """The rank table of a byte-level tokenizer (ids as ranks), to save as a rank file.
+
+    A byte-level BPE whose ids follow its merge order (as trained) encodes the
+    same through tiktoken's algorithm; other tokenizers cannot be rank files.
+    """
+    model = tok.model
+    if isinstance(model, TiktokenBPE):
+        return dict(model.ranks)
+    vocab = model.get_vocab()
+    ranks: dict[bytes, int] = {}
+    for token, id in vocab.items():
+        if any(c not in CHAR_TO_BYTE for c in token):
+            raise ConfigError(f"token {token!r} is not byte-level: only a byte-level BPE can be a tiktoken rank file")
+        ranks[bytes(CHAR_TO_BYTE[c] for c in token)] = id
+    return ranks
+
+
+def save_tiktoken(tok, path: str | os.PathLike) -> None:
+    write_ranks(ranks_of(tok), path)
