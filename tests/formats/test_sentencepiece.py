@@ -1,0 +1,257 @@
+"""SentencePiece .model/.vocab reading: hand-built models checked against SentencePieceProcessor,
+the normalizer against ``SentencePieceProcessor.normalize``, and bad files."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+spm = pytest.importorskip("sentencepiece")
+
+from core.errors import FormatError
+from core.formats.sentencepiece_model import (
+    BYTE,
+    CONTROL,
+    NORMAL,
+    UNKNOWN,
+    UNUSED,
+    USER_DEFINED,
+    Piece,
+    SentencePieceBPE,
+    SentencePieceUnigram,
+    load_sentencepiece,
+    load_sentencepiece_vocab,
+)
+from conftest import CORPORA
+
+# -- a tiny protobuf writer, so tests can build models by hand ------------------------------
+
+
+def _varint(n: int) -> bytes:
+    n &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _field(number: int, value) -> bytes:
+    if isinstance(value, bool) or isinstance(value, int):
+        return _varint(number << 3) + _varint(int(value))
+    if isinstance(value, float):
+        return _varint(number << 3 | 5) + struct.pack("<f", value)
+    if isinstance(value, str):
+        value = value.encode()
+    return _varint(number << 3 | 2) + _varint(len(value)) + value
+
+
+def model_bytes(pieces, model_type=1, byte_fallback=False, add_dummy_prefix=True, charsmap=b"", name="identity"):
+    out = b""
+    for text, score, kind in pieces:
+        out += _field(1, _field(1, text) + _field(2, float(score)) + _field(3, kind))
+    trainer = _field(3, model_type) + _field(4, len(pieces)) + _field(35, byte_fallback) + _field(40, 0)
+    trainer += _field(41, -1) + _field(42, -1)
+    out += _field(2, trainer)
+    normalizer = _field(1, name) + _field(3, add_dummy_prefix) + _field(4, True) + _field(5, True)
+    if charsmap:
+        normalizer += _field(2, charsmap)
+    out += _field(3, normalizer)
+    return out
+
+
+def _both(tmp_path, data: bytes):
+    path = tmp_path / "hand.model"
+    path.write_bytes(data)
+    return spm.SentencePieceProcessor(model_file=str(path)), load_sentencepiece(path)
+
+
+# -- hand-built models -------------------------------------------------------------------
+
+UNIGRAM_PIECES = [
+    ("<unk>", 0.0, UNKNOWN),
+    ("<s>", 0.0, CONTROL),
+    ("<sep>", 0.0, USER_DEFINED),
+    ("▁철수", -2.0, NORMAL),
+    ("▁", -3.0, NORMAL),
+    ("철", -5.0, NORMAL),
+    ("수", -5.0, NORMAL),
+    ("는", -4.0, NORMAL),
+    ("철수는", -1.0, UNUSED),
+    ("a", -6.0, NORMAL),
+    ("b", -6.0, NORMAL),
+    ("ab", -11.0, NORMAL),  # beats a + b = -12
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["철수는", "철수 철수는", "a<sep>b", "ab ab", "<s>", "xyz 철 q", "  철수   는 ", "", " ", "😀a"],
+)
+def test_hand_built_unigram_matches_sentencepiece(tmp_path, text):
+    sp, ours = _both(tmp_path, model_bytes(UNIGRAM_PIECES))
+    assert ours.encode(text).ids == sp.encode(text)
+
+
+def test_unigram_worked_example():
+    # "▁철수는": paths ▁철수(-2)+는(-4) = -6 beat ▁(-3)+철(-5)+수(-5)+는(-4) = -17;
+    # the unused piece 철수는 (-1) is never used.
+    m = SentencePieceUnigram([Piece(*p) for p in UNIGRAM_PIECES])
+    assert [t.value for t in m.tokenize("▁철수는")] == ["▁철수", "는"]
+    # two unknown characters in a row merge into one <unk>
+    assert [t.value for t in m.tokenize("▁xy")] == ["▁", "<unk>"]
+    assert [(t.start, t.end) for t in m.tokenize("▁xy")] == [(0, 1), (1, 3)]
+
+
+BPE_PIECES = [
+    ("<unk>", 0.0, UNKNOWN),
+    ("<s>", 0.0, CONTROL),
+    ("ab", 0.0, NORMAL),
+    ("bc", -1.0, NORMAL),
+    ("▁ab", -2.0, NORMAL),
+    ("abc", -3.0, UNUSED),
+    ("▁", -4.0, NORMAL),
+    ("a", -5.0, NORMAL),
+    ("b", -6.0, NORMAL),
+    ("c", -7.0, NORMAL),
+]
+
+
+@pytest.mark.parametrize("text", ["abc", "bcab", "ab c", "abcabc", "zz ab", "", "<s> a"])
+def test_hand_built_bpe_matches_sentencepiece(tmp_path, text):
+    sp, ours = _both(tmp_path, model_bytes(BPE_PIECES, model_type=2))
+    assert ours.encode(text).ids == sp.encode(text)
+
+
+def test_bpe_worked_example():
+    # "▁abc": pairs ▁a (not a piece), ab (0), bc (-1): merge ab; then ▁+ab -> ▁ab (-2), ab+c -> abc (-3);
+    # ▁ab wins. Highest score first, unlike rank-based BPE's lowest rank.
+    m = SentencePieceBPE([Piece(*p) for p in BPE_PIECES])
+    assert [t.value for t in m.tokenize("▁abc")] == ["▁ab", "c"]
+
+
+def test_byte_fallback_matches_sentencepiece(tmp_path):
+    pieces = [("<unk>", 0.0, UNKNOWN)] + [(f"<0x{b:02X}>", 0.0, BYTE) for b in range(256)]
+    pieces += [("▁", -1.0, NORMAL), ("a", -2.0, NORMAL)]
+    sp, ours = _both(tmp_path, model_bytes(pieces, byte_fallback=True))
+    for text in ["a한a", "aa 😀", "é"]:
+        assert ours.encode(text).ids == sp.encode(text)
+    enc = ours.encode("한")
+    assert enc.tokens == ["▁", "<0xED>", "<0x95>", "<0x9C>"]
+    assert enc.offsets[1:] == [(0, 1)] * 3  # every byte of 한 points at 한
+
+
+# -- trained models ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    d = tmp_path_factory.mktemp("spm")
+    lines = (CORPORA / "en-botchan.txt").read_text(encoding="utf-8").splitlines()[:800]
+    corpus = d / "small.txt"
+    corpus.write_text("\n".join(lines), encoding="utf-8")
+    spm.SentencePieceTrainer.train(
+        input=str(corpus), model_prefix=str(d / "m"), vocab_size=500, minloglevel=2,
+        user_defined_symbols=["<sep>"], num_threads=1,
+    )
+    return d, lines
+
+
+def test_normalizer_matches_sentencepiece_normalize(trained):
+    d, lines = trained
+    sp = spm.SentencePieceProcessor(model_file=str(d / "m.model"))
+    norm = load_sentencepiece(d / "m.model").normalizer
+    probes = ["ｶﾞ①Ⅻ ﬁ", "  a\t\tb  ", "Ａ<sep>Ｂ", "é e\u0301", "\u3000全角　空白", "", "㈱ ㍻"]
+    for text in probes + lines[:200]:
+        assert norm.normalize_str(text) == sp.normalize(text), text
+
+
+def test_offsets_point_into_the_original_text(trained):
+    d, _ = trained
+    tok = load_sentencepiece(d / "m.model")
+    text = "  Hello,  ｶﾞ world  "
+    enc = tok.encode(text)
+    assert enc.ids == spm.SentencePieceProcessor(model_file=str(d / "m.model")).encode(text)
+    for token, (a, b) in zip(enc.tokens, enc.offsets):
+        assert 0 <= a <= b <= len(text)
+    # offsets are in order and cover "Hello" exactly where it is
+    hello = [o for t, o in zip(enc.tokens, enc.offsets) if "H" in t]
+    assert hello and hello[0][0] == 2
+
+
+def test_piece_types_and_special_ids_are_read(trained):
+    d, _ = trained
+    tok = load_sentencepiece(d / "m.model")
+    info = tok.extra["sentencepiece"]
+    assert info["model_type"] == "unigram"
+    assert info["special_ids"] == {"unk": 0, "bos": 1, "eos": 2, "pad": -1}
+    assert info["piece_types"]["control"] == 2 and info["piece_types"]["user-defined"] == 1
+    sp = spm.SentencePieceProcessor(model_file=str(d / "m.model"))
+    assert tok.get_vocab() == {sp.id_to_piece(i): i for i in range(sp.get_piece_size())}
+
+
+def test_vocab_file_loads_and_matches_for_identity_model(tmp_path):
+    lines = (CORPORA / "en-botchan.txt").read_text(encoding="utf-8").splitlines()[:800]
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("\n".join(lines), encoding="utf-8")
+    for model_type in ("unigram", "bpe"):
+        prefix = tmp_path / model_type
+        spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(prefix), vocab_size=400,
+                                       model_type=model_type, normalization_rule_name="identity", minloglevel=2)
+        sp = spm.SentencePieceProcessor(model_file=f"{prefix}.model")
+        tok, warnings = load_sentencepiece_vocab(f"{prefix}.vocab")
+        assert tok.extra["sentencepiece"]["model_type"] == model_type
+        assert any("no normalization rules" in w for w in warnings)
+        for line in lines[:200]:
+            assert tok.encode(line).ids == sp.encode(line), line
+
+
+# -- bad files -----------------------------------------------------------------------------
+
+
+def test_protobuf_cut_in_half(trained, tmp_path):
+    d, _ = trained
+    data = (d / "m.model").read_bytes()
+    bad = tmp_path / "half.model"
+    bad.write_bytes(data[: len(data) // 2])
+    with pytest.raises(FormatError, match=r"half\.model.*truncated"):
+        load_sentencepiece(bad)
+
+
+@pytest.mark.parametrize(
+    "data, words",
+    [
+        (b"", "no pieces"),
+        (b"\x89PNG\r\n\x1a\n" + bytes(range(256)), "not a valid SentencePiece model"),
+        (model_bytes([("a", 0.0, NORMAL)]), "exactly one unknown"),
+        (model_bytes([("<unk>", 0.0, UNKNOWN), ("a", 0.0, NORMAL), ("a", -1.0, NORMAL)]), "defined twice"),
+        (model_bytes([("<unk>", 0.0, UNKNOWN), ("a", 0.0, 9)]), "unknown type 9"),
+        (model_bytes([("<unk>", 0.0, UNKNOWN)], model_type=3), "'word' is not supported"),
+    ],
+)
+def test_bad_model_files(tmp_path, data, words):
+    path = tmp_path / "bad.model"
+    path.write_bytes(data)
+    with pytest.raises(FormatError, match=words) as e:
+        load_sentencepiece(path)
+    assert "bad.model" in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "content, words",
+    [
+        (b"<unk>\t0\n\x00\x01\x02", "binary"),
+        (b"<unk>\t0\na\tx\n", "not a number"),
+        (b"<unk>\t0\na\t-1\na\t-2\n", "appears twice"),
+        (b"a\t0\n", "no unknown piece"),
+        (b"<unk> 0\n", "piece<TAB>score"),
+    ],
+)
+def test_bad_vocab_files(tmp_path, content, words):
+    path = tmp_path / "bad.vocab"
+    path.write_bytes(content)
+    with pytest.raises(FormatError, match=words):
+        load_sentencepiece_vocab(path)

@@ -1,0 +1,65 @@
+"""Acceptance: SentencePiece models trained here load in ours, and our ids equal
+SentencePieceProcessor's on every line of the corpus."""
+
+from __future__ import annotations
+
+import pytest
+
+spm = pytest.importorskip("sentencepiece")
+
+from core.formats.sentencepiece_model import load_sentencepiece
+from conftest import CORPORA
+
+# Inputs the corpora may lack, compared too (not trained on): empty, whitespace only,
+# emoji (outside the vocabulary: <unk> or bytes), compatibility characters the charsmap
+# rewrites, control-piece text that must not become control ids, tabs and wide spaces.
+PROBES = ["", " ", "😀 이모지 👍🏽 emoji", "ｶﾞ①Ⅻ ﬁ ㈱", "<s> </s> <unk>", "\t tab\u3000全角　空白 ", "é e\u0301"]
+KO_EVERY = 40  # the Korean subset: every 40th line of ko-movie-reviews (about 5,900 lines)
+
+
+def _lines(name: str) -> list[str]:
+    lines = (CORPORA / name).read_text(encoding="utf-8").splitlines()
+    return lines[::KO_EVERY] if name.startswith("ko-") else lines
+
+
+CONFIGS = [
+    # corpus, model type, normalization, byte fallback, vocab size
+    ("en-botchan.txt", "unigram", "nmt_nfkc", False, 2000),
+    ("en-botchan.txt", "bpe", "nmt_nfkc", False, 2000),
+    ("en-botchan.txt", "unigram", "identity", True, 2000),
+    ("ja-wagahaiwa.txt", "unigram", "nmt_nfkc", False, 4000),
+    ("ja-wagahaiwa.txt", "bpe", "identity", True, 4000),
+    ("ko-movie-reviews.txt", "unigram", "nmt_nfkc", True, 3000),
+    ("ko-movie-reviews.txt", "bpe", "nmt_nfkc", False, 3000),
+    ("ko-movie-reviews.txt", "unigram", "identity", False, 3000),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("corpus, model_type, rule, byte_fallback, vocab_size", CONFIGS,
+                         ids=["-".join(map(str, c[:4])) for c in CONFIGS])
+def test_ids_equal_sentencepiece_on_every_line(tmp_path, corpus, model_type, rule, byte_fallback, vocab_size):
+    lines = _lines(corpus)
+    train_file = tmp_path / "corpus.txt"
+    train_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    prefix = tmp_path / "m"
+    spm.SentencePieceTrainer.train(
+        input=str(train_file), model_prefix=str(prefix), vocab_size=vocab_size, model_type=model_type,
+        normalization_rule_name=rule, byte_fallback=byte_fallback, character_coverage=0.9995,
+        num_threads=1, minloglevel=2,
+    )
+    sp = spm.SentencePieceProcessor(model_file=f"{prefix}.model")
+    ours = load_sentencepiece(f"{prefix}.model")
+    assert ours.vocab_size == sp.get_piece_size()
+    mismatches = []
+    for i, line in enumerate(lines + PROBES):
+        expected = sp.encode(line)
+        got = ours.encode(line).ids
+        if got != expected:
+            mismatches.append((i, line[:60], sp.id_to_piece(expected)[:12], ours.encode(line).tokens[:12]))
+    assert not mismatches, f"{len(mismatches)} of {len(lines)} lines differ, first: {mismatches[:3]}"
+    used = {p for line in PROBES for p in ours.encode(line).tokens}
+    if byte_fallback:  # the emoji went through the byte path, not <unk>
+        assert "<0xF0>" in used and "<unk>" not in used
+    else:
+        assert "<unk>" in used
