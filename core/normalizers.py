@@ -8,16 +8,27 @@ is the cheap preview (and the fast path used when counting a corpus).
     >>> NFD().normalize(NormalizedString.from_str("가")).alignments
     [(0, 1), (0, 1)]
 
-Each normalizer serializes to a Hugging Face shaped dict tagged with ``"type"``.
-Leaves out (for now): BertNormalizer, Replace, Prepend, Strip, Precompiled —
-those arrive with the interoperability work in ``core.formats``.
+Each normalizer serializes to a Hugging Face shaped dict tagged with ``"type"``,
+and aligns its output to the original text exactly as `tokenizers` does, so that
+offsets match theirs. `tokenizers` describes every rewrite as a list of
+``(new_char, change)`` pairs read left to right against the old characters
+(:func:`apply_changes`): ``change <= 0`` replaces the next old character (and
+drops ``-change`` more), ``change = 1`` inserts a character that shares the
+span of the last old character consumed. So a composed ``é`` from ``e`` +
+``U+0301`` spans only the ``e``, and a decomposed ``가`` gives two characters
+both spanning ``가``.
+
+Leaves out: the ``Precompiled`` normalizer lives in ``core.precompiled`` (it is
+loaded from here lazily); NMT, Replace with a pattern that can match empty text.
 """
 
 from __future__ import annotations
 
 import unicodedata
 from functools import lru_cache
-from typing import Protocol, Sequence as SequenceT
+from typing import Iterable, Protocol, Sequence as SequenceT
+
+import regex
 
 from core.errors import ConfigError
 from core.text import NormalizedString
@@ -31,24 +42,143 @@ class Normalizer(Protocol):
     def to_dict(self) -> dict: ...
 
 
-@lru_cache(maxsize=65536)
-def _interacts(form: str, a: str, b: str) -> bool:
-    """True if normalizing ``a+b`` differs from normalizing each alone (they must stay together)."""
-    return unicodedata.combining(b) != 0 or unicodedata.normalize(form, a + b) != (
-        unicodedata.normalize(form, a) + unicodedata.normalize(form, b)
+# -- character classes as Rust (and so `tokenizers`) defines them ---------------------
+
+# Rust's char::is_whitespace is the Unicode White_Space property. subtle: Python's
+# str.isspace also counts U+001C..U+001F, which Rust does not.
+RUST_WHITESPACE = frozenset(
+    [chr(c) for c in range(0x09, 0x0E)] + [" ", "\x85", "\xa0", "\u1680"]
+    + [chr(c) for c in range(0x2000, 0x200B)] + ["\u2028", "\u2029", "\u202f", "\u205f", "\u3000"]
+)
+
+
+def is_rust_whitespace(c: str) -> bool:
+    return c in RUST_WHITESPACE
+
+
+def apply_changes(
+    text: NormalizedString,
+    changes: Iterable[tuple[str, int]],
+    removed_first: int = 0,
+    start: int = 0,
+    end: int | None = None,
+) -> NormalizedString:
+    """Rewrite characters ``[start, end)`` of ``text`` as `tokenizers`' ``transform_range`` does.
+
+        >>> apply_changes(NormalizedString.from_str("ab"), [("x", 0), ("y", 1), ("b", 0)]).alignments
+        [(0, 1), (0, 1), (1, 2)]
+
+    ``removed_first`` old characters are dropped before the first change is read.
+    """
+    if end is None:
+        end = len(text.normalized)
+    old = text.alignments
+    cursor = start + removed_first
+    chars: list[str] = []
+    aligns: list[tuple[int, int]] = []
+    for c, change in changes:
+        if change > 0:
+            span = old[cursor - 1] if cursor > 0 else (0, 0)
+        else:
+            span = old[cursor]
+            cursor += 1 - change
+        chars.append(c)
+        aligns.append(span)
+    return NormalizedString(
+        text.normalized[:start] + "".join(chars) + text.normalized[end:],
+        old[:start] + aligns + old[end:],
+        text.original_length,
     )
 
 
-class _UnicodeForm:
-    """NFC/NFD/NFKC/NFKD, aligned chunk by chunk.
+# -- Unicode normalization forms ------------------------------------------------------
 
-    subtle: a chunk is a maximal run of characters that normalize together (a
-    starter with its combining marks, or conjoining Hangul jamo). Within a
-    chunk that keeps its length, characters map one to one; otherwise every
-    output character gets the span of the whole chunk, as `tokenizers` does.
-    """
+@lru_cache(maxsize=65536)
+def _decomposed(c: str, compat: bool) -> str:
+    return unicodedata.normalize("NFKD" if compat else "NFD", c)
+
+
+@lru_cache(maxsize=65536)
+def _compose_pair(a: str, b: str) -> str | None:
+    """The primary composite of ``a`` + ``b``, if any (Hangul LV/LVT included)."""
+    r = unicodedata.normalize("NFC", a + b)
+    return r if len(r) == 1 else None
+
+
+_ccc = unicodedata.combining
+
+
+def _decompose_changes(s: str, compat: bool) -> list[tuple[str, int]]:
+    """Full decomposition, each character's first part replacing it and the rest inserted,
+    then the canonical reordering of combining marks (which carries the changes along)."""
+    out: list[tuple[str, int]] = []
+    for c in s:
+        d = _decomposed(c, compat)
+        out.append((d[0], 0))
+        for x in d[1:]:
+            out.append((x, 1))
+    # canonical ordering: stable sort of each run of non-starters by combining class
+    i, n = 0, len(out)
+    while i < n:
+        if _ccc(out[i][0]) == 0:
+            i += 1
+            continue
+        j = i
+        while j < n and _ccc(out[j][0]) != 0:
+            j += 1
+        if j - i > 1:
+            out[i:j] = sorted(out[i:j], key=lambda p: _ccc(p[0]))
+        i = j
+    return out
+
+
+def _compose_changes(seq: list[tuple[str, int]]) -> list[tuple[str, int]]:
+    """Canonical composition; a composite takes the starter's place and absorbs the change
+    of what it swallowed minus one (it replaces one more old character)."""
+    out: list[tuple[str, int]] = []
+    composee: tuple[str, int] | None = None
+    last_ccc: int | None = None
+    buffer: list[tuple[str, int]] = []
+    for ch, change in seq:
+        cc = _ccc(ch)
+        if composee is None:
+            if cc != 0:
+                out.append((ch, change))
+            else:
+                composee = (ch, change)
+            continue
+        if last_ccc is not None and last_ccc >= cc:  # blocked from the starter
+            if cc == 0:
+                out.append(composee)
+                out.extend(buffer)
+                buffer = []
+                composee, last_ccc = (ch, change), None
+            else:
+                buffer.append((ch, change))
+                last_ccc = cc
+            continue
+        r = _compose_pair(composee[0], ch)
+        if r is not None:
+            composee = (r, composee[1] + change - 1)
+            continue
+        if cc == 0 and last_ccc is None:
+            out.append(composee)
+            composee = (ch, change)
+            continue
+        buffer.append((ch, change))
+        last_ccc = cc
+    if composee is not None:
+        out.append(composee)
+    out.extend(buffer)
+    return out
+
+
+class _UnicodeForm:
+    """NFC/NFD/NFKC/NFKD, aligned as `tokenizers` aligns them (see the module docstring)."""
 
     form = "NFC"
+    compat = False
+    compose = True
 
     def normalize_str(self, text: str) -> str:
         return unicodedata.normalize(self.form, text)
@@ -57,23 +187,10 @@ class _UnicodeForm:
         s = text.normalized
         if unicodedata.is_normalized(self.form, s):
             return text
-        form = self.form
-        out: list[str] = []
-        aligns: list[tuple[int, int]] = []
-        start = 0
-        n = len(s)
-        for i in range(1, n + 1):
-            if i < n and _interacts(form, s[i - 1], s[i]):
-                continue
-            chunk = s[start:i]
-            normed = unicodedata.normalize(form, chunk) if (len(chunk) > 1 or not chunk.isascii()) else chunk
-            if len(normed) == len(chunk):
-                aligns.extend(text.alignments[start:i])
-            else:
-                aligns.extend([text.span(start, i)] * len(normed))
-            out.append(normed)
-            start = i
-        return NormalizedString("".join(out), aligns, text.original_length)
+        changes = _decompose_changes(s, self.compat)
+        if self.compose:
+            changes = _compose_changes(changes)
+        return apply_changes(text, changes)
 
     def to_dict(self) -> dict:
         return {"type": self.form}
@@ -83,39 +200,270 @@ class _UnicodeForm:
 
 
 class NFC(_UnicodeForm):
-    form = "NFC"
+    form, compat, compose = "NFC", False, True
 
 
 class NFD(_UnicodeForm):
-    form = "NFD"
+    form, compat, compose = "NFD", False, False
 
 
 class NFKC(_UnicodeForm):
-    form = "NFKC"
+    form, compat, compose = "NFKC", True, True
 
 
 class NFKD(_UnicodeForm):
-    form = "NFKD"
+    form, compat, compose = "NFKD", True, False
+
+
+# -- case, accents, spaces ------------------------------------------------------------
+
+def _lower_chars(s: str) -> list[str]:
+    # subtle: per character, as Rust's char::to_lowercase (no final-sigma rule of str.lower)
+    return [c.lower() for c in s]
 
 
 class Lowercase:
-    """Unicode lowercase; a character that lowers to several keeps its span for each."""
+    """Unicode lowercase, character by character; a character that lowers to several keeps its span for each."""
 
     def normalize_str(self, text: str) -> str:
-        return text.lower()
+        return text.lower() if "\u03a3" not in text else "".join(_lower_chars(text))
 
     def normalize(self, text: NormalizedString) -> NormalizedString:
         s = text.normalized
-        lowered = s.lower()
+        lowered = self.normalize_str(s)
         if len(lowered) == len(s):
             return NormalizedString(lowered, text.alignments, text.original_length)
-        return text.transform((c.lower(), text.alignments[i]) for i, c in enumerate(s))
+        return text.transform((low, text.alignments[i]) for i, low in enumerate(_lower_chars(s)))
 
     def to_dict(self) -> dict:
         return {"type": "Lowercase"}
 
     def __repr__(self) -> str:
         return "Lowercase()"
+
+
+def _keep(text: NormalizedString, keep) -> NormalizedString:
+    """Drop the characters ``keep`` rejects; the others keep their spans."""
+    s = text.normalized
+    idx = [i for i, c in enumerate(s) if keep(c)]
+    if len(idx) == len(s):
+        return text
+    return NormalizedString("".join(s[i] for i in idx), [text.alignments[i] for i in idx], text.original_length)
+
+
+class StripAccents:
+    """Remove nonspacing marks (category Mn); use after NFD to strip accents: ``é`` -> NFD -> ``e``."""
+
+    def normalize_str(self, text: str) -> str:
+        return "".join(c for c in text if unicodedata.category(c) != "Mn")
+
+    def normalize(self, text: NormalizedString) -> NormalizedString:
+        return _keep(text, lambda c: unicodedata.category(c) != "Mn")
+
+    def to_dict(self) -> dict:
+        return {"type": "StripAccents"}
+
+    def __repr__(self) -> str:
+        return "StripAccents()"
+
+
+class Strip:
+    """Remove leading and/or trailing whitespace: ``"  a b "`` -> ``"a b"``."""
+
+    def __init__(self, left: bool = True, right: bool = True):
+        self.left = left
+        self.right = right
+
+    def _bounds(self, s: str) -> tuple[int, int]:
+        a, b = 0, len(s)
+        if self.left:
+            while a < b and s[a] in RUST_WHITESPACE:
+                a += 1
+        if self.right:
+            while b > a and s[b - 1] in RUST_WHITESPACE:
+                b -= 1
+        return a, b
+
+    def normalize_str(self, text: str) -> str:
+        a, b = self._bounds(text)
+        return text[a:b]
+
+    def normalize(self, text: NormalizedString) -> NormalizedString:
+        a, b = self._bounds(text.normalized)
+        return text if (a, b) == (0, len(text)) else text.slice(a, b)
+
+    def to_dict(self) -> dict:
+        return {"type": "Strip", "strip_left": self.left, "strip_right": self.right}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Strip":
+        return cls(bool(d.get("strip_left", True)), bool(d.get("strip_right", True)))
+
+    def __repr__(self) -> str:
+        return f"Strip(left={self.left}, right={self.right})"
+
+
+class Prepend:
+    """Put a string before non-empty text, spanning its first character: ``"a"`` -> ``"▁a"``."""
+
+    def __init__(self, prepend: str = "\u2581"):
+        self.prepend = prepend
+
+    def normalize_str(self, text: str) -> str:
+        return self.prepend + text if text else text
+
+    def normalize(self, text: NormalizedString) -> NormalizedString:
+        if not text.normalized or not self.prepend:
+            return text
+        first = text.alignments[0]
+        return NormalizedString(
+            self.prepend + text.normalized, [first] * len(self.prepend) + text.alignments, text.original_length
+        )
+
+    def to_dict(self) -> dict:
+        return {"type": "Prepend", "prepend": self.prepend}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Prepend":
+        return cls(d.get("prepend", "\u2581"))
+
+    def __repr__(self) -> str:
+        return f"Prepend({self.prepend!r})"
+
+
+def compile_pattern(pattern, what: str = "pattern") -> "regex.Pattern":
+    """A tokenizer.json pattern (``{"String": s}`` or ``{"Regex": r}``, or a bare string) compiled."""
+    if isinstance(pattern, str):
+        return regex.compile(regex.escape(pattern))
+    if isinstance(pattern, dict) and len(pattern) == 1:
+        kind, value = next(iter(pattern.items()))
+        if kind == "String" and isinstance(value, str):
+            return regex.compile(regex.escape(value))
+        if kind == "Regex" and isinstance(value, str):
+            try:
+                return regex.compile(value)
+            except regex.error as e:
+                raise ConfigError(f"{what} {value!r} is not a regex we can read: {e}") from e
+    raise ConfigError(f"{what} must be {{\"String\": ...}} or {{\"Regex\": ...}}, not {pattern!r}")
+
+
+class Replace:
+    """Replace every match of a string or regex: ``Replace(" ", "▁")``: ``"a b"`` -> ``"a▁b"``.
+
+    Alignment as `tokenizers`: the new characters all span the last character of the match.
+    """
+
+    def __init__(self, pattern, content: str):
+        self.pattern = pattern if isinstance(pattern, dict) else {"String": pattern}
+        self.content = content
+        self._re = compile_pattern(self.pattern, "Replace pattern")
+
+    def normalize_str(self, text: str) -> str:
+        return self._re.sub(lambda m: self.content, text)
+
+    def normalize(self, text: NormalizedString) -> NormalizedString:
+        s = text.normalized
+        chars: list[str] = []
+        aligns: list[tuple[int, int]] = []
+        pos = 0
+        for m in self._re.finditer(s):
+            a, b = m.span()
+            if a == b:  # subtle: an empty match replaces nothing in `tokenizers`' char loop; skip it
+                continue
+            chars.append(s[pos:a])
+            aligns.extend(text.alignments[pos:a])
+            chars.append(self.content)
+            aligns.extend([text.alignments[b - 1]] * len(self.content))
+            pos = b
+        if pos == 0 and not chars:
+            return text
+        chars.append(s[pos:])
+        aligns.extend(text.alignments[pos:])
+        return NormalizedString("".join(chars), aligns, text.original_length)
+
+    def to_dict(self) -> dict:
+        return {"type": "Replace", "pattern": dict(self.pattern), "content": self.content}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Replace":
+        return cls(d.get("pattern"), d.get("content", ""))
+
+    def __repr__(self) -> str:
+        return f"Replace({self.pattern!r}, {self.content!r})"
+
+
+# BERT's notion of Chinese characters: the CJK Unified Ideograph blocks.
+_CJK_RANGES = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
+               (0x2B740, 0x2B81F), (0x2B920, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
+
+
+def _is_chinese(c: str) -> bool:
+    o = ord(c)
+    return any(a <= o <= b for a, b in _CJK_RANGES)
+
+
+def _bert_drops(c: str) -> bool:
+    # NUL, U+FFFD and control characters (category C*), except tab, newline and CR
+    if c in "\t\n\r":
+        return False
+    return c == "\x00" or c == "\ufffd" or unicodedata.category(c)[0] == "C"
+
+
+class BertNormalizer:
+    """BERT's clean-up: drop controls, whitespace -> space, spaces around CJK ideographs,
+    strip accents (default: when lowercasing), lowercase. ``"Héllo\\t世"`` -> ``"hello  世 "``."""
+
+    def __init__(self, clean_text: bool = True, handle_chinese_chars: bool = True,
+                 strip_accents: bool | None = None, lowercase: bool = True):
+        self.clean_text = clean_text
+        self.handle_chinese_chars = handle_chinese_chars
+        self.strip_accents = strip_accents
+        self.lowercase = lowercase
+
+    def normalize(self, text: NormalizedString) -> NormalizedString:
+        if self.clean_text:
+            text = _keep(text, lambda c: not _bert_drops(c))
+            s = text.normalized
+            if any(c in RUST_WHITESPACE and c != " " for c in s):
+                text = NormalizedString("".join(" " if c in RUST_WHITESPACE else c for c in s),
+                                        text.alignments, text.original_length)
+        if self.handle_chinese_chars and any(_is_chinese(c) for c in text.normalized):
+            chars: list[str] = []
+            aligns: list[tuple[int, int]] = []
+            for c, span in zip(text.normalized, text.alignments):
+                if _is_chinese(c):
+                    chars.append(" " + c + " ")
+                    aligns.extend([span] * 3)
+                else:
+                    chars.append(c)
+                    aligns.append(span)
+            text = NormalizedString("".join(chars), aligns, text.original_length)
+        strip = self.lowercase if self.strip_accents is None else self.strip_accents
+        if strip:
+            text = StripAccents().normalize(NFD().normalize(text))
+        if self.lowercase:
+            text = Lowercase().normalize(text)
+        return text
+
+    def normalize_str(self, text: str) -> str:
+        return self.normalize(NormalizedString.from_str(text)).normalized
+
+    def to_dict(self) -> dict:
+        return {
+            "type": "BertNormalizer",
+            "clean_text": self.clean_text,
+            "handle_chinese_chars": self.handle_chinese_chars,
+            "strip_accents": self.strip_accents,
+            "lowercase": self.lowercase,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "BertNormalizer":
+        return cls(bool(d.get("clean_text", True)), bool(d.get("handle_chinese_chars", True)),
+                   d.get("strip_accents"), bool(d.get("lowercase", True)))
+
+    def __repr__(self) -> str:
+        return "BertNormalizer()"
 
 
 class Sequence:
@@ -148,10 +496,18 @@ NORMALIZER_NAMES: dict[str, type] = {
     "nfkc": NFKC,
     "nfkd": NFKD,
     "lowercase": Lowercase,
+    "strip-accents": StripAccents,
+    "strip": Strip,
+    "bert": BertNormalizer,
 }
 
-# `"type"` tags of tokenizer.json; `core.formats.hf_json` may register more.
-NORMALIZER_TYPES: dict[str, type] = {"NFC": NFC, "NFD": NFD, "NFKC": NFKC, "NFKD": NFKD, "Lowercase": Lowercase}
+# `"type"` tags of tokenizer.json. "Precompiled" is resolved lazily (core.precompiled).
+NORMALIZER_TYPES: dict[str, type] = {
+    "NFC": NFC, "NFD": NFD, "NFKC": NFKC, "NFKD": NFKD, "Lowercase": Lowercase,
+    "StripAccents": StripAccents, "Strip": Strip, "Prepend": Prepend, "Replace": Replace,
+    "BertNormalizer": BertNormalizer,
+}
+LAZY_NORMALIZER_TYPES: dict[str, str] = {"Precompiled": "core.precompiled:PrecompiledNormalizer"}
 
 
 def normalizer_from_names(names: str | SequenceT[str] | None) -> Normalizer | None:
@@ -172,6 +528,13 @@ def normalizer_from_names(names: str | SequenceT[str] | None) -> Normalizer | No
     return parts[0] if len(parts) == 1 else Sequence(parts)
 
 
+def _lazy(target: str):
+    import importlib
+
+    module, name = target.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def normalizer_from_dict(d: dict | None) -> Normalizer | None:
     if d is None:
         return None
@@ -179,6 +542,11 @@ def normalizer_from_dict(d: dict | None) -> Normalizer | None:
     if kind == "Sequence":
         return Sequence([normalizer_from_dict(x) for x in d.get("normalizers", [])])
     cls = NORMALIZER_TYPES.get(kind)
+    if cls is None and kind in LAZY_NORMALIZER_TYPES:
+        try:
+            cls = _lazy(LAZY_NORMALIZER_TYPES[kind])
+        except (ImportError, AttributeError):
+            cls = None
     if cls is None:
         raise ConfigError(f"unsupported normalizer type {kind!r}")
     from_dict = getattr(cls, "from_dict", None)

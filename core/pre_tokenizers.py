@@ -11,23 +11,42 @@ keeps its alignment to the original text. Two cheap views on top:
     [('Hi', (0, 2)), (',', (2, 3)), ('철수', (4, 6)), ('!', (6, 7))]
     >>> Metaspace().split_words("먹고 있다")
     ['▁먹고', '▁있다']
+
+Every pre-tokenizer cuts as `tokenizers` does: matches of a pattern become
+pieces according to a *behavior* (:func:`split_by_matches`), empty pieces are
+dropped, and "whitespace" is Rust's (the Unicode White_Space property).
+
+Leaves out: UnicodeScripts, FixedLength; Split patterns use Python's ``regex``
+module where `tokenizers` uses Oniguruma (the same for the usual patterns, with
+``\\s`` read as White_Space as both engines do).
 """
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Protocol
 
 import regex
 
 from core.bytelevel import BYTE_TO_CHAR, bytes_to_chars
 from core.errors import ConfigError
+from core.normalizers import compile_pattern
 from core.text import NormalizedString
 
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 WHITESPACE_PATTERN = r"\w+|[^\w\s]+"
 # BERT's punctuation: every Unicode P* character plus the ASCII symbols it treats as punctuation.
 _BERT_PUNCT = r"\p{P}!-/:-@\[-`{-~"
-BERT_PATTERN = rf"[^\s{_BERT_PUNCT}]+|[{_BERT_PUNCT}]"
+BERT_PATTERN = rf"[^\p{{White_Space}}{_BERT_PUNCT}]+|[{_BERT_PUNCT}]"
+
+BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
+
+
+def _explicit_whitespace(pattern: str) -> str:
+    r"""``\s``/``\S`` spelled as the White_Space property, as Rust's regex and Oniguruma read them."""
+    return regex.sub(r"(?<!\\)((?:\\\\)*)\\([sS])",
+                     lambda m: m.group(1) + (r"\p{White_Space}" if m.group(2) == "s" else r"\P{White_Space}"),
+                     pattern)
 
 
 class PreTokenizer(Protocol):
@@ -38,6 +57,74 @@ class PreTokenizer(Protocol):
     def split_words(self, text: str) -> list[str]: ...
 
     def to_dict(self) -> dict: ...
+
+
+def split_by_matches(
+    text: NormalizedString, matches: list[tuple[int, int]], behavior: str, invert: bool = False
+) -> list[NormalizedString]:
+    """Cut ``text`` at ``matches`` (sorted, non-overlapping ``(start, end)``) as `tokenizers` does.
+
+        >>> [p.normalized for p in split_by_matches(NormalizedString.from_str("a-b"), [(1, 2)], "MergedWithNext")]
+        ['a', '-b']
+
+    ``Removed`` drops the matches, ``Isolated`` keeps them as pieces, ``MergedWith…``
+    glues each to its neighbour, ``Contiguous`` keeps runs of adjacent matches together.
+    ``invert`` swaps what counts as a match.
+    """
+    n = len(text.normalized)
+    marked: list[tuple[int, int, bool]] = []  # every part of text, flagged if it is a match
+    prev = 0
+    for a, b in matches:
+        if prev != a:
+            marked.append((prev, a, invert))
+        marked.append((a, b, not invert))
+        prev = b
+    if prev != n:
+        marked.append((prev, n, invert))
+    if behavior == "Removed":
+        spans = [(a, b) for a, b, m in marked if not m]
+    elif behavior == "Isolated":
+        spans = [(a, b) for a, b, _ in marked]
+    elif behavior == "MergedWithPrevious":
+        spans, previous = [], False
+        for a, b, m in marked:
+            if m and not previous and spans:
+                spans[-1] = (spans[-1][0], b)
+            else:
+                spans.append((a, b))
+            previous = m
+    elif behavior == "MergedWithNext":
+        spans, previous = [], False
+        for a, b, m in reversed(marked):
+            if m and not previous and spans:
+                spans[-1] = (a, spans[-1][1])
+            else:
+                spans.append((a, b))
+            previous = m
+        spans.reverse()
+    elif behavior == "Contiguous":
+        spans, previous = [], False
+        for a, b, m in marked:
+            if m == previous and spans:
+                spans[-1] = (spans[-1][0], b)
+            else:
+                spans.append((a, b))
+            previous = m
+    else:
+        raise ConfigError(f"unknown split behavior {behavior!r}; choose from {', '.join(BEHAVIORS)}")
+    return [text.slice(a, b) for a, b in spans if b > a]
+
+
+def _char_matches(s: str, pred) -> list[tuple[int, int]]:
+    """Each character for which ``pred`` holds is a match on its own (a `tokenizers` char pattern)."""
+    return [(i, i + 1) for i, c in enumerate(s) if pred(c)]
+
+
+def _behavior_from(d: dict, default: str = "Isolated") -> str:
+    b = d.get("behavior", default)
+    if isinstance(b, str) and b.lower() in {x.lower() for x in BEHAVIORS}:
+        return next(x for x in BEHAVIORS if x.lower() == b.lower())
+    raise ConfigError(f"unknown split behavior {b!r}; choose from {', '.join(BEHAVIORS)}")
 
 
 class _Base:
@@ -57,13 +144,13 @@ class _RegexMatches(_Base):
     pattern: str = ""
 
     def __init__(self) -> None:
-        self._re = regex.compile(self.pattern)
+        self._re = regex.compile(_explicit_whitespace(self.pattern))
 
     def split_words(self, text: str) -> list[str]:
         return self._re.findall(text)
 
     def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
-        return [text.slice(m.start(), m.end()) for m in self._re.finditer(text.normalized)]
+        return [text.slice(m.start(), m.end()) for m in self._re.finditer(text.normalized) if m.end() > m.start()]
 
 
 class Whitespace(_RegexMatches):
@@ -81,7 +168,8 @@ class WhitespaceSplit(_RegexMatches):
     pattern = r"\S+"
 
     def split_words(self, text: str) -> list[str]:
-        return text.split()
+        # subtle: str.split() also splits at U+001C..U+001F, which are not White_Space
+        return text.split() if text.isascii() and not regex.search("[\x1c-\x1f]", text) else self._re.findall(text)
 
     def to_dict(self) -> dict:
         return {"type": "WhitespaceSplit"}
@@ -110,18 +198,26 @@ class GPT2Split(_RegexMatches):
         }
 
 
+def _prepend(text: NormalizedString, prefix: str) -> NormalizedString:
+    """``prefix`` + text; as `tokenizers`' ``prepend``, every new character spans the first old one."""
+    span = text.alignments[0] if text.alignments else (0, 0)
+    return NormalizedString(prefix + text.normalized, [span] * len(prefix) + text.alignments, text.original_length)
+
+
 class ByteLevel(_Base):
     """GPT-2 regex, then each piece's UTF-8 bytes written in the 256-symbol alphabet.
 
     Every byte character keeps the original span of the character it came from.
-    ``add_prefix_space`` puts a space before text that does not start with one.
+    ``add_prefix_space`` puts a space before text that does not start with one
+    (it spans the text's first character, as in `tokenizers`).
+    ``trim_offsets`` only matters to the ByteLevel *post-processor* (see core.tokenizer).
     """
 
     def __init__(self, add_prefix_space: bool = False, use_regex: bool = True, trim_offsets: bool = True):
         self.add_prefix_space = add_prefix_space
         self.use_regex = use_regex
         self.trim_offsets = trim_offsets
-        self._re = regex.compile(GPT2_PATTERN)
+        self._re = regex.compile(_explicit_whitespace(GPT2_PATTERN))
 
     def _prefixed(self, text: str) -> str:
         if self.add_prefix_space and text and not text.startswith(" "):
@@ -135,10 +231,10 @@ class ByteLevel(_Base):
 
     def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
         if self.add_prefix_space and text.normalized and not text.normalized.startswith(" "):
-            start = text.span(0, 0)
-            text = NormalizedString(" " + text.normalized, [start] + text.alignments, text.original_length)
+            text = _prepend(text, " ")
         if self.use_regex:
-            pieces = [text.slice(m.start(), m.end()) for m in self._re.finditer(text.normalized)]
+            matches = [m.span() for m in self._re.finditer(text.normalized)]
+            pieces = split_by_matches(text, matches, "Isolated")
         else:
             pieces = [text] if text.normalized else []
         return [_to_bytes(p) for p in pieces]
@@ -155,11 +251,17 @@ class ByteLevel(_Base):
     def from_dict(cls, d: dict) -> "ByteLevel":
         return cls(d.get("add_prefix_space", True), d.get("use_regex", True), d.get("trim_offsets", True))
 
+    def __repr__(self) -> str:
+        return f"ByteLevel(add_prefix_space={self.add_prefix_space}, use_regex={self.use_regex})"
+
 
 def _to_bytes(piece: NormalizedString) -> NormalizedString:
+    s = piece.normalized
+    if s.isascii():
+        return NormalizedString(bytes_to_chars(s.encode("ascii")), piece.alignments, piece.original_length)
     chars: list[str] = []
     aligns: list[tuple[int, int]] = []
-    for c, span in zip(piece.normalized, piece.alignments):
+    for c, span in zip(s, piece.alignments):
         encoded = c.encode("utf-8")
         for b in encoded:
             chars.append(BYTE_TO_CHAR[b])
@@ -171,26 +273,31 @@ class Metaspace(_Base):
     """SentencePiece style: spaces become ``▁`` and each ``▁`` starts a new piece.
 
     ``prepend_scheme``: ``"always"`` puts a ``▁`` before text that lacks one,
-    ``"first"`` only before the first section of an input, ``"never"`` not at all.
+    ``"first"`` only before text that starts the input (original offset 0),
+    ``"never"`` not at all. A prepended ``▁`` spans the first character, as in `tokenizers`.
     """
 
     def __init__(self, replacement: str = "▁", prepend_scheme: str = "always", split: bool = True):
         if prepend_scheme not in ("always", "first", "never"):
             raise ConfigError(f"prepend_scheme must be always, first or never, not {prepend_scheme!r}")
+        if not isinstance(replacement, str) or len(replacement) != 1:
+            raise ConfigError(f"the Metaspace replacement must be one character, not {replacement!r}")
         self.replacement = replacement
         self.prepend_scheme = prepend_scheme
         self.split = split
 
     def _replaced(self, text: NormalizedString, first_section: bool = True) -> NormalizedString:
         r = self.replacement
-        s = text.normalized.replace(" ", r)
-        aligns = text.alignments
-        prepend = self.prepend_scheme == "always" or (self.prepend_scheme == "first" and first_section)
-        if prepend and s and not s.startswith(r):
-            pos = text.span(0, 0)
-            s = r + s
-            aligns = [pos] + aligns
-        return NormalizedString(s, aligns, text.original_length)
+        s = text.normalized
+        if " " in s:
+            text = NormalizedString(s.replace(" ", r), text.alignments, text.original_length)
+        if not text.normalized or text.normalized.startswith(r):
+            return text
+        if self.prepend_scheme == "always" or (
+            self.prepend_scheme == "first" and first_section and text.alignments[0][0] == 0
+        ):
+            text = _prepend(text, r)
+        return text
 
     def pre_tokenize(self, text: NormalizedString, first_section: bool = True) -> list[NormalizedString]:
         text = self._replaced(text, first_section)
@@ -219,6 +326,99 @@ class Metaspace(_Base):
             scheme = "always" if d.get("add_prefix_space", True) else "never"
         return cls(d.get("replacement", "▁"), scheme, d.get("split", True))
 
+    def __repr__(self) -> str:
+        return f"Metaspace({self.replacement!r}, prepend_scheme={self.prepend_scheme!r})"
+
+
+class Split(_Base):
+    """Cut at matches of a string or regex with a behavior: ``Split("-", "Isolated")``: ``a-b`` -> ``a - b``."""
+
+    def __init__(self, pattern, behavior: str = "Isolated", invert: bool = False):
+        self.pattern = pattern if isinstance(pattern, dict) else {"String": pattern}
+        self.behavior = _behavior_from({"behavior": behavior})
+        self.invert = bool(invert)
+        if "Regex" in self.pattern and isinstance(self.pattern["Regex"], str):
+            self._re = compile_pattern({"Regex": _explicit_whitespace(self.pattern["Regex"])}, "Split pattern")
+        else:
+            self._re = compile_pattern(self.pattern, "Split pattern")
+
+    def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
+        matches = [m.span() for m in self._re.finditer(text.normalized)]
+        return split_by_matches(text, matches, self.behavior, self.invert)
+
+    def to_dict(self) -> dict:
+        return {"type": "Split", "pattern": dict(self.pattern), "behavior": self.behavior, "invert": self.invert}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Split":
+        return cls(d.get("pattern"), _behavior_from(d), d.get("invert", False))
+
+    def __repr__(self) -> str:
+        return f"Split({self.pattern!r}, {self.behavior!r}, invert={self.invert})"
+
+
+def is_bert_punctuation(c: str) -> bool:
+    """ASCII punctuation or any Unicode P* character: ``$`` and ``、`` are, ``a`` is not."""
+    return (c.isascii() and c in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~") or unicodedata.category(c)[0] == "P"
+
+
+class Punctuation(_Base):
+    """Each punctuation character is a match, handled by ``behavior`` (default Isolated)."""
+
+    def __init__(self, behavior: str = "Isolated"):
+        self.behavior = _behavior_from({"behavior": behavior})
+
+    def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
+        return split_by_matches(text, _char_matches(text.normalized, is_bert_punctuation), self.behavior)
+
+    def to_dict(self) -> dict:
+        return {"type": "Punctuation", "behavior": self.behavior}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Punctuation":
+        return cls(_behavior_from(d))
+
+
+def _is_rust_numeric(c: str) -> bool:
+    return unicodedata.category(c) in ("Nd", "Nl", "No")
+
+
+class Digits(_Base):
+    """Cut numbers out: ``a123`` -> ``a 123``, or ``a 1 2 3`` with ``individual_digits``."""
+
+    def __init__(self, individual_digits: bool = False):
+        self.individual_digits = bool(individual_digits)
+
+    def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
+        behavior = "Isolated" if self.individual_digits else "Contiguous"
+        return split_by_matches(text, _char_matches(text.normalized, _is_rust_numeric), behavior)
+
+    def to_dict(self) -> dict:
+        return {"type": "Digits", "individual_digits": self.individual_digits}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Digits":
+        return cls(d.get("individual_digits", False))
+
+
+class CharDelimiterSplit(_Base):
+    """Cut at one character, dropping it: ``a|b`` -> ``a b``."""
+
+    def __init__(self, delimiter: str):
+        if not isinstance(delimiter, str) or len(delimiter) != 1:
+            raise ConfigError(f"the delimiter must be one character, not {delimiter!r}")
+        self.delimiter = delimiter
+
+    def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
+        return split_by_matches(text, _char_matches(text.normalized, lambda c: c == self.delimiter), "Removed")
+
+    def to_dict(self) -> dict:
+        return {"type": "CharDelimiterSplit", "delimiter": self.delimiter}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "CharDelimiterSplit":
+        return cls(d.get("delimiter"))
+
 
 class NoSplit(_Base):
     """The whole input (one line of a corpus) is one piece: BPE as compression."""
@@ -231,7 +431,7 @@ class NoSplit(_Base):
 
     def to_dict(self) -> dict:
         # subtle: `tokenizers` has no "no-op" pre-tokenizer type; a tokenizer.json
-        # simply has `"pre_tokenizer": null`. `core.tokenizer` writes null for this.
+        # simply has `"pre_tokenizer": null`. `core.formats.hf_json` writes null for this.
         return {"type": "NoSplit"}
 
 
@@ -241,14 +441,20 @@ class Sequence(_Base):
     def __init__(self, pre_tokenizers: list[PreTokenizer]):
         self.pre_tokenizers = list(pre_tokenizers)
 
-    def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
+    def pre_tokenize(self, text: NormalizedString, first_section: bool = True) -> list[NormalizedString]:
         pieces = [text]
         for p in self.pre_tokenizers:
-            pieces = [q for piece in pieces for q in p.pre_tokenize(piece)]
+            if isinstance(p, (Metaspace, Sequence)):
+                pieces = [q for piece in pieces for q in p.pre_tokenize(piece, first_section)]
+            else:
+                pieces = [q for piece in pieces for q in p.pre_tokenize(piece)]
         return pieces
 
     def to_dict(self) -> dict:
         return {"type": "Sequence", "pretokenizers": [p.to_dict() for p in self.pre_tokenizers]}
+
+    def __repr__(self) -> str:
+        return f"Sequence({self.pre_tokenizers!r})"
 
 
 # Names accepted on the command line and in the GUI.
@@ -259,16 +465,22 @@ PRE_TOKENIZER_NAMES: dict[str, type] = {
     "gpt2": GPT2Split,
     "bytelevel": ByteLevel,
     "metaspace": Metaspace,
+    "punctuation": Punctuation,
+    "digits": Digits,
     "none": NoSplit,
 }
 
-# `"type"` tags of tokenizer.json; `core.formats.hf_json` may register more.
+# `"type"` tags of tokenizer.json.
 PRE_TOKENIZER_TYPES: dict[str, type] = {
     "Whitespace": Whitespace,
     "WhitespaceSplit": WhitespaceSplit,
     "BertPreTokenizer": BertPreTokenizer,
     "ByteLevel": ByteLevel,
     "Metaspace": Metaspace,
+    "Split": Split,
+    "Punctuation": Punctuation,
+    "Digits": Digits,
+    "CharDelimiterSplit": CharDelimiterSplit,
     "NoSplit": NoSplit,
 }
 
@@ -288,7 +500,8 @@ def pre_tokenizer_from_dict(d: dict | None) -> PreTokenizer | None:
     kind = d.get("type")
     if kind == "Sequence":
         return Sequence([pre_tokenizer_from_dict(x) for x in d.get("pretokenizers", [])])
-    if kind == "Split" and d.get("pattern", {}).get("Regex") == GPT2_PATTERN and d.get("behavior") == "Isolated":
+    if (kind == "Split" and isinstance(d.get("pattern"), dict) and d["pattern"].get("Regex") == GPT2_PATTERN
+            and d.get("behavior") == "Isolated" and not d.get("invert", False)):
         return GPT2Split()
     cls = PRE_TOKENIZER_TYPES.get(kind)
     if cls is None:

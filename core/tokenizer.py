@@ -17,6 +17,7 @@ from typing import Any
 import regex
 
 from core.models.base import Model
+from core.normalizers import RUST_WHITESPACE
 from core.text import NormalizedString
 
 
@@ -45,7 +46,8 @@ class AddedToken:
 @dataclass(slots=True)
 class Encoding:
     """Tokens of one input. ``offsets`` are (start, end) character spans of the original text;
-    ``word_ids`` index the pre-token each token came from (None for added tokens)."""
+    ``word_ids`` index the pre-token each token came from (None for added tokens, which
+    still take a word index, so the others are numbered as in `tokenizers`)."""
 
     ids: list[int] = field(default_factory=list)
     tokens: list[str] = field(default_factory=list)
@@ -77,33 +79,55 @@ class Tokenizer:
         # Anything else a loaded file carried (truncation, padding, unknown parts).
         self.extra = dict(extra or {})
         self.added_tokens: list[AddedToken] = []
-        self._added_re = None
+        self._by_content: dict[str, AddedToken] = {}
+        self._raw_re = self._norm_re = None
+        self._normalized_by_content: dict[str, AddedToken] = {}
         for t in added_tokens or []:
             self.add_token(t)
 
     # -- added tokens -----------------------------------------------------
     def add_token(self, token: AddedToken) -> None:
         self.added_tokens = [t for t in self.added_tokens if t.content != token.content] + [token]
-        contents = sorted((t.content for t in self.added_tokens if t.content), key=len, reverse=True)
-        self._added_re = regex.compile("|".join(regex.escape(c) for c in contents)) if contents else None
+        self._by_content = {t.content: t for t in self.added_tokens}
+        self._raw_re = _alternation(t.content for t in self.added_tokens if not t.normalized)
+        self._normalized_by_content: dict[str, AddedToken] = {}
+        for t in self.added_tokens:
+            if t.normalized and t.content:
+                key = self.normalizer.normalize_str(t.content) if self.normalizer is not None else t.content
+                self._normalized_by_content.setdefault(key, t)
+        self._norm_re = _alternation(self._normalized_by_content)
 
     def _added_id(self, content: str) -> int:
-        for t in self.added_tokens:
-            if t.content == content:
-                return t.id
-        raise KeyError(content)
+        return self._by_content[content].id
 
     def _sections(self, text: str):
-        """Yield ``(start, end, added_token_or_None)`` covering ``text``."""
+        """Yield ``(start, end, added_token_or_None)`` covering ``text`` (tokens with ``normalized=False``)."""
+        if self._raw_re is None:
+            yield 0, len(text), None
+            return
         pos = 0
-        if self._added_re is not None:
-            for m in self._added_re.finditer(text):
-                if m.start() > pos:
-                    yield pos, m.start(), None
-                yield m.start(), m.end(), m.group()
-                pos = m.end()
+        for start, end, token in _find_added(text, self._raw_re, self._by_content):
+            if start > pos:
+                yield pos, start, None
+            yield start, end, token.content
+            pos = end
         if pos < len(text) or not text:
             yield pos, len(text), None
+
+    def _split_normalized(self, section: NormalizedString):
+        """Cut a normalized section at added tokens with ``normalized=True`` (matched on normalized text)."""
+        if self._norm_re is None:
+            yield section, None
+            return
+        pos = 0
+        s = section.normalized
+        for start, end, token in _find_added(s, self._norm_re, self._normalized_by_content):
+            if start > pos:
+                yield section.slice(pos, start), None
+            yield section.slice(start, end), token
+            pos = end
+        if pos < len(s):
+            yield section.slice(pos, len(s)), None
 
     # -- stages -------------------------------------------------------------
     def normalize(self, text: NormalizedString) -> NormalizedString:
@@ -112,8 +136,8 @@ class Tokenizer:
     def pre_tokenize(self, text: NormalizedString, first_section: bool = True) -> list[NormalizedString]:
         if self.pre_tokenizer is None:
             return [text] if text.normalized else []
-        if first_section is False and hasattr(self.pre_tokenizer, "prepend_scheme"):
-            return self.pre_tokenizer.pre_tokenize(text, first_section=False)
+        if hasattr(self.pre_tokenizer, "prepend_scheme") or hasattr(self.pre_tokenizer, "pre_tokenizers"):
+            return self.pre_tokenizer.pre_tokenize(text, first_section=first_section)
         return self.pre_tokenizer.pre_tokenize(text)
 
     def pieces(self, text: str) -> list[NormalizedString]:
@@ -121,7 +145,9 @@ class Tokenizer:
         out = []
         for i, (start, end, added) in enumerate(self._sections(text)):
             if added is None and end > start:
-                out.extend(self.pre_tokenize(self.normalize(_section(text, start, end)), first_section=i == 0))
+                for part, token in self._split_normalized(self.normalize(_section(text, start, end))):
+                    if token is None:
+                        out.extend(self.pre_tokenize(part, first_section=i == 0))
         return out
 
     def encode(self, text: str) -> Encoding:
@@ -129,23 +155,24 @@ class Tokenizer:
         word = 0
         for i, (start, end, added) in enumerate(self._sections(text)):
             if added is not None:
-                enc.ids.append(self._added_id(added))
-                enc.tokens.append(added)
-                enc.offsets.append((start, end))
-                enc.word_ids.append(None)
-                enc.special_tokens_mask.append(1)
+                _append_added(enc, self._by_content[added], (start, end), text[start:end])
+                word += 1  # subtle: as in `tokenizers`, an added token counts as a word
                 continue
             if end <= start:
                 continue
-            section = self.normalize(_section(text, start, end))
-            for piece in self.pre_tokenize(section, first_section=i == 0):
-                for t in self.model.tokenize(piece.normalized):
-                    enc.ids.append(t.id)
-                    enc.tokens.append(t.value)
-                    enc.offsets.append(piece.span(t.start, t.end))
-                    enc.word_ids.append(word)
-                    enc.special_tokens_mask.append(0)
-                word += 1
+            for part, token in self._split_normalized(self.normalize(_section(text, start, end))):
+                if token is not None:
+                    _append_added(enc, token, part.offsets, part.normalized)
+                    word += 1
+                    continue
+                for piece in self.pre_tokenize(part, first_section=i == 0):
+                    for t in self.model.tokenize(piece.normalized):
+                        enc.ids.append(t.id)
+                        enc.tokens.append(t.value)
+                        enc.offsets.append(piece.span(t.start, t.end))
+                        enc.word_ids.append(word)
+                        enc.special_tokens_mask.append(0)
+                    word += 1
         if _trims_offsets(self.post_processor):
             _trim_byte_level_offsets(enc, bool(self.post_processor.get("add_prefix_space", True)))
         return enc
@@ -168,9 +195,8 @@ class Tokenizer:
 
     # -- vocabulary -----------------------------------------------------------
     def token_to_id(self, token: str) -> int | None:
-        for t in self.added_tokens:
-            if t.content == token:
-                return t.id
+        if token in self._by_content:
+            return self._by_content[token].id
         return self.model.token_to_id(token)
 
     def id_to_token(self, id: int) -> str | None:
@@ -197,6 +223,53 @@ def _section(text: str, start: int, end: int) -> NormalizedString:
     return NormalizedString(text[start:end], [(i, i + 1) for i in range(start, end)], len(text))
 
 
+_WORD_AT_END = regex.compile(r"\w$")
+_WORD_AT_START = regex.compile(r"^\w")
+
+
+def _alternation(contents) -> "regex.Pattern | None":
+    """One regex matching any of ``contents``, longest first (so leftmost-longest, as aho-corasick)."""
+    contents = sorted((c for c in contents if c), key=len, reverse=True)
+    return regex.compile("|".join(regex.escape(c) for c in contents)) if contents else None
+
+
+def _find_added(text: str, pattern, by_content: dict):
+    """Matches of added tokens in ``text`` as `tokenizers` finds them: ``(start, end, token)``.
+
+    ``single_word`` tokens match only between non-word characters; ``lstrip``/``rstrip``
+    tokens swallow the whitespace on their left/right.
+    """
+    last_end = 0
+    for m in pattern.finditer(text):
+        start, end = m.span()
+        token = by_content[m.group()]
+        if token.single_word:
+            if (start > 0 and _WORD_AT_END.search(text, 0, start)) or (
+                end < len(text) and _WORD_AT_START.match(text, end)
+            ):
+                continue
+        if token.lstrip:
+            s = start
+            while s > 0 and text[s - 1] in RUST_WHITESPACE:
+                s -= 1
+            start = max(s, last_end)
+        if token.rstrip:
+            while end < len(text) and text[end] in RUST_WHITESPACE:
+                end += 1
+        yield start, end, token
+        last_end = end
+
+
+def _append_added(enc: "Encoding", token: AddedToken, span: tuple[int, int], value: str) -> None:
+    # subtle: as `tokenizers`, the token's text is what matched, with any whitespace
+    # lstrip/rstrip swallowed (" [MASK] "), not its content
+    enc.ids.append(token.id)
+    enc.tokens.append(value)
+    enc.offsets.append(span)
+    enc.word_ids.append(None)
+    enc.special_tokens_mask.append(1 if token.special else 0)
+
+
 def _trims_offsets(post_processor) -> bool:
     return (
         isinstance(post_processor, dict)
@@ -217,13 +290,13 @@ def _trim_byte_level_offsets(enc: Encoding, add_prefix_space: bool) -> None:
     for i, (token, (start, end)) in enumerate(zip(enc.tokens, enc.offsets)):
         lead = 0
         for c in token:
-            if c == space or c.isspace():
+            if c == space or c in RUST_WHITESPACE:
                 lead += 1
             else:
                 break
         trail = 0
         for c in reversed(token):
-            if c == space or c.isspace():
+            if c == space or c in RUST_WHITESPACE:
                 trail += 1
             else:
                 break
