@@ -1,0 +1,172 @@
+"""How well a tokenizer compresses some text, and where two tokenizers cut it differently.
+
+    >>> s = encoding_stats(tok, ["hug pug"])      # tokens: hug, pug
+    >>> s.tokens, s.words, s.characters, s.chars_per_token
+    (2, 2, 7, 3.5)
+
+The explorer's segmentation counts, the Compare panel's table and plot, and the
+"tokens per word against vocab size" curve all come from here. Characters are
+characters of the *original* text (spaces included); words are pre-tokens.
+
+Boundaries are positions of the original text where a token starts or ends.
+Whitespace is not part of any token under most pre-tokenizers but belongs to
+the next token under Metaspace or byte-level ones, so :func:`boundaries` with
+``text`` moves every boundary that falls before a run of whitespace to its end:
+``hug pug`` cut as ``hug|·pug`` and ``hug·|pug`` then agree.
+
+Leaves out: anything that needs Qt, and corpus-sized statistics (the training
+curve samples held-out lines and calls :func:`encoding_stats` on them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from core.tokenizer import Encoding, Tokenizer
+
+
+@dataclass(frozen=True, slots=True)
+class EncodingStats:
+    """Counts over some lines encoded by one tokenizer, and the ratios built from them."""
+
+    lines: int
+    tokens: int
+    words: int  # pre-tokens (added tokens are not words)
+    characters: int  # characters of the original lines
+    unknown: int  # unknown tokens produced by the model (a literal "<unk>" typed is not one)
+    distinct_ids: int
+    vocab_size: int
+
+    @property
+    def tokens_per_word(self) -> float:
+        return self.tokens / self.words if self.words else 0.0
+
+    @property
+    def chars_per_token(self) -> float:
+        return self.characters / self.tokens if self.tokens else 0.0
+
+    @property
+    def unk_rate(self) -> float:
+        """Share of tokens that are unknown tokens."""
+        return self.unknown / self.tokens if self.tokens else 0.0
+
+    @property
+    def vocab_used(self) -> float:
+        """Share of the vocabulary these lines used (distinct ids / vocab size)."""
+        return self.distinct_ids / self.vocab_size if self.vocab_size else 0.0
+
+
+def unknown_id(tokenizer: Tokenizer) -> int | None:
+    """The id of the model's unknown token, or None (byte-level models have none).
+
+    >>> unknown_id(wordpiece_tokenizer)   # "[UNK]" at id 0
+    0
+    """
+    unk = getattr(tokenizer.model, "unk_token", None)
+    if unk is None:
+        return None
+    return tokenizer.model.token_to_id(unk)
+
+
+def unknown_mask(encoding: Encoding, unk_id: int | None) -> list[bool]:
+    """For each token, whether the model produced the unknown token there.
+
+    >>> unknown_mask(Encoding(ids=[5, 0], special_tokens_mask=[0, 0]), 0)
+    [False, True]
+    """
+    if unk_id is None:
+        return [False] * len(encoding.ids)
+    return [i == unk_id and not special for i, special in zip(encoding.ids, encoding.special_tokens_mask)]
+
+
+def encoding_stats(tokenizer: Tokenizer, lines: Iterable[str]) -> EncodingStats:
+    """Encode each line on its own and count (see the module docstring)."""
+    return stats_of_encodings(tokenizer, [(line, tokenizer.encode(line)) for line in lines])
+
+
+def stats_of_encodings(tokenizer: Tokenizer, encoded: Sequence[tuple[str, Encoding]]) -> EncodingStats:
+    """Like :func:`encoding_stats` for lines already encoded: ``[(text, encoding), ...]``."""
+    unk_id = unknown_id(tokenizer)
+    tokens = words = characters = unknown = 0
+    distinct: set[int] = set()
+    for text, enc in encoded:
+        characters += len(text)
+        tokens += len(enc.ids)
+        words += len({w for w in enc.word_ids if w is not None})
+        unknown += sum(unknown_mask(enc, unk_id))
+        distinct.update(enc.ids)
+    return EncodingStats(
+        lines=len(encoded),
+        tokens=tokens,
+        words=words,
+        characters=characters,
+        unknown=unknown,
+        distinct_ids=len(distinct),
+        vocab_size=tokenizer.vocab_size,
+    )
+
+
+def _skip_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    return pos
+
+
+def boundaries(encoding: Encoding, text: str | None = None) -> set[int]:
+    """Positions of the original text where a token starts or ends.
+
+    Tokens with an empty span (e.g. a prepended ``▁``) and tokens that share a
+    character with their neighbour (byte-level pieces of one Korean syllable)
+    add no position inside that character. With ``text``, a boundary before
+    whitespace moves past it (see the module docstring).
+
+    >>> boundaries(Encoding(offsets=[(0, 3), (4, 7)]))
+    {0, 3, 4, 7}
+    >>> boundaries(Encoding(offsets=[(0, 3), (4, 7)]), "hug pug")
+    {0, 4, 7}
+    """
+    out: set[int] = set()
+    for start, end in encoding.offsets:
+        if end <= start:
+            continue
+        out.add(start)
+        out.add(end)
+    if text is not None:
+        out = {_skip_space(text, p) for p in out}
+    return out
+
+
+def differing_boundaries(a: Encoding, b: Encoding, text: str) -> tuple[set[int], set[int]]:
+    """Boundaries only ``a`` has, and boundaries only ``b`` has (whitespace-canonical).
+
+    >>> differing_boundaries(Encoding(offsets=[(0, 3)]), Encoding(offsets=[(0, 1), (1, 3)]), "hug")
+    (set(), {1})
+    """
+    ba, bb = boundaries(a, text), boundaries(b, text)
+    return ba - bb, bb - ba
+
+
+def token_spans(encoding: Encoding, text: str) -> list[tuple[int, int]]:
+    """Each token's span with its start moved past leading whitespace: the span a
+    token covers in the text, comparable across pre-tokenizers.
+
+    >>> token_spans(Encoding(offsets=[(0, 3), (3, 7)]), "hug pug")
+    [(0, 3), (4, 7)]
+    """
+    out = []
+    for start, end in encoding.offsets:
+        s = _skip_space(text, start)
+        out.append((min(s, end) if end > start else start, end))
+    return out
+
+
+def shared_token_mask(encoding: Encoding, others: Sequence[Encoding], text: str) -> list[bool]:
+    """For each token of ``encoding``: is a token with the same span present in every
+    one of ``others``? (Token *strings* may differ: ``hug`` and ``▁hug`` cover the same text.)
+
+    >>> shared_token_mask(Encoding(offsets=[(0, 3), (4, 7)]), [Encoding(offsets=[(0, 3), (3, 5), (5, 7)])], "hug pug")
+    [True, False]
+    """
+    other_spans = [set(token_spans(o, text)) for o in others]
+    return [all(span in spans for spans in other_spans) for span in token_spans(encoding, text)]

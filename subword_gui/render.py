@@ -1,0 +1,153 @@
+"""Show a token so that every character of it is visible (Qt-free).
+
+    >>> render_token("Ġhello", TokenStyle(byte_level=True))
+    '␣hello'
+    >>> render_token("##ing", TokenStyle(prefix="##"))
+    '##ing'
+
+A token is cut into *parts*, each tagged with a kind the views style:
+
+- ``"text"``: ordinary characters;
+- ``"space"``: whitespace and the metaspace ``▁`` (a space becomes ``␣``, a tab
+  ``⇥``, a newline ``↵``, other control characters their Unicode control picture,
+  invisible format characters like U+200B ``⟨U+200B⟩``);
+- ``"marker"``: the continuing-subword prefix (``##``) or end-of-word suffix (``</w>``);
+- ``"byte"``: a byte that is not a whole UTF-8 character: a byte-level
+  token's stray bytes (``íķ`` is the first two bytes of 한 and shows as
+  ``⟨ED 95⟩``) or a SentencePiece byte-fallback token (``<0xE2>``).
+
+Byte-level tokens (GPT-2's 256-symbol alphabet, ``Ġ`` for a space) are shown
+as the text their bytes spell, never as the alphabet's stand-in characters.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from core.bytelevel import chars_to_bytes
+from core.pre_tokenizers import ByteLevel
+from core import decoders
+
+_BYTE_FALLBACK = re.compile(r"^<0x([0-9A-Fa-f]{2})>$")
+_SPACE_PICTURES = {" ": "␣", "\t": "⇥", "\n": "↵", "\r": "␍", "\u00a0": "⍽", "\u3000": "□"}
+METASPACE = "▁"
+
+
+@dataclass(frozen=True, slots=True)
+class TokenStyle:
+    """What a tokenizer's tokens look like: byte-level alphabet, ``##`` prefix, ``</w>`` suffix."""
+
+    byte_level: bool = False
+    prefix: str | None = None
+    suffix: str | None = None
+
+
+def style_for(tokenizer) -> TokenStyle:
+    """Read a tokenizer's conventions off its pipeline and model."""
+    if tokenizer is None:
+        return TokenStyle()
+    pre = tokenizer.pre_tokenizer
+    pres = getattr(pre, "pre_tokenizers", [pre])
+    byte_level = any(isinstance(p, ByteLevel) for p in pres) or isinstance(tokenizer.decoder, decoders.ByteLevel)
+    model = tokenizer.model
+    prefix = getattr(model, "continuing_subword_prefix", None) or None
+    suffix = getattr(model, "end_of_word_suffix", None) or None
+    return TokenStyle(byte_level=byte_level, prefix=prefix, suffix=suffix)
+
+
+def _visible_char(c: str) -> tuple[str, str]:
+    if c in _SPACE_PICTURES:
+        return _SPACE_PICTURES[c], "space"
+    if c == METASPACE:
+        return c, "space"
+    cat = unicodedata.category(c)
+    if cat == "Cc":
+        code = ord(c)
+        return (chr(0x2400 + code) if code < 0x20 else f"⟨U+{code:04X}⟩"), "space"
+    if cat in ("Cf", "Zl", "Zp") or (cat == "Zs"):
+        return f"⟨U+{ord(c):04X}⟩", "space"
+    return c, "text"
+
+
+def _text_parts(text: str) -> list[tuple[str, str]]:
+    parts: list[tuple[str, str]] = []
+    for c in text:
+        if 0xDC80 <= ord(c) <= 0xDCFF:  # a byte that did not decode (surrogateescape)
+            shown, kind = f"{ord(c) - 0xDC00:02X}", "byte"
+        else:
+            shown, kind = _visible_char(c)
+        if parts and parts[-1][1] == kind:
+            prev = parts[-1][0]
+            parts[-1] = ((prev + " " + shown) if kind == "byte" else prev + shown, kind)
+        else:
+            parts.append((shown, kind))
+    return [(f"⟨{t}⟩", k) if k == "byte" else (t, k) for t, k in parts]
+
+
+def render_parts(token: str, style: TokenStyle = TokenStyle()) -> list[tuple[str, str]]:
+    """Cut a token into visible ``(text, kind)`` parts (kinds in the module docstring).
+
+    >>> render_parts("##ug", TokenStyle(prefix="##"))
+    [('##', 'marker'), ('ug', 'text')]
+    >>> render_parts("íķ", TokenStyle(byte_level=True))
+    [('⟨ED 95⟩', 'byte')]
+    """
+    if token == "":
+        return [("∅", "marker")]
+    m = _BYTE_FALLBACK.match(token)
+    if m:
+        return [(token, "byte")]
+    head: list[tuple[str, str]] = []
+    tail: list[tuple[str, str]] = []
+    body = token
+    if style.prefix and body.startswith(style.prefix) and len(body) > len(style.prefix):
+        head.append((style.prefix, "marker"))
+        body = body[len(style.prefix):]
+    if style.suffix and body.endswith(style.suffix) and len(body) > len(style.suffix):
+        tail.append((style.suffix, "marker"))
+        body = body[: -len(style.suffix)]
+    if style.byte_level:
+        body = chars_to_bytes(body).decode("utf-8", errors="surrogateescape")
+    return head + _text_parts(body) + tail
+
+
+def render_token(token: str, style: TokenStyle = TokenStyle()) -> str:
+    """The token as one visible string (tables, chips, search)."""
+    return "".join(t for t, _ in render_parts(token, style))
+
+
+def token_bytes(token: str, style: TokenStyle = TokenStyle()) -> bytes:
+    """The bytes a token stands for: the raw bytes of a byte-level or byte-fallback
+    token, else the UTF-8 of its text (``##`` and ``</w>`` left out).
+
+    >>> token_bytes("Ġa", TokenStyle(byte_level=True)).hex(" ")
+    '20 61'
+    """
+    m = _BYTE_FALLBACK.match(token)
+    if m:
+        return bytes([int(m.group(1), 16)])
+    body = token
+    if style.prefix and body.startswith(style.prefix) and len(body) > len(style.prefix):
+        body = body[len(style.prefix):]
+    if style.suffix and body.endswith(style.suffix) and len(body) > len(style.suffix):
+        body = body[: -len(style.suffix)]
+    if style.byte_level:
+        return chars_to_bytes(body)
+    return body.encode("utf-8")
+
+
+# Colours of the part kinds in rich text (chips draw them with QPainter instead).
+PART_COLOURS = {"text": None, "space": "#0072B2", "marker": "#888888", "byte": "#B8400B"}
+
+
+def render_html(token: str, style: TokenStyle = TokenStyle()) -> str:
+    """The token as HTML with markers greyed and spaces/bytes coloured (tooltips, why view)."""
+    out = []
+    for text, kind in render_parts(token, style):
+        esc = html.escape(text)
+        colour = PART_COLOURS[kind]
+        out.append(f'<span style="color:{colour}">{esc}</span>' if colour else esc)
+    return "".join(out)

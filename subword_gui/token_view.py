@@ -1,0 +1,519 @@
+"""Token spans drawn in colour: over the editor's text, and as a strip of chips.
+
+    >>> line = segment_line(tokenizer, "hug pug")
+    >>> [line.text[s:e] for s, e in line.encoding.offsets]
+    ['hug', 'pug']
+
+Three pieces:
+
+- :func:`segment_line` encodes one line and decides each token's look
+  (palette key, unknown, special) and which characters no token covers;
+- :class:`TokenHighlighter` colours a ``QTextDocument`` line by line from those,
+  re-encoding only lines whose text changed (an edit touches one block);
+- :class:`TokenStrip` paints tokens as chips (visible rendering and id), wraps
+  them like text, and answers hover and clicks; the Compare panel reuses it
+  with its own colours and boundary marks.
+
+subtle: each line (text block) is encoded on its own, as corpus lines are when
+training, so a newline is never part of a token.
+"""
+
+from __future__ import annotations
+
+import html
+import bisect
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QPainter,
+    QPen,
+    QSyntaxHighlighter,
+    QTextCharFormat,
+)
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+from core.stats import unknown_id, unknown_mask
+from core.text import NormalizedString
+from core.tokenizer import Encoding
+from subword_gui import palette
+from subword_gui.render import PART_COLOURS, TokenStyle, render_html, render_parts, style_for, token_bytes
+
+_LINE_CACHE_LIMIT = 20_000
+
+
+@dataclass(slots=True)
+class LineTokens:
+    """One line's encoding and how to draw it."""
+
+    text: str
+    encoding: Encoding
+    keys: list[tuple[int, int]]  # palette (hue, shade) per token
+    unknown: list[bool]
+    special: list[bool]
+    dropped: list[int] = field(default_factory=list)  # characters no token covers (whitespace left out)
+    # subtle: Qt counts UTF-16 code units, Python code points; an emoji is 2 in Qt and 1 here.
+    # ``_qt[i]`` is Qt's position of character ``i`` (None when the line is all BMP).
+    _qt: list[int] | None = None
+
+    def __post_init__(self) -> None:
+        if any(ord(c) > 0xFFFF for c in self.text):
+            qt, n = [], 0
+            for c in self.text:
+                qt.append(n)
+                n += 2 if ord(c) > 0xFFFF else 1
+            qt.append(n)
+            self._qt = qt
+
+    def to_qt(self, pos: int) -> int:
+        """Python character index -> Qt (UTF-16) position in the block."""
+        return pos if self._qt is None else self._qt[min(pos, len(self._qt) - 1)]
+
+    def from_qt(self, pos: int) -> int:
+        """Qt (UTF-16) position in the block -> Python character index."""
+        if self._qt is None:
+            return pos
+        return bisect.bisect_right(self._qt, pos) - 1
+
+    def token_at(self, pos: int) -> int | None:
+        """Index of the token covering character ``pos`` (the first one if several share it)."""
+        for i, (s, e) in enumerate(self.encoding.offsets):
+            if s <= pos < e:
+                return i
+        return None
+
+
+def segment_line(tokenizer, text: str, unk_id: int | None = None) -> LineTokens:
+    """Encode ``text`` and work out each token's look (see :class:`LineTokens`)."""
+    enc = tokenizer.encode(text)
+    if unk_id is None:
+        unk_id = unknown_id(tokenizer)
+    return LineTokens(
+        text=text,
+        encoding=enc,
+        keys=palette.colour_keys(enc.ids),
+        unknown=unknown_mask(enc, unk_id),
+        special=[bool(m) for m in enc.special_tokens_mask],
+        dropped=dropped_characters(tokenizer, text, enc),
+    )
+
+
+def dropped_characters(tokenizer, text: str, enc: Encoding) -> list[int]:
+    """Characters of ``text`` that no token stands for: removed by the normalizer
+    (no normalized character aligns to them, e.g. an accent under BERT's
+    normalizer, even inside a token's span) or covered by no token. Whitespace
+    that merely separates words is left out.
+
+    >>> dropped_characters(bert_wordpiece, "cafe\u0301", enc)
+    [4]
+    """
+    kept = bytearray(len(text))
+    for s, e in enc.offsets:
+        kept[s:e] = b"\x01" * (e - s)
+    if tokenizer.normalizer is not None and text:
+        normalized = tokenizer.normalizer.normalize(NormalizedString.from_str(text))
+        aligned = bytearray(len(text))
+        for s, e in normalized.alignments:
+            aligned[s:e] = b"\x01" * (e - s)
+        if 0 in aligned:
+            kept = bytes(a & b for a, b in zip(kept, aligned))
+    return [i for i, c in enumerate(text) if not kept[i] and not c.isspace()]
+
+
+class LineCache:
+    """Line text -> :class:`LineTokens` for one tokenizer (emptied when it changes)."""
+
+    def __init__(self) -> None:
+        self.tokenizer = None
+        self.style = TokenStyle()
+        self._unk_id: int | None = None
+        self._lines: OrderedDict[str, LineTokens] = OrderedDict()
+
+    def set_tokenizer(self, tokenizer) -> None:
+        self.tokenizer = tokenizer
+        self.style = style_for(tokenizer)
+        self._unk_id = unknown_id(tokenizer) if tokenizer is not None else None
+        self._lines.clear()
+
+    def get(self, text: str) -> LineTokens | None:
+        if self.tokenizer is None:
+            return None
+        line = self._lines.get(text)
+        if line is None:
+            line = segment_line(self.tokenizer, text, self._unk_id)
+            if len(self._lines) >= _LINE_CACHE_LIMIT:
+                self._lines.popitem(last=False)
+            self._lines[text] = line
+        return line
+
+
+# -- formats ---------------------------------------------------------------------
+
+
+def token_format(key: tuple[int, int], unknown: bool, special: bool) -> QTextCharFormat:
+    """The character format of one token's span in the editor."""
+    fmt = QTextCharFormat()
+    if unknown:
+        # Loud: strong red, white bold text, a yellow wavy underline.
+        fmt.setBackground(palette.UNKNOWN_BACKGROUND)
+        fmt.setForeground(palette.UNKNOWN_FOREGROUND)
+        fmt.setFontWeight(QFont.Weight.Bold)
+        fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
+        fmt.setUnderlineColor(palette.UNKNOWN_UNDERLINE)
+    elif special:
+        fmt.setBackground(palette.SPECIAL_BACKGROUND)
+        fmt.setForeground(palette.SPECIAL_FOREGROUND)
+    else:
+        fmt.setBackground(palette.colour_of(key))
+    return fmt
+
+
+def dropped_format(base: QTextCharFormat | None = None) -> QTextCharFormat:
+    """Characters the normalizer (or pre-tokenizer) removed: grey and struck through."""
+    fmt = QTextCharFormat(base) if base is not None else QTextCharFormat()
+    fmt.setForeground(palette.DROPPED_FOREGROUND)
+    fmt.setFontStrikeOut(True)
+    return fmt
+
+
+def shared_char_format(base: QTextCharFormat) -> QTextCharFormat:
+    """A character split between several tokens (byte-level pieces of one syllable):
+    its first token's colour with a dotted underline."""
+    fmt = QTextCharFormat(base)
+    fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.DotLine)
+    fmt.setUnderlineColor(QColor("#202020"))
+    return fmt
+
+
+def span_formats(line: LineTokens) -> list[tuple[int, int, QTextCharFormat]]:
+    """``(start, length, format)`` runs for one line, in order of application."""
+    out: list[tuple[int, int, QTextCharFormat]] = []
+    prev_end = -1
+    prev_fmt = None
+    for i, (s, e) in enumerate(line.encoding.offsets):
+        if e <= s:
+            continue
+        fmt = token_format(line.keys[i], line.unknown[i], line.special[i])
+        if s < prev_end and prev_fmt is not None:
+            # Overlaps the previous token: mark the shared characters, colour the rest.
+            out.append((s, prev_end - s, shared_char_format(prev_fmt)))
+            if e > prev_end:
+                out.append((prev_end, e - prev_end, fmt))
+        else:
+            out.append((s, e - s, fmt))
+        prev_end = max(prev_end, e)
+        prev_fmt = fmt
+    if line.dropped:
+        # A removed character keeps its token's background, struck through in grey.
+        starts = [r[0] for r in out]
+        for i in line.dropped:
+            k = bisect.bisect_right(starts, i) - 1
+            base = out[k][2] if k >= 0 and i < out[k][0] + out[k][1] else None
+            out.append((i, 1, dropped_format(base)))
+    return out
+
+
+class TokenHighlighter(QSyntaxHighlighter):
+    """Colours each text block from its :class:`LineTokens` (cached by line text).
+    Positions are converted to Qt's UTF-16 units (emoji count twice)."""
+
+    def __init__(self, document, cache: LineCache):
+        super().__init__(document)
+        self.cache = cache
+
+    def highlightBlock(self, text: str) -> None:  # noqa: N802 (Qt override)
+        line = self.cache.get(text)
+        if line is None:
+            return
+        for start, length, fmt in span_formats(line):
+            qs = line.to_qt(start)
+            self.setFormat(qs, line.to_qt(start + length) - qs, fmt)
+
+
+# -- tooltips -----------------------------------------------------------------------
+
+
+def token_origin(model, token: str, token_id: int | None = None) -> str:
+    """One line on how the model came to have ``token`` (BPE merge, WordPiece, Unigram score).
+
+    >>> token_origin(bpe, "hug")          # the seeds' hug/pug table
+    'merge #3: h + ug'
+    """
+    rank_of = getattr(model, "merge_rank", None)
+    if rank_of is not None:
+        rank = rank_of(token)
+        if rank is None:
+            return "base token (alphabet or special), not built by a merge"
+        left, right = model.merges[rank]
+        return f"merge #{rank + 1}: {left} + {right}"
+    if hasattr(model, "lattice"):
+        tid = model.token_to_id(token) if token_id is None else token_id
+        try:
+            return f"Unigram piece, log-probability {model.score(tid):.4f}"
+        except Exception:  # noqa: BLE001 - a tooltip must never fail
+            return "Unigram piece"
+    prefix = getattr(model, "continuing_subword_prefix", None)
+    if prefix:
+        kind = "a continuation" if token.startswith(prefix) else "a word start"
+        return f"WordPiece: longest vocabulary match at this position ({kind})"
+    return ""
+
+
+def token_tooltip(tokenizer, style: TokenStyle, line: LineTokens, index: int) -> str:
+    """Rich-text tooltip for token ``index`` of ``line``: token, id, offsets, text, bytes, origin."""
+    enc = line.encoding
+    token, tid, (s, e) = enc.tokens[index], enc.ids[index], enc.offsets[index]
+    raw = token_bytes(token, style)
+    rows = [
+        ("token", render_html(token, style)),
+        ("id", str(tid)),
+        ("offsets", f"{s}–{e}"),
+        ("text", html.escape(line.text[s:e]) or "∅"),
+        ("bytes", raw.hex(" ").upper() if raw else "∅"),
+    ]
+    if line.unknown[index]:
+        rows.append(("unknown", '<b style="color:#D7191C">not in the vocabulary</b>'))
+    elif line.special[index]:
+        rows.append(("special", "added token, matched before normalization"))
+    else:
+        origin = token_origin(tokenizer.model, token, tid)
+        if origin:
+            rows.append(("origin", html.escape(origin)))
+    body = "".join(f"<tr><td style='color:#666'>{k}</td><td>{v}</td></tr>" for k, v in rows)
+    return f"<table cellspacing=0 cellpadding=1>{body}</table>"
+
+
+# -- the chip strip ------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Chip:
+    parts: list[tuple[str, str]]  # visible rendering (render_parts)
+    caption: str  # small text under it (the id)
+    background: QColor
+    unknown: bool = False
+    special: bool = False
+    new_word: bool = False  # a wider gap before it
+    mark_before: bool = False  # Compare: a boundary only this tokenizer has, before this chip
+    mark_after: bool = False
+    tooltip: str = ""
+
+
+_GAP = 3
+_WORD_GAP = 11
+_PAD_X = 5
+_PAD_Y = 2
+_MARGIN = 6
+
+
+class TokenStrip(QWidget):
+    """Tokens as wrapped chips. ``chip_clicked(index)`` on a click; the current chip is outlined."""
+
+    chip_clicked = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.setMouseTracking(True)
+        self._chips: list[Chip] = []
+        self._rects: list[QRect] = []
+        self._current = -1
+        self._layout_width = -1
+        self._height = 0
+        self._placeholder = ""
+        # index -> rich text, asked on hover; falls back to Chip.tooltip.
+        self.tooltip_provider = None
+        self._caption_font = QFont(self.font())
+        self._caption_font.setPointSizeF(max(6.0, self.font().pointSizeF() * 0.72))
+
+    # -- data ------------------------------------------------------------------
+    def set_chips(self, chips: list[Chip]) -> None:
+        self._chips = chips
+        self._current = -1
+        self._relayout(force=True)
+        self.update()
+
+    def chips(self) -> list[Chip]:
+        return self._chips
+
+    def set_placeholder(self, text: str) -> None:
+        self._placeholder = text
+        self.update()
+
+    def set_current(self, index: int) -> None:
+        if index != self._current:
+            self._current = index
+            self.update()
+
+    def chip_rect(self, index: int) -> QRect:
+        return QRect(self._rects[index])
+
+    def index_at(self, pos: QPoint) -> int:
+        for i, r in enumerate(self._rects):
+            if r.contains(pos):
+                return i
+        return -1
+
+    # -- layout ------------------------------------------------------------------
+    def _chip_size(self, chip: Chip, fm: QFontMetrics, cfm: QFontMetrics) -> QSize:
+        text_w = sum(fm.horizontalAdvance(t) for t, _ in chip.parts)
+        cap_w = cfm.horizontalAdvance(chip.caption)
+        return QSize(max(text_w, cap_w) + 2 * _PAD_X, fm.height() + cfm.height() + 2 * _PAD_Y)
+
+    def _relayout(self, force: bool = False) -> None:
+        width = max(self.width(), 120)
+        if not force and width == self._layout_width:
+            return
+        self._layout_width = width
+        fm, cfm = QFontMetrics(self.font()), QFontMetrics(self._caption_font)
+        x = y = _MARGIN
+        row_h = 0
+        rects = []
+        for i, chip in enumerate(self._chips):
+            size = self._chip_size(chip, fm, cfm)
+            gap = (_WORD_GAP if chip.new_word else _GAP) if i else 0
+            if x + gap + size.width() > width - _MARGIN and x > _MARGIN:
+                x = _MARGIN
+                y += row_h + 5
+                row_h = 0
+                gap = 0
+            x += gap
+            rects.append(QRect(x, y, size.width(), size.height()))
+            x += size.width()
+            row_h = max(row_h, size.height())
+        self._rects = rects
+        height = y + row_h + _MARGIN if self._chips else 2 * _MARGIN + fm.height()
+        if height != self._height:
+            self._height = height
+            self.setMinimumHeight(height)
+            self.updateGeometry()
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        return QSize(400, max(self._height, 40))
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802
+        return max(self._height, 40)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        self._relayout()
+        super().resizeEvent(event)
+
+    # -- painting -----------------------------------------------------------------
+    def paintEvent(self, event) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if not self._chips:
+            p.setPen(QColor("#888888"))
+            p.drawText(self.rect().adjusted(_MARGIN, _MARGIN, -_MARGIN, -_MARGIN),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
+                       self._placeholder)
+            return
+        fm, cfm = QFontMetrics(self.font()), QFontMetrics(self._caption_font)
+        clip = event.rect()
+        for i, (chip, r) in enumerate(zip(self._chips, self._rects)):
+            if not r.intersects(clip.adjusted(-8, -4, 8, 4)):
+                continue
+            self._paint_chip(p, chip, r, fm, cfm, i == self._current)
+        p.end()
+
+    def _paint_chip(self, p: QPainter, chip: Chip, r: QRect, fm, cfm, current: bool) -> None:
+        rf = QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5)
+        if chip.unknown:
+            bg, fg = palette.UNKNOWN_BACKGROUND, palette.UNKNOWN_FOREGROUND
+        elif chip.special:
+            bg, fg = palette.SPECIAL_BACKGROUND, palette.SPECIAL_FOREGROUND
+        else:
+            bg, fg = chip.background, QColor("#111111")
+        p.setPen(QPen(bg.darker(140), 1))
+        p.setBrush(bg)
+        p.drawRoundedRect(rf, 4, 4)
+        if chip.unknown:
+            p.setBrush(QBrush(QColor(255, 255, 255, 70), Qt.BrushStyle.BDiagPattern))
+            p.setPen(Qt.PenStyle.NoPen)
+            p.drawRoundedRect(rf, 4, 4)
+        x = r.x() + _PAD_X
+        baseline = r.y() + _PAD_Y + fm.ascent()
+        font = QFont(self.font())
+        font.setBold(chip.unknown)
+        p.setFont(font)
+        for text, kind in chip.parts:
+            colour = PART_COLOURS.get(kind)
+            p.setPen(QColor(colour) if colour and not (chip.unknown or chip.special) else fg)
+            p.drawText(x, baseline, text)
+            x += fm.horizontalAdvance(text)
+        p.setFont(self._caption_font)
+        p.setPen(fg if (chip.unknown or chip.special) else QColor("#3A3A3A"))
+        p.drawText(QRect(r.x(), r.y() + _PAD_Y + fm.height(), r.width(), cfm.height()),
+                   Qt.AlignmentFlag.AlignHCenter, chip.caption)
+        p.setFont(self.font())
+        if current:
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.setPen(QPen(QColor("#1F1F1F"), 2))
+            p.drawRoundedRect(rf.adjusted(-1.5, -1.5, 1.5, 1.5), 5, 5)
+        if chip.mark_before or chip.mark_after:
+            p.setPen(QPen(palette.DIFF_MARK, 3, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+            if chip.mark_before:
+                p.drawLine(r.left() - 2, r.top() - 2, r.left() - 2, r.bottom() + 2)
+            if chip.mark_after:
+                p.drawLine(r.right() + 2, r.top() - 2, r.right() + 2, r.bottom() + 2)
+
+    # -- interaction ------------------------------------------------------------------
+    def tooltip_at(self, index: int) -> str:
+        if self.tooltip_provider is not None:
+            return self.tooltip_provider(index)
+        return self._chips[index].tooltip
+
+    def event(self, event) -> bool:
+        if event.type() == event.Type.ToolTip:
+            i = self.index_at(event.pos())
+            text = self.tooltip_at(i) if i >= 0 else ""
+            if text:
+                QToolTip.showText(event.globalPos(), text, self)
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().event(event)
+
+    def mousePressEvent(self, event) -> None:  # noqa: N802
+        i = self.index_at(event.position().toPoint())
+        if i >= 0:
+            self.set_current(i)
+            self.chip_clicked.emit(i)
+        super().mousePressEvent(event)
+
+
+def chips_for_lines(lines: list[LineTokens], style: TokenStyle) -> tuple[list[Chip], list[tuple[int, int]]]:
+    """Chips for every token of ``lines`` and, per chip, ``(line number, token index)``.
+
+    Tooltips are left empty: the strip asks its ``tooltip_provider`` on hover, so
+    building chips on every keystroke stays cheap.
+    """
+    chips: list[Chip] = []
+    where: list[tuple[int, int]] = []
+    for n, line in enumerate(lines):
+        enc = line.encoding
+        prev_word = object()
+        for i, token in enumerate(enc.tokens):
+            word = enc.word_ids[i]
+            chips.append(
+                Chip(
+                    parts=render_parts(token, style),
+                    caption=str(enc.ids[i]),
+                    background=palette.colour_of(line.keys[i]),
+                    unknown=line.unknown[i],
+                    special=line.special[i],
+                    new_word=(word != prev_word) or (i == 0 and n > 0) or word is None,
+                )
+            )
+            where.append((n, i))
+            prev_word = word
+    return chips, where

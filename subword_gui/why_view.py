@@ -1,0 +1,364 @@
+"""Why a word was cut the way it was: merges, greedy matches or the Unigram lattice.
+
+    >>> view = WhyView(); view.show_piece(tokenizer, "hugs")
+    >>> view.steps_text()      # BPE: the merges applied, in rank order
+    'h u g s | #1 u + g → h ug s | #3 h + ug → hug s'
+
+- **BPE**: the word's symbols at the start (characters, ``##``/``</w>`` forms,
+  unknown ones marked), then one row per merge applied, in the order the
+  encoder applies them (lowest rank first), each showing the whole symbol
+  sequence with the new symbol highlighted.
+- **WordPiece**: the greedy longest-match-first walk: at each position, the
+  longest vocabulary entry that matches; a position with no match turns the
+  whole word into the unknown token.
+- **Unigram**: the lattice drawn (:class:`LatticeView`): the characters on an
+  axis, every candidate piece as a box spanning its characters with its
+  log-probability, the best (Viterbi) path highlighted; the next best
+  segmentations are listed below it.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
+from PySide6.QtWidgets import (
+    QLabel,
+    QScrollArea,
+    QStackedWidget,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from subword_gui import palette
+from subword_gui.render import TokenStyle, render_html, render_token, style_for
+
+_MAX_LATTICE_ROWS = 14
+_NBEST = 5
+
+
+def model_kind(model) -> str:
+    """``"bpe"``, ``"wordpiece"``, ``"unigram"`` or ``"other"``, from what the model can explain."""
+    if hasattr(model, "lattice"):
+        return "unigram"
+    if hasattr(model, "merge_rank") and hasattr(model, "explain"):
+        return "bpe"
+    if hasattr(model, "explain"):
+        return "wordpiece"
+    return "other"
+
+
+def initial_symbols(model, piece: str) -> list[tuple[str, bool]]:
+    """BPE's starting symbols of ``piece``: ``(symbol, known)``; the continuing prefix
+    on non-first characters and the end-of-word suffix on the last, as the encoder does.
+
+    >>> initial_symbols(bpe, "hugs")
+    [('h', True), ('u', True), ('g', True), ('s', True)]
+    """
+    prefix = getattr(model, "continuing_subword_prefix", None) or ""
+    suffix = getattr(model, "end_of_word_suffix", None) or ""
+    out = []
+    for i, c in enumerate(piece):
+        s = (prefix if i else "") + c + (suffix if i == len(piece) - 1 else "")
+        out.append((s, model.token_to_id(s) is not None))
+    return out
+
+
+def _chip_cells(symbols, style: TokenStyle, highlight: int | None = None, unknown: set[int] = frozenset()) -> str:
+    cells = []
+    for i, sym in enumerate(symbols):
+        if i in unknown:
+            bg, fg = palette.UNKNOWN_BACKGROUND.name(), "#FFFFFF"
+        elif i == highlight:
+            bg, fg = "#F6C85F", "#111111"
+        else:
+            bg, fg = "#E8EDF3", "#111111"
+        weight = "bold" if i == highlight or i in unknown else "normal"
+        cells.append(
+            f"<td bgcolor='{bg}' style='color:{fg}; font-weight:{weight}; padding:1px 5px'>"
+            f"{render_html(sym, style) if i not in unknown else html.escape(render_token(sym, style))}</td>"
+        )
+    return f"<table cellspacing=3 cellpadding=2 style='border:0'><tr>{''.join(cells)}</tr></table>"
+
+
+def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]]:
+    """HTML for the BPE walk-through, and the same as plain lines (for tests and copying)."""
+    start = initial_symbols(model, piece)
+    symbols = [s for s, _ in start]
+    unknown = {i for i, (_, known) in enumerate(start) if not known}
+    steps = model.explain(piece)
+    plain = [" ".join(render_token(s, style) for s in symbols)]
+    rows = [f"<tr><td style='color:#555; padding-right:8px'>start</td><td>{_chip_cells(symbols, style, None, unknown)}</td></tr>"]
+    for step in steps:
+        seq = list(step.symbols)
+        # The new symbol is the one starting at step.position: count characters to find it.
+        hi = _symbol_at(seq, step.position, model)
+        label = (f"#{step.rank + 1}&nbsp;&nbsp;{render_html(step.left, style)} + {render_html(step.right, style)}"
+                 f" → <b>{render_html(step.merged, style)}</b>")
+        rows.append(f"<tr><td style='color:#333; padding-right:8px'>{label}</td><td>{_chip_cells(seq, style, hi)}</td></tr>")
+        plain.append(f"#{step.rank + 1} {render_token(step.left, style)} + {render_token(step.right, style)} → "
+                     + " ".join(render_token(s, style) for s in seq))
+    if not steps:
+        rows.append("<tr><td colspan=2 style='color:#666'>no merge applies to this word</td></tr>")
+    head = (f"<p style='color:#444'>{len(steps)} merge{'s' if len(steps) != 1 else ''} applied, lowest rank first "
+            f"(rank = the order training learned them).</p>")
+    return head + "<table cellspacing=0 cellpadding=2>" + "".join(rows) + "</table>", plain
+
+
+def _symbol_at(symbols: list[str], position: int, model) -> int | None:
+    """Index of the symbol that starts at character ``position`` of the piece."""
+    prefix = getattr(model, "continuing_subword_prefix", None) or ""
+    suffix = getattr(model, "end_of_word_suffix", None) or ""
+    pos = 0
+    for i, s in enumerate(symbols):
+        if pos == position:
+            return i
+        body = s
+        if prefix and i and body.startswith(prefix):
+            body = body[len(prefix):]
+        if suffix and i == len(symbols) - 1 and body.endswith(suffix):
+            body = body[: -len(suffix)]
+        pos += len(body)
+    return None
+
+
+def wordpiece_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]]:
+    """HTML for WordPiece's greedy longest-match-first walk, and plain lines."""
+    matches = list(model.explain(piece))
+    plain, rows = [], []
+    failed = False
+    for m in matches:
+        start, end, token = m[0], m[1], m[2]
+        where = html.escape(piece[start:]) if token is None else html.escape(piece[start:end])
+        if token is None:
+            failed = True
+            plain.append(f"{start}: no match")
+            rows.append(f"<tr><td style='color:#555'>at {start}</td><td>{where}</td>"
+                        f"<td style='color:{palette.UNKNOWN_BACKGROUND.name()}'><b>no vocabulary entry matches here</b></td></tr>")
+        else:
+            plain.append(f"{start}-{end}: {render_token(token, style)}")
+            rows.append(f"<tr><td style='color:#555'>at {start}</td><td>{where}</td>"
+                        f"<td>longest match {_chip_cells([token], style, 0)}</td></tr>")
+    unk = getattr(model, "unk_token", None)
+    note = ""
+    if failed:
+        note = (f"<p><b style='color:{palette.UNKNOWN_BACKGROUND.name()}'>So the whole word becomes "
+                f"{html.escape(str(unk))}</b>, as BERT does.</p>")
+        plain.append(f"→ {unk}")
+    head = "<p style='color:#444'>Greedy longest match first, left to right.</p>"
+    return head + "<table cellspacing=4 cellpadding=2>" + "".join(rows) + "</table>" + note, plain
+
+
+# -- Unigram lattice ------------------------------------------------------------------
+
+
+class LatticeView(QWidget):
+    """Draws a Unigram lattice: characters on top, the best path under them in colour,
+    every other candidate piece below, packed in rows, each with its log-probability."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.lattice = None
+        self.best: list = []
+        self.rows: list[list] = []  # other nodes packed into rows that do not overlap
+        self.hidden = 0
+        self.style_ = TokenStyle()
+        self._cell = 36
+        self._small = QFont(self.font())
+        self._small.setPointSizeF(max(6.0, self.font().pointSizeF() * 0.75))
+
+    def set_lattice(self, lattice, style: TokenStyle = TokenStyle()) -> None:
+        self.lattice = lattice
+        self.style_ = style
+        self.best = lattice.best_path() if lattice is not None else []
+        best_ids = {(n.start, n.end, n.id) for n in self.best}
+        others = [n for n in (lattice.nodes if lattice is not None else []) if (n.start, n.end, n.id) not in best_ids]
+        # Longer pieces first, then by score, so the interesting candidates come up top.
+        others.sort(key=lambda n: (-(n.end - n.start), -n.score, n.start))
+        rows: list[list] = []
+        hidden = 0
+        for node in others:
+            for row in rows:
+                if all(node.end <= m.start or node.start >= m.end for m in row):
+                    row.append(node)
+                    break
+            else:
+                if len(rows) < _MAX_LATTICE_ROWS:
+                    rows.append([node])
+                else:
+                    hidden += 1
+        self.rows, self.hidden = rows, hidden
+        fm = QFontMetrics(self.font())
+        text = lattice.text if lattice is not None else ""
+        widest = max([fm.horizontalAdvance(render_token(c, style)) for c in text] + [10])
+        self._cell = max(38, widest + 14)
+        self.setMinimumSize(self.sizeHint())
+        self.updateGeometry()
+        self.update()
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        n = len(self.lattice.text) if self.lattice is not None else 0
+        return QSize(20 + n * self._cell + 20, 30 + (2 + len(self.rows)) * 40 + 30)
+
+    def _box(self, p: QPainter, x0: float, y: float, node, fill: QColor, border: QColor, bold: bool) -> None:
+        w = (node.end - node.start) * self._cell
+        r = QRectF(x0 + node.start * self._cell + 2, y, w - 4, 34)
+        p.setPen(QPen(border, 2 if bold else 1))
+        p.setBrush(fill)
+        p.drawRoundedRect(r, 4, 4)
+        font = QFont(self.font())
+        font.setBold(bold)
+        p.setFont(font)
+        p.setPen(QColor("#111111"))
+        label = render_token(node.piece, self.style_)
+        p.drawText(r.adjusted(2, 1, -2, -14), Qt.AlignmentFlag.AlignCenter, QFontMetrics(font).elidedText(
+            label, Qt.TextElideMode.ElideRight, int(r.width()) - 4))
+        p.setFont(self._small)
+        p.setPen(QColor("#444444"))
+        p.drawText(r.adjusted(2, 19, -2, 0), Qt.AlignmentFlag.AlignCenter, f"{node.score:.2f}")
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), QColor("#FFFFFF"))
+        if self.lattice is None:
+            return
+        text = self.lattice.text
+        x0, y = 20.0, 10.0
+        # 1. the character axis, with positions between characters
+        p.setFont(self._small)
+        p.setPen(QColor("#888888"))
+        for i in range(len(text) + 1):
+            p.drawText(QRectF(x0 + i * self._cell - 15, y, 30, 12), Qt.AlignmentFlag.AlignCenter, str(i))
+        y += 14
+        for i, c in enumerate(text):
+            r = QRectF(x0 + i * self._cell, y, self._cell, 26)
+            p.setPen(QPen(QColor("#B0B0B0"), 1))
+            p.setBrush(QColor("#F4F4F4"))
+            p.drawRect(r)
+            p.setFont(self.font())
+            p.setPen(QColor("#111111"))
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, render_token(c, self.style_))
+        y += 34
+        # 2. the best path, in token colours
+        keys = palette.colour_keys([n.id for n in self.best])
+        for node, key in zip(self.best, keys):
+            unknown = node.id == getattr(self, "unk_id", None)
+            fill = palette.UNKNOWN_BACKGROUND if unknown else palette.colour_of(key)
+            self._box(p, x0, y, node, fill, QColor("#202020"), True)
+        if self.best:
+            total = sum(n.score for n in self.best)
+            p.setFont(self._small)
+            p.setPen(QColor("#202020"))
+            p.drawText(QRectF(x0 + len(text) * self._cell + 4, y, 200, 34),
+                       Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, f"best  {total:.2f}")
+        y += 44
+        # 3. every other candidate
+        for row in self.rows:
+            for node in row:
+                self._box(p, x0, y, node, QColor("#F7F7F7"), QColor("#9A9A9A"), False)
+            y += 40
+        if self.hidden:
+            p.setFont(self._small)
+            p.setPen(QColor("#666666"))
+            p.drawText(QRectF(x0, y, 400, 16), Qt.AlignmentFlag.AlignLeft, f"… and {self.hidden} more candidates")
+        p.end()
+
+
+def unigram_nbest_html(model, piece: str, style: TokenStyle, k: int = _NBEST) -> tuple[str, list[str]]:
+    try:
+        best = model.nbest(piece, k)
+    except Exception:  # noqa: BLE001 - an optional extra must not break the view
+        return "", []
+    plain, rows = [], []
+    for rank, (tokens, score) in enumerate(best, 1):
+        shown = " ".join(render_token(t, style) for t in tokens)
+        plain.append(f"{rank}. {shown} ({score:.2f})")
+        chips = _chip_cells(tokens, style)
+        rows.append(f"<tr><td style='color:#555'>{rank}.</td><td>{chips}</td><td style='color:#444'>{score:.2f}"
+                    f" &nbsp;(p ∝ {math.exp(score - best[0][1]):.2g})</td></tr>")
+    return ("<p style='color:#444'>The best segmentations (sum of log-probabilities; relative probability to the best):</p>"
+            "<table cellspacing=2>" + "".join(rows) + "</table>"), plain
+
+
+class WhyView(QWidget):
+    """The "why" view of one pre-token; :meth:`show_piece` fills it."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.title = QLabel("Put the cursor in a word to see why it was cut that way.")
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.title.setWordWrap(True)
+        self.steps = QTextBrowser()
+        self.steps.setOpenLinks(False)
+        self.lattice_view = LatticeView()
+        self.lattice_scroll = QScrollArea()
+        self.lattice_scroll.setWidget(self.lattice_view)
+        self.lattice_scroll.setWidgetResizable(False)
+        self.lattice_scroll.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        self.nbest = QTextBrowser()
+        self.nbest.setMaximumHeight(140)
+        unigram_page = QWidget()
+        ul = QVBoxLayout(unigram_page)
+        ul.setContentsMargins(0, 0, 0, 0)
+        ul.addWidget(self.lattice_scroll, 3)
+        ul.addWidget(self.nbest, 1)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.steps)
+        self.stack.addWidget(unigram_page)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.title)
+        layout.addWidget(self.stack, 1)
+        self.piece: str | None = None
+        self.kind = "other"
+        self._plain: list[str] = []
+
+    def clear(self, message: str = "Put the cursor in a word to see why it was cut that way.") -> None:
+        self.piece = None
+        self._plain = []
+        self.title.setText(message)
+        self.steps.clear()
+        self.stack.setCurrentIndex(0)
+
+    def show_piece(self, tokenizer, piece: str) -> None:
+        """Explain how ``tokenizer``'s model cuts one pre-token (normalized text)."""
+        if tokenizer is None or not piece:
+            self.clear()
+            return
+        if piece == self.piece and getattr(self, "_tokenizer", None) is tokenizer:
+            return
+        self._tokenizer = tokenizer
+        self.piece = piece
+        model = tokenizer.model
+        style = style_for(tokenizer)
+        self.kind = model_kind(model)
+        final = [t.value for t in model.tokenize(piece)]
+        final_html = " ".join(f"<b>{render_html(t, style)}</b>" for t in final)
+        self.title.setText(f"Why <span style='background:#EEF2F7'>&nbsp;{render_html(piece, style)}&nbsp;</span> "
+                           f"→ {final_html}")
+        if self.kind == "unigram":
+            lat = model.lattice(piece)
+            self.lattice_view.unk_id = getattr(model, "unk_id", None)
+            self.lattice_view.set_lattice(lat, style)
+            best = " ".join(render_token(n.piece, style) for n in lat.best_path())
+            body, plain = unigram_nbest_html(model, piece, style)
+            self.nbest.setHtml(body)
+            self._plain = [f"best path: {best}"] + plain
+            self.stack.setCurrentIndex(1)
+            return
+        if self.kind == "bpe":
+            body, self._plain = bpe_steps_html(model, piece, style)
+        elif self.kind == "wordpiece":
+            body, self._plain = wordpiece_steps_html(model, piece, style)
+        else:
+            body, self._plain = "<p>This model does not explain its choices.</p>", []
+        self.steps.setHtml(body)
+        self.stack.setCurrentIndex(0)
+
+    def steps_text(self) -> str:
+        """The explanation as plain text, one step per ``|`` (tests, copy)."""
+        return " | ".join(self._plain)

@@ -1,0 +1,122 @@
+"""core.stats on small inputs whose counts are worked out by hand.
+
+The BPE model is trained on the seeds' hug/pug table (hug 10, pug 5, pun 12,
+bun 4, hugs 5) with vocab 11: the alphabet b g h n p s u plus <unk>, then the
+merges u+g (20), u+n (16), h+ug (15), as the BPE seed works them out.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core.events import drain
+from core.models.unigram import Unigram
+from core.pre_tokenizers import Metaspace
+from core.stats import (
+    EncodingStats,
+    boundaries,
+    differing_boundaries,
+    encoding_stats,
+    shared_token_mask,
+    unknown_id,
+    unknown_mask,
+)
+from core.tokenizer import Encoding, Tokenizer
+from core.training import TrainOptions, train_from_counts
+
+HUG_PUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+
+
+@pytest.fixture(scope="module")
+def bpe():
+    return drain(train_from_counts(HUG_PUG, TrainOptions("bpe", vocab_size=11)))
+
+
+@pytest.fixture(scope="module")
+def unigram():
+    # A metaspace Unigram model that knows the whole words ▁hug and ▁pug.
+    pieces = [("<unk>", 0.0), ("▁hug", -1.0), ("▁pug", -1.0), ("▁", -2.0),
+              ("h", -3.0), ("u", -3.0), ("g", -3.0), ("p", -3.0)]
+    return Tokenizer(Unigram(pieces), pre_tokenizer=Metaspace())
+
+
+def test_the_seed_merges_are_what_the_hand_counts_below_assume(bpe):
+    assert bpe.model.merges == [("u", "g"), ("u", "n"), ("h", "ug")]
+
+
+def test_encoding_stats_by_hand(bpe):
+    # hugs -> hug s ; bug -> b ug ; mug -> <unk> ug (m is not in the alphabet)
+    s = encoding_stats(bpe, ["hugs bug mug"])
+    assert (s.lines, s.tokens, s.words, s.characters, s.unknown) == (1, 6, 3, 12, 1)
+    assert s.distinct_ids == 5  # hug s b ug <unk>
+    assert s.vocab_size == 11
+    assert s.tokens_per_word == 2.0
+    assert s.chars_per_token == 2.0
+    assert s.unk_rate == pytest.approx(1 / 6)
+    assert s.vocab_used == pytest.approx(5 / 11)
+
+
+def test_stats_add_up_over_lines(bpe):
+    s = encoding_stats(bpe, ["hug", "pun pun"])  # hug | p un, p un
+    assert (s.lines, s.tokens, s.words, s.characters, s.unknown) == (2, 5, 3, 10, 0)
+    assert s.distinct_ids == 3  # hug p un
+
+
+def test_empty_input_gives_zero_ratios_not_errors(bpe):
+    for lines in ([], [""]):
+        s = encoding_stats(bpe, lines)
+        assert s.tokens == 0 and s.words == 0
+        assert (s.tokens_per_word, s.chars_per_token, s.unk_rate) == (0.0, 0.0, 0.0)
+    assert EncodingStats(0, 0, 0, 0, 0, 0, 0).vocab_used == 0.0
+
+
+def test_a_typed_special_token_is_not_an_unknown_token(bpe):
+    enc = bpe.encode("<unk> mug")
+    assert enc.tokens == ["<unk>", "<unk>", "ug"]
+    assert unknown_id(bpe) == 0
+    assert unknown_mask(enc, 0) == [False, True, False]
+    s = encoding_stats(bpe, ["<unk> mug"])
+    assert s.unknown == 1 and s.words == 1  # the added token is not a word
+
+
+def test_models_without_an_unknown_token():
+    bl = drain(train_from_counts({"ĠíķľêµŃ": 3}, TrainOptions("bytelevel-bpe", vocab_size=260)))
+    assert unknown_id(bl) is None
+    assert unknown_mask(bl.encode("한"), None) == [False] * len(bl.encode("한").ids)
+
+
+def test_boundaries_by_hand(bpe):
+    enc = bpe.encode("hugs bug")  # hug(0,3) s(3,4) b(5,6) ug(6,8)
+    assert boundaries(enc) == {0, 3, 4, 5, 6, 8}
+    # with the text, 4 (just before the space) moves past it to 5
+    assert boundaries(enc, "hugs bug") == {0, 3, 5, 6, 8}
+
+
+def test_byte_pieces_of_one_character_add_no_boundary_inside_it():
+    bl = drain(train_from_counts({"ĠíķľêµŃ": 3}, TrainOptions("bytelevel-bpe", vocab_size=260)))
+    enc = bl.encode("한")  # several byte tokens, all spanning the one syllable
+    assert len(enc.ids) > 1
+    assert boundaries(enc, "한") == {0, 1}
+
+
+def test_a_model_and_its_cut_differ_where_the_cut_lacks_a_merge(bpe):
+    cut = Tokenizer(bpe.model.truncated(9), pre_tokenizer=bpe.pre_tokenizer)  # only u+g learned
+    full, small = bpe.encode("hugs"), cut.encode("hugs")
+    assert full.tokens == ["hug", "s"] and small.tokens == ["h", "ug", "s"]
+    assert differing_boundaries(full, small, "hugs") == (set(), {1})
+    assert shared_token_mask(full, [small], "hugs") == [False, True]
+    assert shared_token_mask(small, [full], "hugs") == [False, False, True]
+
+
+def test_metaspace_and_whitespace_tokenizers_agree_about_spaces(bpe, unigram):
+    text = "hug pug"
+    u, b = unigram.encode(text), bpe.encode(text)
+    assert u.offsets == [(0, 3), (3, 7)]  # ▁pug owns the space
+    assert b.offsets == [(0, 3), (4, 5), (5, 7)]  # hug p ug, the space in no token
+    assert differing_boundaries(b, u, text) == ({5}, set())
+    assert shared_token_mask(u, [b], text) == [True, False]
+    assert shared_token_mask(b, [u], text) == [True, False, False]
+
+
+def test_boundaries_skip_empty_spans():
+    assert boundaries(Encoding(offsets=[(0, 0), (0, 2), (2, 2)])) == {0, 2}

@@ -1,0 +1,293 @@
+"""The Segmentation panel driven like a user: type, look at the spans, hover, read the why view.
+
+Spans are checked on what Qt will paint: the formats the highlighter put on
+each text block (``block.layout().formats()``), in Qt's UTF-16 positions.
+"""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QEvent, QPoint
+from PySide6.QtGui import QHelpEvent, QInputMethodEvent, QTextCharFormat
+from PySide6.QtWidgets import QApplication, QToolTip
+
+from core.events import drain
+from core.models.unigram import Unigram
+from core.pre_tokenizers import Metaspace
+from core.tokenizer import Tokenizer
+from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from subword_gui.segmentation import SegmentationPanel
+from subword_gui.state import AppState
+
+HUG_PUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+KO_EN_LINES = [
+    "토크나이저는 문장을 작은 조각으로 나눕니다",
+    "영화가 정말 재미있었어요 배우들의 연기가 좋았어요",
+    "이 영화는 정말 최고의 영화입니다",
+    "the tokenizer cuts the text into pieces",
+    "pieces of text are tokens and the tokens have ids",
+] * 5
+
+
+@pytest.fixture(scope="module")
+def hug_bpe():
+    return drain(train_from_counts(HUG_PUG, TrainOptions("bpe", vocab_size=11)))
+
+
+@pytest.fixture(scope="module")
+def ko_bpe():
+    opts = TrainOptions("bpe", vocab_size=160)
+    return drain(train_from_counts(pre_tokenize_lines(KO_EN_LINES, opts), opts))
+
+
+@pytest.fixture
+def panel(qtbot):
+    state = AppState()
+    panel = SegmentationPanel(state)
+    qtbot.addWidget(panel)
+    panel.resize(800, 700)
+    panel.show()
+    return panel
+
+
+def block_formats(panel, line: int):
+    """``[(start, end, QTextCharFormat)]`` painted on one line, in Qt positions."""
+    block = panel.editor.document().findBlockByNumber(line)
+    ranges = [(r.start, r.start + r.length, QTextCharFormat(r.format)) for r in block.layout().formats()]
+    return sorted(ranges, key=lambda r: r[0])
+
+
+def format_at(panel, line: int, qt_pos: int) -> QTextCharFormat | None:
+    found = None
+    for s, e, fmt in block_formats(panel, line):
+        if s <= qt_pos < e:
+            found = fmt  # later ranges win, as when painting
+    return found
+
+
+def type_keys(qtbot, widget, text: str) -> None:
+    """Type ``text`` as a user would: ASCII as key presses, anything else the way an
+    input method (the Korean IME) delivers it, as a committed string.
+    (QTest.keyClicks aborts on non-ASCII characters.)"""
+    for ch in text:
+        if ch.isascii():
+            qtbot.keyClicks(widget, ch)
+        else:
+            event = QInputMethodEvent("", [])
+            event.setCommitString(ch)
+            QApplication.sendEvent(widget, event)
+
+
+def type_text(qtbot, panel, text: str) -> None:
+    panel.editor.clear()
+    panel.editor.setFocus()
+    type_keys(qtbot, panel.editor, text)
+    panel.refresh()
+
+
+def test_typed_korean_and_english_are_coloured_token_by_token(qtbot, panel, ko_bpe):
+    panel.state.set_tokenizer(ko_bpe)
+    text = "정말 재미있는 영화 the tokens"
+    type_text(qtbot, panel, text)
+    assert panel.text() == text
+    (line,) = panel.lines()
+    enc = line.encoding
+    assert enc.tokens == ko_bpe.encode(text).tokens
+    assert len(enc.tokens) >= 6
+    colours = []
+    for (s, e), token in zip(enc.offsets, enc.tokens):
+        # no normalizer: each token's text is exactly the original text under its span
+        assert text[s:e] == token
+        fmts = {format_at(panel, 0, p).background().color().name() for p in range(s, e)}
+        assert len(fmts) == 1, f"token {token!r} is painted in more than one colour"
+        colours.append(fmts.pop())
+    for (a, b), (ca, cb) in zip(zip(enc.offsets, enc.offsets[1:]), zip(colours, colours[1:])):
+        assert ca != cb, "neighbouring tokens share a colour"
+    # spaces belong to no token and stay unpainted
+    assert format_at(panel, 0, text.index(" ")) is None
+    # counts follow the text
+    assert panel.stats.tokens == len(enc.tokens)
+    assert panel.stats.characters == len(text)
+    assert f"{len(enc.tokens)}" in panel.counts.text()
+    # the strip has one chip per token, captioned with its id
+    assert [c.caption for c in panel.strip.chips()] == [str(i) for i in enc.ids]
+
+
+def test_the_same_token_twice_in_a_row_gets_two_colours(panel, hug_bpe):
+    panel.state.set_tokenizer(hug_bpe)
+    panel.set_text("ugug")
+    enc = panel.lines()[0].encoding
+    assert enc.tokens == ["ug", "ug"]
+    first, second = format_at(panel, 0, 0), format_at(panel, 0, 2)
+    assert first.background().color() != second.background().color()
+
+
+def test_a_token_keeps_its_colour_when_text_is_typed_before_it(qtbot, panel, ko_bpe):
+    panel.state.set_tokenizer(ko_bpe)
+    panel.set_text("영화 tokens")
+    before = format_at(panel, 0, 0).background().color().name()
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(0)
+    panel.editor.setTextCursor(cursor)
+    type_keys(qtbot, panel.editor, "the ")
+    panel.refresh()
+    assert panel.text() == "the 영화 tokens"
+    assert format_at(panel, 0, 4).background().color().name() == before
+
+
+def test_unknown_tokens_and_only_they_are_loud(panel, ko_bpe):
+    panel.state.set_tokenizer(ko_bpe)
+    text = "영화 zebra 가방 tokens"  # z, b, 방 never occur in the training lines
+    panel.set_text(text)
+    (line,) = panel.lines()
+    enc = line.encoding
+    unk = ko_bpe.token_to_id("<unk>")
+    assert unk in enc.ids and any(i != unk for i in enc.ids)
+    for (s, e), tid in zip(enc.offsets, enc.ids):
+        fmt = format_at(panel, 0, s)
+        wavy = fmt.underlineStyle() == QTextCharFormat.UnderlineStyle.WaveUnderline
+        assert wavy == (tid == unk)
+        assert (fmt.fontWeight() >= 700) == (tid == unk)
+    assert panel.stats.unknown == enc.ids.count(unk)
+    unknown_chips = [c.unknown for c in panel.strip.chips()]
+    assert unknown_chips == [i == unk for i in enc.ids]
+
+
+def test_emoji_before_korean_keeps_spans_aligned(panel, ko_bpe):
+    # subtle: Qt positions count an emoji twice (UTF-16), Python once.
+    panel.state.set_tokenizer(ko_bpe)
+    text = "👍영화 👍the"
+    panel.set_text(text)
+    (line,) = panel.lines()
+    enc = line.encoding
+    unk = ko_bpe.token_to_id("<unk>")
+
+    def qt(i: int) -> int:
+        return len(text[:i].encode("utf-16-le")) // 2
+
+    for (s, e), tid, chip in zip(enc.offsets, enc.ids, panel.strip.chips()):
+        for q in range(qt(s), qt(e)):
+            fmt = format_at(panel, 0, q)
+            assert fmt is not None, f"Qt position {q} of {text[s:e]!r} is unpainted"
+            if tid == unk:
+                assert fmt.underlineStyle() == QTextCharFormat.UnderlineStyle.WaveUnderline
+            else:
+                assert fmt.background().color().name() == chip.background.name()
+
+
+def test_characters_the_normalizer_removed_are_struck_through(panel):
+    opts = TrainOptions("wordpiece", vocab_size=40, normalizer="bert")
+    wp = drain(train_from_counts(pre_tokenize_lines(["cafe cafes face"] * 3, opts), opts))
+    panel.state.set_tokenizer(wp)
+    text = "Cafe\u0301 face"  # the combining accent is stripped by BERT's normalizer
+    panel.set_text(text)
+    assert panel.lines()[0].dropped == [4]
+    assert format_at(panel, 0, 4).fontStrikeOut()
+    assert not format_at(panel, 0, 0).fontStrikeOut()
+    assert "removed" in panel.tooltip_for(0, 4)
+
+
+def test_hover_shows_token_id_offsets_bytes_and_merge(qtbot, panel, hug_bpe):
+    panel.state.set_tokenizer(hug_bpe)
+    panel.set_text("pug hugs")
+    tip = panel.tooltip_for(0, 5)  # the 'u' of hugs, inside the token hug
+    assert "hug" in tip
+    assert str(hug_bpe.token_to_id("hug")) in tip
+    assert "4–7" in tip  # offsets of hug in "pug hugs"
+    assert "68 75 67" in tip  # UTF-8 of "hug"
+    assert "merge #3: h + ug" in tip
+    # and Qt shows it when the mouse rests there
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(5)
+    rect = panel.editor.cursorRect(cursor)
+    pos = QPoint(rect.x() + 3, rect.center().y())
+    viewport = panel.editor.viewport()
+    event = QHelpEvent(QEvent.Type.ToolTip, pos, viewport.mapToGlobal(pos))
+    QApplication.sendEvent(viewport, event)
+    assert "merge #3: h + ug" in QToolTip.text()
+    # a base token says so; the chip strip answers the same question
+    assert "base token" in panel.tooltip_for(0, 0)
+    assert "merge #3" in panel.strip.tooltip_at(2)
+
+
+def test_korean_tooltip_bytes(panel, ko_bpe):
+    panel.state.set_tokenizer(ko_bpe)
+    panel.set_text("영화")
+    tip = panel.tooltip_for(0, 0)
+    token = panel.lines()[0].encoding.tokens[0]
+    assert token.encode("utf-8").hex(" ").upper() in tip
+
+
+def test_why_view_lists_bpe_merges_in_rank_order(panel, hug_bpe):
+    panel.state.set_tokenizer(hug_bpe)
+    panel.set_text("pug hugs")
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(6)
+    panel.editor.setTextCursor(cursor)
+    assert panel.why.piece == "hugs"
+    # hand-worked: u+g is merge 1, h+ug merge 3; u+n (merge 2) does not apply
+    assert panel.why.steps_text() == "h u g s | #1 u + g → h ug s | #3 h + ug → hug s"
+    assert panel.strip.chips()[panel.strip._current].caption == str(hug_bpe.token_to_id("hug"))
+
+
+def test_why_view_shows_wordpiece_greedy_matches_and_the_unknown_word(panel):
+    opts = TrainOptions("wordpiece", vocab_size=14)
+    wp = drain(train_from_counts(HUG_PUG, opts))
+    vocab = wp.get_vocab()
+    panel.state.set_tokenizer(wp)
+    panel.set_text("bugs mug")
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(1)
+    panel.editor.setTextCursor(cursor)
+    steps = panel.why.steps_text()
+    # greedy longest match first, worked from the vocabulary: b, then the longest ##-entry at 1
+    assert steps.startswith("0-1: b | 1-")
+    assert panel.why.kind == "wordpiece"
+    cursor.setPosition(6)
+    panel.editor.setTextCursor(cursor)
+    assert "m" not in vocab
+    assert panel.why.steps_text() == "0: no match | → [UNK]"
+
+
+def test_why_view_draws_the_unigram_lattice_with_its_best_path(panel):
+    pieces = [("<unk>", 0.0), ("▁", -2.0), ("▁un", -3.0), ("un", -3.5), ("hug", -3.0), ("▁unhug", -9.0),
+              ("u", -4.0), ("n", -4.0), ("h", -4.0), ("g", -4.0), ("hu", -5.0)]
+    tok = Tokenizer(Unigram(pieces), pre_tokenizer=Metaspace())
+    panel.state.set_tokenizer(tok)
+    panel.set_text("unhug")
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(2)
+    panel.editor.setTextCursor(cursor)
+    assert panel.why.kind == "unigram"
+    view = panel.why.lattice_view
+    # by hand: ▁un + hug = -6 beats ▁unhug (-9), ▁ + un + hug (-8.5) and everything else
+    assert [n.piece for n in view.best] == ["▁un", "hug"]
+    drawn = {n.piece for row in view.rows for n in row} | {n.piece for n in view.best}
+    assert {"▁unhug", "hu", "un", "▁"} <= drawn
+    assert panel.why.steps_text().startswith("best path: ▁un hug | 1. ▁un hug (-6.00) | 2. ")
+
+
+def test_slider_cut_changes_the_spans(panel, hug_bpe):
+    panel.state.set_tokenizer(hug_bpe)
+    panel.set_text("hugs")
+    assert panel.lines()[0].encoding.tokens == ["hug", "s"]
+    cut = Tokenizer(hug_bpe.model.truncated(9), pre_tokenizer=hug_bpe.pre_tokenizer)
+    panel.state.set_tokenizer(cut, 9)
+    assert panel.lines()[0].encoding.tokens == ["h", "ug", "s"]
+    assert len(block_formats(panel, 0)) == 3
+
+
+def test_clicking_a_chip_selects_its_text(qtbot, panel, hug_bpe):
+    panel.state.set_tokenizer(hug_bpe)
+    panel.set_text("pug hugs")
+    rect = panel.strip.chip_rect(2)
+    from PySide6.QtCore import Qt
+
+    qtbot.mouseClick(panel.strip, Qt.MouseButton.LeftButton, pos=rect.center())
+    assert panel.editor.textCursor().selectedText() == "hug"
+
+
+def test_without_a_tokenizer_the_panel_says_what_to_do(panel):
+    assert panel.state.tokenizer is None
+    assert "tokenizer" in panel.counts.text()
+    assert panel.strip.chips() == []
