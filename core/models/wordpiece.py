@@ -1,0 +1,199 @@
+"""WordPiece encoder: greedy longest-match-first inside one pre-token, as BERT does.
+
+    >>> wp = WordPiece({"[UNK]": 0, "hu": 1, "##g": 2, "##gs": 3, "p": 4, "##u": 5})
+    >>> [t.value for t in wp.tokenize("hugs")]
+    ['hu', '##gs']
+    >>> [t.value for t in wp.tokenize("mug")]      # no token starts "mug": the whole word is unknown
+    ['[UNK]']
+
+How a pre-token is encoded (the same steps as BERT and Hugging Face ``tokenizers``):
+
+1. A pre-token longer than ``max_input_chars_per_word`` characters is one unknown token.
+2. From the start of the word, take the longest prefix that is in the vocabulary;
+   every piece after the first is looked up with the continuing-subword prefix
+   (``##gs``). Continue after it.
+3. If at some position not even one character matches, the *whole* word becomes
+   the unknown token (not only the part that failed).
+
+Results are cached per pre-token. The model also answers the explorer's
+questions: ``explain(piece)`` lists the greedy matches (and where matching
+failed), ``truncated(vocab_size)`` keeps the first ``vocab_size`` ids (the
+trainer's creation order) without retraining.
+
+Leaves out: nothing of the encoder; vocab.txt files live in ``core.formats.bert_vocab``.
+"""
+
+from __future__ import annotations
+
+from core.errors import ConfigError, FormatError
+from core.models.base import Token
+
+_CACHE_LIMIT = 100_000  # pre-tokens; the cache is emptied when it gets this big
+
+
+class WordPiece:
+    """A WordPiece model: a vocabulary (token -> id), an unknown token and the ``##`` prefix.
+
+    The unknown token must be in the vocabulary, so that :meth:`tokenize` never raises.
+    """
+
+    def __init__(
+        self,
+        vocab: dict[str, int],
+        unk_token: str = "[UNK]",
+        continuing_subword_prefix: str = "##",
+        max_input_chars_per_word: int = 100,
+    ):
+        if not isinstance(vocab, dict) or not vocab:
+            raise ConfigError("a WordPiece vocabulary cannot be empty")
+        if unk_token not in vocab:
+            raise ConfigError(f"the WordPiece vocabulary has no unknown token {unk_token!r}")
+        ids: dict[int, str] = {}
+        for token, i in vocab.items():
+            if not isinstance(token, str) or not isinstance(i, int) or isinstance(i, bool) or i < 0:
+                raise ConfigError(f"bad vocabulary entry {token!r}: {i!r} (want text -> whole number >= 0)")
+            if i in ids:
+                raise ConfigError(f"tokens {ids[i]!r} and {token!r} share id {i}")
+            ids[i] = token
+        if not isinstance(max_input_chars_per_word, int) or max_input_chars_per_word < 0:
+            raise ConfigError("max_input_chars_per_word must be a whole number >= 0")
+        self.vocab = dict(vocab)
+        self.unk_token = unk_token
+        self.continuing_subword_prefix = continuing_subword_prefix or ""
+        self.max_input_chars_per_word = max_input_chars_per_word
+        self._id_to_token = ids
+        self._unk_id = self.vocab[unk_token]
+        # subtle: no token is longer than this many characters, so the longest-match
+        # search may start its window there instead of at the end of the word.
+        self._max_token_chars = max(len(t) for t in self.vocab)
+        self._cache: dict[str, list[Token]] = {}
+
+    # -- vocabulary ------------------------------------------------------------
+    def token_to_id(self, token: str) -> int | None:
+        return self.vocab.get(token)
+
+    def id_to_token(self, id: int) -> str | None:
+        return self._id_to_token.get(id)
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self.vocab)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    def _is_base(self, token: str) -> bool:
+        """A single character, bare or with the continuing prefix (the alphabet)."""
+        p = self.continuing_subword_prefix
+        return len(token) == 1 or (bool(p) and token.startswith(p) and len(token) == len(p) + 1)
+
+    @property
+    def min_vocab_size(self) -> int:
+        """The smallest size :meth:`truncated` cuts to: every id up to the last alphabet token or unk."""
+        last = max([i for t, i in self.vocab.items() if self._is_base(t)] + [self._unk_id])
+        return sum(1 for i in self._id_to_token if i <= last)
+
+    def truncated(self, vocab_size: int) -> "WordPiece":
+        """Keep the tokens with the ``vocab_size`` smallest ids (the trainer's creation order).
+
+        Never cuts below :attr:`min_vocab_size`, so the alphabet and the unknown token
+        stay. Ids are kept as they are. Cheap: no retraining.
+
+        >>> WordPiece({"[UNK]": 0, "a": 1, "##b": 2, "ab": 3}).truncated(3).get_vocab()
+        {'[UNK]': 0, 'a': 1, '##b': 2}
+        """
+        keep = max(vocab_size, self.min_vocab_size)
+        if keep >= len(self.vocab):
+            return self
+        kept_ids = sorted(self._id_to_token)[:keep]
+        vocab = {self._id_to_token[i]: i for i in kept_ids}
+        vocab[self.unk_token] = self._unk_id
+        return WordPiece(vocab, self.unk_token, self.continuing_subword_prefix, self.max_input_chars_per_word)
+
+    # -- encoding ---------------------------------------------------------------
+    def _longest_match(self, piece: str, start: int) -> tuple[int, str] | None:
+        """The end and token of the longest vocabulary match at ``start``, or None.
+
+        >>> WordPiece({"[UNK]": 0, "h": 1, "hu": 2, "##g": 3})._longest_match("hug", 0)
+        (2, 'hu')
+        """
+        prefix = self.continuing_subword_prefix if start > 0 else ""
+        end = min(len(piece), start + self._max_token_chars)
+        vocab = self.vocab
+        while end > start:
+            candidate = prefix + piece[start:end]
+            if candidate in vocab:
+                return end, candidate
+            end -= 1
+        return None
+
+    def explain(self, piece: str) -> list[tuple[int, int, str | None]]:
+        """The greedy matches in order, as ``(start, end, token)``; ``None`` marks failure.
+
+        When matching fails at some position the last entry is ``(position, len(piece), None)``
+        (and :meth:`tokenize` returns one unknown token). A word longer than
+        ``max_input_chars_per_word`` gives ``[(0, len(piece), None)]``.
+
+        >>> WordPiece({"[UNK]": 0, "h": 1, "##u": 2}).explain("hum")
+        [(0, 1, 'h'), (1, 2, '##u'), (2, 3, None)]
+        """
+        if len(piece) > self.max_input_chars_per_word:
+            return [(0, len(piece), None)]
+        out: list[tuple[int, int, str | None]] = []
+        start = 0
+        while start < len(piece):
+            match = self._longest_match(piece, start)
+            if match is None:
+                out.append((start, len(piece), None))
+                break
+            end, token = match
+            out.append((start, end, token))
+            start = end
+        return out
+
+    def tokenize(self, piece: str) -> list[Token]:
+        """Tokens of one pre-token; ``start``/``end`` index its characters. Never raises."""
+        cached = self._cache.get(piece)
+        if cached is not None:
+            return list(cached)
+        steps = self.explain(piece)
+        if steps and steps[-1][2] is None:
+            tokens = [Token(self._unk_id, self.unk_token, 0, len(piece))]
+        else:
+            tokens = [Token(self.vocab[t], t, s, e) for s, e, t in steps]
+        if len(self._cache) >= _CACHE_LIMIT:
+            self._cache.clear()
+        self._cache[piece] = tokens
+        return list(tokens)
+
+    # -- serialization -------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """The ``"model"`` entry of a Hugging Face ``tokenizer.json``."""
+        return {
+            "type": "WordPiece",
+            "unk_token": self.unk_token,
+            "continuing_subword_prefix": self.continuing_subword_prefix,
+            "max_input_chars_per_word": self.max_input_chars_per_word,
+            "vocab": dict(sorted(self.vocab.items(), key=lambda kv: kv[1])),
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "WordPiece":
+        """Read a ``"model"`` dict of type ``"WordPiece"`` (missing options take BERT's defaults)."""
+        if not isinstance(d, dict) or d.get("type", "WordPiece") != "WordPiece":
+            raise FormatError("not a WordPiece model")
+        vocab = d.get("vocab")
+        if not isinstance(vocab, dict) or not vocab:
+            raise FormatError("a WordPiece model needs a non-empty vocabulary of token -> id")
+        try:
+            return cls(
+                vocab,
+                unk_token=d.get("unk_token", "[UNK]"),
+                continuing_subword_prefix=d.get("continuing_subword_prefix", "##"),
+                max_input_chars_per_word=d.get("max_input_chars_per_word", 100),
+            )
+        except ConfigError as e:
+            raise FormatError(str(e)) from e
+
+    def __repr__(self) -> str:
+        return f"WordPiece(vocab_size={len(self.vocab)}, unk_token={self.unk_token!r})"
