@@ -28,6 +28,9 @@ class AppState(QObject):
         super().__init__(parent)
         self.corpus = None  # core.corpus.CorpusCounts | None
         self.corpus_path: str | None = None
+        # Where the corpus came from, for re-counting under a training pipeline:
+        # ("file", path, encoding) | ("counts", {word: count}) | ("lines", [line, ...])
+        self.corpus_source: tuple | None = None
         self.full_tokenizer = None  # core.tokenizer.Tokenizer | None (the trained/opened one)
         self.tokenizer = None  # the one shown (possibly cut by the slider)
         self.train_options = None  # core.training.TrainOptions of the last run, if trained here

@@ -1,0 +1,210 @@
+"""``subword-explorer``: launch the desktop explorer, or render a screenshot of it and exit.
+
+    $ subword-explorer                                   # the bundled sample corpus, ready to train
+    $ subword-explorer reviews.txt                       # a corpus, word-count file or tokenizer
+    $ QT_QPA_PLATFORM=offscreen subword-explorer --screenshot docs/training.png \\
+          --train bpe:2000 --text "철수는 치킨을 먹고 있다" --panel training
+
+With ``--screenshot`` the steps run in order (open the corpus, train to the
+end, type the text into the segmentation panel, raise the panel), then the
+whole window is saved as a PNG and the program exits 0 (1 with a message on
+stderr if a step failed). Screenshots use fresh settings, so they do not
+depend on (or change) the user's saved layout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+STEP_TIMEOUT_S = 600.0
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="subword-explorer", description="Train, inspect and compare subword tokenizers.")
+    p.add_argument("file", nargs="?", help="a corpus, word-count file or tokenizer to open")
+    p.add_argument("--corpus", help="a corpus text file to open")
+    p.add_argument("--counts", help="a word<TAB>count file to open")
+    p.add_argument("--train", metavar="ALGORITHM:VOCAB", help="train, e.g. bpe:2000, unigram:800, wordpiece:1000")
+    p.add_argument("--text", help="text to type into the segmentation panel")
+    p.add_argument("--panel", help="panel to raise: corpus, training, vocab, segmentation, vocabulary, compare")
+    p.add_argument("--screenshot", metavar="OUT.png", help="save a PNG of the window after the steps, then exit")
+    p.add_argument("--size", default="1400x900", help="window size for --screenshot (default 1400x900)")
+    return p
+
+
+def _parse_train(spec: str):
+    from core.errors import ConfigError
+    from core.training import TrainOptions
+
+    algo, _, size = spec.partition(":")
+    try:
+        vocab = int(size.replace(",", "").replace("_", ""))
+    except ValueError:
+        raise ConfigError(f"--train wants ALGORITHM:VOCAB (e.g. bpe:2000), not {spec!r}") from None
+    return TrainOptions(algorithm=algo.strip().lower(), vocab_size=vocab)
+
+
+class StepFailed(Exception):
+    pass
+
+
+def _wait_for(app, done_signals, fail_signals, timeout_s: float = STEP_TIMEOUT_S):
+    """Run the event loop until one of ``done_signals`` fires (returns its args) or a fail signal
+    fires (raises StepFailed with its message)."""
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    outcome: dict = {}
+
+    def ok(*args):
+        outcome.setdefault("ok", args)
+        loop.quit()
+
+    def bad(*args):
+        outcome.setdefault("fail", " ".join(str(a) for a in args) or "failed")
+        loop.quit()
+
+    for s in done_signals:
+        s.connect(ok)
+    for s in fail_signals:
+        s.connect(bad)
+    QTimer.singleShot(int(timeout_s * 1000), lambda: bad("timed out"))
+    loop.exec()
+    for s in list(done_signals) + list(fail_signals):
+        try:
+            s.disconnect(ok if s in done_signals else bad)
+        except (RuntimeError, TypeError):
+            pass
+    if "fail" in outcome and "ok" not in outcome:
+        raise StepFailed(outcome["fail"])
+    return outcome.get("ok")
+
+
+def type_text(window, text: str) -> bool:
+    """Put ``text`` into the segmentation panel's editor, as a user typing it would."""
+    panel = window.segmentation_panel
+    if panel is None:
+        return False
+    for name in ("set_text", "setText", "setPlainText"):
+        if callable(getattr(panel, name, None)):
+            getattr(panel, name)(text)
+            return True
+    from PySide6.QtWidgets import QPlainTextEdit, QTextEdit
+
+    for cls in (QPlainTextEdit, QTextEdit):
+        for editor in panel.findChildren(cls):
+            if not editor.isReadOnly():
+                editor.setPlainText(text)
+                return True
+    return False
+
+
+def run_steps(app, window, args) -> None:
+    """Open, train, type and raise as the switches say (each step waits for the previous)."""
+    from subword_gui.main_window import SAMPLE_CORPUS, detect_kind
+
+    panel = window.corpus_panel
+    corpus = args.corpus
+    counts = args.counts
+    if args.file:
+        kind = detect_kind(args.file)
+        if kind == "tokenizer":
+            window.open_tokenizer(args.file)
+            if window.last_error:
+                raise StepFailed(window.last_error[1])
+        elif kind == "counts":
+            counts = counts or args.file
+        else:
+            corpus = corpus or args.file
+    if counts:
+        panel.open_word_counts(counts)
+    elif corpus or args.train or not args.file:
+        panel.open_text(corpus or str(SAMPLE_CORPUS))
+    if panel.busy:
+        _wait_for(app, [panel.loaded], [panel.failed])
+    if args.train:
+        options = _parse_train(args.train)
+        window.training_panel.set_options(options)
+        tp = window.training_panel
+        tp.train()
+        _wait_for(app, [tp.training_finished], [tp.training_failed, tp.training_cancelled])
+        if tp.curve_job is not None and tp.curve_job.running:
+            _wait_for(app, [tp.curve_ready, tp.curve_job.failed], [], timeout_s=120)
+    if args.text is not None and not type_text(window, args.text):
+        print("subword-explorer: no segmentation panel to type into", file=sys.stderr)
+    if args.panel and not window.raise_panel(args.panel):
+        raise StepFailed(f"no panel named {args.panel!r}; choose from {', '.join(window.docks)}")
+
+
+def _settle(app, ms: int = 300) -> None:
+    end = time.monotonic() + ms / 1000
+    while time.monotonic() < end:
+        app.processEvents()
+        time.sleep(0.01)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from core.errors import SubwordError
+    from subword_gui.main_window import APP_NAME, MainWindow
+    from subword_gui.theme import apply_theme
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName("SubwordExplorer")
+    apply_theme(app)
+
+    if args.screenshot:
+        tmp = tempfile.TemporaryDirectory(prefix="subword-explorer-")
+        settings = QSettings(str(Path(tmp.name) / "settings.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(settings=settings, open_sample=False)
+        try:
+            w, h = (int(x) for x in args.size.lower().split("x"))
+        except ValueError:
+            w, h = 1400, 900
+        window.resize(w, h)
+        window._show_message_box = lambda title, message: None  # noqa: SLF001 - no dialogs in batch mode
+        window.show()
+        try:
+            run_steps(app, window, args)
+        except (StepFailed, SubwordError) as exc:
+            print(f"subword-explorer: {exc}", file=sys.stderr)
+            window.training_panel.shutdown()
+            return 1
+        _settle(app)
+        out = Path(args.screenshot)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        ok = window.grab().save(str(out))
+        window.training_panel.shutdown()
+        window.close()
+        tmp.cleanup()
+        if not ok:
+            print(f"subword-explorer: could not write {out}", file=sys.stderr)
+            return 1
+        print(out)
+        return 0
+
+    window = MainWindow(open_sample=not (args.file or args.corpus or args.counts))
+    window.show()
+    if args.file or args.corpus or args.counts or args.train or args.text or args.panel:
+        from PySide6.QtCore import QTimer
+
+        def later():
+            try:
+                run_steps(app, window, args)
+            except (StepFailed, SubwordError) as exc:
+                window.report_error("Subword Explorer", str(exc))
+
+        QTimer.singleShot(0, later)
+    return app.exec()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,304 @@
+"""Panel 1, Corpus: count a text or word-count file off the GUI thread and show what it holds.
+
+    >>> panel = CorpusPanel(state); panel.open_text("reviews.txt")   # returns at once
+    >>> # ... panel.loaded fires; state.corpus is the new CorpusCounts
+
+Shows lines, characters, words, distinct words and characters, replaced bytes
+and the encoding used (with a chooser: auto, utf-8, cp949, euc-kr); a word
+table that sorts and searches 500 k rows without stalling (see
+``models.WordFrequencyModel``); a character table; the first lines.
+
+A failed or cancelled count changes nothing: the previous corpus stays loaded.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from subword_gui import jobs
+from subword_gui.models import SORT_ROLE, CharTableModel, WordFrequencyModel
+from subword_gui.theme import mono_font
+from subword_gui.workers import Job
+
+ENCODINGS = ["auto", "utf-8", "cp949", "euc-kr"]
+SEARCH_DELAY_MS = 150
+
+FACTS = [
+    ("lines", "Lines"),
+    ("characters", "Characters"),
+    ("n_words", "Words"),
+    ("distinct_words", "Distinct words"),
+    ("distinct_chars", "Distinct characters"),
+    ("replaced_bytes", "Replaced bytes"),
+    ("encoding", "Encoding"),
+]
+
+
+def _table(model) -> QTableView:
+    view = QTableView()
+    view.setModel(model)
+    view.setAlternatingRowColors(True)
+    view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    view.verticalHeader().setDefaultSectionSize(22)
+    view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    view.setWordWrap(False)
+    return view
+
+
+class CorpusPanel(QWidget):
+    loaded = Signal(object)  # jobs.CorpusResult, after state.set_corpus
+    failed = Signal(str, str)  # path, message
+    busy_changed = Signal(bool)
+
+    def __init__(self, state, parent=None):
+        super().__init__(parent)
+        self.state = state
+        self.job: Job | None = None
+        self.result: jobs.CorpusResult | None = None
+        self._pending: tuple | None = None  # (kind, path) being counted
+        self._create_widgets()
+        self._layout()
+        self._connect()
+
+    # -- construction ------------------------------------------------------------------
+    def _create_widgets(self) -> None:
+        self.path_label = QLabel("No corpus")
+        self.path_label.setObjectName("factValue")
+        self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.encoding_box = QComboBox()
+        self.encoding_box.addItems(ENCODINGS)
+        self.encoding_box.setToolTip("Text encoding of the corpus file (auto: UTF-8, else CP949)")
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setTextVisible(False)
+        self.progress_label = QLabel("")
+        self.progress_label.setObjectName("hint")
+        self.cancel_button = QPushButton("Cancel")
+        self.fact_labels: dict[str, QLabel] = {}
+        for key, _ in FACTS:
+            lab = QLabel("–")
+            lab.setObjectName("factValue")
+            lab.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            self.fact_labels[key] = lab
+
+        self.word_model = WordFrequencyModel(self)
+        self.word_view = _table(self.word_model)
+        self.word_view.setSortingEnabled(True)
+        self.word_view.horizontalHeader().setSortIndicator(1, Qt.SortOrder.DescendingOrder)
+        self.word_view.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search words…")
+        self.search.setClearButtonEnabled(True)
+        self.match_label = QLabel("")
+        self.match_label.setObjectName("hint")
+
+        self.char_model = CharTableModel(self)
+        self.char_proxy = QSortFilterProxyModel(self)
+        self.char_proxy.setSourceModel(self.char_model)
+        self.char_proxy.setSortRole(SORT_ROLE)
+        self.char_view = _table(self.char_proxy)
+        self.char_view.setSortingEnabled(True)
+        self.char_view.sortByColumn(3, Qt.SortOrder.DescendingOrder)
+        self.char_view.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+
+        self.preview = QPlainTextEdit()
+        self.preview.setReadOnly(True)
+        self.preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.preview.setFont(mono_font())
+
+        self._search_timer = QTimer(self)
+        self._search_timer.setSingleShot(True)
+        self._search_timer.setInterval(SEARCH_DELAY_MS)
+
+    def _layout(self) -> None:
+        top = QHBoxLayout()
+        top.addWidget(self.path_label, 1)
+        enc = QLabel("Encoding")
+        enc.setObjectName("factName")
+        top.addWidget(enc)
+        top.addWidget(self.encoding_box)
+
+        busy = QHBoxLayout()
+        busy.addWidget(self.progress, 1)
+        busy.addWidget(self.progress_label)
+        busy.addWidget(self.cancel_button)
+        self._busy_row = QWidget()
+        self._busy_row.setLayout(busy)
+        busy.setContentsMargins(0, 0, 0, 0)
+        self._busy_row.setVisible(False)
+
+        facts = QGridLayout()
+        facts.setHorizontalSpacing(16)
+        facts.setVerticalSpacing(4)
+        for n, (key, title) in enumerate(FACTS):
+            name = QLabel(title)
+            name.setObjectName("factName")
+            r, c = divmod(n, 2)
+            facts.addWidget(name, r, 2 * c)
+            facts.addWidget(self.fact_labels[key], r, 2 * c + 1)
+        facts.setColumnStretch(1, 1)
+        facts.setColumnStretch(3, 1)
+
+        words = QWidget()
+        wl = QVBoxLayout(words)
+        wl.setContentsMargins(0, 6, 0, 0)
+        sr = QHBoxLayout()
+        sr.addWidget(self.search, 1)
+        sr.addWidget(self.match_label)
+        wl.addLayout(sr)
+        wl.addWidget(self.word_view)
+
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(words, "Words")
+        self.tabs.addTab(self.char_view, "Characters")
+        self.tabs.addTab(self.preview, "First lines")
+
+        root = QVBoxLayout(self)
+        root.setContentsMargins(10, 8, 10, 8)
+        root.setSpacing(8)
+        root.addLayout(top)
+        root.addWidget(self._busy_row)
+        root.addLayout(facts)
+        root.addWidget(self.tabs, 1)
+
+    def _connect(self) -> None:
+        self.cancel_button.clicked.connect(self.cancel)
+        self.search.textChanged.connect(lambda _: self._search_timer.start())
+        self._search_timer.timeout.connect(self._apply_search)
+        self.encoding_box.activated.connect(self._on_encoding_chosen)
+
+    # -- actions -------------------------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        return self.job is not None and self.job.running
+
+    def open_text(self, path: str, encoding: str | None = None) -> None:
+        """Count a text file off the GUI thread (the previous corpus stays until it succeeds)."""
+        encoding = encoding or self.encoding_box.currentText()
+        self._start(("file", str(path), encoding), jobs.count_corpus_job, str(path), encoding)
+
+    def open_word_counts(self, path: str) -> None:
+        self._start(("counts", str(path)), jobs.load_counts_job, str(path))
+
+    def open_lines(self, lines: list[str], name: str) -> None:
+        """In-memory lines (a textbook example): counted at once, they are tiny."""
+        from core.events import drain
+
+        try:
+            result = drain(jobs.counts_from_lines_job(list(lines), name))
+        except Exception as exc:  # noqa: BLE001
+            self.failed.emit(name, str(exc))
+            return
+        self._pending = ("lines", name, list(lines))
+        self._on_finished(result)
+
+    def cancel(self) -> None:
+        if self.busy:
+            self.job.cancel()
+
+    def _start(self, pending: tuple, func, *args) -> None:
+        if self.busy:
+            self.job.kill()
+        self._pending = pending
+        self.job = Job(func, *args, parent=self)
+        self.job.events.connect(self._on_events)
+        self.job.finished.connect(self._on_finished)
+        self.job.failed.connect(lambda msg: self._on_failed(pending[1], msg))
+        self.job.cancelled.connect(self._on_cancelled)
+        self.progress.setValue(0)
+        self.progress_label.setText(f"Reading {Path(pending[1]).name}…")
+        self._busy_row.setVisible(True)
+        self.busy_changed.emit(True)
+        self.job.start()
+
+    def _idle(self) -> None:
+        self._busy_row.setVisible(False)
+        self.busy_changed.emit(False)
+
+    def _on_events(self, events: list) -> None:
+        for e in reversed(events):
+            if type(e).__name__ == "Progress":
+                if e.total:
+                    self.progress.setValue(int(1000 * e.done / e.total))
+                label = {"count": "Counting", "sort": "Sorting words", "read": "Reading"}.get(e.phase, e.phase)
+                self.progress_label.setText(f"{label}… {e.done / max(e.total, 1):.0%}" if e.phase == "count" else f"{label}…")
+                break
+        for e in events:
+            if type(e).__name__ == "Warning_":
+                self.state.status_message.emit(e.message)
+
+    def _on_finished(self, result) -> None:
+        self._idle()
+        pending = self._pending
+        self.result = result
+        counts = result.counts
+        if pending[0] == "file":
+            source = ("file", pending[1], counts.encoding or "utf-8")
+        elif pending[0] == "counts":
+            source = ("counts", dict(counts.words))
+        else:
+            source = ("lines", pending[2])
+        self.state.corpus_source = source
+        self._show(result, pending[1])
+        self.state.set_corpus(counts, pending[1])
+        self.loaded.emit(result)
+
+    def _on_failed(self, path: str, message: str) -> None:
+        self._idle()
+        self.failed.emit(path, message)
+
+    def _on_cancelled(self) -> None:
+        self._idle()
+        self.state.status_message.emit("Counting cancelled; the previous corpus is still loaded.")
+
+    def _on_encoding_chosen(self, _index: int) -> None:
+        src = getattr(self.state, "corpus_source", None)
+        if src and src[0] == "file" and not self.busy:
+            self.open_text(src[1], self.encoding_box.currentText())
+
+    def _apply_search(self) -> None:
+        self.word_model.set_filter(self.search.text().strip())
+        self._update_match_label()
+
+    def _update_match_label(self) -> None:
+        n = self.word_model.matching_rows
+        total = len(self.word_model.words)
+        self.match_label.setText(f"{n:,} of {total:,}" if self.search.text().strip() else f"{total:,} words")
+
+    # -- display ---------------------------------------------------------------------------
+    def _show(self, result, name: str) -> None:
+        counts = result.counts
+        self.path_label.setText(Path(name).name if name else "corpus")
+        self.path_label.setToolTip(str(name))
+        for key, _ in FACTS:
+            value = getattr(counts, key, None)
+            if key == "encoding" and not value:
+                value = "in memory"
+            self.fact_labels[key].setText(f"{value:,}" if isinstance(value, int) else str(value))
+        self.word_model.set_result(result)
+        header = self.word_view.horizontalHeader()
+        self.word_model.sort(header.sortIndicatorSection(), header.sortIndicatorOrder())
+        self.word_model.set_filter(self.search.text().strip())
+        self._update_match_label()
+        self.char_model.set_counts(counts.chars)
+        self.preview.setPlainText("\n".join(counts.preview))

@@ -1,0 +1,248 @@
+"""The explorer's long jobs, as engine-style generators: Qt-free, so a worker process can run them.
+
+    >>> result = drain(train_job(("lines", ["hug pug", "hug"]), TrainOptions("bpe", vocab_size=8), None))
+    >>> result.tokenizer.encode("hug").tokens
+    ['hug']
+
+Each job yields the engine's events (Progress, MergeEvent, UnigramRound,
+TrainingStopped, Warning_) and returns a small result object. They run in a
+child process (see ``subword_gui.workers``) so a CPU-bound trainer never holds
+the GUI thread's interpreter lock; everything they take and return is picklable.
+
+A corpus source is one of:
+- ``("file", path, encoding)``: a text file; every ``HELD_OUT_EVERY``-th line is
+  kept out of the training counts and used for the tokens-per-word curve;
+- ``("counts", {word: count})``: raw word counts (a word-count file);
+- ``("lines", [line, ...])``: in-memory lines (the textbook examples).
+
+Leaves out: anything that draws; the engine's own counting (``core.corpus``) is
+what the corpus panel shows, this module only re-counts under a training pipeline.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Generator
+
+from core.events import Progress
+from core.tokenizer import Tokenizer
+from core.training import (
+    TrainOptions,
+    pre_tokenize_counts,
+    train_from_counts,
+)
+
+HELD_OUT_EVERY = 20  # one line in twenty (5 %) is held out of training
+HELD_OUT_MAX_LINES = 1500  # enough for a stable ratio, cheap to encode ~10 times
+PROGRESS_EVERY_LINES = 5000
+
+
+@dataclass
+class CorpusResult:
+    """What the corpus panel receives: the engine's counts plus two precomputed row orders
+    (so sorting the word table by count or by word costs nothing on the GUI thread)."""
+
+    counts: object  # core.corpus.CorpusCounts
+    words: list[str] = field(default_factory=list)
+    frequencies: list[int] = field(default_factory=list)
+    order_by_count: list[int] = field(default_factory=list)  # most frequent first, then by word
+    order_by_word: list[int] = field(default_factory=list)  # by code point
+
+
+@dataclass
+class TrainResult:
+    tokenizer: Tokenizer
+    pre_token_counts: dict[str, int] | None  # the counts trained on (for the cache), None if given
+    held_out: list[str]  # lines to measure the trained model on
+    held_out_kind: str  # "held-out lines" | "training lines" | "words"
+
+
+@dataclass
+class CurvePoint:
+    vocab_size: int
+    tokens_per_word: float
+    chars_per_token: float
+    unk_rate: float
+
+
+# -- corpus -----------------------------------------------------------------------
+
+
+def _with_orders(counts) -> CorpusResult:
+    words = list(counts.words)
+    freqs = [counts.words[w] for w in words]
+    by_word = sorted(range(len(words)), key=words.__getitem__)
+    rank = [0] * len(words)
+    for r, i in enumerate(by_word):
+        rank[i] = r
+    by_count = sorted(range(len(words)), key=lambda i: (-freqs[i], rank[i]))
+    return CorpusResult(counts, words, freqs, by_count, by_word)
+
+
+def count_corpus_job(path: str, encoding: str = "auto") -> Generator[object, None, CorpusResult]:
+    """Count a text file with the engine (progress in bytes), then sort its words twice."""
+    from core.corpus import count_words
+
+    counts = yield from count_words([path], None, encoding=encoding)
+    yield Progress("sort", 0, 1)
+    return _with_orders(counts)
+
+
+def load_counts_job(path: str) -> Generator[object, None, CorpusResult]:
+    """Read a ``word<TAB>count`` file as a corpus."""
+    from core.corpus import load_word_counts_as_corpus
+
+    yield Progress("read", 0, 1)
+    counts = load_word_counts_as_corpus(path)
+    if hasattr(counts, "send"):  # a generator in some engine versions
+        counts = yield from counts
+    yield Progress("sort", 0, 1)
+    return _with_orders(counts)
+
+
+def counts_from_lines_job(lines: list[str], name: str = "example") -> Generator[object, None, CorpusResult]:
+    from core.corpus import count_lines
+
+    counts = count_lines(lines)
+    if hasattr(counts, "send"):
+        counts = yield from counts
+    return _with_orders(counts)
+
+
+# -- training ---------------------------------------------------------------------
+
+
+def _count_lines_under(lines, options: TrainOptions, out: Counter) -> None:
+    """Add the pre-tokens of ``lines`` under the options' pipeline to ``out`` (the engine counts)."""
+    from core.corpus import count_lines
+
+    out.update(count_lines(lines, options).words)
+
+
+def _python_encoding(encoding: str | None) -> str:
+    enc = (encoding or "utf-8").lower()
+    return "utf-8-sig" if enc in ("utf-8", "utf8", "auto", "utf-8-sig") else enc
+
+
+def count_file_for_training(path: str, encoding: str | None, options: TrainOptions):
+    """Count the pre-tokens of a file's lines under ``options``, holding every 20th line out.
+
+    Returns ``(counts, held_out_lines)``; yields Progress("count", bytes, total).
+    """
+    total = max(os.path.getsize(path), 1)
+    counts: Counter = Counter()
+    held_out: list[str] = []
+    batch: list[str] = []
+    done = 0
+    with open(path, encoding=_python_encoding(encoding), errors="replace", newline=None) as f:
+        for n, line in enumerate(f):
+            done += len(line)  # characters, close enough to bytes for a progress bar
+            line = line.rstrip("\n")
+            if n % HELD_OUT_EVERY == HELD_OUT_EVERY - 1:
+                if len(held_out) < HELD_OUT_MAX_LINES and line.strip():
+                    held_out.append(line)
+                continue
+            batch.append(line)
+            if len(batch) >= PROGRESS_EVERY_LINES:
+                _count_lines_under(batch, options, counts)
+                batch.clear()
+                yield Progress("count", min(done, total), total)
+    _count_lines_under(batch, options, counts)
+    yield Progress("count", total, total)
+    return dict(counts), held_out
+
+
+def train_job(source: tuple, options: TrainOptions, cached: tuple | None) -> Generator[object, None, TrainResult]:
+    """Count the source under the options' pipeline (unless ``cached`` = (counts, held_out, kind)), then train."""
+    kind = source[0]
+    fresh = None
+    if cached is not None:
+        counts, held_out, held_kind = cached
+    elif kind == "file":
+        counts, held_out = yield from count_file_for_training(source[1], source[2], options)
+        held_kind = "held-out lines"
+        fresh = counts
+    elif kind == "counts":
+        yield Progress("count", 0, 1)
+        counts = pre_tokenize_counts(source[1], options)
+        # Word counts have no lines: measure on the most frequent words, one per line.
+        top = sorted(source[1].items(), key=lambda kv: -kv[1])[:HELD_OUT_MAX_LINES]
+        held_out, held_kind = [w for w, _ in top], "frequent words"
+        fresh = counts
+    elif kind == "lines":
+        counter: Counter = Counter()
+        _count_lines_under(source[1], options, counter)
+        counts = dict(counter)
+        held_out, held_kind = list(source[1]), "training lines"
+        fresh = counts
+    else:
+        raise ValueError(f"unknown corpus source {kind!r}")
+    tokenizer = yield from train_from_counts(counts, options)
+    return TrainResult(tokenizer, fresh, held_out, held_kind)
+
+
+# -- the vocab-size slider and the held-out curve ---------------------------------------
+
+
+def can_truncate(tokenizer: Tokenizer | None) -> bool:
+    return tokenizer is not None and hasattr(tokenizer.model, "truncated")
+
+
+def min_vocab_size(tokenizer: Tokenizer) -> int:
+    """The smallest size the model can be cut to (its alphabet plus special tokens)."""
+    m = tokenizer.model
+    return int(getattr(m, "min_vocab_size", None) or m.vocab_size)
+
+
+def truncate_tokenizer(full: Tokenizer, vocab_size: int) -> Tokenizer:
+    """The same pipeline with the model cut to ``vocab_size`` tokens.
+
+    >>> truncate_tokenizer(tok, 9).model.vocab_size
+    9
+    """
+    if vocab_size >= full.model.vocab_size:
+        return full
+    model = full.model.truncated(vocab_size)
+    # subtle: an added token whose id lies beyond the cut would point nowhere.
+    added = [t for t in full.added_tokens if model.id_to_token(t.id) is not None or t.id < vocab_size]
+    return Tokenizer(
+        model,
+        normalizer=full.normalizer,
+        pre_tokenizer=full.pre_tokenizer,
+        decoder=full.decoder,
+        added_tokens=added,
+        post_processor=full.post_processor,
+        extra=full.extra,
+    )
+
+
+def curve_sizes(low: int, high: int, n: int = 10) -> list[int]:
+    """About ``n`` vocab sizes from ``low`` to ``high``, spaced evenly on a log scale.
+
+    >>> curve_sizes(100, 1000, 3)
+    [100, 316, 1000]
+    """
+    if high <= low:
+        return [high]
+    import math
+
+    a, b = math.log(max(low, 1)), math.log(high)
+    sizes = sorted({int(round(math.exp(a + (b - a) * i / (n - 1)))) for i in range(n)})
+    sizes[0], sizes[-1] = low, high
+    return sorted(set(sizes))
+
+
+def curve_job(full: Tokenizer, lines: list[str], sizes: list[int]) -> Generator[object, None, list[CurvePoint]]:
+    """Tokens per word and characters per token of ``lines`` at each vocab size."""
+    from core.stats import encoding_stats
+
+    points = []
+    for i, k in enumerate(sizes):
+        yield Progress("curve", i, len(sizes))
+        tok = truncate_tokenizer(full, k) if can_truncate(full) else full
+        s = encoding_stats(tok, lines)
+        points.append(CurvePoint(k, s.tokens_per_word, s.chars_per_token, s.unk_rate))
+    yield Progress("curve", len(sizes), len(sizes))
+    return points

@@ -1,0 +1,589 @@
+"""The explorer's main window: dockable panels, menus, shortcuts, status bar, settings.
+
+    >>> window = MainWindow(settings=QSettings(path, QSettings.Format.IniFormat))
+    >>> window.show()            # opens on the bundled sample corpus, ready to train
+
+Panels are docks (restorable from QSettings): Corpus and Training (ours),
+the vocab-size slider, and Segmentation, Vocabulary and Compare (hosted
+here, built by their own modules, added only if those modules import).
+Every error (corrupt file, wrong encoding, empty corpus) goes through
+``report_error``: a message box naming the file and the problem, and a red note
+in the status bar; nothing already loaded is replaced.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QWidget,
+)
+
+from core.errors import SubwordError
+from subword_gui import theme
+from subword_gui.corpus_panel import CorpusPanel
+from subword_gui.slider import VocabSizeSlider
+from subword_gui.state import AppState
+from subword_gui.training_panel import ALGORITHM_LABELS, TrainingPanel
+
+APP_NAME = "Subword Explorer"
+ROOT = Path(__file__).resolve().parents[1]
+RESOURCES = ROOT / "resources"
+SAMPLE_CORPUS = RESOURCES / "sample" / "sample-ko-en.txt"
+EXAMPLES_FILE = RESOURCES / "examples" / "examples.json"
+ICON_FILE = RESOURCES / "icons" / "subword-explorer.svg"
+SETTINGS_VERSION = 1
+MAX_RECENT = 8
+DEFAULT_SIZE = (1400, 900)
+
+TOKENIZER_SUFFIXES = {".json", ".model", ".tiktoken", ".vocab", ".bpe"}
+COUNTS_SUFFIXES = {".tsv", ".counts", ".wc"}
+_COUNT_LINE = re.compile(r"^\S+\t[0-9]+$")
+
+CORPUS_FILTER = "Text files (*.txt *.text *.tsv *.csv);;All files (*)"
+COUNTS_FILTER = "Word counts (*.tsv *.counts *.txt);;All files (*)"
+TOKENIZER_FILTER = (
+    "Tokenizers (*.json *.model *.vocab *.tiktoken merges.txt);;"
+    "Hugging Face tokenizer.json (*.json);;SentencePiece (*.model);;All files (*)"
+)
+
+
+def detect_kind(path: str | Path) -> str:
+    """Guess what a dropped or command-line file is: "tokenizer", "counts" or "corpus".
+
+    >>> detect_kind("tokenizer.json"), detect_kind("words.tsv")
+    ('tokenizer', 'counts')
+    """
+    p = Path(path)
+    if p.is_dir() or p.suffix.lower() in TOKENIZER_SUFFIXES or p.name == "merges.txt":
+        return "tokenizer"
+    if p.suffix.lower() in COUNTS_SUFFIXES:
+        return "counts"
+    try:
+        with open(p, "rb") as f:
+            head = f.read(4096).decode("utf-8", errors="replace").splitlines()[:5]
+    except OSError:
+        return "corpus"
+    lines = [line for line in head if line.strip()]
+    if lines and all(_COUNT_LINE.match(line.rstrip("\r")) for line in lines):
+        return "counts"
+    try:
+        from core.formats.tiktoken_ranks import looks_like_rank_file
+
+        if looks_like_rank_file(p):
+            return "tokenizer"
+    except Exception:  # noqa: BLE001 - detection is a best guess
+        pass
+    return "corpus"
+
+
+def _optional_panel(module: str, cls: str, state):
+    """A panel from another module, or None if that module is not there (yet)."""
+    import importlib
+
+    try:
+        return getattr(importlib.import_module(module), cls)(state)
+    except ImportError:
+        return None
+
+
+class MainWindow(QMainWindow):
+    error_reported = Signal(str, str)  # title, message
+
+    def __init__(self, state: AppState | None = None, settings: QSettings | None = None,
+                 open_sample: bool = True):
+        super().__init__()
+        self.state = state or AppState(self)
+        self.settings = settings or QSettings("SubwordExplorer", "Subword Explorer")
+        self.last_error: tuple[str, str] | None = None
+        self.setWindowTitle(APP_NAME)
+        self.setAcceptDrops(True)
+        self.setDockNestingEnabled(True)
+        self._set_icon()
+        self._create_panels()
+        self._create_actions()
+        self._create_menus()
+        self._create_docks()
+        self._create_status_bar()
+        self._connect_state()
+        self._read_settings()
+        if open_sample:
+            QTimer.singleShot(0, self.open_initial_corpus)
+
+    # -- construction: the table of contents ----------------------------------------------------
+    def _set_icon(self) -> None:
+        if ICON_FILE.is_file():
+            from PySide6.QtGui import QIcon
+
+            self.setWindowIcon(QIcon(str(ICON_FILE)))
+
+    def _create_panels(self) -> None:
+        self.corpus_panel = CorpusPanel(self.state)
+        self.training_panel = TrainingPanel(self.state)
+        self.slider = VocabSizeSlider(self.state)
+        self.segmentation_panel = _optional_panel("subword_gui.segmentation", "SegmentationPanel", self.state)
+        self.vocabulary_panel = _optional_panel("subword_gui.vocabulary", "VocabularyPanel", self.state)
+        self.compare_panel = _optional_panel("subword_gui.compare", "ComparePanel", self.state)
+
+    def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(tip)
+        action.triggered.connect(slot)
+        return action
+
+    def _create_actions(self) -> None:
+        K = QKeySequence.StandardKey
+        self.open_corpus_action = self._action("Open &corpus…", self.open_corpus_dialog, K.Open,
+                                               "Count a text file (UTF-8, CP949 or EUC-KR)")
+        self.open_counts_action = self._action("Open &word counts…", self.open_counts_dialog, "Ctrl+Shift+W",
+                                               "Open a word<TAB>count file")
+        self.open_tokenizer_action = self._action("Open &tokenizer…", self.open_tokenizer_dialog, "Ctrl+Shift+O",
+                                                  "Open tokenizer.json, a SentencePiece model, vocab.json+merges.txt…")
+        self.save_tokenizer_action = self._action("&Save tokenizer as…", self.save_tokenizer_dialog, K.SaveAs,
+                                                  "Save the shown tokenizer (cut to the slider's size)")
+        self.export_log_action = self._action("&Export merge log…", self.export_merge_log_dialog, "Ctrl+E",
+                                              "Write the merge log as CSV or JSON lines")
+        self.quit_action = self._action("&Quit", self.close, K.Quit)
+        self.train_action = self._action("&Train", self.training_panel.train, "Ctrl+T", "Train on the loaded corpus")
+        self.step_action = self._action("&Step one merge", self.training_panel.step, "Ctrl+Shift+T",
+                                        "Advance one merge at a time")
+        self.cancel_action = self._action("&Cancel", self.cancel_work, "Ctrl+.", "Cancel counting or training")
+        self.about_action = self._action("&About Subword Explorer", self.show_about, K.HelpContents)
+        self.save_tokenizer_action.setEnabled(False)
+        self.export_log_action.setEnabled(False)
+
+    def _create_menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        for a in (self.open_corpus_action, self.open_counts_action, self.open_tokenizer_action):
+            file_menu.addAction(a)
+        self.recent_menu = file_menu.addMenu("&Recent files")
+        file_menu.addSeparator()
+        file_menu.addAction(self.save_tokenizer_action)
+        file_menu.addAction(self.export_log_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+
+        train_menu = bar.addMenu("&Train")
+        for a in (self.train_action, self.step_action, self.cancel_action):
+            train_menu.addAction(a)
+
+        self.examples_menu = bar.addMenu("E&xamples")
+        self._fill_examples_menu()
+        self.view_menu = bar.addMenu("&View")
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.about_action)
+
+    def _dock(self, name: str, title: str, widget: QWidget, area) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"{name}Dock")
+        dock.setWidget(widget)
+        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+                         | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        self.addDockWidget(area, dock)
+        self.docks[name] = dock
+        return dock
+
+    def _create_docks(self) -> None:
+        """Default layout at 1400x900: Corpus|Training on the left; on the right the slider,
+        Segmentation below it, Vocabulary|Compare at the bottom."""
+        L, R = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
+        self.docks: dict[str, QDockWidget] = {}
+        central = QWidget()
+        central.setMaximumSize(0, 0)  # the docks are the window
+        self.setCentralWidget(central)
+        corpus = self._dock("corpus", "Corpus", self.corpus_panel, L)
+        training = self._dock("training", "Training", self.training_panel, L)
+        self.tabifyDockWidget(corpus, training)
+        vocab = self._dock("vocab", "Vocab size", self.slider, R)
+        vocab.setFeatures(vocab.features() & ~QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+        right = []
+        for name, title, panel in (("segmentation", "Segmentation", self.segmentation_panel),
+                                   ("vocabulary", "Vocabulary", self.vocabulary_panel),
+                                   ("compare", "Compare", self.compare_panel)):
+            if panel is not None:
+                right.append(self._dock(name, title, panel, R))
+        if right:
+            self.splitDockWidget(vocab, right[0], Qt.Orientation.Vertical)
+        if len(right) >= 2:
+            self.splitDockWidget(right[0], right[1], Qt.Orientation.Vertical)
+            for extra in right[2:]:
+                self.tabifyDockWidget(right[1], extra)
+            right[1].raise_()
+        # subtle: without a cap the slider's dock takes a share of the spare height.
+        vocab.setMaximumHeight(self.slider.sizeHint().height() + 34)
+        self.resizeDocks([corpus, vocab], [620, 780], Qt.Orientation.Horizontal)
+        if len(right) >= 2:
+            self.resizeDocks([right[0], right[1]], [430, 330], Qt.Orientation.Vertical)
+        training.raise_()
+        for n, (name, dock) in enumerate(self.docks.items(), start=1):
+            action = dock.toggleViewAction()
+            action.setShortcut(QKeySequence(f"Alt+{n}"))
+            self.view_menu.addAction(action)
+        self.view_menu.addSeparator()
+        self.view_menu.addAction(self._action("Reset &layout", self.reset_layout))
+
+    def _create_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.corpus_fact = QLabel("No corpus")
+        self.model_fact = QLabel("No model")
+        self.error_label = QLabel("")
+        self.error_label.setObjectName("errorLabel")
+        self.error_label.setVisible(False)
+        bar.addWidget(self.error_label, 1)
+        bar.addPermanentWidget(self.corpus_fact)
+        bar.addPermanentWidget(self.model_fact)
+
+    def _connect_state(self) -> None:
+        s = self.state
+        s.corpus_changed.connect(self._on_corpus)
+        s.tokenizer_changed.connect(self._on_tokenizer)
+        s.status_message.connect(lambda m: self.statusBar().showMessage(m, 8000))
+        self.corpus_panel.failed.connect(self._on_corpus_failed)
+        self.corpus_panel.loaded.connect(lambda _r: self.error_label.setVisible(False))
+        self.training_panel.training_failed.connect(lambda m: self.report_error("Training failed", m))
+        self.training_panel.training_started.connect(lambda: self.docks["training"].raise_())
+
+    # -- settings ------------------------------------------------------------------------------
+    def _read_settings(self) -> None:
+        s = self.settings
+        self._default_state = self.saveState(SETTINGS_VERSION)
+        geometry = s.value("window/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(*DEFAULT_SIZE)
+        dock_state = s.value("window/state")
+        if isinstance(dock_state, QByteArray) and not dock_state.isEmpty():
+            self.restoreState(dock_state, SETTINGS_VERSION)
+        options = s.value("training/options")
+        if isinstance(options, str) and options:
+            try:
+                self.training_panel.apply_options_dict(json.loads(options))
+            except ValueError:
+                pass
+        encoding = s.value("corpus/encoding")
+        if isinstance(encoding, str) and self.corpus_panel.encoding_box.findText(encoding) >= 0:
+            self.corpus_panel.encoding_box.setCurrentText(encoding)
+        self._rebuild_recent_menu()
+
+    def write_settings(self) -> None:
+        s = self.settings
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState(SETTINGS_VERSION))
+        s.setValue("training/options", json.dumps(self.training_panel.options_dict()))
+        s.setValue("corpus/encoding", self.corpus_panel.encoding_box.currentText())
+        src = self.state.corpus_source
+        if src and src[0] in ("file", "counts") and self.state.corpus_path:
+            s.setValue("corpus/last", json.dumps([src[0], self.state.corpus_path]))
+        s.sync()
+
+    def reset_layout(self) -> None:
+        self.restoreState(self._default_state, SETTINGS_VERSION)
+        for dock in self.docks.values():
+            dock.show()
+
+    def closeEvent(self, event) -> None:
+        self.write_settings()
+        self.training_panel.shutdown()
+        if self.corpus_panel.job is not None and self.corpus_panel.job.running:
+            self.corpus_panel.job.kill()
+        super().closeEvent(event)
+
+    # -- recent files --------------------------------------------------------------------------
+    def recent_files(self) -> list[tuple[str, str]]:
+        raw = self.settings.value("recent/files")
+        try:
+            items = json.loads(raw) if isinstance(raw, str) else []
+            return [(str(k), str(p)) for k, p in items][:MAX_RECENT]
+        except (ValueError, TypeError):
+            return []
+
+    def _remember(self, kind: str, path: str) -> None:
+        path = str(Path(path).resolve())
+        items = [(k, p) for k, p in self.recent_files() if p != path]
+        items.insert(0, (kind, path))
+        self.settings.setValue("recent/files", json.dumps(items[:MAX_RECENT]))
+        self._rebuild_recent_menu()
+
+    def _rebuild_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        items = self.recent_files()
+        for n, (kind, path) in enumerate(items, start=1):
+            action = self.recent_menu.addAction(f"&{n} {Path(path).name}  ({kind})")
+            action.setToolTip(path)
+            action.triggered.connect(lambda _=False, k=kind, p=path: self.open_path(p, k))
+        self.recent_menu.setEnabled(bool(items))
+
+    # -- examples -------------------------------------------------------------------------------
+    def examples(self) -> list[dict]:
+        try:
+            data = json.loads(EXAMPLES_FILE.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return []
+        items = data.get("examples", data) if isinstance(data, dict) else data
+        return [e for e in items if isinstance(e, dict) and e.get("file")]
+
+    def _fill_examples_menu(self) -> None:
+        self.examples_menu.clear()
+        items = self.examples()
+        for ex in items:
+            title = ex.get("title") or ex.get("name") or Path(ex["file"]).stem
+            action = self.examples_menu.addAction(title)
+            if ex.get("description"):
+                action.setStatusTip(ex["description"])
+            action.triggered.connect(lambda _=False, e=ex: self.load_example(e))
+        if not items:
+            self.examples_menu.addAction("(no examples bundled)").setEnabled(False)
+
+    def load_example(self, ex: dict) -> None:
+        """Load a textbook example and set the training options it was worked with."""
+        from core.training import TrainOptions
+
+        path = (EXAMPLES_FILE.parent / ex["file"]).resolve()
+        try:
+            options = TrainOptions(
+                algorithm=ex.get("algorithm", "bpe"),
+                vocab_size=int(ex.get("vocab_size", 100)),
+                pre_tokenizer=ex.get("pre_tokenizer") or ex.get("pre-tokenizer"),
+                normalizer=ex.get("normalizer"),
+                special_tokens=ex.get("special_tokens"),
+                end_of_word_suffix=ex.get("end_of_word_suffix"),
+                continuing_subword_prefix=ex.get("continuing_subword_prefix"),
+                min_frequency=int(ex.get("min_frequency", 0)),
+            )
+            self.training_panel.set_options(options)
+        except (SubwordError, ValueError, TypeError) as exc:
+            self.report_error("Example", f"{path.name}: {exc}")
+            return
+        kind = ex.get("kind", "text")
+        if kind == "counts":
+            self.corpus_panel.open_word_counts(str(path))
+        else:
+            try:
+                lines = path.read_text(encoding="utf-8-sig").splitlines()
+            except OSError as exc:
+                self.report_error("Example", f"{path}: {exc}")
+                return
+            self.corpus_panel.open_lines(lines, str(path))
+        self.docks["training"].raise_()
+
+    # -- opening and saving --------------------------------------------------------------------------
+    def open_initial_corpus(self) -> None:
+        """The last corpus if it is still there, else the bundled sample."""
+        raw = self.settings.value("corpus/last")
+        try:
+            kind, path = json.loads(raw) if isinstance(raw, str) else (None, None)
+        except (ValueError, TypeError):
+            kind, path = None, None
+        if path and Path(path).is_file():
+            self.open_path(path, "counts" if kind == "counts" else "corpus", remember=False)
+        elif SAMPLE_CORPUS.is_file():
+            self.corpus_panel.open_text(str(SAMPLE_CORPUS))
+
+    def _ask_open(self, title: str, filters: str) -> str | None:
+        start = str(Path(self.state.corpus_path).parent) if self.state.corpus_path else ""
+        path, _ = QFileDialog.getOpenFileName(self, title, start, filters)
+        return path or None
+
+    def open_corpus_dialog(self) -> None:
+        path = self._ask_open("Open corpus", CORPUS_FILTER)
+        if path:
+            self.open_path(path, "corpus")
+
+    def open_counts_dialog(self) -> None:
+        path = self._ask_open("Open word counts", COUNTS_FILTER)
+        if path:
+            self.open_path(path, "counts")
+
+    def open_tokenizer_dialog(self) -> None:
+        path = self._ask_open("Open tokenizer", TOKENIZER_FILTER)
+        if path:
+            self.open_path(path, "tokenizer")
+
+    def open_path(self, path: str, kind: str | None = None, remember: bool = True) -> None:
+        """Open a corpus, word-count file or tokenizer (``kind`` None: detect it)."""
+        p = Path(path)
+        if not p.exists():
+            self.report_error("Cannot open", f"{path}: no such file or folder")
+            return
+        kind = kind or detect_kind(p)
+        if kind == "tokenizer":
+            self.open_tokenizer(str(p))
+            return
+        if p.is_dir():
+            self.report_error("Cannot open", f"{path} is a folder, not a corpus file")
+            return
+        if remember:
+            self._remember(kind, str(p))
+        if kind == "counts":
+            self.corpus_panel.open_word_counts(str(p))
+        else:
+            self.corpus_panel.open_text(str(p))
+        self.docks["corpus"].raise_()
+
+    def open_tokenizer(self, path: str) -> None:
+        try:
+            from core.formats.detect import open_tokenizer
+        except ImportError:
+            self.report_error("Open tokenizer", "Opening tokenizer files is not available in this build yet.")
+            return
+        try:
+            loaded = open_tokenizer(path)
+        except (SubwordError, OSError, ValueError) as exc:
+            self.report_error("Cannot open tokenizer", f"{path}: {exc}")
+            return
+        self._remember("tokenizer", path)
+        self.state.set_full_tokenizer(loaded.tokenizer)
+        fmt = getattr(loaded, "format", "")
+        note = f"Opened {Path(path).name} ({fmt})"
+        warnings = list(getattr(loaded, "warnings", []) or [])
+        if warnings:
+            note += ": " + "; ".join(warnings[:3])
+        self.statusBar().showMessage(note, 10000)
+
+    def save_tokenizer_dialog(self) -> None:
+        tok = self.state.tokenizer
+        if tok is None:
+            self.report_error("Save tokenizer", "There is no tokenizer to save: train or open one first.")
+            return
+        try:
+            from core.formats.detect import save_tokenizer
+        except ImportError:
+            self.report_error("Save tokenizer", "Saving tokenizer files is not available in this build yet.")
+            return
+        filters = ("Hugging Face tokenizer.json (*.json);;SentencePiece model (*.model);;"
+                   "GPT-2 vocab.json + merges.txt (folder) (*);;tiktoken ranks (*.tiktoken)")
+        path, chosen = QFileDialog.getSaveFileName(self, "Save tokenizer as", "tokenizer.json", filters)
+        if not path:
+            return
+        fmt = _format_for(path, chosen)
+        try:
+            losses = save_tokenizer(tok, path, fmt)
+        except (SubwordError, OSError, ValueError) as exc:
+            self.report_error("Cannot save tokenizer", f"{path}: {exc}")
+            return
+        msg = f"Saved {Path(path).name}"
+        if losses:
+            msg += " (not kept: " + "; ".join(losses[:3]) + ")"
+        self.statusBar().showMessage(msg, 10000)
+
+    def export_merge_log_dialog(self) -> None:
+        events = self.state.merge_events
+        if not events:
+            self.report_error("Export merge log", "There is no merge log: train a BPE or WordPiece model first.")
+            return
+        try:
+            from core.formats import merge_log
+        except ImportError:
+            self.report_error("Export merge log", "Exporting the merge log is not available in this build yet.")
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Export merge log", "merges.csv",
+                                              "CSV (*.csv);;JSON lines (*.jsonl)")
+        if not path:
+            return
+        try:
+            writer = getattr(merge_log, "write_merge_log", None) or getattr(merge_log, "save_merge_log")
+            writer(events, path)
+        except (SubwordError, OSError, ValueError, AttributeError, TypeError) as exc:
+            self.report_error("Cannot export merge log", f"{path}: {exc}")
+            return
+        self.statusBar().showMessage(f"Wrote {len(events):,} merges to {Path(path).name}", 10000)
+
+    def cancel_work(self) -> None:
+        self.training_panel.cancel()
+        self.corpus_panel.cancel()
+
+    # -- errors and status ---------------------------------------------------------------------------
+    def report_error(self, title: str, message: str) -> None:
+        """Tell the user what went wrong (a message box and the status bar); change nothing else."""
+        self.last_error = (title, message)
+        self.error_label.setText(f"⚠ {message}")
+        self.error_label.setToolTip(message)
+        self.error_label.setVisible(True)
+        self.error_reported.emit(title, message)
+        self._show_message_box(title, message)
+
+    def _show_message_box(self, title: str, message: str) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, title, message, QMessageBox.StandardButton.Ok, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()  # window-modal, returns at once
+
+    def _on_corpus_failed(self, path: str, message: str) -> None:
+        text = message if str(Path(path).name) in message else f"{path}: {message}"
+        self.report_error("Cannot open corpus", text)
+
+    def _on_corpus(self, counts) -> None:
+        name = Path(self.state.corpus_path).name if self.state.corpus_path else "corpus"
+        self.corpus_fact.setText(f"{name} · {counts.lines:,} lines · {counts.n_words:,} words · "
+                                 f"{counts.distinct_words:,} distinct")
+        self.setWindowTitle(f"{name} — {APP_NAME}")
+
+    def _on_tokenizer(self, tok) -> None:
+        full = self.state.full_tokenizer
+        opts = self.state.train_options
+        algo = ALGORITHM_LABELS.get(opts.algorithm, opts.algorithm) if opts else type(tok.model).__name__
+        text = f"{algo} · {tok.vocab_size:,} tokens"
+        if full is not None and tok is not full:
+            text += f" (cut from {full.vocab_size:,})"
+        self.model_fact.setText(text)
+        self.save_tokenizer_action.setEnabled(True)
+        self.export_log_action.setEnabled(bool(self.state.merge_events))
+
+    def show_about(self) -> None:
+        QMessageBox.about(
+            self,
+            f"About {APP_NAME}",
+            f"<h3>{APP_NAME}</h3><p>Train, inspect and compare subword tokenizers — BPE, byte-level BPE, "
+            "WordPiece and Unigram — step by step, in Korean, English and Japanese.</p>"
+            "<p>Drop a corpus or a tokenizer file on the window to open it.</p>",
+        )
+
+    # -- panels -------------------------------------------------------------------------------------
+    def raise_panel(self, name: str) -> bool:
+        dock = self.docks.get(name.lower())
+        if dock is None:
+            return False
+        dock.show()
+        dock.raise_()
+        return True
+
+    # -- drag and drop ---------------------------------------------------------------------------------
+    def dragEnterEvent(self, event) -> None:
+        if event.mimeData().hasUrls() and any(u.isLocalFile() for u in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:
+        for url in event.mimeData().urls():
+            if url.isLocalFile():
+                self.open_path(url.toLocalFile())
+                event.acceptProposedAction()
+                return
+
+
+def _format_for(path: str, chosen_filter: str) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix == ".model" or "SentencePiece" in chosen_filter:
+        return "sentencepiece"
+    if suffix == ".tiktoken" or "tiktoken" in chosen_filter:
+        return "tiktoken"
+    if "merges.txt" in chosen_filter:
+        return "gpt2"
+    return "hf-json"
+
+
+__all__ = ["MainWindow", "detect_kind", "theme"]

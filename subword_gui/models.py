@@ -1,0 +1,368 @@
+"""Qt item models over engine data: the merge log, Unigram rounds, word and character tables.
+
+    >>> log = MergeLogModel(); log.append_events([MergeEvent(1, "u", "g", "ug", 20, 4, 20.0)])
+    >>> log.rowCount()
+    1
+
+Views read these; none of them owns engine state. Large tables stay fast:
+- the merge log appends in batches (one ``beginInsertRows`` per flush);
+- the word table sorts and filters *itself* from row orders precomputed off
+  the GUI thread (``jobs.CorpusResult``) and hands rows to the view on demand
+  (``canFetchMore``/``fetchMore``), so 500 k words never stall a repaint.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # raw value for QSortFilterProxyModel
+FETCH_BATCH = 2000
+
+_GREY = QBrush(QColor("#9aa0a6"))
+_TIE_BG = QBrush(QColor("#fff4d6"))
+_ITALIC = QFont()
+_ITALIC.setItalic(True)
+
+_VISIBLE = {" ": "␣", "\t": "⇥", "\n": "⏎", "\r": "␍", "\u3000": "␣"}
+
+
+def visible_token(token: str) -> str:
+    """Make whitespace and invisible characters in a token visible.
+
+    >>> visible_token("a b")
+    'a␣b'
+    """
+    out = []
+    for ch in token:
+        if ch in _VISIBLE:
+            out.append(_VISIBLE[ch])
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp"):
+            out.append(f"<U+{ord(ch):04X}>")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _align(column_is_number: bool):
+    if column_is_number:
+        return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+
+
+class _Table(QAbstractTableModel):
+    HEADERS: tuple[str, ...] = ()
+    NUMERIC: tuple[bool, ...] = ()
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self.HEADERS[section]
+            if role == Qt.ItemDataRole.TextAlignmentRole:
+                return _align(self.NUMERIC[section])
+        elif orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole:
+            return section + 1
+        return None
+
+    def flags(self, index):
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+
+
+# -- the merge log ---------------------------------------------------------------------
+
+
+class MergeLogModel(_Table):
+    """One row per MergeEvent: step, left, right, new token, count, score, vocab size.
+
+    Rows past the slider's cut (``set_cut``) are greyed and italic; ties are tinted
+    and explained in a tooltip.
+    """
+
+    HEADERS = ("Step", "Left", "Right", "New token", "Count", "Score", "Vocab")
+    NUMERIC = (True, False, False, False, True, True, True)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.rows: list = []
+        self.cut: int | None = None  # vocab size the slider stands at
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def clear(self) -> None:
+        self.beginResetModel()
+        self.rows = []
+        self.cut = None
+        self.endResetModel()
+
+    def append_events(self, events) -> int:
+        """Append the MergeEvents among ``events`` in one batch; returns how many."""
+        merges = [e for e in events if type(e).__name__ == "MergeEvent"]
+        if merges:
+            n = len(self.rows)
+            self.beginInsertRows(QModelIndex(), n, n + len(merges) - 1)
+            self.rows.extend(merges)
+            self.endInsertRows()
+        return len(merges)
+
+    def set_cut(self, vocab_size: int | None) -> None:
+        if vocab_size == self.cut:
+            return
+        self.cut = vocab_size
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(self.HEADERS) - 1))
+
+    def is_cut(self, row: int) -> bool:
+        return self.cut is not None and self.rows[row].vocab_size > self.cut
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not (0 <= index.row() < len(self.rows)):
+            return None
+        e = self.rows[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return f"{e.step} =" if e.tie else str(e.step)
+            if col == 1:
+                return visible_token(e.left)
+            if col == 2:
+                return visible_token(e.right)
+            if col == 3:
+                return visible_token(e.new_token)
+            if col == 4:
+                return f"{e.count:,}"
+            if col == 5:
+                return f"{e.score:,.0f}" if float(e.score).is_integer() else f"{e.score:.4g}"
+            if col == 6:
+                return f"{e.vocab_size:,}"
+        elif role == SORT_ROLE:
+            return (e.step, e.left, e.right, e.new_token, e.count, e.score, e.vocab_size)[col]
+        elif role == Qt.ItemDataRole.TextAlignmentRole:
+            return _align(self.NUMERIC[col])
+        elif role == Qt.ItemDataRole.ForegroundRole:
+            if self.is_cut(index.row()):
+                return _GREY
+        elif role == Qt.ItemDataRole.FontRole:
+            if self.is_cut(index.row()):
+                return _ITALIC
+        elif role == Qt.ItemDataRole.BackgroundRole:
+            if e.tie and not self.is_cut(index.row()):
+                return _TIE_BG
+        elif role == Qt.ItemDataRole.ToolTipRole:
+            tip = f"step {e.step}: {e.left!r} + {e.right!r} -> {e.new_token!r}, pair count {e.count:,}"
+            if e.tie:
+                tip += "\nTie: another pair had the same score; the tie rule decided."
+            if self.is_cut(index.row()):
+                tip += f"\nBeyond the vocab-size cut ({self.cut:,}): not in the shown tokenizer."
+            return tip
+        return None
+
+
+class UnigramRoundModel(_Table):
+    """One row per UnigramRound: phase, round, vocab size, loss, pieces removed."""
+
+    HEADERS = ("Phase", "Round", "Vocab", "Loss", "Removed")
+    NUMERIC = (False, True, True, True, False)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.rows: list = []
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def clear(self) -> None:
+        self.beginResetModel()
+        self.rows = []
+        self.endResetModel()
+
+    def append_events(self, events) -> int:
+        rounds = [e for e in events if type(e).__name__ == "UnigramRound"]
+        if rounds:
+            n = len(self.rows)
+            self.beginInsertRows(QModelIndex(), n, n + len(rounds) - 1)
+            self.rows.extend(rounds)
+            self.endInsertRows()
+        return len(rounds)
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not (0 <= index.row() < len(self.rows)):
+            return None
+        e = self.rows[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return e.phase
+            if col == 1:
+                return str(e.round)
+            if col == 2:
+                return f"{e.vocab_size:,}"
+            if col == 3:
+                return f"{e.loss:,.2f}"
+            if col == 4:
+                shown = ", ".join(visible_token(p) for p, _ in e.removed[:6])
+                more = len(e.removed) - 6
+                return f"{len(e.removed)}: {shown}" + (f", … +{more}" if more > 0 else "") if e.removed else ""
+        elif role == Qt.ItemDataRole.TextAlignmentRole:
+            return _align(self.NUMERIC[col])
+        return None
+
+
+# -- corpus tables ------------------------------------------------------------------------
+
+
+class WordFrequencyModel(_Table):
+    """Word, count and share of a corpus; sorts and filters itself, fetches rows on demand.
+
+    Built from ``jobs.CorpusResult`` (words, frequencies and two precomputed orders).
+    Sorting picks an order (or walks it backwards); filtering keeps the words that
+    contain the search text. Neither touches more than one pass over the indices.
+    """
+
+    HEADERS = ("Word", "Count", "Share")
+    NUMERIC = (False, True, True)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.words: list[str] = []
+        self.freqs: list[int] = []
+        self._orders: dict[int, list[int]] = {}
+        self._total = 1
+        self._sort = (1, Qt.SortOrder.DescendingOrder)
+        self._filter = ""
+        self._rows: list[int] = []  # indices into words, in display order, filtered
+        self._shown = 0  # rows handed to the view so far
+
+    def set_result(self, result) -> None:
+        self.beginResetModel()
+        self.words = result.words
+        self.freqs = result.frequencies
+        self._orders = {0: result.order_by_word, 1: result.order_by_count}
+        self._total = max(sum(self.freqs), 1)
+        self._rebuild()
+        self.endResetModel()
+
+    @property
+    def matching_rows(self) -> int:
+        """Rows that match the filter (the view may have fetched fewer)."""
+        return len(self._rows)
+
+    def _rebuild(self) -> None:
+        column, order = self._sort
+        # Column 2 (share) orders like column 1 (count).
+        base = self._orders.get(0 if column == 0 else 1, [])
+        # order_by_count is most-frequent-first, i.e. already "descending".
+        forward = (order == Qt.SortOrder.AscendingOrder) if column == 0 else (order == Qt.SortOrder.DescendingOrder)
+        rows = base if forward else base[::-1]
+        if self._filter:
+            needle, words = self._filter, self.words
+            rows = [i for i in rows if needle in words[i]]
+        self._rows = rows
+        self._shown = min(FETCH_BATCH, len(rows))
+
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        if column < 0 or column >= len(self.HEADERS):
+            return
+        self.beginResetModel()
+        self._sort = (column, order)
+        self._rebuild()
+        self.endResetModel()
+
+    def set_filter(self, text: str) -> None:
+        if text == self._filter:
+            return
+        self.beginResetModel()
+        self._filter = text
+        self._rebuild()
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else self._shown
+
+    def canFetchMore(self, parent=QModelIndex()) -> bool:
+        return not parent.isValid() and self._shown < len(self._rows)
+
+    def fetchMore(self, parent=QModelIndex()) -> None:
+        if parent.isValid():
+            return
+        n = min(FETCH_BATCH, len(self._rows) - self._shown)
+        if n <= 0:
+            return
+        self.beginInsertRows(QModelIndex(), self._shown, self._shown + n - 1)
+        self._shown += n
+        self.endInsertRows()
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not (0 <= index.row() < self._shown):
+            return None
+        i = self._rows[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return visible_token(self.words[i])
+            if col == 1:
+                return f"{self.freqs[i]:,}"
+            if col == 2:
+                return f"{100.0 * self.freqs[i] / self._total:.3f} %"
+        elif role == SORT_ROLE:
+            return (self.words[i], self.freqs[i], self.freqs[i])[col]
+        elif role == Qt.ItemDataRole.TextAlignmentRole:
+            return _align(self.NUMERIC[col])
+        return None
+
+
+class CharTableModel(_Table):
+    """Character, code point, Unicode name and count; meant to sit behind a QSortFilterProxyModel
+    (``SORT_ROLE`` gives raw values)."""
+
+    HEADERS = ("Char", "Code point", "Name", "Count")
+    NUMERIC = (False, False, False, True)
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.rows: list[tuple[str, int]] = []
+
+    def set_counts(self, chars: dict[str, int]) -> None:
+        self.beginResetModel()
+        self.rows = sorted(chars.items(), key=lambda kv: (-kv[1], kv[0]))
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not (0 <= index.row() < len(self.rows)):
+            return None
+        ch, n = self.rows[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return visible_token(ch)
+            if col == 1:
+                return f"U+{ord(ch):04X}"
+            if col == 2:
+                return unicodedata.name(ch, "").title() if len(ch) == 1 else ""
+            if col == 3:
+                return f"{n:,}"
+        elif role == SORT_ROLE:
+            return (ch, ord(ch[0]) if ch else 0, unicodedata.name(ch, "") if len(ch) == 1 else "", n)[col]
+        elif role == Qt.ItemDataRole.TextAlignmentRole:
+            return _align(self.NUMERIC[col])
+        return None
+
+
+__all__ = [
+    "MergeLogModel",
+    "UnigramRoundModel",
+    "WordFrequencyModel",
+    "CharTableModel",
+    "visible_token",
+    "SORT_ROLE",
+]

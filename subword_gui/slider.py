@@ -1,0 +1,116 @@
+"""The vocab-size slider: cut the trained model to its first k tokens, live.
+
+    >>> slider = VocabSizeSlider(state)      # follows state.full_tokenizer
+    >>> slider.set_vocab_size(300)           # state.tokenizer is now the full one cut to 300
+
+A slider and a spin box, from the model's smallest size (alphabet plus special
+tokens) to its full size. Moving either sets ``state.set_tokenizer`` to the full
+tokenizer with its model ``truncated(k)`` (BPE: first k merges; WordPiece and
+Unigram: the snapshot kept during training), so segmentation, vocabulary and
+statistics follow at once. Disabled when the model cannot be cut (e.g. a
+tokenizer file whose model does not offer ``truncated``).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSlider, QSpinBox, QWidget
+
+from subword_gui.jobs import can_truncate, min_vocab_size, truncate_tokenizer
+
+CACHE_SIZE = 16  # recently shown sizes: sliding back and forth costs nothing
+
+
+class VocabSizeSlider(QWidget):
+    cut_changed = Signal(int)
+
+    def __init__(self, state, parent=None):
+        super().__init__(parent)
+        self.state = state
+        self._cache: OrderedDict[int, object] = OrderedDict()
+        self._updating = False
+
+        self.slider = QSlider(Qt.Orientation.Horizontal)
+        self.slider.setObjectName("vocabSlider")
+        self.slider.setToolTip("Cut the trained model to its first k tokens (PageUp/PageDown, Home/End)")
+        self.spin = QSpinBox()
+        self.spin.setObjectName("vocabSpin")
+        self.spin.setGroupSeparatorShown(True)
+        self.spin.setMinimumWidth(96)
+        self.spin.setKeyboardTracking(False)
+        self.full_button = QPushButton("Full")
+        self.full_button.setToolTip("Back to the full trained vocabulary")
+        self.range_label = QLabel("train or open a model to slide its vocabulary")
+        self.range_label.setObjectName("hint")
+
+        row = QHBoxLayout(self)
+        row.setContentsMargins(10, 4, 10, 4)
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        row.setSpacing(10)
+        row.addWidget(self.slider, 1)
+        row.addWidget(self.spin)
+        row.addWidget(self.full_button)
+        row.addWidget(self.range_label)
+
+        self.slider.valueChanged.connect(self.set_vocab_size)
+        self.spin.valueChanged.connect(self.set_vocab_size)
+        self.full_button.clicked.connect(lambda: self.set_vocab_size(self.slider.maximum()))
+        state.full_tokenizer_changed.connect(self._on_full_tokenizer)
+        self._set_enabled(False)
+
+    def _set_enabled(self, on: bool) -> None:
+        for w in (self.slider, self.spin, self.full_button):
+            w.setEnabled(on)
+
+    def _on_full_tokenizer(self, tokenizer) -> None:
+        self._cache.clear()
+        self._updating = True
+        try:
+            if not can_truncate(tokenizer):
+                size = tokenizer.vocab_size if tokenizer is not None else 0
+                self.slider.setRange(size, size)
+                self.spin.setRange(size, size)
+                self.slider.setValue(size)
+                self.spin.setValue(size)
+                self._set_enabled(False)
+                self.range_label.setText(f"{size:,} tokens (this model cannot be cut)")
+                return
+            low, high = min_vocab_size(tokenizer), tokenizer.model.vocab_size
+            low = min(low, high)
+            for w in (self.slider, self.spin):
+                w.setRange(low, high)
+                w.setValue(high)
+            self.slider.setPageStep(max(1, (high - low) // 20))
+            self._set_enabled(high > low)
+            self.range_label.setText(f"{low:,} … {high:,}")
+        finally:
+            self._updating = False
+
+    @property
+    def value(self) -> int:
+        return self.spin.value()
+
+    def set_vocab_size(self, k: int) -> None:
+        """Show the full tokenizer cut to ``k`` tokens (clamped to the range)."""
+        full = self.state.full_tokenizer
+        if self._updating or full is None or not can_truncate(full):
+            return
+        k = max(self.slider.minimum(), min(int(k), self.slider.maximum()))
+        self._updating = True
+        try:
+            self.slider.setValue(k)
+            self.spin.setValue(k)
+        finally:
+            self._updating = False
+        if k == self.state.vocab_size and self.state.tokenizer is not None:
+            return
+        tok = self._cache.pop(k, None)
+        if tok is None:
+            tok = truncate_tokenizer(full, k)
+        self._cache[k] = tok
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        self.state.set_tokenizer(tok, k)
+        self.cut_changed.emit(k)

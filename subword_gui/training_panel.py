@@ -1,0 +1,589 @@
+"""Panel 2, Training: options, Train / Step / Cancel, a live merge log and live plots.
+
+    >>> panel = TrainingPanel(state); panel.set_options(TrainOptions("bpe", vocab_size=300))
+    >>> panel.train()          # returns at once; panel.training_finished(tokenizer) fires later
+
+How a run flows:
+1. The corpus is counted under the chosen normalizer and pre-tokenizer (cached
+   per corpus and pipeline, so retraining at another size skips it), keeping
+   one line in twenty out as held-out text.
+2. The trainer runs in a worker process; its events arrive in batches every
+   ~50 ms: the merge log appends them in one insert, the plots call ``setData``.
+3. On success the tokenizer becomes ``state.full_tokenizer`` and a second job
+   measures tokens per word and characters per token on the held-out lines at
+   ~10 vocab sizes (the model cut with ``truncated``).
+Cancel stops the worker and puts the previous run's log back: the previous
+model was never replaced. Step starts a run that stops after every merge (or
+Unigram round); each click lets one more through; Train then runs to the end.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.errors import ConfigError
+from core.normalizers import NORMALIZER_NAMES
+from core.pre_tokenizers import PRE_TOKENIZER_NAMES
+from core.training import DEFAULT_PRE_TOKENIZER, DEFAULT_SPECIAL_TOKENS, TRAINERS, TrainOptions
+from subword_gui import jobs, theme
+from subword_gui.models import MergeLogModel, UnigramRoundModel
+from subword_gui.workers import Job
+
+ALGORITHM_LABELS = {
+    "bpe": "BPE",
+    "bytelevel-bpe": "Byte-level BPE",
+    "wordpiece": "WordPiece",
+    "unigram": "Unigram",
+}
+NORMALIZER_CHOICES = ["none", "nfc", "nfkc", "nfkc,lowercase", "nfd", "lowercase"]
+MAX_VOCAB = 1_000_000
+
+
+def available_algorithms() -> list[str]:
+    """Algorithms whose trainer module exists in this checkout."""
+    out = []
+    for name, target in TRAINERS.items():
+        module = target.split(":")[0]
+        try:
+            if importlib.util.find_spec(module) is not None:
+                out.append(name)
+        except (ImportError, ValueError):
+            pass
+    return out
+
+
+def _plot(title: str, left: str, bottom: str) -> pg.PlotWidget:
+    w = pg.PlotWidget()
+    w.setTitle(title, color=theme.TEXT, size="10pt")
+    w.setLabel("left", left)
+    w.setLabel("bottom", bottom)
+    w.showGrid(x=True, y=True, alpha=0.15)
+    w.setMenuEnabled(False)
+    w.setMinimumHeight(150)
+    return w
+
+
+class TrainingPanel(QWidget):
+    training_started = Signal()
+    training_finished = Signal(object)  # the full Tokenizer
+    training_failed = Signal(str)
+    training_cancelled = Signal()
+    curve_ready = Signal(list)  # [jobs.CurvePoint]
+    busy_changed = Signal(bool)
+
+    def __init__(self, state, parent=None):
+        super().__init__(parent)
+        self.state = state
+        self.job: Job | None = None
+        self.curve_job: Job | None = None
+        self.stepping = False
+        self.curve: list = []
+        self._options: TrainOptions | None = None
+        self._counts_cache: dict[tuple, tuple] = {}
+        self._merge_x: list[int] = []
+        self._merge_y: list[int] = []
+        self._round_x: list[int] = []
+        self._round_loss: list[float] = []
+        self._round_vocab: list[int] = []
+        self._create_widgets()
+        self._layout()
+        self._connect()
+        self._on_algorithm_changed()
+
+    # -- construction -----------------------------------------------------------------------
+    def _create_widgets(self) -> None:
+        self.algorithm_box = QComboBox()
+        for name in available_algorithms():
+            self.algorithm_box.addItem(ALGORITHM_LABELS.get(name, name), name)
+        self.normalizer_box = QComboBox()
+        self.normalizer_box.setEditable(True)
+        self.normalizer_box.addItems(NORMALIZER_CHOICES)
+        self.normalizer_box.setToolTip("Comma-separated: " + ", ".join(NORMALIZER_NAMES))
+        self.pre_tokenizer_box = QComboBox()
+        self.pre_tokenizer_box.addItems(list(PRE_TOKENIZER_NAMES))
+        self.vocab_spin = QSpinBox()
+        self.vocab_spin.setRange(1, MAX_VOCAB)
+        self.vocab_spin.setValue(2000)
+        self.vocab_spin.setGroupSeparatorShown(True)
+        self.vocab_spin.setSingleStep(100)
+        self.min_freq_spin = QSpinBox()
+        self.min_freq_spin.setRange(0, 1_000_000)
+        self.special_edit = QLineEdit()
+        self.special_edit.setPlaceholderText("comma-separated, e.g. <unk>,<s>,</s>")
+        self.prefix_edit = QLineEdit()
+        self.prefix_edit.setPlaceholderText("e.g. ##")
+        self.suffix_edit = QLineEdit()
+        self.suffix_edit.setPlaceholderText("e.g. </w>")
+
+        self.train_button = QPushButton("Train")
+        self.train_button.setObjectName("primary")
+        self.train_button.setToolTip("Train on the loaded corpus (Ctrl+T)")
+        self.step_button = QPushButton("Step")
+        self.step_button.setToolTip("Advance one merge at a time (Ctrl+Shift+T)")
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setTextVisible(False)
+        self.status = QLabel("Ready to train")
+        self.status.setObjectName("hint")
+
+        self.merge_model = MergeLogModel(self)
+        self.merge_view = QTableView()
+        self.merge_view.setModel(self.merge_model)
+        self.round_model = UnigramRoundModel(self)
+        self.round_view = QTableView()
+        self.round_view.setModel(self.round_model)
+        for view in (self.merge_view, self.round_view):
+            view.setAlternatingRowColors(True)
+            view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+            view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+            view.verticalHeader().setVisible(False)
+            view.verticalHeader().setDefaultSectionSize(22)
+            view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+            view.setWordWrap(False)
+        header = self.merge_view.horizontalHeader()
+        for col in (1, 2, 3):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
+        for col, width in ((0, 68), (4, 78), (5, 70), (6, 66)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, width)
+        self.round_view.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        self.follow_log = True
+
+        self.merge_plot = _plot("Pair count of each merge", "count", "merge step")
+        self.merge_plot.setLogMode(x=False, y=True)
+        self.merge_curve = self.merge_plot.plot(pen=pg.mkPen(theme.PLOT_BLUE, width=1.5))
+        self.merge_curve.setDownsampling(auto=True, method="peak")
+        self.merge_curve.setClipToView(True)
+        self.merge_cut_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme.PLOT_VERMILLION, style=Qt.PenStyle.DashLine))
+        self.merge_cut_line.setVisible(False)
+        self.merge_plot.addItem(self.merge_cut_line)
+
+        self.unigram_plot = _plot("Unigram: loss and vocab size per round", "loss", "round")
+        self.unigram_plot.addLegend(offset=(-10, 10))
+        self.loss_curve = self.unigram_plot.plot(
+            pen=pg.mkPen(theme.PLOT_BLUE, width=2), symbol="o", symbolSize=5, name="loss"
+        )
+        # Vocab size on its own right-hand axis: a second ViewBox linked on x.
+        self._vocab_box = pg.ViewBox()
+        self.unigram_plot.showAxis("right")
+        self.unigram_plot.scene().addItem(self._vocab_box)
+        self.unigram_plot.getAxis("right").linkToView(self._vocab_box)
+        self.unigram_plot.getAxis("right").setLabel("vocab size")
+        self._vocab_box.setXLink(self.unigram_plot)
+        self.vocab_curve = pg.PlotDataItem(pen=pg.mkPen(theme.PLOT_ORANGE, width=2), symbol="s", symbolSize=5, name="vocab size")
+        self._vocab_box.addItem(self.vocab_curve)
+        self.unigram_plot.plotItem.legend.addItem(self.vocab_curve, "vocab size")
+        self.unigram_plot.getViewBox().sigResized.connect(self._sync_vocab_box)
+
+        self.curve_plot = _plot("Held-out text against vocab size", "per word / per token", "vocab size")
+        self.curve_plot.addLegend(offset=(-10, 10))
+        self.tpw_curve = self.curve_plot.plot(
+            pen=pg.mkPen(theme.PLOT_BLUE, width=2), symbol="o", symbolSize=6, name="tokens per word"
+        )
+        self.cpt_curve = self.curve_plot.plot(
+            pen=pg.mkPen(theme.PLOT_GREEN, width=2), symbol="t", symbolSize=6, name="characters per token"
+        )
+        self.curve_cut_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme.PLOT_VERMILLION, style=Qt.PenStyle.DashLine))
+        self.curve_cut_line.setVisible(False)
+        self.curve_plot.addItem(self.curve_cut_line)
+        self.curve_label = QLabel("")
+        self.curve_label.setObjectName("hint")
+
+    def _sync_vocab_box(self) -> None:
+        self._vocab_box.setGeometry(self.unigram_plot.getViewBox().sceneBoundingRect())
+        self._vocab_box.linkedViewChanged(self.unigram_plot.getViewBox(), self._vocab_box.XAxis)
+
+    def _layout(self) -> None:
+        form_left = QFormLayout()
+        form_left.setVerticalSpacing(6)
+        form_left.addRow("Algorithm", self.algorithm_box)
+        form_left.addRow("Normalizer", self.normalizer_box)
+        form_left.addRow("Pre-tokenizer", self.pre_tokenizer_box)
+        form_left.addRow("Special tokens", self.special_edit)
+        form_right = QFormLayout()
+        form_right.setVerticalSpacing(6)
+        form_right.addRow("Vocab size", self.vocab_spin)
+        form_right.addRow("Min. frequency", self.min_freq_spin)
+        form_right.addRow("Subword prefix", self.prefix_edit)
+        form_right.addRow("Word suffix", self.suffix_edit)
+        forms = QHBoxLayout()
+        forms.setSpacing(18)
+        forms.addLayout(form_left, 3)
+        forms.addLayout(form_right, 2)
+
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.train_button)
+        buttons.addWidget(self.step_button)
+        buttons.addWidget(self.cancel_button)
+        buttons.addSpacing(8)
+        buttons.addWidget(self.progress, 1)
+        status = QHBoxLayout()
+        status.addWidget(self.status, 1)
+
+        self.log_tabs = QTabWidget()
+        self.log_tabs.setDocumentMode(True)
+        self.log_tabs.addTab(self.merge_view, "Merge log")
+        self.log_tabs.addTab(self.round_view, "Unigram rounds")
+
+        curve_page = QWidget()
+        cl = QVBoxLayout(curve_page)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.addWidget(self.curve_plot, 1)
+        cl.addWidget(self.curve_label)
+        self.plot_tabs = QTabWidget()
+        self.plot_tabs.setDocumentMode(True)
+        self.plot_tabs.addTab(self.merge_plot, "Merge counts")
+        self.plot_tabs.addTab(self.unigram_plot, "Unigram")
+        self.plot_tabs.addTab(curve_page, "Held-out curve")
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.log_tabs)
+        split.addWidget(self.plot_tabs)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setSizes([420, 260])
+        split.setChildrenCollapsible(False)
+
+        root = QVBoxLayout(self)
+        root.setContentsMargins(10, 8, 10, 8)
+        root.setSpacing(8)
+        root.addLayout(forms)
+        root.addLayout(buttons)
+        root.addLayout(status)
+        root.addWidget(split, 1)
+
+    def _connect(self) -> None:
+        self.algorithm_box.currentIndexChanged.connect(self._on_algorithm_changed)
+        self.train_button.clicked.connect(self.train)
+        self.step_button.clicked.connect(self.step)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.state.vocab_size_changed.connect(self._on_cut)
+        self.state.full_tokenizer_changed.connect(self._on_full_tokenizer)
+        self.merge_view.verticalScrollBar().valueChanged.connect(self._on_log_scrolled)
+
+    # -- options ------------------------------------------------------------------------------
+    @property
+    def algorithm(self) -> str:
+        return self.algorithm_box.currentData() or "bpe"
+
+    def _on_algorithm_changed(self, *_):
+        algo = self.algorithm
+        self.pre_tokenizer_box.setCurrentText(DEFAULT_PRE_TOKENIZER.get(algo, "whitespace"))
+        self.special_edit.setText(",".join(DEFAULT_SPECIAL_TOKENS.get(algo, [])))
+        self.prefix_edit.setText("##" if algo == "wordpiece" else "")
+        unigram = algo == "unigram"
+        self.log_tabs.setCurrentIndex(1 if unigram else 0)
+        self.plot_tabs.setCurrentIndex(1 if unigram else 0)
+
+    def options(self) -> TrainOptions:
+        """The options the widgets describe (raises ConfigError for bad ones)."""
+        specials = [t.strip() for t in self.special_edit.text().split(",") if t.strip()]
+        normalizer = self.normalizer_box.currentText().strip()
+        return TrainOptions(
+            algorithm=self.algorithm,
+            vocab_size=self.vocab_spin.value(),
+            min_frequency=self.min_freq_spin.value(),
+            special_tokens=specials,
+            normalizer=None if normalizer in ("", "none") else normalizer,
+            pre_tokenizer=self.pre_tokenizer_box.currentText(),
+            end_of_word_suffix=self.suffix_edit.text().strip() or None,
+            continuing_subword_prefix=self.prefix_edit.text().strip() or None,
+        )
+
+    def set_options(self, options: TrainOptions) -> None:
+        i = self.algorithm_box.findData(options.algorithm)
+        if i < 0:
+            raise ConfigError(f"the {options.algorithm} trainer is not available in this build")
+        self.algorithm_box.setCurrentIndex(i)
+        self._on_algorithm_changed()
+        self.vocab_spin.setValue(options.vocab_size)
+        self.min_freq_spin.setValue(options.min_frequency)
+        self.normalizer_box.setCurrentText(options.normalizer or "none")
+        self.pre_tokenizer_box.setCurrentText(options.pre_tokenizer or DEFAULT_PRE_TOKENIZER[options.algorithm])
+        self.special_edit.setText(",".join(options.special_tokens or []))
+        self.prefix_edit.setText(options.continuing_subword_prefix or "")
+        self.suffix_edit.setText(options.end_of_word_suffix or "")
+
+    def options_dict(self) -> dict:
+        return {
+            "algorithm": self.algorithm,
+            "vocab_size": self.vocab_spin.value(),
+            "min_frequency": self.min_freq_spin.value(),
+            "normalizer": self.normalizer_box.currentText(),
+            "pre_tokenizer": self.pre_tokenizer_box.currentText(),
+            "special_tokens": self.special_edit.text(),
+            "prefix": self.prefix_edit.text(),
+            "suffix": self.suffix_edit.text(),
+        }
+
+    def apply_options_dict(self, d: dict) -> None:
+        """Restore what ``options_dict`` saved; unknown or stale values are skipped."""
+        try:
+            i = self.algorithm_box.findData(d.get("algorithm"))
+            if i >= 0:
+                self.algorithm_box.setCurrentIndex(i)
+                self._on_algorithm_changed()
+            self.vocab_spin.setValue(int(d.get("vocab_size", self.vocab_spin.value())))
+            self.min_freq_spin.setValue(int(d.get("min_frequency", 0)))
+            if d.get("normalizer"):
+                self.normalizer_box.setCurrentText(str(d["normalizer"]))
+            if d.get("pre_tokenizer") in PRE_TOKENIZER_NAMES:
+                self.pre_tokenizer_box.setCurrentText(d["pre_tokenizer"])
+            for key, edit in (("special_tokens", self.special_edit), ("prefix", self.prefix_edit), ("suffix", self.suffix_edit)):
+                if key in d:
+                    edit.setText(str(d[key]))
+        except (TypeError, ValueError):
+            pass
+
+    # -- running ---------------------------------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        return self.job is not None and self.job.running
+
+    def train(self) -> None:
+        """Train to the end (or, during a stepped run, let it run to the end)."""
+        if self.busy:
+            if self.stepping:
+                self.stepping = False
+                self.job.run()
+                self.status.setText("Running to the end…")
+            return
+        self._start(stepping=False)
+
+    def step(self) -> None:
+        """Advance one merge (starting a stepped run if none is going)."""
+        if self.busy:
+            if self.stepping:
+                self.job.step()
+            return
+        self._start(stepping=True)
+
+    def cancel(self) -> None:
+        if self.busy:
+            self.job.cancel()
+
+    def _cache_key(self, source: tuple, options: TrainOptions) -> tuple:
+        ident = source[1] if source[0] != "lines" else tuple(source[1])
+        if source[0] == "counts":
+            ident = self.state.corpus_path
+        return (source[0], ident, source[2] if source[0] == "file" else None, options.normalizer, options.pre_tokenizer)
+
+    def _start(self, stepping: bool) -> None:
+        source = getattr(self.state, "corpus_source", None)
+        if source is None:
+            self.training_failed.emit("Load a corpus first (File → Open corpus…).")
+            return
+        try:
+            options = self.options()
+        except ConfigError as exc:
+            self.training_failed.emit(str(exc))
+            return
+        self._options = options
+        self._key = self._cache_key(source, options)
+        cached = self._counts_cache.get(self._key)
+        if cached is not None and source[0] == "counts":
+            source = ("counts", None)  # subtle: no need to ship the raw counts again
+        self.stepping = stepping
+        self._clear_run()
+        self.job = Job(jobs.train_job, source, options, cached, parent=self)
+        self.job.events.connect(self._on_events)
+        self.job.finished.connect(self._on_finished)
+        self.job.failed.connect(self._on_failed)
+        self.job.cancelled.connect(self._on_cancelled)
+        self._set_busy(True)
+        self.status.setText("Counting the corpus under this pipeline…" if cached is None else "Training…")
+        self.training_started.emit()
+        self.job.start(stepping=stepping)
+
+    def _set_busy(self, busy: bool) -> None:
+        self.cancel_button.setEnabled(busy)
+        self.algorithm_box.setEnabled(not busy)
+        for w in (self.normalizer_box, self.pre_tokenizer_box, self.vocab_spin, self.min_freq_spin,
+                  self.special_edit, self.prefix_edit, self.suffix_edit):
+            w.setEnabled(not busy)
+        self.busy_changed.emit(busy)
+
+    def _clear_run(self) -> None:
+        self.merge_model.clear()
+        self.round_model.clear()
+        self._merge_x, self._merge_y = [], []
+        self._round_x, self._round_loss, self._round_vocab = [], [], []
+        self.merge_curve.setData([], [])
+        self.loss_curve.setData([], [])
+        self.vocab_curve.setData([], [])
+        self.merge_cut_line.setVisible(False)
+        self.progress.setValue(0)
+        self.follow_log = True
+
+    def _on_log_scrolled(self, value: int) -> None:
+        bar = self.merge_view.verticalScrollBar()
+        self.follow_log = value >= bar.maximum() - 2
+
+    def _on_events(self, events: list) -> None:
+        target = self._options.vocab_size if self._options else 1
+        last_progress = None
+        stopped = None
+        for e in events:
+            name = type(e).__name__
+            if name == "MergeEvent":
+                self._merge_x.append(e.step)
+                self._merge_y.append(max(e.count, 1))
+            elif name == "UnigramRound":
+                self._round_x.append(len(self._round_x))
+                self._round_loss.append(e.loss)
+                self._round_vocab.append(e.vocab_size)
+            elif name == "Progress":
+                last_progress = e
+            elif name == "TrainingStopped":
+                stopped = e
+            elif name == "Warning_":
+                self.state.status_message.emit(e.message)
+        follow = self.follow_log
+        if self.merge_model.append_events(events):
+            self.merge_curve.setData(np.asarray(self._merge_x), np.asarray(self._merge_y, dtype=float))
+            last = self.merge_model.rows[-1]
+            self.progress.setValue(int(1000 * min(last.vocab_size / max(target, 1), 1.0)))
+            verb = "Stepped to" if self.stepping else "Merging…"
+            self.status.setText(f"{verb} step {last.step:,}: {last.left} + {last.right} → {last.new_token}  "
+                                f"(vocab {last.vocab_size:,} of {target:,})")
+            if follow:
+                self.merge_view.scrollToBottom()
+        if self.round_model.append_events(events):
+            self.loss_curve.setData(self._round_x, self._round_loss)
+            self.vocab_curve.setData(self._round_x, self._round_vocab)
+            last = self.round_model.rows[-1]
+            self.status.setText(f"Unigram {last.phase} round {last.round}: vocab {last.vocab_size:,}, loss {last.loss:,.1f}")
+            self.round_view.scrollToBottom()
+            self.progress.setValue(int(1000 * min(target / max(last.vocab_size, 1), 1.0)))
+        elif last_progress is not None and not self.merge_model.rows:
+            if last_progress.total:
+                self.progress.setValue(int(1000 * last_progress.done / last_progress.total))
+            self.status.setText(f"{last_progress.phase.capitalize()}… {last_progress.done / max(last_progress.total, 1):.0%}")
+        if stopped is not None:
+            self._stopped = stopped
+
+    def _on_finished(self, result) -> None:
+        self._set_busy(False)
+        self.stepping = False
+        if result.pre_token_counts is not None:
+            self._counts_cache = {self._key: (result.pre_token_counts, result.held_out, result.held_out_kind)}
+        self.held_out = result.held_out
+        self.held_out_kind = result.held_out_kind
+        tok = result.tokenizer
+        stopped = getattr(self, "_stopped", None)
+        msg = f"Trained {ALGORITHM_LABELS.get(self._options.algorithm, self._options.algorithm)}: {tok.vocab_size:,} tokens"
+        if stopped is not None and not stopped.reached_target:
+            msg += f" (stopped early: {stopped.reason})"
+        self._stopped = None
+        self.status.setText(msg)
+        self.progress.setValue(1000)
+        self.state.set_full_tokenizer(tok, self._options, self.merge_model.rows)
+        self.training_finished.emit(tok)
+        self._start_curve(tok, result.held_out, result.held_out_kind)
+
+    def _on_failed(self, message: str) -> None:
+        self._set_busy(False)
+        self.stepping = False
+        self._restore_previous_run()
+        self.status.setText("Training failed")
+        self.training_failed.emit(message)
+
+    def _on_cancelled(self) -> None:
+        self._set_busy(False)
+        self.stepping = False
+        self._restore_previous_run()
+        self.status.setText("Cancelled; the previous model is unchanged")
+        self.training_cancelled.emit()
+
+    def _restore_previous_run(self) -> None:
+        """Show the last finished run's log again (the one ``state`` still holds)."""
+        self._clear_run()
+        events = list(self.state.merge_events)
+        self.merge_model.append_events(events)
+        self._merge_x = [e.step for e in self.merge_model.rows]
+        self._merge_y = [max(e.count, 1) for e in self.merge_model.rows]
+        if self._merge_x:
+            self.merge_curve.setData(np.asarray(self._merge_x), np.asarray(self._merge_y, dtype=float))
+        self._on_cut(self.state.vocab_size)
+
+    # -- the slider's cut and the held-out curve -----------------------------------------------
+    def _on_full_tokenizer(self, tokenizer) -> None:
+        if tokenizer is not None and self.state.merge_events is not self.merge_model.rows:
+            if list(self.state.merge_events) != self.merge_model.rows:
+                # A tokenizer opened from a file: its log is not ours to show.
+                self._clear_run()
+                self.merge_model.append_events(self.state.merge_events)
+
+    def _on_cut(self, k) -> None:
+        if k is None or not self.merge_model.rows:
+            self.merge_model.set_cut(None)
+            self.merge_cut_line.setVisible(False)
+            return
+        full = self.merge_model.rows[-1].vocab_size
+        self.merge_model.set_cut(k if k < full else None)
+        if k < full:
+            first = self.merge_model.rows[0]
+            self.merge_cut_line.setValue(first.step + (k - first.vocab_size))
+            self.merge_cut_line.setVisible(True)
+        else:
+            self.merge_cut_line.setVisible(False)
+        self.curve_cut_line.setValue(k)
+        self.curve_cut_line.setVisible(bool(self.curve))
+
+    def _start_curve(self, tok, lines: list[str], kind: str) -> None:
+        self.curve = []
+        self.tpw_curve.setData([], [])
+        self.cpt_curve.setData([], [])
+        if not lines or not jobs.can_truncate(tok):
+            self.curve_label.setText("No held-out text for this corpus." if not lines else "This model cannot be cut.")
+            return
+        sizes = jobs.curve_sizes(jobs.min_vocab_size(tok), tok.model.vocab_size)
+        if self.curve_job is not None and self.curve_job.running:
+            self.curve_job.kill()
+        self.curve_label.setText(f"Measuring {len(lines):,} {kind} at {len(sizes)} vocab sizes…")
+        self.curve_job = Job(jobs.curve_job, tok, lines, sizes, parent=self)
+        self.curve_job.finished.connect(lambda pts: self._on_curve(pts, len(lines), kind))
+        self.curve_job.failed.connect(lambda msg: self.curve_label.setText(f"Could not measure: {msg}"))
+        self.curve_job.start()
+
+    def _on_curve(self, points: list, n_lines: int, kind: str) -> None:
+        self.curve = points
+        xs = [p.vocab_size for p in points]
+        self.tpw_curve.setData(xs, [p.tokens_per_word for p in points])
+        self.cpt_curve.setData(xs, [p.chars_per_token for p in points])
+        if points:
+            last = points[-1]
+            self.curve_label.setText(
+                f"On {n_lines:,} {kind}: at {last.vocab_size:,} tokens, {last.tokens_per_word:.2f} tokens per word, "
+                f"{last.chars_per_token:.2f} characters per token"
+            )
+        self._on_cut(self.state.vocab_size)
+        self.curve_ready.emit(points)
+
+    def shutdown(self) -> None:
+        for job in (self.job, self.curve_job):
+            if job is not None and job.running:
+                job.kill()

@@ -1,0 +1,221 @@
+"""Run an engine generator off the GUI thread and deliver its events in coalesced batches.
+
+    >>> job = Job(train_job, source, options, None)
+    >>> job.events.connect(log.append_events); job.finished.connect(on_model)
+    >>> job.start()          # or job.start(stepping=True) then job.step() per click
+
+Why a child process and not a QThread: a trainer is pure-Python CPU work. In
+a thread it holds the interpreter lock, and every Python callback of the GUI
+thread (each ``data()`` call of a table being painted) then waits up to the
+switch interval for it: painting stutters for hundreds of milliseconds. In a
+child process the GUI keeps its interpreter to itself.
+
+How it flows:
+1. ``start()`` spawns a process running ``func(*args)`` (a generator from
+   ``subword_gui.jobs``, so everything is picklable).
+2. The child sends events in batches at most every ``CHILD_FLUSH_S`` and checks
+   for control messages (cancel, step, run) between batches.
+3. A ``FLUSH_MS`` QTimer on the GUI thread drains the pipe (within a time budget)
+   and emits ``events(list)`` once per tick; then ``finished(result)``,
+   ``failed(message)`` or ``cancelled()``, exactly one of them, once.
+
+Stepping (for teaching): the child stops after each MergeEvent / UnigramRound
+and waits for ``step()``; ``run()`` lets it go to the end. Cancel stops it at the
+next ``yield`` (or kills it if it does not answer within a second); nothing
+already loaded in the window is touched.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import sys
+import time
+import traceback
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+FLUSH_MS = 50
+CHILD_FLUSH_S = 0.04
+CHILD_MAX_BATCH = 5000
+DRAIN_BUDGET_S = 0.02  # never spend longer than this per tick unpickling batches
+KILL_AFTER_MS = 1000
+
+_CTX = mp.get_context("spawn")  # subtle: fork would copy the GUI's threads and Qt state
+
+
+def _is_step_event(event) -> bool:
+    name = type(event).__name__
+    return name in ("MergeEvent", "UnigramRound")
+
+
+def _child_main(conn, func, args, stepping: bool) -> None:  # pragma: no cover - runs in the child
+    """The child's loop: run the generator, batch its events, obey control messages."""
+    batch: list = []
+    last = time.monotonic()
+
+    def control(block: bool) -> str | None:
+        nonlocal stepping
+        while block or conn.poll():
+            msg = conn.recv()
+            if msg == "cancel":
+                return "cancel"
+            if msg == "run":
+                stepping = False
+                return "run"
+            if msg == "step":
+                return "step"
+        return None
+
+    try:
+        gen = func(*args)
+        while True:
+            try:
+                event = next(gen)
+            except StopIteration as stop:
+                if batch:
+                    conn.send(("events", batch))
+                conn.send(("result", stop.value))
+                return
+            batch.append(event)
+            now = time.monotonic()
+            step_now = stepping and _is_step_event(event)
+            if step_now or now - last >= CHILD_FLUSH_S or len(batch) >= CHILD_MAX_BATCH:
+                conn.send(("events", batch))
+                batch = []
+                last = now
+                if control(block=step_now) == "cancel":
+                    gen.close()
+                    conn.send(("cancelled", None))
+                    return
+    except Exception as exc:  # noqa: BLE001 - reported to the GUI, never a crash
+        from core.errors import SubwordError
+
+        if isinstance(exc, SubwordError):
+            message = str(exc)
+        else:
+            traceback.print_exc(file=sys.stderr)
+            message = f"internal error: {type(exc).__name__}: {exc}"
+        try:
+            conn.send(("error", message))
+        except Exception:  # noqa: BLE001
+            pass
+    finally:
+        try:
+            conn.close()
+        except Exception:  # noqa: BLE001
+            pass
+
+
+class Job(QObject):
+    """One engine generator running in a child process (see the module docstring)."""
+
+    events = Signal(list)
+    finished = Signal(object)
+    failed = Signal(str)
+    cancelled = Signal()
+    ended = Signal()  # after any of the three above
+
+    def __init__(self, func, *args, parent: QObject | None = None):
+        super().__init__(parent)
+        self._func = func
+        self._args = args
+        self._proc = None
+        self._conn = None
+        self._done = False
+        self._timer = QTimer(self)
+        self._timer.setInterval(FLUSH_MS)
+        self._timer.timeout.connect(self._drain)
+
+    # -- control ------------------------------------------------------------------
+    def start(self, stepping: bool = False) -> None:
+        parent_conn, child_conn = _CTX.Pipe()
+        self._conn = parent_conn
+        self._proc = _CTX.Process(
+            target=_child_main, args=(child_conn, self._func, self._args, stepping), daemon=True
+        )
+        self._proc.start()
+        child_conn.close()
+        self._timer.start()
+
+    @property
+    def running(self) -> bool:
+        return self._proc is not None and not self._done
+
+    def step(self) -> None:
+        self._send("step")
+
+    def run(self) -> None:
+        """Leave step mode: run to the end."""
+        self._send("run")
+
+    def cancel(self) -> None:
+        if self._done or self._proc is None:
+            return
+        self._send("cancel")
+        self._finish("cancelled", None)
+        proc = self._proc
+
+        def reap():
+            if proc.is_alive():
+                proc.terminate()
+            proc.join(0.05)
+
+        QTimer.singleShot(KILL_AFTER_MS, reap)
+
+    def kill(self) -> None:
+        """Stop at once, emitting nothing (the window is closing)."""
+        self._done = True
+        self._timer.stop()
+        if self._proc is not None and self._proc.is_alive():
+            self._proc.terminate()
+            self._proc.join(0.5)
+
+    def _send(self, msg: str) -> None:
+        if self._conn is not None and not self._done:
+            try:
+                self._conn.send(msg)
+            except (OSError, EOFError, BrokenPipeError):
+                pass
+
+    # -- the GUI side ------------------------------------------------------------
+    def _drain(self) -> None:
+        if self._done:
+            return
+        deadline = time.monotonic() + DRAIN_BUDGET_S
+        out: list = []
+        outcome = None
+        try:
+            while self._conn.poll() and time.monotonic() < deadline:
+                kind, payload = self._conn.recv()
+                if kind == "events":
+                    out.extend(payload)
+                else:
+                    outcome = (kind, payload)
+                    break
+        except (EOFError, OSError):
+            outcome = ("error", "the worker process stopped unexpectedly")
+        if out:
+            self.events.emit(out)
+        if outcome is None and not self._proc.is_alive() and not self._conn.poll():
+            outcome = ("error", f"the worker process exited (code {self._proc.exitcode})")
+        if outcome is not None:
+            self._finish(*outcome)
+
+    def _finish(self, kind: str, payload) -> None:
+        if self._done:
+            return
+        self._done = True
+        self._timer.stop()
+        if kind == "result":
+            self.finished.emit(payload)
+        elif kind == "cancelled":
+            # Emitted from the event loop so a caller's cancel() returns first.
+            QTimer.singleShot(0, self.cancelled.emit)
+        else:
+            self.failed.emit(str(payload))
+        if kind == "cancelled":
+            QTimer.singleShot(0, self.ended.emit)
+        else:
+            self.ended.emit()
+        if kind != "cancelled" and self._proc is not None:
+            self._proc.join(0.2)
