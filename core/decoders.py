@@ -8,12 +8,17 @@ they compose in a ``Sequence``); ``decode(tokens) -> str`` joins the result.
     >>> ByteLevel().decode(["íķľ", "Ġa"])
     '한 a'
 
-Leaves out (for now): ByteFallback, Strip, Replace — they arrive with ``core.formats``.
+Each behaves exactly as its `tokenizers` namesake (a parity test decodes the same
+tokens with both) and serializes to the same ``"type"``-tagged dict.
+
+Leaves out: CTC.
 """
 
 from __future__ import annotations
 
-from core.bytelevel import chars_to_bytes
+import regex
+
+from core.bytelevel import CHAR_TO_BYTE
 from core.errors import ConfigError
 
 
@@ -26,14 +31,37 @@ class _Base:
 
 
 class ByteLevel(_Base):
+    """Byte-level symbols back to UTF-8 text; undecodable bytes become U+FFFD."""
+
+    def __init__(self, add_prefix_space: bool = True, trim_offsets: bool = True, use_regex: bool = True):
+        # kept for the round trip only: decoding does not depend on them
+        self.add_prefix_space = add_prefix_space
+        self.trim_offsets = trim_offsets
+        self.use_regex = use_regex
+
     def decode_chain(self, tokens: list[str]) -> list[str]:
-        return [chars_to_bytes("".join(tokens)).decode("utf-8", errors="replace")]
+        data = bytearray()
+        for t in tokens:
+            # subtle: a token with any character outside the byte alphabet (an added
+            # token such as "한") is taken as UTF-8 text as a whole, as `tokenizers` does
+            try:
+                data.extend(CHAR_TO_BYTE[c] for c in t)
+            except KeyError:
+                data.extend(t.encode("utf-8"))
+        return [bytes(data).decode("utf-8", errors="replace")]
 
     def to_dict(self) -> dict:
-        return {"type": "ByteLevel", "add_prefix_space": True, "trim_offsets": True, "use_regex": True}
+        return {"type": "ByteLevel", "add_prefix_space": self.add_prefix_space,
+                "trim_offsets": self.trim_offsets, "use_regex": self.use_regex}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "ByteLevel":
+        return cls(d.get("add_prefix_space", True), d.get("trim_offsets", True), d.get("use_regex", True))
 
 
 class WordPiece(_Base):
+    """``##`` continuations glue to the previous token, other tokens get a space before them."""
+
     def __init__(self, prefix: str = "##", cleanup: bool = True):
         self.prefix = prefix
         self.cleanup = cleanup
@@ -42,7 +70,7 @@ class WordPiece(_Base):
         out = []
         for i, t in enumerate(tokens):
             if i > 0:
-                t = t[len(self.prefix):] if t.startswith(self.prefix) else " " + t
+                t = t.replace(self.prefix, "", 1) if t.startswith(self.prefix) else " " + t
             if self.cleanup:
                 t = _cleanup(t)
             out.append(t)
@@ -65,6 +93,8 @@ def _cleanup(text: str) -> str:
 
 
 class Metaspace(_Base):
+    """``▁`` back to spaces; in the first token they are dropped unless ``prepend_scheme`` is never."""
+
     def __init__(self, replacement: str = "▁", prepend_scheme: str = "always", split: bool = True):
         self.replacement = replacement
         self.prepend_scheme = prepend_scheme
@@ -73,10 +103,8 @@ class Metaspace(_Base):
     def decode_chain(self, tokens: list[str]) -> list[str]:
         out = []
         for i, t in enumerate(tokens):
-            t = t.replace(self.replacement, " ")
-            if i == 0 and self.prepend_scheme != "never" and t.startswith(" "):
-                t = t[1:]
-            out.append(t)
+            # subtle: as `tokenizers`, *every* replacement of the first token is dropped
+            out.append(t.replace(self.replacement, "" if i == 0 and self.prepend_scheme != "never" else " "))
         return out
 
     def to_dict(self) -> dict:
@@ -107,12 +135,100 @@ class BPEDecoder(_Base):
         return cls(d.get("suffix", "</w>"))
 
 
+_BYTE_TOKEN = regex.compile(r"<0x([0-9A-Fa-f]{2})>")
+
+
+class ByteFallback(_Base):
+    """Runs of ``<0xNN>`` tokens back to text: ``<0xED><0x95><0x9C>`` -> ``한``.
+
+    A run that is not valid UTF-8 becomes one U+FFFD per byte, as in `tokenizers`.
+    """
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        out: list[str] = []
+        pending = bytearray()
+
+        def flush() -> None:
+            if pending:
+                try:
+                    out.append(pending.decode("utf-8"))
+                except UnicodeDecodeError:
+                    out.extend(["\ufffd"] * len(pending))
+                pending.clear()
+
+        for t in tokens:
+            m = _BYTE_TOKEN.fullmatch(t) if len(t) == 6 else None
+            if m is not None:
+                pending.append(int(m.group(1), 16))
+            else:
+                flush()
+                out.append(t)
+        flush()
+        return out
+
+    def to_dict(self) -> dict:
+        return {"type": "ByteFallback"}
+
+
 class Fuse(_Base):
+    """All tokens into one string."""
+
     def decode_chain(self, tokens: list[str]) -> list[str]:
         return ["".join(tokens)]
 
     def to_dict(self) -> dict:
         return {"type": "Fuse"}
+
+
+class Strip(_Base):
+    """Remove up to ``start`` leading and ``stop`` trailing ``content`` characters of each token."""
+
+    def __init__(self, content: str = " ", start: int = 0, stop: int = 0):
+        if not isinstance(content, str) or len(content) != 1:
+            raise ConfigError(f"the Strip decoder's content must be one character, not {content!r}")
+        self.content = content
+        self.start = int(start)
+        self.stop = int(stop)
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        out = []
+        for t in tokens:
+            a = 0
+            while a < min(self.start, len(t)) and t[a] == self.content:
+                a += 1
+            b = len(t)
+            while len(t) - b < self.stop and b > a and t[b - 1] == self.content:
+                b -= 1
+            out.append(t[a:b])
+        return out
+
+    def to_dict(self) -> dict:
+        return {"type": "Strip", "content": self.content, "start": self.start, "stop": self.stop}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Strip":
+        return cls(d.get("content", " "), d.get("start", 0), d.get("stop", 0))
+
+
+class Replace(_Base):
+    """Replace a string or regex in every token: ``Replace("▁", " ")``."""
+
+    def __init__(self, pattern, content: str):
+        from core.normalizers import compile_pattern
+
+        self.pattern = pattern if isinstance(pattern, dict) else {"String": pattern}
+        self.content = content
+        self._re = compile_pattern(self.pattern, "Replace pattern")
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        return [self._re.sub(lambda m: self.content, t) for t in tokens]
+
+    def to_dict(self) -> dict:
+        return {"type": "Replace", "pattern": dict(self.pattern), "content": self.content}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Replace":
+        return cls(d.get("pattern"), d.get("content", ""))
 
 
 class Sequence(_Base):
@@ -127,13 +243,19 @@ class Sequence(_Base):
     def to_dict(self) -> dict:
         return {"type": "Sequence", "decoders": [d.to_dict() for d in self.decoders]}
 
+    def __repr__(self) -> str:
+        return f"Sequence({self.decoders!r})"
+
 
 DECODER_TYPES: dict[str, type] = {
     "ByteLevel": ByteLevel,
     "WordPiece": WordPiece,
     "Metaspace": Metaspace,
     "BPEDecoder": BPEDecoder,
+    "ByteFallback": ByteFallback,
     "Fuse": Fuse,
+    "Strip": Strip,
+    "Replace": Replace,
 }
 
 
