@@ -1,0 +1,78 @@
+"""Acceptance: a rank file built from a byte-level BPE trained here (with `tokenizers`)
+encodes in ours exactly as ``tiktoken.Encoding`` with the same ranks and pattern, every line."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+
+tiktoken = pytest.importorskip("tiktoken")
+tokenizers = pytest.importorskip("tokenizers")
+
+from core.bytelevel import CHAR_TO_BYTE
+from core.formats.tiktoken_ranks import PATTERNS, load_tiktoken, read_ranks, write_ranks
+from conftest import CORPORA
+
+KO_EVERY = 40
+PROBES = ["", " ", "😀 이모지 👍🏽", "   many   spaces\t\ttabs\r\n", "I'M SHOUTING'S", "12345678 ９９"]
+
+
+def _lines(name: str) -> list[str]:
+    lines = (CORPORA / name).read_text(encoding="utf-8").splitlines()
+    return lines[::KO_EVERY] if name.startswith("ko-") else lines
+
+
+@pytest.fixture(scope="module")
+def rank_files(tmp_path_factory):
+    """corpus name -> a rank file from a byte-level BPE trained on it (ids as ranks)."""
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    out = {}
+    d = tmp_path_factory.mktemp("tiktoken")
+    for name in ("en-botchan.txt", "ja-wagahaiwa.txt", "ko-movie-reviews.txt"):
+        corpus = d / name
+        corpus.write_text("\n".join(_lines(name)), encoding="utf-8")
+        hf = Tokenizer(models.BPE())
+        hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        trainer = trainers.BpeTrainer(vocab_size=3000, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+                                      show_progress=False)
+        hf.train([str(corpus)], trainer)
+        ranks = {bytes(CHAR_TO_BYTE[c] for c in token): id for token, id in hf.get_vocab().items()}
+        assert len(ranks) == 3000 and all(bytes([b]) in ranks for b in range(256))
+        write_ranks(ranks, d / f"{name}.tiktoken")
+        out[name] = d / f"{name}.tiktoken"
+    return out
+
+
+CASES = [
+    ("en-botchan.txt", "gpt2"),
+    ("en-botchan.txt", "cl100k_base"),
+    ("ja-wagahaiwa.txt", "cl100k_base"),
+    ("ja-wagahaiwa.txt", "o200k_base"),
+    ("ko-movie-reviews.txt", "o200k_base"),
+    ("ko-movie-reviews.txt", "gpt2"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("corpus, pattern", CASES)
+def test_ids_equal_tiktoken_on_every_line(rank_files, corpus, pattern):
+    path = rank_files[corpus]
+    # tiktoken gets the ranks as read by its own rules (base64 token, rank), not ours
+    theirs_ranks = {}
+    for line in path.read_bytes().splitlines():
+        token, rank = line.split()
+        theirs_ranks[base64.b64decode(token)] = int(rank)
+    assert theirs_ranks == read_ranks(path)
+    theirs = tiktoken.Encoding(f"test-{pattern}", pat_str=PATTERNS[pattern], mergeable_ranks=theirs_ranks,
+                               special_tokens={})
+    ours = load_tiktoken(path, pattern)
+    mismatches = []
+    for i, line in enumerate(_lines(corpus) + PROBES):
+        expected = theirs.encode_ordinary(line)
+        got = ours.encode(line).ids
+        if got != expected:
+            mismatches.append((i, line[:60], expected[:12], got[:12]))
+    assert not mismatches, f"{len(mismatches)} lines differ, first: {mismatches[:3]}"
+    assert ours.decode(ours.encode("한국어 text").ids) == "한국어 text"
