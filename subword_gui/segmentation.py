@@ -114,6 +114,7 @@ class SegmentationPanel(QWidget):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setStretchFactor(2, 3)
+        self.splitter.setSizes([260, 200, 300])
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)

@@ -201,7 +201,7 @@ class LatticeView(QWidget):
 
     def sizeHint(self) -> QSize:  # noqa: N802
         n = len(self.lattice.text) if self.lattice is not None else 0
-        return QSize(20 + n * self._cell + 20, 30 + (2 + len(self.rows)) * 40 + 30)
+        return QSize(20 + n * self._cell + 110, 30 + (2 + len(self.rows)) * 40 + 30)
 
     def _box(self, p: QPainter, x0: float, y: float, node, fill: QColor, border: QColor, bold: bool) -> None:
         w = (node.end - node.start) * self._cell

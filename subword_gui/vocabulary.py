@@ -1,0 +1,524 @@
+"""The Vocabulary panel: every token, searchable, and how each one was built.
+
+    >>> panel = VocabularyPanel(state); panel.search.setText("ug")
+    >>> panel.select_token("hug"); panel.tree_text()
+    ['hug  #3', '  h', '  ug  #1', '    u', '    g']
+
+The table (:class:`VocabModel` behind :class:`VocabFilter`) lists id, the token
+rendered visibly (``␣``, ``▁``, ``##``, bytes), its length in characters, how
+often encoding the corpus uses it, and its merge rank (BPE, or WordPiece
+trained here) or its log-probability (Unigram). Rows reach the view on demand
+(``fetchMore``); searching or sorting first loads them all, so a search always
+covers the whole vocabulary.
+
+Corpus frequency: the distinct words of the loaded corpus, most frequent
+first (at most :data:`FREQUENCY_WORDS` of them, so a 500 k-word corpus stays
+quick), are encoded with the shown tokenizer and each token's uses are summed,
+weighted by word counts. The work runs in small slices on the event loop
+(:data:`SLICE_SECONDS` each), so typing and the slider stay responsive, and
+restarts when the tokenizer or the corpus changes.
+
+Selecting a token shows its merge tree: the two tokens the merge that created
+it joined, recursively down to characters.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QSplitter,
+    QTableView,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from subword_gui import palette
+from subword_gui.render import TokenStyle, render_token, style_for, token_bytes
+from subword_gui.why_view import model_kind
+
+FETCH_BATCH = 2000
+FREQUENCY_WORDS = 50_000
+SLICE_SECONDS = 0.012
+SORT_ROLE = Qt.ItemDataRole.UserRole + 1
+
+COL_ID, COL_TOKEN, COL_LENGTH, COL_FREQ, COL_RANK = range(5)
+
+
+def merge_sources(tokenizer, merge_events=()) -> dict[str, tuple[str, str, int]]:
+    """token -> (left, right, 1-based merge step) for every token a merge built.
+
+    BPE models know their merges; for WordPiece (whose vocab file keeps no
+    merges) the training run's MergeEvents are used when there are any.
+
+    >>> merge_sources(hug_bpe)["hug"]
+    ('h', 'ug', 3)
+    """
+    model = tokenizer.model
+    out: dict[str, tuple[str, str, int]] = {}
+    merges = getattr(model, "merges", None)
+    if merges is not None and hasattr(model, "merge_rank"):
+        prefix_len = len(getattr(model, "continuing_subword_prefix", None) or "")
+        for rank, (a, b) in enumerate(merges):
+            out.setdefault(a + b[prefix_len:], (a, b, rank + 1))
+        return out
+    vocab = model.get_vocab()
+    for ev in merge_events or ():
+        new = getattr(ev, "new_token", None)
+        if new is not None and new in vocab:
+            out.setdefault(new, (ev.left, ev.right, ev.step))
+    return out
+
+
+def merge_tree(token: str, sources: dict[str, tuple[str, str, int]], depth: int = 0, limit: int = 64):
+    """``(token, step or None, [children])``: how ``token`` was built, down to base tokens.
+
+    >>> merge_tree("hug", merge_sources(hug_bpe))
+    ('hug', 3, [('h', None, []), ('ug', 1, [('u', None, []), ('g', None, [])])])
+    """
+    src = sources.get(token)
+    if src is None or depth >= limit:
+        return (token, None, [])
+    left, right, step = src
+    return (token, step, [merge_tree(left, sources, depth + 1, limit), merge_tree(right, sources, depth + 1, limit)])
+
+
+class VocabModel(QAbstractTableModel):
+    """The shown tokenizer's vocabulary by id, loaded into the view in batches."""
+
+    HEADERS = ("ID", "Token", "Length", "Frequency", "Merge")
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._entries: list[tuple[int, str]] = []  # (id, token) sorted by id
+        self._rendered: dict[int, str] = {}
+        self._loaded = 0
+        self.style = TokenStyle()
+        self.kind = "other"
+        self.tokenizer = None
+        self.sources: dict[str, tuple[str, str, int]] = {}
+        self.frequencies: dict[int, int] | None = None
+        self._scores: list | None = None
+        self._special: set[int] = set()
+        self._unk: int | None = None
+
+    # -- data --------------------------------------------------------------------
+    def set_tokenizer(self, tokenizer, merge_events=()) -> None:
+        self.beginResetModel()
+        self.tokenizer = tokenizer
+        if tokenizer is None:
+            self._entries = []
+            self.style, self.kind, self.sources = TokenStyle(), "other", {}
+        else:
+            self._entries = sorted(((i, t) for t, i in tokenizer.get_vocab().items()), key=lambda e: e[0])
+            self.style = style_for(tokenizer)
+            self.kind = model_kind(tokenizer.model)
+            self.sources = merge_sources(tokenizer, merge_events)
+            self._scores = tokenizer.model.pieces if self.kind == "unigram" else None
+            self._special = {t.id for t in tokenizer.added_tokens}
+            unk = getattr(tokenizer.model, "unk_token", None)
+            self._unk = tokenizer.model.token_to_id(unk) if unk is not None else None
+        self._rendered = {}
+        self.frequencies = None
+        self._loaded = min(FETCH_BATCH, len(self._entries))
+        self.endResetModel()
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, COL_RANK, COL_RANK)
+
+    def set_frequencies(self, frequencies: dict[int, int] | None) -> None:
+        self.frequencies = frequencies
+        if self._loaded:
+            self.dataChanged.emit(self.index(0, COL_FREQ), self.index(self._loaded - 1, COL_FREQ))
+
+    def total(self) -> int:
+        return len(self._entries)
+
+    def entry(self, row: int) -> tuple[int, str]:
+        return self._entries[row]
+
+    def row_of(self, token: str) -> int | None:
+        for row, (_, t) in enumerate(self._entries):
+            if t == token:
+                return row
+        return None
+
+    def rendered(self, row: int) -> str:
+        tid, token = self._entries[row]
+        shown = self._rendered.get(tid)
+        if shown is None:
+            shown = self._rendered[tid] = render_token(token, self.style)
+        return shown
+
+    def _rank(self, row: int):
+        tid, token = self._entries[row]
+        if self.kind == "unigram" and self._scores is not None and tid < len(self._scores):
+            return self._scores[tid][1]
+        src = self.sources.get(token)
+        return src[2] if src is not None else None
+
+    # -- the Qt model ----------------------------------------------------------------
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else self._loaded
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def canFetchMore(self, parent=QModelIndex()) -> bool:  # noqa: N802
+        return not parent.isValid() and self._loaded < len(self._entries)
+
+    def fetchMore(self, parent=QModelIndex()) -> None:  # noqa: N802
+        if parent.isValid():
+            return
+        n = min(FETCH_BATCH, len(self._entries) - self._loaded)
+        if n <= 0:
+            return
+        self.beginInsertRows(QModelIndex(), self._loaded, self._loaded + n - 1)
+        self._loaded += n
+        self.endInsertRows()
+
+    def fetch_all(self) -> None:
+        if self._loaded < len(self._entries):
+            self.beginInsertRows(QModelIndex(), self._loaded, len(self._entries) - 1)
+            self._loaded = len(self._entries)
+            self.endInsertRows()
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.HEADERS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            if section == COL_RANK:
+                return "Score" if self.kind == "unigram" else "Merge"
+            return self.HEADERS[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return {
+                COL_LENGTH: "characters of the text the token stands for (##, </w> left out)",
+                COL_FREQ: f"uses when encoding the corpus's {FREQUENCY_WORDS:,} most frequent words, times their counts",
+                COL_RANK: "Unigram log-probability" if self.kind == "unigram"
+                else "the merge step that created the token (1 = first learned)",
+            }.get(section)
+        return None
+
+    def flags(self, index):
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        if not index.isValid() or not (0 <= index.row() < self._loaded) or not 0 <= index.column() < 5:
+            return None
+        row, col = index.row(), index.column()
+        tid, token = self._entries[row]
+        if role in (Qt.ItemDataRole.DisplayRole, SORT_ROLE):
+            sort = role == SORT_ROLE
+            if col == COL_ID:
+                return tid if sort else str(tid)
+            if col == COL_TOKEN:
+                return self.rendered(row)
+            if col == COL_LENGTH:
+                n = len(token_bytes(token, self.style).decode("utf-8", errors="replace"))
+                return n if sort else str(n)
+            if col == COL_FREQ:
+                if self.frequencies is None:
+                    return -1 if sort else ""
+                f = self.frequencies.get(tid, 0)
+                return f if sort else f"{f:,}"
+            if col == COL_RANK:
+                r = self._rank(row)
+                if sort:
+                    return r if r is not None else float("inf")
+                if r is None:
+                    return ""
+                return f"{r:.3f}" if isinstance(r, float) else str(r)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if col == COL_TOKEN:
+                return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole and col == COL_TOKEN:
+            return f"{token!r}\nbytes: {token_bytes(token, self.style).hex(' ').upper()}"
+        if role == Qt.ItemDataRole.ForegroundRole and col == COL_TOKEN:
+            if tid == self._unk:
+                return QBrush(palette.UNKNOWN_BACKGROUND)
+            if tid in self._special:
+                return QBrush(palette.SPECIAL_BACKGROUND)
+        if role == Qt.ItemDataRole.DecorationRole and col == COL_TOKEN:
+            return palette.colour_of((palette.hue_index(tid), 0))  # its colour in the segmentation
+        return None
+
+
+class VocabFilter(QSortFilterProxyModel):
+    """Search by text (raw or as shown, case-insensitive) or by id; sorts on raw values."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._needle = ""
+        self._id: int | None = None
+        self.setSortRole(SORT_ROLE)
+
+    def set_search(self, text: str) -> None:
+        source = self.sourceModel()
+        if text and source is not None:
+            source.fetch_all()  # a search covers the whole vocabulary, not the rows shown so far
+        if hasattr(self, "beginFilterChange"):  # Qt >= 6.9 (invalidateFilter is deprecated there)
+            self.beginFilterChange()
+            self._set_needle(text)
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            self._set_needle(text)
+            self.invalidateFilter()
+
+    def _set_needle(self, text: str) -> None:
+        self._needle = text.casefold()
+        self._id = int(text) if text.strip().isdigit() else None
+
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        source = self.sourceModel()
+        if source is not None and column >= 0:
+            source.fetch_all()
+        super().sort(column, order)
+
+    def filterAcceptsRow(self, row: int, parent) -> bool:  # noqa: N802
+        if not self._needle:
+            return True
+        source = self.sourceModel()
+        tid, token = source.entry(row)
+        if self._id is not None and tid == self._id:
+            return True
+        return self._needle in token.casefold() or self._needle in source.rendered(row).casefold()
+
+
+class CorpusFrequencies:
+    """Sums token uses over the corpus's most frequent words, a time slice at a time."""
+
+    def __init__(self, on_done):
+        self._on_done = on_done
+        self._timer = QTimer(interval=0)
+        self._timer.timeout.connect(self._work)
+        self._words: list[tuple[str, int]] = []
+        self._corpus_id = None
+        self._job = None
+
+    def start(self, tokenizer, corpus) -> None:
+        self._timer.stop()
+        self._job = None
+        if tokenizer is None or corpus is None or not getattr(corpus, "words", None):
+            return
+        if id(corpus) != self._corpus_id:
+            words = corpus.words
+            top = sorted(words.items(), key=lambda kv: -kv[1])[:FREQUENCY_WORDS]
+            self._words, self._corpus_id = top, id(corpus)
+        self._job = (tokenizer, iter(self._words), Counter())
+        self._timer.start()
+
+    def running(self) -> bool:
+        return self._timer.isActive()
+
+    def finish_now(self) -> None:
+        """Run to the end synchronously (tests, screenshots)."""
+        while self._job is not None:
+            self._work(deadline=None)
+
+    def _work(self, deadline: float | None = SLICE_SECONDS) -> None:
+        if self._job is None:
+            self._timer.stop()
+            return
+        tokenizer, words, counts = self._job
+        stop = None if deadline is None else time.perf_counter() + deadline
+        for word, n in words:
+            for tid in tokenizer.encode(word).ids:
+                counts[tid] += n
+            if stop is not None and time.perf_counter() > stop:
+                return
+        self._timer.stop()
+        self._job = None
+        self._on_done(dict(counts))
+
+
+class VocabularyPanel(QWidget):
+    """Searchable vocabulary table + the merge tree of the selected token."""
+
+    token_selected = Signal(str)
+
+    def __init__(self, state, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.state = state
+        self.model = VocabModel(self)
+        self.proxy = VocabFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self.frequencies = CorpusFrequencies(self.model.set_frequencies)
+        self._build()
+        state.tokenizer_changed.connect(self.set_tokenizer)
+        state.corpus_changed.connect(lambda _c: self._start_frequencies())
+        if state.tokenizer is not None:
+            self.set_tokenizer(state.tokenizer)
+        else:
+            self._update_count()
+
+    def _build(self) -> None:
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search tokens: text, ##, ▁, ␣, or an id")
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(self._search_changed)
+        self.count = QLabel()
+        self.count.setObjectName("hint")
+        top = QHBoxLayout()
+        top.addWidget(self.search, 1)
+        top.addWidget(self.count)
+
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(COL_ID, Qt.SortOrder.AscendingOrder)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(24)
+        self.table.setAlternatingRowColors(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(COL_TOKEN, QHeaderView.ResizeMode.Stretch)
+        for col, width in ((COL_ID, 70), (COL_LENGTH, 60), (COL_FREQ, 90), (COL_RANK, 70)):
+            self.table.setColumnWidth(col, width)
+        font = QFont(self.table.font())
+        font.setPointSizeF(font.pointSizeF() + 1)
+        self.table.setFont(font)
+        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
+
+        self.tree_title = QLabel("Select a token to see how it was built.")
+        self.tree_title.setTextFormat(Qt.TextFormat.RichText)
+        self.tree_title.setWordWrap(True)
+        self.tree = QTreeWidget()
+        self.tree.setHeaderLabels(["token", "merge"])
+        self.tree.setColumnWidth(0, 200)
+        self.tree.setFont(font)
+        right = QWidget()
+        rl = QVBoxLayout(right)
+        rl.setContentsMargins(0, 0, 0, 0)
+        rl.addWidget(self.tree_title)
+        rl.addWidget(self.tree, 1)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(top)
+        layout.addWidget(self.splitter, 1)
+
+    # -- state ------------------------------------------------------------------
+    def set_tokenizer(self, tokenizer) -> None:
+        selected = self.selected_token()
+        self.model.set_tokenizer(tokenizer, getattr(self.state, "merge_events", ()))
+        if self.search.text():
+            self.proxy.set_search(self.search.text())
+        self._update_count()
+        self._start_frequencies()
+        if selected is not None and self.select_token(selected):
+            return
+        self._show_tree(None)
+
+    def _start_frequencies(self) -> None:
+        self.model.set_frequencies(None)
+        self.frequencies.start(self.model.tokenizer, getattr(self.state, "corpus", None))
+
+    def _search_changed(self, text: str) -> None:
+        self.proxy.set_search(text)
+        self._update_count()
+
+    def _update_count(self) -> None:
+        total = self.model.total()
+        if self.model.tokenizer is None:
+            self.count.setText("no tokenizer yet")
+        elif self.search.text():
+            self.count.setText(f"{self.proxy.rowCount():,} of {total:,} tokens")
+        else:
+            self.count.setText(f"{total:,} tokens")
+
+    # -- selection and the merge tree -------------------------------------------------
+    def selected_token(self) -> str | None:
+        index = self.table.currentIndex()
+        if not index.isValid():
+            return None
+        return self.model.entry(self.proxy.mapToSource(index).row())[1]
+
+    def select_token(self, token: str) -> bool:
+        row = self.model.row_of(token)
+        if row is None:
+            return False
+        while row >= self.model.rowCount():
+            self.model.fetchMore()
+        index = self.proxy.mapFromSource(self.model.index(row, COL_TOKEN))
+        if not index.isValid():
+            return False
+        self.table.setCurrentIndex(index)
+        self.table.scrollTo(index)
+        self._show_tree(token)
+        return True
+
+    def _row_changed(self, current, _previous) -> None:
+        if not current.isValid():
+            self._show_tree(None)
+            return
+        token = self.model.entry(self.proxy.mapToSource(current).row())[1]
+        self._show_tree(token)
+        self.token_selected.emit(token)
+
+    def _show_tree(self, token: str | None) -> None:
+        self.tree.clear()
+        if token is None or self.model.tokenizer is None:
+            self.tree_title.setText("Select a token to see how it was built.")
+            return
+        style = self.model.style
+        shown = render_token(token, style)
+        if self.model.kind == "unigram":
+            tid = self.model.tokenizer.model.token_to_id(token)
+            score = self.model.tokenizer.model.score(tid) if tid is not None else float("nan")
+            self.tree_title.setText(
+                f"<b>{shown}</b>: a Unigram piece (log-probability {score:.3f}). Unigram keeps the pieces "
+                "that best explain the corpus; no piece is built from others by merges.")
+            return
+        root = merge_tree(token, self.model.sources)
+        if not root[2]:
+            why = "a base token: part of the alphabet or a special token" if token in self.model.tokenizer.get_vocab() else ""
+            if self.model.kind == "wordpiece" and not self.model.sources:
+                why = "this WordPiece vocabulary carries no merges (train it here to see them)"
+            self.tree_title.setText(f"<b>{shown}</b>: {why}")
+        else:
+            self.tree_title.setText(f"How <b>{shown}</b> was built, merge by merge (numbers: merge step)")
+        item = self._tree_item(root, style)
+        self.tree.addTopLevelItem(item)
+        self.tree.expandAll()
+
+    def _tree_item(self, node, style: TokenStyle) -> QTreeWidgetItem:
+        token, step, children = node
+        item = QTreeWidgetItem([render_token(token, style), f"#{step}" if step is not None else ""])
+        item.setData(0, Qt.ItemDataRole.UserRole, token)
+        if step is None:
+            item.setForeground(0, QBrush(QColor("#555555")))
+        for child in children:
+            item.addChild(self._tree_item(child, style))
+        return item
+
+    def tree_text(self) -> list[str]:
+        """The merge tree as indented lines: ``token  #step`` (tests, copying)."""
+        out: list[str] = []
+
+        def walk(item: QTreeWidgetItem, depth: int) -> None:
+            step = item.text(1)
+            out.append("  " * depth + item.text(0) + (f"  {step}" if step else ""))
+            for i in range(item.childCount()):
+                walk(item.child(i), depth + 1)
+
+        for i in range(self.tree.topLevelItemCount()):
+            walk(self.tree.topLevelItem(i), 0)
+        return out

@@ -1,0 +1,164 @@
+"""The Vocabulary panel: table contents, search, sort, fetch on demand, merge trees, corpus frequency."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from core.corpus import count_lines
+from core.events import MergeEvent, drain
+from core.models.unigram import Unigram
+from core.pre_tokenizers import Metaspace
+from core.tokenizer import Tokenizer
+from core.training import TrainOptions, train_from_counts
+from subword_gui import vocabulary
+from subword_gui.state import AppState
+from subword_gui.vocabulary import COL_FREQ, COL_ID, COL_LENGTH, COL_RANK, COL_TOKEN, VocabularyPanel
+
+HUG_PUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+
+
+@pytest.fixture(scope="module")
+def hug_bpe():
+    return drain(train_from_counts(HUG_PUG, TrainOptions("bpe", vocab_size=11)))
+
+
+@pytest.fixture
+def panel(qtbot):
+    panel = VocabularyPanel(AppState())
+    qtbot.addWidget(panel)
+    panel.resize(800, 500)
+    panel.show()
+    return panel
+
+
+def shown_rows(panel, column=COL_TOKEN) -> list[str]:
+    proxy = panel.proxy
+    return [proxy.data(proxy.index(r, column)) for r in range(proxy.rowCount())]
+
+
+def test_models_pass_the_model_tester(qtmodeltester, panel, hug_bpe, monkeypatch):
+    monkeypatch.setattr(vocabulary, "FETCH_BATCH", 4)  # exercise fetchMore on a small vocabulary
+    panel.state.set_tokenizer(hug_bpe)
+    assert panel.model.rowCount() == 4 and panel.model.canFetchMore()
+    qtmodeltester.check(panel.model)
+    panel.search.setText("u")
+    qtmodeltester.check(panel.proxy)
+
+
+def test_table_rows_by_id(panel, hug_bpe):
+    panel.state.set_tokenizer(hug_bpe)
+    assert shown_rows(panel, COL_ID) == [str(i) for i in range(11)]
+    vocab = hug_bpe.get_vocab()
+    assert shown_rows(panel) == sorted(vocab, key=vocab.get)
+    row = sorted(vocab, key=vocab.get).index("hug")
+    assert panel.proxy.index(row, COL_LENGTH).data() == "3"
+    # merge step: u+g is the first merge, h+ug the third (hand-worked in the BPE seed)
+    assert panel.proxy.index(row, COL_RANK).data() == "3"
+    assert panel.proxy.index(sorted(vocab, key=vocab.get).index("ug"), COL_RANK).data() == "1"
+    assert panel.proxy.index(sorted(vocab, key=vocab.get).index("h"), COL_RANK).data() == ""
+    assert panel.count.text() == "11 tokens"
+
+
+def test_search_covers_rows_not_fetched_yet(panel, hug_bpe, monkeypatch):
+    monkeypatch.setattr(vocabulary, "FETCH_BATCH", 3)
+    panel.state.set_tokenizer(hug_bpe)
+    assert panel.model.rowCount() == 3
+    panel.search.setText("ug")
+    assert sorted(shown_rows(panel)) == ["hug", "ug"]
+    assert panel.count.text() == "2 of 11 tokens"
+    panel.search.setText("10")  # an id
+    assert shown_rows(panel) == [hug_bpe.id_to_token(10)]
+    panel.search.setText("")
+    assert len(shown_rows(panel)) == 11
+
+
+def test_sorting_by_merge_step(panel, hug_bpe):
+    panel.state.set_tokenizer(hug_bpe)
+    panel.table.sortByColumn(COL_RANK, Qt.SortOrder.AscendingOrder)
+    assert shown_rows(panel)[:3] == ["ug", "un", "hug"]
+    panel.table.sortByColumn(COL_RANK, Qt.SortOrder.DescendingOrder)
+    # base tokens have no merge step; they sort after every merged token
+    assert shown_rows(panel)[-3:] == ["hug", "un", "ug"]
+
+
+def test_merge_tree_of_hug(panel, hug_bpe):
+    panel.state.set_tokenizer(hug_bpe)
+    assert panel.select_token("hug")
+    assert panel.tree_text() == ["hug  #3", "  h", "  ug  #1", "    u", "    g"]
+    # clicking a row does the same
+    row = shown_rows(panel).index("un")
+    panel.table.setCurrentIndex(panel.proxy.index(row, COL_TOKEN))
+    assert panel.tree_text() == ["un  #2", "  u", "  n"]
+    panel.select_token("p")
+    assert panel.tree_text() == ["p"] and "base token" in panel.tree_title.text()
+
+
+def test_the_slider_cut_shrinks_the_table(panel, hug_bpe):
+    panel.state.set_full_tokenizer(hug_bpe)
+    panel.select_token("ug")
+    cut = Tokenizer(hug_bpe.model.truncated(9), pre_tokenizer=hug_bpe.pre_tokenizer)
+    panel.state.set_tokenizer(cut, 9)
+    assert "hug" not in shown_rows(panel) and "un" not in shown_rows(panel)
+    assert len(shown_rows(panel)) == 9
+    assert panel.selected_token() == "ug"  # the selection survives the cut when it can
+
+
+def test_corpus_frequency_counts_token_uses(panel, hug_bpe):
+    panel.state.set_corpus(count_lines(["hugs bug mug", "hug"]))
+    panel.state.set_tokenizer(hug_bpe)
+    panel.frequencies.finish_now()
+    freq = dict(zip(shown_rows(panel), shown_rows(panel, COL_FREQ)))
+    # hugs -> hug s ; bug -> b ug ; mug -> <unk> ug ; hug -> hug
+    assert freq["hug"] == "2" and freq["ug"] == "2"
+    assert freq["s"] == "1" and freq["b"] == "1" and freq["<unk>"] == "1"
+    assert freq["p"] == "0"
+
+
+def test_frequencies_are_computed_in_slices_on_the_event_loop(qtbot, panel, hug_bpe):
+    panel.state.set_corpus(count_lines(["hugs bug mug", "hug"]))
+    panel.state.set_tokenizer(hug_bpe)
+    assert panel.frequencies.running()
+    qtbot.waitUntil(lambda: not panel.frequencies.running(), timeout=5000)
+    assert dict(zip(shown_rows(panel), shown_rows(panel, COL_FREQ)))["hug"] == "2"
+
+
+def test_wordpiece_merge_tree_comes_from_the_training_events(panel):
+    events = []
+    tok = drain(train_from_counts(HUG_PUG, TrainOptions("wordpiece", vocab_size=14)), events.append)
+    merges = [e for e in events if isinstance(e, MergeEvent)]
+    panel.state.set_full_tokenizer(tok, None, merges)
+    assert panel.select_token("hugs")
+    lines = panel.tree_text()
+    assert lines[0].startswith("hugs  #")
+
+    # every inner node joins its two children (the ## of a continuation dropped); leaves are characters
+    def check(item):
+        token = item.data(0, Qt.ItemDataRole.UserRole)
+        if item.childCount():
+            left, right = (item.child(i).data(0, Qt.ItemDataRole.UserRole) for i in range(2))
+            assert left + right.removeprefix("##") == token
+            check(item.child(0))
+            check(item.child(1))
+        else:
+            assert len(token.removeprefix("##")) == 1
+
+    check(panel.tree.topLevelItem(0))
+
+
+def test_unigram_shows_scores(panel):
+    pieces = [("<unk>", 0.0), ("▁hug", -1.5), ("▁", -2.0), ("h", -3.25)]
+    panel.state.set_tokenizer(Tokenizer(Unigram(pieces), pre_tokenizer=Metaspace()))
+    assert panel.proxy.headerData(COL_RANK, Qt.Orientation.Horizontal) == "Score"
+    assert shown_rows(panel, COL_RANK) == ["0.000", "-1.500", "-2.000", "-3.250"]
+    panel.select_token("▁hug")
+    assert "Unigram piece" in panel.tree_title.text() and "-1.500" in panel.tree_title.text()
+
+
+def test_byte_level_tokens_are_shown_as_text(panel):
+    tok = drain(train_from_counts({"Ġhi": 10, "íķľ": 6}, TrainOptions("bytelevel-bpe", vocab_size=262)))
+    panel.state.set_tokenizer(tok)
+    panel.search.setText("␣h")  # searching the visible form finds Ġh…
+    assert shown_rows(panel) and all(t.startswith("␣h") for t in shown_rows(panel))
+    panel.search.setText("한")
+    assert any("한" in t for t in shown_rows(panel))
