@@ -17,15 +17,27 @@ character is kept). So ``"ｶﾞ"`` (two half-width characters) becomes ``"ガ"`
 Every output character keeps the original span of the key it came from (see
 :class:`core.text.NormalizedString`), so offsets survive.
 
-Leaves out: building a charsmap (we only read them). `tokenizers` applies the
-same map grapheme by grapheme, which can differ from SentencePiece's
-longest-match on rare inputs; we follow SentencePiece.
+Two ways to apply the map, because the two libraries differ:
+
+- ``mode="sentencepiece"`` (the default, and what ``.model`` files get):
+  longest match at each position, as SentencePiece's normalizer does; every
+  output character spans the whole key it came from.
+- ``mode="tokenizers"`` (what a ``tokenizer.json`` ``Precompiled`` gets, see
+  :meth:`PrecompiledNormalizer.from_dict`): `tokenizers` walks grapheme
+  clusters; a cluster shorter than 6 bytes is replaced whole by the SHORTEST
+  key that starts it, else each character is looked up alone. So ``"ㅂㅐ"``
+  stays two characters there while SentencePiece composes ``"배"``. Alignments
+  follow `tokenizers`' change lists (:func:`core.normalizers.apply_changes`).
+
+Leaves out: building a charsmap (we only read them).
 """
 
 from __future__ import annotations
 
 import base64
 from array import array
+
+import regex
 
 from core.errors import FormatError
 from core.text import NormalizedString
@@ -125,7 +137,10 @@ def parse_charsmap(blob: bytes) -> tuple[DoubleArray, bytes]:
 class PrecompiledNormalizer:
     """Longest-match rewriting with a SentencePiece precompiled charsmap."""
 
-    def __init__(self, charsmap: bytes):
+    def __init__(self, charsmap: bytes, mode: str = "sentencepiece"):
+        if mode not in ("sentencepiece", "tokenizers"):
+            raise ValueError(f"mode must be 'sentencepiece' or 'tokenizers', not {mode!r}")
+        self.mode = mode
         self.charsmap = bytes(charsmap)
         self.trie, self._replacements = parse_charsmap(self.charsmap)
         self._strings: dict[int, str] = {}
@@ -192,6 +207,8 @@ class PrecompiledNormalizer:
         s = text.normalized
         if not self.trie.units or not s:
             return text
+        if self.mode == "tokenizers":
+            return self._normalize_as_tokenizers(text)
         out: list[str] = []
         aligns: list[tuple[int, int]] = []
         i = 0
@@ -217,6 +234,34 @@ class PrecompiledNormalizer:
             return text
         return NormalizedString("".join(out), aligns, text.original_length)
 
+    # -- tokenizers' variant --------------------------------------------------------------
+    def _shortest(self, chunk: str) -> str | None:
+        """`tokenizers`' lookup: the replacement of the first (shortest) key that starts ``chunk``."""
+        results = self.trie.common_prefix_search(chunk.encode("utf-8", errors="surrogatepass"))
+        return self._replacement(results[0][0]) if results else None
+
+    def _normalize_as_tokenizers(self, text: NormalizedString) -> NormalizedString:
+        from core.normalizers import apply_changes
+
+        changes: list[tuple[str, int]] = []
+        modified = False
+        for m in _GRAPHEME.finditer(text.normalized):
+            g = m.group()
+            if len(g.encode("utf-8", errors="surrogatepass")) < 6:
+                norm = self._shortest(g)
+                if norm is not None:
+                    _replace(changes, g, norm)
+                    modified = True
+                    continue
+            for c in g:
+                norm = self._shortest(c)
+                if norm is not None:
+                    _replace(changes, c, norm)
+                    modified = True
+                else:
+                    changes.append((c, 0))
+        return apply_changes(text, changes) if modified else text
+
     def to_dict(self) -> dict:
         return {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(self.charsmap).decode("ascii")}
 
@@ -227,7 +272,27 @@ class PrecompiledNormalizer:
             blob = base64.b64decode(raw, validate=True) if isinstance(raw, str) else bytes(raw)
         except (ValueError, TypeError):
             raise FormatError("Precompiled normalizer: precompiled_charsmap is not valid base64") from None
-        return cls(blob)
+        return cls(blob, mode="tokenizers")
 
     def __repr__(self) -> str:
         return f"PrecompiledNormalizer({len(self.charsmap)} bytes)"
+
+
+_GRAPHEME = regex.compile(r"\X")
+
+
+def _replace(changes: list[tuple[str, int]], old: str, new: str) -> None:
+    """Append `tokenizers`' change list for ``old -> new`` (extra characters are insertions;
+    fewer characters fold the removal into the last change, even a previous one's).
+
+    >>> c = []; _replace(c, "ｶﾞ", "ガ"); c
+    [('ガ', -1)]
+    """
+    diff = len(new) - len(old)
+    changes.extend((c, 0) for c in new)
+    if diff > 0:
+        for k in range(len(changes) - diff, len(changes)):
+            changes[k] = (changes[k][0], 1)
+    elif diff < 0 and changes:
+        c, change = changes[-1]
+        changes[-1] = (c, change + diff)
