@@ -1,0 +1,160 @@
+"""subword-nmt files: BPE codes (``#version: 0.2`` then ``left right`` lines) and vocabularies (``word count``).
+
+    >>> save_codes(path, [("u", "g</w>"), ("h", "ug</w>")])   # "#version: 0.2\\nu g</w>\\nh ug</w>\\n"
+    >>> load_codes(path)
+    Codes(version=(0, 2), merges=[('u', 'g</w>'), ('h', 'ug</w>')])
+
+Reading follows ``subword_nmt.apply_bpe``: a first line starting ``#version:`` gives the
+version (``0.2`` and ``0.2.0`` are the same; no such line means 0.1); every other line,
+stripped of ``\\r``, ``\\n`` and spaces, must be exactly two units separated by one space.
+``max_merges`` keeps only the first lines, like ``apply-bpe --merges``. Where subword-nmt
+prints an error and exits, or misreads (a byte-order mark turns the version line into a
+merge), this raises :class:`FormatError` or skips the mark.
+
+Vocabulary files are what ``subword-nmt get-vocab`` writes: ``word count`` per line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.errors import ConfigError, FormatError
+from core.subword_nmt import SUPPORTED_VERSIONS
+
+_EDGE = "\r\n "
+
+
+@dataclass
+class Codes:
+    version: tuple[int, ...] = (0, 2)
+    merges: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _read_text(path: Path, what: str) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise FormatError(f"cannot read {path}: {e.strerror or e}") from e
+    if b"\x00" in data:
+        raise FormatError(f"{path} is a binary file, not a subword-nmt {what} file")
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as e:
+        raise FormatError(f"{path} is not UTF-8 text (byte {e.start}): not a subword-nmt {what} file") from e
+
+
+def _parse_version(line: str, path) -> tuple[int, ...]:
+    """``#version: 0.2`` -> ``(0, 2)`` (trailing ``.0`` parts dropped, as subword-nmt does)."""
+    try:
+        return tuple(int(x) for x in re.sub(r"(\.0+)*$", "", line.split()[-1]).split("."))
+    except (ValueError, IndexError) as e:
+        raise FormatError(f"{path}, line 1: cannot read the version in {line.strip()!r}") from e
+
+
+def load_codes(path, max_merges: int = -1) -> Codes:
+    """Read a codes file; FormatError names the first bad line."""
+    path = Path(path)
+    text = _read_text(path, "codes")
+    first_line_end = text.find("\n")
+    first = text if first_line_end < 0 else text[: first_line_end + 1]
+    offset = 1
+    if first.startswith("#version:"):
+        version = _parse_version(first, path)
+        text = text[len(first):]
+        offset += 1
+    else:
+        version = (0, 1)
+    if version not in SUPPORTED_VERSIONS:
+        raise FormatError(f"{path}: codes version {'.'.join(map(str, version))} is not supported (0.1 or 0.2)")
+    lines = text.rstrip("\n").split("\n")
+    merges: list[tuple[str, str]] = []
+    for n, line in enumerate(lines):
+        if max_merges != -1 and n >= max_merges:
+            break
+        parts = tuple(line.strip(_EDGE).split(" "))
+        if len(parts) != 2 or not all(parts):
+            if not text.strip(_EDGE):
+                raise FormatError(f"{path} holds no merges")
+            raise FormatError(f"{path}, line {n + offset}: {line.strip(_EDGE)!r} should be exactly two "
+                              "subword units separated by one space")
+        merges.append(parts)  # type: ignore[arg-type]
+    return Codes(version, merges)
+
+
+def save_codes(path, merges, version: tuple[int, ...] = (0, 2)) -> None:
+    """Write a codes file atomically (with a ``#version:`` line unless version 0.1)."""
+    version = tuple(version)
+    if version not in SUPPORTED_VERSIONS:
+        raise ConfigError(f"codes version {version} is not supported (0.1 or 0.2)")
+    lines = [] if version == (0, 1) else ["#version: " + ".".join(map(str, version))]
+    for n, pair in enumerate(merges, 1):
+        pair = tuple(pair)
+        if len(pair) != 2 or not all(isinstance(u, str) and u for u in pair) or any(
+            c in u for u in pair for c in " \n\r"
+        ):
+            raise ConfigError(f"merge {n} ({pair!r}) cannot be written: two non-empty units without spaces")
+        lines.append(" ".join(pair))
+    if len(lines) == (0 if version == (0, 1) else 1):
+        raise ConfigError("no merges to write (subword-nmt cannot read a codes file without merges)")
+    _write_atomic(Path(path), "".join(line + "\n" for line in lines))
+
+
+def read_vocabulary(path) -> dict[str, int]:
+    """``word count`` lines -> counts (a word listed twice keeps its larger count)."""
+    path = Path(path)
+    text = _read_text(path, "vocabulary")
+    counts: dict[str, int] = {}
+    lines = text.rstrip("\n").split("\n") if text.strip(_EDGE) else []
+    for n, line in enumerate(lines, 1):
+        parts = line.strip(_EDGE).split(" ")
+        if len(parts) != 2 or not parts[0]:
+            raise FormatError(f"{path}, line {n}: {line.strip(_EDGE)!r} is not 'word count'")
+        try:
+            count = int(parts[1])
+        except ValueError:
+            raise FormatError(f"{path}, line {n}: count {parts[1]!r} is not a whole number") from None
+        counts[parts[0]] = max(count, counts.get(parts[0], count))
+    if not counts:
+        raise FormatError(f"{path} is empty: a vocabulary needs 'word count' lines")
+    return counts
+
+
+def load_vocabulary(path, threshold: int | None = None) -> set[str]:
+    """The words of a vocabulary file seen at least ``threshold`` times (all if None).
+
+    ConfigError when the threshold leaves nothing (subword-nmt would then silently
+    apply no vocabulary at all).
+    """
+    counts = read_vocabulary(path)
+    words = {w for w, c in counts.items() if threshold is None or c >= threshold}
+    if not words:
+        raise ConfigError(f"vocabulary threshold {threshold} is above every count in {path} "
+                          f"(the largest is {max(counts.values())}): nothing would be in the vocabulary")
+    return words
+
+
+def save_vocabulary(path, counts: dict[str, int]) -> None:
+    """Write ``word count`` lines, most frequent first (ties keep their order), atomically."""
+    for word, count in counts.items():
+        if not word or any(c in word for c in " \n\r") or not isinstance(count, int):
+            raise ConfigError(f"vocabulary entry {word!r}: {count!r} cannot be written as 'word count'")
+    ordered = sorted(counts.items(), key=lambda kv: kv[1], reverse=True)
+    _write_atomic(Path(path), "".join(f"{w} {c}\n" for w, c in ordered))
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
