@@ -1,0 +1,161 @@
+"""GPT-2 style BPE files: ``vocab.json`` (token -> id) and ``merges.txt`` (one merge per line).
+
+    >>> save_gpt2(model, "out/")            # out/vocab.json, out/merges.txt
+    >>> load_gpt2("out/").merges[:2]
+    [('u', 'g'), ('u', 'n')]
+
+``merges.txt`` starts with ``#version: 0.2``; each following line is ``left right``
+separated by one space, in rank order. A token that contains a space (possible
+with pre-tokenizer ``none``) cannot be written there: saving refuses with a
+:class:`FormatError` before touching any file (``tokenizer.json`` holds such models).
+
+Both files are written atomically (temp file + ``os.replace``): an existing file is
+never left half-written. Loading checks everything and names the file and line of
+the first problem.
+
+Leaves out: the files carry no pipeline; :func:`load_gpt2_tokenizer` assumes
+GPT-2's own (byte-level pre-tokenizer and decoder), which is what these files mean.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from core.errors import ConfigError, FormatError
+from core.models.bpe import BPE
+
+VOCAB_NAME = "vocab.json"
+MERGES_NAME = "merges.txt"
+MERGES_HEADER = "#version: 0.2"
+
+
+def save_gpt2(model: BPE, directory, prefix: str | None = None) -> tuple[Path, Path]:
+    """Write ``[prefix-]vocab.json`` and ``[prefix-]merges.txt`` into ``directory``; returns both paths."""
+    directory = Path(directory)
+    merges = model.ranked_merges()
+    for a, b in merges:
+        if " " in a or " " in b or "\n" in a + b or "\r" in a + b:
+            raise FormatError(
+                f"merges.txt cannot hold the token {a if (' ' in a or chr(10) in a) else b!r} "
+                "(it contains a space or line end); save as tokenizer.json instead"
+            )
+    vocab = dict(sorted(model.get_vocab().items(), key=lambda kv: kv[1]))
+    vocab_text = json.dumps(vocab, ensure_ascii=False)
+    merges_text = "".join([MERGES_HEADER, "\n"] + [f"{a} {b}\n" for a, b in merges])
+    name = (lambda n: f"{prefix}-{n}") if prefix else (lambda n: n)
+    vocab_path, merges_path = directory / name(VOCAB_NAME), directory / name(MERGES_NAME)
+    # Both temp files are complete before either replaces its target.
+    temps = []
+    try:
+        for target, text in ((vocab_path, vocab_text), (merges_path, merges_text)):
+            temps.append((_write_temp(target, text), target))
+        for tmp, target in temps:
+            os.replace(tmp, target)
+    finally:
+        for tmp, _ in temps:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+    return vocab_path, merges_path
+
+
+def load_gpt2(path, merges_path=None, **model_options) -> BPE:
+    """Read a BPE model from a directory holding both files, or from ``vocab.json`` + ``merges.txt``.
+
+    ``model_options`` go to :class:`~core.models.bpe.BPE` (e.g. ``unk_token="<unk>"``).
+    """
+    vocab_path = Path(path)
+    if merges_path is None:
+        if vocab_path.is_dir():
+            vocab_path, merges_path = vocab_path / VOCAB_NAME, vocab_path / MERGES_NAME
+        else:
+            merges_path = vocab_path.with_name(MERGES_NAME)
+    merges_path = Path(merges_path)
+    vocab = read_vocab_json(vocab_path)
+    merges = read_merges_txt(merges_path)
+    try:
+        return BPE(vocab, merges, **model_options)
+    except ConfigError as e:
+        raise FormatError(f"{vocab_path} and {merges_path} do not fit together: {e}") from None
+
+
+def load_gpt2_tokenizer(path, merges_path=None):
+    """A whole tokenizer from GPT-2 files: byte-level pre-tokenizer and decoder around the model."""
+    from core import decoders
+    from core.pre_tokenizers import ByteLevel
+    from core.tokenizer import Tokenizer
+
+    model = load_gpt2(path, merges_path)
+    return Tokenizer(model, pre_tokenizer=ByteLevel(add_prefix_space=False), decoder=decoders.ByteLevel())
+
+
+def read_vocab_json(path) -> dict[str, int]:
+    path = Path(path)
+    text = _read_text(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise FormatError(f"{path} is not valid JSON (line {e.lineno}: {e.msg}); is it truncated?") from None
+    if not isinstance(data, dict):
+        raise FormatError(f"{path} must hold one JSON object mapping tokens to ids")
+    ids: dict[int, str] = {}
+    for token, i in data.items():
+        if not isinstance(i, int) or isinstance(i, bool) or i < 0:
+            raise FormatError(f"{path}: the id of {token!r} must be a non-negative whole number, not {i!r}")
+        if i in ids:
+            raise FormatError(f"{path}: tokens {ids[i]!r} and {token!r} share the id {i}")
+        ids[i] = token
+    return data
+
+
+def read_merges_txt(path) -> list[tuple[str, str]]:
+    path = Path(path)
+    merges = []
+    for number, line in enumerate(_read_text(path).splitlines(), start=1):
+        if line.startswith("#version") or not line:
+            continue
+        parts = line.split(" ")
+        if len(parts) != 2 or not parts[0] or not parts[1]:
+            raise FormatError(f"{path}, line {number}: expected two tokens separated by one space, got {line[:80]!r}")
+        merges.append((parts[0], parts[1]))
+    return merges
+
+
+def _read_text(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise FormatError(f"{path} is a directory, not a file") from None
+    except FileNotFoundError:
+        raise FormatError(f"{path} does not exist") from None
+    except OSError as e:
+        raise FormatError(f"cannot read {path}: {e.strerror or e}") from None
+    try:
+        return data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as e:
+        raise FormatError(f"{path} is not UTF-8 text (byte {e.start})") from None
+
+
+def write_text_atomic(path, text: str) -> None:
+    """Write ``text`` to a temp file next to ``path``, then ``os.replace`` it into place."""
+    tmp = _write_temp(Path(path), text)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+def _write_temp(path: Path, text: str) -> str:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+    except BaseException:
+        os.unlink(tmp)
+        raise
+    return tmp

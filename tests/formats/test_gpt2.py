@@ -1,0 +1,99 @@
+"""GPT-2 files (vocab.json + merges.txt): round trip, `tokenizers` reads ours, bad files."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.errors import FormatError
+from core.events import drain
+from core.formats.gpt2 import MERGES_HEADER, load_gpt2, load_gpt2_tokenizer, save_gpt2
+from core.models.bpe import BPE
+from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+
+LINES = ["철수는 치킨을 먹고 볶음밥을 먹고 있다", "hug pug pun bun hugs", "吾輩は猫である。😀"] * 4
+
+
+def seed_model() -> BPE:
+    vocab = {"<unk>": 0, "b": 1, "g": 2, "h": 3, "n": 4, "p": 5, "s": 6, "u": 7, "ug": 8, "un": 9, "hug": 10}
+    return BPE(vocab, [("u", "g"), ("u", "n"), ("h", "ug")], unk_token="<unk>")
+
+
+def test_files_look_like_the_seed(tmp_path):
+    vocab_path, merges_path = save_gpt2(seed_model(), tmp_path)
+    assert merges_path.read_text(encoding="utf-8") == f"{MERGES_HEADER}\nu g\nu n\nh ug\n"
+    assert json.loads(vocab_path.read_text(encoding="utf-8"))["hug"] == 10
+
+
+def test_round_trip(tmp_path):
+    m = seed_model()
+    save_gpt2(m, tmp_path)
+    again = load_gpt2(tmp_path, unk_token="<unk>")
+    assert again.get_vocab() == m.get_vocab() and again.merges == m.merges
+    assert [t.value for t in again.tokenize("mug")] == ["<unk>", "ug"]
+    assert load_gpt2(tmp_path / "vocab.json", tmp_path / "merges.txt").merges == m.merges
+
+
+def test_byte_level_round_trip_and_tokenizers_reads_ours(tmp_path):
+    tokenizers = pytest.importorskip("tokenizers")
+    opts = TrainOptions("bytelevel-bpe", vocab_size=320)
+    tok = drain(train_from_counts(pre_tokenize_lines(LINES, opts), opts))
+    save_gpt2(tok.model, tmp_path)
+    ours = load_gpt2_tokenizer(tmp_path)
+    theirs = tokenizers.Tokenizer(tokenizers.models.BPE.from_file(str(tmp_path / "vocab.json"),
+                                                                  str(tmp_path / "merges.txt")))
+    theirs.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False)
+    for text in LINES + ["먹고 있다 🍗", " leading space", ""]:
+        assert ours.encode(text).ids == tok.encode(text).ids == theirs.encode(text).ids
+        assert ours.decode(ours.encode(text).ids) == text
+
+
+def write(tmp_path, vocab_text: str, merges_text: str):
+    (tmp_path / "vocab.json").write_text(vocab_text, encoding="utf-8")
+    (tmp_path / "merges.txt").write_text(merges_text, encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "vocab_text,merges_text,message",
+    [
+        ('{"a": 0, "b": 1', f"{MERGES_HEADER}\n", "not valid JSON"),  # truncated
+        ('["a", "b"]', f"{MERGES_HEADER}\n", "JSON object"),
+        ('{"a": 0, "b": "1"}', f"{MERGES_HEADER}\n", "id of 'b'"),
+        ('{"a": 0, "b": 0}', f"{MERGES_HEADER}\n", "share the id 0"),
+        ('{"a": 0, "b": 1, "ab": 2}', f"{MERGES_HEADER}\na b c\n", "line 2"),
+        ('{"a": 0, "b": 1, "ab": 2}', f"{MERGES_HEADER}\na c\n", "'c'"),  # merge token missing
+        ('{"a": 0, "b": 1}', f"{MERGES_HEADER}\na b\n", "'ab'"),  # merged token missing
+    ],
+)
+def test_bad_files_raise_format_error(tmp_path, vocab_text, merges_text, message):
+    write(tmp_path, vocab_text, merges_text)
+    with pytest.raises(FormatError, match=message):
+        load_gpt2(tmp_path)
+
+
+def test_missing_and_directory_and_binary(tmp_path):
+    with pytest.raises(FormatError, match="does not exist"):
+        load_gpt2(tmp_path)
+    (tmp_path / "vocab.json").mkdir()
+    with pytest.raises(FormatError, match="directory"):
+        load_gpt2(tmp_path / "vocab.json", tmp_path / "merges.txt")
+    (tmp_path / "v.json").write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(FormatError, match="UTF-8"):
+        load_gpt2(tmp_path / "v.json", tmp_path / "merges.txt")
+
+
+def test_refuses_tokens_with_spaces_and_leaves_old_files_alone(tmp_path):
+    save_gpt2(seed_model(), tmp_path)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    spaced = BPE({"a": 0, " ": 1, "a ": 2}, [("a", " ")])
+    with pytest.raises(FormatError, match="tokenizer.json"):
+        save_gpt2(spaced, tmp_path)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_failed_write_leaves_no_temp_files(tmp_path):
+    missing = tmp_path / "not-there"
+    with pytest.raises(OSError):
+        save_gpt2(seed_model(), missing)
+    assert list(tmp_path.iterdir()) == []
