@@ -1,0 +1,473 @@
+"""The Compare panel: one text under several tokenizers, side by side.
+
+    >>> panel = ComparePanel(state)               # columns A = shown, B = the full model cut in half
+    >>> panel.add_column(("size", 300)); panel.set_text("철수는 밥을 먹었다")
+    >>> panel.columns[0].marked                   # boundaries only some tokenizers have
+
+Each column picks its tokenizer: the one shown (follows the slider), the full
+trained one, the full one cut to a vocab size of its own, or a tokenizer file.
+Its tokens are drawn as chips: a token whose span of text every other column
+also has as one token is grey (they agree there); the others are coloured,
+and a magenta bar marks each boundary not every column has. Below: the
+statistics side by side (a table and bar plots of tokens per word, characters
+per token, unknown rate and vocabulary use), over the text above or over the
+loaded corpus's first lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.errors import SubwordError
+from core.stats import EncodingStats, boundaries, shared_token_mask, stats_of_encodings, token_spans
+from subword_gui import palette
+from subword_gui.jobs import can_truncate, min_vocab_size, truncate_tokenizer
+from subword_gui.render import render_parts, style_for
+from subword_gui.token_view import Chip, TokenStrip, segment_line, token_tooltip
+
+DEFAULT_TEXT = "토크나이저마다 같은 문장을 다르게 자릅니다.\nThe same sentence, cut differently by each tokenizer."
+# Okabe-Ito: one colour per column, in the headers and in the plots.
+COLUMN_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"]
+SOURCES = [("shown", "Shown (slider)"), ("full", "Full trained"), ("size", "Full cut to size…"), ("file", "File…")]
+METRICS = [
+    ("tokens", "tokens", "{:,}"),
+    ("words", "words", "{:,}"),
+    ("characters", "characters", "{:,}"),
+    ("tokens_per_word", "tokens / word", "{:.3f}"),
+    ("chars_per_token", "chars / token", "{:.3f}"),
+    ("unknown", "unknown tokens", "{:,}"),
+    ("unk_rate", "unknown rate", "{:.2%}"),
+    ("distinct_ids", "distinct tokens used", "{:,}"),
+    ("vocab_size", "vocab size", "{:,}"),
+    ("vocab_used", "vocab used", "{:.2%}"),
+]
+PLOTTED = [("tokens_per_word", "tokens / word", 1), ("chars_per_token", "chars / token", 1),
+           ("unk_rate", "unknown %", 100), ("vocab_used", "vocab used %", 100)]
+CORPUS_SAMPLE_LINES = 200
+
+
+@dataclass
+class ColumnResult:
+    """One column's encoding of the text: per line, the encoding, shared mask and marked boundaries."""
+
+    lines: list = field(default_factory=list)  # LineTokens
+    shared: list[list[bool]] = field(default_factory=list)
+    marked: list[set[int]] = field(default_factory=list)
+
+
+class CompareColumn(QFrame):
+    """One tokenizer's column: where it comes from, its token chips and a summary."""
+
+    changed = Signal()
+    remove_requested = Signal(object)
+
+    def __init__(self, panel: "ComparePanel", letter: str, colour: str, source="shown"):
+        super().__init__()
+        self.panel = panel
+        self.letter = letter
+        self.colour = colour
+        self.tokenizer = None
+        self.file_tokenizer = None
+        self.file_name = ""
+        self.result = ColumnResult()
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+
+        badge = QLabel(f" {letter} ")
+        badge.setStyleSheet(f"background:{colour}; color:white; font-weight:bold; border-radius:3px")
+        self.source = QComboBox()
+        for key, label in SOURCES:
+            self.source.addItem(label, key)
+        self.size = QSpinBox()
+        self.size.setRange(1, 10_000_000)
+        self.size.setSingleStep(100)
+        self.size.setKeyboardTracking(False)
+        self.size.setSuffix(" tokens")
+        self.remove = QToolButton()
+        self.remove.setText("✕")
+        self.remove.setToolTip("Remove this column")
+        self.remove.clicked.connect(lambda: self.remove_requested.emit(self))
+        head = QHBoxLayout()
+        head.addWidget(badge)
+        head.addWidget(self.source, 1)
+        head.addWidget(self.size)
+        head.addWidget(self.remove)
+
+        self.title = QLabel()
+        self.title.setObjectName("hint")
+        self.title.setWordWrap(True)
+        self.strip = TokenStrip()
+        self.strip.set_placeholder("No tokenizer here yet.")
+        self.strip.tooltip_provider = self._tooltip
+        scroll = QScrollArea()
+        scroll.setWidget(self.strip)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.summary = QLabel()
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setWordWrap(True)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(head)
+        layout.addWidget(self.title)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.summary)
+        self._where: list[tuple[int, int]] = []
+
+        self.source.currentIndexChanged.connect(self._source_changed)
+        self.size.valueChanged.connect(lambda _v: self._resolve())
+        self.set_source(source)
+
+    # -- where the tokenizer comes from ---------------------------------------------
+    def set_source(self, source) -> None:
+        """``"shown"``, ``"full"``, ``("size", n)``, ``("file", path)``, or a Tokenizer object."""
+        if isinstance(source, tuple) and source[0] == "size":
+            self.size.blockSignals(True)
+            self.size.setValue(int(source[1]))
+            self.size.blockSignals(False)
+            source = "size"
+        elif isinstance(source, tuple) and source[0] == "file":
+            self.load_file(source[1])
+            return
+        elif not isinstance(source, str):
+            self.file_tokenizer, self.file_name = source, "given tokenizer"
+            source = "file"
+        self.source.blockSignals(True)
+        self.source.setCurrentIndex([k for k, _ in SOURCES].index(source))
+        self.source.blockSignals(False)
+        self._resolve()
+
+    def source_key(self) -> str:
+        return self.source.currentData()
+
+    def _source_changed(self) -> None:
+        if self.source_key() == "file" and self.file_tokenizer is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Open a tokenizer to compare", "",
+                                                  "Tokenizer files (*.json *.model *.txt *.vocab *.tiktoken *.codes);;All files (*)")
+            if not path:
+                self.set_source("shown")
+                return
+            self.load_file(path)
+            return
+        self._resolve()
+
+    def load_file(self, path: str) -> bool:
+        """Open a tokenizer file into this column; a bad file leaves the column as it was."""
+        try:
+            tok = _open_tokenizer(path)
+        except (SubwordError, OSError, ValueError) as exc:
+            QMessageBox.warning(self, "Cannot compare this file", f"{path}\n\n{exc}")
+            return False
+        self.file_tokenizer, self.file_name = tok, path.rsplit("/", 1)[-1]
+        self.source.blockSignals(True)
+        self.source.setCurrentIndex([k for k, _ in SOURCES].index("file"))
+        self.source.blockSignals(False)
+        self._resolve()
+        return True
+
+    def _resolve(self) -> None:
+        state = self.panel.state
+        key = self.source_key()
+        full = state.full_tokenizer
+        self.size.setVisible(key == "size")
+        tok, title = None, ""
+        if key == "shown":
+            tok = state.tokenizer
+            title = "the tokenizer the other panels show"
+        elif key == "full":
+            tok = full
+            title = "the trained (or opened) tokenizer, uncut"
+        elif key == "size":
+            if full is not None and can_truncate(full):
+                low, high = min_vocab_size(full), full.model.vocab_size
+                self.size.blockSignals(True)
+                self.size.setRange(min(low, high), high)
+                self.size.blockSignals(False)
+                tok = truncate_tokenizer(full, self.size.value())
+                title = f"the full tokenizer cut to {self.size.value():,} tokens"
+            elif full is not None:
+                tok, title = full, "this model cannot be cut; showing it whole"
+        elif key == "file":
+            tok, title = self.file_tokenizer, self.file_name
+        self.tokenizer = tok
+        if tok is not None:
+            kind = type(tok.model).__name__
+            title = f"{kind}, {tok.vocab_size:,} tokens: {title}"
+        self.title.setText(title or "no tokenizer yet")
+        self.changed.emit()
+
+    # -- drawing ------------------------------------------------------------------
+    def show_result(self, result: ColumnResult) -> None:
+        self.result = result
+        if self.tokenizer is None:
+            self.strip.set_chips([])
+            self.summary.setText("")
+            return
+        style = style_for(self.tokenizer)
+        chips: list[Chip] = []
+        where = []
+        n_marked = 0
+        for n, (line, shared, marked) in enumerate(zip(result.lines, result.shared, result.marked)):
+            n_marked += len(marked)
+            spans = token_spans(line.encoding, line.text)
+            prev_word = object()
+            for i, token in enumerate(line.encoding.tokens):
+                s, e = spans[i]
+                word = line.encoding.word_ids[i]
+                chips.append(Chip(
+                    parts=render_parts(token, style),
+                    caption=str(line.encoding.ids[i]),
+                    background=palette.SHARED_BACKGROUND if shared[i] else palette.colour_of(line.keys[i]),
+                    unknown=line.unknown[i],
+                    special=line.special[i],
+                    new_word=word != prev_word or (i == 0 and n > 0),
+                    mark_before=e > s and s in marked,
+                    mark_after=e > s and e in marked,
+                ))
+                where.append((n, i))
+                prev_word = word
+        self._where = where
+        self.strip.set_chips(chips)
+        differing = sum(1 for sh in result.shared for x in sh if not x)
+        self.summary.setText(
+            f"<b>{len(chips):,}</b> tokens · <b style='color:{palette.DIFF_MARK.name()}'>{n_marked}</b> "
+            f"boundar{'y' if n_marked == 1 else 'ies'} not in every column · {differing} tokens differ")
+
+    def _tooltip(self, index: int) -> str:
+        n, i = self._where[index]
+        line = self.result.lines[n]
+        return token_tooltip(self.tokenizer, style_for(self.tokenizer), line, i)
+
+
+def _open_tokenizer(path: str):
+    try:
+        from core.formats.detect import open_tokenizer
+    except ImportError:  # the format detector has not landed: tokenizer.json only
+        from core.formats.hf_json import load_tokenizer_json as open_tokenizer
+    return open_tokenizer(path)
+
+
+def compare_lines(tokenizers: list, lines: list[str]) -> list[ColumnResult]:
+    """Encode every line under every tokenizer (None = empty column) and work out, per
+    column, which tokens all other columns share and which boundaries not all columns have."""
+    results = [ColumnResult() for _ in tokenizers]
+    live = [i for i, t in enumerate(tokenizers) if t is not None]
+    for text in lines:
+        encoded = {i: segment_line(tokenizers[i], text) for i in live}
+        bounds = {i: boundaries(encoded[i].encoding, text) for i in live}
+        common = set.intersection(*bounds.values()) if bounds else set()
+        for i in live:
+            others = [encoded[j].encoding for j in live if j != i]
+            results[i].lines.append(encoded[i])
+            results[i].shared.append(shared_token_mask(encoded[i].encoding, others, text) if others
+                                     else [False] * len(encoded[i].encoding.ids))
+            results[i].marked.append(bounds[i] - common)
+    return results
+
+
+class ComparePanel(QWidget):
+    """Text on top, one column per tokenizer, statistics table and bar plots below."""
+
+    compared = Signal()
+
+    def __init__(self, state, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.state = state
+        self.columns: list[CompareColumn] = []
+        self.stats: list[EncodingStats | None] = []
+        self._timer = QTimer(self, singleShot=True, interval=0)
+        self._timer.timeout.connect(self.compare)
+        self._build()
+        state.tokenizer_changed.connect(lambda _t: self._resolve_all())
+        state.full_tokenizer_changed.connect(self._full_changed)
+        state.corpus_changed.connect(lambda _c: self._timer.start())
+        self.add_column("shown")
+        self.add_column("size")
+        self._full_changed(state.full_tokenizer)
+
+    def _build(self) -> None:
+        self.editor = QPlainTextEdit(DEFAULT_TEXT)
+        font = QFont(self.editor.font())
+        font.setPointSize(13)
+        self.editor.setFont(font)
+        self.editor.setMaximumHeight(90)
+        self.editor.textChanged.connect(self._timer.start)
+        self.add_button = QPushButton("Add tokenizer")
+        self.add_button.clicked.connect(lambda: self.add_column("full"))
+        self.stats_over = QComboBox()
+        self.stats_over.addItem("Statistics over the text above", "text")
+        self.stats_over.addItem(f"Statistics over the corpus's first {CORPUS_SAMPLE_LINES} lines", "corpus")
+        self.stats_over.currentIndexChanged.connect(lambda _i: self._timer.start())
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Text to compare:"))
+        top.addStretch(1)
+        top.addWidget(self.stats_over)
+        top.addWidget(self.add_button)
+
+        self.columns_splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.columns_splitter.setChildrenCollapsible(False)
+
+        self.table = QTableWidget(len(METRICS), 0)
+        self.table.setVerticalHeaderLabels([label for _, label, _ in METRICS])
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setMinimumSectionSize(70)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+
+        self.plots = pg.GraphicsLayoutWidget()
+        self.plots.setMinimumHeight(150)
+        self._plot_items = []
+        for _key, label, _scale in PLOTTED:
+            plot = self.plots.addPlot(title=label)
+            plot.setMouseEnabled(x=False, y=False)
+            plot.hideButtons()
+            plot.showGrid(y=True, alpha=0.2)
+            bars = pg.BarGraphItem(x=[], height=[], width=0.7)
+            plot.addItem(bars)
+            self._plot_items.append((plot, bars))
+
+        bottom = QSplitter(Qt.Orientation.Horizontal)
+        bottom.addWidget(self.table)
+        bottom.addWidget(self.plots)
+        bottom.setStretchFactor(0, 2)
+        bottom.setStretchFactor(1, 3)
+        bottom.setSizes([380, 620])
+
+        self.splitter = QSplitter(Qt.Orientation.Vertical)
+        self.splitter.addWidget(self.columns_splitter)
+        self.splitter.addWidget(bottom)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([420, 280])
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addLayout(top)
+        layout.addWidget(self.editor)
+        layout.addWidget(self.splitter, 1)
+
+    # -- columns ----------------------------------------------------------------------
+    def add_column(self, source="full") -> CompareColumn:
+        used = {c.letter for c in self.columns}
+        n = next(i for i in range(26) if chr(65 + i) not in used)
+        column = CompareColumn(self, chr(65 + n), COLUMN_COLOURS[n % len(COLUMN_COLOURS)], source)
+        column.changed.connect(self._timer.start)
+        column.remove_requested.connect(self.remove_column)
+        self.columns.append(column)
+        self.columns_splitter.addWidget(column)
+        self._update_remove_buttons()
+        self._timer.start()
+        return column
+
+    def remove_column(self, column: CompareColumn) -> None:
+        if len(self.columns) <= 1:
+            return
+        self.columns.remove(column)
+        column.setParent(None)
+        column.deleteLater()
+        self._update_remove_buttons()
+        self._timer.start()
+
+    def _update_remove_buttons(self) -> None:
+        for c in self.columns:
+            c.remove.setEnabled(len(self.columns) > 1)
+
+    def _full_changed(self, full) -> None:
+        for c in self.columns:
+            if c.source_key() == "size" and full is not None and can_truncate(full):
+                # a fresh model: start the cut half-way between its smallest and full size
+                low, high = min_vocab_size(full), full.model.vocab_size
+                c.size.blockSignals(True)
+                c.size.setRange(min(low, high), high)
+                c.size.setValue(low + (high - low) // 2)
+                c.size.blockSignals(False)
+        self._resolve_all()
+
+    def _resolve_all(self) -> None:
+        for c in self.columns:
+            c._resolve()
+
+    # -- comparing ----------------------------------------------------------------------
+    def set_text(self, text: str) -> None:
+        self.editor.setPlainText(text)
+        self.compare()
+
+    def text(self) -> str:
+        return self.editor.toPlainText()
+
+    def stats_lines(self) -> list[str]:
+        if self.stats_over.currentData() == "corpus" and self.state.corpus is not None:
+            return list(getattr(self.state.corpus, "preview", []) or [])[:CORPUS_SAMPLE_LINES]
+        return self.text().split("\n")
+
+    def compare(self) -> None:
+        self._timer.stop()
+        tokenizers = [c.tokenizer for c in self.columns]
+        lines = self.text().split("\n")
+        results = compare_lines(tokenizers, lines)
+        for column, result in zip(self.columns, results):
+            column.show_result(result)
+        stat_lines = self.stats_lines()
+        self.stats = []
+        for tok, result in zip(tokenizers, results):
+            if tok is None:
+                self.stats.append(None)
+            elif stat_lines is not None and self.stats_over.currentData() == "corpus" and self.state.corpus is not None:
+                self.stats.append(stats_of_encodings(tok, [(ln, tok.encode(ln)) for ln in stat_lines]))
+            else:
+                self.stats.append(stats_of_encodings(tok, [(ln.text, ln.encoding) for ln in result.lines]))
+        self._show_stats()
+        self.compared.emit()
+
+    def _show_stats(self) -> None:
+        self.table.setColumnCount(len(self.columns))
+        for j, (column, stats) in enumerate(zip(self.columns, self.stats)):
+            head = QTableWidgetItem(column.letter)
+            head.setForeground(QColor(column.colour))
+            font = QFont(self.table.font())
+            font.setBold(True)
+            head.setFont(font)
+            self.table.setHorizontalHeaderItem(j, head)
+            for i, (key, _label, fmt) in enumerate(METRICS):
+                value = "—" if stats is None else fmt.format(getattr(stats, key))
+                item = QTableWidgetItem(value)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(i, j, item)
+        xs = list(range(len(self.columns)))
+        brushes = [pg.mkBrush(c.colour) for c in self.columns]
+        ticks = [[(x, c.letter) for x, c in zip(xs, self.columns)]]
+        for (plot, bars), (key, _label, scale) in zip(self._plot_items, PLOTTED):
+            heights = [0.0 if s is None else getattr(s, key) * scale for s in self.stats]
+            bars.setOpts(x=xs, height=heights, width=0.7, brushes=brushes, pen=pg.mkPen(None))
+            plot.getAxis("bottom").setTicks(ticks)
+            plot.setXRange(-0.6, len(xs) - 0.4, padding=0)
+            top = max(heights + [0.0])
+            plot.setYRange(0, top * 1.15 if top > 0 else 1, padding=0)
+
+    def stat(self, column: int, key: str):
+        """One statistic of one column (tests, the README's figures)."""
+        s = self.stats[column]
+        return None if s is None else getattr(s, key)

@@ -1,0 +1,138 @@
+"""The Compare panel: differing boundaries, shared tokens, statistics side by side, file columns."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from core.corpus import count_lines
+from core.events import drain
+from core.formats.hf_json import save_tokenizer_json
+from core.training import TrainOptions, train_from_counts
+from subword_gui import palette
+from subword_gui.compare import METRICS, ComparePanel
+from subword_gui.state import AppState
+
+HUG_PUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+
+
+@pytest.fixture(scope="module")
+def hug_bpe():
+    # merges u+g, u+n, h+ug (the BPE seed's worked example); vocab 11
+    return drain(train_from_counts(HUG_PUG, TrainOptions("bpe", vocab_size=11)))
+
+
+@pytest.fixture
+def panel(qtbot, hug_bpe):
+    state = AppState()
+    state.set_full_tokenizer(hug_bpe)
+    panel = ComparePanel(state)
+    qtbot.addWidget(panel)
+    panel.resize(1000, 700)
+    panel.show()
+    return panel
+
+
+def table_column(panel, j: int) -> dict[str, str]:
+    return {label: panel.table.item(i, j).text() for i, (_k, label, _f) in enumerate(METRICS)}
+
+
+def test_a_model_and_its_cut_differ_at_a_known_boundary(panel):
+    a, b = panel.columns
+    assert a.source_key() == "shown" and b.source_key() == "size"
+    b.set_source(("size", 9))  # the first merge only: u+g
+    panel.set_text("hugs")
+    assert a.result.lines[0].encoding.tokens == ["hug", "s"]
+    assert b.result.lines[0].encoding.tokens == ["h", "ug", "s"]
+    # hug|s vs h|ug|s: position 1 is a boundary only B has
+    assert a.result.marked == [set()]
+    assert b.result.marked == [{1}]
+    h, ug, s = b.strip.chips()
+    assert h.mark_after and ug.mark_before and not s.mark_before
+    assert not any(c.mark_before or c.mark_after for c in a.strip.chips())
+    # "s" is the same token in both: grey; the others differ: coloured
+    assert a.strip.chips()[1].background == palette.SHARED_BACKGROUND
+    assert s.background == palette.SHARED_BACKGROUND
+    assert a.strip.chips()[0].background != palette.SHARED_BACKGROUND
+    assert ug.background != palette.SHARED_BACKGROUND
+    assert "1</b> boundary" in b.summary.text()
+
+
+def test_statistics_side_by_side(panel):
+    panel.columns[1].set_source(("size", 9))
+    panel.set_text("hugs pun")
+    # A: hug s | p un = 4 tokens ; B (only the merge u+g): h ug s | p u n = 6
+    assert table_column(panel, 0)["tokens"] == "4"
+    assert table_column(panel, 1)["tokens"] == "6"
+    assert table_column(panel, 0)["tokens / word"] == "2.000"
+    assert table_column(panel, 1)["tokens / word"] == "3.000"
+    assert table_column(panel, 0)["characters"] == table_column(panel, 1)["characters"] == "8"
+    assert table_column(panel, 1)["vocab size"] == "9"
+    # the bar plot shows the same figures
+    plot, bars = panel._plot_items[0]
+    assert list(bars.opts["height"]) == [2.0, 3.0]
+
+
+def test_more_columns_and_removing_them(panel, hug_bpe):
+    panel.set_text("hugs")
+    c = panel.add_column("full")
+    panel.compare()
+    assert [col.letter for col in panel.columns] == ["A", "B", "C"]
+    assert panel.table.columnCount() == 3
+    assert c.tokenizer is hug_bpe
+    panel.remove_column(panel.columns[1])
+    panel.compare()
+    assert [col.letter for col in panel.columns] == ["A", "C"]
+    assert panel.table.columnCount() == 2
+
+
+def test_the_shown_column_follows_the_slider(panel, hug_bpe):
+    from subword_gui.jobs import truncate_tokenizer
+
+    panel.set_text("hugs")
+    panel.state.set_tokenizer(truncate_tokenizer(hug_bpe, 9), 9)
+    panel.compare()
+    assert panel.columns[0].result.lines[0].encoding.tokens == ["h", "ug", "s"]
+
+
+def test_a_tokenizer_file_as_a_column(panel, hug_bpe, tmp_path, monkeypatch):
+    path = tmp_path / "hug.json"
+    save_tokenizer_json(hug_bpe, path)
+    col = panel.columns[1]
+    assert col.load_file(str(path))
+    panel.set_text("hugs")
+    assert col.source_key() == "file"
+    assert col.result.lines[0].encoding.tokens == ["hug", "s"]
+    assert "hug.json" in col.title.text()
+    # a corrupt file: a clear message, and the column keeps what it had
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ not json", encoding="utf-8")
+    shown = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: shown.append(a[2]))
+    assert not col.load_file(str(bad))
+    assert shown and "bad.json" in shown[0]
+    assert col.tokenizer.get_vocab() == hug_bpe.get_vocab()
+
+
+def test_statistics_over_the_corpus_sample(panel):
+    panel.state.set_corpus(count_lines(["hugs bug", "mug"]))
+    panel.stats_over.setCurrentIndex(1)
+    panel.compare()
+    # the full model: hug s | b ug | <unk> ug -> 6 tokens, 1 unknown, 3 words, 11 characters
+    assert panel.stat(0, "tokens") == 6
+    assert panel.stat(0, "unknown") == 1
+    assert panel.stat(0, "words") == 3
+    assert panel.stat(0, "characters") == 11
+
+
+def test_korean_text_compares_and_renders(panel, qtbot):
+    opts = TrainOptions("bpe", vocab_size=60)
+    words = {"철수는": 5, "밥을": 4, "먹었다": 3, "철수가": 2}
+    ko = drain(train_from_counts(words, opts))
+    panel.state.set_full_tokenizer(ko)
+    panel.columns[1].set_source(("size", ko.model.min_vocab_size))
+    panel.set_text("철수는 밥을 먹었다")
+    a, b = panel.columns
+    assert len(b.result.lines[0].encoding.ids) == len("철수는밥을먹었다")  # no merges: one token per syllable
+    assert len(a.result.lines[0].encoding.ids) < len(b.result.lines[0].encoding.ids)
+    assert b.result.marked[0]  # B cuts inside words where A does not
