@@ -639,7 +639,10 @@ def load_sentencepiece(path: str | Path):
         data = path.read_bytes()
     except OSError as e:
         raise FormatError(f"{path}: cannot read ({e.strerror or e})") from None
-    return tokenizer_from_proto(parse_model_proto(data, str(path)))
+    tok = tokenizer_from_proto(parse_model_proto(data, str(path)))
+    tok.extra["sentencepiece_model"] = data  # the exact original, kept by the project save
+    tok.extra["source"] = str(path)
+    return tok
 
 
 def read_vocab_file(path: str | Path) -> tuple[list[Piece], list[str]]:

@@ -1,0 +1,164 @@
+"""The project's own save: a folder that keeps the whole tokenizer and how it was trained.
+
+    >>> save_project(tok, "my-tokenizer", TrainingRecord(corpus=["ko.txt"], options=opts.to_dict()))
+    >>> tok, record = load_project("my-tokenizer")
+
+The folder holds:
+
+- ``tokenizer.json``: the whole pipeline (see :mod:`core.formats.hf_json`), so
+  `tokenizers` can load it too;
+- ``training.json``: the sidecar, :class:`TrainingRecord` (corpus paths, the
+  training options, date, engine version, why training stopped, and anything
+  the caller adds under ``extra``);
+- for a tokenizer opened from a SentencePiece ``.model`` or a tiktoken rank
+  file, a copy of that file (``source.model`` / ``source.tiktoken``): a
+  ``tokenizer.json`` can only approximate those, so loading prefers the copy.
+
+Each file is written atomically; the sidecar is written last, so a folder with a
+sidecar always has a complete tokenizer next to it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from core import __version__ as ENGINE_VERSION
+from core.errors import ConfigError, FormatError
+from core.formats.tiktoken_ranks import atomic_write_text
+
+SIDECAR = "training.json"
+TOKENIZER = "tokenizer.json"
+PROJECT_FORMAT = "subword-explorer-project"
+PROJECT_FORMAT_VERSION = 1
+
+
+@dataclass
+class TrainingRecord:
+    """How a tokenizer was trained. ``options`` is ``TrainOptions.to_dict()``."""
+
+    corpus: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    date: str = ""  # ISO 8601, UTC; filled in on save when empty
+    engine_version: str = ENGINE_VERSION
+    stop_reason: str | None = None
+    vocab_size: int | None = None
+    requested_vocab_size: int | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_run(cls, corpus, options, stopped=None, **extra) -> "TrainingRecord":
+        """Build from a run: ``options`` a TrainOptions, ``stopped`` its TrainingStopped event (or None)."""
+        corpus = [str(corpus)] if isinstance(corpus, (str, os.PathLike)) else [str(c) for c in corpus or []]
+        return cls(
+            corpus=corpus,
+            options=options.to_dict() if hasattr(options, "to_dict") else dict(options or {}),
+            stop_reason=getattr(stopped, "reason", None),
+            vocab_size=getattr(stopped, "vocab_size", None),
+            requested_vocab_size=getattr(stopped, "requested_vocab_size", None),
+            extra=extra,
+        )
+
+    def to_dict(self) -> dict:
+        return {"format": PROJECT_FORMAT, "format_version": PROJECT_FORMAT_VERSION, **asdict(self)}
+
+    @classmethod
+    def from_dict(cls, d: dict, source: str = SIDECAR) -> "TrainingRecord":
+        if not isinstance(d, dict) or d.get("format") != PROJECT_FORMAT:
+            raise FormatError(f"{source} is not a Subword Explorer training record (no \"format\": {PROJECT_FORMAT!r})")
+        known = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
+        try:
+            record = cls(**known)
+        except TypeError as e:
+            raise FormatError(f"{source}: {e}") from None
+        if not isinstance(record.corpus, list) or not isinstance(record.options, dict):
+            raise FormatError(f"{source}: \"corpus\" must be a list and \"options\" an object")
+        return record
+
+
+def is_project(folder: str | os.PathLike) -> bool:
+    """True if ``folder`` looks like a saved project (a sidecar naming our format)."""
+    sidecar = Path(folder) / SIDECAR
+    if not sidecar.is_file():
+        return False
+    try:
+        return json.loads(sidecar.read_text(encoding="utf-8")).get("format") == PROJECT_FORMAT
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def save_project(tok, folder: str | os.PathLike, record: TrainingRecord | None = None) -> Path:
+    """Write the project folder (created if needed); returns its path.
+
+    An existing folder's files are replaced one by one, atomically; files of
+    other programs in it are left alone.
+    """
+    from core.formats.hf_json import save_tokenizer_json
+
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(f"{folder} is a file; a project is saved as a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+    record = record or TrainingRecord()
+    if not record.date:
+        record.date = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+    # 1. the tokenizer, readable by `tokenizers` too
+    save_tokenizer_json(tok, folder / TOKENIZER)
+    # 2. the exact original of formats tokenizer.json only approximates
+    source = _save_source(tok, folder)
+    if source:
+        record.extra = dict(record.extra, source=source)
+    else:
+        record.extra = {k: v for k, v in record.extra.items() if k != "source"}
+    # 3. the sidecar last
+    atomic_write_text(folder / SIDECAR, json.dumps(record.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    return folder
+
+
+def _save_source(tok, folder: Path) -> dict | None:
+    extra = getattr(tok, "extra", {}) or {}
+    if "sentencepiece_model" in extra:
+        path = folder / "source.model"
+        tmp = folder / ".source.model.tmp"
+        tmp.write_bytes(extra["sentencepiece_model"])
+        os.replace(tmp, path)
+        return {"format": "sentencepiece", "file": path.name}
+    if "tiktoken" in extra:
+        from core.formats.tiktoken_ranks import ranks_of, write_ranks
+
+        write_ranks(ranks_of(tok), folder / "source.tiktoken")
+        return {"format": "tiktoken", "file": "source.tiktoken", "pattern": extra["tiktoken"]["pattern"]}
+    return None
+
+
+def load_project(folder: str | os.PathLike):
+    """``(Tokenizer, TrainingRecord)`` of a saved project; FormatError naming the bad file."""
+    from core.formats.hf_json import load_tokenizer_json
+
+    folder = Path(folder)
+    sidecar = folder / SIDECAR
+    if not sidecar.is_file():
+        raise FormatError(f"{folder} is not a Subword Explorer project (no {SIDECAR})")
+    try:
+        d = json.loads(sidecar.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as e:
+        raise FormatError(f"{sidecar} is not UTF-8 text (byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise FormatError(f"{sidecar} is truncated or not valid JSON (line {e.lineno}: {e.msg})") from None
+    record = TrainingRecord.from_dict(d, str(sidecar))
+    source = record.extra.get("source") if isinstance(record.extra, dict) else None
+    if source and (folder / str(source.get("file", ""))).is_file():
+        path = folder / source["file"]
+        if source.get("format") == "sentencepiece":
+            from core.formats.sentencepiece_model import load_sentencepiece
+
+            return load_sentencepiece(path), record
+        if source.get("format") == "tiktoken":
+            from core.formats.tiktoken_ranks import load_tiktoken
+
+            return load_tiktoken(path, source.get("pattern") or "cl100k_base"), record
+    return load_tokenizer_json(folder / TOKENIZER), record
