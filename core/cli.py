@@ -1,0 +1,327 @@
+"""The ``subword`` command line: train a tokenizer on files, encode text with it.
+
+    $ subword train reviews.txt --algorithm bpe --vocab-size 8000 --output out/
+    $ subword encode --model out/ "철수는 치킨을 먹고"
+    $ subword encode --model out/ --input lines.txt --json
+
+Layout, so a new subcommand or option is a small edit:
+
+- one ``_cmd_<name>(args) -> int`` per subcommand, registered in :data:`SUBCOMMANDS`
+  with the function that adds its arguments;
+- ``_add_train_options(parser)`` holds the options every algorithm shares;
+  algorithm-specific flags go in ``_add_algorithm_options(parser)`` and are
+  collected into ``TrainOptions.extra`` by ``_extra_options(args)``;
+- ``_save_outputs(tokenizer, directory)`` writes the trained files.
+
+Errors are one line on stderr (``subword: error: ...``) and exit status 1;
+never a traceback. The progress bar goes to stderr; results to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Callable
+
+from core.errors import FormatError, SubwordError
+from core.events import MergeEvent, Progress, TrainingStopped, Warning_, drain
+from core.training import TRAINERS, TrainOptions
+
+EXIT_ERROR = 1
+EXIT_INTERRUPTED = 130
+
+
+# -- progress on stderr ----------------------------------------------------------
+
+class ProgressBar:
+    """Draws engine events on stderr: one bar per phase, redrawn at most 10 times a second.
+
+    On a terminal the bar is redrawn in place; otherwise only each phase's end is printed.
+    """
+
+    WIDTH = 30
+
+    def __init__(self, stream=None, enabled: bool = True, target: int | None = None):
+        self.stream = stream or sys.stderr
+        self.enabled = enabled
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.target = target  # requested vocabulary size, for the merge phase
+        self.phase: str | None = None
+        self.last_draw = 0.0
+        self.last_line = ""
+
+    def __call__(self, event) -> None:
+        if isinstance(event, Warning_):
+            self._finish_line()
+            print(f"subword: warning: {event.message}", file=self.stream)
+        elif not self.enabled:
+            return
+        elif isinstance(event, Progress):
+            self._show(event.phase, event.done, event.total, _unit(event.phase))
+        elif isinstance(event, MergeEvent):
+            self._show("merges", event.vocab_size, self.target or event.vocab_size, "tokens")
+        elif isinstance(event, TrainingStopped):
+            self.close()
+            print(f"stopped: {event.reason} ({event.vocab_size:,} of {event.requested_vocab_size:,} tokens)",
+                  file=self.stream)
+
+    def _show(self, phase: str, done: int, total: int, unit: str) -> None:
+        if phase != self.phase:
+            self.close()
+            self.phase = phase
+        now = time.monotonic()
+        final = total and done >= total
+        if not final and now - self.last_draw < 0.1:
+            return
+        self.last_draw = now
+        frac = min(done / total, 1.0) if total else 0.0
+        filled = int(frac * self.WIDTH)
+        bar = "#" * filled + "-" * (self.WIDTH - filled)
+        self.last_line = f"{phase:<15} [{bar}] {frac:6.1%} {_amount(done, unit)} / {_amount(total, unit)}"
+        if self.tty:
+            self.stream.write("\r" + self.last_line)
+            self.stream.flush()
+
+    def _finish_line(self) -> None:
+        if self.tty and self.last_line:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.last_line = ""
+
+    def close(self) -> None:
+        if self.phase is not None and self.last_line:
+            if self.tty:
+                self.stream.write("\n")
+            else:
+                print(self.last_line, file=self.stream)
+            self.stream.flush()
+        self.phase = None
+        self.last_line = ""
+
+
+def _unit(phase: str) -> str:
+    return "bytes" if phase in ("count", "read") else "items"
+
+
+def _amount(n: int, unit: str) -> str:
+    if unit == "bytes":
+        for suffix in ("B", "KB", "MB", "GB"):
+            if n < 1024 or suffix == "GB":
+                return f"{n:.0f} {suffix}" if suffix == "B" else f"{n:.1f} {suffix}"
+            n /= 1024
+    return f"{n:,}"
+
+
+# -- train ----------------------------------------------------------------------------
+
+def _add_train_options(p: argparse.ArgumentParser) -> None:
+    """Options every algorithm shares."""
+    p.add_argument("corpus", nargs="+", type=Path, help="text files (or word-count files with --counts)")
+    p.add_argument("--algorithm", "-a", default="bpe", choices=list(TRAINERS), help="default: bpe")
+    p.add_argument("--vocab-size", "-v", type=int, required=True,
+                   help="tokens in the result, special tokens and alphabet included")
+    p.add_argument("--output", "-o", type=Path, required=True, help="directory to write the files into")
+    p.add_argument("--pre-tokenizer", help="whitespace, whitespace-split, bert, gpt2, bytelevel, metaspace, none "
+                                           "(default depends on the algorithm)")
+    p.add_argument("--normalizer", help="comma-separated: nfc, nfkc, nfd, lowercase ... (default: none)")
+    p.add_argument("--min-frequency", type=int, default=0, help="stop when no pair occurs this often")
+    p.add_argument("--special-tokens", help="comma-separated, e.g. '<unk>,<s>,</s>' ('' for none)")
+    p.add_argument("--end-of-word-suffix", help="e.g. '</w>'")
+    p.add_argument("--continuing-subword-prefix", help="e.g. '##'")
+    p.add_argument("--limit-alphabet", type=int, help="keep only this many most frequent characters")
+    p.add_argument("--counts", action="store_true", help="inputs are 'word<TAB>count' files")
+    p.add_argument("--encoding", default="auto", help="corpus encoding: auto (UTF-8, CP949 fallback) or a codec")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    _add_algorithm_options(p)
+
+
+def _add_algorithm_options(p: argparse.ArgumentParser) -> None:
+    """Flags that only some algorithms use; they end up in ``TrainOptions.extra``."""
+
+
+def _extra_options(args: argparse.Namespace) -> dict:
+    """``TrainOptions.extra`` from the algorithm-specific flags."""
+    return {}
+
+
+def _train_options(args: argparse.Namespace) -> TrainOptions:
+    special = None
+    if args.special_tokens is not None:
+        special = [t.strip() for t in args.special_tokens.split(",") if t.strip()]
+    options = TrainOptions(
+        algorithm=args.algorithm,
+        vocab_size=args.vocab_size,
+        min_frequency=args.min_frequency,
+        special_tokens=special,
+        normalizer=args.normalizer,
+        pre_tokenizer=args.pre_tokenizer,
+        limit_alphabet=args.limit_alphabet,
+        end_of_word_suffix=args.end_of_word_suffix,
+        continuing_subword_prefix=args.continuing_subword_prefix,
+        extra=_extra_options(args),
+    )
+    # Fail on a bad normalizer or pre-tokenizer name now, not after counting a big corpus.
+    from core.training import build_normalizer, build_pre_tokenizer
+
+    build_normalizer(options)
+    build_pre_tokenizer(options)
+    return options
+
+
+def _count_corpus(args: argparse.Namespace, options: TrainOptions, progress) -> dict[str, int]:
+    from core import corpus
+    from core.training import pre_tokenize_counts
+
+    if args.counts:
+        raw: dict[str, int] = {}
+        for path in args.corpus:
+            for word, n in corpus.read_word_counts(path).items():
+                raw[word] = raw.get(word, 0) + n
+        return pre_tokenize_counts(raw, options)
+    counts = drain(corpus.count_words(args.corpus, options, encoding=args.encoding), progress)
+    return counts.words
+
+
+def _save_outputs(tokenizer, directory: Path, stream) -> list[Path]:
+    """Write ``tokenizer.json`` and the model's own files; returns what was written."""
+    from core.formats.hf_json import save_tokenizer_json
+    from core.models.bpe import BPE
+
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    if isinstance(tokenizer.model, BPE):
+        from core.formats.gpt2 import save_gpt2
+
+        try:
+            written.extend(save_gpt2(tokenizer.model, directory))
+        except FormatError as e:
+            print(f"subword: warning: merges.txt and vocab.json not written: {e}", file=stream)
+    path = directory / "tokenizer.json"
+    save_tokenizer_json(tokenizer, path)
+    written.append(path)
+    return written
+
+
+def _cmd_train(args: argparse.Namespace) -> int:
+    options = _train_options(args)
+    if args.output.exists() and not args.output.is_dir():
+        raise SubwordError(f"--output {args.output} exists and is not a directory")
+    progress = ProgressBar(enabled=not args.quiet, target=options.vocab_size)
+    from core.training import train_from_counts
+
+    words = _count_corpus(args, options, progress)
+    progress.close()
+    tokenizer = drain(train_from_counts(words, options), progress)
+    progress.close()
+    written = _save_outputs(tokenizer, args.output, sys.stderr)
+    for path in written:
+        print(path)
+    return 0
+
+
+# -- encode ---------------------------------------------------------------------------
+
+def _add_encode_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("text", nargs="?", help="text to encode (or use --input)")
+    p.add_argument("--model", "-m", type=Path, required=True,
+                   help="a tokenizer.json, or a directory with tokenizer.json or vocab.json + merges.txt")
+    p.add_argument("--input", "-i", help="encode each line of this file ('-' for stdin)")
+    p.add_argument("--json", action="store_true", help="one JSON object per line: tokens, ids, offsets")
+
+
+def load_model_path(path: Path):
+    """A tokenizer from a tokenizer.json, or a directory holding one (or GPT-2 files)."""
+    from core.formats.gpt2 import load_gpt2_tokenizer
+    from core.formats.hf_json import load_tokenizer_json
+
+    if path.is_dir():
+        if (path / "tokenizer.json").is_file():
+            return load_tokenizer_json(path / "tokenizer.json")
+        if (path / "vocab.json").is_file() and (path / "merges.txt").is_file():
+            return load_gpt2_tokenizer(path)
+        raise FormatError(f"{path} holds neither tokenizer.json nor vocab.json + merges.txt")
+    if not path.exists():
+        raise FormatError(f"--model {path} does not exist")
+    if path.name == "vocab.json":
+        return load_gpt2_tokenizer(path)
+    return load_tokenizer_json(path)
+
+
+def _read_lines(name: str) -> list[str]:
+    if name == "-":
+        return [line.removesuffix("\n") for line in sys.stdin]
+    try:
+        with open(name, encoding="utf-8-sig") as f:
+            return [line.removesuffix("\n") for line in f]
+    except UnicodeDecodeError as e:
+        raise SubwordError(f"{name} is not UTF-8 text (byte {e.start})") from None
+    except OSError as e:
+        raise SubwordError(f"cannot read {name}: {e.strerror or e}") from None
+
+
+def _cmd_encode(args: argparse.Namespace) -> int:
+    if (args.text is None) == (args.input is None):
+        raise SubwordError("give either TEXT or --input FILE")
+    tokenizer = load_model_path(args.model)
+    texts = [args.text] if args.text is not None else _read_lines(args.input)
+    out = sys.stdout
+    for text in texts:
+        enc = tokenizer.encode(text)
+        if args.json:
+            out.write(json.dumps({"text": text, "tokens": enc.tokens, "ids": enc.ids,
+                                  "offsets": [list(o) for o in enc.offsets]}, ensure_ascii=False) + "\n")
+        else:
+            out.write("tokens:  " + " ".join(enc.tokens) + "\n")
+            out.write("ids:     " + " ".join(map(str, enc.ids)) + "\n")
+            out.write("offsets: " + " ".join(f"{s}:{e}" for s, e in enc.offsets) + "\n")
+    return 0
+
+
+# -- the parser ----------------------------------------------------------------------
+
+# name -> (help, add-arguments function, command function)
+SUBCOMMANDS: dict[str, tuple[str, Callable, Callable]] = {
+    "train": ("train a tokenizer on text files", _add_train_options, _cmd_train),
+    "encode": ("encode text with a trained tokenizer", _add_encode_options, _cmd_encode),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="subword", description="Train and use subword tokenizers.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name, (help_text, add_arguments, command) in SUBCOMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        add_arguments(p)
+        p.set_defaults(func=command)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args) or 0
+    except SubwordError as e:
+        _error(str(e))
+    except (OSError, UnicodeError) as e:
+        _error(f"{getattr(e, 'filename', None) or ''}{': ' if getattr(e, 'filename', None) else ''}"
+               f"{getattr(e, 'strerror', None) or e}")
+    except MemoryError:
+        _error("out of memory")
+    except KeyboardInterrupt:
+        print("\nsubword: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return EXIT_ERROR
+
+
+def _error(message: str) -> None:
+    sys.stdout.flush()
+    print(f"subword: error: {message}", file=sys.stderr)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
