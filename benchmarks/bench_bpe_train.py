@@ -1,0 +1,162 @@
+"""Benchmark: BPE training on a real corpus, ours vs `tokenizers` vs subword-nmt, in one run.
+
+    .venv/bin/python benchmarks/bench_bpe_train.py
+    .venv/bin/python benchmarks/bench_bpe_train.py --algorithm bytelevel-bpe --skip-subword-nmt
+
+Each implementation runs in its own subprocess, one after the other, doing the
+whole job: read the corpus, pre-tokenize, count, learn merges to the vocab size.
+Wall time is measured around the subprocess (interpreter start included); peak
+memory is that child's own peak RSS (``os.wait4`` resource usage, ``ru_maxrss``).
+
+- ours: ``core.corpus.count_words`` + ``core.training.train_from_counts``
+  (pre-tokenizer ``whitespace``, ``<unk>`` the one special token);
+- tokenizers: ``BpeTrainer`` with the same pre-tokenizer (``Whitespace``) and
+  special token, ``RAYON_NUM_THREADS=1`` (one thread);
+- subword-nmt: ``learn-bpe --total-symbols`` with the same target size and
+  ``--min-frequency 1`` (it splits on whitespace only, so its job is close but not
+  identical). It can take very long: ``--subword-nmt-timeout`` caps it, and a
+  capped run is reported as ``> N s``.
+
+Nothing here is a test: the figures depend on the machine and its load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "ko-movie-reviews.txt"
+
+OURS = """
+import json, sys, time
+from core.corpus import count_words
+from core.events import drain
+from core.training import TrainOptions, train_from_counts
+path, algorithm, vocab_size = sys.argv[1], sys.argv[2], int(sys.argv[3])
+t0 = time.perf_counter()
+opts = TrainOptions(algorithm, vocab_size=vocab_size, special_tokens=["<unk>"])
+words = drain(count_words(path, opts)).words
+t1 = time.perf_counter()
+tok = drain(train_from_counts(words, opts))
+t2 = time.perf_counter()
+print(json.dumps({"vocab": tok.vocab_size, "merges": len(tok.model.merges),
+                  "detail": f"count {t1 - t0:.1f} s + train {t2 - t1:.1f} s"}))
+"""
+
+TOKENIZERS = """
+import json, sys, time
+from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+path, algorithm, vocab_size = sys.argv[1], sys.argv[2], int(sys.argv[3])
+tok = Tokenizer(models.BPE(unk_token="<unk>"))
+kw = {}
+if algorithm == "bytelevel-bpe":
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    kw["initial_alphabet"] = pre_tokenizers.ByteLevel.alphabet()
+else:
+    tok.pre_tokenizer = pre_tokenizers.Whitespace()
+trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=["<unk>"], show_progress=False, **kw)
+tok.train([path], trainer)
+model = json.loads(tok.to_str())["model"]
+print(json.dumps({"vocab": tok.get_vocab_size(), "merges": len(model["merges"]), "detail": "RAYON_NUM_THREADS=1"}))
+"""
+
+
+def run_child(name: str, argv: list[str], env: dict | None = None, timeout: float | None = None) -> dict:
+    """Run one job; wall time, the child's own peak RSS, and its JSON report (if it finished)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdout=out, stderr=err, cwd=ROOT, env=env)
+        capped = False
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if timeout is not None and time.perf_counter() - start > timeout:
+                proc.kill()
+                pid, status, usage = os.wait4(proc.pid, 0)
+                capped = True
+                break
+            time.sleep(0.05)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
+    # Linux reports ru_maxrss in KiB.
+    result = {"name": name, "wall": wall, "rss_mb": usage.ru_maxrss / 1024, "capped": capped, "report": {}}
+    if not capped and proc.returncode != 0:
+        result["failed"] = stderr.strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
+    elif not capped:
+        lines = [line for line in stdout.splitlines() if line.startswith("{")]
+        result["report"] = json.loads(lines[-1]) if lines else {}
+    return result
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    p.add_argument("--vocab-size", type=int, default=32000)
+    p.add_argument("--algorithm", choices=["bpe", "bytelevel-bpe"], default="bpe")
+    p.add_argument("--subword-nmt-timeout", type=float, default=900.0, help="seconds (default 900)")
+    p.add_argument("--skip-subword-nmt", action="store_true")
+    args = p.parse_args(argv)
+    if not args.corpus.is_file():
+        print(f"bench: corpus not found: {args.corpus}", file=sys.stderr)
+        return 1
+    common = [str(args.corpus), args.algorithm, str(args.vocab_size)]
+    py = sys.executable
+    print(f"BPE training, {args.algorithm}, vocab {args.vocab_size:,}, corpus {args.corpus.name} "
+          f"({args.corpus.stat().st_size / 1e6:.1f} MB), {os.cpu_count()} CPUs", flush=True)
+
+    results = []
+    results.append(run_child("ours (core, pure Python)", [py, "-c", OURS] + common))
+    print(f"  done: ours {results[-1]['wall']:.1f} s", flush=True)
+    env = dict(os.environ, RAYON_NUM_THREADS="1", TOKENIZERS_PARALLELISM="false")
+    results.append(run_child("tokenizers (1 thread)", [py, "-c", TOKENIZERS] + common, env=env))
+    print(f"  done: tokenizers {results[-1]['wall']:.1f} s", flush=True)
+    if not args.skip_subword_nmt:
+        with tempfile.TemporaryDirectory() as tmp:
+            codes = Path(tmp) / "codes"
+            # subtle: subword_nmt.subword_nmt has no __main__ guard, so call its main() directly.
+            cmd = [py, "-c", "from subword_nmt.subword_nmt import main; main()", "learn-bpe", "--input", str(args.corpus),
+                   "--output", str(codes), "--symbols", str(args.vocab_size), "--total-symbols",
+                   "--min-frequency", "1"]
+            results.append(run_child("subword-nmt learn-bpe", cmd, timeout=args.subword_nmt_timeout))
+            if not results[-1]["capped"] and "failed" not in results[-1] and codes.exists():
+                n = sum(1 for _ in codes.open(encoding="utf-8")) - 1
+                results[-1]["report"] = {"merges": n, "detail": "whitespace-split words"}
+
+    base = next(r for r in results if r["name"].startswith("tokenizers"))
+    ours = results[0]
+    print()
+    print(f"{'implementation':<26} {'wall time':>11} {'peak RSS':>10} {'time vs tok.':>13} {'RSS vs tok.':>12}  notes")
+    for r in results:
+        wall = f"> {r['wall']:.0f} s" if r["capped"] else f"{r['wall']:.1f} s"
+        ratio_t = (">" if r["capped"] else "") + f"{r['wall'] / base['wall']:.1f}x"
+        ratio_m = f"{r['rss_mb'] / base['rss_mb']:.2f}x"
+        rep = r["report"]
+        notes = r.get("failed") or ", ".join(str(x) for x in [
+            f"{rep['merges']:,} merges" if "merges" in rep else None,
+            f"vocab {rep['vocab']:,}" if "vocab" in rep else None,
+            rep.get("detail")] if x)
+        if r["capped"]:
+            notes = f"stopped at the {args.subword_nmt_timeout:.0f} s cap (RSS: peak until then)"
+        print(f"{r['name']:<26} {wall:>11} {r['rss_mb']:>7.0f} MB {ratio_t:>13} {ratio_m:>12}  {notes}")
+    print()
+    print(f"ours / tokenizers: time {ours['wall'] / base['wall']:.2f}x, peak memory {ours['rss_mb'] / base['rss_mb']:.2f}x")
+    if not args.skip_subword_nmt:
+        nmt = results[2]
+        sign = ">" if nmt["capped"] else ""
+        print(f"subword-nmt / ours: time {sign}{nmt['wall'] / ours['wall']:.1f}x (ours is that many times faster)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
