@@ -50,7 +50,8 @@ from core.errors import ConfigError, CorpusError
 from core.events import Progress, Warning_
 
 BLOCK_BYTES = 1 << 20  # read this many bytes at a time (and report progress once per block)
-MAX_SEGMENT_CHARS = 1 << 20  # a line longer than this is cut at a safe point
+MAX_SEGMENT_CHARS = 1 << 20  # a partial line longer than this is cut at a safe point while reading
+LONG_LINE_CHARS = 1 << 16  # pre-tokenizers that work line by line see lines cut to this length
 PREVIEW_LINES = 50
 PREVIEW_LINE_CHARS = 2000  # a preview line is cut here (think of the 50 MB single line)
 BINARY_ERROR_RATIO = 0.30  # more undecodable bytes than this share of the first block: not text
@@ -150,6 +151,8 @@ class _Counter:
             self.words.update(self.split(text))
         else:
             lines = block.split("\n")
+            if len(block) > LONG_LINE_CHARS:
+                lines = chain.from_iterable(_segments(line) for line in lines)
             if self.normalize:
                 lines = map(self.normalize, lines)
             self.words.update(chain.from_iterable(map(self.split, lines)))
@@ -218,8 +221,8 @@ def detect_encoding(sample: bytes, final: bool = True) -> str:
     return "cp949" if _decode_errors(sample, "cp949", final) < utf8_errors else "utf-8"
 
 
-def _safe_cut(text: str) -> int:
-    """Where to cut a too-long line so that no pre-token is split.
+def _safe_cut(text: str, start: int = 0, end: int | None = None) -> int:
+    """Where to cut a too-long line ``text[start:end]`` so that no pre-token is split.
 
     The cut goes just before the last whitespace character that is followed by
     a non-space: the piece after it starts with that whitespace, so GPT-2's
@@ -233,10 +236,28 @@ def _safe_cut(text: str) -> int:
     >>> _safe_cut("ab  cd ef")
     6
     """
-    m = _LAST_SPACE_BEFORE_WORD.search(text)
-    if m is None or m.start() == 0:
-        return len(text)
+    end = len(text) if end is None else end
+    m = _LAST_SPACE_BEFORE_WORD.search(text, start, end)
+    if m is None or m.start() == start:
+        return end
     return m.start()
+
+
+def _segments(line: str) -> Iterable[str]:
+    """``line`` in pieces of at most ``LONG_LINE_CHARS``, cut at safe points (see ``_safe_cut``).
+
+    This bounds the memory of pre-tokenizers that build per-character offsets.
+    """
+    if len(line) <= LONG_LINE_CHARS:
+        return (line,)
+    pieces = []
+    start = 0
+    while len(line) - start > LONG_LINE_CHARS:
+        cut = _safe_cut(line, start, start + LONG_LINE_CHARS)
+        pieces.append(line[start:cut])
+        start = cut
+    pieces.append(line[start:])
+    return pieces
 
 
 def _is_utf16_or_32(encoding: str) -> bool:
