@@ -308,11 +308,18 @@ def _load_subword_nmt(path: Path, pattern) -> LoadedTokenizer:
     from core.tokenizer import Tokenizer
 
     codes = load_codes(path)
+    suffix = "</w>" if codes.version >= (0, 2) else None
     vocab: dict[str, int] = {"<unk>": 0}
+    # 1. every character the codes mention, alone and as a word's last character
+    chars = sorted({c for pair in codes.merges for unit in pair for c in unit.removesuffix("</w>")})
+    for c in chars:
+        vocab.setdefault(c, len(vocab))
+        if suffix:
+            vocab.setdefault(c + suffix, len(vocab))
+    # 2. then every merge's parts and result, in merge order
     for a, b in codes.merges:
         for t in (a, b, a + b):
             vocab.setdefault(t, len(vocab))
-    suffix = "</w>" if codes.version >= (0, 2) else None
     model = BPE(vocab, codes.merges, unk_token="<unk>", end_of_word_suffix=suffix)
     tok = Tokenizer(model, pre_tokenizer=WhitespaceSplit(), decoder=decoders.BPEDecoder("</w>") if suffix else None)
     warnings = [
