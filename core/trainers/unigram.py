@@ -1,0 +1,515 @@
+"""Unigram training the SentencePiece way, vectorized with numpy over distinct words.
+
+    >>> counts = {"▁먹고": 10, "▁먹는": 4, "▁있다": 7}
+    >>> model = drain(train_unigram(counts, TrainOptions("unigram", vocab_size=12)))
+
+The phases (each yields events; ``extra`` settings in brackets):
+
+1. seed: every character plus the most frequent substrings of the words,
+   weighted by word count, up to ``max_piece_length`` [16] characters, scored
+   ``count * length`` like SentencePiece, at most ``seed_size`` [1,000,000]
+   pieces. Substrings are counted level by level (length 1, 2, ... 16) on
+   the whole corpus at once: a length-k substring is named by two ranks of
+   power-of-two-long substrings (prefix doubling, as in suffix-array
+   construction), and only positions whose (k-1)-prefix occurs twice or more
+   are looked at (a substring is never more frequent than its prefix).
+2. EM: the E-step runs forward-backward on every distinct word's lattice at
+   once (flat edge arrays, one numpy sweep per position in the word) and sums
+   each piece's expected count weighted by word count; the M-step drops
+   pieces expected fewer than 0.5 times (never single characters) and sets
+   ``score = digamma(count) - digamma(total)`` (SentencePiece's Bayesian
+   update). ``n_sub_iterations`` [2] EM steps per round.
+3. prune (SentencePiece's ``PruneSentencePieces``): a piece whose own best
+   segmentation is something else, or that no word's Viterbi path uses, goes
+   first; for the others, the loss of removing piece ``w`` is estimated from its
+   best alternative segmentation ``alt(w)``:
+   ``F(w) * (log p(w) - sum(log p'(a) for a in alt(w))``, where ``F(w)`` is the
+   share of words whose best path uses ``w`` and ``p'`` gives ``w``'s count to
+   its alternatives. Keep the ``shrinking_factor`` [0.75] share with the
+   highest losses (single characters always kept), down to 1.1 x the target.
+4. repeat EM + prune until the size is reached; the last round's EM is the
+   final EM. Then keep the target number of pieces by score (characters
+   always), specials first with ids 0.. (``<unk>`` = 0), pieces by score.
+
+Leaves out: SentencePiece's Unicode-script and digit splitting rules, its
+character coverage (every character is kept), and multi-threading.
+``extra["textbook"]`` runs the seed's teaching recipe instead
+(``core.trainers.unigram_textbook``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Generator
+
+import numpy as np
+
+from core.errors import ConfigError
+from core.events import Progress, TrainingStopped, UnigramRound
+from core.models.unigram import Unigram
+
+DEFAULT_MAX_PIECE_LENGTH = 16
+DEFAULT_SHRINKING_FACTOR = 0.75
+DEFAULT_SEED_SIZE = 1_000_000
+DEFAULT_SUB_ITERATIONS = 2
+EXPECTED_COUNT_THRESHOLD = 0.5  # SentencePiece's kExpectedFrequencyThreshold
+DESIRED_SIZE_FACTOR = 1.1  # prune down to 1.1 x the target, then cut by score
+SNAPSHOT_LIMIT_FACTOR = 10  # keep slider snapshots up to 10 x the target size
+_SEPARATOR = 0x110000  # beyond Unicode: marks the end of each word in the flat corpus
+
+
+def digamma(x: np.ndarray) -> np.ndarray:
+    """SentencePiece's digamma approximation (recurrence up to 7, then the asymptotic series).
+
+    >>> round(float(digamma(np.array([1.0]))[0]), 6)   # -Euler's gamma
+    -0.577216
+    """
+    x = np.array(x, dtype=np.float64, copy=True)
+    result = np.zeros_like(x)
+    for _ in range(7):
+        small = x < 7
+        if not small.any():
+            break
+        result[small] -= 1.0 / x[small]
+        x[small] += 1.0
+    x -= 0.5
+    xx = 1.0 / x
+    xx2 = xx * xx
+    xx4 = xx2 * xx2
+    result += np.log(x) + xx2 / 24.0 - 7.0 / 960.0 * xx4 + 31.0 / 8064.0 * xx4 * xx2 - 127.0 / 30720.0 * xx4 * xx4
+    return result
+
+
+# --------------------------------------------------------------------------------------------
+# Many lattices at once
+
+
+class Lattices:
+    """The lattices of many strings as flat edge arrays, for vectorized sweeps.
+
+    Nodes are integers; lattice ``w`` runs from node ``starts[w]`` to node ``ends[w]``
+    and ``level[node]`` is the node's position inside its string. An edge
+    ``src -> dst`` carries piece ``pid``. Sweeps go level by level: at each
+    level, one numpy pass updates every lattice's node at that level.
+    """
+
+    def __init__(self, src, dst, pid, level, starts, ends, n_nodes):
+        self.src, self.dst, self.pid = src, dst, pid
+        self.level, self.starts, self.ends, self.n_nodes = level, starts, ends, n_nodes
+        self.max_level = int(level[ends].max()) if len(ends) else 0
+        self._fwd = self._plan(dst, src)
+        self._bwd = None  # built on first use
+
+    def _plan(self, target, other):
+        """Sort edges by (level of target, target); group edges sharing a target."""
+        lv = self.level[target]
+        order = np.lexsort((target, lv))
+        t, o, p, lv = target[order], other[order], self.pid[order], lv[order]
+        n = len(t)
+        change = np.ones(n, dtype=bool)
+        if n:
+            change[1:] = t[1:] != t[:-1]
+        gstarts = np.flatnonzero(change)
+        glevel = lv[gstarts]
+        blocks = np.searchsorted(glevel, np.arange(self.max_level + 2))
+        gbounds = np.append(gstarts, n)
+        return t, o, p, gbounds, t[gstarts], blocks
+
+    def _sweep(self, plan, edge_score, init_nodes, levels, mode):
+        """One pass: value[target] = logsumexp (or max) over its edges of value[other] + score."""
+        t, o, p, gbounds, gtarget, blocks = plan
+        value = np.full(self.n_nodes, -np.inf)
+        value[init_nodes] = 0.0
+        back = np.full(self.n_nodes, -1, dtype=np.int64) if mode == "max" else None
+        for lv in levels:
+            g0, g1 = blocks[lv], blocks[lv + 1]
+            if g0 == g1:
+                continue
+            e0, e1 = gbounds[g0], gbounds[g1]
+            vals = value[o[e0:e1]] + edge_score[e0:e1]
+            loc = gbounds[g0:g1] - e0
+            best = np.maximum.reduceat(vals, loc)
+            sizes = np.diff(gbounds[g0:g1 + 1])
+            if mode == "max":
+                hit = vals == np.repeat(best, sizes)
+                idx = np.where(hit, np.arange(e0, e1), np.iinfo(np.int64).max)
+                back[gtarget[g0:g1]] = np.minimum.reduceat(idx, loc)
+                value[gtarget[g0:g1]] = best
+            else:
+                total = np.add.reduceat(np.exp(vals - np.repeat(best, sizes)), loc)
+                value[gtarget[g0:g1]] = best + np.log(total)
+        return value, back
+
+    def forward(self, score):
+        t, o, p, *_ = self._fwd
+        return self._sweep(self._fwd, score[p], self.starts, range(1, self.max_level + 1), "sum")[0]
+
+    def backward(self, score):
+        if self._bwd is None:
+            self._bwd = self._plan(self.src, self.dst)
+        t, o, p, *_ = self._bwd
+        # edges grouped by their source: sweep levels downwards from the end nodes.
+        return self._sweep(self._bwd, score[p], self.ends, range(self.max_level - 1, -1, -1), "sum")[0]
+
+    def expected_counts(self, score, weights, n_pieces):
+        """E-step: (expected count per piece, log Z per lattice)."""
+        alpha = self.forward(score)
+        beta = self.backward(score)
+        log_z = alpha[self.ends]
+        t, o, p, *_ = self._fwd  # t = dst, o = src
+        node_lattice = self.node_lattice
+        w = node_lattice[o]
+        marg = np.exp(alpha[o] + score[p] + beta[t] - log_z[w]) * weights[w]
+        return np.bincount(p, weights=marg, minlength=n_pieces), log_z
+
+    def viterbi(self, score):
+        """Best path per lattice: (best score per lattice, lattice id per token, piece per token)."""
+        t, o, p, *_ = self._fwd
+        value, back = self._sweep(self._fwd, score[p], self.starts, range(1, self.max_level + 1), "max")
+        cur = self.ends.copy()
+        owner = np.arange(len(self.ends))
+        out_lat, out_pid = [], []
+        live = cur != self.starts
+        cur, owner = cur[live], owner[live]
+        while len(cur):
+            e = back[cur]
+            if (e < 0).any():  # unreachable end (cannot happen while every character is a piece)
+                cur, owner, e = cur[e >= 0], owner[e >= 0], e[e >= 0]
+            out_lat.append(owner)
+            out_pid.append(p[e])
+            cur = o[e]
+            live = cur != self.starts[owner]
+            cur, owner = cur[live], owner[live]
+        if out_lat:
+            return value[self.ends], np.concatenate(out_lat), np.concatenate(out_pid)
+        return value[self.ends], np.zeros(0, np.int64), np.zeros(0, np.int64)
+
+    @property
+    def node_lattice(self):
+        if getattr(self, "_node_lattice", None) is None:
+            nl = np.zeros(self.n_nodes, dtype=np.int64)
+            nl[self.starts] = 1
+            self._node_lattice = np.cumsum(nl) - 1  # lattices occupy consecutive node ranges
+        return self._node_lattice
+
+
+# --------------------------------------------------------------------------------------------
+# The corpus as arrays
+
+
+class _Corpus:
+    """Distinct words laid end to end: word ``w`` is ``codes[off[w]:off[w]+len[w]]`` followed by
+    a separator slot; its lattice nodes are ``off[w] .. off[w]+len[w]`` (the separator slot is its
+    end node)."""
+
+    def __init__(self, words: list[str], counts: np.ndarray):
+        self.words = words
+        self.counts = counts.astype(np.float64)
+        self.text = "\x00".join(words) + "\x00"
+        codes = np.frombuffer(self.text.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+        lengths = np.array([len(w) for w in words], dtype=np.int64)
+        self.lengths = lengths
+        self.off = np.zeros(len(words), dtype=np.int64)
+        self.off[1:] = np.cumsum(lengths + 1)[:-1]
+        self.ends = self.off + lengths
+        codes[self.ends] = _SEPARATOR
+        self.codes = codes
+        self.n = len(codes)
+        word_of_pos = np.repeat(np.arange(len(words)), lengths + 1)
+        self.level = np.arange(self.n) - self.off[word_of_pos]
+        self.dist = (self.ends[word_of_pos] - np.arange(self.n))  # chars left in the word from here
+        self.pos_weight = self.counts[word_of_pos]
+
+
+def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
+    """Count substrings level by level; return (pieces, initial values, edges src/len/pid).
+
+    Generator: yields Progress per level.
+    """
+    n = corpus.n
+    codes = corpus.codes
+    # Characters: every distinct code but the separator, most frequent first.
+    is_char = corpus.dist >= 1
+    uniq_codes, inv_codes = np.unique(codes, return_inverse=True)
+    char_freq = np.bincount(inv_codes[is_char], weights=corpus.pos_weight[is_char], minlength=len(uniq_codes))
+    char_ids = np.flatnonzero(uniq_codes != _SEPARATOR)
+    char_order = char_ids[np.argsort(-char_freq[char_ids], kind="stable")]
+    chars = [chr(int(c)) for c in uniq_codes[char_order]]
+    # ranks of power-of-two-long substrings (prefix doubling)
+    ranks = {1: inv_codes.astype(np.int64)}
+    n_ranks = {1: len(uniq_codes)}
+    m = 1
+    while 2 * m <= max_len + 1:
+        r = ranks[m]
+        shifted = np.full(n, n_ranks[m], dtype=np.int64)
+        shifted[: n - m] = r[m:]
+        uniq, inv = np.unique(r * (n_ranks[m] + 1) + shifted, return_inverse=True)
+        ranks[2 * m], n_ranks[2 * m] = inv.astype(np.int64), len(uniq)
+        m *= 2
+    # level by level: keep positions whose substring occurs at least twice
+    # Level by level: only positions whose (k-1)-prefix occurs twice or more are looked at.
+    # A candidate must also be right-maximal, as SentencePiece's suffix-tree nodes are: it
+    # has two different followers. SentencePiece sees whole lines, where a word's end is
+    # followed by "▁" or by the end of the line; we see words only, so the end of a word
+    # counts as one follower, or as two when it ends words twice or more. A level's
+    # candidates are settled at the next level, once their followers are known.
+    alive = np.flatnonzero(is_char)
+    levels = {}
+    cand_len, cand_freq, cand_pos, cand_uid = [], [], [], []
+    prev = None  # (uid per position, freq per uid, first index per uid, positions) of level k-1
+    prev_uid_aligned = None  # level k-1 uid of each position in ``alive``
+    for k in range(2, max_len + 2):
+        sel = corpus.dist[alive] >= k
+        alive = alive[sel]
+        m = 1 << (k.bit_length() - 1)
+        key = ranks[m][alive] * (n_ranks[m] + 1) + ranks[m][alive + (k - m)]
+        uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        inv = inv.reshape(-1)
+        if prev is not None:
+            p_inv, p_freq, p_first, p_pos = prev
+            p_uid = prev_uid_aligned[sel]
+            pairs = np.unique(p_uid * (len(uniq) + 1) + inv)
+            followers = np.bincount(pairs // (len(uniq) + 1), minlength=len(p_freq))
+            at_end = corpus.dist[p_pos] == k - 1
+            end_weight = np.bincount(p_inv[at_end], weights=corpus.pos_weight[p_pos[at_end]], minlength=len(p_freq))
+            maximal = (followers + (end_weight > 0) >= 2) | (end_weight >= 2)
+            frequent = np.flatnonzero((p_freq >= 2) & maximal)
+            cand_len.append(np.full(len(frequent), k - 1))
+            cand_freq.append(p_freq[frequent])
+            cand_pos.append(p_pos[p_first[frequent]])
+            cand_uid.append(frequent)
+        if k > max_len or len(alive) == 0:
+            break
+        freq = np.bincount(inv, weights=corpus.pos_weight[alive])
+        levels[k] = (alive, inv, len(uniq))
+        prev = (inv, freq, first, alive)
+        keep_pos = freq[inv] >= 2
+        alive, prev_uid_aligned = alive[keep_pos], inv[keep_pos]
+        yield Progress("seed", k, max_len)
+    # pick the best substrings by count * length, like SentencePiece
+    n_sub = max(0, seed_size - len(chars))
+    if cand_len:
+        c_len = np.concatenate(cand_len)
+        c_freq = np.concatenate(cand_freq)
+        c_pos = np.concatenate(cand_pos)
+        c_uid = np.concatenate(cand_uid)
+        order = np.argsort(-(c_freq * c_len), kind="stable")[:n_sub]
+    else:
+        c_len = c_freq = c_pos = c_uid = np.zeros(0, np.int64)
+        order = np.zeros(0, np.int64)
+    text = corpus.text
+    pieces = chars + [text[int(p): int(p) + int(k)] for p, k in zip(c_pos[order], c_len[order])]
+    values = np.concatenate([char_freq[char_order], (c_freq * c_len)[order]]).astype(np.float64)
+    rep_pos = np.concatenate([np.full(len(chars), -1), c_pos[order]]).astype(np.int64)
+    # edges: every position/length whose substring is a seed piece
+    code_to_piece = np.full(len(uniq_codes), -1, dtype=np.int64)
+    code_to_piece[char_order] = np.arange(len(chars))
+    src = [np.flatnonzero(is_char)]
+    lens = [np.ones(len(src[0]), dtype=np.int64)]
+    pid = [code_to_piece[inv_codes[src[0]]]]
+    sel_len = c_len[order]
+    sel_uid = c_uid[order]
+    for k, (pos, inv, n_uniq) in levels.items():
+        at_k = sel_len == k
+        if not at_k.any():
+            continue
+        uid_to_piece = np.full(n_uniq, -1, dtype=np.int64)
+        uid_to_piece[sel_uid[at_k]] = len(chars) + np.flatnonzero(at_k)
+        ids = uid_to_piece[inv]
+        hit = ids >= 0
+        src.append(pos[hit])
+        lens.append(np.full(int(hit.sum()), k, dtype=np.int64))
+        pid.append(ids[hit])
+    return pieces, values, rep_pos, np.concatenate(src), np.concatenate(lens), np.concatenate(pid), len(chars)
+
+
+# --------------------------------------------------------------------------------------------
+# The trainer
+
+
+def _corpus_lattices(corpus: _Corpus, src, lens, pid) -> Lattices:
+    return Lattices(src, src + lens, pid, corpus.level, corpus.off, corpus.ends, corpus.n)
+
+
+def _piece_lattices(corpus: _Corpus, src, lens, pid, pieces_idx, rep_pos, piece_len) -> tuple[Lattices, np.ndarray]:
+    """The lattice of each piece's own string, without the piece itself (its alternatives).
+
+    Built from one occurrence of the piece in the corpus: the corpus edges inside that span.
+    Returns the lattices and, per lattice, the piece it belongs to.
+    """
+    order = np.argsort(src, kind="stable")
+    s_src, s_len, s_pid = src[order], lens[order], pid[order]
+    ptr = np.searchsorted(s_src, np.arange(corpus.n + 1))
+    r = rep_pos[pieces_idx]
+    L = piece_len[pieces_idx]
+    lo, hi = ptr[r], ptr[r + L]
+    counts = hi - lo
+    total = int(counts.sum())
+    owner = np.repeat(np.arange(len(pieces_idx)), counts)
+    idx = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts) + np.repeat(lo, counts)
+    e_src, e_len, e_pid = s_src[idx], s_len[idx], s_pid[idx]
+    rel = e_src - r[owner]
+    keep = (rel + e_len <= L[owner]) & ~((rel == 0) & (e_len == L[owner]))
+    owner, rel, e_len, e_pid = owner[keep], rel[keep], e_len[keep], e_pid[keep]
+    base = np.zeros(len(pieces_idx), dtype=np.int64)
+    base[1:] = np.cumsum(L + 1)[:-1]
+    n_nodes = int((L + 1).sum())
+    level = np.arange(n_nodes) - np.repeat(base, L + 1)
+    lat = Lattices(base[owner] + rel, base[owner] + rel + e_len, e_pid, level, base, base + L, n_nodes)
+    return lat
+
+
+def train_unigram(word_counts: dict[str, int], options) -> Generator[object, None, Unigram]:
+    """SentencePiece-style Unigram training; see the module docstring for the phases."""
+    extra = options.extra or {}
+    if extra.get("textbook"):
+        from core.trainers.unigram_textbook import train_unigram_textbook
+
+        return (yield from train_unigram_textbook(word_counts, options))
+
+    # 0. settings and checks: bad input changes nothing and says why.
+    max_len = int(extra.get("max_piece_length", DEFAULT_MAX_PIECE_LENGTH))
+    shrink = float(extra.get("shrinking_factor", DEFAULT_SHRINKING_FACTOR))
+    seed_size = int(extra.get("seed_size", DEFAULT_SEED_SIZE))
+    n_sub_iter = int(extra.get("n_sub_iterations", DEFAULT_SUB_ITERATIONS))
+    if not 1 <= max_len <= 256:
+        raise ConfigError(f"max piece length must be between 1 and 256, not {max_len}")
+    if not 0 < shrink < 1:
+        raise ConfigError(f"shrinking factor must be between 0 and 1 (exclusive), not {shrink}")
+    if n_sub_iter < 1 or seed_size < 1:
+        raise ConfigError("EM sub-iterations and seed size must be positive")
+    specials = list(options.special_tokens or [])
+    min_count = max(1, int(options.min_frequency or 0))
+    kept = [(w, c) for w, c in word_counts.items() if w and c >= min_count]
+    if not kept:
+        raise ConfigError("cannot train on an empty corpus (no words with enough occurrences)")
+    words = [w for w, _ in kept]
+    corpus = _Corpus(words, np.array([c for _, c in kept], dtype=np.float64))
+    n_chars = len(set(corpus.codes[corpus.dist >= 1].tolist()))
+    target = options.vocab_size - len(specials)
+    if target < n_chars:
+        raise ConfigError(
+            f"vocab size {options.vocab_size} is below the {n_chars} distinct characters + "
+            f"{len(specials)} special tokens this corpus needs"
+        )
+    desired = max(target, int(target * DESIRED_SIZE_FACTOR))
+
+    # 1. seed vocabulary.
+    pieces, values, rep_pos, src, lens, pid, n_chars = yield from _seed_pieces(corpus, max_len, seed_size)
+    n_all = len(pieces)
+    piece_len = np.array([len(p) for p in pieces], dtype=np.int64)
+    is_char = piece_len == 1
+    score = np.log(values) - math.log(values.sum())
+    alive = np.ones(n_all, dtype=bool)
+    weights = corpus.counts
+    total_words = float(weights.sum())
+    yield UnigramRound("seed", 0, n_all + len(specials), float("nan"))
+
+    lattices = _corpus_lattices(corpus, src, lens, pid)
+    snapshots: list[tuple[int, list[tuple[str, float]]]] = []
+    em_round = 0
+    prune_round = 0
+    loss = float("nan")
+    while True:
+        # 2. EM: expected counts, then the digamma update; rare pieces (not characters) drop.
+        for _ in range(n_sub_iter):
+            em_round += 1
+            expected, log_z = lattices.expected_counts(score, weights, n_all)
+            loss = float(-(weights * log_z).sum())
+            keep = alive & ((expected >= EXPECTED_COUNT_THRESHOLD) | is_char)
+            expected = np.where(keep, np.maximum(expected, EXPECTED_COUNT_THRESHOLD), 0.0)
+            new_score = np.full(n_all, -np.inf)
+            new_score[keep] = digamma(expected[keep]) - digamma(np.array([expected[keep].sum()]))[0]
+            score = new_score
+            if (keep != alive).any():
+                alive = keep
+                src, lens, pid = _filter(src, lens, pid, alive)
+                lattices = _corpus_lattices(corpus, src, lens, pid)
+            yield UnigramRound("em", em_round, int(alive.sum()) + len(specials), loss)
+        size = int(alive.sum())
+        if size <= desired:
+            break
+
+        # 3. prune.
+        prune_round += 1
+        removed_ids, losses = _prune(corpus, lattices, src, lens, pid, score, alive, is_char, rep_pos,
+                                     piece_len, weights, max(desired, int(shrink * size)), desired)
+        alive[removed_ids] = False
+        score[removed_ids] = -np.inf
+        src, lens, pid = _filter(src, lens, pid, alive)
+        lattices = _corpus_lattices(corpus, src, lens, pid)
+        removed = tuple((pieces[i], float(x)) for i, x in zip(removed_ids.tolist(), losses.tolist()))
+        size = int(alive.sum())
+        yield UnigramRound("prune", prune_round, size + len(specials), loss, removed)
+        if size <= SNAPSHOT_LIMIT_FACTOR * target:
+            ids = np.flatnonzero(alive)
+            snapshots.append((size, [(pieces[i], float(score[i])) for i in ids.tolist()]))
+
+    # 4. finalize: characters always, then the best-scoring pieces up to the target.
+    ids = np.flatnonzero(alive)
+    chars_first = ids[is_char[ids]]
+    others = ids[~is_char[ids]]
+    others = others[np.argsort(-score[others], kind="stable")][: max(0, target - len(chars_first))]
+    final = np.concatenate([chars_first, others])
+    final = final[np.argsort(-score[final], kind="stable")]
+    expected, log_z = _corpus_lattices(corpus, *_filter(src, lens, pid, _mask(final, n_all))).expected_counts(
+        score, weights, n_all)
+    yield UnigramRound("final", em_round, len(final) + len(specials), float(-(weights * log_z).sum()))
+    model_pieces = [(s, 0.0) for s in specials] + [(pieces[i], float(score[i])) for i in final.tolist()]
+    unk = specials.index(options.unk_token) if options.unk_token in specials else None
+    model = Unigram(model_pieces, unk_id=unk)
+    model.special_tokens = specials
+    model.snapshots = snapshots
+    yield TrainingStopped("reached vocab size" if len(final) >= target else "ran out of pieces",
+                          model.vocab_size, options.vocab_size)
+    return model
+
+
+def _mask(ids, n):
+    m = np.zeros(n, dtype=bool)
+    m[ids] = True
+    return m
+
+
+def _filter(src, lens, pid, alive):
+    keep = alive[pid]
+    return src[keep], lens[keep], pid[keep]
+
+
+def _prune(corpus, lattices, src, lens, pid, score, alive, is_char, rep_pos, piece_len, weights, pruned_size,
+           desired):
+    """SentencePiece's PruneSentencePieces, vectorized. Returns (removed ids, their losses)."""
+    n_all = len(score)
+    ids = np.flatnonzero(alive)
+    multi = ids[~is_char[ids]]
+    # (a) each multi-character piece's best segmentation without itself.
+    plat = _piece_lattices(corpus, src, lens, pid, multi, rep_pos, piece_len)
+    alt_score, alt_owner, alt_pid = plat.viterbi(score)
+    own = score[multi]
+    replaced = alt_score > own  # its own string is better cut otherwise: not needed
+    # (b) Viterbi on the corpus: piece frequencies and the words using each piece.
+    _, tok_word, tok_pid = lattices.viterbi(score)
+    freq = np.bincount(tok_pid, weights=weights[tok_word], minlength=n_all)
+    pair = np.unique(tok_word * n_all + tok_pid)
+    used_by = np.bincount(pair % n_all, weights=weights[pair // n_all], minlength=n_all)
+    total = freq.sum()
+    # (c) the loss of removing each piece.
+    f_i = freq[multi]
+    n_alt = np.bincount(alt_owner, minlength=len(multi))
+    logsum_alt = np.log(total + f_i * (n_alt - 1))
+    alt_gain = np.bincount(alt_owner, weights=np.log(freq[alt_pid] + f_i[alt_owner]), minlength=len(multi))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logprob_sp = np.log(f_i) - np.log(total)
+        logprob_alt = alt_gain - n_alt * logsum_alt
+        loss = (used_by[multi] / weights.sum()) * (logprob_sp - logprob_alt)
+    unneeded = replaced | (f_i == 0)
+    # (d) keep characters, then the highest losses up to the pruned size. Unneeded pieces all
+    #     go, even past the pruned size (as SentencePiece), but never below the desired size:
+    #     then the best-scored of them stay.
+    n_chars = int(is_char[ids].sum())
+    n_needed = int((~unneeded).sum())
+    n_keep = min(max(0, pruned_size - n_chars), n_needed)
+    n_keep = max(n_keep, min(len(multi), max(0, desired - n_chars)))
+    order = np.lexsort((-own, -np.where(unneeded, -np.inf, loss)))
+    drop = order[n_keep:]
+    return multi[drop], np.where(unneeded[drop], 0.0, loss[drop])
