@@ -227,27 +227,23 @@ def _cmd_train(args: argparse.Namespace) -> int:
 def _add_encode_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("text", nargs="?", help="text to encode (or use --input)")
     p.add_argument("--model", "-m", type=Path, required=True,
-                   help="a tokenizer.json, or a directory with tokenizer.json or vocab.json + merges.txt")
+                   help="any supported tokenizer file or folder (tokenizer.json, vocab.json + merges.txt, "
+                        "vocab.txt, .model, .vocab, tiktoken ranks, subword-nmt codes, a project)")
+    p.add_argument("--pattern", help="split pattern of a tiktoken rank file: gpt2, cl100k_base, o200k_base or a regex")
     p.add_argument("--input", "-i", help="encode each line of this file ('-' for stdin)")
     p.add_argument("--json", action="store_true", help="one JSON object per line: tokens, ids, offsets")
 
 
-def load_model_path(path: Path):
-    """A tokenizer from a tokenizer.json, or a directory holding one (or GPT-2 files)."""
-    from core.formats.gpt2 import load_gpt2_tokenizer
-    from core.formats.hf_json import load_tokenizer_json
+def load_model_path(path: Path, pattern: str | None = None):
+    """A tokenizer from any supported file or folder (see core.formats.detect); warnings go to stderr."""
+    from core.formats.detect import open_tokenizer
 
-    if path.is_dir():
-        if (path / "tokenizer.json").is_file():
-            return load_tokenizer_json(path / "tokenizer.json")
-        if (path / "vocab.json").is_file() and (path / "merges.txt").is_file():
-            return load_gpt2_tokenizer(path)
-        raise FormatError(f"{path} holds neither tokenizer.json nor vocab.json + merges.txt")
     if not path.exists():
         raise FormatError(f"--model {path} does not exist")
-    if path.name == "vocab.json":
-        return load_gpt2_tokenizer(path)
-    return load_tokenizer_json(path)
+    loaded = open_tokenizer(path, pattern=pattern)
+    for warning in loaded.warnings:
+        print(f"subword: warning: {warning}", file=sys.stderr)
+    return loaded.tokenizer
 
 
 def _read_lines(name: str) -> list[str]:
@@ -265,7 +261,7 @@ def _read_lines(name: str) -> list[str]:
 def _cmd_encode(args: argparse.Namespace) -> int:
     if (args.text is None) == (args.input is None):
         raise SubwordError("give either TEXT or --input FILE")
-    tokenizer = load_model_path(args.model)
+    tokenizer = load_model_path(args.model, args.pattern)
     texts = [args.text] if args.text is not None else _read_lines(args.input)
     out = sys.stdout
     for text in texts:
@@ -280,12 +276,41 @@ def _cmd_encode(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- convert ---------------------------------------------------------------------------
+
+def _add_convert_options(p: argparse.ArgumentParser) -> None:
+    from core.formats.detect import SAVE_FORMATS
+
+    p.add_argument("input", type=Path, help="any supported tokenizer file or folder")
+    p.add_argument("output", type=Path, help="where to write (a folder for gpt2 and project)")
+    p.add_argument("--to", required=True, choices=SAVE_FORMATS, help="the target format")
+    p.add_argument("--pattern", help="split pattern of a tiktoken rank file: gpt2, cl100k_base, o200k_base or a regex")
+
+
+def _cmd_convert(args: argparse.Namespace) -> int:
+    """Open INPUT, save it as --to at OUTPUT, and say what the target format loses."""
+    from core.formats.detect import convert
+
+    loaded, losses = convert(args.input, args.output, args.to, pattern=args.pattern)
+    for warning in loaded.warnings:
+        print(f"subword: warning: {warning}", file=sys.stderr)
+    print(f"converted {args.input} ({loaded.format}) -> {args.output} ({args.to})")
+    if losses:
+        print(f"{args.to} loses:")
+        for loss in losses:
+            print(f"  - {loss}")
+    else:
+        print(f"{args.to} keeps everything")
+    return 0
+
+
 # -- the parser ----------------------------------------------------------------------
 
 # name -> (help, add-arguments function, command function)
 SUBCOMMANDS: dict[str, tuple[str, Callable, Callable]] = {
     "train": ("train a tokenizer on text files", _add_train_options, _cmd_train),
     "encode": ("encode text with a trained tokenizer", _add_encode_options, _cmd_encode),
+    "convert": ("convert a tokenizer to another file format", _add_convert_options, _cmd_convert),
 }
 
 

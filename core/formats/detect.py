@@ -534,3 +534,16 @@ _SAVERS = {
     "tiktoken": _save_tiktoken,
     "project": _save_project,
 }
+
+
+def convert(source: str | os.PathLike, target: str | os.PathLike, to: str, pattern: str | None = None,
+            source_format: str | None = None) -> tuple[LoadedTokenizer, list[str]]:
+    """Open ``source`` (any format) and save it as ``to`` at ``target``: ``(what was opened, losses)``.
+
+    A project keeps the training record it was opened with.
+    """
+    if to not in SAVE_FORMATS:
+        raise ConfigError(f"unknown target format {to!r}; choose from {', '.join(SAVE_FORMATS)}")
+    loaded = open_tokenizer(source, format=source_format, pattern=pattern)
+    losses = save_tokenizer(loaded.tokenizer, target, to, record=loaded.training)
+    return loaded, losses
