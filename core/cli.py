@@ -140,11 +140,21 @@ def _add_train_options(p: argparse.ArgumentParser) -> None:
 
 def _add_algorithm_options(p: argparse.ArgumentParser) -> None:
     """Flags that only some algorithms use; they end up in ``TrainOptions.extra``."""
+    p.add_argument("--unigram-textbook", action="store_true",
+                   help="unigram: the seed's teaching recipe (300 seed pieces, drop 10%% per round)")
+    p.add_argument("--shrinking-factor", type=float, help="unigram: share of pieces kept per pruning round (0.75)")
+    p.add_argument("--max-piece-length", type=int, help="unigram: longest piece in characters (16)")
 
 
 def _extra_options(args: argparse.Namespace) -> dict:
     """``TrainOptions.extra`` from the algorithm-specific flags."""
-    return {}
+    extra: dict = {}
+    if getattr(args, "unigram_textbook", False):
+        extra["textbook"] = True
+    for name in ("shrinking_factor", "max_piece_length"):
+        if getattr(args, name, None) is not None:
+            extra[name] = getattr(args, name)
+    return extra
 
 
 def _train_options(args: argparse.Namespace) -> TrainOptions:
@@ -232,6 +242,9 @@ def _add_encode_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pattern", help="split pattern of a tiktoken rank file: gpt2, cl100k_base, o200k_base or a regex")
     p.add_argument("--input", "-i", help="encode each line of this file ('-' for stdin)")
     p.add_argument("--json", action="store_true", help="one JSON object per line: tokens, ids, offsets")
+    p.add_argument("--nbest", type=int, metavar="K", help="unigram: the K best segmentations with their scores")
+    p.add_argument("--sample", action="store_true", help="unigram: one sampled segmentation (subword regularization)")
+    p.add_argument("--alpha", type=float, default=0.1, help="unigram: sampling sharpness for --sample (0.1)")
 
 
 def load_model_path(path: Path, pattern: str | None = None):
@@ -258,11 +271,36 @@ def _read_lines(name: str) -> list[str]:
         raise SubwordError(f"cannot read {name}: {e.strerror or e}") from None
 
 
+def _encode_unigram_alternatives(tokenizer, texts: list[str], args: argparse.Namespace) -> int:
+    """``--nbest K`` / ``--sample``: other segmentations a Unigram model allows."""
+    model = tokenizer.model
+    if not hasattr(model, "nbest_words"):
+        raise SubwordError("--nbest and --sample need a Unigram model")
+    words = [[p.normalized for p in tokenizer.pieces(text)] for text in texts]
+    for text, pieces in zip(texts, words):
+        if args.nbest is not None:
+            if args.nbest < 1:
+                raise SubwordError("--nbest must be at least 1")
+            for tokens, score in model.nbest_words(pieces, args.nbest):
+                line = {"text": text, "tokens": tokens, "score": score}
+                sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n" if args.json
+                                 else f"{score:10.4f}  " + " ".join(tokens) + "\n")
+        else:
+            if not args.alpha > 0:
+                raise SubwordError("--alpha must be greater than 0")
+            tokens = [t.value for p in pieces for t in model.sample(p, args.alpha)]
+            sys.stdout.write(json.dumps({"text": text, "tokens": tokens}, ensure_ascii=False) + "\n" if args.json
+                             else "tokens:  " + " ".join(tokens) + "\n")
+    return 0
+
+
 def _cmd_encode(args: argparse.Namespace) -> int:
     if (args.text is None) == (args.input is None):
         raise SubwordError("give either TEXT or --input FILE")
     tokenizer = load_model_path(args.model, args.pattern)
     texts = [args.text] if args.text is not None else _read_lines(args.input)
+    if args.nbest is not None or args.sample:
+        return _encode_unigram_alternatives(tokenizer, texts, args)
     out = sys.stdout
     for text in texts:
         enc = tokenizer.encode(text)

@@ -21,6 +21,7 @@ pipeline stages elsewhere).
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 import re
@@ -149,6 +150,21 @@ class Unigram:
             raise ConfigError(f"n-best needs k >= 1, not {k}")
         lat = self.lattice(piece)
         return [([t.value for t in self._to_tokens(piece, path)], score) for path, score in lat.nbest(k)]
+
+    def nbest_words(self, words: list[str], k: int) -> list[tuple[list[str], float]]:
+        """The ``k`` best segmentations of a sequence of pre-tokens (each cut on its own).
+
+        Exact: the k best sums of independent parts come from each part's k best.
+        >>> m = Unigram([("<unk>", 0.0), ("a", -1.0), ("aa", -1.5)])
+        >>> m.nbest_words(["aa", "a"], 2)
+        [(['aa', 'a'], -2.5), (['a', 'a', 'a'], -3.0)]
+        """
+        best: list[tuple[list[str], float]] = [([], 0.0)]
+        for word in words:
+            options = self.nbest(word, k)
+            pairs = [(a + b, s + t) for a, s in best for b, t in options]
+            best = heapq.nlargest(k, pairs, key=lambda x: x[1])
+        return best
 
     def sample(self, piece: str, alpha: float = 0.1, rng: random.Random | None = None) -> list[Token]:
         """A segmentation drawn with probability proportional to ``exp(alpha * score)``."""

@@ -496,9 +496,9 @@ def _prune(corpus, lattices, src, lens, pid, score, alive, is_char, rep_pos, pie
     # (c) the loss of removing each piece.
     f_i = freq[multi]
     n_alt = np.bincount(alt_owner, minlength=len(multi))
-    logsum_alt = np.log(total + f_i * (n_alt - 1))
-    alt_gain = np.bincount(alt_owner, weights=np.log(freq[alt_pid] + f_i[alt_owner]), minlength=len(multi))
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):  # log(0) for unused pieces: dropped below
+        logsum_alt = np.log(total + f_i * (n_alt - 1))
+        alt_gain = np.bincount(alt_owner, weights=np.log(freq[alt_pid] + f_i[alt_owner]), minlength=len(multi))
         logprob_sp = np.log(f_i) - np.log(total)
         logprob_alt = alt_gain - n_alt * logsum_alt
         loss = (used_by[multi] / weights.sum()) * (logprob_sp - logprob_alt)
