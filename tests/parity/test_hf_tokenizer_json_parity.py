@@ -1,0 +1,158 @@
+"""tokenizer.json parity with Hugging Face `tokenizers`, on every line of real corpora.
+
+For each configuration `tokenizers` itself trains a tokenizer in the test. Then:
+
+1. their saved tokenizer.json loads in ours, and our encodings (ids *and* offsets)
+   equal theirs on every line;
+2. our saved tokenizer.json loads in `tokenizers`, and its encodings equal ours.
+
+Corpus subsets (to stay within the CI budget, and deterministic): Korean is the
+first 30,000 lines of ko-movie-reviews.txt (of 237k; 10,000 for Unigram, whose
+training in `tokenizers` is slow); English and Japanese are whole files. Lines are the file's lines without their line end (CRLF or LF);
+the BOM of en-botchan.txt is dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import pytest
+
+tokenizers = pytest.importorskip("tokenizers")
+from tokenizers import decoders as hd, models as hm, normalizers as hn, pre_tokenizers as hp  # noqa: E402
+from tokenizers import processors as hpp, trainers as ht  # noqa: E402
+
+from core.formats.hf_json import load_tokenizer_json, save_tokenizer_json  # noqa: E402
+
+pytestmark = pytest.mark.slow
+
+KO_LINES = 30_000
+KO_UNIGRAM_LINES = 10_000
+
+
+def _lines(corpora_dir, name: str, limit: int | None = None) -> list[str]:
+    lines = []
+    with open(corpora_dir / name, encoding="utf-8-sig", newline="") as f:
+        for n, line in enumerate(f):
+            if limit is not None and n >= limit:
+                break
+            lines.append(line.rstrip("\r\n"))
+    return lines
+
+
+def _bpe_whitespace_nfkc_lower():
+    tok = tokenizers.Tokenizer(hm.BPE(unk_token="[UNK]"))
+    tok.normalizer = hn.Sequence([hn.NFKC(), hn.Lowercase()])
+    tok.pre_tokenizer = hp.Whitespace()
+    trainer = ht.BpeTrainer(vocab_size=8000, min_frequency=2, special_tokens=["[UNK]", "[CLS]", "[SEP]"])
+    return tok, trainer
+
+
+def _byte_level_bpe():
+    tok = tokenizers.Tokenizer(hm.BPE())
+    tok.pre_tokenizer = hp.ByteLevel(add_prefix_space=True)
+    tok.decoder = hd.ByteLevel()
+    tok.post_processor = hpp.ByteLevel(trim_offsets=True)
+    trainer = ht.BpeTrainer(vocab_size=6000, special_tokens=["<|endoftext|>"],
+                            initial_alphabet=hp.ByteLevel.alphabet())
+    return tok, trainer
+
+
+def _bpe_nfc_metaspace_byte_fallback():
+    tok = tokenizers.Tokenizer(hm.BPE(unk_token="<unk>", byte_fallback=True, fuse_unk=True))
+    tok.normalizer = hn.NFC()
+    tok.pre_tokenizer = hp.Metaspace()
+    tok.decoder = hd.Sequence([hd.Replace("▁", " "), hd.ByteFallback(), hd.Fuse(), hd.Strip(" ", 1, 0)])
+    specials = ["<unk>", "<s>", "</s>"] + [f"<0x{b:02X}>" for b in range(256)]
+    trainer = ht.BpeTrainer(vocab_size=4000, special_tokens=specials, limit_alphabet=500)
+    return tok, trainer
+
+
+def _wordpiece_bert():
+    tok = tokenizers.Tokenizer(hm.WordPiece(unk_token="[UNK]"))
+    tok.normalizer = hn.BertNormalizer(lowercase=True)
+    tok.pre_tokenizer = hp.BertPreTokenizer()
+    tok.decoder = hd.WordPiece()
+    trainer = ht.WordPieceTrainer(vocab_size=8000, special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])
+    return tok, trainer
+
+
+def _unigram_metaspace_nfkc():
+    tok = tokenizers.Tokenizer(hm.Unigram())
+    tok.normalizer = hn.NFKC()
+    tok.pre_tokenizer = hp.Metaspace()
+    tok.decoder = hd.Metaspace()
+    trainer = ht.UnigramTrainer(vocab_size=8000, unk_token="<unk>", special_tokens=["<unk>", "<s>", "</s>"])
+    return tok, trainer
+
+
+CONFIGS = {
+    "bpe-whitespace-nfkc-lowercase-ko": (_bpe_whitespace_nfkc_lower, "ko-movie-reviews.txt", KO_LINES),
+    "bpe-whitespace-nfkc-lowercase-en": (_bpe_whitespace_nfkc_lower, "en-botchan.txt", None),
+    "bytelevel-bpe-ko": (_byte_level_bpe, "ko-movie-reviews.txt", KO_LINES),
+    "bytelevel-bpe-ja": (_byte_level_bpe, "ja-wagahaiwa.txt", None),
+    "bpe-metaspace-bytefallback-ko": (_bpe_nfc_metaspace_byte_fallback, "ko-movie-reviews.txt", KO_LINES),
+    "wordpiece-bert-ko": (_wordpiece_bert, "ko-movie-reviews.txt", KO_LINES),
+    "wordpiece-bert-en": (_wordpiece_bert, "en-botchan.txt", None),
+    # Unigram training in `tokenizers` is the slow part (~90 s for 30k lines on a busy CI box)
+    "unigram-metaspace-nfkc-ko": (_unigram_metaspace_nfkc, "ko-movie-reviews.txt", KO_UNIGRAM_LINES),
+    "unigram-metaspace-nfkc-en": (_unigram_metaspace_nfkc, "en-botchan.txt", None),
+}
+
+
+@pytest.fixture(scope="module", params=list(CONFIGS))
+def trained(request, corpora_dir, tmp_path_factory):
+    """Train with `tokenizers`, save their file, load it in ours; encode every line with both."""
+    build, corpus, limit = CONFIGS[request.param]
+    lines = _lines(corpora_dir, corpus, limit)
+    theirs, trainer = build()
+    theirs.train_from_iterator(lines, trainer=trainer)
+    folder = tmp_path_factory.mktemp(request.param)
+    theirs_path = folder / "theirs.json"
+    theirs.save(str(theirs_path))
+    expected = theirs.encode_batch(lines)
+    ours = load_tokenizer_json(theirs_path)
+    ours_encs = [ours.encode(line) for line in lines]
+    return request.param, lines, theirs_path, expected, ours, ours_encs
+
+
+def _same(a, b) -> bool:
+    return a.ids == b.ids and list(map(tuple, a.offsets)) == list(map(tuple, b.offsets))
+
+
+def _first_difference(lines, ours_encs, expected):
+    for n, (line, a, b) in enumerate(zip(lines, ours_encs, expected)):
+        if not _same(a, b):
+            return (f"line {n + 1}: {line!r}\n ours:   {list(zip(a.tokens, a.offsets))}\n"
+                    f" theirs: {list(zip(b.tokens, map(tuple, b.offsets)))}")
+    return None
+
+
+def test_their_file_loads_in_ours_and_encodes_the_same(trained):
+    name, lines, theirs_path, expected, ours, ours_encs = trained
+    assert _first_difference(lines, ours_encs, expected) is None, _first_difference(lines, ours_encs, expected)
+    assert sum(len(e.ids) for e in ours_encs) > len(lines)  # not vacuous
+
+
+def test_our_file_loads_in_theirs_and_encodes_the_same(trained, tmp_path):
+    name, lines, theirs_path, expected, ours, ours_encs = trained
+    ours_path = tmp_path / "ours.json"
+    save_tokenizer_json(ours, ours_path)
+    from_ours = tokenizers.Tokenizer.from_file(str(ours_path)).encode_batch(lines)
+    from_theirs = tokenizers.Tokenizer.from_file(str(theirs_path)).encode_batch(lines)
+    # 1. `tokenizers` reads our file exactly as its own: the same encoding on every line
+    for n, (a, b) in enumerate(zip(from_ours, from_theirs)):
+        assert _same(a, b), (n + 1, lines[n], a.tokens, b.tokens)
+    # 2. ... and that encoding is ours, on every line where `tokenizers` agrees with itself.
+    # subtle: a Unigram model `tokenizers` reloads from a file breaks some exact Viterbi
+    # ties (equal-score paths, e.g. "ㅋㅋㅋ…" runs) differently from the same model
+    # fresh from its trainer; ours follows the trainer's instance (test above), so on
+    # those few lines we can only equal one of the two.
+    self_disagreements = 0
+    for n, (a, b, c) in enumerate(zip(ours_encs, from_ours, expected)):
+        if _same(b, c):
+            assert _same(a, b), _first_difference([lines[n]], [a], [b])
+        else:
+            self_disagreements += 1
+    assert self_disagreements <= len(lines) // 500, self_disagreements
+    if not name.startswith("unigram"):
+        assert self_disagreements == 0
