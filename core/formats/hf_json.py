@@ -75,20 +75,36 @@ def model_class(kind: str, source: str = "tokenizer.json"):
 def tokenizer_to_dict(tok: Tokenizer) -> dict:
     """The whole pipeline as a ``tokenizer.json`` dict (key order as `tokenizers` writes it)."""
     pre = tok.pre_tokenizer
-    pre_dict = None if pre is None or isinstance(pre, NoSplit) else pre.to_dict()
     extra = tok.extra or {}
+    decoder = _part_dict("decoder", tok.decoder)
+    if decoder is None:
+        decoder = extra.get("unknown_decoder")
     return {
         "version": extra.get("version", "1.0"),
         "truncation": extra.get("truncation"),
         "padding": extra.get("padding"),
         "added_tokens": [t.to_dict() for t in sorted(tok.added_tokens, key=lambda t: t.id)],
-        "normalizer": tok.normalizer.to_dict() if tok.normalizer is not None else None,
-        "pre_tokenizer": pre_dict,
+        "normalizer": _part_dict("normalizer", tok.normalizer),
+        "pre_tokenizer": None if isinstance(pre, NoSplit) else _part_dict("pre-tokenizer", pre),
         "post_processor": tok.post_processor,
-        "decoder": tok.decoder.to_dict() if tok.decoder is not None else None,
-        "model": tok.model.to_dict(),
+        "decoder": decoder,
+        "model": _part_dict("model", tok.model),
         **{k: v for k, v in (extra.get("unknown_keys") or {}).items()},
     }
+
+
+def _part_dict(what: str, part) -> dict | None:
+    """``part.to_dict()``, or a clear error if this part has no tokenizer.json form."""
+    if part is None:
+        return None
+    to_dict = getattr(part, "to_dict", None)
+    try:
+        d = to_dict() if to_dict is not None else None
+    except (NotImplementedError, ConfigError) as e:
+        raise FormatError(f"cannot write a tokenizer.json: the {what} {part!r} has no tokenizer.json form ({e})") from e
+    if not isinstance(d, dict) or "type" not in d:
+        raise FormatError(f"cannot write a tokenizer.json: the {what} {part!r} has no tokenizer.json form")
+    return d
 
 
 def save_tokenizer_json(tok: Tokenizer, path: str | os.PathLike) -> None:
@@ -166,9 +182,10 @@ def tokenizer_from_dict(d: dict, source: str | None = None) -> Tokenizer:
     pre_tokenizer = _component("pre-tokenizer", pre_tokenizer_from_dict, d.get("pre_tokenizer"), src)
     decoder = _component("decoder", decoder_from_dict, d.get("decoder"), src, fatal=False)
     warnings: list[str] = []
-    if isinstance(decoder, str):  # an unknown decoder only changes decode(): keep going, say so
+    unknown_decoder = None
+    if isinstance(decoder, str):  # an unknown decoder only changes decode(): keep it, say so
         warnings.append(decoder)
-        decoder = None
+        decoder, unknown_decoder = None, d.get("decoder")
 
     cls = model_class(kind, src)
     try:
@@ -199,6 +216,8 @@ def tokenizer_from_dict(d: dict, source: str | None = None) -> Tokenizer:
         "warnings": warnings,
         "source": source,
     }
+    if unknown_decoder is not None:
+        extra["unknown_decoder"] = unknown_decoder
     unknown = {k: v for k, v in d.items() if k not in _KNOWN_KEYS}
     if unknown:
         extra["unknown_keys"] = unknown
