@@ -107,6 +107,7 @@ class TrainerSpec:
     bos_piece: str = "<s>"
     eos_piece: str = "</s>"
     pad_piece: str = "<pad>"
+    unk_surface: str = " \u2047 "
     treat_whitespace_as_suffix: bool = False
     split_digits: bool = False
     character_coverage: float = 0.9995
@@ -143,7 +144,7 @@ def _parse_piece(data: bytes) -> Piece:
 
 _TRAINER_INTS = {4: "vocab_size", 40: "unk_id", 41: "bos_id", 42: "eos_id", 43: "pad_id"}
 _TRAINER_BOOLS = {35: "byte_fallback", 24: "treat_whitespace_as_suffix", 25: "split_digits"}
-_TRAINER_STRS = {45: "unk_piece", 46: "bos_piece", 47: "eos_piece", 48: "pad_piece"}
+_TRAINER_STRS = {45: "unk_piece", 46: "bos_piece", 47: "eos_piece", 48: "pad_piece", 44: "unk_surface"}
 
 
 def _parse_trainer(data: bytes) -> TrainerSpec:
@@ -597,12 +598,89 @@ class SentencePieceBPE(_SentencePieceModel):
         }
 
 
+# -- decoding ------------------------------------------------------------------------------------
+
+
+class SentencePieceDecoder:
+    """Pieces back to text as ``SentencePieceProcessor.decode`` does.
+
+    Control pieces vanish, ``<unk>`` shows as ``" ⁇ "``, runs of byte pieces are
+    read as UTF-8 (a byte that starts no valid character becomes U+FFFD), ``▁`` is
+    a space, and the ``▁`` that starts the text is dropped.
+
+    >>> SentencePieceDecoder({"<s>"}, "<unk>").decode(["<s>", "▁철수", "<0xEB>", "<0x8A>", "<0x94>", "<unk>"])
+    '철수는 ⁇ '
+    """
+
+    def __init__(self, control: set[str], unk_piece: str = "<unk>", unk_surface: str = " \u2047 ",
+                 drop_first_space: bool = True):
+        self.control = set(control)
+        self.unk_piece = unk_piece
+        self.unk_surface = unk_surface
+        self.drop_first_space = drop_first_space
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        out: list[str] = []
+        pending = bytearray()
+        text_so_far = False
+
+        def flush() -> None:
+            nonlocal text_so_far
+            i = 0
+            while i < len(pending):
+                for size in (1, 2, 3, 4):
+                    try:
+                        c = bytes(pending[i:i + size]).decode("utf-8")
+                    except UnicodeDecodeError:
+                        continue
+                    if len(c) == 1:
+                        out.append(c)
+                        i += size
+                        break
+                else:
+                    out.append("\ufffd")
+                    i += 1
+                text_so_far = True
+            pending.clear()
+
+        for t in tokens:
+            if len(t) == 6 and t.startswith("<0x") and t.endswith(">"):
+                try:
+                    pending.append(int(t[3:5], 16))
+                    continue
+                except ValueError:
+                    pass
+            flush()
+            if t in self.control:
+                continue
+            if t == self.unk_piece:
+                surface = self.unk_surface
+            else:
+                if not text_so_far and self.drop_first_space:
+                    t = t.removeprefix(SPACE)
+                surface = t.replace(SPACE, " ")
+            out.append(surface)
+            text_so_far = text_so_far or bool(surface)
+        flush()
+        return out
+
+    def decode(self, tokens: list[str]) -> str:
+        return "".join(self.decode_chain(tokens))
+
+    def to_dict(self) -> dict:
+        """What `tokenizers`' SentencePiece converters write (control pieces and ``<unk>`` differ)."""
+        parts = [{"type": "Replace", "pattern": {"String": SPACE}, "content": " "},
+                 {"type": "ByteFallback"}, {"type": "Fuse"}]
+        if self.drop_first_space:
+            parts.append({"type": "Strip", "content": " ", "start": 1, "stop": 0})
+        return {"type": "Sequence", "decoders": parts}
+
+
 # -- building the tokenizer -----------------------------------------------------------------
 
 
 def tokenizer_from_proto(proto: ModelProto):
     """The Tokenizer pipeline of a parsed model (normalizer + SentencePiece model + decoder)."""
-    from core import decoders
     from core.tokenizer import Tokenizer
 
     t, ns = proto.trainer_spec, proto.normalizer_spec
@@ -620,8 +698,11 @@ def tokenizer_from_proto(proto: ModelProto):
     # subtle: control and user-defined pieces are NOT Tokenizer added tokens: those are cut
     # out of the raw text before normalization, but SentencePiece never matches control
     # pieces in text and matches user-defined ones inside the normalized sentence.
-    tok = Tokenizer(model, normalizer=normalizer, pre_tokenizer=None,
-                    decoder=decoders.Metaspace(SPACE, "always" if ns.add_dummy_prefix else "never"))
+    decoder = SentencePieceDecoder(
+        {p.piece for p in proto.pieces if p.type == CONTROL}, model.unk_token, t.unk_surface,
+        drop_first_space=ns.add_dummy_prefix or ns.remove_extra_whitespaces,
+    )
+    tok = Tokenizer(model, normalizer=normalizer, pre_tokenizer=None, decoder=decoder)
     tok.extra["sentencepiece"] = {
         "model_type": t.model_type,
         "normalizer": ns.name or "identity",

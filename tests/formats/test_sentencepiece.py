@@ -255,3 +255,24 @@ def test_bad_vocab_files(tmp_path, content, words):
     path.write_bytes(content)
     with pytest.raises(FormatError, match=words):
         load_sentencepiece_vocab(path)
+
+
+@pytest.mark.parametrize("byte_fallback", [False, True])
+def test_decode_matches_sentencepiece(tmp_path, byte_fallback):
+    lines = (CORPORA / "ja-wagahaiwa.txt").read_text(encoding="utf-8").splitlines()[:300]
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("\n".join(lines), encoding="utf-8")
+    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(tmp_path / "m"), vocab_size=2500,
+                                   byte_fallback=byte_fallback, character_coverage=0.99, minloglevel=2)
+    sp = spm.SentencePieceProcessor(model_file=str(tmp_path / "m.model"))
+    ours = load_sentencepiece(tmp_path / "m.model")
+    for text in lines[:100] + ["😀 이모지 <s>", "", "  a  b  "]:
+        ids = sp.encode(text)
+        assert ours.decode(ids) == sp.decode(ids), text
+        with_control = [sp.bos_id()] + ids + [sp.eos_id()]
+        assert ours.decode(with_control) == sp.decode(with_control)
+    if byte_fallback:  # a byte run that is not UTF-8: one U+FFFD per bad byte, as SentencePiece
+        ids = [sp.piece_to_id("<0xE1>"), sp.piece_to_id("<0x41>"), sp.piece_to_id("<0xFF>")]
+        assert ours.decode(ids) == sp.decode(ids) == "\ufffdA\ufffd"
+    else:
+        assert "\u2047" in ours.decode(sp.encode("😀"))  # <unk> shows as SentencePiece's " ⁇ "
