@@ -1,0 +1,210 @@
+"""The Training panel and the vocab-size slider driven like a user: train, step, slide, cancel."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QModelIndex
+from PySide6.QtWidgets import QFileDialog
+
+from core.corpus import count_lines
+from core.events import MergeEvent, UnigramRound, drain
+from core.stats import encoding_stats
+from core.training import TrainOptions, train_from_counts
+from subword_gui import jobs
+from subword_gui.models import MergeLogModel, UnigramRoundModel
+from subword_gui.training_panel import available_algorithms
+
+WAIT_MS = 60_000
+
+
+@pytest.fixture
+def loaded(qtbot, window, monkeypatch, small_corpus):
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(small_corpus), ""))
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.open_corpus_action.trigger()
+    return window
+
+
+def train(qtbot, window, options: TrainOptions):
+    panel = window.training_panel
+    panel.set_options(options)
+    with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS) as blocker:
+        window.train_action.trigger()
+    return blocker.args[0]
+
+
+def engine_merges(counts: dict, options: TrainOptions) -> list[MergeEvent]:
+    events: list = []
+    drain(train_from_counts(counts, options), events.append)
+    return [e for e in events if isinstance(e, MergeEvent)]
+
+
+def test_merge_log_has_one_row_per_engine_merge(qtbot, loaded, small_corpus):
+    window = loaded
+    options = TrainOptions("bpe", vocab_size=150)
+    tok = train(qtbot, window, options)
+    # The counts trained on: every line but each 20th (held out), through the pipeline.
+    lines = small_corpus.read_text(encoding="utf-8").splitlines()
+    kept = [line for n, line in enumerate(lines) if n % jobs.HELD_OUT_EVERY != jobs.HELD_OUT_EVERY - 1]
+    counts = count_lines(kept, options).words
+    expected = engine_merges(counts, options)
+    rows = window.training_panel.merge_model.rows
+    assert len(rows) == len(expected) > 0
+    assert [(e.step, e.left, e.right, e.new_token, e.count, e.tie) for e in rows] == [
+        (e.step, e.left, e.right, e.new_token, e.count, e.tie) for e in expected
+    ]
+    model = window.training_panel.merge_model
+    assert model.rowCount() == len(expected)
+    last = expected[-1]
+    assert model.index(len(expected) - 1, 3).data() == last.new_token
+    assert model.index(len(expected) - 1, 4).data() == f"{last.count:,}"
+    assert window.state.full_tokenizer is tok and tok.vocab_size == 150
+    assert window.state.merge_events == rows
+    assert "150 tokens" in window.model_fact.text()
+    # The merge-count plot holds one point per merge.
+    curve = window.training_panel.merge_curve
+    xs, ys = curve.xData, curve.yData  # as given (getData returns the log-scaled values)
+    assert len(xs) == len(expected) and ys[0] == expected[0].count
+
+
+def test_slider_cuts_the_model_and_greys_the_log(qtbot, loaded):
+    window = loaded
+    full = train(qtbot, window, TrainOptions("bpe", vocab_size=140))
+    slider = window.slider
+    low = full.model.min_vocab_size
+    assert slider.slider.minimum() == low and slider.slider.maximum() == 140 == full.vocab_size and slider.slider.isEnabled()
+    seen = []
+    window.state.tokenizer_changed.connect(seen.append)
+    k = low + 10
+    slider.slider.setValue(k)  # as a drag ends there
+    shown = window.state.tokenizer
+    assert seen and seen[-1] is shown and shown is not full
+    assert shown.model.vocab_size == k and window.state.vocab_size == k
+    assert slider.spin.value() == k
+    word = "토크나이저는"
+    assert len(shown.encode(word).tokens) >= len(full.encode(word).tokens)
+    assert shown.encode("영화 정말 재미있었어요").tokens != full.encode("영화 정말 재미있었어요").tokens
+    model = window.training_panel.merge_model
+    cut_rows = [r for r in range(model.rowCount()) if model.is_cut(r)]
+    assert cut_rows and all(model.rows[r].vocab_size > k for r in cut_rows)
+    assert len(cut_rows) == sum(e.vocab_size > k for e in model.rows)
+    assert model.index(cut_rows[0], 1).data(0x0009) is not None  # ForegroundRole: greyed
+    # The segmentation panel (if present) follows the shown tokenizer.
+    seg = window.segmentation_panel
+    if seg is not None and hasattr(seg, "set_text"):
+        seg.set_text("영화 정말 재미있었어요")
+        n_cut = len(seg.lines()[0].tokens) if hasattr(seg.lines()[0], "tokens") else None
+        slider.spin.setValue(140)
+        assert window.state.tokenizer is full
+        if n_cut is not None:
+            assert len(seg.lines()[0].tokens) < n_cut
+    # Back to the full size: nothing greyed.
+    slider.set_vocab_size(140)
+    assert not any(model.is_cut(r) for r in range(model.rowCount()))
+
+
+def test_step_advances_one_merge_per_click_then_train_finishes(qtbot, loaded):
+    window = loaded
+    panel = window.training_panel
+    panel.set_options(TrainOptions("bpe", vocab_size=120))
+    with qtbot.waitSignal(panel.merge_model.rowsInserted, timeout=WAIT_MS):
+        panel.step_button.click()
+    qtbot.wait(300)  # the worker waits: no second merge without a click
+    assert panel.merge_model.rowCount() == 1
+    for n in (2, 3):
+        with qtbot.waitSignal(panel.merge_model.rowsInserted, timeout=WAIT_MS):
+            panel.step_button.click()
+        assert panel.merge_model.rowCount() == n
+    assert [e.step for e in panel.merge_model.rows] == [1, 2, 3]
+    with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS):
+        panel.train_button.click()
+    assert window.state.full_tokenizer.vocab_size == 120
+    assert [e.step for e in panel.merge_model.rows] == list(range(1, len(panel.merge_model.rows) + 1))
+
+
+def test_cancel_midway_keeps_the_previous_model(qtbot, window, monkeypatch, corpora_dir, tmp_path):
+    big = tmp_path / "ko-part.txt"
+    with open(corpora_dir / "ko-movie-reviews.txt", encoding="utf-8") as f:
+        big.write_text("".join(next(f) for _ in range(20_000)), encoding="utf-8")
+    window.corpus_panel.open_lines(["hug pug pun bun hugs", "hug hug pun"], "hug.txt")
+    previous = train(qtbot, window, TrainOptions("bpe", vocab_size=12))
+    previous_rows = list(window.training_panel.merge_model.rows)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(big), ""))
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.open_corpus_action.trigger()
+    panel = window.training_panel
+    panel.set_options(TrainOptions("bpe", vocab_size=30_000))
+    window.train_action.trigger()
+    qtbot.waitUntil(lambda: panel.merge_model.rowCount() > 0, timeout=WAIT_MS)
+    assert panel.busy and panel.cancel_button.isEnabled()
+    with qtbot.waitSignal(panel.training_cancelled, timeout=5000):
+        window.cancel_action.trigger()
+    assert not panel.busy and panel.train_button.isEnabled() and not panel.cancel_button.isEnabled()
+    assert window.state.full_tokenizer is previous and window.state.tokenizer is previous
+    assert panel.merge_model.rows == previous_rows
+    # Still usable: a small run on the same corpus finishes.
+    tok = train(qtbot, window, TrainOptions("bpe", vocab_size=2100))  # the alphabet alone is ~1,900
+    assert tok is window.state.full_tokenizer and tok.vocab_size == 2100
+
+
+def test_held_out_curve(qtbot, loaded, small_corpus):
+    window = loaded
+    panel = window.training_panel
+    with qtbot.waitSignal(panel.curve_ready, timeout=WAIT_MS) as blocker:
+        train(qtbot, window, TrainOptions("bpe", vocab_size=140))
+    points = blocker.args[0]
+    full = window.state.full_tokenizer
+    sizes = [p.vocab_size for p in points]
+    assert sizes == sorted(sizes) and sizes[0] == full.model.min_vocab_size and sizes[-1] == 140
+    lines = small_corpus.read_text(encoding="utf-8").splitlines()
+    held = [line for n, line in enumerate(lines) if n % jobs.HELD_OUT_EVERY == jobs.HELD_OUT_EVERY - 1]
+    assert panel.held_out == held
+    # A BPE model cut to fewer merges never needs fewer tokens.
+    tpw = [p.tokens_per_word for p in points]
+    assert all(a >= b for a, b in zip(tpw, tpw[1:])) and tpw[0] > tpw[-1]
+    s = encoding_stats(full, held)
+    assert points[-1].tokens_per_word == pytest.approx(s.tokens_per_word)
+    assert points[-1].chars_per_token == pytest.approx(s.chars_per_token)
+
+
+@pytest.mark.parametrize("algorithm, vocab", [("bytelevel-bpe", 300), ("wordpiece", 150), ("unigram", 120)])
+def test_other_algorithms_train_through_the_panel(qtbot, loaded, algorithm, vocab):
+    if algorithm not in available_algorithms():
+        pytest.skip(f"the {algorithm} trainer is not in this checkout")
+    window = loaded
+    tok = train(qtbot, window, TrainOptions(algorithm, vocab_size=vocab))
+    assert tok is window.state.full_tokenizer
+    assert tok.vocab_size <= vocab
+    panel = window.training_panel
+    if algorithm == "unigram":
+        assert panel.round_model.rowCount() > 0
+        assert len(panel.loss_curve.getData()[0]) == panel.round_model.rowCount()
+    else:
+        assert panel.merge_model.rowCount() > 0
+    assert tok.encode("영화 정말").tokens
+
+
+def test_bad_options_are_reported_not_run(qtbot, loaded):
+    window = loaded
+    panel = window.training_panel
+    panel.pre_tokenizer_box.setCurrentText("whitespace")
+    i = panel.algorithm_box.findData("bytelevel-bpe")
+    panel.algorithm_box.setCurrentIndex(i)
+    panel.pre_tokenizer_box.setCurrentText("whitespace")  # byte-level needs bytelevel
+    window.train_action.trigger()
+    assert not panel.busy
+    assert window.messages and "bytelevel" in window.messages[-1][1]
+
+
+def test_log_models_pass_the_model_tester(qtmodeltester):
+    log = MergeLogModel()
+    log.append_events([MergeEvent(1, "u", "g", "ug", 20, 9, 20.0), MergeEvent(2, "u", "n", "un", 16, 10, 16.0, tie=True)])
+    log.append_events([MergeEvent(3, "h", "ug", "hug", 15, 11, 15.0)])
+    log.set_cut(10)
+    qtmodeltester.check(log)
+    assert log.rowCount(QModelIndex()) == 3 and log.is_cut(2) and not log.is_cut(1)
+    assert log.index(1, 0).data() == "2 ="
+    rounds = UnigramRoundModel()
+    rounds.append_events([UnigramRound("em", 1, 100, 1234.5), UnigramRound("prune", 1, 80, 1300.0, (("ab", 2.5),))])
+    qtmodeltester.check(rounds)
+    assert rounds.index(1, 4).data().startswith("1: ab")
