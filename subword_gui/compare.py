@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -263,11 +263,16 @@ class CompareColumn(QFrame):
 
 
 def _open_tokenizer(path: str):
+    """Any tokenizer file or folder core.formats.detect knows (tokenizer.json, vocab.txt,
+    SentencePiece .model, tiktoken ranks, subword-nmt codes...)."""
     try:
         from core.formats.detect import open_tokenizer
     except ImportError:  # the format detector has not landed: tokenizer.json only
-        from core.formats.hf_json import load_tokenizer_json as open_tokenizer
-    return open_tokenizer(path)
+        from core.formats.hf_json import load_tokenizer_json
+
+        return load_tokenizer_json(path)
+    loaded = open_tokenizer(path)
+    return getattr(loaded, "tokenizer", loaded)
 
 
 def compare_lines(tokenizers: list, lines: list[str]) -> list[ColumnResult]:
@@ -446,7 +451,7 @@ class ComparePanel(QWidget):
         self.table.setColumnCount(len(self.columns))
         for j, (column, stats) in enumerate(zip(self.columns, self.stats)):
             head = QTableWidgetItem(column.letter)
-            head.setForeground(QColor(column.colour))
+            head.setForeground(QBrush(QColor(column.colour)))
             font = QFont(self.table.font())
             font.setBold(True)
             head.setFont(font)

@@ -11,9 +11,9 @@ characters the normalizer removed grey and struck through); the token strip
 of the word under the cursor. Hovering a token, in the text or in the strip,
 shows its id, offsets, bytes and how the model came to have it.
 
-Only lines whose text changed are re-encoded (results are cached per line), so
-a keystroke in 2,000 characters of Korean costs one line's encoding plus the
-chip layout.
+Only lines whose text changed are re-encoded (results and chips are cached per
+line), so a keystroke in 2,000 characters of Korean costs one line's encoding
+plus the chip layout; the why view waits for a pause in typing.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from subword_gui.why_view import WhyView
 
 SAMPLE_TEXT = "토크나이저는 문장을 작은 조각으로 나눕니다.\nTokenizers cut text into subword pieces."
 EDITOR_POINT_SIZE = 14
+WHY_DELAY_MS = 120  # the why view waits for a pause in typing (it is the slow part)
 
 
 def _count_html(value: str, label: str, colour: str = "#1F2D3D") -> str:
@@ -63,6 +64,10 @@ class SegmentationPanel(QWidget):
         self._refresh_timer = QTimer(self, singleShot=True, interval=0)
         self._refresh_timer.timeout.connect(self.refresh)
         self.editor.textChanged.connect(self._refresh_timer.start)
+        self._cursor_timer = QTimer(self, singleShot=True, interval=0)
+        self._cursor_timer.timeout.connect(self._show_current_chip)
+        self._why_timer = QTimer(self, singleShot=True, interval=WHY_DELAY_MS)
+        self._why_timer.timeout.connect(self.explain_at_cursor)
         self.editor.cursorPositionChanged.connect(self._cursor_moved)
         self.editor.viewport().installEventFilter(self)
         self.strip.chip_clicked.connect(self._chip_clicked)
@@ -158,7 +163,7 @@ class SegmentationPanel(QWidget):
         self._lines = lines
         self.stats = stats_of_encodings(self.cache.tokenizer, [(ln.text, ln.encoding) for ln in lines])
         self._show_counts()
-        chips, where = chips_for_lines(lines, self.cache.style)
+        chips, where = chips_for_lines(lines, self.cache.style, self.cache.chips)
         self._chip_where = where
         self._first_chip = []
         n = 0
@@ -166,7 +171,9 @@ class SegmentationPanel(QWidget):
             self._first_chip.append(n)
             n += len(ln.encoding.ids)
         self.strip.set_chips(chips)
-        self._cursor_moved()
+        self._cursor_timer.stop()
+        self._show_current_chip()
+        self._why_timer.start()
         self.segmented.emit()
 
     def _show_counts(self) -> None:
@@ -226,29 +233,60 @@ class SegmentationPanel(QWidget):
         return super().eventFilter(obj, event)
 
     def _cursor_moved(self) -> None:
-        if self.cache.tokenizer is None or not self._lines:
-            return
-        cursor = self.editor.textCursor()
-        line, pos = self._line_and_pos(cursor)
-        if line >= len(self._lines):
-            return
+        """Coalesced: the current chip follows at once, the why view once typing pauses."""
+        self._cursor_timer.start()
+        self._why_timer.start()
+
+    def _current_token(self) -> tuple[int, int, int | None]:
+        """(line, character, token index or None) at the text cursor."""
+        line, pos = self._line_and_pos(self.editor.textCursor())
+        if not 0 <= line < len(self._lines):
+            return line, pos, None
         ln = self._lines[line]
         i = ln.token_at(pos)
         if i is None and pos > 0:
-            i = ln.token_at(pos - 1)
-        self.strip.set_current(self._first_chip[line] + i if i is not None else -1)
-        if i is not None:
-            chip_rect = self.strip.chip_rect(self._first_chip[line] + i)
-            self.strip_scroll.ensureVisible(chip_rect.center().x(), chip_rect.center().y(), 10, 30)
-        self._explain_word(ln.text, pos)
+            i = ln.token_at(pos - 1)  # the cursor just after a word explains that word
+        return line, pos, i
 
-    def _explain_word(self, text: str, pos: int) -> None:
+    def _show_current_chip(self) -> None:
+        if self.cache.tokenizer is None or not self._lines:
+            return
+        line, _pos, i = self._current_token()
+        if i is None or line >= len(self._first_chip):
+            self.strip.set_current(-1)
+            return
+        index = self._first_chip[line] + i
+        self.strip.set_current(index)
+        rect = self.strip.chip_rect(index)
+        self.strip_scroll.ensureVisible(rect.center().x(), rect.center().y(), 10, 30)
+
+    def explain_at_cursor(self) -> None:
+        """Fill the why view with the word (pre-token) under the text cursor."""
+        self._why_timer.stop()
         tok = self.cache.tokenizer
-        for piece in _pieces(tok, text):
+        if tok is None or not self._lines:
+            return
+        line, pos, i = self._current_token()
+        if i is None or line >= len(self._lines):
+            return
+        ln = self._lines[line]
+        word = ln.encoding.word_ids[i]
+        if word is None:
+            self.why.clear(f"{ln.encoding.tokens[i]} is an added (special) token: it is matched as a whole.")
+            return
+        spans = [off for off, w in zip(ln.encoding.offsets, ln.encoding.word_ids) if w == word]
+        start, end = min(s for s, _ in spans), max(e for _, e in spans)
+        # subtle: pre-tokenize just this word's text (a whole 2,000-character line costs
+        # tens of milliseconds); the pieces' spans are relative to ``start``.
+        pieces = _pieces(tok, ln.text[start:end])
+        rel = pos - start
+        for piece in pieces:
             s, e = piece.span()
-            if s <= pos < e or (pos == e and e > s):
+            if s <= rel < e or (rel == e and e > s):
                 self.why.show_piece(tok, piece.normalized)
                 return
+        if pieces:
+            self.why.show_piece(tok, pieces[0].normalized)
 
     def _chip_clicked(self, index: int) -> None:
         line, i = self._chip_where[index]

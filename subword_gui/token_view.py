@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import html
 import bisect
+import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
@@ -60,6 +61,8 @@ class LineTokens:
     # subtle: Qt counts UTF-16 code units, Python code points; an emoji is 2 in Qt and 1 here.
     # ``_qt[i]`` is Qt's position of character ``i`` (None when the line is all BMP).
     _qt: list[int] | None = None
+    chips: list | None = None  # this line's Chips, built once (see chips_for_lines)
+    runs: list | None = None  # this line's (start, length, format) in Qt positions, built once
 
     def __post_init__(self) -> None:
         if any(ord(c) > 0xFFFF for c in self.text):
@@ -88,9 +91,13 @@ class LineTokens:
         return None
 
 
-def segment_line(tokenizer, text: str, unk_id: int | None = None) -> LineTokens:
-    """Encode ``text`` and work out each token's look (see :class:`LineTokens`)."""
-    enc = tokenizer.encode(text)
+def segment_line(tokenizer, text: str, unk_id: int | None = None, encoded=None) -> LineTokens:
+    """Encode ``text`` and work out each token's look (see :class:`LineTokens`).
+    ``encoded`` = ``(encoding, dropped)`` when the caller already has them (chunked lines)."""
+    enc, dropped = encoded if encoded is not None else (None, None)
+    if enc is None:
+        enc = tokenizer.encode(text)
+        dropped = dropped_characters(tokenizer, text, enc)
     if unk_id is None:
         unk_id = unknown_id(tokenizer)
     return LineTokens(
@@ -99,8 +106,57 @@ def segment_line(tokenizer, text: str, unk_id: int | None = None) -> LineTokens:
         keys=palette.colour_keys(enc.ids),
         unknown=unknown_mask(enc, unk_id),
         special=[bool(m) for m in enc.special_tokens_mask],
-        dropped=dropped_characters(tokenizer, text, enc),
+        dropped=dropped,
     )
+
+
+# Pipeline stages under which text may be cut at a single space between two words
+# and encoded piece by piece with exactly the same result (checked by a test).
+_CHUNK_SAFE_PRE_TOKENIZERS = {"Whitespace", "WhitespaceSplit", "BertPreTokenizer", "GPT2Split", "ByteLevel", "Metaspace"}
+_CHUNK_SAFE_NORMALIZERS = {"NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents", "BertNormalizer"}
+CHUNK_MIN_LINE = 160  # shorter lines are encoded whole
+_CHUNK_MAX = 400
+
+
+def chunkable(tokenizer) -> bool:
+    """Can long lines be encoded in chunks cut at single spaces? (Whitespace-splitting
+    pre-tokenizers, character-local normalizers, no added token containing a space.)"""
+    pre = tokenizer.pre_tokenizer
+    if type(pre).__name__ not in _CHUNK_SAFE_PRE_TOKENIZERS:
+        return False
+    if getattr(pre, "use_regex", True) is False or getattr(pre, "split", True) is False:
+        return False
+    norm = tokenizer.normalizer
+    norms = getattr(norm, "normalizers", None) if norm is not None else []
+    if norms is None:
+        norms = [norm]
+    if any(type(n).__name__ not in _CHUNK_SAFE_NORMALIZERS for n in norms):
+        return False
+    return not any(any(c.isspace() for c in t.content) for t in tokenizer.added_tokens)
+
+
+def chunk_bounds(text: str) -> list[tuple[int, int]]:
+    """Cut ``text`` before single spaces between words, where the word before the space
+    hashes to 0 mod 4 (about every fourth word), so the cuts depend on nearby text only
+    and an edit leaves the other chunks, and their cached encodings, as they were.
+
+    >>> [t[s:e] for s, e in chunk_bounds(t := "the quick brown fox jumps over")]
+    ['the quick brown', ' fox jumps', ' over']
+    """
+    bounds = []
+    start = word_start = 0
+    n = len(text)
+    for i in range(1, n - 1):
+        c = text[i]
+        if c != " ":
+            continue
+        if not text[i - 1].isspace() and not text[i + 1].isspace():
+            if zlib.crc32(text[word_start:i].encode("utf-8", "surrogatepass")) & 3 == 0 or i - start > _CHUNK_MAX:
+                bounds.append((start, i))
+                start = i
+        word_start = i + 1
+    bounds.append((start, n))
+    return bounds
 
 
 def dropped_characters(tokenizer, text: str, enc: Encoding) -> list[int]:
@@ -133,50 +189,96 @@ class LineCache:
         self.style = TokenStyle()
         self._unk_id: int | None = None
         self._lines: OrderedDict[str, LineTokens] = OrderedDict()
+        self._chunks: OrderedDict[str, tuple[Encoding, list[int]]] = OrderedDict()
+        self._chunkable = False
+        self.chips: dict = {}  # look -> Chip, shared by all lines (see chips_for_lines)
 
     def set_tokenizer(self, tokenizer) -> None:
         self.tokenizer = tokenizer
         self.style = style_for(tokenizer)
         self._unk_id = unknown_id(tokenizer) if tokenizer is not None else None
+        self._chunkable = tokenizer is not None and chunkable(tokenizer)
         self._lines.clear()
+        self._chunks.clear()
+        self.chips = {}
 
     def get(self, text: str) -> LineTokens | None:
         if self.tokenizer is None:
             return None
         line = self._lines.get(text)
         if line is None:
-            line = segment_line(self.tokenizer, text, self._unk_id)
+            encoded = self._chunked(text) if self._chunkable and len(text) >= CHUNK_MIN_LINE else None
+            line = segment_line(self.tokenizer, text, self._unk_id, encoded)
             if len(self._lines) >= _LINE_CACHE_LIMIT:
                 self._lines.popitem(last=False)
             self._lines[text] = line
         return line
 
+    def _chunked(self, text: str) -> tuple[Encoding, list[int]]:
+        """Encode a long line chunk by chunk (see :func:`chunk_bounds`), reusing cached chunks:
+        a keystroke in a 2,000-character paragraph re-encodes a few words, not all of them."""
+        tok = self.tokenizer
+        enc = Encoding()
+        dropped: list[int] = []
+        words = 0
+        for cs, ce in chunk_bounds(text):
+            chunk = text[cs:ce]
+            cached = self._chunks.get(chunk)
+            if cached is None:
+                cenc = tok.encode(chunk)
+                cached = (cenc, dropped_characters(tok, chunk, cenc))
+                if len(self._chunks) >= _LINE_CACHE_LIMIT:
+                    self._chunks.popitem(last=False)
+                self._chunks[chunk] = cached
+            cenc, cdropped = cached
+            enc.ids.extend(cenc.ids)
+            enc.tokens.extend(cenc.tokens)
+            enc.offsets.extend((s + cs, e + cs) for s, e in cenc.offsets)
+            enc.word_ids.extend(None if w is None else w + words for w in cenc.word_ids)
+            enc.special_tokens_mask.extend(cenc.special_tokens_mask)
+            dropped.extend(d + cs for d in cdropped)
+            words += max((w for w in cenc.word_ids if w is not None), default=-1) + 1
+        return enc, dropped
+
 
 # -- formats ---------------------------------------------------------------------
 
 
+_FORMATS: dict[tuple, QTextCharFormat] = {}
+
+
 def token_format(key: tuple[int, int], unknown: bool, special: bool) -> QTextCharFormat:
-    """The character format of one token's span in the editor."""
+    """The character format of one token's span in the editor (built once per look).
+
+    subtle: brushes are passed as QBrush, never as a QColor to convert implicitly;
+    PySide6 6.12 corrupts a reference count on that conversion when it is done
+    thousands of times (a crash in ``none_dealloc``).
+    """
+    look = (key, unknown, special)
+    fmt = _FORMATS.get(look)
+    if fmt is not None:
+        return fmt
     fmt = QTextCharFormat()
     if unknown:
         # Loud: strong red, white bold text, a yellow wavy underline.
-        fmt.setBackground(palette.UNKNOWN_BACKGROUND)
-        fmt.setForeground(palette.UNKNOWN_FOREGROUND)
+        fmt.setBackground(QBrush(palette.UNKNOWN_BACKGROUND))
+        fmt.setForeground(QBrush(palette.UNKNOWN_FOREGROUND))
         fmt.setFontWeight(QFont.Weight.Bold)
         fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.WaveUnderline)
-        fmt.setUnderlineColor(palette.UNKNOWN_UNDERLINE)
+        fmt.setUnderlineColor(QColor(palette.UNKNOWN_UNDERLINE))
     elif special:
-        fmt.setBackground(palette.SPECIAL_BACKGROUND)
-        fmt.setForeground(palette.SPECIAL_FOREGROUND)
+        fmt.setBackground(QBrush(palette.SPECIAL_BACKGROUND))
+        fmt.setForeground(QBrush(palette.SPECIAL_FOREGROUND))
     else:
-        fmt.setBackground(palette.colour_of(key))
+        fmt.setBackground(QBrush(palette.colour_of(key)))
+    _FORMATS[look] = fmt
     return fmt
 
 
 def dropped_format(base: QTextCharFormat | None = None) -> QTextCharFormat:
     """Characters the normalizer (or pre-tokenizer) removed: grey and struck through."""
     fmt = QTextCharFormat(base) if base is not None else QTextCharFormat()
-    fmt.setForeground(palette.DROPPED_FOREGROUND)
+    fmt.setForeground(QBrush(palette.DROPPED_FOREGROUND))
     fmt.setFontStrikeOut(True)
     return fmt
 
@@ -230,9 +332,14 @@ class TokenHighlighter(QSyntaxHighlighter):
         line = self.cache.get(text)
         if line is None:
             return
-        for start, length, fmt in span_formats(line):
-            qs = line.to_qt(start)
-            self.setFormat(qs, line.to_qt(start + length) - qs, fmt)
+        if line.runs is None:
+            runs = []
+            for start, length, fmt in span_formats(line):
+                qs = line.to_qt(start)
+                runs.append((qs, line.to_qt(start + length) - qs, fmt))
+            line.runs = runs
+        for start, length, fmt in line.runs:
+            self.setFormat(start, length, fmt)
 
 
 # -- tooltips -----------------------------------------------------------------------
@@ -302,8 +409,22 @@ class Chip:
     mark_before: bool = False  # Compare: a boundary only this tokenizer has, before this chip
     mark_after: bool = False
     tooltip: str = ""
+    size: QSize | None = None  # laid-out size, cached for the strip's font
 
 
+@dataclass(slots=True)
+class _PaintContext:
+    font: QFont
+    bold: QFont
+    caption: QFont
+    fm: QFontMetrics
+    cfm: QFontMetrics
+
+
+_INK = QColor("#111111")
+_CAPTION_INK = QColor("#3A3A3A")
+_HATCH = QBrush(QColor(255, 255, 255, 70), Qt.BrushStyle.BDiagPattern)
+_PART_QCOLOURS = {k: QColor(v) for k, v in PART_COLOURS.items() if v}
 _GAP = 3
 _WORD_GAP = 11
 _PAD_X = 5
@@ -322,6 +443,8 @@ class TokenStrip(QWidget):
         self.setMouseTracking(True)
         self._chips: list[Chip] = []
         self._rects: list[QRect] = []
+        self._row_tops: list[int] = []
+        self._row_first_chip: list[int] = []
         self._current = -1
         self._layout_width = -1
         self._height = 0
@@ -361,9 +484,11 @@ class TokenStrip(QWidget):
 
     # -- layout ------------------------------------------------------------------
     def _chip_size(self, chip: Chip, fm: QFontMetrics, cfm: QFontMetrics) -> QSize:
-        text_w = sum(fm.horizontalAdvance(t) for t, _ in chip.parts)
-        cap_w = cfm.horizontalAdvance(chip.caption)
-        return QSize(max(text_w, cap_w) + 2 * _PAD_X, fm.height() + cfm.height() + 2 * _PAD_Y)
+        if chip.size is None:
+            text_w = sum(fm.horizontalAdvance(t) for t, _ in chip.parts)
+            cap_w = cfm.horizontalAdvance(chip.caption)
+            chip.size = QSize(max(text_w, cap_w) + 2 * _PAD_X, fm.height() + cfm.height() + 2 * _PAD_Y)
+        return chip.size
 
     def _relayout(self, force: bool = False) -> None:
         width = max(self.width(), 120)
@@ -374,6 +499,7 @@ class TokenStrip(QWidget):
         x = y = _MARGIN
         row_h = 0
         rects = []
+        self._row_tops, self._row_first_chip = [y], [0]
         for i, chip in enumerate(self._chips):
             size = self._chip_size(chip, fm, cfm)
             gap = (_WORD_GAP if chip.new_word else _GAP) if i else 0
@@ -382,6 +508,8 @@ class TokenStrip(QWidget):
                 y += row_h + 5
                 row_h = 0
                 gap = 0
+                self._row_tops.append(y)
+                self._row_first_chip.append(i)
             x += gap
             rects.append(QRect(x, y, size.width(), size.height()))
             x += size.width()
@@ -417,43 +545,50 @@ class TokenStrip(QWidget):
                        self._placeholder)
             return
         fm, cfm = QFontMetrics(self.font()), QFontMetrics(self._caption_font)
-        clip = event.rect()
-        for i, (chip, r) in enumerate(zip(self._chips, self._rects)):
-            if not r.intersects(clip.adjusted(-8, -4, 8, 4)):
-                continue
-            self._paint_chip(p, chip, r, fm, cfm, i == self._current)
+        bold = QFont(self.font())
+        bold.setBold(True)
+        ctx = _PaintContext(self.font(), bold, self._caption_font, fm, cfm)
+        # Inside a scroll area only a band is visible: paint the chips in it, found by bisection.
+        clip = event.rect().intersected(self.visibleRegion().boundingRect()).adjusted(-8, -8, 8, 8)
+        rows_top = self._row_tops
+        first = max(0, bisect.bisect_right(rows_top, clip.top() - 80) - 1)
+        for i in range(self._row_first_chip[first] if self._row_first_chip else 0, len(self._chips)):
+            r = self._rects[i]
+            if r.top() > clip.bottom():
+                break
+            if r.intersects(clip):
+                self._paint_chip(p, self._chips[i], r, ctx, i == self._current)
         p.end()
 
-    def _paint_chip(self, p: QPainter, chip: Chip, r: QRect, fm, cfm, current: bool) -> None:
+    def _paint_chip(self, p: QPainter, chip: Chip, r: QRect, ctx: "_PaintContext", current: bool) -> None:
         rf = QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5)
+        loud = chip.unknown or chip.special
         if chip.unknown:
             bg, fg = palette.UNKNOWN_BACKGROUND, palette.UNKNOWN_FOREGROUND
         elif chip.special:
             bg, fg = palette.SPECIAL_BACKGROUND, palette.SPECIAL_FOREGROUND
         else:
-            bg, fg = chip.background, QColor("#111111")
+            bg, fg = chip.background, _INK
         p.setPen(QPen(bg.darker(140), 1))
-        p.setBrush(bg)
+        p.setBrush(QBrush(bg))
         p.drawRoundedRect(rf, 4, 4)
         if chip.unknown:
-            p.setBrush(QBrush(QColor(255, 255, 255, 70), Qt.BrushStyle.BDiagPattern))
+            p.setBrush(_HATCH)
             p.setPen(Qt.PenStyle.NoPen)
             p.drawRoundedRect(rf, 4, 4)
         x = r.x() + _PAD_X
-        baseline = r.y() + _PAD_Y + fm.ascent()
-        font = QFont(self.font())
-        font.setBold(chip.unknown)
-        p.setFont(font)
+        baseline = r.y() + _PAD_Y + ctx.fm.ascent()
+        p.setFont(ctx.bold if chip.unknown else ctx.font)
         for text, kind in chip.parts:
-            colour = PART_COLOURS.get(kind)
-            p.setPen(QColor(colour) if colour and not (chip.unknown or chip.special) else fg)
+            colour = _PART_QCOLOURS.get(kind)
+            p.setPen(colour if colour is not None and not loud else fg)
             p.drawText(x, baseline, text)
-            x += fm.horizontalAdvance(text)
-        p.setFont(self._caption_font)
-        p.setPen(fg if (chip.unknown or chip.special) else QColor("#3A3A3A"))
-        p.drawText(QRect(r.x(), r.y() + _PAD_Y + fm.height(), r.width(), cfm.height()),
-                   Qt.AlignmentFlag.AlignHCenter, chip.caption)
-        p.setFont(self.font())
+            if len(chip.parts) > 1:
+                x += ctx.fm.horizontalAdvance(text)
+        p.setFont(ctx.caption)
+        p.setPen(fg if loud else _CAPTION_INK)
+        cap_x = r.x() + (r.width() - ctx.cfm.horizontalAdvance(chip.caption)) // 2
+        p.drawText(cap_x, r.y() + _PAD_Y + ctx.fm.height() + ctx.cfm.ascent(), chip.caption)
         if current:
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.setPen(QPen(QColor("#1F1F1F"), 2))
@@ -491,29 +626,46 @@ class TokenStrip(QWidget):
         super().mousePressEvent(event)
 
 
-def chips_for_lines(lines: list[LineTokens], style: TokenStyle) -> tuple[list[Chip], list[tuple[int, int]]]:
+def chips_for_lines(lines: list[LineTokens], style: TokenStyle,
+                    shared: dict | None = None) -> tuple[list[Chip], list[tuple[int, int]]]:
     """Chips for every token of ``lines`` and, per chip, ``(line number, token index)``.
 
-    Tooltips are left empty: the strip asks its ``tooltip_provider`` on hover, so
-    building chips on every keystroke stays cheap.
+    A line's chips are built once and kept on its :class:`LineTokens` (lines are
+    cached by text, so a keystroke rebuilds one line's chips); with ``shared``, a
+    dict kept per tokenizer, chips that look the same are one object, so even a
+    long line's rebuild measures no text. Tooltips are left empty: the strip asks
+    its ``tooltip_provider`` on hover.
     """
     chips: list[Chip] = []
     where: list[tuple[int, int]] = []
     for n, line in enumerate(lines):
-        enc = line.encoding
-        prev_word = object()
-        for i, token in enumerate(enc.tokens):
-            word = enc.word_ids[i]
-            chips.append(
-                Chip(
-                    parts=render_parts(token, style),
-                    caption=str(enc.ids[i]),
-                    background=palette.colour_of(line.keys[i]),
-                    unknown=line.unknown[i],
-                    special=line.special[i],
-                    new_word=(word != prev_word) or (i == 0 and n > 0) or word is None,
-                )
-            )
-            where.append((n, i))
-            prev_word = word
+        if line.chips is None:
+            line.chips = _line_chips(line, style, {} if shared is None else shared)
+        if line.chips:
+            chips.extend(line.chips)
+            where.extend((n, i) for i in range(len(line.chips)))
     return chips, where
+
+
+def _line_chips(line: LineTokens, style: TokenStyle, shared: dict) -> list[Chip]:
+    enc = line.encoding
+    out = []
+    prev_word = object()
+    for i, token in enumerate(enc.tokens):
+        word = enc.word_ids[i]
+        # a wider gap between words, and before a line's first token
+        new_word = (word != prev_word) or i == 0 or word is None
+        look = (token, enc.ids[i], line.keys[i], line.unknown[i], line.special[i], new_word)
+        chip = shared.get(look)
+        if chip is None:
+            chip = shared[look] = Chip(
+                parts=render_parts(token, style),
+                caption=str(enc.ids[i]),
+                background=palette.colour_of(line.keys[i]),
+                unknown=line.unknown[i],
+                special=line.special[i],
+                new_word=new_word,
+            )
+        out.append(chip)
+        prev_word = word
+    return out

@@ -23,7 +23,7 @@ import html
 import math
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
     QLabel,
     QScrollArea,
@@ -68,6 +68,8 @@ def initial_symbols(model, piece: str) -> list[tuple[str, bool]]:
 
 
 def _chip_cells(symbols, style: TokenStyle, highlight: int | None = None, unknown: set[int] = frozenset()) -> str:
+    """Symbols as inline chips. (Inline spans, not a nested table per row: QTextDocument
+    lays nested tables out slowly, and this view is refilled while the user types.)"""
     cells = []
     for i, sym in enumerate(symbols):
         if i in unknown:
@@ -75,13 +77,11 @@ def _chip_cells(symbols, style: TokenStyle, highlight: int | None = None, unknow
         elif i == highlight:
             bg, fg = "#F6C85F", "#111111"
         else:
-            bg, fg = "#E8EDF3", "#111111"
+            bg, fg = "#E3E9F0", "#111111"
         weight = "bold" if i == highlight or i in unknown else "normal"
-        cells.append(
-            f"<td bgcolor='{bg}' style='color:{fg}; font-weight:{weight}; padding:1px 5px'>"
-            f"{render_html(sym, style) if i not in unknown else html.escape(render_token(sym, style))}</td>"
-        )
-    return f"<table cellspacing=3 cellpadding=2 style='border:0'><tr>{''.join(cells)}</tr></table>"
+        body = render_html(sym, style) if i not in unknown else html.escape(render_token(sym, style))
+        cells.append(f"<span style='background-color:{bg}; color:{fg}; font-weight:{weight}'>&nbsp;{body}&nbsp;</span>")
+    return "&nbsp;".join(cells)
 
 
 def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]]:
@@ -207,7 +207,7 @@ class LatticeView(QWidget):
         w = (node.end - node.start) * self._cell
         r = QRectF(x0 + node.start * self._cell + 2, y, w - 4, 34)
         p.setPen(QPen(border, 2 if bold else 1))
-        p.setBrush(fill)
+        p.setBrush(QBrush(fill))
         p.drawRoundedRect(r, 4, 4)
         font = QFont(self.font())
         font.setBold(bold)
@@ -237,7 +237,7 @@ class LatticeView(QWidget):
         for i, c in enumerate(text):
             r = QRectF(x0 + i * self._cell, y, self._cell, 26)
             p.setPen(QPen(QColor("#B0B0B0"), 1))
-            p.setBrush(QColor("#F4F4F4"))
+            p.setBrush(QBrush(QColor("#F4F4F4")))
             p.drawRect(r)
             p.setFont(self.font())
             p.setPen(QColor("#111111"))

@@ -218,19 +218,20 @@ def test_korean_tooltip_bytes(panel, ko_bpe):
     assert token.encode("utf-8").hex(" ").upper() in tip
 
 
-def test_why_view_lists_bpe_merges_in_rank_order(panel, hug_bpe):
+def test_why_view_lists_bpe_merges_in_rank_order(qtbot, panel, hug_bpe):
     panel.state.set_tokenizer(hug_bpe)
     panel.set_text("pug hugs")
     cursor = panel.editor.textCursor()
     cursor.setPosition(6)
     panel.editor.setTextCursor(cursor)
-    assert panel.why.piece == "hugs"
+    # the why view follows once the cursor rests
+    qtbot.waitUntil(lambda: panel.why.piece == "hugs", timeout=2000)
     # hand-worked: u+g is merge 1, h+ug merge 3; u+n (merge 2) does not apply
     assert panel.why.steps_text() == "h u g s | #1 u + g → h ug s | #3 h + ug → hug s"
     assert panel.strip.chips()[panel.strip._current].caption == str(hug_bpe.token_to_id("hug"))
 
 
-def test_why_view_shows_wordpiece_greedy_matches_and_the_unknown_word(panel):
+def test_why_view_shows_wordpiece_greedy_matches_and_the_unknown_word(qtbot, panel):
     opts = TrainOptions("wordpiece", vocab_size=14)
     wp = drain(train_from_counts(HUG_PUG, opts))
     vocab = wp.get_vocab()
@@ -239,17 +240,19 @@ def test_why_view_shows_wordpiece_greedy_matches_and_the_unknown_word(panel):
     cursor = panel.editor.textCursor()
     cursor.setPosition(1)
     panel.editor.setTextCursor(cursor)
+    qtbot.waitUntil(lambda: panel.why.piece == "bugs", timeout=2000)
     steps = panel.why.steps_text()
     # greedy longest match first, worked from the vocabulary: b, then the longest ##-entry at 1
     assert steps.startswith("0-1: b | 1-")
     assert panel.why.kind == "wordpiece"
     cursor.setPosition(6)
     panel.editor.setTextCursor(cursor)
+    qtbot.waitUntil(lambda: panel.why.piece == "mug", timeout=2000)
     assert "m" not in vocab
     assert panel.why.steps_text() == "0: no match | → [UNK]"
 
 
-def test_why_view_draws_the_unigram_lattice_with_its_best_path(panel):
+def test_why_view_draws_the_unigram_lattice_with_its_best_path(qtbot, panel):
     pieces = [("<unk>", 0.0), ("▁", -2.0), ("▁un", -3.0), ("un", -3.5), ("hug", -3.0), ("▁unhug", -9.0),
               ("u", -4.0), ("n", -4.0), ("h", -4.0), ("g", -4.0), ("hu", -5.0)]
     tok = Tokenizer(Unigram(pieces), pre_tokenizer=Metaspace())
@@ -258,6 +261,7 @@ def test_why_view_draws_the_unigram_lattice_with_its_best_path(panel):
     cursor = panel.editor.textCursor()
     cursor.setPosition(2)
     panel.editor.setTextCursor(cursor)
+    qtbot.waitUntil(lambda: panel.why.piece == "▁unhug", timeout=2000)
     assert panel.why.kind == "unigram"
     view = panel.why.lattice_view
     # by hand: ▁un + hug = -6 beats ▁unhug (-9), ▁ + un + hug (-8.5) and everything else
@@ -291,3 +295,35 @@ def test_without_a_tokenizer_the_panel_says_what_to_do(panel):
     assert panel.state.tokenizer is None
     assert "tokenizer" in panel.counts.text()
     assert panel.strip.chips() == []
+
+
+@pytest.mark.parametrize("algorithm", ["bpe", "bytelevel-bpe", "wordpiece", "unigram-metaspace"])
+def test_long_lines_encoded_in_chunks_equal_the_whole_encoding(algorithm, ko_bpe):
+    """Long lines are encoded chunk by chunk (cut at single spaces) for speed; the result
+    must be exactly the tokenizer's own encoding of the whole line."""
+    from subword_gui.token_view import CHUNK_MIN_LINE, LineCache, chunkable
+
+    if algorithm == "unigram-metaspace":
+        pieces = [("<unk>", 0.0), ("▁", -2.0)] + [(c, -3.0) for c in set("".join(KO_EN_LINES)) if c != " "]
+        pieces += [("▁영화", -2.5), ("▁the", -2.0), ("정말", -2.5), ("▁tokens", -3.0)]
+        tok = Tokenizer(Unigram(pieces), pre_tokenizer=Metaspace())
+    elif algorithm == "bpe":
+        tok = ko_bpe
+    else:
+        opts = TrainOptions(algorithm, vocab_size=400 if algorithm == "bytelevel-bpe" else 120,
+                            normalizer="bert" if algorithm == "wordpiece" else None)
+        tok = drain(train_from_counts(pre_tokenize_lines(KO_EN_LINES, opts), opts))
+    assert chunkable(tok)
+    text = " ".join(KO_EN_LINES) + "  double  spaces, Zebra! 가방…"
+    assert len(text) > CHUNK_MIN_LINE
+    cache = LineCache()
+    cache.set_tokenizer(tok)
+    line = cache.get(text)
+    whole = tok.encode(text)
+    assert line.encoding.ids == whole.ids
+    assert line.encoding.offsets == whole.offsets
+    assert line.encoding.word_ids == whole.word_ids
+    # an edit in the middle reuses the other chunks and is still exact
+    edited = text[:300] + "새" + text[300:]
+    assert cache.get(edited).encoding.ids == tok.encode(edited).ids
+    assert cache.get(edited).encoding.offsets == tok.encode(edited).offsets
