@@ -29,6 +29,11 @@ SentencePiece's encoder, step by step, as rebuilt here:
 3. Unknown pieces: with byte fallback each becomes its UTF-8 bytes ``<0xXX>``;
    without it, a run of adjacent unknown pieces becomes ONE ``<unk>``.
 
+Offsets follow SentencePiece too (``encode(..., return_type="offset_mapping")``):
+a piece spans from where its first character's source starts to where the
+next piece's starts, and of the byte pieces of one character only the last
+spans it.
+
 Control pieces (``<s>``, ``</s>``) and byte pieces are never matched in text;
 unused pieces never appear. Leaves out: the ``word`` and ``char`` model types,
 sampling (``enable_sampling``), n-best, and writing ``.model`` files.
@@ -255,10 +260,25 @@ class SentencePieceNormalizer:
         return s[i], 1
 
     def normalize(self, text: NormalizedString) -> NormalizedString:
+        """Normalize, aligning as SentencePiece does.
+
+        subtle: SentencePiece records for each output character only where its
+        source STARTS in the original (``norm_to_orig``); a piece then spans from
+        its first character's start to the next character's start. So a kept
+        space also covers the spaces dropped after it, and every output
+        character of one rewrite starts where that rewrite's source starts. We
+        store exactly these spans: character k gets ``(start_k, start_k+1)``.
+        """
         s = text.normalized
         n = len(s)
         i = 0
         space = SPACE if self.escape_whitespaces else " "
+
+        def orig(pos: int) -> int:  # where input position `pos` starts in the original text
+            if pos < n:
+                return text.alignments[pos][0]
+            return text.alignments[-1][1] if n else 0
+
         # 1. drop leading whitespace
         if self.remove_extra_whitespaces:
             while i < n:
@@ -269,11 +289,11 @@ class SentencePieceNormalizer:
         if i == n:
             return NormalizedString("", [], text.original_length)
         chars: list[str] = []
-        aligns: list[tuple[int, int]] = []
+        starts: list[int] = []
         # 2. the dummy prefix: "world" and "hello world" both give "▁world"
         if self.add_dummy_prefix and not self.treat_whitespace_as_suffix:
             chars.append(space)
-            aligns.append(text.span(i, i))
+            starts.append(orig(i))
         # 3. rewrite, collapsing runs of spaces and escaping them
         is_prev_space = self.remove_extra_whitespaces
         while i < n:
@@ -281,23 +301,25 @@ class SentencePieceNormalizer:
             if is_prev_space:
                 out = out.lstrip(" ")
             if out:
-                same = out == s[i:i + k]
-                span = None if same else text.span(i, i + k)
-                for j, c in enumerate(out):
+                at = orig(i)
+                for c in out:
                     chars.append(space if c == " " else c)
-                    aligns.append(text.alignments[i + j] if same else span)
+                    starts.append(at)
                 is_prev_space = out.endswith(" ")
             i += k
             if not self.remove_extra_whitespaces:
                 is_prev_space = False
-        # 4. drop trailing whitespace
+        consumed = orig(n)
+        # 4. drop trailing whitespace (the text then ends where the first dropped space starts)
         if self.remove_extra_whitespaces:
             while chars and chars[-1] == space:
                 chars.pop()
-                aligns.pop()
+                consumed = starts.pop()
         if self.add_dummy_prefix and self.treat_whitespace_as_suffix:
             chars.append(space)
-            aligns.append(text.span(n, n) if n else (0, 0))
+            starts.append(consumed)
+        starts.append(consumed)
+        aligns = [(starts[k], starts[k + 1]) for k in range(len(chars))]
         return NormalizedString("".join(chars), aligns, text.original_length)
 
     def normalize_str(self, text: str) -> str:
@@ -385,9 +407,12 @@ class _SentencePieceModel:
             is_unk = id == self.unk_id
             if is_unk and self.byte_fallback:
                 for ci in range(start, end):
-                    for b in piece[ci].encode("utf-8", errors="surrogatepass"):
+                    encoded = piece[ci].encode("utf-8", errors="surrogatepass")
+                    for j, b in enumerate(encoded):
                         bid = self._byte_ids[b]
-                        out.append(Token(bid, self.pieces[bid].piece, ci, ci + 1))
+                        # as SentencePiece: the character's span goes to its last byte; the others are empty
+                        last = j == len(encoded) - 1
+                        out.append(Token(bid, self.pieces[bid].piece, ci, ci + 1 if last else ci))
             elif is_unk and prev_unk:
                 last = out[-1]
                 out[-1] = Token(last.id, last.value, last.start, end)

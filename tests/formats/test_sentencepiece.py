@@ -141,7 +141,9 @@ def test_byte_fallback_matches_sentencepiece(tmp_path):
         assert ours.encode(text).ids == sp.encode(text)
     enc = ours.encode("한")
     assert enc.tokens == ["▁", "<0xED>", "<0x95>", "<0x9C>"]
-    assert enc.offsets[1:] == [(0, 1)] * 3  # every byte of 한 points at 한
+    # as SentencePiece: a character's last byte spans it, the bytes before it are empty
+    assert enc.offsets == [(0, 0), (0, 0), (0, 0), (0, 1)]
+    assert enc.offsets == [tuple(o) for o in sp.encode("한", return_type="offset_mapping")["offsets"]]
 
 
 # -- trained models ------------------------------------------------------------------------
@@ -169,17 +171,17 @@ def test_normalizer_matches_sentencepiece_normalize(trained):
         assert norm.normalize_str(text) == sp.normalize(text), text
 
 
-def test_offsets_point_into_the_original_text(trained):
+def test_offsets_follow_sentencepiece(trained):
+    # SentencePiece's spans run from a piece's first source character to the next piece's:
+    # "▁" after "Hello," also covers the second space that normalization dropped.
     d, _ = trained
     tok = load_sentencepiece(d / "m.model")
-    text = "  Hello,  ｶﾞ world  "
-    enc = tok.encode(text)
-    assert enc.ids == spm.SentencePieceProcessor(model_file=str(d / "m.model")).encode(text)
-    for token, (a, b) in zip(enc.tokens, enc.offsets):
-        assert 0 <= a <= b <= len(text)
-    # offsets are in order and cover "Hello" exactly where it is
-    hello = [o for t, o in zip(enc.tokens, enc.offsets) if "H" in t]
-    assert hello and hello[0][0] == 2
+    sp = spm.SentencePieceProcessor(model_file=str(d / "m.model"))
+    for text in ["  Hello,  ｶﾞ world  ", "㈱ ㍻", "a<sep>b", "\u200b zero width", ""]:
+        enc = tok.encode(text)
+        expected = sp.encode(text, return_type="offset_mapping")
+        assert enc.ids == expected["ids"]
+        assert enc.offsets == [tuple(o) for o in expected["offsets"]], text
 
 
 def test_piece_types_and_special_ids_are_read(trained):

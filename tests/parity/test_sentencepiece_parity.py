@@ -52,12 +52,17 @@ def test_ids_equal_sentencepiece_on_every_line(tmp_path, corpus, model_type, rul
     ours = load_sentencepiece(f"{prefix}.model")
     assert ours.vocab_size == sp.get_piece_size()
     mismatches = []
+    offset_mismatches = []
     for i, line in enumerate(lines + PROBES):
-        expected = sp.encode(line)
-        got = ours.encode(line).ids
-        if got != expected:
-            mismatches.append((i, line[:60], sp.id_to_piece(expected)[:12], ours.encode(line).tokens[:12]))
+        expected = sp.encode(line, return_type="offset_mapping")
+        enc = ours.encode(line)
+        if enc.ids != expected["ids"]:
+            mismatches.append((i, line[:60], expected["pieces"][:12], enc.tokens[:12]))
+        elif enc.offsets != [tuple(o) for o in expected["offsets"]]:
+            offset_mismatches.append((i, line[:60]))
     assert not mismatches, f"{len(mismatches)} of {len(lines)} lines differ, first: {mismatches[:3]}"
+    # offsets too: spans of the original line, as SentencePiece reports them
+    assert not offset_mismatches, f"{len(offset_mismatches)} lines differ in offsets: {offset_mismatches[:3]}"
     used = {p for line in PROBES for p in ours.encode(line).tokens}
     if byte_fallback:  # the emoji went through the byte path, not <unk>
         assert "<0xF0>" in used and "<unk>" not in used
