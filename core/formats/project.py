@@ -16,6 +16,9 @@ The folder holds:
 
 Each file is written atomically; the sidecar is written last, so a folder with a
 sidecar always has a complete tokenizer next to it.
+
+Leaves out: the corpus itself (only its paths), and the merge log (export it
+with :mod:`core.formats.merge_log`).
 """
 
 from __future__ import annotations
