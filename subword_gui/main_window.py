@@ -199,8 +199,8 @@ class MainWindow(QMainWindow):
         return dock
 
     def _create_docks(self) -> None:
-        """Default layout at 1400x900: Corpus|Training on the left; on the right the slider,
-        Segmentation below it, Vocabulary|Compare at the bottom."""
+        """Default layout at 1400x900: Corpus|Training tabs on the left; on the right the
+        slider, Segmentation|Compare tabs below it, Vocabulary at the bottom."""
         L, R = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.docks: dict[str, QDockWidget] = {}
         central = QWidget()
@@ -211,24 +211,26 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(corpus, training)
         vocab = self._dock("vocab", "Vocab size", self.slider, R)
         vocab.setFeatures(vocab.features() & ~QDockWidget.DockWidgetFeature.DockWidgetFloatable)
-        right = []
-        for name, title, panel in (("segmentation", "Segmentation", self.segmentation_panel),
-                                   ("vocabulary", "Vocabulary", self.vocabulary_panel),
-                                   ("compare", "Compare", self.compare_panel)):
-            if panel is not None:
-                right.append(self._dock(name, title, panel, R))
-        if right:
-            self.splitDockWidget(vocab, right[0], Qt.Orientation.Vertical)
-        if len(right) >= 2:
-            self.splitDockWidget(right[0], right[1], Qt.Orientation.Vertical)
-            for extra in right[2:]:
-                self.tabifyDockWidget(right[1], extra)
-            right[1].raise_()
+        segmentation = self._dock("segmentation", "Segmentation", self.segmentation_panel, R) \
+            if self.segmentation_panel is not None else None
+        compare = self._dock("compare", "Compare", self.compare_panel, R) if self.compare_panel is not None else None
+        vocabulary = self._dock("vocabulary", "Vocabulary", self.vocabulary_panel, R) \
+            if self.vocabulary_panel is not None else None
+        upper = segmentation or compare
+        if upper is not None:
+            self.splitDockWidget(vocab, upper, Qt.Orientation.Vertical)
+            if vocabulary is not None:
+                self.splitDockWidget(upper, vocabulary, Qt.Orientation.Vertical)
+            if compare is not None and upper is not compare:
+                # Compare wants the height of the column: a tab beside Segmentation.
+                self.tabifyDockWidget(upper, compare)
+                upper.raise_()
+        right = [d for d in (upper, vocabulary) if d is not None]
         # subtle: without a cap the slider's dock takes a share of the spare height.
         vocab.setMaximumHeight(self.slider.sizeHint().height() + 34)
         self.resizeDocks([corpus, vocab], [620, 780], Qt.Orientation.Horizontal)
         if len(right) >= 2:
-            self.resizeDocks([right[0], right[1]], [430, 330], Qt.Orientation.Vertical)
+            self.resizeDocks(right, [470, 300], Qt.Orientation.Vertical)
         training.raise_()
         for n, (name, dock) in enumerate(self.docks.items(), start=1):
             action = dock.toggleViewAction()

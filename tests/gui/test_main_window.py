@@ -1,0 +1,166 @@
+"""The main window as a user meets it: docks, menus, shortcuts, settings, drops, errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
+from PySide6.QtGui import QDropEvent, QFontDatabase
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
+
+from core.training import TrainOptions
+from subword_gui import theme
+from subword_gui.main_window import EXAMPLES_FILE, SAMPLE_CORPUS, MainWindow, detect_kind
+
+WAIT_MS = 30_000
+
+
+def test_docks_menus_and_shortcuts(window):
+    assert {"corpus", "training", "vocab"} <= set(window.docks)
+    assert {d.objectName() for d in window.docks.values()} >= {"corpusDock", "trainingDock", "vocabDock"}
+    menus = [a.text().replace("&", "") for a in window.menuBar().actions()]
+    assert menus[:2] == ["File", "Train"] and "Examples" in menus and "View" in menus and "Help" in menus
+    file_items = [a.text().replace("&", "") for a in window.menuBar().actions()[0].menu().actions() if a.text()]
+    for item in ("Open corpus…", "Open word counts…", "Open tokenizer…", "Recent files", "Save tokenizer as…",
+                 "Export merge log…", "Quit"):
+        assert item in file_items
+    assert window.open_corpus_action.shortcut().toString() == "Ctrl+O"
+    assert window.train_action.shortcut().toString() == "Ctrl+T"
+    # View toggles each dock.
+    toggle = window.docks["corpus"].toggleViewAction()
+    toggle.trigger()
+    assert not window.docks["corpus"].isVisible()
+    toggle.trigger()
+    assert window.docks["corpus"].isVisible()
+    assert window.raise_panel("training") and not window.raise_panel("nonsense")
+
+
+def test_hosts_the_views_panels_when_present(window):
+    for name, attr in (("segmentation", "segmentation_panel"), ("vocabulary", "vocabulary_panel"),
+                       ("compare", "compare_panel")):
+        panel = getattr(window, attr)
+        if panel is not None:
+            assert window.docks[name].widget() is panel
+
+
+def test_opens_on_the_bundled_sample(qtbot, settings):
+    if not SAMPLE_CORPUS.is_file():
+        pytest.skip("resources/sample/sample-ko-en.txt is not in this checkout yet")
+    w = MainWindow(settings=settings)
+    qtbot.addWidget(w)
+    w.show()
+    with qtbot.waitSignal(w.state.corpus_changed, timeout=WAIT_MS):
+        pass
+    assert w.state.corpus_path == str(SAMPLE_CORPUS)
+    assert w.state.corpus.distinct_words > 0 and w.training_panel.train_button.isEnabled()
+    assert any("\uac00" <= ch <= "\ud7a3" for ch in w.state.corpus.chars)  # Korean in the sample
+
+
+def test_corrupt_file_shows_a_message_box_and_keeps_what_was_loaded(qtbot, raw_window, monkeypatch,
+                                                                    small_corpus, tmp_path):
+    window = raw_window
+    window.corpus_panel.open_lines(["hug pug pun bun hugs"], "hug.txt")
+    window.training_panel.set_options(TrainOptions("bpe", vocab_size=10))
+    with qtbot.waitSignal(window.training_panel.training_finished, timeout=WAIT_MS):
+        window.train_action.trigger()
+    corpus, tok = window.state.corpus, window.state.full_tokenizer
+    bad = tmp_path / "corrupt.txt"
+    bad.write_bytes(b"\x00\xff\xfe\x00" * 5000)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(bad), ""))
+    with qtbot.waitSignal(window.error_reported, timeout=WAIT_MS) as blocker:
+        window.open_corpus_action.trigger()
+    title, message = blocker.args
+    assert "corrupt.txt" in message
+    boxes = [b for b in window.findChildren(QMessageBox) if b.isVisible()]
+    assert boxes and "corrupt.txt" in boxes[-1].text()
+    boxes[-1].accept()
+    assert window.state.corpus is corpus and window.state.full_tokenizer is tok
+    assert window.state.tokenizer is tok
+
+
+def test_corrupt_tokenizer_file_is_reported(window, tmp_path):
+    bad = tmp_path / "tokenizer.json"
+    bad.write_text('{"model": {"type": "BPE", "vocab": ', encoding="utf-8")
+    window.open_path(str(bad))
+    title, message = window.messages[-1]
+    assert "tokenizer.json" in message or "not available" in message
+    assert window.state.full_tokenizer is None
+
+
+def test_settings_restore_layout_options_and_recent_files(qtbot, window, monkeypatch, small_corpus, settings_path):
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(small_corpus), ""))
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.open_corpus_action.trigger()
+    window.training_panel.set_options(TrainOptions("bpe", vocab_size=777, min_frequency=3))
+    window.docks["corpus"].hide()
+    window.close()
+    assert window.recent_files()[0] == ("corpus", str(small_corpus.resolve()))
+
+    again = MainWindow(settings=QSettings(str(settings_path), QSettings.Format.IniFormat), open_sample=False)
+    qtbot.addWidget(again)
+    again.show()
+    # subtle: offscreen's screen is 800x800, so restoreGeometry clamps the size; check it was saved.
+    assert not again.settings.value("window/geometry").isEmpty()
+    assert not again.docks["corpus"].isVisible() and again.docks["training"].isVisible()
+    assert again.training_panel.vocab_spin.value() == 777 and again.training_panel.min_freq_spin.value() == 3
+    recent = [a for a in again.recent_menu.actions() if a.text()]
+    assert recent and small_corpus.name in recent[0].text()
+    # The last corpus is what it opens on next time.
+    with qtbot.waitSignal(again.corpus_panel.loaded, timeout=WAIT_MS):
+        again.open_initial_corpus()
+    assert again.state.corpus_path == str(small_corpus.resolve())
+    with qtbot.waitSignal(again.corpus_panel.loaded, timeout=WAIT_MS):
+        recent[0].trigger()
+    again.reset_layout()
+    assert again.docks["corpus"].isVisible()
+
+
+def test_drop_a_corpus_file(qtbot, window, small_corpus):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(small_corpus))])
+    event = QDropEvent(QPointF(200, 200), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                       Qt.KeyboardModifier.NoModifier)
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.dropEvent(event)
+    assert window.state.corpus_path == str(small_corpus)
+
+
+def test_detect_kind(tmp_path, small_corpus):
+    counts = tmp_path / "counts.txt"
+    counts.write_text("hug\t10\npug\t5\n", encoding="utf-8")
+    assert detect_kind(counts) == "counts"
+    assert detect_kind(small_corpus) == "corpus"
+    assert detect_kind(tmp_path / "tokenizer.json") == "tokenizer"
+    assert detect_kind(tmp_path) == "tokenizer"  # a folder: vocab.json + merges.txt
+
+
+def test_examples_menu_loads_a_textbook_example(qtbot, window):
+    actions = [a for a in window.examples_menu.actions() if a.isEnabled()]
+    if not EXAMPLES_FILE.is_file():
+        assert not actions
+        pytest.skip("resources/examples/examples.json is not in this checkout yet")
+    examples = window.examples()
+    assert len(actions) == len(examples) > 0
+    first = examples[0]
+    if first.get("kind") == "counts":
+        with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+            actions[0].trigger()
+    else:
+        actions[0].trigger()
+    assert window.state.corpus is not None
+    assert window.training_panel.vocab_spin.value() == int(first["vocab_size"])
+    assert window.training_panel.algorithm == first.get("algorithm", "bpe")
+
+
+def test_ui_font_renders_hangul(qapp):
+    families = theme.ui_font().families()
+    assert any(QFontDatabase.WritingSystem.Korean in QFontDatabase.writingSystems(f) for f in families), families
+
+
+def test_about_box_does_not_crash(qtbot, window, monkeypatch):
+    shown = []
+    monkeypatch.setattr(QMessageBox, "about", lambda *a: shown.append(a[1:]))
+    window.about_action.trigger()
+    assert shown and "Subword Explorer" in shown[0][0]
+    QApplication.processEvents()
