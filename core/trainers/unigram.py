@@ -100,11 +100,30 @@ class Lattices:
         self._fwd = self._plan(dst, src)
         self._bwd = None  # built on first use
 
+    def without(self, alive: np.ndarray) -> "Lattices":
+        """The same lattices keeping only edges of pieces with ``alive[pid]`` (no re-sorting)."""
+        new = Lattices.__new__(Lattices)
+        keep = alive[self.pid]
+        new.src, new.dst, new.pid = self.src[keep], self.dst[keep], self.pid[keep]
+        new.level, new.starts, new.ends, new.n_nodes = self.level, self.starts, self.ends, self.n_nodes
+        new.max_level = self.max_level
+        new._fwd = self._refilter(self._fwd, alive)
+        new._bwd = self._refilter(self._bwd, alive) if self._bwd is not None else None
+        new._node_lattice = getattr(self, "_node_lattice", None)
+        return new
+
+    def _refilter(self, plan, alive):
+        t, o, p = plan[0], plan[1], plan[2]
+        keep = alive[p]
+        return self._groups(t[keep], o[keep], p[keep], self.level[t[keep]])
+
     def _plan(self, target, other):
         """Sort edges by (level of target, target); group edges sharing a target."""
         lv = self.level[target]
         order = np.lexsort((target, lv))
-        t, o, p, lv = target[order], other[order], self.pid[order], lv[order]
+        return self._groups(target[order], other[order], self.pid[order], lv[order])
+
+    def _groups(self, t, o, p, lv):
         n = len(t)
         change = np.ones(n, dtype=bool)
         if n:
@@ -281,7 +300,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         if k > max_len or len(alive) == 0:
             break
         freq = np.bincount(inv, weights=corpus.pos_weight[alive])
-        levels[k] = (alive, inv, len(uniq))
+        levels[k] = (alive.astype(np.int32), inv.astype(np.int32), len(uniq))
         prev = (inv, freq, first, alive)
         keep_pos = freq[inv] >= 2
         alive, prev_uid_aligned = alive[keep_pos], inv[keep_pos]
@@ -334,11 +353,11 @@ def _corpus_lattices(corpus: _Corpus, src, lens, pid) -> Lattices:
 def _piece_lattices(corpus: _Corpus, src, lens, pid, pieces_idx, rep_pos, piece_len) -> tuple[Lattices, np.ndarray]:
     """The lattice of each piece's own string, without the piece itself (its alternatives).
 
+    ``src, lens, pid`` must be sorted by start position (see ``_by_start``).
     Built from one occurrence of the piece in the corpus: the corpus edges inside that span.
     Returns the lattices and, per lattice, the piece it belongs to.
     """
-    order = np.argsort(src, kind="stable")
-    s_src, s_len, s_pid = src[order], lens[order], pid[order]
+    s_src, s_len, s_pid = src, lens, pid  # already sorted by start position
     ptr = np.searchsorted(s_src, np.arange(corpus.n + 1))
     r = rep_pos[pieces_idx]
     L = piece_len[pieces_idx]
@@ -405,6 +424,9 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
     total_words = float(weights.sum())
     yield UnigramRound("seed", 0, n_all + len(specials), float("nan"))
 
+    # subtle: the edge list stays sorted by start position (filtering keeps the order), so the
+    # pieces' own lattices can be cut out of it with a binary search, without re-sorting.
+    src, lens, pid = _by_start(src, lens, pid)
     lattices = _corpus_lattices(corpus, src, lens, pid)
     snapshots: list[tuple[int, list[tuple[str, float]]]] = []
     em_round = 0
@@ -424,7 +446,7 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
             if (keep != alive).any():
                 alive = keep
                 src, lens, pid = _filter(src, lens, pid, alive)
-                lattices = _corpus_lattices(corpus, src, lens, pid)
+                lattices = lattices.without(alive)
             yield UnigramRound("em", em_round, int(alive.sum()) + len(specials), loss)
         size = int(alive.sum())
         if size <= desired:
@@ -437,7 +459,7 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
         alive[removed_ids] = False
         score[removed_ids] = -np.inf
         src, lens, pid = _filter(src, lens, pid, alive)
-        lattices = _corpus_lattices(corpus, src, lens, pid)
+        lattices = lattices.without(alive)
         removed = tuple((pieces[i], float(x)) for i, x in zip(removed_ids.tolist(), losses.tolist()))
         size = int(alive.sum())
         yield UnigramRound("prune", prune_round, size + len(specials), loss, removed)
@@ -452,8 +474,7 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
     others = others[np.argsort(-score[others], kind="stable")][: max(0, target - len(chars_first))]
     final = np.concatenate([chars_first, others])
     final = final[np.argsort(-score[final], kind="stable")]
-    expected, log_z = _corpus_lattices(corpus, *_filter(src, lens, pid, _mask(final, n_all))).expected_counts(
-        score, weights, n_all)
+    expected, log_z = lattices.without(_mask(final, n_all)).expected_counts(score, weights, n_all)
     yield UnigramRound("final", em_round, len(final) + len(specials), float(-(weights * log_z).sum()))
     model_pieces = [(s, 0.0) for s in specials] + [(pieces[i], float(score[i])) for i in final.tolist()]
     unk = specials.index(options.unk_token) if options.unk_token in specials else None
@@ -463,6 +484,12 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
     yield TrainingStopped("reached vocab size" if len(final) >= target else "ran out of pieces",
                           model.vocab_size, options.vocab_size)
     return model
+
+
+def _by_start(src, lens, pid):
+    """Edges sorted by start position, as compact int32 arrays."""
+    order = np.argsort(src, kind="stable")
+    return src[order].astype(np.int32), lens[order].astype(np.int32), pid[order].astype(np.int32)
 
 
 def _mask(ids, n):

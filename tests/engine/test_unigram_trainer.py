@@ -132,6 +132,7 @@ def test_piece_alternatives_equal_second_best():
     words = _random_words(rng, n=50, alphabet="▁ab가")
     corpus = tr._Corpus(list(words), np.array(list(words.values()), dtype=float))
     pieces, values, rep, src, lens, pid, _ = drain(tr._seed_pieces(corpus, 6, 10_000))
+    src, lens, pid = tr._by_start(src, lens, pid)
     score = np.log(values) - np.log(values.sum()) + np.array([rng.uniform(-1, 1) for _ in values])
     multi = np.flatnonzero(np.array([len(p) > 1 for p in pieces]))
     piece_len = np.array([len(p) for p in pieces])
