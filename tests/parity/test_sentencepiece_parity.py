@@ -68,3 +68,39 @@ def test_ids_equal_sentencepiece_on_every_line(tmp_path, corpus, model_type, rul
         assert "<0xF0>" in used and "<unk>" not in used
     else:
         assert "<unk>" in used
+
+
+EXPORTS = [("en-botchan.txt", "unigram", 2000), ("ko-movie-reviews.txt", "bpe", 3000),
+           ("ja-wagahaiwa.txt", "unigram", 4000)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("corpus, model_type, vocab_size", EXPORTS)
+def test_exported_tokenizer_json_encodes_the_same_in_tokenizers_and_ours(tmp_path, corpus, model_type, vocab_size):
+    """A SentencePiece model saved as tokenizer.json (Precompiled charsmap, derived BPE merges)
+    loads in `tokenizers` and in ours with identical ids and offsets on every line."""
+    tokenizers = pytest.importorskip("tokenizers")
+    from core.formats.detect import open_tokenizer, save_tokenizer
+
+    lines = _lines(corpus)
+    train_file = tmp_path / "corpus.txt"
+    train_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    spm.SentencePieceTrainer.train(input=str(train_file), model_prefix=str(tmp_path / "m"), vocab_size=vocab_size,
+                                   model_type=model_type, num_threads=1, minloglevel=2)
+    losses = save_tokenizer(load_sentencepiece(tmp_path / "m.model"), tmp_path / "tokenizer.json", "hf-json")
+    assert any("approximat" in x or "SentencePiece" in x for x in losses)
+    theirs = tokenizers.Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
+    ours = open_tokenizer(tmp_path / "tokenizer.json").tokenizer
+    sp = spm.SentencePieceProcessor(model_file=str(tmp_path / "m.model"))
+    differ, differ_from_sp = [], 0
+    # subtle: "<unk>" typed in the text is left out: `tokenizers`' Unigram matches the unk piece
+    # like any other piece, core.models.unigram does not (reported; not this file's model).
+    probes = [p for p in PROBES if "<unk>" not in p]
+    for i, line in enumerate(lines + probes):
+        a, b = theirs.encode(line), ours.encode(line)
+        if a.ids != b.ids or a.offsets != b.offsets:
+            differ.append((i, line[:60]))
+        differ_from_sp += a.ids != sp.encode(line)
+    assert not differ, f"{len(differ)} lines differ between tokenizers and ours: {differ[:3]}"
+    # the export approximates SentencePiece; say how well, and keep it close
+    assert differ_from_sp <= len(lines) // 100, f"{differ_from_sp} lines differ from SentencePiece"
