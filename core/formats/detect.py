@@ -38,6 +38,7 @@ import base64
 import binascii
 import json
 import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -410,6 +411,8 @@ def save_tokenizer(tok, path: str | os.PathLike, format: str, record=None) -> li
     if format not in SAVE_FORMATS:
         raise ConfigError(f"unknown target format {format!r}; choose from {', '.join(SAVE_FORMATS)}")
     path = Path(path)
+    if format not in ("gpt2", "project") and not path.parent.is_dir():
+        raise ConfigError(f"cannot save to {path}: the folder {path.parent} does not exist")
     return _SAVERS[format](tok, path, record)
 
 
@@ -440,8 +443,14 @@ def _save_gpt2(tok, path: Path, record) -> list[str]:
     vocab, merges, d = _bpe_parts(tok, "vocab.json + merges.txt")
     if path.exists() and not path.is_dir():
         raise ConfigError(f"{path} is a file; the GPT-2 format is a folder with vocab.json and merges.txt")
+    created = not path.exists()
     path.mkdir(parents=True, exist_ok=True)
-    gpt2.save_gpt2(_BpeFiles(vocab, merges), path)
+    try:
+        gpt2.save_gpt2(_BpeFiles(vocab, merges), path)
+    except BaseException:
+        if created:  # bad input changes nothing: not even an empty folder is left
+            shutil.rmtree(path, ignore_errors=True)
+        raise
     losses = _pipeline_losses(tok, "vocab.json + merges.txt", keeps_pre_tokenizer="ByteLevel")
     for key in ("unk_token", "continuing_subword_prefix", "end_of_word_suffix"):
         if d.get(key):

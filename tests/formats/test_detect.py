@@ -238,3 +238,16 @@ def test_nothing_recognisable(tmp_path):
     with pytest.raises(FormatError, match="does not exist"):
         open_tokenizer(tmp_path / "missing.model")
     assert set(SAVE_FORMATS) >= {"hf-json", "gpt2", "bert", "subword-nmt", "project"}
+
+
+def test_a_token_gpt2_cannot_hold_leaves_no_folder_behind(tmp_path):
+    from core.models.bpe import BPE
+    from core.tokenizer import Tokenizer
+
+    tok = Tokenizer(BPE({"a": 0, " ": 1, "a ": 2}, [("a", " ")]))
+    with pytest.raises(FormatError, match="space"):
+        save_tokenizer(tok, tmp_path / "g", "gpt2")
+    assert not (tmp_path / "g").exists()
+    with pytest.raises(ConfigError, match="does not exist"):
+        save_tokenizer(tok, tmp_path / "missing" / "tokenizer.json", "hf-json")
+    assert list(tmp_path.iterdir()) == []
