@@ -62,6 +62,8 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
         raise ConfigError(f"BPE supports at most {MAX_VOCAB_SIZE:,} tokens, not {vocab_size:,}")
     if options.limit_alphabet is not None and options.limit_alphabet < 0:
         raise ConfigError("the alphabet limit cannot be negative")
+    if any(c <= 0 for c in word_counts.values()):  # zero or negative counts: not in the corpus
+        word_counts = {w: c for w, c in word_counts.items() if c > 0}
     if not word_counts:
         raise CorpusError("nothing to train on: no words were counted")
     prefix = options.continuing_subword_prefix or None
@@ -94,8 +96,6 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
     total = len(word_counts)
     yield Progress("tokenize words", 0, total)
     for n, (word, count) in enumerate(word_counts.items(), start=1):
-        if count <= 0:
-            continue
         words.append(_word_ids(word, token_to_id, prefix, suffix))
         counts.append(count)
         if n % _PROGRESS_EVERY == 0:

@@ -196,6 +196,9 @@ def test_bad_input():
     # zero and negative counts are ignored rather than trained on
     model, _ = train({"ab": 0, "cd": -3, "ef": 2}, vocab_size=100, special_tokens=[])
     assert model.merges == [("e", "f")]
+    assert sorted(model.get_vocab()) == ["e", "ef", "f"]
+    with pytest.raises(CorpusError):
+        drain(train_bpe({"ab": 0}, TrainOptions("bpe", vocab_size=10)))
 
 
 def test_cancel_by_stopping_iteration():
