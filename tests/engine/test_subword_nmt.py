@@ -72,6 +72,15 @@ def test_vocabulary_splits_rare_subwords_back_recursively():
     assert SubwordNmt(CODES, vocabulary={"h@@"}).segment("hug") == "h@@ u@@ g"
 
 
+def test_split_back_looks_up_non_final_parts_with_the_separator():
+    # abcd -> (abc + d</w>): abc is not final, so it must be in as "abc@@"; it is not, so
+    # undo ab + c; "ab" is in the vocabulary only bare (as a final subword), which does not
+    # count inside a word: undo a + b too. With "ab@@" in the vocabulary, ab stays.
+    codes = [("a", "b"), ("ab", "c"), ("abc", "d</w>")]
+    assert SubwordNmt(codes, vocabulary={"ab", "d"}).segment("abcd") == "a@@ b@@ c@@ d"
+    assert SubwordNmt(codes, vocabulary={"ab@@", "d"}).segment("abcd") == "ab@@ c@@ d"
+
+
 def test_seed_recursive_split_example():
     # seed 002_*: codes {'는다</w>': ('는', '다</w>')}, vocab {'는', '다</w>'}, segment '는다'.
     # The seed annotates the result as '는', '다</w>'; following the code, the right part is
