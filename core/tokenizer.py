@@ -150,7 +150,10 @@ class Tokenizer:
                         out.extend(self.pre_tokenize(part, first_section=i == 0))
         return out
 
-    def encode(self, text: str) -> Encoding:
+    def encode(self, text: str, add_special_tokens: bool = False) -> Encoding:
+        """Tokens of ``text``. ``add_special_tokens=True`` also lets a loaded post-processor
+        add its tokens (``[CLS] … [SEP]``), as `tokenizers`' ``encode`` does by default;
+        the explorer leaves them out so that what you see is how the text is cut."""
         enc = Encoding()
         word = 0
         for i, (start, end, added) in enumerate(self._sections(text)):
@@ -173,12 +176,12 @@ class Tokenizer:
                         enc.word_ids.append(word)
                         enc.special_tokens_mask.append(0)
                     word += 1
-        if _trims_offsets(self.post_processor):
-            _trim_byte_level_offsets(enc, bool(self.post_processor.get("add_prefix_space", True)))
+        if self.post_processor is not None:
+            enc = post_process(self.post_processor, enc, add_special_tokens)
         return enc
 
-    def encode_batch(self, texts: list[str]) -> list[Encoding]:
-        return [self.encode(t) for t in texts]
+    def encode_batch(self, texts: list[str], add_special_tokens: bool = False) -> list[Encoding]:
+        return [self.encode(t, add_special_tokens) for t in texts]
 
     def decode(self, ids: list[int], skip_special_tokens: bool = True) -> str:
         special = {t.id for t in self.added_tokens if t.special}
@@ -270,12 +273,82 @@ def _append_added(enc: "Encoding", token: AddedToken, span: tuple[int, int], val
     enc.special_tokens_mask.append(1 if token.special else 0)
 
 
-def _trims_offsets(post_processor) -> bool:
-    return (
-        isinstance(post_processor, dict)
-        and post_processor.get("type") == "ByteLevel"
-        and bool(post_processor.get("trim_offsets", True))
-    )
+# Post-processors (kept as their tokenizer.json dicts) whose effect on one sequence we apply.
+POST_PROCESSOR_TYPES = ("ByteLevel", "TemplateProcessing", "BertProcessing", "RobertaProcessing", "Sequence")
+
+
+def unsupported_post_processor(post_processor) -> str | None:
+    """The ``"type"`` of the first part of ``post_processor`` we cannot apply, if any."""
+    if post_processor is None:
+        return None
+    if not isinstance(post_processor, dict):
+        return repr(post_processor)
+    kind = post_processor.get("type")
+    if kind == "Sequence":
+        for p in post_processor.get("processors") or []:
+            bad = unsupported_post_processor(p)
+            if bad:
+                return bad
+        return None
+    return None if kind in POST_PROCESSOR_TYPES else str(kind)
+
+
+def post_process(post_processor: dict, enc: Encoding, add_special_tokens: bool) -> Encoding:
+    """Apply a `tokenizers` post-processor to the encoding of one sequence.
+
+        >>> # BertProcessing: [CLS] hug [SEP], the added tokens at offsets (0, 0)
+
+    ByteLevel trims offsets; Roberta trims too (if ``trim_offsets``), then, as Bert
+    and Template, adds its special tokens when ``add_special_tokens`` is set.
+    Unknown types change nothing (``core.formats.hf_json`` warns about them).
+    """
+    kind = post_processor.get("type")
+    if kind == "Sequence":
+        for p in post_processor.get("processors") or []:
+            enc = post_process(p, enc, add_special_tokens)
+        return enc
+    if kind == "ByteLevel":
+        if post_processor.get("trim_offsets", True):
+            _trim_byte_level_offsets(enc, bool(post_processor.get("add_prefix_space", True)))
+        return enc
+    if kind == "RobertaProcessing" and post_processor.get("trim_offsets", True):
+        _trim_byte_level_offsets(enc, bool(post_processor.get("add_prefix_space", True)))
+    if not add_special_tokens:
+        return enc
+    if kind in ("BertProcessing", "RobertaProcessing"):
+        (cls_token, cls_id), (sep_token, sep_id) = post_processor["cls"], post_processor["sep"]
+        before, after = [(cls_token, cls_id)], [(sep_token, sep_id)]
+    elif kind == "TemplateProcessing":
+        before, after, seen_sequence = [], [], False
+        specials = post_processor.get("special_tokens") or {}
+        for piece in post_processor.get("single") or []:
+            if "Sequence" in piece:
+                seen_sequence = True
+                continue
+            name = piece["SpecialToken"]["id"]
+            spec = specials[name]
+            (after if seen_sequence else before).extend(zip(spec["tokens"], spec["ids"]))
+    else:
+        return enc
+    out = Encoding()
+    for token, id in before:
+        _append_special(out, token, id)
+    out.ids += enc.ids
+    out.tokens += enc.tokens
+    out.offsets += enc.offsets
+    out.word_ids += enc.word_ids
+    out.special_tokens_mask += enc.special_tokens_mask
+    for token, id in after:
+        _append_special(out, token, id)
+    return out
+
+
+def _append_special(enc: Encoding, token: str, id: int) -> None:
+    enc.ids.append(id)
+    enc.tokens.append(token)
+    enc.offsets.append((0, 0))
+    enc.word_ids.append(None)
+    enc.special_tokens_mask.append(1)
 
 
 def _trim_byte_level_offsets(enc: Encoding, add_prefix_space: bool) -> None:

@@ -19,9 +19,11 @@ Steps of loading:
    component type we do not implement is an error naming it, because it would
    change the encoding;
 4. build the model through :data:`MODEL_TYPES` (``from_dict``);
-5. keep what we do not apply (post-processor, truncation, padding) verbatim, and
-   list in ``tok.extra["warnings"]`` anything that makes our encodings differ
-   from ``tokenizers``' (e.g. a post-processor that adds ``[CLS]``).
+5. keep the post-processor verbatim (``tok.post_processor``): ByteLevel, Template,
+   Bert, Roberta and Sequence ones are applied (their special tokens only with
+   ``encode(text, add_special_tokens=True)``); truncation and padding are kept but
+   not applied; ``tok.extra["warnings"]`` names anything that makes our encodings
+   differ from ``tokenizers``'.
 
 Leaves out: ``"version"`` other than ``1.0`` is accepted as is; WordLevel models.
 """
@@ -39,7 +41,7 @@ from core.decoders import decoder_from_dict
 from core.errors import ConfigError, FormatError
 from core.normalizers import normalizer_from_dict
 from core.pre_tokenizers import NoSplit, pre_tokenizer_from_dict
-from core.tokenizer import AddedToken, Tokenizer
+from core.tokenizer import AddedToken, Encoding, Tokenizer, post_process, unsupported_post_processor
 
 # tokenizer.json model "type" -> "module:Class" (imported lazily: models are optional plug-ins).
 MODEL_TYPES: dict[str, str] = {
@@ -47,9 +49,6 @@ MODEL_TYPES: dict[str, str] = {
     "WordPiece": "core.models.wordpiece:WordPiece",
     "Unigram": "core.models.unigram:Unigram",
 }
-
-# Post-processors whose effect on ids/offsets we reproduce (see core.tokenizer).
-APPLIED_POST_PROCESSORS = {"ByteLevel"}
 
 _KNOWN_KEYS = ("version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer",
                "post_processor", "decoder", "model")
@@ -198,13 +197,19 @@ def tokenizer_from_dict(d: dict, source: str | None = None) -> Tokenizer:
     _check_added_against_vocab(added, model, src)
 
     post = d.get("post_processor")
-    if post is not None:
-        ptype = post.get("type") if isinstance(post, dict) else None
-        if ptype not in APPLIED_POST_PROCESSORS:
-            warnings.append(
-                f"{src} has post-processor {ptype!r}, which Subword Explorer keeps but does not apply: "
-                "encodings here lack the tokens it adds (e.g. [CLS]/[SEP]) and their offsets"
-            )
+    if post is not None and not isinstance(post, dict):
+        raise FormatError(f"{src}: its post-processor must be a JSON object or null")
+    bad_post = unsupported_post_processor(post)
+    if bad_post is not None:
+        warnings.append(
+            f"{src} has post-processor {bad_post!r}, which Subword Explorer keeps but does not apply: "
+            "encodings here lack whatever it adds or changes"
+        )
+    elif post is not None:
+        try:
+            post_process(post, Encoding(), True)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+            raise FormatError(f"{src}: its post-processor ({post.get('type')!r}) cannot be read: {e!r}") from e
     for key in ("truncation", "padding"):
         if d.get(key) is not None:
             warnings.append(f"{src} sets {key}, which Subword Explorer keeps but does not apply")

@@ -249,3 +249,36 @@ def test_decoders_round_trip_through_dicts():
         d = comp.to_dict()
         again = D.decoder_from_dict(json.loads(json.dumps(d)))
         assert type(again) is type(comp) and again.to_dict() == d
+
+
+# -- post-processors -------------------------------------------------------------------
+
+_TEMPLATE = {
+    "type": "TemplateProcessing",
+    "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
+               {"SpecialToken": {"id": "</s>", "type_id": 0}}],
+    "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
+    "special_tokens": {"<s>": {"id": "<s>", "ids": [1], "tokens": ["<s>"]},
+                       "</s>": {"id": "</s>", "ids": [2], "tokens": ["</s>"]}},
+}
+POST_PROCESSORS = {
+    "Template": _TEMPLATE,
+    "Bert": {"type": "BertProcessing", "sep": ["</s>", 2], "cls": ["<s>", 1]},
+    "Roberta": {"type": "RobertaProcessing", "sep": ["</s>", 2], "cls": ["<s>", 1], "trim_offsets": True,
+                "add_prefix_space": True},
+    "Roberta-untrimmed": {"type": "RobertaProcessing", "sep": ["</s>", 2], "cls": ["<s>", 1],
+                          "trim_offsets": False, "add_prefix_space": True},
+    "Sequence": {"type": "Sequence", "processors": [BYTE_LEVEL_POST, _TEMPLATE]},
+}
+
+
+@pytest.mark.parametrize("name", list(POST_PROCESSORS))
+def test_post_processor_matches_tokenizers(name):
+    ours, theirs = _pair(pre_tokenizer=P.ByteLevel(add_prefix_space=True), added=ADDED[:2],
+                         post_processor=POST_PROCESSORS[name])
+    for text in ADDED_TEXTS + TRICKY:
+        for special in (True, False):
+            a, b = ours.encode(text, add_special_tokens=special), theirs.encode(text, add_special_tokens=special)
+            assert (a.ids, a.tokens, a.offsets) == (b.ids, b.tokens, [tuple(o) for o in b.offsets]), (text, special)
+            if special and text:
+                assert a.tokens[0] == "<s>" and a.tokens[-1] == "</s>" and a.special_tokens_mask[-1] == 1

@@ -102,17 +102,29 @@ def _bert_like_file(tmp_path, **changes):
 def test_parts_we_do_not_apply_are_kept_and_named(tmp_path):
     path, d = _bert_like_file(tmp_path)
     tok = load_tokenizer_json(path)
-    warnings = tok.extra["warnings"]
-    assert any("TemplateProcessing" in w for w in warnings)
-    assert any("truncation" in w for w in warnings)
-    # the model itself works: same ids as `tokenizers` without its post-processor
+    assert [w for w in tok.extra["warnings"] if "truncation" in w]
+    assert not [w for w in tok.extra["warnings"] if "TemplateProcessing" in w]  # this one we apply
     theirs = tokenizers.Tokenizer.from_str(json.dumps({k: v for k, v in d.items() if not k.startswith("extra")}))
+    theirs.no_truncation()
     assert tok.encode("hug pug").ids == theirs.encode("hug pug", add_special_tokens=False).ids
+    assert tok.encode("hug pug", add_special_tokens=True).tokens == theirs.encode("hug pug").tokens
+    assert tok.encode("hug pug", add_special_tokens=True).tokens[0] == "[CLS]"
     out = tmp_path / "again.json"
     save_tokenizer_json(tok, out)
     written = json.loads(out.read_text(encoding="utf-8"))
     for key in ("post_processor", "truncation", "extra_key_from_the_future", "normalizer", "decoder"):
         assert written[key] == d[key], key
+
+
+def test_unknown_post_processor_is_kept_and_named(tmp_path):
+    post = {"type": "FancyProcessing", "x": [1, 2]}
+    path, d = _bert_like_file(tmp_path, post_processor=post, truncation=None)
+    tok = load_tokenizer_json(path)
+    assert [w for w in tok.extra["warnings"] if "'FancyProcessing'" in w and "does not apply" in w]
+    assert tok.encode("hug", add_special_tokens=True).tokens == ["hug"]
+    out = tmp_path / "again.json"
+    save_tokenizer_json(tok, out)
+    assert json.loads(out.read_text(encoding="utf-8"))["post_processor"] == post
 
 
 def test_unknown_decoder_is_kept_and_named(tmp_path):
