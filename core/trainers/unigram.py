@@ -422,12 +422,13 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
     alive = np.ones(n_all, dtype=bool)
     weights = corpus.counts
     total_words = float(weights.sum())
-    yield UnigramRound("seed", 0, n_all + len(specials), float("nan"))
 
     # subtle: the edge list stays sorted by start position (filtering keeps the order), so the
     # pieces' own lattices can be cut out of it with a binary search, without re-sorting.
     src, lens, pid = _by_start(src, lens, pid)
     lattices = _corpus_lattices(corpus, src, lens, pid)
+    log_z = lattices.forward(score)[corpus.ends]
+    yield UnigramRound("seed", 0, n_all + len(specials), float(-(weights * log_z).sum()))
     snapshots: list[tuple[int, list[tuple[str, float]]]] = []
     em_round = 0
     prune_round = 0

@@ -56,6 +56,8 @@ def test_events_and_result(run, counts):
     # the EM lowers the loss within a round (sub-iterations of the same vocabulary)
     ems = [r for r in rounds if r.phase == "em"]
     assert ems[1].loss <= ems[0].loss + 1e-6
+    # the seed's loss is the first E-step's (both score the corpus with the seed scores)
+    assert math.isfinite(rounds[0].loss) and rounds[0].loss == pytest.approx(ems[0].loss)
 
 
 def test_frequent_words_become_pieces(run):
