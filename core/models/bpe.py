@@ -129,7 +129,7 @@ class BPE:
         """Tokens of one pre-token; ``start``/``end`` index its characters. Never raises."""
         cached = self._cache.get(piece)
         if cached is not None:
-            return cached
+            return list(cached)  # a copy: a caller may change its list, never our cache
         if self.ignore_merges and piece in self.vocab:
             tokens = [Token(self.vocab[piece], piece, 0, len(piece))]
         else:
@@ -141,6 +141,7 @@ class BPE:
             if len(self._cache) >= _CACHE_LIMIT:
                 self._cache.clear()
             self._cache[piece] = tokens
+            return list(tokens)
         return tokens
 
     def explain(self, piece: str) -> list[MergeStep]:
