@@ -46,7 +46,7 @@ from typing import Any
 from core.errors import ConfigError, FormatError
 
 # Formats save_tokenizer can write (also the choices of `subword convert --to`).
-SAVE_FORMATS = ("hf-json", "gpt2", "bert", "subword-nmt", "tiktoken", "project")
+SAVE_FORMATS = ("hf-json", "gpt2", "bert", "subword-nmt", "tiktoken", "sentencepiece", "project")
 LOAD_FORMATS = ("project", "hf-json", "gpt2", "sentencepiece", "bert", "tiktoken", "subword-nmt",
                 "sentencepiece-vocab")
 
@@ -528,6 +528,14 @@ def _save_tiktoken(tok, path: Path, record) -> list[str]:
     return losses
 
 
+def _save_sentencepiece(tok, path: Path, record) -> list[str]:
+    from core.formats.sentencepiece_model import save_sentencepiece
+
+    if path.is_dir():
+        path = path / "tokenizer.model"
+    return save_sentencepiece(tok, path)
+
+
 def _save_project(tok, path: Path, record) -> list[str]:
     from core.formats.project import save_project
 
@@ -541,6 +549,7 @@ _SAVERS = {
     "bert": _save_bert,
     "subword-nmt": _save_subword_nmt,
     "tiktoken": _save_tiktoken,
+    "sentencepiece": _save_sentencepiece,
     "project": _save_project,
 }
 

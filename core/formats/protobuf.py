@@ -9,8 +9,15 @@ decodes nested messages by calling :func:`read_fields` again.
     >>> read_fields(b"\\x08\\x96\\x01\\x12\\x02hi")
     [(1, 0, 150), (2, 2, b'hi')]
 
+Writing is the mirror image and as small: :func:`field` encodes one field
+(an int as a varint, a float as fixed32, bytes/str length-delimited), and a
+message is the concatenation of its fields.
+
+    >>> field(1, 150) + field(2, "hi")
+    b'\x08\x96\x01\x12\x02hi'
+
 Leaves out: groups (wire types 3/4, deprecated and unused by SentencePiece),
-writing, and any schema handling. Truncated or malformed input raises
+fixed64 writing, and any schema handling. Truncated or malformed input raises
 :class:`ProtobufError` with the byte position, never an IndexError.
 """
 
@@ -108,3 +115,35 @@ def as_text(value: bytes) -> str:
         return value.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ProtobufError(f"string field is not valid UTF-8 ({e.reason} at byte {e.start})") from None
+
+
+# -- writing -------------------------------------------------------------------------------
+
+
+def encode_varint(value: int) -> bytes:
+    """Base-128 varint; a negative int32/int64 is written as its 64-bit two's complement.
+
+    >>> encode_varint(150)
+    b'\x96\x01'
+    """
+    value &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        b = value & 0x7F
+        value >>= 7
+        if value:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def field(number: int, value: int | bool | float | str | bytes) -> bytes:
+    """One encoded field: bool/int -> varint, float -> fixed32, str/bytes -> length-delimited."""
+    if isinstance(value, bool) or isinstance(value, int):
+        return encode_varint(number << 3 | VARINT) + encode_varint(int(value))
+    if isinstance(value, float):
+        return encode_varint(number << 3 | FIXED32) + struct.pack("<f", value)
+    if isinstance(value, str):
+        value = value.encode("utf-8")
+    return encode_varint(number << 3 | LENGTH_DELIMITED) + encode_varint(len(value)) + bytes(value)

@@ -35,8 +35,15 @@ next piece's starts, and of the byte pieces of one character only the last
 spans it.
 
 Control pieces (``<s>``, ``</s>``) and byte pieces are never matched in text;
-unused pieces never appear. Leaves out: the ``word`` and ``char`` model types,
-sampling (``enable_sampling``), n-best, and writing ``.model`` files.
+unused pieces never appear.
+
+Writing (:func:`save_sentencepiece`): a tokenizer opened from a ``.model`` is
+written back byte for byte; a unigram or BPE tokenizer with the metaspace
+pre-tokenizer becomes a new ``ModelProto`` (BPE scores are minus the merge
+rank), with a list of what SentencePiece cannot express.
+
+Leaves out: the ``word`` and ``char`` model types, sampling
+(``enable_sampling``), n-best.
 """
 
 from __future__ import annotations
@@ -58,6 +65,7 @@ from core.formats.protobuf import (
     as_text,
     read_fields,
 )
+from core.formats.protobuf import field as pb_field
 from core.models.base import Token
 from core.precompiled import PrecompiledNormalizer
 from core.text import NormalizedString
@@ -823,3 +831,149 @@ def load_sentencepiece_vocab(path: str | Path):
     trainer = TrainerSpec(model_type="bpe" if is_bpe else "unigram", byte_fallback=byte_fallback)
     warnings.append(f"{Path(path).name}: model type guessed from the scores: {trainer.model_type}")
     return tokenizer_from_proto(ModelProto(pieces, trainer, NormalizerSpec(name="identity"))), warnings
+
+
+# -- writing --------------------------------------------------------------------------------
+
+
+def model_proto_bytes(proto: ModelProto) -> bytes:
+    """Serialize a :class:`ModelProto` (the fields this module reads)."""
+    out = bytearray()
+    for p in proto.pieces:
+        out += pb_field(1, pb_field(1, p.piece) + pb_field(2, float(p.score)) + pb_field(3, p.type))
+    t = proto.trainer_spec
+    trainer = (pb_field(3, {"unigram": 1, "bpe": 2}[t.model_type]) + pb_field(4, t.vocab_size)
+               + pb_field(24, t.treat_whitespace_as_suffix) + pb_field(35, t.byte_fallback)
+               + pb_field(40, t.unk_id) + pb_field(41, t.bos_id) + pb_field(42, t.eos_id) + pb_field(43, t.pad_id)
+               + pb_field(45, t.unk_piece) + pb_field(46, t.bos_piece) + pb_field(47, t.eos_piece) + pb_field(48, t.pad_piece))
+    out += pb_field(2, trainer)
+    n = proto.normalizer_spec
+    normalizer = pb_field(1, n.name or "identity")
+    if n.precompiled_charsmap:
+        normalizer += pb_field(2, n.precompiled_charsmap)
+    normalizer += pb_field(3, n.add_dummy_prefix) + pb_field(4, n.remove_extra_whitespaces) + pb_field(5, n.escape_whitespaces)
+    out += pb_field(3, normalizer)
+    return bytes(out)
+
+
+def proto_from_tokenizer(tok) -> tuple[ModelProto, list[str]]:
+    """The ModelProto closest to ``tok`` and what it loses; ConfigError if SentencePiece cannot hold it."""
+    from core.errors import ConfigError
+    from core.pre_tokenizers import Metaspace
+
+    extra = getattr(tok, "extra", {}) or {}
+    if "sentencepiece_model" in extra:
+        return parse_model_proto(extra["sentencepiece_model"]), []
+    d = tok.model.to_dict()
+    kind = d.get("type")
+    if kind not in ("Unigram", "BPE"):
+        raise ConfigError(f"a SentencePiece model is unigram or BPE; this tokenizer's model is {kind}")
+    pre = tok.pre_tokenizer
+    if not isinstance(pre, Metaspace) or pre.replacement != SPACE:
+        raise ConfigError("SentencePiece marks words with '▁': only a tokenizer with the metaspace "
+                          f"pre-tokenizer can be saved as .model (this one uses {type(pre).__name__})")
+    losses: list[str] = []
+    special = {t.content for t in tok.added_tokens if t.special}
+    user_defined = {t.content for t in tok.added_tokens if not t.special}
+    # 1. pieces with scores, in id order
+    if kind == "Unigram":
+        entries = [(piece, float(score)) for piece, score in d["vocab"]]
+        unk_id = d.get("unk_id")
+    else:
+        if d.get("continuing_subword_prefix") or d.get("end_of_word_suffix"):
+            raise ConfigError("SentencePiece BPE has no continuing-subword prefix or end-of-word suffix")
+        vocab = d["vocab"]
+        by_id = sorted(vocab.items(), key=lambda kv: kv[1])
+        if [i for _, i in by_id] != list(range(len(by_id))):
+            raise ConfigError("a .model needs ids 0..n-1 without gaps")
+        merges = [tuple(m.split(" ", 1)) if isinstance(m, str) else tuple(m) for m in d.get("merges", [])]
+        made_at: dict[str, int] = {}
+        for rank, (a, b) in enumerate(merges):
+            made_at.setdefault(a + b, rank)
+        # subtle: SentencePiece merges the pair whose merged piece scores highest, so a piece
+        # made by merge r scores -r; pieces no merge makes (characters, specials) score below all.
+        entries = [(token, float(-made_at[token]) if token in made_at else float(-len(merges) - i))
+                   for token, i in by_id]
+        unk = d.get("unk_token")
+        unk_id = vocab.get(unk) if unk else None
+        losses.append("SentencePiece BPE joins any adjacent pair that forms a piece (highest score first), "
+                      "not only the listed merges: rare words may split differently")
+    if unk_id is None:
+        entries.append(("<unk>", 0.0))
+        unk_id = len(entries) - 1
+        losses.append(f"a .model needs an unknown piece: added <unk> as id {unk_id}")
+    byte_pieces = {f"<0x{b:02X}>" for b in range(256)}
+    have_bytes = sum(piece in byte_pieces for piece, _ in entries) == 256
+    byte_fallback = bool(d.get("byte_fallback")) and have_bytes
+    pieces = []
+    for i, (piece, score) in enumerate(entries):
+        if i == unk_id:
+            kind_ = UNKNOWN
+        elif piece in special:
+            kind_ = CONTROL
+        elif piece in user_defined:
+            kind_ = USER_DEFINED
+        elif byte_fallback and piece in byte_pieces:
+            kind_ = BYTE
+        else:
+            kind_ = NORMAL
+        pieces.append(Piece(piece, score, kind_))
+    if special:
+        losses.append("special tokens become control pieces: SentencePiece never matches them in text")
+    if pre.prepend_scheme != "never":
+        losses.append("text that starts with a space gets one more '▁' in SentencePiece (it always adds its "
+                      "dummy prefix; the metaspace pre-tokenizer adds one only when none is there)")
+    if kind == "Unigram":
+        losses.append("Viterbi ties (equal-score segmentations) may break differently in SentencePiece")
+    # 2. the pipeline around the model
+    charsmap = b""
+    from core.precompiled import PrecompiledNormalizer
+
+    if isinstance(tok.normalizer, PrecompiledNormalizer):
+        charsmap = tok.normalizer.charsmap
+    elif tok.normalizer is not None:
+        losses.append(f"SentencePiece stores normalization as a precompiled charsmap: the "
+                      f"{type(tok.normalizer).__name__} normalizer is lost (saved as identity)")
+    if tok.decoder is not None and type(tok.decoder).__name__ not in ("Metaspace", "Sequence"):
+        losses.append(f"the {type(tok.decoder).__name__} decoder is lost (SentencePiece decodes its own way)")
+    ids = {p.piece: i for i, p in enumerate(pieces)}
+
+    def control_id(name: str) -> int:
+        i = ids.get(name)
+        return i if i is not None and pieces[i].type == CONTROL else -1
+
+    trainer = TrainerSpec(
+        model_type="unigram" if kind == "Unigram" else "bpe", vocab_size=len(pieces), byte_fallback=byte_fallback,
+        unk_id=unk_id, bos_id=control_id("<s>"), eos_id=control_id("</s>"), pad_id=control_id("<pad>"),
+        unk_piece=pieces[unk_id].piece,
+    )
+    normalizer = NormalizerSpec(
+        name="identity" if not charsmap else "user_defined", precompiled_charsmap=charsmap,
+        add_dummy_prefix=pre.prepend_scheme != "never",
+        remove_extra_whitespaces=False,  # the metaspace pipeline keeps every space
+        escape_whitespaces=True,
+    )
+    return ModelProto(pieces, trainer, normalizer), losses
+
+
+def save_sentencepiece(tok, path: str | Path) -> list[str]:
+    """Write ``tok`` as a SentencePiece ``.model`` atomically; returns what the file cannot hold."""
+    import os
+    import tempfile
+
+    proto, losses = proto_from_tokenizer(tok)
+    extra = getattr(tok, "extra", {}) or {}
+    data = extra.get("sentencepiece_model") or model_proto_bytes(proto)
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return losses
