@@ -2,7 +2,7 @@
 
     >>> panel = ComparePanel(state)               # columns A = shown, B = the full model cut in half
     >>> panel.add_column(("size", 300)); panel.set_text("철수는 밥을 먹었다")
-    >>> panel.columns[0].marked                   # boundaries only some tokenizers have
+    >>> panel.columns[1].result.marked            # per line: boundaries not every column has
 
 Each column picks its tokenizer: the one shown (follows the slider), the full
 trained one, the full one cut to a vocab size of its own, or a tokenizer file.
@@ -92,6 +92,7 @@ class CompareColumn(QFrame):
         self.tokenizer = None
         self.file_tokenizer = None
         self.file_name = ""
+        self._cut, self._cut_key = None, None
         self.result = ColumnResult()
         self.setFrameShape(QFrame.Shape.StyledPanel)
 
@@ -206,7 +207,10 @@ class CompareColumn(QFrame):
                 self.size.blockSignals(True)
                 self.size.setRange(min(low, high), high)
                 self.size.blockSignals(False)
-                tok = truncate_tokenizer(full, self.size.value())
+                key = (id(full), self.size.value())
+                if self._cut_key != key:  # cutting a large model costs tens of milliseconds
+                    self._cut, self._cut_key = truncate_tokenizer(full, self.size.value()), key
+                tok = self._cut
                 title = f"the full tokenizer cut to {self.size.value():,} tokens"
             elif full is not None:
                 tok, title = full, "this model cannot be cut; showing it whole"
@@ -254,7 +258,7 @@ class CompareColumn(QFrame):
         differing = sum(1 for sh in result.shared for x in sh if not x)
         self.summary.setText(
             f"<b>{len(chips):,}</b> tokens · <b style='color:{palette.DIFF_MARK.name()}'>{n_marked}</b> "
-            f"boundar{'y' if n_marked == 1 else 'ies'} not in every column · {differing} tokens differ")
+            f"boundar{'y' if n_marked == 1 else 'ies'} not shared · {differing} differing tokens")
 
     def _tooltip(self, index: int) -> str:
         n, i = self._where[index]
@@ -305,10 +309,11 @@ class ComparePanel(QWidget):
         self.stats: list[EncodingStats | None] = []
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self.compare)
+        self._stale = True  # changed while hidden (e.g. a tab behind Segmentation): redo when shown
         self._build()
-        state.tokenizer_changed.connect(lambda _t: self._resolve_all())
+        state.tokenizer_changed.connect(lambda _t: self._resolve_all(only="shown"))
         state.full_tokenizer_changed.connect(self._full_changed)
-        state.corpus_changed.connect(lambda _c: self._timer.start())
+        state.corpus_changed.connect(lambda _c: self._schedule())
         self.add_column("shown")
         self.add_column("size")
         self._full_changed(state.full_tokenizer)
@@ -318,14 +323,14 @@ class ComparePanel(QWidget):
         font = QFont(self.editor.font())
         font.setPointSize(13)
         self.editor.setFont(font)
-        self.editor.setMaximumHeight(90)
-        self.editor.textChanged.connect(self._timer.start)
+        self.editor.setMaximumHeight(72)
+        self.editor.textChanged.connect(self._schedule)
         self.add_button = QPushButton("Add tokenizer")
         self.add_button.clicked.connect(lambda: self.add_column("full"))
         self.stats_over = QComboBox()
         self.stats_over.addItem("Statistics over the text above", "text")
         self.stats_over.addItem(f"Statistics over the corpus's first {CORPUS_SAMPLE_LINES} lines", "corpus")
-        self.stats_over.currentIndexChanged.connect(lambda _i: self._timer.start())
+        self.stats_over.currentIndexChanged.connect(lambda _i: self._schedule())
         top = QHBoxLayout()
         top.addWidget(QLabel("Text to compare:"))
         top.addStretch(1)
@@ -343,9 +348,11 @@ class ComparePanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
 
         self.plots = pg.GraphicsLayoutWidget()
-        self.plots.setMinimumHeight(150)
+        self.plots.setMinimumHeight(120)
         self._plot_items = []
-        for _key, label, _scale in PLOTTED:
+        for n, (_key, label, _scale) in enumerate(PLOTTED):
+            if n == 2:
+                self.plots.nextRow()  # a 2 x 2 grid stays readable in a narrow dock
             plot = self.plots.addPlot(title=label)
             plot.setMouseEnabled(x=False, y=False)
             plot.hideButtons()
@@ -366,7 +373,7 @@ class ComparePanel(QWidget):
         self.splitter.addWidget(bottom)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
-        self.splitter.setSizes([420, 280])
+        self.splitter.setSizes([500, 260])
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -379,12 +386,12 @@ class ComparePanel(QWidget):
         used = {c.letter for c in self.columns}
         n = next(i for i in range(26) if chr(65 + i) not in used)
         column = CompareColumn(self, chr(65 + n), COLUMN_COLOURS[n % len(COLUMN_COLOURS)], source)
-        column.changed.connect(self._timer.start)
+        column.changed.connect(self._schedule)
         column.remove_requested.connect(self.remove_column)
         self.columns.append(column)
         self.columns_splitter.addWidget(column)
         self._update_remove_buttons()
-        self._timer.start()
+        self._schedule()
         return column
 
     def remove_column(self, column: CompareColumn) -> None:
@@ -394,7 +401,7 @@ class ComparePanel(QWidget):
         column.setParent(None)
         column.deleteLater()
         self._update_remove_buttons()
-        self._timer.start()
+        self._schedule()
 
     def _update_remove_buttons(self) -> None:
         for c in self.columns:
@@ -411,9 +418,10 @@ class ComparePanel(QWidget):
                 c.size.blockSignals(False)
         self._resolve_all()
 
-    def _resolve_all(self) -> None:
+    def _resolve_all(self, only: str | None = None) -> None:
         for c in self.columns:
-            c._resolve()
+            if only is None or c.source_key() == only:
+                c._resolve()
 
     # -- comparing ----------------------------------------------------------------------
     def set_text(self, text: str) -> None:
@@ -428,8 +436,20 @@ class ComparePanel(QWidget):
             return list(getattr(self.state.corpus, "preview", []) or [])[:CORPUS_SAMPLE_LINES]
         return self.text().split("\n")
 
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if self._stale:
+            self._timer.start()
+
+    def _schedule(self) -> None:
+        self._stale = True
+        if self.isVisible():
+            self._timer.start()
+
     def compare(self) -> None:
+        """Encode the text under every column's tokenizer and redraw (called when shown)."""
         self._timer.stop()
+        self._stale = False
         tokenizers = [c.tokenizer for c in self.columns]
         lines = self.text().split("\n")
         results = compare_lines(tokenizers, lines)

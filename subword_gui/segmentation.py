@@ -128,8 +128,17 @@ class SegmentationPanel(QWidget):
 
     # -- public ------------------------------------------------------------------
     def set_text(self, text: str) -> None:
+        """Replace the text; the cursor goes to the first line's most merged word, so the
+        why view starts on something worth explaining."""
         self.editor.setPlainText(text)
         self.refresh()
+        if self._lines and self._lines[0].encoding.ids:
+            enc = self._lines[0].encoding
+            longest = max(range(len(enc.ids)), key=lambda i: (enc.offsets[i][1] - enc.offsets[i][0], -i))
+            cursor = self.editor.textCursor()
+            cursor.setPosition(self._lines[0].to_qt(enc.offsets[longest][0]))
+            self.editor.setTextCursor(cursor)
+            self.explain_at_cursor()
 
     def text(self) -> str:
         return self.editor.toPlainText()

@@ -468,6 +468,10 @@ class TokenStrip(QWidget):
         self._placeholder = text
         self.update()
 
+    def current(self) -> int:
+        """Index of the outlined chip (the token at the text cursor), -1 for none."""
+        return self._current
+
     def set_current(self, index: int) -> None:
         if index != self._current:
             self._current = index

@@ -111,6 +111,7 @@ class VocabModel(QAbstractTableModel):
         self._scores: list | None = None
         self._special: set[int] = set()
         self._unk: int | None = None
+        self._sort: tuple[int, Qt.SortOrder] = (COL_ID, Qt.SortOrder.AscendingOrder)
 
     # -- data --------------------------------------------------------------------
     def set_tokenizer(self, tokenizer, merge_events=()) -> None:
@@ -130,14 +131,64 @@ class VocabModel(QAbstractTableModel):
             self._unk = tokenizer.model.token_to_id(unk) if unk is not None else None
         self._rendered = {}
         self.frequencies = None
+        if self._sort != (COL_ID, Qt.SortOrder.AscendingOrder):
+            self._sort_entries(*self._sort)
         self._loaded = min(FETCH_BATCH, len(self._entries))
         self.endResetModel()
         self.headerDataChanged.emit(Qt.Orientation.Horizontal, COL_RANK, COL_RANK)
 
     def set_frequencies(self, frequencies: dict[int, int] | None) -> None:
+        if frequencies is None and self.frequencies is None:
+            return
         self.frequencies = frequencies
-        if self._loaded:
+        if self._sort[0] == COL_FREQ:
+            self.sort(*self._sort)  # the order depends on what just arrived
+        elif self._loaded:
             self.dataChanged.emit(self.index(0, COL_FREQ), self.index(self._loaded - 1, COL_FREQ))
+
+    # -- sorting: here, on the whole vocabulary, with Python keys --------------------
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        """Sort every entry, loaded or not (so "most frequent first" needs no fetching).
+
+        subtle: a QSortFilterProxyModel would sort only the fetched rows, calling
+        ``data()`` from C++ for each comparison: seconds for a 30 k vocabulary, and
+        again after every slider move.
+        """
+        if column < 0 or column >= len(self.HEADERS):
+            return
+        self._sort = (column, order)
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        ids = [self._entries[i.row()][0] for i in persistent]
+        self._sort_entries(column, order)
+        row_of_id = {tid: r for r, (tid, _) in enumerate(self._entries)}
+        for index, tid in zip(persistent, ids):
+            row = row_of_id[tid]
+            self.changePersistentIndex(index, self.index(row, index.column()) if row < self._loaded else QModelIndex())
+        self.layoutChanged.emit()
+
+    def _sort_entries(self, column: int, order) -> None:
+        reverse = order == Qt.SortOrder.DescendingOrder
+        if column == COL_ID:
+            self._entries.sort(key=lambda e: e[0], reverse=reverse)
+            return
+        rows = range(len(self._entries))
+        if column == COL_TOKEN:
+            keys = [self.rendered(r) for r in rows]
+        elif column == COL_LENGTH:
+            keys = [self._length(t) for _, t in self._entries]
+        elif column == COL_FREQ:
+            freq = self.frequencies or {}
+            keys = [freq.get(i, 0) for i, _ in self._entries]
+        else:
+            ranks = [self._rank(r) for r in rows]
+            missing = float("-inf") if reverse else float("inf")  # tokens without a rank go last
+            keys = [missing if k is None else k for k in ranks]
+        order_ = sorted(range(len(self._entries)), key=lambda r: (keys[r], self._entries[r][0]), reverse=reverse)
+        self._entries = [self._entries[r] for r in order_]
+
+    def _length(self, token: str) -> int:
+        return len(token_bytes(token, self.style).decode("utf-8", errors="replace"))
 
     def total(self) -> int:
         return len(self._entries)
@@ -224,7 +275,7 @@ class VocabModel(QAbstractTableModel):
             if col == COL_TOKEN:
                 return self.rendered(row)
             if col == COL_LENGTH:
-                n = len(token_bytes(token, self.style).decode("utf-8", errors="replace"))
+                n = self._length(token)
                 return n if sort else str(n)
             if col == COL_FREQ:
                 if self.frequencies is None:
@@ -280,10 +331,10 @@ class VocabFilter(QSortFilterProxyModel):
         self._id = int(text) if text.strip().isdigit() else None
 
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        """Hand sorting to the source model (see VocabModel.sort); this proxy only filters."""
         source = self.sourceModel()
-        if source is not None and column >= 0:
-            source.fetch_all()
-        super().sort(column, order)
+        if source is not None:
+            source.sort(column, order)
 
     def filterAcceptsRow(self, row: int, parent) -> bool:  # noqa: N802
         if not self._needle:

@@ -224,11 +224,12 @@ def test_why_view_lists_bpe_merges_in_rank_order(qtbot, panel, hug_bpe):
     cursor = panel.editor.textCursor()
     cursor.setPosition(6)
     panel.editor.setTextCursor(cursor)
-    # the why view follows once the cursor rests
-    qtbot.waitUntil(lambda: panel.why.piece == "hugs", timeout=2000)
+    # the strip outlines the token at the cursor (hug, the third chip), and the why view
+    # follows once the cursor rests
+    qtbot.waitUntil(lambda: panel.strip.current() == 2 and panel.why.piece == "hugs", timeout=2000)
     # hand-worked: u+g is merge 1, h+ug merge 3; u+n (merge 2) does not apply
     assert panel.why.steps_text() == "h u g s | #1 u + g → h ug s | #3 h + ug → hug s"
-    assert panel.strip.chips()[panel.strip._current].caption == str(hug_bpe.token_to_id("hug"))
+    assert panel.strip.chips()[panel.strip.current()].caption == str(hug_bpe.token_to_id("hug"))
 
 
 def test_why_view_shows_wordpiece_greedy_matches_and_the_unknown_word(qtbot, panel):

@@ -78,8 +78,30 @@ def test_sorting_by_merge_step(panel, hug_bpe):
     panel.table.sortByColumn(COL_RANK, Qt.SortOrder.AscendingOrder)
     assert shown_rows(panel)[:3] == ["ug", "un", "hug"]
     panel.table.sortByColumn(COL_RANK, Qt.SortOrder.DescendingOrder)
-    # base tokens have no merge step; they sort after every merged token
-    assert shown_rows(panel)[-3:] == ["hug", "un", "ug"]
+    # the latest merges first; base tokens have no merge step and stay last either way
+    assert shown_rows(panel)[:3] == ["hug", "un", "ug"]
+    assert all(panel.proxy.index(r, COL_RANK).data() == "" for r in range(3, 11))
+
+
+def test_sorting_covers_rows_not_fetched_yet(qtmodeltester, panel, hug_bpe, monkeypatch):
+    monkeypatch.setattr(vocabulary, "FETCH_BATCH", 4)
+    panel.state.set_tokenizer(hug_bpe)
+    panel.table.sortByColumn(COL_RANK, Qt.SortOrder.DescendingOrder)
+    # the three merged tokens have the highest ids, beyond the first batch, yet come first
+    assert shown_rows(panel)[:3] == ["hug", "un", "ug"]
+    # the model tester on a model of its own: attached after the panel's view, it would see
+    # the view fetch rows while it still thinks a reset is under way
+    model = vocabulary.VocabModel()
+    model.set_tokenizer(hug_bpe)
+    qtmodeltester.check(model)
+    model.sort(COL_RANK, Qt.SortOrder.DescendingOrder)
+    model.fetch_all()
+    assert [model.index(r, COL_TOKEN).data() for r in range(3)] == ["hug", "un", "ug"]
+    # a slider move keeps the order
+    from subword_gui.jobs import truncate_tokenizer
+
+    panel.state.set_tokenizer(truncate_tokenizer(hug_bpe, 10), 10)
+    assert shown_rows(panel)[:2] == ["un", "ug"]
 
 
 def test_merge_tree_of_hug(panel, hug_bpe):
