@@ -49,3 +49,15 @@ def test_text_must_be_utf8():
     assert as_text("한".encode()) == "한"
     with pytest.raises(ProtobufError, match="UTF-8"):
         as_text(b"\xff")
+
+
+def test_writer_round_trips_through_the_reader():
+    from core.formats.protobuf import encode_varint, field
+
+    assert encode_varint(150) == b"\x96\x01"  # the spec's example again, the other way
+    assert encode_varint(-1) == b"\xff" * 9 + b"\x01"
+    data = field(1, 150) + field(2, "철수") + field(3, 0.5) + field(4, -7) + field(5, True) + field(6, b"\x00\xff")
+    fields = read_fields(data)
+    assert [(n, w) for n, w, _ in fields] == [(1, 0), (2, 2), (3, 5), (4, 0), (5, 0), (6, 2)]
+    assert fields[0][2] == 150 and as_text(fields[1][2]) == "철수" and as_float(fields[2][2]) == 0.5
+    assert as_signed(fields[3][2]) == -7 and fields[4][2] == 1 and fields[5][2] == b"\x00\xff"
