@@ -42,7 +42,8 @@ class MergeStep:
     """One merge applied while encoding a piece (the explorer's "why" view).
 
     ``position`` is the character offset in the piece where ``merged`` starts;
-    ``symbols`` is the whole piece after this step.
+    ``symbols`` is the whole piece after this step, and ``index`` is where
+    ``merged`` sits in it.
     """
 
     rank: int
@@ -51,6 +52,7 @@ class MergeStep:
     merged: str
     position: int
     symbols: tuple[str, ...]
+    index: int = -1
 
 
 class BPE:
@@ -235,8 +237,9 @@ class BPE:
             if k < n:
                 prv[k] = i
             if steps is not None:
-                steps.append(MergeStep(rank, left, right, self._id_to_token[new_id], symbols[i][1],
-                                       tuple(self._id_to_token[s[0]] for s, a in zip(symbols, alive) if a)))
+                now = tuple(self._id_to_token[s[0]] for s, a in zip(symbols, alive) if a)
+                steps.append(MergeStep(rank, left, right, self._id_to_token[new_id], symbols[i][1], now,
+                                       sum(alive[:i])))
             p = prv[i]
             if p >= 0:
                 r = ranks.get((symbols[p][0], new_id))

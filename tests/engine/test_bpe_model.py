@@ -78,6 +78,9 @@ def test_explain_lists_steps_in_order():
     steps = m.explain("hugs")
     assert [(s.rank, s.left, s.right, s.merged, s.position) for s in steps] == [(0, "u", "g", "ug", 1), (2, "h", "ug", "hug", 0)]
     assert steps[-1].symbols == ("hug", "s")
+    assert [s.index for s in steps] == [1, 0]
+    unk_steps = m.explain("mugs")  # <unk> is one symbol but 1 char; ug sits at index 1
+    assert [(s.merged, s.position, s.index) for s in unk_steps] == [("ug", 1, 1)]
     assert m.explain("s") == []
 
 
