@@ -132,9 +132,11 @@ class SegmentationPanel(QWidget):
         why view starts on something worth explaining."""
         self.editor.setPlainText(text)
         self.refresh()
-        if self._lines and self._lines[0].encoding.ids:
+        first = self._lines[0].encoding if self._lines else None
+        words = [i for i, w in enumerate(first.word_ids) if w is not None] if first is not None else []
+        if words:
             enc = self._lines[0].encoding
-            longest = max(range(len(enc.ids)), key=lambda i: (enc.offsets[i][1] - enc.offsets[i][0], -i))
+            longest = max(words, key=lambda i: (enc.offsets[i][1] - enc.offsets[i][0], -i))
             cursor = self.editor.textCursor()
             cursor.setPosition(self._lines[0].to_qt(enc.offsets[longest][0]))
             self.editor.setTextCursor(cursor)
@@ -214,9 +216,13 @@ class SegmentationPanel(QWidget):
         if not 0 <= line < len(self._lines):
             return ""
         ln = self._lines[line]
-        i = ln.token_at(pos)
-        if i is not None:
-            return token_tooltip(self.cache.tokenizer, self.cache.style, ln, i)
+        covering = [i for i, (s, e) in enumerate(ln.encoding.offsets) if s <= pos < e]
+        if len(covering) > 1:  # byte-level or jamo pieces of one character
+            head = f"<b>this character is split across {len(covering)} tokens</b>"
+            parts = [token_tooltip(self.cache.tokenizer, self.cache.style, ln, i) for i in covering[:6]]
+            return head + "<hr>".join(parts)
+        if covering:
+            return token_tooltip(self.cache.tokenizer, self.cache.style, ln, covering[0])
         if pos in ln.dropped:
             return "<b>removed</b> by the normalizer or pre-tokenizer: no token covers this character"
         return ""

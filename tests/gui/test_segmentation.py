@@ -328,3 +328,19 @@ def test_long_lines_encoded_in_chunks_equal_the_whole_encoding(algorithm, ko_bpe
     edited = text[:300] + "새" + text[300:]
     assert cache.get(edited).encoding.ids == tok.encode(edited).ids
     assert cache.get(edited).encoding.offsets == tok.encode(edited).offsets
+
+
+def test_a_character_split_across_byte_tokens_is_marked_and_explained(panel):
+    # byte-level BPE that never merged the bytes of 한: three byte tokens share the one syllable
+    tok = drain(train_from_counts({"Ġhi": 10}, TrainOptions("bytelevel-bpe", vocab_size=258)))
+    panel.state.set_tokenizer(tok)
+    panel.set_text("한")
+    enc = panel.lines()[0].encoding
+    assert enc.offsets == [(0, 1)] * 3
+    fmt = format_at(panel, 0, 0)
+    assert fmt.underlineStyle() == QTextCharFormat.UnderlineStyle.DotLine
+    tip = panel.tooltip_for(0, 0)
+    assert "split across 3 tokens" in tip
+    for byte in ("ED", "95", "9C"):  # the UTF-8 bytes of 한, one per token
+        assert f"⟨{byte}⟩" in tip
+    assert [c.parts for c in panel.strip.chips()] == [[("⟨ED⟩", "byte")], [("⟨95⟩", "byte")], [("⟨9C⟩", "byte")]]
