@@ -337,3 +337,36 @@ def test_models_sentencepiece_cannot_hold_are_refused_and_nothing_is_written(tmp
         with pytest.raises(ConfigError, match=words):
             save_tokenizer(tok, tmp_path / "x.model", "sentencepiece")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_every_cut_and_random_corruption_gives_a_format_error_or_a_working_tokenizer(trained, tmp_path):
+    """Fuzz: each prefix of a small model, and seeded random byte flips of a real one, either
+    load (a cut at a field boundary is still a message) and encode, or raise FormatError."""
+    import random
+
+    data = model_bytes(UNIGRAM_PIECES, charsmap=b"")
+    real = (trained[0] / "m.model").read_bytes()
+    rng = random.Random(1234)
+    variants = [data[:k] for k in range(len(data))]
+    for _ in range(150):
+        blob = bytearray(real)
+        for _ in range(rng.randint(1, 4)):
+            blob[rng.randrange(len(blob))] = rng.randrange(256)
+        variants.append(bytes(blob))
+    path = tmp_path / "fuzz.model"
+    loaded = failed = 0
+    for blob in variants:
+        path.write_bytes(blob)
+        try:
+            tok = load_sentencepiece(path)
+        except FormatError as e:
+            assert "fuzz.model" in str(e)
+            failed += 1
+            continue
+        loaded += 1
+        try:
+            for text in ("Hello ｶﾞ world", "철수는", ""):
+                tok.encode(text)
+        except FormatError as e:  # a corrupt charsmap is only found when used
+            assert "precompiled_charsmap" in str(e)
+    assert loaded and failed
