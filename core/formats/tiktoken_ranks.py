@@ -17,8 +17,8 @@ does, rebuilt in :class:`TiktokenBPE`):
 Inside the explorer tokens are shown in the GPT-2 byte alphabet (``Ġ`` for a
 space, see :mod:`core.bytelevel`), like any byte-level BPE.
 
-Leaves out: special tokens (a rank file does not list them; add them as
-added tokens), and the pattern itself is not stored in the file.
+Special tokens are not in a rank file: pass them to :func:`load_tiktoken`.
+Leaves out: the pattern itself is not stored in the file either.
 """
 
 from __future__ import annotations
@@ -339,18 +339,29 @@ class TiktokenSplit:
         return f"TiktokenSplit({self.name or 'custom'!r})"
 
 
-def tiktoken_tokenizer(ranks: dict[bytes, int], pattern: str = "cl100k_base"):
+def tiktoken_tokenizer(ranks: dict[bytes, int], pattern: str = "cl100k_base",
+                       special_tokens: dict[str, int] | None = None):
+    """``special_tokens`` (e.g. ``{"<|endoftext|>": 100257}``) are matched in the text first,
+    as ``tiktoken.Encoding.encode(text, allowed_special="all")`` does."""
     from core import decoders
-    from core.tokenizer import Tokenizer
+    from core.tokenizer import AddedToken, Tokenizer
 
-    tok = Tokenizer(TiktokenBPE(ranks), pre_tokenizer=TiktokenSplit(pattern), decoder=decoders.ByteLevel())
-    tok.extra["tiktoken"] = {"pattern": TiktokenSplit(pattern).name or pattern}
+    specials = dict(special_tokens or {})
+    taken = {r: t for t, r in ranks.items()}
+    for content, id in specials.items():
+        if id in taken:
+            raise ConfigError(f"special token {content!r} has id {id}, which the rank of {taken[id]!r} already uses")
+    split = TiktokenSplit(pattern)
+    tok = Tokenizer(TiktokenBPE(ranks), pre_tokenizer=split, decoder=decoders.ByteLevel(),
+                    added_tokens=[AddedToken(content, id, special=True) for content, id in specials.items()])
+    tok.extra["tiktoken"] = {"pattern": split.name or pattern}
     return tok
 
 
-def load_tiktoken(path: str | os.PathLike, pattern: str = "cl100k_base"):
+def load_tiktoken(path: str | os.PathLike, pattern: str = "cl100k_base",
+                  special_tokens: dict[str, int] | None = None):
     """A rank file as a Tokenizer that encodes as ``tiktoken.Encoding`` with the same ranks and pattern."""
-    return tiktoken_tokenizer(read_ranks(path), pattern)
+    return tiktoken_tokenizer(read_ranks(path), pattern, special_tokens)
 
 
 def ranks_of(tok) -> dict[bytes, int]:

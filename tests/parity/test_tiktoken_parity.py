@@ -76,3 +76,14 @@ def test_ids_equal_tiktoken_on_every_line(rank_files, corpus, pattern):
             mismatches.append((i, line[:60], expected[:12], got[:12]))
     assert not mismatches, f"{len(mismatches)} lines differ, first: {mismatches[:3]}"
     assert ours.decode(ours.encode("한국어 text").ids) == "한국어 text"
+
+
+def test_special_tokens_match_like_allowed_special_all(rank_files):
+    path = rank_files["en-botchan.txt"]
+    ranks = read_ranks(path)
+    specials = {"<|endoftext|>": len(ranks), "<|fim|>": len(ranks) + 1}
+    theirs = tiktoken.Encoding("test-specials", pat_str=PATTERNS["cl100k_base"], mergeable_ranks=ranks,
+                               special_tokens=specials)
+    ours = load_tiktoken(path, "cl100k_base", special_tokens=specials)
+    for text in ["a<|endoftext|>b", "<|fim|><|endoftext|>", "x <|endoftext|> y<|fim", "no specials here"]:
+        assert ours.encode(text).ids == theirs.encode(text, allowed_special="all"), text
