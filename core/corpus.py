@@ -50,7 +50,7 @@ from core.errors import ConfigError, CorpusError
 from core.events import Progress, Warning_
 
 BLOCK_BYTES = 1 << 20  # read this many bytes at a time (and report progress once per block)
-MAX_SEGMENT_CHARS = 1 << 20  # a partial line longer than this is cut at a safe point while reading
+MAX_SEGMENT_CHARS = 1 << 16  # a partial line longer than this is cut at its last safe point while reading
 LONG_LINE_CHARS = 1 << 16  # pre-tokenizers that work line by line see lines cut to this length
 PREVIEW_LINES = 50
 PREVIEW_LINE_CHARS = 2000  # a preview line is cut here (think of the 50 MB single line)
@@ -112,6 +112,7 @@ class _Counter:
         self.chars: Counter[str] = Counter()
         self.lines = 0
         self.preview: list[str] = []
+        self.continuing = False  # the last thing added was a segment of a line still going on
         if options is None:
             self.normalize = None
             self.split = str.split
@@ -131,21 +132,27 @@ class _Counter:
             self.line_independent = type(pre) in (Whitespace, WhitespaceSplit, BertPreTokenizer)
 
     def add_lines(self, block: str, n_lines: int) -> None:
-        """``block``: ``n_lines`` complete lines joined by "\\n" (no final line end)."""
+        """``block``: ``n_lines`` complete lines joined by "\\n" (no final line end).
+
+        After ``add_segment``, the first of them is the end of the segmented line.
+        """
         self.lines += n_lines
         if len(self.preview) < PREVIEW_LINES:
-            for line in block.split("\n", PREVIEW_LINES)[: PREVIEW_LINES - len(self.preview)]:
+            skip = 1 if self.continuing else 0
+            for line in block.split("\n", PREVIEW_LINES)[skip : skip + PREVIEW_LINES - len(self.preview)]:
                 self.preview.append(line[:PREVIEW_LINE_CHARS])
+        self.continuing = False
         self._add(block)
 
     def add_segment(self, segment: str) -> None:
         """Part of a line too long to hold (see ``_safe_cut``); not a line of its own."""
-        if not self.preview:
+        if not self.continuing and len(self.preview) < PREVIEW_LINES:
             self.preview.append(segment[:PREVIEW_LINE_CHARS])
+        self.continuing = True
         self._add(segment)
 
     def _add(self, block: str) -> None:
-        self.chars.update(block)
+        _count_chars(block, self.chars)
         if self.line_independent:
             text = self.normalize(block) if self.normalize else block
             self.words.update(self.split(text))
@@ -169,6 +176,44 @@ class _Counter:
             preview=self.preview,
             **stats,
         )
+
+
+def _count_chars(text: str, into: Counter) -> None:
+    """Add ``text``'s character counts to ``into``.
+
+    subtle: ``Counter.update(text)`` allocates a new int per character once counts
+    pass 256, which is slow (and very slow under tracemalloc). With numpy, the
+    UTF-16 code units of the text are histogrammed in one C pass instead; text
+    with characters outside the BMP (surrogate pairs) falls back to Counter.
+    """
+    if len(text) < 4096 or _np() is None:
+        into.update(text)
+        return
+    np = _np()
+    units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype="<u2")
+    hist = np.zeros(0x10000, dtype=np.int64)
+    for i in range(0, len(units), 1 << 16):  # slices: bincount copies its input to int64
+        hist += np.bincount(units[i : i + (1 << 16)], minlength=0x10000)
+    if hist[0xD800:0xE000].any():  # surrogate pairs: astral characters (emoji...)
+        into.update(text)
+        return
+    for code in np.flatnonzero(hist).tolist():
+        into[chr(code)] += int(hist[code])
+
+
+_numpy = False
+
+
+def _np():
+    """numpy if installed (it arrives with pyqtgraph), else None; imported on first use."""
+    global _numpy
+    if _numpy is False:
+        try:
+            import numpy
+        except ImportError:  # pragma: no cover - numpy is a dependency of the GUI
+            numpy = None
+        _numpy = numpy
+    return _numpy
 
 
 def _as_paths(paths) -> list[Path]:
@@ -229,9 +274,10 @@ def _safe_cut(text: str, start: int = 0, end: int | None = None) -> int:
     `` word`` and metaspace's ``▁word`` pieces stay whole, and a run of spaces
     splits exactly as it would uncut.
 
-    subtle: the approximation — a stretch of more than ``MAX_SEGMENT_CHARS``
-    characters without whitespace (or a pre-tokenizer ``none`` line) is cut at
-    the block end, so one pre-token of that stretch is split in two.
+    subtle: the approximation — a line with no such point in a whole block (a
+    stretch of about a megabyte without whitespace, e.g. Japanese or Thai
+    without line ends, or any long line under pre-tokenizer ``none``) is cut
+    at the block end, so one pre-token there is split in two.
 
     >>> _safe_cut("ab  cd ef")
     6
@@ -295,6 +341,7 @@ def _count_file(path: Path, counter: _Counter, encoding: str, done_before: int, 
             _tls.replaced = 0
             text = pending + decoder.decode(block, final=eof)
             replaced += _tls.replaced
+            block = b""  # subtle: drop references early: peak memory is a few blocks
             if first and text:
                 text = text.removeprefix("\ufeff")  # a byte order mark is not text
                 first = False
@@ -309,7 +356,7 @@ def _count_file(path: Path, counter: _Counter, encoding: str, done_before: int, 
             text = text.replace("\r\n", "\n").replace("\r", "\n")
             last_nl = text.rfind("\n")
             if eof:
-                if text:  # the last line, which may lack its line end
+                if text or counter.continuing:  # the last line, which may lack its line end
                     text = text.removesuffix("\n")
                     counter.add_lines(text, text.count("\n") + 1)
             elif last_nl >= 0:
@@ -317,10 +364,11 @@ def _count_file(path: Path, counter: _Counter, encoding: str, done_before: int, 
                 pending = text[last_nl + 1 :] + pending
             elif len(text) > MAX_SEGMENT_CHARS:
                 cut = _safe_cut(text)
-                counter.add_segment(text[:cut])
+                counter.add_segment(text[:cut] if cut < len(text) else text)
                 pending = text[cut:] + pending
             else:
                 pending = text + pending
+            text = ""
             if eof:
                 break
             yield Progress("count", done_before + bytes_read, total)
@@ -443,8 +491,10 @@ def write_word_counts(counts: dict[str, int], path) -> None:
     """
     lines = []
     for word, n in sorted(counts.items(), key=lambda wc: (-wc[1], wc[0])):
-        if not word or "\n" in word or "\r" in word:
-            raise CorpusError(f"cannot write the word {word!r}: a word must be non-empty and on one line")
+        if not word.strip() or "\n" in word or "\r" in word or "\x00" in word:
+            raise CorpusError(
+                f"cannot write the word {word!r}: a word must be on one line, not blank, without NUL"
+            )
         if not isinstance(n, int) or n <= 0:
             raise CorpusError(f"cannot write the count {n!r} of {word!r}: counts are positive whole numbers")
         lines.append(f"{word}\t{n}\n")
