@@ -230,10 +230,7 @@ def _load_hf_json(path: Path, pattern) -> LoadedTokenizer:
 
 def _load_gpt2(path: Path, pattern) -> LoadedTokenizer:
     folder = path.parent
-    vocab, merges = folder / "vocab.json", folder / "merges.txt"
-    if path.name == "merges.txt" or path.name != "vocab.json":
-        vocab = path.with_name("vocab.json") if path.name == "merges.txt" else vocab
-        merges = path if path.name == "merges.txt" else merges
+    vocab, merges = path.with_name("vocab.json"), path.with_name("merges.txt")
     for p in (vocab, merges):
         if not p.is_file():
             raise FormatError(f"{p} is missing: the GPT-2 format is vocab.json and merges.txt side by side")
