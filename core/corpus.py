@@ -7,7 +7,8 @@ long job in the engine: it yields ``Progress("count", bytes_read, total_bytes)``
 about once per megabyte (a GUI shows a bar and cancels by no longer iterating)
 and ``Warning_`` events, and returns a :class:`CorpusCounts`.
 
-    >>> counts = drain(count_words("reviews.txt", TrainOptions("bpe")))
+    counts = drain(count_words("reviews.txt", TrainOptions("bpe")))  # a file
+
     >>> count_lines(["먹고 먹고 있다"]).words
     {'먹고': 2, '있다': 1}
 
@@ -388,8 +389,7 @@ def count_words(
     whose normalizer and pre-tokenizer are applied to each line (None: plain
     whitespace-split words); ``encoding``: ``"auto"`` or a codec name.
 
-    >>> drain(count_words(path)).words      # file: "먹고 먹고\\r\\n있다\\r\\n"
-    {'먹고': 2, '있다': 1}
+    A file holding ``"먹고 먹고\\r\\n있다\\r\\n"`` gives ``words == {'먹고': 2, '있다': 1}``.
     """
     files = _as_paths(paths)
     encoding = _check_encoding(encoding)
@@ -448,8 +448,7 @@ def read_word_counts(path) -> dict[str, int]:
     space instead (subword-nmt's ``get_vocab`` output). Everything before it,
     leading spaces included (GPT-2 pieces start with one), is the word.
 
-    >>> read_word_counts("hug-pug.tsv")      # "hug\\t10\\npug\\t5\\n"
-    {'hug': 10, 'pug': 5}
+    A file holding ``"hug\\t10\\npug\\t5\\n"`` gives ``{'hug': 10, 'pug': 5}``.
     """
     path = _as_paths(path)[0]
     counts: dict[str, int] = {}
@@ -487,7 +486,7 @@ def read_word_counts(path) -> dict[str, int]:
 def write_word_counts(counts: dict[str, int], path) -> None:
     """Write ``word<TAB>count`` lines, most frequent first (then by word), atomically.
 
-    >>> write_word_counts({"pug": 5, "hug": 10}, "out.tsv")   # "hug\\t10\\npug\\t5\\n"
+    ``write_word_counts({"pug": 5, "hug": 10}, path)`` writes ``"hug\\t10\\npug\\t5\\n"``.
     """
     lines = []
     for word, n in sorted(counts.items(), key=lambda wc: (-wc[1], wc[0])):
