@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import os
 import shutil
 from dataclasses import dataclass, field
