@@ -144,6 +144,9 @@ def _add_algorithm_options(p: argparse.ArgumentParser) -> None:
                    help="unigram: the seed's teaching recipe (300 seed pieces, drop 10%% per round)")
     p.add_argument("--shrinking-factor", type=float, help="unigram: share of pieces kept per pruning round (0.75)")
     p.add_argument("--max-piece-length", type=int, help="unigram: longest piece in characters (16)")
+    p.add_argument("--wordpiece-score", choices=["likelihood", "frequency"],
+                   help="wordpiece: merge score, count(ab)/(count(a)count(b)) as the seeds (default) "
+                        "or the pair count as tokenizers' WordPieceTrainer")
 
 
 def _extra_options(args: argparse.Namespace) -> dict:
@@ -154,6 +157,8 @@ def _extra_options(args: argparse.Namespace) -> dict:
     for name in ("shrinking_factor", "max_piece_length"):
         if getattr(args, name, None) is not None:
             extra[name] = getattr(args, name)
+    if getattr(args, "wordpiece_score", None) is not None:
+        extra["score"] = args.wordpiece_score
     return extra
 
 
@@ -209,6 +214,13 @@ def _save_outputs(tokenizer, directory: Path, stream) -> list[Path]:
             written.extend(save_gpt2(tokenizer.model, directory))
         except FormatError as e:
             print(f"subword: warning: merges.txt and vocab.json not written: {e}", file=stream)
+    from core.models.wordpiece import WordPiece
+
+    if isinstance(tokenizer.model, WordPiece):
+        from core.formats.bert_vocab import save_bert_vocab
+
+        save_bert_vocab(tokenizer.model, directory / "vocab.txt")
+        written.append(directory / "vocab.txt")
     path = directory / "tokenizer.json"
     save_tokenizer_json(tokenizer, path)
     written.append(path)
@@ -236,7 +248,7 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 def _add_encode_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("text", nargs="?", help="text to encode (or use --input)")
-    p.add_argument("--model", "-m", type=Path, required=True,
+    p.add_argument("--model", "-m", type=Path,
                    help="any supported tokenizer file or folder (tokenizer.json, vocab.json + merges.txt, "
                         "vocab.txt, .model, .vocab, tiktoken ranks, subword-nmt codes, a project)")
     p.add_argument("--pattern", help="split pattern of a tiktoken rank file: gpt2, cl100k_base, o200k_base or a regex")
@@ -245,6 +257,49 @@ def _add_encode_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--nbest", type=int, metavar="K", help="unigram: the K best segmentations with their scores")
     p.add_argument("--sample", action="store_true", help="unigram: one sampled segmentation (subword regularization)")
     p.add_argument("--alpha", type=float, default=0.1, help="unigram: sampling sharpness for --sample (0.1)")
+    _add_subword_nmt_options(p)
+
+
+def _add_subword_nmt_options(p: argparse.ArgumentParser) -> None:
+    """``--format subword-nmt``: apply codes exactly as ``subword-nmt apply-bpe`` does."""
+    p.add_argument("--format", choices=["tokens", "subword-nmt"], default="tokens",
+                   help="subword-nmt: write each line as subword-nmt's apply-bpe does ('hug p@@ ug')")
+    p.add_argument("--codes", type=Path, help="subword-nmt: the BPE codes file (or give it as --model)")
+    p.add_argument("--glossary", nargs="+", metavar="G", help="subword-nmt: words or regexes never split")
+    p.add_argument("--vocabulary", type=Path, help="subword-nmt: 'word count' file (from get-vocab)")
+    p.add_argument("--vocabulary-threshold", type=int, metavar="N",
+                   help="subword-nmt: subwords seen fewer than N times in --vocabulary are split back")
+    p.add_argument("--separator", default="@@", help="subword-nmt: mark of a non-final subword (@@)")
+
+
+def _encode_subword_nmt(args: argparse.Namespace) -> int:
+    """Lines in, lines out, as ``subword-nmt apply-bpe`` (line ends and edge spaces kept)."""
+    from core.formats.subword_nmt_codes import load_codes, load_vocabulary
+    from core.subword_nmt import SubwordNmt
+
+    codes_path = args.codes or args.model
+    if codes_path is None:
+        raise SubwordError("--format subword-nmt needs --codes FILE")
+    if args.vocabulary_threshold is not None and args.vocabulary is None:
+        raise SubwordError("--vocabulary-threshold needs --vocabulary FILE")
+    codes = load_codes(codes_path)
+    vocabulary = load_vocabulary(args.vocabulary, args.vocabulary_threshold) if args.vocabulary else None
+    bpe = SubwordNmt(codes.merges, codes.version, args.separator, vocabulary, args.glossary)
+    if args.text is not None:
+        lines = [args.text if args.text.endswith("\n") else args.text + "\n"]
+    elif args.input == "-":
+        lines = sys.stdin  # universal newlines, as apply-bpe reading stdin
+    else:
+        try:
+            data = Path(args.input).read_bytes().decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise SubwordError(f"{args.input} is not UTF-8 text (byte {e.start})") from None
+        # subtle: apply-bpe reads files through codecs, whose lines end at every Unicode
+        # line boundary (\r, \x0b, \x85, \u2028 ...), each kept on its line.
+        lines = data.splitlines(keepends=True)
+    for line in lines:
+        sys.stdout.write(bpe.segment_line(line))
+    return 0
 
 
 def load_model_path(path: Path, pattern: str | None = None):
@@ -297,6 +352,10 @@ def _encode_unigram_alternatives(tokenizer, texts: list[str], args: argparse.Nam
 def _cmd_encode(args: argparse.Namespace) -> int:
     if (args.text is None) == (args.input is None):
         raise SubwordError("give either TEXT or --input FILE")
+    if args.format == "subword-nmt":
+        return _encode_subword_nmt(args)
+    if args.model is None:
+        raise SubwordError("--model is required (or --format subword-nmt --codes FILE)")
     tokenizer = load_model_path(args.model, args.pattern)
     texts = [args.text] if args.text is not None else _read_lines(args.input)
     if args.nbest is not None or args.sample:
