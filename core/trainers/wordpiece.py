@@ -33,6 +33,10 @@ Vocabulary order (ids): special tokens, bare characters, ``##`` characters (each
 code-point order), then merged tokens in creation order. A merge whose token already
 exists (``a`` + ``##bc`` and ``ab`` + ``##c``) reuses its id.
 
+Extra options (``options.extra``): ``score``; ``max_input_chars_per_word`` for the model
+(100); ``alphabet_order``, a list of tokens whose order the alphabet's ids follow (used to
+replay ``tokenizers``' hash-order numbering in parity tests).
+
 Leaves out: ``tokenizers``' ``initial_alphabet`` and ``max_token_length`` options.
 """
 
@@ -41,7 +45,7 @@ from __future__ import annotations
 import heapq
 from typing import Generator
 
-from core.errors import ConfigError
+from core.errors import ConfigError, CorpusError
 from core.events import MergeEvent, Progress, TrainingStopped
 from core.models.wordpiece import WordPiece
 
@@ -106,9 +110,13 @@ def train_wordpiece(word_counts: dict[str, int], options) -> Generator[object, N
         specials.insert(0, unk)  # the encoder needs an unknown token in the vocabulary
     min_count = max(1, options.min_frequency)
     max_chars = options.extra.get("max_input_chars_per_word", 100)
+    if options.limit_alphabet is not None and options.limit_alphabet < 0:
+        raise ConfigError("the alphabet limit cannot be negative")
 
     # 1. Count characters (weighted by word counts) and choose the alphabet.
     items = [(w, c) for w, c in word_counts.items() if w and c > 0]
+    if not items:
+        raise CorpusError("nothing to train on: no words were counted")
     char_counts: dict[str, int] = {}
     initial_chars: set[str] = set()
     inner_chars: set[str] = set()
@@ -284,5 +292,8 @@ def train_wordpiece(word_counts: dict[str, int], options) -> Generator[object, N
         step += 1
         yield MergeEvent(step, tokens[a], tokens[b], new_token, pair_total, len(vocab), score, tie)
 
+    if step == 0 and reason == "vocab size reached":
+        reason = (f"the special tokens and alphabet ({len(vocab)} symbols) already fill "
+                  f"the requested vocabulary of {options.vocab_size}")
     yield TrainingStopped(reason, len(vocab), options.vocab_size)
     return WordPiece(vocab, unk, prefix, max_chars)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.errors import ConfigError
+from core.errors import ConfigError, CorpusError
 from core.events import MergeEvent, Progress, TrainingStopped, drain
 from core.training import TrainOptions
 from core.trainers.wordpiece import train_wordpiece
@@ -115,10 +115,27 @@ def test_limit_alphabet_drops_rare_characters():
     assert "c" not in model.get_vocab() and "##c" not in model.get_vocab()
 
 
-def test_empty_corpus_gives_only_special_tokens():
-    model, merges, events = run({})
-    assert model.get_vocab() == {"[UNK]": 0} and not merges
+@pytest.mark.parametrize("word_counts", [{}, {"": 3, "a": 0}])
+def test_empty_corpus_is_a_corpus_error(word_counts):
+    with pytest.raises(CorpusError):
+        run(word_counts)
+
+
+def test_single_characters_only_stop_for_lack_of_pairs():
+    model, merges, events = run({"a": 3, "b": 1})
+    assert model.get_vocab() == {"[UNK]": 0, "a": 1, "b": 2} and not merges
     assert events[-1].reason == "no pair left"
+
+
+def test_alphabet_larger_than_vocab_size_is_kept_and_said():
+    model, merges, events = run(HUG, vocab_size=3)
+    assert model.vocab_size == 8 and not merges
+    assert "already fill" in events[-1].reason and events[-1].reached_target
+
+
+def test_negative_alphabet_limit_is_a_config_error():
+    with pytest.raises(ConfigError):
+        run(HUG, limit_alphabet=-1)
 
 
 # -- a naive reference: recount everything at every step ------------------------------------
@@ -170,7 +187,7 @@ def naive(word_counts: dict[str, int], score: str, vocab_size: int, prefix="##")
     return out
 
 
-WORDS = st.dictionaries(st.text(alphabet="abcab가나", min_size=1, max_size=7), st.integers(1, 9), max_size=12)
+WORDS = st.dictionaries(st.text(alphabet="abcab가나", min_size=1, max_size=7), st.integers(1, 9), min_size=1, max_size=12)
 
 
 @settings(max_examples=150, deadline=None)
