@@ -1,8 +1,9 @@
 """WordPiece trainer: grow a vocabulary by merging the best adjacent pair, one pair per step.
 
-    >>> tok = drain(train_wordpiece({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5},
-    ...                             TrainOptions("wordpiece", vocab_size=13)))
-    >>> tok.get_vocab()          # [UNK], b h p, ##g ##n ##s ##u, then ##gs hu hugs ...
+    >>> model = drain(train_wordpiece({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5},
+    ...                               TrainOptions("wordpiece", vocab_size=13)))
+    >>> sorted(model.get_vocab(), key=model.token_to_id)      # alphabet, then merges in order
+    ['[UNK]', 'b', 'h', 'p', '##g', '##n', '##s', '##u', '##gs', 'hu', 'hugs', 'hug', '##ug']
 
 Words start as characters; every non-initial character carries the continuing-subword
 prefix (``hug`` -> ``h ##u ##g``). Merging drops the right part's prefix:
