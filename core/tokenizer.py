@@ -4,9 +4,22 @@
     >>> enc = tok.encode("철수는 먹고")
     >>> enc.tokens, enc.offsets     # offsets index the original text
 
-Added (special) tokens are cut out of the raw input first, longest first, as
-`tokenizers` does for tokens with ``normalized=False``; the remaining sections
-go through the pipeline one by one.
+Encoding a text, step by step (as `tokenizers` does, so ids *and* offsets match):
+
+1. added tokens with ``normalized=False`` (special tokens) are cut out of the raw
+   text, leftmost-longest; ``single_word`` ones only between non-word characters,
+   ``lstrip``/``rstrip`` ones swallow the whitespace beside them;
+2. each remaining section is normalized, then added tokens with ``normalized=True``
+   are cut out of the normalized text (matched against their normalized content);
+3. each remaining part is pre-tokenized (so ByteLevel's prefix space and
+   Metaspace's ``▁`` are added per part) and each piece goes through the model;
+4. a loaded post-processor trims byte-level offsets and, with
+   ``add_special_tokens=True``, adds its ``[CLS]``/``[SEP]`` (see :func:`post_process`).
+
+Conventions that differ from `tokenizers` on purpose: ``word_ids`` is None for
+added tokens (they still use up a word index), and ``special_tokens_mask`` is 1
+for special added tokens found in the text. Leaves out: pairs of sequences,
+truncation, padding, ``encode_special_tokens``.
 """
 
 from __future__ import annotations

@@ -288,7 +288,7 @@ def _unknown_type(d: dict, build) -> str | None:
     try:
         build(d)
     except ConfigError as e:
-        if "unsupported" in str(e) or "unknown" in str(e):
+        if str(e).startswith("unsupported"):  # the registries' "unsupported X type 'Foo'"
             return kind
     return None
 

@@ -115,3 +115,19 @@ def test_merge_result_missing_from_vocab(tmp_path):
 def test_added_token_id_clashes(tmp_path):
     added = [{"id": 5, "content": "<s>", "special": True}, {"id": 5, "content": "</s>", "special": True}]
     assert "duplicate id 5" in _error(_write(tmp_path, _variant(added_tokens=added)))
+
+
+def test_bad_option_of_a_known_component_is_not_called_unimplemented(tmp_path):
+    pre = {"type": "Split", "pattern": {"String": " "}, "behavior": "Sideways", "invert": False}
+    msg = _error(_write(tmp_path, _variant(pre_tokenizer=pre)))
+    assert "Sideways" in msg and "does not implement" not in msg
+
+
+def test_unknown_pre_tokenizer_inside_a_sequence(tmp_path):
+    pre = {"type": "Sequence", "pretokenizers": [{"type": "Whitespace"}, {"type": "UnicodeScripts"}]}
+    assert "pre-tokenizer 'UnicodeScripts'" in _error(_write(tmp_path, _variant(pre_tokenizer=pre)))
+
+
+def test_bad_regex(tmp_path):
+    pre = {"type": "Split", "pattern": {"Regex": "(unclosed"}, "behavior": "Isolated", "invert": False}
+    assert "(unclosed" in _error(_write(tmp_path, _variant(pre_tokenizer=pre)))

@@ -6,9 +6,15 @@ For each configuration `tokenizers` itself trains a tokenizer in the test. Then:
    equal theirs on every line;
 2. our saved tokenizer.json loads in `tokenizers`, and its encodings equal ours.
 
+Configurations cover BPE (plain, byte-level, byte fallback, continuing prefix and
+end-of-word suffix), WordPiece with BERT's normalizer and template post-processor,
+and Unigram (NFKC, and a SentencePiece-style Precompiled charsmap); normalizers
+NFKC+Lowercase, NFD+StripAccents+Lowercase, BertNormalizer, NFC, Precompiled.
+
 Corpus subsets (to stay within the CI budget, and deterministic): Korean is the
 first 30,000 lines of ko-movie-reviews.txt (of 237k; 10,000 for Unigram, whose
-training in `tokenizers` is slow); English and Japanese are whole files. Lines are the file's lines without their line end (CRLF or LF);
+training in `tokenizers` is slow; 5,000 with the Precompiled charsmap); English
+and Japanese are whole files. Lines are the file's lines without their line end (CRLF or LF);
 the BOM of en-botchan.txt is dropped.
 """
 
@@ -27,6 +33,7 @@ pytestmark = pytest.mark.slow
 
 KO_LINES = 30_000
 KO_UNIGRAM_LINES = 10_000
+KO_PRECOMPILED_LINES = 5_000
 
 
 def _lines(corpora_dir, name: str, limit: int | None = None) -> list[str]:
@@ -72,7 +79,29 @@ def _wordpiece_bert():
     tok.normalizer = hn.BertNormalizer(lowercase=True)
     tok.pre_tokenizer = hp.BertPreTokenizer()
     tok.decoder = hd.WordPiece()
+    tok.post_processor = hpp.TemplateProcessing(single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+                                                special_tokens=[("[CLS]", 2), ("[SEP]", 3)])
     trainer = ht.WordPieceTrainer(vocab_size=8000, special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])
+    return tok, trainer
+
+
+def _bpe_prefix_suffix():
+    tok = tokenizers.Tokenizer(hm.BPE(unk_token="<unk>", continuing_subword_prefix="##", end_of_word_suffix="</w>"))
+    tok.normalizer = hn.Sequence([hn.NFD(), hn.StripAccents(), hn.Lowercase()])
+    tok.pre_tokenizer = hp.Sequence([hp.WhitespaceSplit(), hp.Punctuation(), hp.Digits(individual_digits=True)])
+    tok.decoder = hd.BPEDecoder()
+    trainer = ht.BpeTrainer(vocab_size=4000, special_tokens=["<unk>"], continuing_subword_prefix="##",
+                            end_of_word_suffix="</w>")
+    return tok, trainer
+
+
+def _unigram_precompiled(charsmap: bytes):
+    """As a SentencePiece model converted to tokenizer.json (T5, ALBERT): Precompiled normalizer."""
+    tok = tokenizers.Tokenizer(hm.Unigram())
+    tok.normalizer = hn.Sequence([hn.Precompiled(charsmap), hn.Replace(tokenizers.Regex(" {2,}"), " ")])
+    tok.pre_tokenizer = hp.Metaspace()
+    tok.decoder = hd.Metaspace()
+    trainer = ht.UnigramTrainer(vocab_size=4000, unk_token="<unk>", special_tokens=["<unk>", "</s>"])
     return tok, trainer
 
 
@@ -96,6 +125,8 @@ CONFIGS = {
     # Unigram training in `tokenizers` is the slow part (~90 s for 30k lines on a busy CI box)
     "unigram-metaspace-nfkc-ko": (_unigram_metaspace_nfkc, "ko-movie-reviews.txt", KO_UNIGRAM_LINES),
     "unigram-metaspace-nfkc-en": (_unigram_metaspace_nfkc, "en-botchan.txt", None),
+    "bpe-prefix-suffix-en": (_bpe_prefix_suffix, "en-botchan.txt", None),
+    "unigram-precompiled-ko": (_unigram_precompiled, "ko-movie-reviews.txt", KO_PRECOMPILED_LINES),
 }
 
 
@@ -104,15 +135,32 @@ def trained(request, corpora_dir, tmp_path_factory):
     """Train with `tokenizers`, save their file, load it in ours; encode every line with both."""
     build, corpus, limit = CONFIGS[request.param]
     lines = _lines(corpora_dir, corpus, limit)
-    theirs, trainer = build()
+    if build is _unigram_precompiled:
+        theirs, trainer = build(_nmt_nfkc_charsmap(lines, tmp_path_factory.mktemp("spm")))
+    else:
+        theirs, trainer = build()
     theirs.train_from_iterator(lines, trainer=trainer)
     folder = tmp_path_factory.mktemp(request.param)
     theirs_path = folder / "theirs.json"
     theirs.save(str(theirs_path))
     expected = theirs.encode_batch(lines)
     ours = load_tokenizer_json(theirs_path)
-    ours_encs = [ours.encode(line) for line in lines]
+    ours_encs = [ours.encode(line, add_special_tokens=True) for line in lines]
     return request.param, lines, theirs_path, expected, ours, ours_encs
+
+
+def _nmt_nfkc_charsmap(lines, folder) -> bytes:
+    """The precompiled charsmap of SentencePiece's default ``nmt_nfkc`` rule, from a model trained here."""
+    spm = pytest.importorskip("sentencepiece")
+    from core.formats.sentencepiece_model import parse_model_proto
+
+    corpus = folder / "train.txt"
+    corpus.write_text("\n".join(lines[:2000]), encoding="utf-8")
+    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(folder / "m"), vocab_size=2000,
+                                   model_type="unigram", minloglevel=2)
+    charsmap = parse_model_proto((folder / "m.model").read_bytes()).normalizer_spec.precompiled_charsmap
+    assert len(charsmap) > 1000
+    return charsmap
 
 
 def _same(a, b) -> bool:
