@@ -132,8 +132,8 @@ def run_steps(app, window, args) -> None:
         tp = window.training_panel
         tp.train()
         _wait_for(app, [tp.training_finished], [tp.training_failed, tp.training_cancelled])
-        if tp.curve_job is not None and tp.curve_job.running:
-            _wait_for(app, [tp.curve_ready, tp.curve_job.failed], [], timeout_s=120)
+        if tp.job is not None and tp.job.running:  # the held-out curve, measured after training
+            _wait_for(app, [tp.job.ended], [], timeout_s=300)
     if args.text is not None and not type_text(window, args.text):
         print("subword-explorer: no segmentation panel to type into", file=sys.stderr)
     if args.panel and not window.raise_panel(args.panel):

@@ -225,6 +225,7 @@ class CorpusPanel(QWidget):
         self.job.finished.connect(self._on_finished)
         self.job.failed.connect(lambda msg: self._on_failed(pending[1], msg))
         self.job.cancelled.connect(self._on_cancelled)
+        self._chunks: dict[str, list] = {}
         self.progress.setValue(0)
         self.progress_label.setText(f"Reading {Path(pending[1]).name}…")
         self._busy_row.setVisible(True)
@@ -236,6 +237,9 @@ class CorpusPanel(QWidget):
         self.busy_changed.emit(False)
 
     def _on_events(self, events: list) -> None:
+        for e in events:
+            if type(e).__name__ == "Chunk":
+                self._chunks.setdefault(e.name, []).extend(e.items)
         for e in reversed(events):
             if type(e).__name__ == "Progress":
                 if e.total:
@@ -250,12 +254,14 @@ class CorpusPanel(QWidget):
     def _on_finished(self, result) -> None:
         self._idle()
         pending = self._pending
+        result.receive(getattr(self, "_chunks", {}))
+        self._chunks = {}
         self.result = result
         counts = result.counts
         if pending[0] == "file":
             source = ("file", pending[1], counts.encoding or "utf-8")
         elif pending[0] == "counts":
-            source = ("counts", dict(counts.words))
+            source = ("counts_file", pending[1])
         else:
             source = ("lines", pending[2])
         self.state.corpus_source = source

@@ -1,7 +1,7 @@
 """The explorer's long jobs, as engine-style generators: Qt-free, so a worker process can run them.
 
-    >>> result = drain(train_job(("lines", ["hug pug", "hug"]), TrainOptions("bpe", vocab_size=8), None))
-    >>> result.tokenizer.encode("hug").tokens
+    >>> events = []; curve = drain(train_job(("lines", ["hug pug", "hug"]), TrainOptions("bpe", vocab_size=8)), events.append)
+    >>> [e for e in events if isinstance(e, Trained)][0].tokenizer.encode("hug").tokens
     ['hug']
 
 Each job yields the engine's events (Progress, MergeEvent, UnigramRound,
@@ -12,7 +12,7 @@ the GUI thread's interpreter lock; everything they take and return is picklable.
 A corpus source is one of:
 - ``("file", path, encoding)``: a text file; every ``HELD_OUT_EVERY``-th line is
   kept out of the training counts and used for the tokens-per-word curve;
-- ``("counts", {word: count})``: raw word counts (a word-count file);
+- ``("counts_file", path)``: a word-count file (``word<TAB>count`` per line);
 - ``("lines", [line, ...])``: in-memory lines (the textbook examples).
 
 Leaves out: anything that draws; the engine's own counting (``core.corpus``) is
@@ -22,6 +22,7 @@ what the corpus panel shows, this module only re-counts under a training pipelin
 from __future__ import annotations
 
 import os
+import pickle
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Generator
@@ -37,6 +38,25 @@ from core.training import (
 HELD_OUT_EVERY = 20  # one line in twenty (5 %) is held out of training
 HELD_OUT_MAX_LINES = 1500  # enough for a stable ratio, cheap to encode ~10 times
 PROGRESS_EVERY_LINES = 5000
+CHUNK_ITEMS = 25_000  # a large result travels in slices of this many items
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """A slice of a large result, sent ahead of it so the GUI unpickles it in small pieces.
+
+    subtle: unpickling half a million words at once holds the GUI thread for a few
+    hundred milliseconds; in slices of 25 k each costs a few milliseconds, and the
+    worker's pipe reader spreads them over event-loop ticks.
+    """
+
+    name: str
+    items: list
+
+
+def send_in_chunks(name: str, seq: list):
+    for i in range(0, len(seq), CHUNK_ITEMS):
+        yield Chunk(name, seq[i : i + CHUNK_ITEMS])
 
 
 @dataclass
@@ -49,14 +69,34 @@ class CorpusResult:
     frequencies: list[int] = field(default_factory=list)
     order_by_count: list[int] = field(default_factory=list)  # most frequent first, then by word
     order_by_word: list[int] = field(default_factory=list)  # by code point
+    chunked: bool = False  # the four lists and counts.words came ahead as Chunk events
+
+    def receive(self, chunks: dict[str, list]) -> None:
+        """Put back what came as Chunk events (see ``_sent_in_chunks``)."""
+        if not self.chunked:
+            return
+        self.words = chunks.get("words", [])
+        self.frequencies = chunks.get("freqs", [])
+        self.order_by_count = chunks.get("by_count", [])
+        self.order_by_word = chunks.get("by_word", [])
+        self.counts.words = dict(zip(self.words, self.frequencies))
+        self.chunked = False
+
+
+@dataclass(frozen=True)
+class Trained:
+    """Event: training finished; the held-out curve is measured next, in the same worker."""
+
+    tokenizer: Tokenizer
+    held_out: list[str]  # lines the curve is measured on
+    held_out_kind: str  # "held-out lines" | "training lines" | "frequent words"
 
 
 @dataclass
-class TrainResult:
-    tokenizer: Tokenizer
-    pre_token_counts: dict[str, int] | None  # the counts trained on (for the cache), None if given
-    held_out: list[str]  # lines to measure the trained model on
-    held_out_kind: str  # "held-out lines" | "training lines" | "words"
+class CurveResult:
+    points: list  # [CurvePoint]
+    n_lines: int
+    kind: str
 
 
 @dataclass
@@ -87,7 +127,16 @@ def count_corpus_job(path: str, encoding: str = "auto") -> Generator[object, Non
 
     counts = yield from count_words([path], None, encoding=encoding)
     yield Progress("sort", 0, 1)
-    return _with_orders(counts)
+    return (yield from _sent_in_chunks(_with_orders(counts)))
+
+
+def _sent_in_chunks(result: CorpusResult):
+    """Yield the result's big lists as Chunk events and return it without them."""
+    for name, seq in (("words", result.words), ("freqs", result.frequencies),
+                      ("by_count", result.order_by_count), ("by_word", result.order_by_word)):
+        yield from send_in_chunks(name, seq)
+    result.counts.words = {}
+    return CorpusResult(result.counts, chunked=True)
 
 
 def load_counts_job(path: str) -> Generator[object, None, CorpusResult]:
@@ -99,7 +148,7 @@ def load_counts_job(path: str) -> Generator[object, None, CorpusResult]:
     if hasattr(counts, "send"):  # a generator in some engine versions
         counts = yield from counts
     yield Progress("sort", 0, 1)
-    return _with_orders(counts)
+    return (yield from _sent_in_chunks(_with_orders(counts)))
 
 
 def counts_from_lines_job(lines: list[str], name: str = "example") -> Generator[object, None, CorpusResult]:
@@ -154,33 +203,69 @@ def count_file_for_training(path: str, encoding: str | None, options: TrainOptio
     return dict(counts), held_out
 
 
-def train_job(source: tuple, options: TrainOptions, cached: tuple | None) -> Generator[object, None, TrainResult]:
-    """Count the source under the options' pipeline (unless ``cached`` = (counts, held_out, kind)), then train."""
+def _count_source(source: tuple, options: TrainOptions):
+    """``(pre-token counts, held-out lines, their kind)`` of a corpus source under ``options``."""
     kind = source[0]
-    fresh = None
-    if cached is not None:
-        counts, held_out, held_kind = cached
-    elif kind == "file":
+    if kind == "file":
         counts, held_out = yield from count_file_for_training(source[1], source[2], options)
-        held_kind = "held-out lines"
-        fresh = counts
-    elif kind == "counts":
+        return counts, held_out, "held-out lines"
+    if kind == "counts_file":
+        from core.corpus import read_word_counts
+
         yield Progress("count", 0, 1)
-        counts = pre_tokenize_counts(source[1], options)
+        raw = read_word_counts(source[1])
         # Word counts have no lines: measure on the most frequent words, one per line.
-        top = sorted(source[1].items(), key=lambda kv: -kv[1])[:HELD_OUT_MAX_LINES]
-        held_out, held_kind = [w for w, _ in top], "frequent words"
-        fresh = counts
-    elif kind == "lines":
+        top = sorted(raw.items(), key=lambda kv: -kv[1])[:HELD_OUT_MAX_LINES]
+        return pre_tokenize_counts(raw, options), [w for w, _ in top], "frequent words"
+    if kind == "lines":
         counter: Counter = Counter()
         _count_lines_under(source[1], options, counter)
-        counts = dict(counter)
-        held_out, held_kind = list(source[1]), "training lines"
-        fresh = counts
-    else:
-        raise ValueError(f"unknown corpus source {kind!r}")
+        return dict(counter), list(source[1]), "training lines"
+    raise ValueError(f"unknown corpus source {kind!r}")
+
+
+def _load_cache(path: str | None):
+    if path and os.path.isfile(path):
+        try:
+            with open(path, "rb") as f:
+                return pickle.load(f)
+        except (OSError, pickle.UnpicklingError, EOFError):
+            return None
+    return None
+
+
+def _save_cache(path: str | None, value) -> None:
+    if not path:
+        return
+    tmp = f"{path}.{os.getpid()}.tmp"
+    with open(tmp, "wb") as f:
+        pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, path)
+
+
+def train_job(source: tuple, options: TrainOptions, cache_path: str | None = None,
+              curve: bool = True) -> Generator[object, None, CurveResult]:
+    """Count the source under the options' pipeline, train, then measure the held-out curve.
+
+    1. counts: from ``cache_path`` if an earlier run with the same corpus and pipeline
+       left them there, else counted now (and saved there for the next run);
+    2. train: the engine's events pass through; a ``Trained`` event carries the tokenizer;
+    3. curve: tokens per word and characters per token at ~10 vocab sizes, returned.
+    subtle: everything big stays in this worker; the GUI receives only events, the
+    tokenizer and the curve, so no large pickle ever holds its thread.
+    """
+    cached = _load_cache(cache_path)
+    if cached is None:
+        cached = yield from _count_source(source, options)
+        _save_cache(cache_path, cached)
+    counts, held_out, held_kind = cached
     tokenizer = yield from train_from_counts(counts, options)
-    return TrainResult(tokenizer, fresh, held_out, held_kind)
+    yield Trained(tokenizer, held_out, held_kind)
+    if not curve or not held_out or not can_truncate(tokenizer):
+        return CurveResult([], len(held_out), held_kind)
+    sizes = curve_sizes(min_vocab_size(tokenizer), tokenizer.model.vocab_size)
+    points = yield from curve_job(tokenizer, held_out, sizes)
+    return CurveResult(points, len(held_out), held_kind)
 
 
 # -- the vocab-size slider and the held-out curve ---------------------------------------

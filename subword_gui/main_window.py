@@ -290,8 +290,8 @@ class MainWindow(QMainWindow):
         s.setValue("training/options", json.dumps(self.training_panel.options_dict()))
         s.setValue("corpus/encoding", self.corpus_panel.encoding_box.currentText())
         src = self.state.corpus_source
-        if src and src[0] in ("file", "counts") and self.state.corpus_path:
-            s.setValue("corpus/last", json.dumps([src[0], self.state.corpus_path]))
+        if src and src[0] in ("file", "counts_file") and self.state.corpus_path:
+            s.setValue("corpus/last", json.dumps(["counts" if src[0] == "counts_file" else "corpus", self.state.corpus_path]))
         s.sync()
 
     def reset_layout(self) -> None:
@@ -367,6 +367,7 @@ class MainWindow(QMainWindow):
                 end_of_word_suffix=ex.get("end_of_word_suffix"),
                 continuing_subword_prefix=ex.get("continuing_subword_prefix"),
                 min_frequency=int(ex.get("min_frequency", 0)),
+                extra=dict(ex.get("extra") or {}),
             )
             self.training_panel.set_options(options)
         except (SubwordError, ValueError, TypeError) as exc:

@@ -25,13 +25,16 @@ class AppState(QObject):
     tokenizer_changed = Signal(object)
     vocab_size_changed = Signal(int)
     status_message = Signal(str)
+    # The token the user is looking at (the one at the Segmentation cursor); the
+    # Vocabulary panel selects it and shows its merge tree. Linked views, no owner.
+    token_focused = Signal(str)
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self.corpus = None  # core.corpus.CorpusCounts | None
         self.corpus_path: str | None = None
         # Where the corpus came from, for re-counting under a training pipeline:
-        # ("file", path, encoding) | ("counts", {word: count}) | ("lines", [line, ...])
+        # ("file", path, encoding) | ("counts_file", path) | ("lines", [line, ...])
         self.corpus_source: tuple | None = None
         self.full_tokenizer = None  # core.tokenizer.Tokenizer | None (the trained/opened one)
         self.tokenizer = None  # the one shown (possibly cut by the slider)

@@ -4,14 +4,14 @@
     >>> panel.train()          # returns at once; panel.training_finished(tokenizer) fires later
 
 How a run flows:
-1. The corpus is counted under the chosen normalizer and pre-tokenizer (cached
-   per corpus and pipeline, so retraining at another size skips it), keeping
+1. The corpus is counted under the chosen normalizer and pre-tokenizer (the worker
+   caches them on disk per corpus and pipeline, so retraining at another size skips it), keeping
    one line in twenty out as held-out text.
 2. The trainer runs in a worker process; its events arrive in batches every
    ~50 ms: the merge log appends them in one insert, the plots call ``setData``.
-3. On success the tokenizer becomes ``state.full_tokenizer`` and a second job
-   measures tokens per word and characters per token on the held-out lines at
-   ~10 vocab sizes (the model cut with ``truncated``).
+3. On success the tokenizer becomes ``state.full_tokenizer``; the same worker
+   then measures tokens per word and characters per token on the held-out lines
+   at ~10 vocab sizes (the model cut with ``truncated``) for the curve.
 Cancel stops the worker and puts the previous run's log back: the previous
 model was never replaced. Step starts a run that stops after every merge (or
 Unigram round); each click lets one more through; Train then runs to the end.
@@ -19,7 +19,10 @@ Unigram round); each click lets one more through; Train then runs to the end.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import os
+import tempfile
 
 import numpy as np
 import pyqtgraph as pg
@@ -96,11 +99,16 @@ class TrainingPanel(QWidget):
         super().__init__(parent)
         self.state = state
         self.job: Job | None = None
-        self.curve_job: Job | None = None
+        self._phase = "idle"  # "training" | "curve" (the model is out, the curve is measured) | "idle"
+        self._trained = None
+        self._stopped = None
+        self.held_out: list[str] = []
+        self.held_out_kind = ""
+        self._cache_dir: tempfile.TemporaryDirectory | None = None
         self.stepping = False
         self.curve: list = []
         self._options: TrainOptions | None = None
-        self._counts_cache: dict[tuple, tuple] = {}
+        self._extra: dict[str, dict] = {}
         self._merge_x: list[int] = []
         self._merge_y: list[int] = []
         self._round_x: list[int] = []
@@ -311,6 +319,7 @@ class TrainingPanel(QWidget):
             pre_tokenizer=self.pre_tokenizer_box.currentText(),
             end_of_word_suffix=self.suffix_edit.text().strip() or None,
             continuing_subword_prefix=self.prefix_edit.text().strip() or None,
+            extra=dict(self._extra.get(self.algorithm, {})),
         )
 
     def set_options(self, options: TrainOptions) -> None:
@@ -326,6 +335,8 @@ class TrainingPanel(QWidget):
         self.special_edit.setText(",".join(options.special_tokens or []))
         self.prefix_edit.setText(options.continuing_subword_prefix or "")
         self.suffix_edit.setText(options.end_of_word_suffix or "")
+        # Algorithm-specific settings (e.g. an example's {"textbook": True}) have no widget.
+        self._extra = {options.algorithm: dict(options.extra or {})}
 
     def options_dict(self) -> dict:
         return {
@@ -361,7 +372,8 @@ class TrainingPanel(QWidget):
     # -- running ---------------------------------------------------------------------------------
     @property
     def busy(self) -> bool:
-        return self.job is not None and self.job.running
+        """A run is training (the held-out curve measured after it does not count)."""
+        return self.job is not None and self.job.running and self._phase == "training"
 
     def train(self) -> None:
         """Train to the end (or, during a stepped run, let it run to the end)."""
@@ -382,14 +394,17 @@ class TrainingPanel(QWidget):
         self._start(stepping=True)
 
     def cancel(self) -> None:
-        if self.busy:
+        if self.job is not None and self.job.running:
             self.job.cancel()
 
-    def _cache_key(self, source: tuple, options: TrainOptions) -> tuple:
-        ident = source[1] if source[0] != "lines" else tuple(source[1])
-        if source[0] == "counts":
-            ident = self.state.corpus_path
-        return (source[0], ident, source[2] if source[0] == "file" else None, options.normalizer, options.pre_tokenizer)
+    def _cache_file(self, source: tuple, options: TrainOptions) -> str:
+        """Where the worker keeps this corpus's counts under this pipeline, between runs."""
+        ident = repr(source[1:]) if source[0] != "lines" else repr(sorted(source[1]))
+        key = repr((source[0], ident, options.normalizer, options.pre_tokenizer, jobs.HELD_OUT_EVERY))
+        if self._cache_dir is None:
+            self._cache_dir = tempfile.TemporaryDirectory(prefix="subword-explorer-counts-")
+        name = hashlib.sha1(key.encode("utf-8")).hexdigest()[:16] + ".pickle"
+        return os.path.join(self._cache_dir.name, name)
 
     def _start(self, stepping: bool) -> None:
         source = getattr(self.state, "corpus_source", None)
@@ -401,20 +416,21 @@ class TrainingPanel(QWidget):
         except ConfigError as exc:
             self.training_failed.emit(str(exc))
             return
+        if self.job is not None and self.job.running:  # only the previous run's curve: drop it
+            self.job.kill()
         self._options = options
-        self._key = self._cache_key(source, options)
-        cached = self._counts_cache.get(self._key)
-        if cached is not None and source[0] == "counts":
-            source = ("counts", None)  # subtle: no need to ship the raw counts again
+        cache = self._cache_file(source, options)
         self.stepping = stepping
+        self._phase = "training"
+        self._trained = None
         self._clear_run()
-        self.job = Job(jobs.train_job, source, options, cached, parent=self)
+        self.job = Job(jobs.train_job, source, options, cache, parent=self)
         self.job.events.connect(self._on_events)
         self.job.finished.connect(self._on_finished)
         self.job.failed.connect(self._on_failed)
         self.job.cancelled.connect(self._on_cancelled)
         self._set_busy(True)
-        self.status.setText("Counting the corpus under this pipeline…" if cached is None else "Training…")
+        self.status.setText("Training…" if os.path.isfile(cache) else "Counting the corpus under this pipeline…")
         self.training_started.emit()
         self.job.start(stepping=stepping)
 
@@ -445,7 +461,7 @@ class TrainingPanel(QWidget):
     def _on_events(self, events: list) -> None:
         target = self._options.vocab_size if self._options else 1
         last_progress = None
-        stopped = None
+        trained = None
         for e in events:
             name = type(e).__name__
             if name == "MergeEvent":
@@ -458,9 +474,11 @@ class TrainingPanel(QWidget):
             elif name == "Progress":
                 last_progress = e
             elif name == "TrainingStopped":
-                stopped = e
+                self._stopped = e
             elif name == "Warning_":
                 self.state.status_message.emit(e.message)
+            elif name == "Trained":
+                trained = e
         follow = self.follow_log
         if self.merge_model.append_events(events):
             self.merge_curve.setData(np.asarray(self._merge_x), np.asarray(self._merge_y, dtype=float))
@@ -478,21 +496,21 @@ class TrainingPanel(QWidget):
             self.status.setText(f"Unigram {last.phase} round {last.round}: vocab {last.vocab_size:,}, loss {last.loss:,.1f}")
             self.round_view.scrollToBottom()
             self.progress.setValue(int(1000 * min(target / max(last.vocab_size, 1), 1.0)))
-        elif last_progress is not None and not self.merge_model.rows:
+        elif last_progress is not None and self._phase == "training" and not self.merge_model.rows:
             if last_progress.total:
                 self.progress.setValue(int(1000 * last_progress.done / last_progress.total))
             self.status.setText(f"{last_progress.phase.capitalize()}… {last_progress.done / max(last_progress.total, 1):.0%}")
-        if stopped is not None:
-            self._stopped = stopped
+        if trained is not None:
+            self._on_trained(trained)
 
-    def _on_finished(self, result) -> None:
+    def _on_trained(self, event) -> None:
+        """The model is ready (the worker goes on to measure the held-out curve)."""
+        self._phase = "curve"
         self._set_busy(False)
         self.stepping = False
-        if result.pre_token_counts is not None:
-            self._counts_cache = {self._key: (result.pre_token_counts, result.held_out, result.held_out_kind)}
-        self.held_out = result.held_out
-        self.held_out_kind = result.held_out_kind
-        tok = result.tokenizer
+        self.held_out = event.held_out
+        self.held_out_kind = event.held_out_kind
+        tok = event.tokenizer
         stopped = getattr(self, "_stopped", None)
         msg = f"Trained {ALGORITHM_LABELS.get(self._options.algorithm, self._options.algorithm)}: {tok.vocab_size:,} tokens"
         if stopped is not None and not stopped.reached_target:
@@ -500,11 +518,24 @@ class TrainingPanel(QWidget):
         self._stopped = None
         self.status.setText(msg)
         self.progress.setValue(1000)
+        self.curve = []
+        self.tpw_curve.setData([], [])
+        self.cpt_curve.setData([], [])
+        self.curve_label.setText(f"Measuring {len(event.held_out):,} {event.held_out_kind} at ~10 vocab sizes…"
+                                 if event.held_out else "No held-out text for this corpus.")
         self.state.set_full_tokenizer(tok, self._options, self.merge_model.rows)
         self.training_finished.emit(tok)
-        self._start_curve(tok, result.held_out, result.held_out_kind)
+
+    def _on_finished(self, result) -> None:
+        self._phase = "idle"
+        self._on_curve(result.points, result.n_lines, result.kind)
 
     def _on_failed(self, message: str) -> None:
+        if self._phase == "curve":
+            self._phase = "idle"
+            self.curve_label.setText(f"Could not measure the curve: {message}")
+            return
+        self._phase = "idle"
         self._set_busy(False)
         self.stepping = False
         self._restore_previous_run()
@@ -512,6 +543,11 @@ class TrainingPanel(QWidget):
         self.training_failed.emit(message)
 
     def _on_cancelled(self) -> None:
+        if self._phase == "curve":
+            self._phase = "idle"
+            self.curve_label.setText("Curve not measured (cancelled).")
+            return
+        self._phase = "idle"
         self._set_busy(False)
         self.stepping = False
         self._restore_previous_run()
@@ -553,22 +589,6 @@ class TrainingPanel(QWidget):
         self.curve_cut_line.setValue(k)
         self.curve_cut_line.setVisible(bool(self.curve))
 
-    def _start_curve(self, tok, lines: list[str], kind: str) -> None:
-        self.curve = []
-        self.tpw_curve.setData([], [])
-        self.cpt_curve.setData([], [])
-        if not lines or not jobs.can_truncate(tok):
-            self.curve_label.setText("No held-out text for this corpus." if not lines else "This model cannot be cut.")
-            return
-        sizes = jobs.curve_sizes(jobs.min_vocab_size(tok), tok.model.vocab_size)
-        if self.curve_job is not None and self.curve_job.running:
-            self.curve_job.kill()
-        self.curve_label.setText(f"Measuring {len(lines):,} {kind} at {len(sizes)} vocab sizes…")
-        self.curve_job = Job(jobs.curve_job, tok, lines, sizes, parent=self)
-        self.curve_job.finished.connect(lambda pts: self._on_curve(pts, len(lines), kind))
-        self.curve_job.failed.connect(lambda msg: self.curve_label.setText(f"Could not measure: {msg}"))
-        self.curve_job.start()
-
     def _on_curve(self, points: list, n_lines: int, kind: str) -> None:
         self.curve = points
         xs = [p.vocab_size for p in points]
@@ -584,6 +604,8 @@ class TrainingPanel(QWidget):
         self.curve_ready.emit(points)
 
     def shutdown(self) -> None:
-        for job in (self.job, self.curve_job):
-            if job is not None and job.running:
-                job.kill()
+        if self.job is not None and self.job.running:
+            self.job.kill()
+        if self._cache_dir is not None:
+            self._cache_dir.cleanup()
+            self._cache_dir = None

@@ -79,7 +79,8 @@ def _child_main(conn, func, args, stepping: bool) -> None:  # pragma: no cover -
             batch.append(event)
             now = time.monotonic()
             step_now = stepping and _is_step_event(event)
-            if step_now or now - last >= CHILD_FLUSH_S or len(batch) >= CHILD_MAX_BATCH:
+            heavy = type(event).__name__ in ("Chunk", "Trained")  # big: one per message, sent at once
+            if step_now or heavy or now - last >= CHILD_FLUSH_S or len(batch) >= CHILD_MAX_BATCH:
                 conn.send(("events", batch))
                 batch = []
                 last = now

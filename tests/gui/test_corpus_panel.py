@@ -89,7 +89,7 @@ def test_open_word_counts(qtbot, window, monkeypatch, tmp_path):
     path.write_text("hug\t10\npug\t5\npun\t12\nbun\t4\nhugs\t5\n", encoding="utf-8")
     open_through_menu(qtbot, window, monkeypatch, path, window.open_counts_action)
     assert window.state.corpus.words == {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
-    assert window.state.corpus_source == ("counts", {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5})
+    assert window.state.corpus_source == ("counts_file", str(path))
     assert column(window.corpus_panel.word_model, 0)[0] == "pun"
 
 

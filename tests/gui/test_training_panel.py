@@ -208,3 +208,21 @@ def test_log_models_pass_the_model_tester(qtmodeltester):
     rounds.append_events([UnigramRound("em", 1, 100, 1234.5), UnigramRound("prune", 1, 80, 1300.0, (("ab", 2.5),))])
     qtmodeltester.check(rounds)
     assert rounds.index(1, 4).data().startswith("1: ab")
+
+
+def test_retraining_reuses_the_counts_and_learns_the_same_merges(qtbot, loaded):
+    window = loaded
+    panel = window.training_panel
+    train(qtbot, window, TrainOptions("bpe", vocab_size=140))
+    first = [(e.left, e.right, e.count) for e in panel.merge_model.rows]
+    panel.set_options(TrainOptions("bpe", vocab_size=110))
+    with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS):
+        window.train_action.trigger()
+        assert panel.status.text() == "Training…"  # counts came from the worker's cache
+    assert [(e.left, e.right, e.count) for e in panel.merge_model.rows] == first[: len(panel.merge_model.rows)]
+    assert window.state.full_tokenizer.vocab_size == 110
+    # Another pipeline is counted afresh.
+    panel.set_options(TrainOptions("bpe", vocab_size=110, normalizer="nfkc,lowercase"))
+    with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS):
+        window.train_action.trigger()
+        assert panel.status.text().startswith("Counting")

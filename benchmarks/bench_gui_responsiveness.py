@@ -1,0 +1,251 @@
+"""How responsive the explorer stays: event-loop gaps while training, keystroke and slider latency, cold start.
+
+    $ QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_gui_responsiveness.py [--corpus PATH] [--vocab 32000]
+
+What it measures (targets from the issue in brackets):
+1. the longest gap between two event-loop iterations while BPE trains on the
+   Korean review corpus at vocab 32000 (a 0-ms QTimer records the time between
+   its firings) [< 100 ms]; the same while the corpus is being opened, for context;
+2. keystroke to repainted segmentation with 2,000 characters of Korean in the
+   editor: a key press, the panel's ``segmented`` signal, then a synchronous
+   repaint of the editor and token strip [< 50 ms];
+3. slider move to repainted segmentation: ``setValue(k)`` on the slider until the
+   segmentation is repainted, at sizes not seen before (no cache) [< 50 ms];
+4. cold start to a shown window: a fresh interpreter, from launch until the window
+   has been shown and painted once [< 1.5 s].
+
+Offscreen rendering is used (what CI has); on a desktop the paint costs differ.
+Prints what it measures; it does not assert the targets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "ko-movie-reviews.txt"
+
+START_SCRIPT = r"""
+import sys, time
+t0 = time.perf_counter()
+from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QSettings
+app = QApplication(sys.argv[:1])
+from subword_gui.theme import apply_theme
+from subword_gui.main_window import MainWindow
+apply_theme(app)
+window = MainWindow(settings=QSettings(sys.argv[1], QSettings.Format.IniFormat))
+window.show()
+app.processEvents()
+window.repaint()
+print("shown", time.perf_counter() - t0, flush=True)
+"""
+
+
+class GapMeter:
+    """A 0-ms timer: the time between its firings is how long the event loop was busy."""
+
+    def __init__(self):
+        from PySide6.QtCore import QTimer
+
+        self.timer = QTimer()
+        self.timer.setInterval(0)
+        self.timer.timeout.connect(self._tick)
+        self.gaps: list[float] = []
+        self._last = None
+
+    def _tick(self):
+        now = time.perf_counter()
+        if self._last is not None:
+            self.gaps.append(now - self._last)
+        self._last = now
+
+    def start(self):
+        self.gaps, self._last = [], None
+        self.timer.start()
+
+    def stop(self):
+        self.timer.stop()
+
+    def report(self, what: str) -> float:
+        g = sorted(self.gaps)
+        if not g:
+            print(f"{what}: no event-loop iterations recorded")
+            return float("nan")
+        p99 = g[int(0.99 * (len(g) - 1))]
+        over = sum(x > 0.1 for x in g)
+        print(f"{what}: {len(g):,} iterations, longest gap {1000 * g[-1]:.1f} ms, "
+              f"99th percentile {1000 * p99:.1f} ms, gaps over 100 ms: {over}")
+        return g[-1]
+
+
+def wait_for(app, signal, timeout_s: float = 1800):
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    loop = QEventLoop()
+    got = []
+    signal.connect(lambda *a: (got.append(a), loop.quit()))
+    QTimer.singleShot(int(timeout_s * 1000), loop.quit)
+    loop.exec()
+    if not got:
+        raise SystemExit(f"timed out waiting for {signal}")
+    return got[0]
+
+
+def settle(app, seconds: float):
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        app.processEvents()
+        time.sleep(0.005)
+
+
+def korean_text(path: Path, n_chars: int = 2000) -> str:
+    out, size = [], 0
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line:
+                out.append(line)
+                size += len(line) + 1
+            if size >= n_chars:
+                break
+    return "\n".join(out)[:n_chars]
+
+
+def measure_cold_start(runs: int = 3) -> list[float]:
+    times = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(runs):
+            t0 = time.perf_counter()
+            proc = subprocess.Popen([sys.executable, "-c", START_SCRIPT, str(Path(tmp) / "s.ini")], cwd=ROOT,
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                    env=dict(os.environ, PYTHONPATH=str(ROOT)))
+            line = proc.stdout.readline()
+            times.append(time.perf_counter() - t0)
+            proc.wait(timeout=60)
+            if not line.startswith("shown"):
+                raise SystemExit("the window did not start")
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    ap.add_argument("--vocab", type=int, default=32000)
+    args = ap.parse_args()
+
+    print(f"cold start (launch -> window shown and painted), 3 runs: "
+          + ", ".join(f"{t:.2f} s" for t in measure_cold_start()))
+
+    from PySide6.QtCore import QSettings, Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from core.training import TrainOptions
+    from subword_gui.main_window import MainWindow
+    from subword_gui.theme import apply_theme
+
+    app = QApplication.instance() or QApplication([])
+    apply_theme(app)
+    tmp = tempfile.TemporaryDirectory()
+    window = MainWindow(settings=QSettings(str(Path(tmp.name) / "s.ini"), QSettings.Format.IniFormat),
+                        open_sample=False)
+    window._show_message_box = lambda title, message: print(f"error: {title}: {message}")
+    window.resize(1400, 900)
+    window.show()
+    settle(app, 0.3)
+    meter = GapMeter()
+
+    # 1a. Opening the corpus (counting runs in a worker process).
+    t0 = time.perf_counter()
+    meter.start()
+    window.corpus_panel.open_text(str(args.corpus))
+    wait_for(app, window.corpus_panel.loaded)
+    meter.stop()
+    counts = window.state.corpus
+    print(f"opened {args.corpus.name}: {counts.lines:,} lines, {counts.distinct_words:,} distinct words "
+          f"in {time.perf_counter() - t0:.1f} s")
+    meter.report("  event loop while opening the corpus")
+
+    # 1b. Training BPE at the requested vocab size, with the Training panel shown.
+    panel = window.training_panel
+    window.raise_panel("training")
+    panel.set_options(TrainOptions("bpe", vocab_size=args.vocab))
+    settle(app, 0.2)
+    t0 = time.perf_counter()
+    meter.start()
+    panel.train()
+    wait_for(app, panel.training_finished)
+    train_s = time.perf_counter() - t0
+    settle(app, 0.5)  # the model lands: segmentation, vocabulary, curve job start
+    meter.stop()
+    print(f"trained BPE to {window.state.full_tokenizer.vocab_size:,} tokens in {train_s:.1f} s "
+          f"({panel.merge_model.rowCount():,} merge-log rows)")
+    longest = meter.report("  event loop while training (and 0.5 s after)")
+
+    seg = window.segmentation_panel
+    if seg is None:
+        print("no segmentation panel: keystroke and slider latency not measured")
+        return
+    window.raise_panel("segmentation")
+    text = korean_text(args.corpus)
+    seg.set_text(text)
+    settle(app, 0.5)
+    editor = seg.editor
+
+    def repaint_segmentation():
+        editor.viewport().repaint()
+        seg.strip.repaint()
+
+    # 2. Keystrokes at the end of 2,000 characters of Korean.
+    cursor = editor.textCursor()
+    cursor.movePosition(cursor.MoveOperation.End)
+    editor.setTextCursor(cursor)
+    editor.setFocus()
+    keys = []
+    for i in range(30):
+        key = Qt.Key.Key_A if i % 2 == 0 else Qt.Key.Key_Backspace
+        done = []
+        seg.segmented.connect(lambda: done.append(1))
+        t0 = time.perf_counter()
+        QTest.keyClick(editor, key)
+        while not done:
+            app.processEvents()
+        repaint_segmentation()
+        keys.append(time.perf_counter() - t0)
+        seg.segmented.disconnect()
+        settle(app, 0.02)
+    print(f"keystroke -> repainted segmentation ({len(text):,} chars of Korean), 30 keys: "
+          f"median {1000 * statistics.median(keys):.1f} ms, max {1000 * max(keys):.1f} ms")
+
+    # 3. Slider moves to sizes not shown before.
+    slider = window.slider
+    low, high = slider.slider.minimum(), slider.slider.maximum()
+    moves = []
+    for i in range(12):
+        k = low + (high - low) * (i + 1) // 13 + 7 * i
+        t0 = time.perf_counter()
+        slider.slider.setValue(k)
+        app.processEvents()
+        repaint_segmentation()
+        moves.append(time.perf_counter() - t0)
+        settle(app, 0.05)
+    print(f"slider move -> repainted segmentation, 12 moves between {low:,} and {high:,}: "
+          f"median {1000 * statistics.median(moves):.1f} ms, max {1000 * max(moves):.1f} ms")
+    print(f"summary: longest event-loop gap while training {1000 * longest:.0f} ms; keystroke median "
+          f"{1000 * statistics.median(keys):.0f} ms; slider median {1000 * statistics.median(moves):.0f} ms")
+    panel.shutdown()
+    window.close()
+
+
+if __name__ == "__main__":
+    main()
