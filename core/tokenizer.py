@@ -239,8 +239,7 @@ def _section(text: str, start: int, end: int) -> NormalizedString:
     return NormalizedString(text[start:end], [(i, i + 1) for i in range(start, end)], len(text))
 
 
-_WORD_AT_END = regex.compile(r"\w$")
-_WORD_AT_START = regex.compile(r"^\w")
+_WORD_CHAR = regex.compile(r"\w")
 
 
 def _alternation(contents) -> "regex.Pattern | None":
@@ -260,9 +259,7 @@ def _find_added(text: str, pattern, by_content: dict):
         start, end = m.span()
         token = by_content[m.group()]
         if token.single_word:
-            if (start > 0 and _WORD_AT_END.search(text, 0, start)) or (
-                end < len(text) and _WORD_AT_START.match(text, end)
-            ):
+            if (start > 0 and _WORD_CHAR.match(text[start - 1])) or (end < len(text) and _WORD_CHAR.match(text[end])):
                 continue
         if token.lstrip:
             s = start

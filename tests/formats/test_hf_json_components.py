@@ -20,6 +20,7 @@ from core import normalizers as N
 from core import pre_tokenizers as P
 from core.formats.hf_json import tokenizer_from_dict, tokenizer_to_dict
 from core.models.base import Token
+from core.text import NormalizedString
 from core.tokenizer import AddedToken, Tokenizer
 
 
@@ -282,3 +283,37 @@ def test_post_processor_matches_tokenizers(name):
             assert (a.ids, a.tokens, a.offsets) == (b.ids, b.tokens, [tuple(o) for o in b.offsets]), (text, special)
             if special and text:
                 assert a.tokens[0] == "<s>" and a.tokens[-1] == "</s>" and a.special_tokens_mask[-1] == 1
+
+
+_ADDED_CONTENT = st.lists(st.sampled_from(["<s>", "[M]", "ab", "a", " b", "한", "<"]), min_size=1, max_size=2).map("".join)
+_ADDED_FLAGS = st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans(), st.booleans())
+_ADDED_TEXT = st.lists(st.sampled_from(list("ab <>[]/ s한\t") + ["<s>", "[M]", "ab"]), max_size=12).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(_ADDED_CONTENT, _ADDED_FLAGS), min_size=1, max_size=4, unique_by=lambda t: t[0]),
+       st.sampled_from([None, "Lowercase", "NFKC"]),
+       st.sampled_from(["Whitespace", "ByteLevel-prefix", "Metaspace", "Metaspace-first"]),
+       st.lists(_ADDED_TEXT, min_size=1, max_size=5))
+def test_random_added_tokens_match_tokenizers(specs, norm, pre, texts):
+    added = [AddedToken(content, i + 1, special=special, normalized=normalized, single_word=single, lstrip=lstrip,
+                        rstrip=rstrip)
+             for i, (content, (special, normalized, single, lstrip, rstrip)) in enumerate(specs)]
+    ours, theirs = _pair(normalizer=NORMALIZERS.get(norm), pre_tokenizer=PRE_TOKENIZERS[pre], added=added)
+    for text in texts:
+        _assert_same(ours, theirs, text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(RANDOM_TEXT)
+def test_cheap_previews_agree_with_the_aligned_pipeline(text):
+    # normalize_str / split_words are the fast paths used to count corpora: same text as the full stage
+    for n in NORMALIZERS.values():
+        assert n.normalize_str(text) == n.normalize(NormalizedString.from_str(text)).normalized
+    for p in PRE_TOKENIZERS.values():
+        pieces = p.pre_tokenize(NormalizedString.from_str(text))
+        assert p.split_words(text) == [q.normalized for q in pieces]
+        assert p.pre_tokenize_str(text) == [(q.normalized, q.offsets) for q in pieces]
+        # pieces come in order and never overlap in the original text
+        spans = [q.offsets for q in pieces]
+        assert all(a[1] <= b[0] or a == b for a, b in zip(spans, spans[1:])), spans
