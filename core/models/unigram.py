@@ -300,7 +300,8 @@ class Unigram:
                 for b in ch.encode("utf-8"):
                     ids.append((self._ids.get(f"<0x{b:02X}>"), start + ch_i))
             if all(i is not None for i, _ in ids):
-                return [Token(i, self._pieces[i][0], pos, pos + 1) for i, pos in ids]
+                # subtle: as in `tokenizers`, every byte token spans the whole unknown run
+                return [Token(i, self._pieces[i][0], start, end) for i, _ in ids]
         if self.unk_id is None:
             raise SubwordError(f"{text!r} has characters no piece covers and this Unigram model has no unknown token")
         return [Token(self.unk_id, text, start, end)]

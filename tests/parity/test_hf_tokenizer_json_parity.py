@@ -114,6 +114,35 @@ def _unigram_metaspace_nfkc():
     return tok, trainer
 
 
+CL100K_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+                  r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
+
+
+def _llama3_style_bpe():
+    """As Llama-3's file: a cl100k-style Split, byte mapping without regex, ignore_merges."""
+    tok = tokenizers.Tokenizer(hm.BPE(ignore_merges=True))
+    tok.pre_tokenizer = hp.Sequence([hp.Split(tokenizers.Regex(CL100K_PATTERN), "isolated"),
+                                     hp.ByteLevel(add_prefix_space=False, use_regex=False)])
+    tok.decoder = hd.ByteLevel()
+    tok.post_processor = hpp.Sequence([
+        hpp.ByteLevel(trim_offsets=False),
+        hpp.TemplateProcessing(single="<|begin_of_text|> $A", special_tokens=[("<|begin_of_text|>", 0)]),
+    ])
+    trainer = ht.BpeTrainer(vocab_size=5000, special_tokens=["<|begin_of_text|>"],
+                            initial_alphabet=hp.ByteLevel.alphabet())
+    return tok, trainer
+
+
+def _with_unigram_byte_fallback(theirs):
+    """The trained Unigram with ``byte_fallback`` on and the 256 ``<0xNN>`` pieces appended."""
+    d = json.loads(theirs.to_str())
+    floor = min(score for _, score in d["model"]["vocab"])
+    d["model"]["vocab"] += [[f"<0x{b:02X}>", floor - 1.0] for b in range(256)]
+    d["model"]["byte_fallback"] = True
+    d["decoder"] = {"type": "Sequence", "decoders": [d["decoder"], {"type": "ByteFallback"}]}
+    return tokenizers.Tokenizer.from_str(json.dumps(d))
+
+
 CONFIGS = {
     "bpe-whitespace-nfkc-lowercase-ko": (_bpe_whitespace_nfkc_lower, "ko-movie-reviews.txt", KO_LINES),
     "bpe-whitespace-nfkc-lowercase-en": (_bpe_whitespace_nfkc_lower, "en-botchan.txt", None),
@@ -127,6 +156,13 @@ CONFIGS = {
     "unigram-metaspace-nfkc-en": (_unigram_metaspace_nfkc, "en-botchan.txt", None),
     "bpe-prefix-suffix-en": (_bpe_prefix_suffix, "en-botchan.txt", None),
     "unigram-precompiled-ko": (_unigram_precompiled, "ko-movie-reviews.txt", KO_PRECOMPILED_LINES),
+    "llama3-style-bpe-ja": (_llama3_style_bpe, "ja-wagahaiwa.txt", None),
+    # trained on English, encodes English then Korean: Korean characters go through byte fallback
+    "unigram-bytefallback-en+ko": (_unigram_metaspace_nfkc, "en-botchan.txt", None),
+}
+# configuration -> (how to change the trained tokenizer, another corpus and line count to encode too)
+AFTER_TRAINING = {
+    "unigram-bytefallback-en+ko": (_with_unigram_byte_fallback, "ko-movie-reviews.txt", 3000),
 }
 
 
@@ -140,6 +176,10 @@ def trained(request, corpora_dir, tmp_path_factory):
     else:
         theirs, trainer = build()
     theirs.train_from_iterator(lines, trainer=trainer)
+    if request.param in AFTER_TRAINING:
+        change, more_corpus, more_limit = AFTER_TRAINING[request.param]
+        theirs = change(theirs)
+        lines = lines + _lines(corpora_dir, more_corpus, more_limit)
     folder = tmp_path_factory.mktemp(request.param)
     theirs_path = folder / "theirs.json"
     theirs.save(str(theirs_path))
