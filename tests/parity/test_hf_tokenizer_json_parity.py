@@ -163,6 +163,9 @@ CONFIGS = {
 # configuration -> (how to change the trained tokenizer, another corpus and line count to encode too)
 AFTER_TRAINING = {
     "unigram-bytefallback-en+ko": (_with_unigram_byte_fallback, "ko-movie-reviews.txt", 3000),
+    # unknown characters and words: English-trained models on Korean text
+    "wordpiece-bert-en": (lambda theirs: theirs, "ko-movie-reviews.txt", 3000),
+    "bpe-whitespace-nfkc-lowercase-en": (lambda theirs: theirs, "ko-movie-reviews.txt", 3000),
 }
 
 
