@@ -172,3 +172,28 @@ def test_save_is_atomic(ours, tmp_path):
         ours.decoder = saved_decoder
     assert path.read_bytes() == before
     assert os.listdir(tmp_path) == ["tokenizer.json"]
+
+
+def test_older_file_shapes_load_as_tokenizers_reads_them(tmp_path):
+    # tokenizers < 0.14 wrote Metaspace with add_prefix_space, merges as "a b" strings, and
+    # (< 0.9) models without a "type"
+    d = {
+        "version": "1.0", "truncation": None, "padding": None, "added_tokens": [],
+        "normalizer": {"type": "NFKC"},
+        "pre_tokenizer": {"type": "Metaspace", "replacement": "▁", "add_prefix_space": True},
+        "post_processor": None,
+        "decoder": {"type": "Metaspace", "replacement": "▁", "add_prefix_space": True},
+        "model": {"dropout": None, "unk_token": "<unk>", "continuing_subword_prefix": None,
+                  "end_of_word_suffix": None, "fuse_unk": False,
+                  "vocab": {"<unk>": 0, "▁": 1, "a": 2, "b": 3, "▁a": 4, "▁ab": 5},
+                  "merges": ["▁ a", "▁a b"]},
+    }
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(d), encoding="utf-8")
+    ours = load_tokenizer_json(path)
+    theirs = tokenizers.Tokenizer.from_file(str(path))
+    for text in ["ab ba", "ｂａ  ab", ""]:
+        a, b = ours.encode(text), theirs.encode(text)
+        assert (a.tokens, a.offsets) == (b.tokens, [tuple(o) for o in b.offsets]), text
+        assert ours.decode(a.ids) == theirs.decode(b.ids)
+    assert ours.encode("ab ba").tokens == ["▁ab", "▁", "b", "a"]
