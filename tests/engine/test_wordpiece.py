@@ -134,3 +134,18 @@ def test_tokenize_never_raises_and_rejoins(piece):
         assert "".join(piece[t.start:t.end] for t in tokens) == piece
         assert all(t.value.removeprefix("##") == piece[t.start:t.end] for t in tokens)
     assert wp.tokenize(piece) == tokens  # cached answer is the same
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40))
+def test_whole_pipeline_never_raises_and_offsets_point_into_the_text(text):
+    from core.pre_tokenizers import BertPreTokenizer
+    from core.tokenizer import Tokenizer
+
+    tok = Tokenizer(WordPiece({**VOCAB, "가": 12, "##나": 13}), pre_tokenizer=BertPreTokenizer())
+    enc = tok.encode(text)
+    assert len(enc.tokens) == len(enc.offsets) == len(enc.ids)
+    for (start, end), token in zip(enc.offsets, enc.tokens):
+        assert 0 <= start < end <= len(text)
+        if token != "[UNK]":
+            assert text[start:end] == token.removeprefix("##")
