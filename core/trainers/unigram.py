@@ -421,7 +421,6 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
     score = np.log(values) - math.log(values.sum())
     alive = np.ones(n_all, dtype=bool)
     weights = corpus.counts
-    total_words = float(weights.sum())
 
     # subtle: the edge list stays sorted by start position (filtering keeps the order), so the
     # pieces' own lattices can be cut out of it with a binary search, without re-sorting.

@@ -89,6 +89,7 @@ def test_vectorized_forward_backward_equals_per_word_lattices():
     # the same with core.lattice, one word at a time
     ids = {p: i for i, p in enumerate(pieces)}
     want = np.zeros(len(pieces))
+    best, _, _ = lat.viterbi(score)
     for w, (word, count) in enumerate(words.items()):
         nodes = [Node(s, e, word[s:e], ids[word[s:e]], float(score[ids[word[s:e]]]))
                  for s in range(len(word)) for e in range(s + 1, min(len(word), s + 4) + 1) if word[s:e] in ids]
@@ -96,7 +97,6 @@ def test_vectorized_forward_backward_equals_per_word_lattices():
         assert log_z[w] == pytest.approx(ref.log_z(), abs=1e-9)
         for node, p in ref.marginals():
             want[node.id] += p * count
-        best, tok_word, tok_pid = lat.viterbi(score)
         assert best[w] == pytest.approx(ref.path_score(ref.best_path()), abs=1e-9)
     assert np.allclose(expected, want, atol=1e-9)
 
