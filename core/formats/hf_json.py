@@ -25,7 +25,11 @@ Steps of loading:
    not applied; ``tok.extra["warnings"]`` names anything that makes our encodings
    differ from ``tokenizers``'.
 
-Leaves out: ``"version"`` other than ``1.0`` is accepted as is; WordLevel models.
+A loaded tokenizer's ``extra`` holds: ``warnings`` (list of messages), ``source``
+(the path), ``version``, ``truncation`` and ``padding`` (verbatim), and for the
+round trip ``unknown_decoder`` and ``unknown_keys`` when the file had them.
+
+Leaves out: WordLevel models; ``"version"`` other than ``1.0`` is read as is.
 """
 
 from __future__ import annotations
@@ -189,8 +193,10 @@ def tokenizer_from_dict(d: dict, source: str | None = None) -> Tokenizer:
     cls = model_class(kind, src)
     try:
         model = cls.from_dict(model_d)
-    except FormatError:
-        raise
+    except FormatError as e:
+        if src in str(e):
+            raise
+        raise FormatError(f"{src}: {e}") from e
     except (ConfigError, ValueError, KeyError, TypeError, IndexError) as e:
         raise FormatError(f"{src}: its {kind} model cannot be read: {e}") from e
 
@@ -257,8 +263,10 @@ def _component(what: str, build, d, src: str, fatal: bool = True):
         raise FormatError(f"{src}: its {what} must be a JSON object or null, not {type(d).__name__}")
     try:
         return build(d)
-    except FormatError:
-        raise
+    except FormatError as e:
+        if src in str(e):
+            raise
+        raise FormatError(f"{src}: its {what}: {e}") from e
     except ConfigError as e:
         kind = _unknown_type(d, build)
         if kind is not None:

@@ -131,3 +131,9 @@ def test_unknown_pre_tokenizer_inside_a_sequence(tmp_path):
 def test_bad_regex(tmp_path):
     pre = {"type": "Split", "pattern": {"Regex": "(unclosed"}, "behavior": "Isolated", "invert": False}
     assert "(unclosed" in _error(_write(tmp_path, _variant(pre_tokenizer=pre)))
+
+
+def test_bad_precompiled_charsmap(tmp_path):
+    norm = {"type": "Precompiled", "precompiled_charsmap": "not base64 at all!!"}
+    msg = _error(_write(tmp_path, _variant(normalizer=norm)))
+    assert "normalizer" in msg and "base64" in msg
