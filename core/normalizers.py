@@ -18,6 +18,10 @@ span of the last old character consumed. So a composed ``é`` from ``e`` +
 ``U+0301`` spans only the ``e``, and a decomposed ``가`` gives two characters
 both spanning ``가``.
 
+Unicode data: ours is Python's (Unicode 14 for Python 3.11); `tokenizers` mixes
+tables of several Unicode versions, so characters assigned in other versions may
+be classified differently (a random test over the whole code space finds only those).
+
 Leaves out: the ``Precompiled`` normalizer lives in ``core.precompiled`` (it is
 loaded from here lazily); NMT, Replace with a pattern that can match empty text.
 """
@@ -251,14 +255,20 @@ def _keep(text: NormalizedString, keep) -> NormalizedString:
     return NormalizedString("".join(s[i] for i in idx), [text.alignments[i] for i in idx], text.original_length)
 
 
+def _is_mark(c: str) -> bool:
+    # subtle: `tokenizers` calls this "nonspacing mark", but the table it uses holds
+    # spacing (Mc) and enclosing (Me) marks too, e.g. Devanagari U+093E; we follow it
+    return unicodedata.category(c)[0] == "M"
+
+
 class StripAccents:
-    """Remove nonspacing marks (category Mn); use after NFD to strip accents: ``é`` -> NFD -> ``e``."""
+    """Remove combining marks; use after NFD to strip accents: ``é`` -> NFD -> ``e``."""
 
     def normalize_str(self, text: str) -> str:
-        return "".join(c for c in text if unicodedata.category(c) != "Mn")
+        return "".join(c for c in text if not _is_mark(c))
 
     def normalize(self, text: NormalizedString) -> NormalizedString:
-        return _keep(text, lambda c: unicodedata.category(c) != "Mn")
+        return _keep(text, lambda c: not _is_mark(c))
 
     def to_dict(self) -> dict:
         return {"type": "StripAccents"}
@@ -403,10 +413,12 @@ def _is_chinese(c: str) -> bool:
 
 
 def _bert_drops(c: str) -> bool:
-    # NUL, U+FFFD and control characters (category C*), except tab, newline and CR
+    # NUL, U+FFFD and "other" characters, except tab, newline and CR. subtle: as in
+    # `tokenizers`, "other" is control, format and private use (Cc, Cf, Co), not
+    # unassigned code points (Cn), which are kept
     if c in "\t\n\r":
         return False
-    return c == "\x00" or c == "\ufffd" or unicodedata.category(c)[0] == "C"
+    return c == "\x00" or c == "\ufffd" or unicodedata.category(c) in ("Cc", "Cf", "Co")
 
 
 class BertNormalizer:
@@ -440,7 +452,9 @@ class BertNormalizer:
             text = NormalizedString("".join(chars), aligns, text.original_length)
         strip = self.lowercase if self.strip_accents is None else self.strip_accents
         if strip:
-            text = StripAccents().normalize(NFD().normalize(text))
+            # subtle: unlike the StripAccents normalizer, BERT's strip removes only
+            # nonspacing marks (Mn), as in `tokenizers`
+            text = _keep(NFD().normalize(text), lambda c: unicodedata.category(c) != "Mn")
         if self.lowercase:
             text = Lowercase().normalize(text)
         return text

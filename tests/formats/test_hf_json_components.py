@@ -80,7 +80,8 @@ TRICKY = [
     "철수는 밥을 먹었다. ㅋㅋㅋ ㅋㅏ ᄀ ᅡ 가나다", "\u1100\u1161\u11a8 각", "吾輩は猫である。名前はまだ無い。",
     "e\u0301 é ñ Å Å ﬁ ① ２３ ｶﾞ", "a\u0323\u0301\u0300x", "İstanbul ΣΑΣ Straße",
     "tab\there\nnew\r\nline\x0bv\x0cf\x1cfs\x85nel\xa0nb\u3000ideo\u200bzw", "emoji 😀👍🏽 🇰🇷 done",
-    "1,234.56 and ٣٤ and Ⅻ ½", "\x00nul\ufffdrep\u200e", "don't  stop---now!!", "▁already ▁ metaspace",
+    "1,234.56 and ٣٤ and Ⅻ ½", "\x00nul\ufffdrep\u200e\ue000pua\ufae7cjk-unassigned",
+    "marks: \u093e\u20dd\u0301 हिन्दी",  "don't  stop---now!!", "▁already ▁ metaspace",
     "中文字符和한국어 mixed", "a\u0301\u0301\u0301b", "ＡＢＣ ｱｲｳ",
 ]
 
