@@ -95,6 +95,7 @@ class Tokenizer:
         self._by_content: dict[str, AddedToken] = {}
         self._raw_re = self._norm_re = None
         self._normalized_by_content: dict[str, AddedToken] = {}
+        self._indexed_for = normalizer
         for t in added_tokens or []:
             self.add_token(t)
 
@@ -103,12 +104,17 @@ class Tokenizer:
         self.added_tokens = [t for t in self.added_tokens if t.content != token.content] + [token]
         self._by_content = {t.content: t for t in self.added_tokens}
         self._raw_re = _alternation(t.content for t in self.added_tokens if not t.normalized)
+        self._index_normalized_tokens()
+
+    def _index_normalized_tokens(self) -> None:
+        """Tokens with ``normalized=True`` are matched by their normalized content."""
         self._normalized_by_content: dict[str, AddedToken] = {}
         for t in self.added_tokens:
             if t.normalized and t.content:
                 key = self.normalizer.normalize_str(t.content) if self.normalizer is not None else t.content
                 self._normalized_by_content.setdefault(key, t)
         self._norm_re = _alternation(self._normalized_by_content)
+        self._indexed_for = self.normalizer
 
     def _added_id(self, content: str) -> int:
         return self._by_content[content].id
@@ -129,6 +135,8 @@ class Tokenizer:
 
     def _split_normalized(self, section: NormalizedString):
         """Cut a normalized section at added tokens with ``normalized=True`` (matched on normalized text)."""
+        if self._indexed_for is not self.normalizer:  # the normalizer was swapped since
+            self._index_normalized_tokens()
         if self._norm_re is None:
             yield section, None
             return

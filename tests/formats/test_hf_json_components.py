@@ -318,3 +318,10 @@ def test_cheap_previews_agree_with_the_aligned_pipeline(text):
         # pieces come in order and never overlap in the original text
         spans = [q.offsets for q in pieces]
         assert all(a[1] <= b[0] or a == b for a, b in zip(spans, spans[1:])), spans
+
+
+def test_normalized_added_tokens_follow_a_swapped_normalizer():
+    tok = Tokenizer(CharModel(), added_tokens=[AddedToken("cat", 1, special=False, normalized=True)])
+    assert 1 not in tok.encode("CAT").ids
+    tok.normalizer = N.Lowercase()
+    assert tok.encode("a CAT").ids == [0, 0, 1]
