@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from subword_gui import jobs
-from subword_gui.models import SORT_ROLE, CharTableModel, WordFrequencyModel
+from subword_gui.models import CharTableModel, WordFrequencyModel
 from subword_gui.theme import mono_font
 from subword_gui.workers import Job
 
@@ -112,10 +112,7 @@ class CorpusPanel(QWidget):
         self.match_label.setObjectName("hint")
 
         self.char_model = CharTableModel(self)
-        self.char_proxy = QSortFilterProxyModel(self)
-        self.char_proxy.setSourceModel(self.char_model)
-        self.char_proxy.setSortRole(SORT_ROLE)
-        self.char_view = _table(self.char_proxy)
+        self.char_view = _table(self.char_model)
         self.char_view.setSortingEnabled(True)
         self.char_view.sortByColumn(3, Qt.SortOrder.DescendingOrder)
         self.char_view.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
@@ -239,7 +236,10 @@ class CorpusPanel(QWidget):
     def _on_events(self, events: list) -> None:
         for e in events:
             if type(e).__name__ == "Chunk":
-                self._chunks.setdefault(e.name, []).extend(e.items)
+                if e.name == "pairs":  # grow the word dict slice by slice: no long stall at the end
+                    self._chunks.setdefault("pairs", {}).update(e.items)
+                else:
+                    self._chunks[e.name] = e.items
         for e in reversed(events):
             if type(e).__name__ == "Progress":
                 if e.total:

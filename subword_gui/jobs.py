@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 import pickle
+from array import array
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Generator
@@ -38,7 +39,7 @@ from core.training import (
 HELD_OUT_EVERY = 20  # one line in twenty (5 %) is held out of training
 HELD_OUT_MAX_LINES = 1500  # enough for a stable ratio, cheap to encode ~10 times
 PROGRESS_EVERY_LINES = 5000
-CHUNK_ITEMS = 25_000  # a large result travels in slices of this many items
+CHUNK_ITEMS = 5_000  # a large result travels in slices of this many items
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +47,12 @@ class Chunk:
     """A slice of a large result, sent ahead of it so the GUI unpickles it in small pieces.
 
     subtle: unpickling half a million words at once holds the GUI thread for a few
-    hundred milliseconds; in slices of 25 k each costs a few milliseconds, and the
-    worker's pipe reader spreads them over event-loop ticks.
+    hundred milliseconds; in slices of 5 k each costs a few milliseconds, and the
+    worker's pipe reader spreads them over event-loop iterations.
     """
 
     name: str
-    items: list
+    items: object  # a list of items, or an array("i")
 
 
 def send_in_chunks(name: str, seq: list):
@@ -71,15 +72,17 @@ class CorpusResult:
     order_by_word: list[int] = field(default_factory=list)  # by code point
     chunked: bool = False  # the four lists and counts.words came ahead as Chunk events
 
-    def receive(self, chunks: dict[str, list]) -> None:
-        """Put back what came as Chunk events (see ``_sent_in_chunks``)."""
+    def receive(self, chunks: dict) -> None:
+        """Put back what came as Chunk events (see ``_sent_in_chunks``): ``chunks["pairs"]`` is
+        the word dict the receiver grew slice by slice, the orders are lists."""
         if not self.chunked:
             return
-        self.words = chunks.get("words", [])
-        self.frequencies = chunks.get("freqs", [])
+        words = chunks.get("pairs", {})
+        self.counts.words = words
+        self.words = list(words)
+        self.frequencies = list(words.values())
         self.order_by_count = chunks.get("by_count", [])
         self.order_by_word = chunks.get("by_word", [])
-        self.counts.words = dict(zip(self.words, self.frequencies))
         self.chunked = False
 
 
@@ -132,9 +135,10 @@ def count_corpus_job(path: str, encoding: str = "auto") -> Generator[object, Non
 
 def _sent_in_chunks(result: CorpusResult):
     """Yield the result's big lists as Chunk events and return it without them."""
-    for name, seq in (("words", result.words), ("freqs", result.frequencies),
-                      ("by_count", result.order_by_count), ("by_word", result.order_by_word)):
-        yield from send_in_chunks(name, seq)
+    yield from send_in_chunks("pairs", list(zip(result.words, result.frequencies)))
+    # Row orders as compact int arrays: they unpickle as one memory copy.
+    yield Chunk("by_count", array("i", result.order_by_count))
+    yield Chunk("by_word", array("i", result.order_by_word))
     result.counts.words = {}
     return CorpusResult(result.counts, chunked=True)
 

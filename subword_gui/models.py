@@ -319,8 +319,11 @@ class WordFrequencyModel(_Table):
 
 
 class CharTableModel(_Table):
-    """Character, code point, Unicode name and count; meant to sit behind a QSortFilterProxyModel
-    (``SORT_ROLE`` gives raw values)."""
+    """Character, code point, Unicode name and count; sorts itself (a few thousand rows).
+
+    subtle: not behind a QSortFilterProxyModel: a proxy re-sorting on every reset asks
+    ``data()`` for every row several times, which costs more than sorting here.
+    """
 
     HEADERS = ("Char", "Code point", "Name", "Count")
     NUMERIC = (False, False, False, True)
@@ -328,11 +331,36 @@ class CharTableModel(_Table):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.rows: list[tuple[str, int]] = []
+        self._sort = (3, Qt.SortOrder.DescendingOrder)
 
     def set_counts(self, chars: dict[str, int]) -> None:
         self.beginResetModel()
-        self.rows = sorted(chars.items(), key=lambda kv: (-kv[1], kv[0]))
+        self.rows = list(chars.items())
+        self._sort_rows()
         self.endResetModel()
+
+    def _sort_rows(self) -> None:
+        column, order = self._sort
+        keys = {
+            0: lambda kv: kv[0],
+            1: lambda kv: kv[0],
+            2: lambda kv: (unicodedata.name(kv[0], "") if len(kv[0]) == 1 else "", kv[0]),
+            3: lambda kv: (kv[1], kv[0]),
+        }
+        self.rows.sort(key=keys.get(column, keys[3]), reverse=order == Qt.SortOrder.DescendingOrder)
+
+    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(self.HEADERS):
+            return
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        chars = [self.rows[i.row()][0] if i.isValid() and i.row() < len(self.rows) else None for i in old]
+        self._sort = (column, order)
+        self._sort_rows()
+        where = {ch: r for r, (ch, _) in enumerate(self.rows)}
+        new = [self.index(where[ch], i.column()) if ch in where else QModelIndex() for ch, i in zip(chars, old)]
+        self.changePersistentIndexList(old, new)
+        self.layoutChanged.emit()
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.rows)
@@ -346,7 +374,7 @@ class CharTableModel(_Table):
             if col == 0:
                 return visible_token(ch)
             if col == 1:
-                return f"U+{ord(ch):04X}"
+                return f"U+{ord(ch):04X}" if len(ch) == 1 else ""
             if col == 2:
                 return unicodedata.name(ch, "").title() if len(ch) == 1 else ""
             if col == 3:

@@ -15,9 +15,10 @@ How it flows:
    ``subword_gui.jobs``, so everything is picklable).
 2. The child sends events in batches at most every ``CHILD_FLUSH_S`` and checks
    for control messages (cancel, step, run) between batches.
-3. A ``FLUSH_MS`` QTimer on the GUI thread drains the pipe (within a time budget)
-   and emits ``events(list)`` once per tick; then ``finished(result)``,
-   ``failed(message)`` or ``cancelled()``, exactly one of them, once.
+3. A reader thread receives the raw messages (blocking reads release the
+   interpreter lock); a ``FLUSH_MS`` QTimer on the GUI thread unpickles what has
+   arrived (within a time budget) and emits ``events(list)`` once per tick; then
+   ``finished(result)``, ``failed(message)`` or ``cancelled()``, exactly one of them, once.
 
 Stepping (for teaching): the child stops after each MergeEvent / UnigramRound
 and waits for ``step()``; ``run()`` lets it go to the end. Cancel stops it at the
@@ -27,8 +28,11 @@ already loaded in the window is touched.
 
 from __future__ import annotations
 
+import collections
 import multiprocessing as mp
+import pickle
 import sys
+import threading
 import time
 import traceback
 
@@ -123,6 +127,8 @@ class Job(QObject):
         self._proc = None
         self._conn = None
         self._done = False
+        self._inbox: collections.deque = collections.deque()  # raw messages; None = the pipe closed
+        self._again = False
         self._timer = QTimer(self)
         self._timer.setInterval(FLUSH_MS)
         self._timer.timeout.connect(self._drain)
@@ -136,7 +142,17 @@ class Job(QObject):
         )
         self._proc.start()
         child_conn.close()
+        threading.Thread(target=self._read, args=(parent_conn, self._inbox), daemon=True).start()
         self._timer.start()
+
+    @staticmethod
+    def _read(conn, inbox) -> None:
+        """Reader thread: move whole messages from the pipe to the inbox, unparsed."""
+        try:
+            while True:
+                inbox.append(conn.recv_bytes())
+        except (EOFError, OSError):
+            inbox.append(None)
 
     @property
     def running(self) -> bool:
@@ -180,27 +196,29 @@ class Job(QObject):
 
     # -- the GUI side ------------------------------------------------------------
     def _drain(self) -> None:
+        """Unpickle and deliver what has arrived, one message at a time, for at most
+        ``DRAIN_BUDGET_S``; if more is waiting, come back right after the event loop had a turn."""
+        self._again = False
         if self._done:
             return
         deadline = time.monotonic() + DRAIN_BUDGET_S
-        out: list = []
-        outcome = None
-        try:
-            while self._conn.poll() and time.monotonic() < deadline:
-                kind, payload = self._conn.recv()
-                if kind == "events":
-                    out.extend(payload)
-                else:
-                    outcome = (kind, payload)
-                    break
-        except (EOFError, OSError):
-            outcome = ("error", "the worker process stopped unexpectedly")
-        if out:
-            self.events.emit(out)
-        if outcome is None and not self._proc.is_alive() and not self._conn.poll():
-            outcome = ("error", f"the worker process exited (code {self._proc.exitcode})")
-        if outcome is not None:
-            self._finish(*outcome)
+        inbox = self._inbox
+        while inbox and not self._done:
+            raw = inbox.popleft()
+            if raw is None:
+                self._finish("error", f"the worker process stopped unexpectedly (exit code {self._proc.exitcode})")
+                return
+            kind, payload = pickle.loads(raw)
+            if kind == "events":
+                self.events.emit(payload)
+            else:
+                self._finish(kind, payload)
+                return
+            if time.monotonic() >= deadline:
+                break
+        if inbox and not self._done and not self._again:
+            self._again = True
+            QTimer.singleShot(0, self._drain)
 
     def _finish(self, kind: str, payload) -> None:
         if self._done:
@@ -219,4 +237,5 @@ class Job(QObject):
         else:
             self.ended.emit()
         if kind != "cancelled" and self._proc is not None:
-            self._proc.join(0.2)
+            proc = self._proc  # it exits on its own; reap it later without waiting here
+            QTimer.singleShot(KILL_AFTER_MS, lambda: proc.join(0) if proc.is_alive() is False else proc.terminate())

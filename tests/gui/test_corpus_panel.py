@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QFileDialog
 
 from core.corpus import count_words
@@ -156,3 +156,9 @@ def test_item_models_pass_the_model_tester(qtmodeltester):
     chars.set_counts({"가": 5, "a": 9, " ": 2, "\u200b": 1})
     qtmodeltester.check(chars)
     assert chars.index(0, 0).data() == "a" and chars.index(3, 1).data() == "U+200B"
+    kept = QPersistentModelIndex(chars.index(1, 0))  # "가" (5)
+    chars.sort(1, Qt.SortOrder.AscendingOrder)  # by code point: " ", "a", "가", ZWSP
+    assert [chars.index(r, 1).data() for r in range(4)] == ["U+0020", "U+0061", "U+AC00", "U+200B"][:2] + \
+        sorted(["U+AC00", "U+200B"], key=lambda u: int(u[2:], 16))
+    assert kept.row() == [ch for ch, _ in chars.rows].index("가")
+    qtmodeltester.check(chars)
