@@ -119,7 +119,7 @@ class SegmentationPanel(QWidget):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setStretchFactor(2, 3)
-        self.splitter.setSizes([260, 200, 300])
+        self.splitter.setSizes([200, 170, 360])
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -271,6 +271,10 @@ class SegmentationPanel(QWidget):
             self.strip.set_current(-1)
             return
         index = self._first_chip[line] + i
+        if index != self.strip.current():
+            focused = getattr(self.state, "token_focused", None)
+            if focused is not None:
+                focused.emit(self._lines[line].encoding.tokens[i])
         self.strip.set_current(index)
         rect = self.strip.chip_rect(index)
         self.strip_scroll.ensureVisible(rect.center().x(), rect.center().y(), 10, 30)

@@ -113,6 +113,7 @@ class VocabModel(QAbstractTableModel):
         self._special: set[int] = set()
         self._unk: int | None = None
         self._sort: tuple[int, Qt.SortOrder] = (COL_ID, Qt.SortOrder.AscendingOrder)
+        self._row_index: dict[str, int] | None = None
 
     # -- data --------------------------------------------------------------------
     def set_tokenizer(self, tokenizer, merge_events=()) -> None:
@@ -131,6 +132,7 @@ class VocabModel(QAbstractTableModel):
             unk = getattr(tokenizer.model, "unk_token", None)
             self._unk = tokenizer.model.token_to_id(unk) if unk is not None else None
         self._rendered = {}
+        self._row_index = None
         self.frequencies = None
         if self._sort != (COL_ID, Qt.SortOrder.AscendingOrder):
             self._sort_entries(*self._sort)
@@ -169,6 +171,7 @@ class VocabModel(QAbstractTableModel):
         self.layoutChanged.emit()
 
     def _sort_entries(self, column: int, order) -> None:
+        self._row_index = None
         reverse = order == Qt.SortOrder.DescendingOrder
         if column == COL_ID:
             self._entries.sort(key=lambda e: e[0], reverse=reverse)
@@ -198,10 +201,9 @@ class VocabModel(QAbstractTableModel):
         return self._entries[row]
 
     def row_of(self, token: str) -> int | None:
-        for row, (_, t) in enumerate(self._entries):
-            if t == token:
-                return row
-        return None
+        if self._row_index is None:  # built on first use after each reset or sort
+            self._row_index = {t: row for row, (_, t) in enumerate(self._entries)}
+        return self._row_index.get(token)
 
     def rendered(self, row: int) -> str:
         tid, token = self._entries[row]
@@ -380,9 +382,10 @@ def count_token_uses(tokenizer, corpus, limit: int = FREQUENCY_WORDS, top_words=
 class CorpusFrequencies:
     """Runs :func:`count_token_uses` on the event loop in slices of ``SLICE_SECONDS``."""
 
-    def __init__(self, on_done):
+    def __init__(self, on_done, parent=None):
         self._on_done = on_done
-        self._timer = QTimer(interval=0)
+        # subtle: parented, so the timer dies with the panel and never calls a deleted model
+        self._timer = QTimer(parent, interval=0)
         self._timer.timeout.connect(self._work)
         self._top: tuple | None = None  # (corpus, its top words) of the last run
         self._job = None
@@ -434,10 +437,12 @@ class VocabularyPanel(QWidget):
         self.model = VocabModel(self)
         self.proxy = VocabFilter(self)
         self.proxy.setSourceModel(self.model)
-        self.frequencies = CorpusFrequencies(self.model.set_frequencies)
+        self.frequencies = CorpusFrequencies(self.model.set_frequencies, self)
         self._build()
         state.tokenizer_changed.connect(self.set_tokenizer)
         state.corpus_changed.connect(lambda _c: self._start_frequencies())
+        if hasattr(state, "token_focused"):
+            state.token_focused.connect(self._follow_token)
         if state.tokenizer is not None:
             self.set_tokenizer(state.tokenizer)
         else:
@@ -546,13 +551,23 @@ class VocabularyPanel(QWidget):
         self._show_tree(token)
         return True
 
+    def _follow_token(self, token: str) -> None:
+        """The Segmentation cursor moved onto ``token``: select it (unless a search hides it)."""
+        if token != self.selected_token():
+            self._following = True
+            try:
+                self.select_token(token)
+            finally:
+                self._following = False
+
     def _row_changed(self, current, _previous) -> None:
         if not current.isValid():
             self._show_tree(None)
             return
         token = self.model.entry(self.proxy.mapToSource(current).row())[1]
         self._show_tree(token)
-        self.token_selected.emit(token)
+        if not getattr(self, "_following", False):
+            self.token_selected.emit(token)
 
     def _show_tree(self, token: str | None) -> None:
         self.tree.clear()
@@ -584,6 +599,9 @@ class VocabularyPanel(QWidget):
         token, step, children = node
         item = QTreeWidgetItem([render_token(token, style), f"#{step}" if step is not None else ""])
         item.setData(0, Qt.ItemDataRole.UserRole, token)
+        tid = self.model.tokenizer.token_to_id(token) if self.model.tokenizer is not None else None
+        if tid is not None:  # the token's colour in the segmentation
+            item.setData(0, Qt.ItemDataRole.DecorationRole, palette.colour_of((palette.hue_index(tid), 0)))
         if step is None:
             item.setForeground(0, QBrush(QColor("#555555")))
         for child in children:

@@ -184,3 +184,23 @@ def test_byte_level_tokens_are_shown_as_text(panel):
     assert shown_rows(panel) and all(t.startswith("␣h") for t in shown_rows(panel))
     panel.search.setText("한")
     assert any("한" in t for t in shown_rows(panel))
+
+
+def test_the_vocabulary_follows_the_token_at_the_segmentation_cursor(qtbot, hug_bpe):
+    from subword_gui.segmentation import SegmentationPanel
+
+    state = AppState()
+    seg, voc = SegmentationPanel(state), VocabularyPanel(state)
+    for w in (seg, voc):
+        qtbot.addWidget(w)
+        w.show()
+    state.set_tokenizer(hug_bpe)
+    seg.set_text("pug hugs")
+    cursor = seg.editor.textCursor()
+    cursor.setPosition(5)  # inside hug
+    seg.editor.setTextCursor(cursor)
+    qtbot.waitUntil(lambda: voc.selected_token() == "hug", timeout=2000)
+    assert voc.tree_text()[0] == "hug  #3"
+    cursor.setPosition(1)  # inside p|ug: on ug
+    seg.editor.setTextCursor(cursor)
+    qtbot.waitUntil(lambda: voc.selected_token() == "ug", timeout=2000)
