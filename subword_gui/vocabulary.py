@@ -56,32 +56,67 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 COL_ID, COL_TOKEN, COL_LENGTH, COL_FREQ, COL_RANK = range(5)
 
 
-def merge_sources(tokenizer, merge_events=()) -> dict[str, tuple[str, str, int]]:
-    """token -> (left, right, 1-based merge step) for every token a merge built.
+class _BpeSources:
+    """A BPE model's own answer to "which merge built this token" (no table built:
+    the model already keeps one, and a slider move must stay cheap)."""
+
+    def __init__(self, model):
+        self.model = model
+
+    def get(self, token: str):
+        rank = self.model.merge_rank(token)
+        if rank is None:
+            return None
+        left, right = self.model.merges[rank]
+        return (left, right, rank + 1)
+
+    def __bool__(self) -> bool:
+        return bool(self.model.merges)
+
+
+class _EventSources:
+    """Which merge built each token, from a training run's MergeEvents (WordPiece keeps
+    no merges in its vocabulary); tokens the shown (cut) vocabulary lacks are left out."""
+
+    _cache: tuple | None = None  # (events list, table): one table per training run
+
+    def __init__(self, model, events):
+        self.model = model
+        cached = _EventSources._cache
+        if cached is not None and cached[0] is events:
+            self.table = cached[1]
+        else:
+            self.table = {}
+            for ev in events or ():
+                new = getattr(ev, "new_token", None)
+                if new is not None:
+                    self.table.setdefault(new, (ev.left, ev.right, ev.step))
+            _EventSources._cache = (events, self.table)
+
+    def get(self, token: str):
+        src = self.table.get(token)
+        return src if src is not None and self.model.token_to_id(token) is not None else None
+
+    def __bool__(self) -> bool:
+        return bool(self.table)
+
+
+def merge_sources(tokenizer, merge_events=()):
+    """``sources.get(token) -> (left, right, 1-based merge step) | None`` for every token a merge built.
 
     BPE models know their merges; for WordPiece (whose vocab file keeps no
     merges) the training run's MergeEvents are used when there are any.
 
-    >>> merge_sources(hug_bpe)["hug"]
+    >>> merge_sources(hug_bpe).get("hug")
     ('h', 'ug', 3)
     """
     model = tokenizer.model
-    out: dict[str, tuple[str, str, int]] = {}
-    merges = getattr(model, "merges", None)
-    if merges is not None and hasattr(model, "merge_rank"):
-        prefix_len = len(getattr(model, "continuing_subword_prefix", None) or "")
-        for rank, (a, b) in enumerate(merges):
-            out.setdefault(a + b[prefix_len:], (a, b, rank + 1))
-        return out
-    vocab = model.get_vocab()
-    for ev in merge_events or ():
-        new = getattr(ev, "new_token", None)
-        if new is not None and new in vocab:
-            out.setdefault(new, (ev.left, ev.right, ev.step))
-    return out
+    if getattr(model, "merges", None) is not None and hasattr(model, "merge_rank"):
+        return _BpeSources(model)
+    return _EventSources(model, merge_events)
 
 
-def merge_tree(token: str, sources: dict[str, tuple[str, str, int]], depth: int = 0, limit: int = 64):
+def merge_tree(token: str, sources, depth: int = 0, limit: int = 64):
     """``(token, step or None, [children])``: how ``token`` was built, down to base tokens.
 
     >>> merge_tree("hug", merge_sources(hug_bpe))
@@ -107,7 +142,7 @@ class VocabModel(QAbstractTableModel):
         self.style = TokenStyle()
         self.kind = "other"
         self.tokenizer = None
-        self.sources: dict[str, tuple[str, str, int]] = {}
+        self.sources = {}  # .get(token) -> (left, right, step) | None (see merge_sources)
         self.frequencies: dict[int, int] | None = None
         self._scores: list | None = None
         self._special: set[int] = set()
@@ -514,8 +549,19 @@ class VocabularyPanel(QWidget):
         self._show_tree(None)
 
     def _start_frequencies(self) -> None:
+        """Recount corpus frequencies for the shown tokenizer; while the panel is hidden
+        (a tab behind Compare) the count waits until it is shown."""
         self.model.set_frequencies(None)
-        self.frequencies.start(self.model.tokenizer, getattr(self.state, "corpus", None))
+        self.frequencies.start(None, None)  # drop a run for the previous tokenizer
+        self._frequencies_stale = True
+        if self.isVisible():
+            self._frequencies_stale = False
+            self.frequencies.start(self.model.tokenizer, getattr(self.state, "corpus", None))
+
+    def showEvent(self, event) -> None:  # noqa: N802
+        super().showEvent(event)
+        if getattr(self, "_frequencies_stale", False):
+            self._start_frequencies()
 
     def _search_changed(self, text: str) -> None:
         self.proxy.set_search(text)

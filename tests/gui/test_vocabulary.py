@@ -204,3 +204,14 @@ def test_the_vocabulary_follows_the_token_at_the_segmentation_cursor(qtbot, hug_
     cursor.setPosition(1)  # inside p|ug: on ug
     seg.editor.setTextCursor(cursor)
     qtbot.waitUntil(lambda: voc.selected_token() == "ug", timeout=2000)
+
+
+def test_frequencies_wait_while_the_panel_is_hidden(qtbot, hug_bpe):
+    panel = VocabularyPanel(AppState())
+    qtbot.addWidget(panel)
+    panel.state.set_corpus(count_lines(["hugs bug mug", "hug"]))
+    panel.state.set_tokenizer(hug_bpe)
+    assert not panel.frequencies.running()
+    assert shown_rows(panel, COL_FREQ) == [""] * 11  # the table itself is up to date
+    panel.show()
+    qtbot.waitUntil(lambda: dict(zip(shown_rows(panel), shown_rows(panel, COL_FREQ)))["hug"] == "2", timeout=5000)
