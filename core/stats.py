@@ -107,6 +107,28 @@ def stats_of_encodings(tokenizer: Tokenizer, encoded: Sequence[tuple[str, Encodi
     )
 
 
+def word_count_stats(tokenizer: Tokenizer, word_counts: Iterable[tuple[str, int]]) -> EncodingStats:
+    """Like :func:`encoding_stats` over a corpus given as ``(word, count)`` pairs: each
+    distinct word is encoded once and its counts are weighted (``lines`` = distinct words).
+
+    >>> s = word_count_stats(bpe, [("hugs", 2), ("mug", 1)])   # hug s (x2), <unk> ug
+    >>> s.tokens, s.words, s.characters, s.unknown
+    (6, 3, 11, 1)
+    """
+    unk_id = unknown_id(tokenizer)
+    n_words = tokens = words = characters = unknown = 0
+    distinct: set[int] = set()
+    for word, count in word_counts:
+        enc = tokenizer.encode(word)
+        n_words += 1
+        characters += count * len(word)
+        tokens += count * len(enc.ids)
+        words += count * len({w for w in enc.word_ids if w is not None})
+        unknown += count * sum(unknown_mask(enc, unk_id))
+        distinct.update(enc.ids)
+    return EncodingStats(n_words, tokens, words, characters, unknown, len(distinct), tokenizer.vocab_size)
+
+
 def _skip_space(text: str, pos: int) -> int:
     while pos < len(text) and text[pos].isspace():
         pos += 1

@@ -11,11 +11,12 @@ also has as one token is grey (they agree there); the others are coloured,
 and a magenta bar marks each boundary not every column has. Below: the
 statistics side by side (a table and bar plots of tokens per word, characters
 per token, unknown rate and vocabulary use), over the text above or over the
-loaded corpus's first lines.
+loaded corpus's most frequent words, weighted by their counts.
 """
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 
 import pyqtgraph as pg
@@ -42,7 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.errors import SubwordError
-from core.stats import EncodingStats, boundaries, shared_token_mask, stats_of_encodings, token_spans
+from core.stats import EncodingStats, boundaries, shared_token_mask, stats_of_encodings, token_spans, word_count_stats
 from subword_gui import palette
 from subword_gui.jobs import can_truncate, min_vocab_size, truncate_tokenizer
 from subword_gui.render import render_parts, style_for
@@ -66,7 +67,7 @@ METRICS = [
 ]
 PLOTTED = [("tokens_per_word", "tokens / word", 1), ("chars_per_token", "chars / token", 1),
            ("unk_rate", "unknown %", 100), ("vocab_used", "vocab used %", 100)]
-CORPUS_SAMPLE_LINES = 200
+CORPUS_WORDS = 2000  # "statistics over the corpus": its most frequent words, weighted by count
 
 
 @dataclass
@@ -309,6 +310,7 @@ class ComparePanel(QWidget):
         self.stats: list[EncodingStats | None] = []
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self.compare)
+        self._top_words: tuple | None = None  # (corpus, its most frequent words)
         self._stale = True  # changed while hidden (e.g. a tab behind Segmentation): redo when shown
         self._build()
         state.tokenizer_changed.connect(lambda _t: self._resolve_all(only="shown"))
@@ -329,7 +331,7 @@ class ComparePanel(QWidget):
         self.add_button.clicked.connect(lambda: self.add_column("full"))
         self.stats_over = QComboBox()
         self.stats_over.addItem("Statistics over the text above", "text")
-        self.stats_over.addItem(f"Statistics over the corpus's first {CORPUS_SAMPLE_LINES} lines", "corpus")
+        self.stats_over.addItem(f"Statistics over the corpus's {CORPUS_WORDS:,} most frequent words", "corpus")
         self.stats_over.currentIndexChanged.connect(lambda _i: self._schedule())
         top = QHBoxLayout()
         top.addWidget(QLabel("Text to compare:"))
@@ -431,10 +433,16 @@ class ComparePanel(QWidget):
     def text(self) -> str:
         return self.editor.toPlainText()
 
-    def stats_lines(self) -> list[str]:
-        if self.stats_over.currentData() == "corpus" and self.state.corpus is not None:
-            return list(getattr(self.state.corpus, "preview", []) or [])[:CORPUS_SAMPLE_LINES]
-        return self.text().split("\n")
+    def corpus_words(self) -> list[tuple[str, int]] | None:
+        """The corpus's most frequent words with their counts (None without a corpus)."""
+        corpus = self.state.corpus
+        words = getattr(corpus, "words", None) if corpus is not None else None
+        if not words:
+            return None
+        if self._top_words is None or self._top_words[0] is not corpus:
+            top = heapq.nlargest(CORPUS_WORDS, words.items(), key=lambda kv: kv[1])
+            self._top_words = (corpus, top)
+        return self._top_words[1]
 
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
@@ -455,13 +463,13 @@ class ComparePanel(QWidget):
         results = compare_lines(tokenizers, lines)
         for column, result in zip(self.columns, results):
             column.show_result(result)
-        stat_lines = self.stats_lines()
+        corpus_words = self.corpus_words() if self.stats_over.currentData() == "corpus" else None
         self.stats = []
         for tok, result in zip(tokenizers, results):
             if tok is None:
                 self.stats.append(None)
-            elif stat_lines is not None and self.stats_over.currentData() == "corpus" and self.state.corpus is not None:
-                self.stats.append(stats_of_encodings(tok, [(ln, tok.encode(ln)) for ln in stat_lines]))
+            elif corpus_words is not None:
+                self.stats.append(word_count_stats(tok, corpus_words))
             else:
                 self.stats.append(stats_of_encodings(tok, [(ln.text, ln.encoding) for ln in result.lines]))
         self._show_stats()

@@ -20,6 +20,7 @@ from core.stats import (
     shared_token_mask,
     unknown_id,
     unknown_mask,
+    word_count_stats,
 )
 from core.tokenizer import Encoding, Tokenizer
 from core.training import TrainOptions, train_from_counts
@@ -120,3 +121,12 @@ def test_metaspace_and_whitespace_tokenizers_agree_about_spaces(bpe, unigram):
 
 def test_boundaries_skip_empty_spans():
     assert boundaries(Encoding(offsets=[(0, 0), (0, 2), (2, 2)])) == {0, 2}
+
+
+def test_word_count_stats_weight_each_word_by_its_count(bpe):
+    # hugs -> hug s, twice ; mug -> <unk> ug, once
+    s = word_count_stats(bpe, [("hugs", 2), ("mug", 1)])
+    assert (s.lines, s.tokens, s.words, s.characters, s.unknown) == (2, 6, 3, 11, 1)
+    assert s.distinct_ids == 4  # hug s <unk> ug
+    # the same as encoding the words written out
+    assert s.tokens == encoding_stats(bpe, ["hugs hugs mug"]).tokens

@@ -114,15 +114,16 @@ def test_a_tokenizer_file_as_a_column(panel, hug_bpe, tmp_path, monkeypatch):
     assert col.tokenizer.get_vocab() == hug_bpe.get_vocab()
 
 
-def test_statistics_over_the_corpus_sample(panel):
-    panel.state.set_corpus(count_lines(["hugs bug", "mug"]))
+def test_statistics_over_the_corpus_words(panel):
+    panel.state.set_corpus(count_lines(["hugs bug", "mug hugs"]))
     panel.stats_over.setCurrentIndex(1)
     panel.compare()
-    # the full model: hug s | b ug | <unk> ug -> 6 tokens, 1 unknown, 3 words, 11 characters
-    assert panel.stat(0, "tokens") == 6
+    # the full model: hugs (x2) -> hug s ; bug -> b ug ; mug -> <unk> ug
+    assert panel.stat(0, "tokens") == 8
     assert panel.stat(0, "unknown") == 1
-    assert panel.stat(0, "words") == 3
-    assert panel.stat(0, "characters") == 11
+    assert panel.stat(0, "words") == 4
+    assert panel.stat(0, "characters") == 14
+    assert table_column(panel, 0)["tokens / word"] == "2.000"
 
 
 def test_korean_text_compares_and_renders(panel, qtbot):
