@@ -8,6 +8,10 @@ Three pieces:
 
 - :func:`segment_line` encodes one line and decides each token's look
   (palette key, unknown, special) and which characters no token covers;
+  :class:`LineCache` keeps the results per line text, and encodes a long line
+  in chunks cut at single spaces (:func:`chunk_bounds`, only for pipelines
+  where that gives exactly the whole line's encoding), so an edit re-encodes
+  a few words;
 - :class:`TokenHighlighter` colours a ``QTextDocument`` line by line from those,
   re-encoding only lines whose text changed (an edit touches one block);
 - :class:`TokenStrip` paints tokens as chips (visible rendering and id), wraps
@@ -16,12 +20,15 @@ Three pieces:
 
 subtle: each line (text block) is encoded on its own, as corpus lines are when
 training, so a newline is never part of a token.
+
+Leaves out: right-to-left layout of chips, and colouring text larger than
+a few hundred thousand characters (every line stays in the cache).
 """
 
 from __future__ import annotations
 
-import html
 import bisect
+import html
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
