@@ -107,6 +107,7 @@ def run_steps(app, window, args) -> None:
     """Open, train, type and raise as the switches say (each step waits for the previous)."""
     from subword_gui.main_window import SAMPLE_CORPUS, detect_kind
 
+    window.finish_startup()
     panel = window.corpus_panel
     corpus = args.corpus
     counts = args.counts

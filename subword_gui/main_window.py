@@ -45,6 +45,7 @@ ICON_FILE = RESOURCES / "icons" / "subword-explorer.svg"
 SETTINGS_VERSION = 1
 MAX_RECENT = 8
 DEFAULT_SIZE = (1400, 900)
+LATE_PANELS_DELAY_MS = 150
 
 TOKENIZER_SUFFIXES = {".json", ".model", ".tiktoken", ".vocab", ".bpe"}
 COUNTS_SUFFIXES = {".tsv", ".counts", ".wc"}
@@ -85,6 +86,15 @@ def detect_kind(path: str | Path) -> str:
     except Exception:  # noqa: BLE001 - detection is a best guess
         pass
     return "corpus"
+
+
+def _module_exists(module: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def _optional_panel(module: str, cls: str, state):
@@ -136,7 +146,9 @@ class MainWindow(QMainWindow):
         self.slider = VocabSizeSlider(self.state)
         self.segmentation_panel = _optional_panel("subword_gui.segmentation", "SegmentationPanel", self.state)
         self.vocabulary_panel = _optional_panel("subword_gui.vocabulary", "VocabularyPanel", self.state)
-        self.compare_panel = _optional_panel("subword_gui.compare", "ComparePanel", self.state)
+        # Compare imports pyqtgraph (slow): it is built right after the window first shows.
+        self.compare_panel = None
+        self._compare_pending = _module_exists("subword_gui.compare")
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
         action = QAction(text, self)
@@ -217,7 +229,11 @@ class MainWindow(QMainWindow):
         vocab.setFeatures(vocab.features() & ~QDockWidget.DockWidgetFeature.DockWidgetFloatable)
         segmentation = self._dock("segmentation", "Segmentation", self.segmentation_panel, R) \
             if self.segmentation_panel is not None else None
-        compare = self._dock("compare", "Compare", self.compare_panel, R) if self.compare_panel is not None else None
+        compare = None
+        if self._compare_pending:
+            placeholder = QLabel("Loading…")
+            placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+            compare = self._dock("compare", "Compare", placeholder, R)
         vocabulary = self._dock("vocabulary", "Vocabulary", self.vocabulary_panel, R) \
             if self.vocabulary_panel is not None else None
         upper = segmentation or compare
@@ -559,6 +575,22 @@ class MainWindow(QMainWindow):
             "WordPiece and Unigram — step by step, in Korean, English and Japanese.</p>"
             "<p>Drop a corpus or a tokenizer file on the window to open it.</p>",
         )
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._compare_pending:
+            QTimer.singleShot(LATE_PANELS_DELAY_MS, self.finish_startup)
+
+    def finish_startup(self) -> None:
+        """Build what was left for after the first paint (idempotent; tests and screenshots call it)."""
+        if self._compare_pending:
+            self._compare_pending = False
+            theme.configure_plots()
+            panel = _optional_panel("subword_gui.compare", "ComparePanel", self.state)
+            if panel is not None:
+                self.compare_panel = panel
+                self.docks["compare"].setWidget(panel)
+        self.training_panel.ensure_plots()
 
     # -- panels -------------------------------------------------------------------------------------
     def raise_panel(self, name: str) -> bool:

@@ -88,6 +88,11 @@ def apply_theme(app: QApplication) -> None:
     app.setPalette(_palette())
     app.setFont(ui_font())
     app.setStyleSheet(style_sheet())
+
+
+def configure_plots() -> None:
+    """pyqtgraph's colours to match the theme; called just before the first plot is built
+    (importing pyqtgraph costs about half a second, so not at start-up)."""
     try:
         import pyqtgraph as pg
 

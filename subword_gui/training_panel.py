@@ -24,9 +24,7 @@ import importlib.util
 import os
 import tempfile
 
-import numpy as np
-import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -61,6 +59,7 @@ ALGORITHM_LABELS = {
 }
 NORMALIZER_CHOICES = ["none", "nfc", "nfkc", "nfkc,lowercase", "nfd", "lowercase"]
 MAX_VOCAB = 1_000_000
+PLOTS_DELAY_MS = 150
 
 
 def available_algorithms() -> list[str]:
@@ -76,7 +75,9 @@ def available_algorithms() -> list[str]:
     return out
 
 
-def _plot(title: str, left: str, bottom: str) -> pg.PlotWidget:
+def _plot(title: str, left: str, bottom: str):
+    import pyqtgraph as pg
+
     w = pg.PlotWidget()
     w.setTitle(title, color=theme.TEXT, size="10pt")
     w.setLabel("left", left)
@@ -85,6 +86,66 @@ def _plot(title: str, left: str, bottom: str) -> pg.PlotWidget:
     w.setMenuEnabled(False)
     w.setMinimumHeight(150)
     return w
+
+
+class _Plots:
+    """The panel's pyqtgraph plots: merge counts (log y), Unigram loss and vocab size, the curve."""
+
+    def __init__(self, pages: list[QWidget]):
+        import pyqtgraph as pg
+
+        theme.configure_plots()
+        self.pg = pg
+        dash = pg.mkPen(theme.PLOT_VERMILLION, style=Qt.PenStyle.DashLine)
+        self.merge_plot = _plot("Pair count of each merge", "count", "merge step")
+        self.merge_plot.setLogMode(x=False, y=True)
+        self.merge_curve = self.merge_plot.plot(pen=pg.mkPen(theme.PLOT_BLUE, width=1.5))
+        self.merge_curve.setDownsampling(auto=True, method="peak")
+        self.merge_curve.setClipToView(True)
+        self.merge_cut_line = pg.InfiniteLine(angle=90, pen=dash)
+        self.merge_cut_line.setVisible(False)
+        self.merge_plot.addItem(self.merge_cut_line)
+
+        self.unigram_plot = _plot("Unigram: loss and vocab size per round", "loss", "round")
+        self.unigram_plot.addLegend(offset=(-10, 10))
+        self.loss_curve = self.unigram_plot.plot(
+            pen=pg.mkPen(theme.PLOT_BLUE, width=2), symbol="o", symbolSize=5, name="loss"
+        )
+        # Vocab size on its own right-hand axis: a second ViewBox linked on x.
+        self.vocab_box = pg.ViewBox()
+        self.unigram_plot.showAxis("right")
+        self.unigram_plot.scene().addItem(self.vocab_box)
+        self.unigram_plot.getAxis("right").linkToView(self.vocab_box)
+        self.unigram_plot.getAxis("right").setLabel("vocab size")
+        self.vocab_box.setXLink(self.unigram_plot)
+        self.vocab_curve = pg.PlotDataItem(pen=pg.mkPen(theme.PLOT_ORANGE, width=2), symbol="s", symbolSize=5,
+                                           name="vocab size")
+        self.vocab_box.addItem(self.vocab_curve)
+        self.unigram_plot.plotItem.legend.addItem(self.vocab_curve, "vocab size")
+        self.unigram_plot.getViewBox().sigResized.connect(self._sync_vocab_box)
+
+        self.curve_plot = _plot("Held-out text against vocab size", "per word / per token", "vocab size")
+        self.curve_plot.addLegend(offset=(-10, 10))
+        self.tpw_curve = self.curve_plot.plot(
+            pen=pg.mkPen(theme.PLOT_BLUE, width=2), symbol="o", symbolSize=6, name="tokens per word"
+        )
+        self.cpt_curve = self.curve_plot.plot(
+            pen=pg.mkPen(theme.PLOT_GREEN, width=2), symbol="t", symbolSize=6, name="characters per token"
+        )
+        self.curve_cut_line = pg.InfiniteLine(angle=90, pen=dash)
+        self.curve_cut_line.setVisible(False)
+        self.curve_plot.addItem(self.curve_cut_line)
+
+        for page, plot in zip(pages, (self.merge_plot, self.unigram_plot, self.curve_plot)):
+            page.layout().insertWidget(0, plot, 1)
+        # The curve page had a stretch standing in for the plot.
+        stretch = pages[2].layout().itemAt(1)
+        if stretch is not None and stretch.spacerItem() is not None:
+            pages[2].layout().removeItem(stretch)
+
+    def _sync_vocab_box(self) -> None:
+        self.vocab_box.setGeometry(self.unigram_plot.getViewBox().sceneBoundingRect())
+        self.vocab_box.linkedViewChanged(self.unigram_plot.getViewBox(), self.vocab_box.XAxis)
 
 
 class TrainingPanel(QWidget):
@@ -102,6 +163,7 @@ class TrainingPanel(QWidget):
         self._phase = "idle"  # "training" | "curve" (the model is out, the curve is measured) | "idle"
         self._trained = None
         self._stopped = None
+        self._cut = None
         self.held_out: list[str] = []
         self.held_out_kind = ""
         self._cache_dir: tempfile.TemporaryDirectory | None = None
@@ -180,49 +242,12 @@ class TrainingPanel(QWidget):
         self.round_view.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         self.follow_log = True
 
-        self.merge_plot = _plot("Pair count of each merge", "count", "merge step")
-        self.merge_plot.setLogMode(x=False, y=True)
-        self.merge_curve = self.merge_plot.plot(pen=pg.mkPen(theme.PLOT_BLUE, width=1.5))
-        self.merge_curve.setDownsampling(auto=True, method="peak")
-        self.merge_curve.setClipToView(True)
-        self.merge_cut_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme.PLOT_VERMILLION, style=Qt.PenStyle.DashLine))
-        self.merge_cut_line.setVisible(False)
-        self.merge_plot.addItem(self.merge_cut_line)
-
-        self.unigram_plot = _plot("Unigram: loss and vocab size per round", "loss", "round")
-        self.unigram_plot.addLegend(offset=(-10, 10))
-        self.loss_curve = self.unigram_plot.plot(
-            pen=pg.mkPen(theme.PLOT_BLUE, width=2), symbol="o", symbolSize=5, name="loss"
-        )
-        # Vocab size on its own right-hand axis: a second ViewBox linked on x.
-        self._vocab_box = pg.ViewBox()
-        self.unigram_plot.showAxis("right")
-        self.unigram_plot.scene().addItem(self._vocab_box)
-        self.unigram_plot.getAxis("right").linkToView(self._vocab_box)
-        self.unigram_plot.getAxis("right").setLabel("vocab size")
-        self._vocab_box.setXLink(self.unigram_plot)
-        self.vocab_curve = pg.PlotDataItem(pen=pg.mkPen(theme.PLOT_ORANGE, width=2), symbol="s", symbolSize=5, name="vocab size")
-        self._vocab_box.addItem(self.vocab_curve)
-        self.unigram_plot.plotItem.legend.addItem(self.vocab_curve, "vocab size")
-        self.unigram_plot.getViewBox().sigResized.connect(self._sync_vocab_box)
-
-        self.curve_plot = _plot("Held-out text against vocab size", "per word / per token", "vocab size")
-        self.curve_plot.addLegend(offset=(-10, 10))
-        self.tpw_curve = self.curve_plot.plot(
-            pen=pg.mkPen(theme.PLOT_BLUE, width=2), symbol="o", symbolSize=6, name="tokens per word"
-        )
-        self.cpt_curve = self.curve_plot.plot(
-            pen=pg.mkPen(theme.PLOT_GREEN, width=2), symbol="t", symbolSize=6, name="characters per token"
-        )
-        self.curve_cut_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme.PLOT_VERMILLION, style=Qt.PenStyle.DashLine))
-        self.curve_cut_line.setVisible(False)
-        self.curve_plot.addItem(self.curve_cut_line)
+        self.plots = None  # _Plots, built on first need (pyqtgraph is slow to import)
+        self._plot_pages = [QWidget(), QWidget(), QWidget()]
+        for page in self._plot_pages:
+            QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
         self.curve_label = QLabel("")
         self.curve_label.setObjectName("hint")
-
-    def _sync_vocab_box(self) -> None:
-        self._vocab_box.setGeometry(self.unigram_plot.getViewBox().sceneBoundingRect())
-        self._vocab_box.linkedViewChanged(self.unigram_plot.getViewBox(), self._vocab_box.XAxis)
 
     def _layout(self) -> None:
         form_left = QFormLayout()
@@ -256,16 +281,12 @@ class TrainingPanel(QWidget):
         self.log_tabs.addTab(self.merge_view, "Merge log")
         self.log_tabs.addTab(self.round_view, "Unigram rounds")
 
-        curve_page = QWidget()
-        cl = QVBoxLayout(curve_page)
-        cl.setContentsMargins(0, 0, 0, 0)
-        cl.addWidget(self.curve_plot, 1)
-        cl.addWidget(self.curve_label)
+        self._plot_pages[2].layout().addStretch(1)
+        self._plot_pages[2].layout().addWidget(self.curve_label)
         self.plot_tabs = QTabWidget()
         self.plot_tabs.setDocumentMode(True)
-        self.plot_tabs.addTab(self.merge_plot, "Merge counts")
-        self.plot_tabs.addTab(self.unigram_plot, "Unigram")
-        self.plot_tabs.addTab(curve_page, "Held-out curve")
+        for page, title in zip(self._plot_pages, ("Merge counts", "Unigram", "Held-out curve")):
+            self.plot_tabs.addTab(page, title)
 
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.log_tabs)
@@ -447,10 +468,8 @@ class TrainingPanel(QWidget):
         self.round_model.clear()
         self._merge_x, self._merge_y = [], []
         self._round_x, self._round_loss, self._round_vocab = [], [], []
-        self.merge_curve.setData([], [])
-        self.loss_curve.setData([], [])
-        self.vocab_curve.setData([], [])
-        self.merge_cut_line.setVisible(False)
+        self._cut = None
+        self._redraw_plots(curve=False)
         self.progress.setValue(0)
         self.follow_log = True
 
@@ -481,7 +500,7 @@ class TrainingPanel(QWidget):
                 trained = e
         follow = self.follow_log
         if self.merge_model.append_events(events):
-            self.merge_curve.setData(np.asarray(self._merge_x), np.asarray(self._merge_y, dtype=float))
+            self._redraw_plots(rounds=False, curve=False)
             last = self.merge_model.rows[-1]
             self.progress.setValue(int(1000 * min(last.vocab_size / max(target, 1), 1.0)))
             verb = "Stepped to" if self.stepping else "Merging…"
@@ -490,8 +509,7 @@ class TrainingPanel(QWidget):
             if follow:
                 self.merge_view.scrollToBottom()
         if self.round_model.append_events(events):
-            self.loss_curve.setData(self._round_x, self._round_loss)
-            self.vocab_curve.setData(self._round_x, self._round_vocab)
+            self._redraw_plots(merges=False, curve=False)
             last = self.round_model.rows[-1]
             self.status.setText(f"Unigram {last.phase} round {last.round}: vocab {last.vocab_size:,}, loss {last.loss:,.1f}")
             self.round_view.scrollToBottom()
@@ -519,8 +537,7 @@ class TrainingPanel(QWidget):
         self.status.setText(msg)
         self.progress.setValue(1000)
         self.curve = []
-        self.tpw_curve.setData([], [])
-        self.cpt_curve.setData([], [])
+        self._redraw_plots(merges=False, rounds=False)
         self.curve_label.setText(f"Measuring {len(event.held_out):,} {event.held_out_kind} at ~10 vocab sizes…"
                                  if event.held_out else "No held-out text for this corpus.")
         self.state.set_full_tokenizer(tok, self._options, self.merge_model.rows)
@@ -561,8 +578,7 @@ class TrainingPanel(QWidget):
         self.merge_model.append_events(events)
         self._merge_x = [e.step for e in self.merge_model.rows]
         self._merge_y = [max(e.count, 1) for e in self.merge_model.rows]
-        if self._merge_x:
-            self.merge_curve.setData(np.asarray(self._merge_x), np.asarray(self._merge_y, dtype=float))
+        self._redraw_plots(rounds=False, curve=False)
         self._on_cut(self.state.vocab_size)
 
     # -- the slider's cut and the held-out curve -----------------------------------------------
@@ -576,24 +592,61 @@ class TrainingPanel(QWidget):
     def _on_cut(self, k) -> None:
         if k is None or not self.merge_model.rows:
             self.merge_model.set_cut(None)
-            self.merge_cut_line.setVisible(False)
-            return
-        full = self.merge_model.rows[-1].vocab_size
-        self.merge_model.set_cut(k if k < full else None)
-        if k < full:
-            first = self.merge_model.rows[0]
-            self.merge_cut_line.setValue(first.step + (k - first.vocab_size))
-            self.merge_cut_line.setVisible(True)
         else:
-            self.merge_cut_line.setVisible(False)
-        self.curve_cut_line.setValue(k)
-        self.curve_cut_line.setVisible(bool(self.curve))
+            full = self.merge_model.rows[-1].vocab_size
+            self.merge_model.set_cut(k if k < full else None)
+        self._cut = k
+        self._redraw_cut()
+
+    # -- plots ----------------------------------------------------------------------------------------
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self.plots is None:
+            # subtle: after the first paint, so the window shows before pyqtgraph loads.
+            QTimer.singleShot(PLOTS_DELAY_MS, self.ensure_plots)
+
+    def ensure_plots(self) -> _Plots:
+        """Build the plots now if they are not there yet (they load lazily)."""
+        if self.plots is None:
+            self.plots = _Plots(self._plot_pages)
+            self._redraw_plots()
+        return self.plots
+
+    def _redraw_plots(self, merges: bool = True, rounds: bool = True, curve: bool = True) -> None:
+        """Give the plots the panel's data (one ``setData`` per curve); nothing if not built yet."""
+        p = self.plots
+        if p is None:
+            return
+        if merges:
+            import numpy as np
+
+            p.merge_curve.setData(np.asarray(self._merge_x, dtype=float), np.asarray(self._merge_y, dtype=float))
+        if rounds:
+            p.loss_curve.setData(self._round_x, self._round_loss)
+            p.vocab_curve.setData(self._round_x, self._round_vocab)
+        if curve:
+            xs = [pt.vocab_size for pt in self.curve]
+            p.tpw_curve.setData(xs, [pt.tokens_per_word for pt in self.curve])
+            p.cpt_curve.setData(xs, [pt.chars_per_token for pt in self.curve])
+        self._redraw_cut()
+
+    def _redraw_cut(self) -> None:
+        p, k = self.plots, self._cut
+        if p is None:
+            return
+        rows = self.merge_model.rows
+        if k is not None and rows and k < rows[-1].vocab_size:
+            p.merge_cut_line.setValue(rows[0].step + (k - rows[0].vocab_size))
+            p.merge_cut_line.setVisible(True)
+        else:
+            p.merge_cut_line.setVisible(False)
+        p.curve_cut_line.setVisible(k is not None and bool(self.curve))
+        if k is not None:
+            p.curve_cut_line.setValue(k)
 
     def _on_curve(self, points: list, n_lines: int, kind: str) -> None:
         self.curve = points
-        xs = [p.vocab_size for p in points]
-        self.tpw_curve.setData(xs, [p.tokens_per_word for p in points])
-        self.cpt_curve.setData(xs, [p.chars_per_token for p in points])
+        self._redraw_plots(merges=False, rounds=False)
         if points:
             last = points[-1]
             self.curve_label.setText(

@@ -36,7 +36,9 @@ def test_docks_menus_and_shortcuts(window):
     assert window.raise_panel("training") and not window.raise_panel("nonsense")
 
 
-def test_hosts_the_views_panels_when_present(window):
+def test_hosts_the_views_panels_when_present(qtbot, window):
+    qtbot.waitUntil(lambda: window.training_panel.plots is not None, timeout=5000)  # built after the first paint
+    window.finish_startup()
     for name, attr in (("segmentation", "segmentation_panel"), ("vocabulary", "vocabulary_panel"),
                        ("compare", "compare_panel")):
         panel = getattr(window, attr)

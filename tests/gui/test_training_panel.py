@@ -62,7 +62,7 @@ def test_merge_log_has_one_row_per_engine_merge(qtbot, loaded, small_corpus):
     assert window.state.merge_events == rows
     assert "150 tokens" in window.model_fact.text()
     # The merge-count plot holds one point per merge.
-    curve = window.training_panel.merge_curve
+    curve = window.training_panel.ensure_plots().merge_curve
     xs, ys = curve.xData, curve.yData  # as given (getData returns the log-scaled values)
     assert len(xs) == len(expected) and ys[0] == expected[0].count
 
@@ -178,7 +178,7 @@ def test_other_algorithms_train_through_the_panel(qtbot, loaded, algorithm, voca
     panel = window.training_panel
     if algorithm == "unigram":
         assert panel.round_model.rowCount() > 0
-        assert len(panel.loss_curve.getData()[0]) == panel.round_model.rowCount()
+        assert len(panel.ensure_plots().loss_curve.getData()[0]) == panel.round_model.rowCount()
     else:
         assert panel.merge_model.rowCount() > 0
     assert tok.encode("영화 정말").tokens
