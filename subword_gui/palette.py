@@ -1,7 +1,7 @@
 """Colours of token spans: stable per token id, never the same for two neighbours.
 
     >>> [c.name() for c in token_colours([5, 5, 1])]   # the same id twice in a row: two shades
-    ['#77aadd', '#587ea4', '#99ddff']
+    ['#77aadd', '#5d85ad', '#99ddff']
 
 Hues are Paul Tol's "light" scheme, designed as backgrounds behind black text
 and distinguishable with the common colour-vision deficiencies. A token's hue
@@ -22,7 +22,7 @@ from subword_gui import qt_workarounds  # noqa: F401 - shiboken6 6.12 None refco
 
 # Paul Tol, "light" qualitative scheme (pale grey left out: it is the "shared" colour).
 LIGHT_HUES = ["#77AADD", "#EE8866", "#EEDD88", "#FFAABB", "#99DDFF", "#44BB99", "#BBCC33", "#AAAA00"]
-SHADE_FACTOR = 135  # QColor.darker(): the second shade of a hue
+SHADE_FACTOR = 128  # QColor.darker(): the second shade of a hue (black text stays legible)
 
 UNKNOWN_BACKGROUND = QColor("#D7191C")
 UNKNOWN_FOREGROUND = QColor("#FFFFFF")

@@ -432,6 +432,8 @@ _INK = QColor("#111111")
 _CAPTION_INK = QColor("#3A3A3A")
 _HATCH = QBrush(QColor(255, 255, 255, 70), Qt.BrushStyle.BDiagPattern)
 _PART_QCOLOURS = {k: QColor(v) for k, v in PART_COLOURS.items() if v}
+# on the darker shades, markers and bytes need more contrast
+_PART_QCOLOURS_ON_DARK = {"marker": QColor("#2E2E2E"), "space": QColor("#00355A"), "byte": QColor("#5A1A00")}
 _GAP = 3
 _WORD_GAP = 11
 _PAD_X = 5
@@ -590,8 +592,9 @@ class TokenStrip(QWidget):
         x = r.x() + _PAD_X
         baseline = r.y() + _PAD_Y + ctx.fm.ascent()
         p.setFont(ctx.bold if chip.unknown else ctx.font)
+        parts_ink = _PART_QCOLOURS if bg.lightness() >= 150 else _PART_QCOLOURS_ON_DARK
         for text, kind in chip.parts:
-            colour = _PART_QCOLOURS.get(kind)
+            colour = parts_ink.get(kind)
             p.setPen(colour if colour is not None and not loud else fg)
             p.drawText(x, baseline, text)
             if len(chip.parts) > 1:
