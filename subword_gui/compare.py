@@ -23,6 +23,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFileDialog,
     QFrame,
@@ -49,7 +50,8 @@ from subword_gui.jobs import can_truncate, min_vocab_size, truncate_tokenizer
 from subword_gui.render import render_parts, style_for
 from subword_gui.token_view import Chip, TokenStrip, segment_line, token_tooltip
 
-DEFAULT_TEXT = "토크나이저마다 같은 문장을 다르게 자릅니다.\nThe same sentence, cut differently by each tokenizer."
+# The Segmentation panel's opening text, so both panels start on the same text.
+DEFAULT_TEXT = "토크나이저는 문장을 작은 조각으로 나눕니다.\nTokenizers cut text into subword pieces."
 # Okabe-Ito: one colour per column, in the headers and in the plots.
 COLUMN_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"]
 SOURCES = [("shown", "Shown (slider)"), ("full", "Full trained"), ("size", "Full cut to size…"), ("file", "File…")]
@@ -311,11 +313,15 @@ class ComparePanel(QWidget):
         self._timer = QTimer(self, singleShot=True, interval=0)
         self._timer.timeout.connect(self.compare)
         self._top_words: tuple | None = None  # (corpus, its most frequent words)
+        self._mirroring = False  # setting the editor from the Segmentation text
+        self._last_segmentation_text: str | None = None
         self._stale = True  # changed while hidden (e.g. a tab behind Segmentation): redo when shown
         self._build()
         state.tokenizer_changed.connect(lambda _t: self._resolve_all(only="shown"))
         state.full_tokenizer_changed.connect(self._full_changed)
         state.corpus_changed.connect(lambda _c: self._schedule())
+        if hasattr(state, "text_changed"):
+            state.text_changed.connect(self._segmentation_text)
         self.add_column("shown")
         self.add_column("size")
         self._full_changed(state.full_tokenizer)
@@ -326,7 +332,11 @@ class ComparePanel(QWidget):
         font.setPointSize(13)
         self.editor.setFont(font)
         self.editor.setMaximumHeight(72)
-        self.editor.textChanged.connect(self._schedule)
+        self.editor.textChanged.connect(self._text_edited)
+        self.follow = QCheckBox("Follow the Segmentation text")
+        self.follow.setToolTip("Compare whatever is typed in the Segmentation panel; typing here stops following")
+        self.follow.setChecked(True)
+        self.follow.toggled.connect(self._follow_toggled)
         self.add_button = QPushButton("Add tokenizer")
         self.add_button.clicked.connect(lambda: self.add_column("full"))
         self.stats_over = QComboBox()
@@ -335,6 +345,7 @@ class ComparePanel(QWidget):
         self.stats_over.currentIndexChanged.connect(lambda _i: self._schedule())
         top = QHBoxLayout()
         top.addWidget(QLabel("Text to compare:"))
+        top.addWidget(self.follow)
         top.addStretch(1)
         top.addWidget(self.stats_over)
         top.addWidget(self.add_button)
@@ -427,11 +438,31 @@ class ComparePanel(QWidget):
 
     # -- comparing ----------------------------------------------------------------------
     def set_text(self, text: str) -> None:
+        """Compare ``text`` (and stop following the Segmentation text)."""
         self.editor.setPlainText(text)
         self.compare()
 
     def text(self) -> str:
         return self.editor.toPlainText()
+
+    def _segmentation_text(self, text: str) -> None:
+        self._last_segmentation_text = text
+        if self.follow.isChecked() and text != self.editor.toPlainText():
+            self._mirroring = True
+            try:
+                self.editor.setPlainText(text)
+            finally:
+                self._mirroring = False
+            self._schedule()
+
+    def _text_edited(self) -> None:
+        if not self._mirroring and self.follow.isChecked():
+            self.follow.setChecked(False)  # the user typed here: this text is theirs now
+        self._schedule()
+
+    def _follow_toggled(self, on: bool) -> None:
+        if on and self._last_segmentation_text is not None:
+            self._segmentation_text(self._last_segmentation_text)
 
     def corpus_words(self) -> list[tuple[str, int]] | None:
         """The corpus's most frequent words with their counts (None without a corpus)."""

@@ -59,6 +59,7 @@ class SegmentationPanel(QWidget):
         self._lines: list[LineTokens] = []
         self._chip_where: list[tuple[int, int]] = []
         self._first_chip: list[int] = []
+        self._announced: str | None = None  # the text last sent on state.text_changed
         self._build()
         self.highlighter = TokenHighlighter(self.editor.document(), self.cache)
         self._refresh_timer = QTimer(self, singleShot=True, interval=0)
@@ -158,6 +159,10 @@ class SegmentationPanel(QWidget):
     def refresh(self) -> None:
         """Bring counts, strip and why view up to date with the text (the spans already are)."""
         self._refresh_timer.stop()
+        text = self.editor.toPlainText()
+        if text != self._announced and hasattr(self.state, "text_changed"):
+            self._announced = text
+            self.state.text_changed.emit(text)
         if self.cache.tokenizer is None:
             self._lines = []
             self.stats = EncodingStats(0, 0, 0, 0, 0, 0, 0)

@@ -28,6 +28,8 @@ class AppState(QObject):
     # The token the user is looking at (the one at the Segmentation cursor); the
     # Vocabulary panel selects it and shows its merge tree. Linked views, no owner.
     token_focused = Signal(str)
+    # The text in the Segmentation editor; Compare follows it unless the user types there.
+    text_changed = Signal(str)
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)

@@ -137,3 +137,27 @@ def test_korean_text_compares_and_renders(panel, qtbot):
     assert len(b.result.lines[0].encoding.ids) == len("철수는밥을먹었다")  # no merges: one token per syllable
     assert len(a.result.lines[0].encoding.ids) < len(b.result.lines[0].encoding.ids)
     assert b.result.marked[0]  # B cuts inside words where A does not
+
+
+def test_compare_follows_the_segmentation_text_until_the_user_types_there(qtbot, hug_bpe):
+    from subword_gui.segmentation import SegmentationPanel
+
+    state = AppState()
+    seg, cmp_ = SegmentationPanel(state), ComparePanel(state)
+    for w in (seg, cmp_):
+        qtbot.addWidget(w)
+        w.show()
+    state.set_full_tokenizer(hug_bpe)
+    seg.set_text("hugs pug")
+    assert cmp_.text() == "hugs pug"
+    qtbot.waitUntil(lambda: bool(cmp_.columns[0].result.lines) and
+                    cmp_.columns[0].result.lines[0].encoding.tokens == ["hug", "s", "p", "ug"], timeout=2000)
+    # typing in Compare makes its text its own
+    cmp_.editor.setFocus()
+    qtbot.keyClicks(cmp_.editor, "x")
+    assert not cmp_.follow.isChecked()
+    seg.set_text("bun")
+    assert cmp_.text() != "bun"
+    # following again adopts the Segmentation text
+    cmp_.follow.setChecked(True)
+    assert cmp_.text() == "bun"
