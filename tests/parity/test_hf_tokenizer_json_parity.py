@@ -224,6 +224,15 @@ def test_their_file_loads_in_ours_and_encodes_the_same(trained):
     assert sum(len(e.ids) for e in ours_encs) > len(lines)  # not vacuous
 
 
+def test_decoding_matches_tokenizers(trained, tmp_path):
+    name, lines, theirs_path, expected, ours, ours_encs = trained
+    theirs = tokenizers.Tokenizer.from_file(str(theirs_path))
+    step = max(1, len(lines) // 3000)
+    ids = [e.ids for e in expected[::step]]
+    for n, (want, got) in enumerate(zip(theirs.decode_batch(ids), (ours.decode(i) for i in ids))):
+        assert got == want, (lines[n * step], got, want)
+
+
 def test_our_file_loads_in_theirs_and_encodes_the_same(trained, tmp_path):
     name, lines, theirs_path, expected, ours, ours_encs = trained
     ours_path = tmp_path / "ours.json"
