@@ -116,6 +116,7 @@ class MainWindow(QMainWindow):
         self.state = state or AppState(self)
         self.settings = settings or QSettings("SubwordExplorer", "Subword Explorer")
         self.last_error: tuple[str, str] | None = None
+        self.last_saved: tuple[str, str, list[str]] | None = None
         self.setWindowTitle(APP_NAME)
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
@@ -489,21 +490,27 @@ class MainWindow(QMainWindow):
         except ImportError:
             self.report_error("Save tokenizer", "Saving tokenizer files is not available in this build yet.")
             return
-        filters = ("Hugging Face tokenizer.json (*.json);;SentencePiece model (*.model);;"
-                   "GPT-2 vocab.json + merges.txt (folder) (*);;tiktoken ranks (*.tiktoken)")
-        path, chosen = QFileDialog.getSaveFileName(self, "Save tokenizer as", "tokenizer.json", filters)
+        path, chosen = QFileDialog.getSaveFileName(self, "Save tokenizer as", "tokenizer.json",
+                                                   ";;".join(f for f, _ in SAVE_FILTERS))
         if not path:
             return
         fmt = _format_for(path, chosen)
+        record = None
+        if fmt == "project" and self.state.train_options is not None:
+            from core.formats.project import TrainingRecord
+
+            record = TrainingRecord.from_run([self.state.corpus_path] if self.state.corpus_path else [],
+                                             self.state.train_options)
         try:
-            losses = save_tokenizer(tok, path, fmt)
+            losses = save_tokenizer(tok, path, fmt, record)
         except (SubwordError, OSError, ValueError) as exc:
             self.report_error("Cannot save tokenizer", f"{path}: {exc}")
             return
-        msg = f"Saved {Path(path).name}"
+        self.last_saved = (path, fmt, list(losses or []))
+        msg = f"Saved {Path(path).name} ({fmt})"
         if losses:
-            msg += " (not kept: " + "; ".join(losses[:3]) + ")"
-        self.statusBar().showMessage(msg, 10000)
+            msg += " — not kept: " + "; ".join(losses[:3])
+        self.statusBar().showMessage(msg, 15000)
 
     def export_merge_log_dialog(self) -> None:
         events = self.state.merge_events
@@ -520,9 +527,8 @@ class MainWindow(QMainWindow):
         if not path:
             return
         try:
-            writer = getattr(merge_log, "write_merge_log", None) or getattr(merge_log, "save_merge_log")
-            writer(events, path)
-        except (SubwordError, OSError, ValueError, AttributeError, TypeError) as exc:
+            merge_log.save_merge_log(events, path)
+        except (SubwordError, OSError, ValueError) as exc:
             self.report_error("Cannot export merge log", f"{path}: {exc}")
             return
         self.statusBar().showMessage(f"Wrote {len(events):,} merges to {Path(path).name}", 10000)
@@ -614,15 +620,30 @@ class MainWindow(QMainWindow):
                 return
 
 
+# (file-dialog filter, format of core.formats.detect.save_tokenizer); folders for gpt2 and project.
+SAVE_FILTERS = [
+    ("Hugging Face tokenizer.json (*.json)", "hf-json"),
+    ("Project folder: tokenizer.json + training record (*)", "project"),
+    ("GPT-2 folder: vocab.json + merges.txt (*)", "gpt2"),
+    ("SentencePiece model (*.model)", "sentencepiece"),
+    ("BERT vocab.txt (*.txt)", "bert"),
+    ("subword-nmt codes (*.codes)", "subword-nmt"),
+    ("tiktoken ranks (*.tiktoken)", "tiktoken"),
+]
+
+
 def _format_for(path: str, chosen_filter: str) -> str:
+    """The save format a dialog's chosen filter (or else the file name) asks for.
+
+    >>> _format_for("x.model", "")
+    'sentencepiece'
+    """
+    for label, fmt in SAVE_FILTERS:
+        if chosen_filter == label:
+            return fmt
     suffix = Path(path).suffix.lower()
-    if suffix == ".model" or "SentencePiece" in chosen_filter:
-        return "sentencepiece"
-    if suffix == ".tiktoken" or "tiktoken" in chosen_filter:
-        return "tiktoken"
-    if "merges.txt" in chosen_filter:
-        return "gpt2"
-    return "hf-json"
+    return {".model": "sentencepiece", ".tiktoken": "tiktoken", ".codes": "subword-nmt",
+            ".txt": "bert"}.get(suffix, "hf-json")
 
 
 __all__ = ["MainWindow", "detect_kind", "theme"]
