@@ -104,6 +104,8 @@ class CompareColumn(QFrame):
         self.source = QComboBox()
         for key, label in SOURCES:
             self.source.addItem(label, key)
+        self.source.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.source.setMinimumContentsLength(6)
         self.size = QSpinBox()
         self.size.setRange(1, 10_000_000)
         self.size.setSingleStep(100)
@@ -333,7 +335,7 @@ class ComparePanel(QWidget):
         self.editor.setFont(font)
         self.editor.setMaximumHeight(72)
         self.editor.textChanged.connect(self._text_edited)
-        self.follow = QCheckBox("Follow the Segmentation text")
+        self.follow = QCheckBox("Follow Segmentation")
         self.follow.setToolTip("Compare whatever is typed in the Segmentation panel; typing here stops following")
         self.follow.setChecked(True)
         self.follow.toggled.connect(self._follow_toggled)
@@ -343,8 +345,12 @@ class ComparePanel(QWidget):
         self.stats_over.addItem("Statistics over the text above", "text")
         self.stats_over.addItem(f"Statistics over the corpus's {CORPUS_WORDS:,} most frequent words", "corpus")
         self.stats_over.currentIndexChanged.connect(lambda _i: self._schedule())
+        # subtle: a combo box is as wide as its longest item unless told otherwise, and the
+        # panel's minimum width becomes the main window's
+        self.stats_over.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.stats_over.setMinimumContentsLength(14)
         top = QHBoxLayout()
-        top.addWidget(QLabel("Text to compare:"))
+        top.addWidget(QLabel("Text:"))
         top.addWidget(self.follow)
         top.addStretch(1)
         top.addWidget(self.stats_over)

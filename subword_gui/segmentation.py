@@ -90,9 +90,12 @@ class SegmentationPanel(QWidget):
             "<span style='text-decoration:underline'>split character</span>"
         )
         self.legend.setTextFormat(Qt.TextFormat.RichText)
+        # both wrap when the dock is narrow, rather than widening the whole window
+        self.counts.setWordWrap(True)
+        self.legend.setWordWrap(True)
         header = QHBoxLayout()
-        header.addWidget(self.counts, 1)
-        header.addWidget(self.legend)
+        header.addWidget(self.counts, 3)
+        header.addWidget(self.legend, 1)
 
         self.editor = QPlainTextEdit()
         font = QFont(self.editor.font())
