@@ -55,6 +55,7 @@ DEFAULT_SUB_ITERATIONS = 2
 EXPECTED_COUNT_THRESHOLD = 0.5  # SentencePiece's kExpectedFrequencyThreshold
 DESIRED_SIZE_FACTOR = 1.1  # prune down to 1.1 x the target, then cut by score
 SNAPSHOT_LIMIT_FACTOR = 10  # keep slider snapshots up to 10 x the target size
+_CHUNK = 1 << 21  # edges per chunk of the E-step's marginals
 _SEPARATOR = 0x110000  # beyond Unicode: marks the end of each word in the flat corpus
 
 
@@ -177,9 +178,14 @@ class Lattices:
         log_z = alpha[self.ends]
         t, o, p, *_ = self._fwd  # t = dst, o = src
         node_lattice = self.node_lattice
-        w = node_lattice[o]
-        marg = np.exp(alpha[o] + score[p] + beta[t] - log_z[w]) * weights[w]
-        return np.bincount(p, weights=marg, minlength=n_pieces), log_z
+        expected = np.zeros(n_pieces)
+        # in chunks, so the float temporaries stay small on corpora with tens of millions of edges
+        for a in range(0, len(p), _CHUNK):
+            tc, oc, pc = t[a:a + _CHUNK], o[a:a + _CHUNK], p[a:a + _CHUNK]
+            w = node_lattice[oc]
+            marg = np.exp(alpha[oc] + score[pc] + beta[tc] - log_z[w]) * weights[w]
+            expected += np.bincount(pc, weights=marg, minlength=n_pieces)
+        return expected, log_z
 
     def viterbi(self, score):
         """Best path per lattice: (best score per lattice, lattice id per token, piece per token)."""
@@ -208,7 +214,7 @@ class Lattices:
         if getattr(self, "_node_lattice", None) is None:
             nl = np.zeros(self.n_nodes, dtype=np.int64)
             nl[self.starts] = 1
-            self._node_lattice = np.cumsum(nl) - 1  # lattices occupy consecutive node ranges
+            self._node_lattice = (np.cumsum(nl) - 1).astype(np.int32)  # lattices are consecutive node ranges
         return self._node_lattice
 
 
@@ -235,8 +241,8 @@ class _Corpus:
         self.codes = codes
         self.n = len(codes)
         word_of_pos = np.repeat(np.arange(len(words)), lengths + 1)
-        self.level = np.arange(self.n) - self.off[word_of_pos]
-        self.dist = (self.ends[word_of_pos] - np.arange(self.n))  # chars left in the word from here
+        self.level = (np.arange(self.n) - self.off[word_of_pos]).astype(np.int32)
+        self.dist = (self.ends[word_of_pos] - np.arange(self.n)).astype(np.int32)  # chars left in the word
         self.pos_weight = self.counts[word_of_pos]
 
 
