@@ -312,7 +312,15 @@ class Metaspace(_Base):
         return [text.slice(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
 
     def split_words(self, text: str) -> list[str]:
-        return [p.normalized for p in self.pre_tokenize(NormalizedString.from_str(text))]
+        # Fast path (no per-character offsets): counting a corpus calls this on every line.
+        r = self.replacement
+        s = text.replace(" ", r)
+        if s and not s.startswith(r) and self.prepend_scheme != "never":
+            s = r + s  # a whole input starts at offset 0, so "first" prepends too
+        if not self.split:
+            return [s] if s else []
+        parts = s.split(r)
+        return ([parts[0]] if parts[0] else []) + [r + p for p in parts[1:]]
 
     def to_dict(self) -> dict:
         return {
