@@ -3,10 +3,11 @@
     $ subword-explorer                                   # the bundled sample corpus, ready to train
     $ subword-explorer reviews.txt                       # a corpus, word-count file or tokenizer
     $ QT_QPA_PLATFORM=offscreen subword-explorer --screenshot docs/training.png \\
-          --train bpe:2000 --text "철수는 치킨을 먹고 있다" --panel training
+          --train bpe:2000 --cut 900 --text "철수는 치킨을 먹고 있다" --panel training
 
 With ``--screenshot`` the steps run in order (open the corpus, train to the
-end, type the text into the segmentation panel, raise the panel), then the
+end, cut the vocabulary with the slider, type the text into the segmentation
+panel, raise the panel), then the
 whole window is saved as a PNG and the program exits 0 (1 with a message on
 stderr if a step failed). Screenshots use fresh settings, so they do not
 depend on (or change) the user's saved layout.
@@ -29,6 +30,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--corpus", help="a corpus text file to open")
     p.add_argument("--counts", help="a word<TAB>count file to open")
     p.add_argument("--train", metavar="ALGORITHM:VOCAB", help="train, e.g. bpe:2000, unigram:800, wordpiece:1000")
+    p.add_argument("--cut", type=int, metavar="K", help="after training, move the vocab-size slider to K")
     p.add_argument("--text", help="text to type into the segmentation panel")
     p.add_argument("--panel", help="panel to raise: corpus, training, vocab, segmentation, vocabulary, compare")
     p.add_argument("--screenshot", metavar="OUT.png", help="save a PNG of the window after the steps, then exit")
@@ -135,6 +137,10 @@ def run_steps(app, window, args) -> None:
         _wait_for(app, [tp.training_finished], [tp.training_failed, tp.training_cancelled])
         if tp.job is not None and tp.job.running:  # the held-out curve, measured after training
             _wait_for(app, [tp.job.ended], [], timeout_s=300)
+    if args.cut is not None:
+        if window.state.full_tokenizer is None:
+            raise StepFailed("--cut needs a model: add --train ALGORITHM:VOCAB or open a tokenizer")
+        window.slider.set_vocab_size(args.cut)
     if args.text is not None and not type_text(window, args.text):
         print("subword-explorer: no segmentation panel to type into", file=sys.stderr)
     if args.panel and not window.raise_panel(args.panel):

@@ -40,6 +40,8 @@ class VocabSizeSlider(QWidget):
         self.spin.setGroupSeparatorShown(True)
         self.spin.setMinimumWidth(96)
         self.spin.setKeyboardTracking(False)
+        self.spin.setRange(0, 0)
+        self.spin.setSpecialValueText("–")  # shown while there is no model (value 0)
         self.full_button = QPushButton("Full")
         self.full_button.setToolTip("Back to the full trained vocabulary")
         self.range_label = QLabel("train or open a model to slide its vocabulary")
@@ -72,6 +74,7 @@ class VocabSizeSlider(QWidget):
                 size = tokenizer.vocab_size if tokenizer is not None else 0
                 self.slider.setRange(size, size)
                 self.spin.setRange(size, size)
+                self.spin.setSpecialValueText("")
                 self.slider.setValue(size)
                 self.spin.setValue(size)
                 self._set_enabled(False)
@@ -79,6 +82,7 @@ class VocabSizeSlider(QWidget):
                 return
             low, high = min_vocab_size(tokenizer), tokenizer.model.vocab_size
             low = min(low, high)
+            self.spin.setSpecialValueText("")
             for w in (self.slider, self.spin):
                 w.setRange(low, high)
                 w.setValue(high)

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Regenerate the README's screenshots with the explorer's own --screenshot switch
+# (offscreen, on the bundled sample corpus). Run from the repository root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export QT_QPA_PLATFORM=offscreen
+PY=${PYTHON:-.venv/bin/python}
+OUT=docs/screenshots
+TEXT="토크나이저는 문장을 작은 조각으로 나눕니다. Tokenizers cut text into subword pieces."
+mkdir -p "$OUT"
+$PY -m subword_gui.app --screenshot "$OUT/corpus.png" --panel corpus
+$PY -m subword_gui.app --screenshot "$OUT/training-bpe.png" --train bpe:1500 --text "$TEXT" --panel training
+$PY -m subword_gui.app --screenshot "$OUT/slider-cut.png" --train bpe:1500 --cut 1000 --text "$TEXT" --panel training
+$PY -m subword_gui.app --screenshot "$OUT/unigram.png" --train unigram:2000 --text "$TEXT" --panel training
+$PY -m subword_gui.app --screenshot "$OUT/wordpiece-vocabulary.png" --train wordpiece:1200 --text "$TEXT" --panel vocabulary
+$PY -m subword_gui.app --screenshot "$OUT/compare.png" --train bpe:1500 --text "$TEXT" --panel compare
