@@ -367,18 +367,20 @@ class ComparePanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(22)
 
         self.plots = pg.GraphicsLayoutWidget()
-        self.plots.setMinimumHeight(120)
+        self.plots.setMinimumHeight(110)
+        self.plots.installEventFilter(self)  # re-arranged on resize: one row when wide, 2 x 2 when not
         self._plot_items = []
-        for n, (_key, label, _scale) in enumerate(PLOTTED):
-            if n == 2:
-                self.plots.nextRow()  # a 2 x 2 grid stays readable in a narrow dock
-            plot = self.plots.addPlot(title=label)
+        self._plots_per_row = 0
+        for _key, label, _scale in PLOTTED:
+            plot = pg.PlotItem()
+            plot.setTitle(label, size="9pt")
             plot.setMouseEnabled(x=False, y=False)
             plot.hideButtons()
             plot.showGrid(y=True, alpha=0.2)
             bars = pg.BarGraphItem(x=[], height=[], width=0.7)
             plot.addItem(bars)
             self._plot_items.append((plot, bars))
+        self._arrange_plots(4)
 
         bottom = QSplitter(Qt.Orientation.Horizontal)
         bottom.addWidget(self.table)
@@ -392,13 +394,30 @@ class ComparePanel(QWidget):
         self.splitter.addWidget(bottom)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
-        self.splitter.setSizes([500, 260])
+        self.splitter.setSizes([450, 300])
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(top)
         layout.addWidget(self.editor)
         layout.addWidget(self.splitter, 1)
+
+    def _arrange_plots(self, per_row: int) -> None:
+        if per_row == self._plots_per_row:
+            return
+        self._plots_per_row = per_row
+        layout = self.plots.ci
+        for plot, _bars in self._plot_items:
+            if plot.scene() is not None:
+                layout.removeItem(plot)
+        for n, (plot, _bars) in enumerate(self._plot_items):
+            layout.addItem(plot, row=n // per_row, col=n % per_row)
+
+    def eventFilter(self, obj, event) -> bool:  # noqa: N802
+        if obj is self.plots and event.type() == event.Type.Resize:
+            size = event.size()
+            self._arrange_plots(4 if size.width() > 2.4 * size.height() and size.width() >= 600 else 2)
+        return super().eventFilter(obj, event)
 
     # -- columns ----------------------------------------------------------------------
     def add_column(self, source="full") -> CompareColumn:
