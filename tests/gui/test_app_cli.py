@@ -61,5 +61,14 @@ def test_main_in_process_screenshot(qapp, tmp_path):
     corpus = tmp_path / "c.txt"
     corpus.write_text("\n".join(make_lines(60)), encoding="utf-8")
     out = tmp_path / "inproc.png"
-    assert main(["--screenshot", str(out), "--corpus", str(corpus), "--train", "bpe:90", "--panel", "vocab"]) == 0
+    assert main(["--screenshot", str(out), "--corpus", str(corpus), "--train", "bpe:90", "--cut", "80",
+                 "--panel", "vocab"]) == 0
     assert QImage(str(out)).width() == 1400
+
+
+def test_cut_without_a_model_fails(qapp, tmp_path, capsys):
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("\n".join(make_lines(30)), encoding="utf-8")
+    out = tmp_path / "cut.png"
+    assert main(["--screenshot", str(out), "--corpus", str(corpus), "--cut", "50"]) == 1
+    assert "--cut needs a model" in capsys.readouterr().err and not out.exists()
