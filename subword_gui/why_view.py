@@ -14,13 +14,15 @@
 - **Unigram**: the lattice drawn (:class:`LatticeView`): the characters on an
   axis, every candidate piece as a box spanning its characters with its
   log-probability, the best (Viterbi) path highlighted; the next best
-  segmentations are listed below it.
+  segmentations are listed below it, and a few sampled ones (subword
+  regularization, what training with sampling would see).
 """
 
 from __future__ import annotations
 
 import html
 import math
+import random
 
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
@@ -38,6 +40,7 @@ from subword_gui.render import TokenStyle, render_html, render_token, style_for
 
 _MAX_LATTICE_ROWS = 14
 _NBEST = 5
+SAMPLES, SAMPLE_ALPHA, SAMPLE_SEED = 3, 0.1, 0
 
 
 def model_kind(model) -> str:
@@ -280,8 +283,22 @@ def unigram_nbest_html(model, piece: str, style: TokenStyle, k: int = _NBEST) ->
         chips = _chip_cells(tokens, style)
         rows.append(f"<tr><td style='color:#555'>{rank}.</td><td>{chips}</td><td style='color:#444'>{score:.2f}"
                     f" &nbsp;(p ∝ {math.exp(score - best[0][1]):.2g})</td></tr>")
-    return ("<p style='color:#444'>The best segmentations (sum of log-probabilities; relative probability to the best):</p>"
-            "<table cellspacing=2>" + "".join(rows) + "</table>"), plain
+    body = ("<p style='color:#444'>The best segmentations (sum of log-probabilities; relative probability to the best):</p>"
+            "<table cellspacing=2>" + "".join(rows) + "</table>")
+    # Subword regularization: what training with sampling would feed the model. A fixed
+    # seed, so the view does not flicker between repaints of the same word.
+    sampler = getattr(model, "sample", None)
+    if sampler is not None:
+        rng = random.Random(SAMPLE_SEED)
+        try:
+            samples = [[t.value for t in sampler(piece, SAMPLE_ALPHA, rng)] for _ in range(SAMPLES)]
+        except Exception:  # noqa: BLE001 - an optional extra must not break the view
+            samples = []
+        if samples:
+            body += (f"<p style='color:#444'>Sampled segmentations (subword regularization, α = {SAMPLE_ALPHA}):</p>"
+                     + "<br>".join(_chip_cells(t, style) for t in samples))
+            plain.extend("sample: " + " ".join(render_token(t, style) for t in toks) for toks in samples)
+    return body, plain
 
 
 class WhyView(QWidget):
@@ -300,7 +317,7 @@ class WhyView(QWidget):
         self.lattice_scroll.setWidgetResizable(False)
         self.lattice_scroll.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.nbest = QTextBrowser()
-        self.nbest.setMaximumHeight(140)
+        self.nbest.setMaximumHeight(170)
         unigram_page = QWidget()
         ul = QVBoxLayout(unigram_page)
         ul.setContentsMargins(0, 0, 0, 0)

@@ -270,6 +270,9 @@ def test_why_view_draws_the_unigram_lattice_with_its_best_path(qtbot, panel):
     drawn = {n.piece for row in view.rows for n in row} | {n.piece for n in view.best}
     assert {"▁unhug", "hu", "un", "▁"} <= drawn
     assert panel.why.steps_text().startswith("best path: ▁un hug | 1. ▁un hug (-6.00) | 2. ")
+    # sampled segmentations cover the word, piece by piece
+    samples = [p.removeprefix("sample: ") for p in panel.why.steps_text().split(" | ") if p.startswith("sample: ")]
+    assert len(samples) == 3 and all(s.replace(" ", "") == "▁unhug" for s in samples)
 
 
 def test_slider_cut_changes_the_spans(panel, hug_bpe):
