@@ -197,3 +197,21 @@ def test_save_reopen_tokenizer_and_export_merge_log(qtbot, window, monkeypatch, 
     assert reopened.encode("hugs pun").tokens == trained.encode("hugs pun").tokens
     assert window.state.corpus is corpus
     assert window.recent_files()[0] == ("tokenizer", str(out))
+
+
+def test_textbook_example_replays_the_seed_merges(qtbot, window):
+    """Seed 000's hug/pug/pun/bun/hugs table at vocab 11: u g (20), u n (16), h ug (15), as worked by hand."""
+    examples = [e for e in window.examples() if e["file"] == "hug-pug.tsv"]
+    if not examples:
+        pytest.skip("the hug/pug example is not bundled")
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.load_example(examples[0])
+    panel = window.training_panel
+    with qtbot.waitSignal(panel.merge_model.rowsInserted, timeout=WAIT_MS):
+        panel.step_button.click()  # a student steps through it
+    assert [(e.left, e.right, e.count) for e in panel.merge_model.rows] == [("u", "g", 20)]
+    with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS):
+        window.train_action.trigger()
+    assert [(e.left, e.right, e.count) for e in panel.merge_model.rows] == [("u", "g", 20), ("u", "n", 16),
+                                                                            ("h", "ug", 15)]
+    assert window.state.full_tokenizer.encode("pug bug mug").tokens == ["p", "ug", "b", "ug", "<unk>", "ug"]
