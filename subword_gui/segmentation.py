@@ -9,7 +9,8 @@ neighbours always distinct, unknown tokens red with a yellow wavy underline,
 characters the normalizer removed grey and struck through); the token strip
 (each token as a chip with its visible rendering and id); and the "why" view
 of the word under the cursor. Hovering a token, in the text or in the strip,
-shows its id, offsets, bytes and how the model came to have it.
+shows its id, offsets, bytes and how the model came to have it. Alt+Right and
+Alt+Left walk the text token by token.
 
 Only lines whose text changed are re-encoded (results and chips are cached per
 line), so a keystroke in 2,000 characters of Korean costs one line's encoding
@@ -19,7 +20,7 @@ plus the chip layout; the why view waits for a pause in typing.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QTextCursor
+from PySide6.QtGui import QFont, QKeySequence, QShortcut, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -71,6 +72,10 @@ class SegmentationPanel(QWidget):
         self._why_timer.timeout.connect(self.explain_at_cursor)
         self.editor.cursorPositionChanged.connect(self._cursor_moved)
         self.editor.viewport().installEventFilter(self)
+        # Alt+Right / Alt+Left: walk the text token by token (the why view follows)
+        for keys, step in (("Alt+Right", 1), ("Alt+Left", -1)):
+            shortcut = QShortcut(QKeySequence(keys), self.editor, context=Qt.ShortcutContext.WidgetShortcut)
+            shortcut.activated.connect(lambda step=step: self.step_token(step))
         self.strip.chip_clicked.connect(self._chip_clicked)
         self.strip.tooltip_provider = self._chip_tooltip
         state.tokenizer_changed.connect(self.set_tokenizer)
@@ -314,6 +319,24 @@ class SegmentationPanel(QWidget):
                 return
         if pieces:
             self.why.show_piece(tok, pieces[0].normalized)
+
+    def step_token(self, step: int) -> None:
+        """Move the text cursor to the start of the next (``step`` = 1) or previous (-1) token."""
+        if not self._lines:
+            return
+        cursor = self.editor.textCursor()
+        line, pos = self._line_and_pos(cursor)
+        starts = [(n, s) for n, ln in enumerate(self._lines) for s in sorted({o[0] for o in ln.encoding.offsets
+                                                                              if o[1] > o[0]})]
+        here = (line, pos)
+        target = next((t for t in starts if t > here), None) if step > 0 else \
+            next((t for t in reversed(starts) if t < here), None)
+        if target is None:
+            return
+        n, s = target
+        block = self.editor.document().findBlockByNumber(n)
+        cursor.setPosition(block.position() + self._lines[n].to_qt(s))
+        self.editor.setTextCursor(cursor)
 
     def _chip_clicked(self, index: int) -> None:
         line, i = self._chip_where[index]

@@ -347,3 +347,22 @@ def test_a_character_split_across_byte_tokens_is_marked_and_explained(panel):
     for byte in ("ED", "95", "9C"):  # the UTF-8 bytes of 한, one per token
         assert f"⟨{byte}⟩" in tip
     assert [c.parts for c in panel.strip.chips()] == [[("⟨ED⟩", "byte")], [("⟨95⟩", "byte")], [("⟨9C⟩", "byte")]]
+
+
+def test_alt_arrows_walk_token_by_token(qtbot, panel, hug_bpe):
+    from PySide6.QtCore import Qt
+
+    panel.state.set_tokenizer(hug_bpe)
+    panel.set_text("pug hugs")  # p ug | hug s
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(0)
+    panel.editor.setTextCursor(cursor)
+    panel.editor.setFocus()
+    seen = []
+    for _ in range(4):
+        qtbot.keyClick(panel.editor, Qt.Key.Key_Right, Qt.KeyboardModifier.AltModifier)
+        seen.append(panel.editor.textCursor().position())
+    assert seen == [1, 4, 7, 7]  # ug, hug, s, and no further
+    qtbot.keyClick(panel.editor, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
+    assert panel.editor.textCursor().position() == 4
+    qtbot.waitUntil(lambda: panel.why.piece == "hugs", timeout=2000)
