@@ -26,6 +26,7 @@ import html
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from core.bytelevel import chars_to_bytes
 from core.pre_tokenizers import ByteLevel
@@ -95,6 +96,17 @@ def render_parts(token: str, style: TokenStyle = TokenStyle()) -> list[tuple[str
     >>> render_parts("íķ", TokenStyle(byte_level=True))
     [('⟨ED 95⟩', 'byte')]
     """
+    return list(render_parts_cached(token, style))
+
+
+@lru_cache(maxsize=1 << 17)
+def render_parts_cached(token: str, style: TokenStyle = TokenStyle()) -> tuple[tuple[str, str], ...]:
+    """:func:`render_parts` as a shared tuple, remembered (the views render the same
+    tokens again after every slider move)."""
+    return tuple(_render_parts(token, style))
+
+
+def _render_parts(token: str, style: TokenStyle) -> list[tuple[str, str]]:
     if token == "":
         return [("∅", "marker")]
     m = _BYTE_FALLBACK.match(token)
@@ -116,7 +128,7 @@ def render_parts(token: str, style: TokenStyle = TokenStyle()) -> list[tuple[str
 
 def render_token(token: str, style: TokenStyle = TokenStyle()) -> str:
     """The token as one visible string (tables, chips, search)."""
-    return "".join(t for t, _ in render_parts(token, style))
+    return "".join(t for t, _ in render_parts_cached(token, style))
 
 
 def token_bytes(token: str, style: TokenStyle = TokenStyle()) -> bytes:

@@ -50,7 +50,7 @@ from core.stats import unknown_id, unknown_mask
 from core.text import NormalizedString
 from core.tokenizer import Encoding
 from subword_gui import palette
-from subword_gui.render import PART_COLOURS, TokenStyle, render_html, render_parts, style_for, token_bytes
+from subword_gui.render import PART_COLOURS, TokenStyle, render_html, render_parts, render_parts_cached, style_for, token_bytes
 
 _LINE_CACHE_LIMIT = 20_000
 
@@ -454,6 +454,7 @@ class TokenStrip(QWidget):
         self._rects: list[QRect] = []
         self._row_tops: list[int] = []
         self._row_first_chip: list[int] = []
+        self._sizes: dict[tuple, QSize] = {}  # (parts, caption, bold) -> chip size for this font
         self._current = -1
         self._layout_width = -1
         self._height = 0
@@ -498,10 +499,26 @@ class TokenStrip(QWidget):
     # -- layout ------------------------------------------------------------------
     def _chip_size(self, chip: Chip, fm: QFontMetrics, cfm: QFontMetrics) -> QSize:
         if chip.size is None:
-            text_w = sum(fm.horizontalAdvance(t) for t, _ in chip.parts)
-            cap_w = cfm.horizontalAdvance(chip.caption)
-            chip.size = QSize(max(text_w, cap_w) + 2 * _PAD_X, fm.height() + cfm.height() + 2 * _PAD_Y)
+            key = (tuple(chip.parts), chip.caption, chip.unknown)
+            size = self._sizes.get(key)
+            if size is None:
+                text_w = sum(fm.horizontalAdvance(t) for t, _ in chip.parts)
+                if chip.unknown:  # drawn bold
+                    text_w = int(text_w * 1.12) + 2
+                cap_w = cfm.horizontalAdvance(chip.caption)
+                size = self._sizes[key] = QSize(max(text_w, cap_w) + 2 * _PAD_X, fm.height() + cfm.height() + 2 * _PAD_Y)
+            chip.size = size
         return chip.size
+
+    def changeEvent(self, event) -> None:  # noqa: N802
+        if event.type() == event.Type.FontChange and hasattr(self, "_sizes"):
+            self._sizes.clear()
+            self._caption_font = QFont(self.font())
+            self._caption_font.setPointSizeF(max(6.0, self.font().pointSizeF() * 0.72))
+            for chip in self._chips:
+                chip.size = None
+            self._relayout(force=True)
+        super().changeEvent(event)
 
     def _relayout(self, force: bool = False) -> None:
         width = max(self.width(), 120)
@@ -673,7 +690,7 @@ def _line_chips(line: LineTokens, style: TokenStyle, shared: dict) -> list[Chip]
         chip = shared.get(look)
         if chip is None:
             chip = shared[look] = Chip(
-                parts=render_parts(token, style),
+                parts=render_parts_cached(token, style),
                 caption=str(enc.ids[i]),
                 background=palette.colour_of(line.keys[i]),
                 unknown=line.unknown[i],

@@ -346,7 +346,7 @@ def test_a_character_split_across_byte_tokens_is_marked_and_explained(panel):
     assert "split across 3 tokens" in tip
     for byte in ("ED", "95", "9C"):  # the UTF-8 bytes of 한, one per token
         assert f"⟨{byte}⟩" in tip
-    assert [c.parts for c in panel.strip.chips()] == [[("⟨ED⟩", "byte")], [("⟨95⟩", "byte")], [("⟨9C⟩", "byte")]]
+    assert [list(c.parts) for c in panel.strip.chips()] == [[("⟨ED⟩", "byte")], [("⟨95⟩", "byte")], [("⟨9C⟩", "byte")]]
 
 
 def test_alt_arrows_walk_token_by_token(qtbot, panel, hug_bpe):
