@@ -39,6 +39,7 @@ from subword_gui.why_view import WhyView
 
 SAMPLE_TEXT = "토크나이저는 문장을 작은 조각으로 나눕니다.\nTokenizers cut text into subword pieces."
 EDITOR_POINT_SIZE = 14
+STRIP_LIMIT = 5000  # chips laid out at most (the text is coloured whatever its length)
 WHY_DELAY_MS = 120  # the why view waits for a pause in typing (it is the slow part)
 
 
@@ -188,6 +189,11 @@ class SegmentationPanel(QWidget):
         self.stats = stats_of_encodings(self.cache.tokenizer, [(ln.text, ln.encoding) for ln in lines])
         self._show_counts()
         chips, where = chips_for_lines(lines, self.cache.style, self.cache.chips)
+        if len(chips) > STRIP_LIMIT:
+            # subtle: a pasted book would make every keystroke lay out 100 k chips; the text
+            # itself stays coloured throughout, the strip shows the beginning
+            chips, where = chips[:STRIP_LIMIT], where[:STRIP_LIMIT]
+            self.strip.set_placeholder(f"… the strip shows the first {STRIP_LIMIT:,} tokens")
         self._chip_where = where
         self._first_chip = []
         n = 0
@@ -284,6 +290,9 @@ class SegmentationPanel(QWidget):
             self.strip.set_current(-1)
             return
         index = self._first_chip[line] + i
+        if index >= len(self.strip.chips()):
+            self.strip.set_current(-1)
+            return
         if index != self.strip.current():
             focused = getattr(self.state, "token_focused", None)
             if focused is not None:

@@ -366,3 +366,18 @@ def test_alt_arrows_walk_token_by_token(qtbot, panel, hug_bpe):
     qtbot.keyClick(panel.editor, Qt.Key.Key_Left, Qt.KeyboardModifier.AltModifier)
     assert panel.editor.textCursor().position() == 4
     qtbot.waitUntil(lambda: panel.why.piece == "hugs", timeout=2000)
+
+
+def test_a_pasted_book_keeps_the_strip_bounded(panel, hug_bpe, monkeypatch):
+    from subword_gui import segmentation
+
+    monkeypatch.setattr(segmentation, "STRIP_LIMIT", 50)
+    panel.state.set_tokenizer(hug_bpe)
+    panel.set_text("hugs pug " * 40)  # hug s p ug, 40 times
+    assert panel.stats.tokens == 160  # counted in full
+    assert len(panel.strip.chips()) == 50
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(len(panel.text()) - 2)  # a token beyond the strip
+    panel.editor.setTextCursor(cursor)
+    panel._show_current_chip()
+    assert panel.strip.current() == -1
