@@ -34,7 +34,16 @@ from PySide6.QtWidgets import (
 
 from core.stats import EncodingStats, stats_of_encodings
 from core.text import NormalizedString
-from subword_gui.token_view import LineCache, LineTokens, TokenHighlighter, TokenStrip, chips_for_lines, token_tooltip
+from subword_gui import palette
+from subword_gui.token_view import (
+    Chip,
+    LineCache,
+    LineTokens,
+    TokenHighlighter,
+    TokenStrip,
+    chips_for_lines,
+    token_tooltip,
+)
 from subword_gui.why_view import WhyView
 
 SAMPLE_TEXT = "토크나이저는 문장을 작은 조각으로 나눕니다.\nTokenizers cut text into subword pieces."
@@ -192,8 +201,10 @@ class SegmentationPanel(QWidget):
         if len(chips) > STRIP_LIMIT:
             # subtle: a pasted book would make every keystroke lay out 100 k chips; the text
             # itself stays coloured throughout, the strip shows the beginning
+            more = len(chips) - STRIP_LIMIT
             chips, where = chips[:STRIP_LIMIT], where[:STRIP_LIMIT]
-            self.strip.set_placeholder(f"… the strip shows the first {STRIP_LIMIT:,} tokens")
+            chips.append(Chip(parts=[("…", "marker")], caption=f"+{more:,}", background=palette.SHARED_BACKGROUND,
+                              new_word=True, tooltip=f"{more:,} more tokens are coloured in the text, not listed here"))
         self._chip_where = where
         self._first_chip = []
         n = 0
@@ -247,6 +258,8 @@ class SegmentationPanel(QWidget):
         return ""
 
     def _chip_tooltip(self, index: int) -> str:
+        if index >= len(self._chip_where):  # the "… +N more" chip
+            return self.strip.chips()[index].tooltip
         line, i = self._chip_where[index]
         ln = self._lines[line]
         return token_tooltip(self.cache.tokenizer, self.cache.style, ln, i)
@@ -290,7 +303,7 @@ class SegmentationPanel(QWidget):
             self.strip.set_current(-1)
             return
         index = self._first_chip[line] + i
-        if index >= len(self.strip.chips()):
+        if index >= len(self._chip_where):
             self.strip.set_current(-1)
             return
         if index != self.strip.current():
@@ -348,6 +361,8 @@ class SegmentationPanel(QWidget):
         self.editor.setTextCursor(cursor)
 
     def _chip_clicked(self, index: int) -> None:
+        if index >= len(self._chip_where):
+            return
         line, i = self._chip_where[index]
         s, e = self._lines[line].encoding.offsets[i]
         block = self.editor.document().findBlockByNumber(line)

@@ -375,7 +375,9 @@ def test_a_pasted_book_keeps_the_strip_bounded(panel, hug_bpe, monkeypatch):
     panel.state.set_tokenizer(hug_bpe)
     panel.set_text("hugs pug " * 40)  # hug s p ug, 40 times
     assert panel.stats.tokens == 160  # counted in full
-    assert len(panel.strip.chips()) == 50
+    assert len(panel.strip.chips()) == 51  # and a last one saying how many more
+    assert panel.strip.chips()[-1].caption == "+110"
+    assert "110 more tokens" in panel.strip.tooltip_at(50)
     cursor = panel.editor.textCursor()
     cursor.setPosition(len(panel.text()) - 2)  # a token beyond the strip
     panel.editor.setTextCursor(cursor)
