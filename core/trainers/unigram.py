@@ -246,6 +246,30 @@ class _Corpus:
         self.pos_weight = self.counts[word_of_pos]
 
 
+def _group(key: np.ndarray):
+    """Dense group ids of equal keys, numbered in key order, and one member per group.
+
+    Like ``np.unique(key, return_index=True, return_inverse=True)`` but with an unstable
+    (faster) sort: the member returned for a group is one of its occurrences, not
+    necessarily the first. ``_group(np.array([5, 3, 5]))`` -> ``(2, [1, 0 or 2], [1, 0, 1])``.
+    """
+    order = np.argsort(key)
+    sorted_key = key[order]
+    starts = np.ones(len(key), dtype=bool)
+    starts[1:] = sorted_key[1:] != sorted_key[:-1]
+    inv = np.empty(len(key), dtype=np.int64)
+    inv[order] = np.cumsum(starts) - 1
+    return int(starts.sum()), order[starts], inv
+
+
+def _distinct(values: np.ndarray) -> np.ndarray:
+    """Sorted distinct values. ``_distinct(np.array([3, 1, 3])) -> [1, 3]``."""
+    s = np.sort(values)
+    keep = np.ones(len(s), dtype=bool)
+    keep[1:] = s[1:] != s[:-1]
+    return s[keep]
+
+
 def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
     """Count substrings level by level; return (pieces, initial values, edges src/len/pid).
 
@@ -268,8 +292,8 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         r = ranks[m]
         shifted = np.full(n, n_ranks[m], dtype=np.int64)
         shifted[: n - m] = r[m:]
-        uniq, inv = np.unique(r * (n_ranks[m] + 1) + shifted, return_inverse=True)
-        ranks[2 * m], n_ranks[2 * m] = inv.astype(np.int64), len(uniq)
+        n_uniq, _, inv = _group(r * (n_ranks[m] + 1) + shifted)
+        ranks[2 * m], n_ranks[2 * m] = inv, n_uniq
         m *= 2
     # level by level: keep positions whose substring occurs at least twice
     # Level by level: only positions whose (k-1)-prefix occurs twice or more are looked at.
@@ -288,13 +312,12 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         alive = alive[sel]
         m = 1 << (k.bit_length() - 1)
         key = ranks[m][alive] * (n_ranks[m] + 1) + ranks[m][alive + (k - m)]
-        uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
-        inv = inv.reshape(-1)
+        n_uniq, first, inv = _group(key)
         if prev is not None:
             p_inv, p_freq, p_first, p_pos = prev
             p_uid = prev_uid_aligned[sel]
-            pairs = np.unique(p_uid * (len(uniq) + 1) + inv)
-            followers = np.bincount(pairs // (len(uniq) + 1), minlength=len(p_freq))
+            pairs = _distinct(p_uid * (n_uniq + 1) + inv)
+            followers = np.bincount(pairs // (n_uniq + 1), minlength=len(p_freq))
             at_end = corpus.dist[p_pos] == k - 1
             end_weight = np.bincount(p_inv[at_end], weights=corpus.pos_weight[p_pos[at_end]], minlength=len(p_freq))
             maximal = (followers + (end_weight > 0) >= 2) | (end_weight >= 2)
@@ -306,7 +329,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         if k > max_len or len(alive) == 0:
             break
         freq = np.bincount(inv, weights=corpus.pos_weight[alive])
-        levels[k] = (alive.astype(np.int32), inv.astype(np.int32), len(uniq))
+        levels[k] = (alive.astype(np.int32), inv.astype(np.int32), n_uniq)
         prev = (inv, freq, first, alive)
         keep_pos = freq[inv] >= 2
         alive, prev_uid_aligned = alive[keep_pos], inv[keep_pos]
@@ -523,7 +546,7 @@ def _prune(corpus, lattices, src, lens, pid, score, alive, is_char, rep_pos, pie
     # (b) Viterbi on the corpus: piece frequencies and the words using each piece.
     _, tok_word, tok_pid = lattices.viterbi(score)
     freq = np.bincount(tok_pid, weights=weights[tok_word], minlength=n_all)
-    pair = np.unique(tok_word * n_all + tok_pid)
+    pair = _distinct(tok_word.astype(np.int64) * n_all + tok_pid)
     used_by = np.bincount(pair % n_all, weights=weights[pair // n_all], minlength=n_all)
     total = freq.sum()
     # (c) the loss of removing each piece.
