@@ -20,7 +20,9 @@ What real files contain, and what happens to it:
   with a ``Warning_``; counting never crashes on them;
 - ``encoding="auto"`` reads UTF-8 (or UTF-16 with a BOM) and falls back to
   CP949 (a superset of EUC-KR) when that decodes the first block with fewer
-  errors; any Python codec name may be chosen instead;
+  errors; any Python codec name may be chosen instead. Detection looks at the
+  first megabyte only: a CP949 file whose first megabyte is plain ASCII is read
+  as UTF-8, and the replaced-bytes warning says to choose the encoding;
 - a line longer than a block is cut at a safe point (see ``_safe_cut``);
 - an empty or whitespace-only file, a binary file, a missing path, a directory
   or an unreadable file raise :class:`~core.errors.CorpusError` naming the path.
@@ -407,7 +409,10 @@ def count_words(
             used.append(enc)
         if replaced:
             replaced_total += replaced
-            yield Warning_(f"{path}: {replaced:,} invalid byte(s) replaced with U+FFFD (read as {enc})")
+            yield Warning_(
+                f"{path}: {replaced:,} invalid byte(s) replaced with U+FFFD (read as {enc}; "
+                f"if the file is in another encoding, choose it)"
+            )
         if not had_text:
             if len(files) == 1:
                 raise CorpusError(f"{path} is empty" + (" (only whitespace)" if n_bytes else ""))
