@@ -123,6 +123,18 @@ def test_cp949_extension_syllables_need_cp949_not_euc_kr(tmp_path):
     assert c.replaced_bytes > 0 and any(isinstance(e, Warning_) for e in events)
 
 
+def test_detection_reads_the_first_block_only(tmp_path, monkeypatch):
+    # Documented limit: plain ASCII first, CP949 later -> read as UTF-8, bytes replaced, warned.
+    monkeypatch.setattr(corpus, "BLOCK_BYTES", 64)
+    p = write(tmp_path, ("plain ascii words " * 8 + "\n").encode() + KOREAN.encode("cp949"))
+    c, events = count(p)
+    assert c.encoding == "utf-8" and c.replaced_bytes > 0
+    assert any(isinstance(e, Warning_) and "choose it" in e.message for e in events)
+    chosen, events = count(p, encoding="cp949")
+    assert chosen.replaced_bytes == 0 and chosen.words["먹고"] == 2
+    assert not [e for e in events if isinstance(e, Warning_)]
+
+
 def test_detect_encoding_prefers_utf8_when_it_decodes_cleanly():
     assert detect_encoding(KOREAN.encode("utf-8")) == "utf-8"
     assert detect_encoding(KOREAN.encode("cp949")) == "cp949"
