@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import collections
 import multiprocessing as mp
+import os
 import pickle
 import sys
 import threading
@@ -43,6 +44,7 @@ CHILD_FLUSH_S = 0.04
 CHILD_MAX_BATCH = 5000
 DRAIN_BUDGET_S = 0.02  # never spend longer than this per tick unpickling batches
 KILL_AFTER_MS = 1000
+CHILD_NICENESS = 5
 
 _CTX = mp.get_context("spawn")  # subtle: fork would copy the GUI's threads and Qt state
 
@@ -56,6 +58,11 @@ def _child_main(conn, func, args, stepping: bool) -> None:  # pragma: no cover -
     """The child's loop: run the generator, batch its events, obey control messages."""
     batch: list = []
     last = time.monotonic()
+    try:
+        # Background work: when the machine is busy, the window gets the CPU first.
+        os.nice(CHILD_NICENESS)
+    except (AttributeError, OSError):
+        pass
 
     def control(block: bool) -> str | None:
         nonlocal stepping
