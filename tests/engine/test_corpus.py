@@ -474,6 +474,9 @@ def test_bundled_sample_corpus_is_clean_mixed_korean_and_english(resources_dir):
     hangul = [line for line in lines if re.search("[가-힣]", line)]
     latin_only = [line for line in lines if not re.search("[가-힣]", line)]
     assert len(hangul) >= 100 and len(latin_only) >= 100
+    # resources/README.md states the size; keep it true
+    stated = re.search(r"\(([\d,]+) bytes, ([\d,]+) lines\)", (resources_dir / "README.md").read_text(encoding="utf-8"))
+    assert stated and (int(stated[1].replace(",", "")), int(stated[2].replace(",", ""))) == (len(raw), len(lines))
     # Korean verb endings and particles for BPE to find
     for piece in ("먹고", "먹었다", "먹는", "은 ", "는 ", "을 ", "를 ", "이 ", "가 "):
         assert piece in raw.decode("utf-8"), piece
