@@ -50,7 +50,7 @@ from core.stats import unknown_id, unknown_mask
 from core.text import NormalizedString
 from core.tokenizer import Encoding
 from subword_gui import palette
-from subword_gui.render import PART_COLOURS, TokenStyle, render_html, render_parts, render_parts_cached, style_for, token_bytes
+from subword_gui.render import PART_COLOURS, TokenStyle, render_html, render_parts_cached, style_for, token_bytes
 
 _LINE_CACHE_LIMIT = 20_000
 
