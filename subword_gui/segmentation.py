@@ -105,12 +105,13 @@ class SegmentationPanel(QWidget):
             "<span style='text-decoration:underline'>split character</span>"
         )
         self.legend.setTextFormat(Qt.TextFormat.RichText)
-        # both wrap when the dock is narrow, rather than widening the whole window
+        # in a narrow dock the counts wrap and the legend is clipped, rather than the
+        # panel widening the whole window
         self.counts.setWordWrap(True)
-        self.legend.setWordWrap(True)
+        self.legend.setMinimumWidth(1)
         header = QHBoxLayout()
-        header.addWidget(self.counts, 3)
-        header.addWidget(self.legend, 1)
+        header.addWidget(self.counts, 1)
+        header.addWidget(self.legend, 0)
 
         self.editor = QPlainTextEdit()
         font = QFont(self.editor.font())

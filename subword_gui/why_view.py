@@ -143,8 +143,11 @@ def wordpiece_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, lis
                         f"<td style='color:{palette.UNKNOWN_BACKGROUND.name()}'><b>no vocabulary entry matches here</b></td></tr>")
         else:
             plain.append(f"{start}-{end}: {render_token(token, style)}")
+            longer = _longer_misses(model, piece, start, end)
+            tried = (f"<span style='color:#777'> after {longer} longer string{'s' if longer != 1 else ''} "
+                     f"not in the vocabulary</span>") if longer else ""
             rows.append(f"<tr><td style='color:#555'>at {start}</td><td>{where}</td>"
-                        f"<td>longest match {_chip_cells([token], style, 0)}</td></tr>")
+                        f"<td>longest match {_chip_cells([token], style, 0)}{tried}</td></tr>")
     unk = getattr(model, "unk_token", None)
     note = ""
     if failed:
@@ -153,6 +156,23 @@ def wordpiece_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, lis
         plain.append(f"→ {unk}")
     head = "<p style='color:#444'>Greedy longest match first, left to right.</p>"
     return head + "<table cellspacing=4 cellpadding=2>" + "".join(rows) + "</table>" + note, plain
+
+
+def _longer_misses(model, piece: str, start: int, end: int, limit: int = 64) -> int:
+    """How many longer candidates at ``start`` the greedy matcher tried before ``piece[start:end]``
+    (the prefix ``##`` on non-initial ones, as the model adds it), counted up to ``limit``.
+
+    >>> _longer_misses(wp, "hugs", 0, 3)   # "hugs" is not in the vocabulary, "hug" is
+    1
+    """
+    prefix = getattr(model, "continuing_subword_prefix", "") or ""
+    longest = min(len(piece), start + limit)
+    misses = 0
+    for stop in range(longest, end, -1):
+        candidate = (prefix if start else "") + piece[start:stop]
+        if model.token_to_id(candidate) is None:
+            misses += 1
+    return misses
 
 
 # -- Unigram lattice ------------------------------------------------------------------
