@@ -452,13 +452,58 @@ def test_examples_json_describes_every_example_file(resources_dir):
         options = TrainOptions(
             e["algorithm"], vocab_size=e["vocab_size"], pre_tokenizer=e["pre_tokenizer"],
             normalizer=e["normalizer"], special_tokens=e.get("special_tokens"),
-            end_of_word_suffix=e.get("end_of_word_suffix"),
+            end_of_word_suffix=e.get("end_of_word_suffix"), extra=e.get("extra", {}),
         )
         path = resources_dir / "examples" / e["file"]
         if e["kind"] == "counts":
             assert load_word_counts_as_corpus(path, options).n_words > 0
         else:
             assert count(path, options)[0].n_words > 0
+
+
+# The first merges each example's description promises, worked by hand from the seeds
+# (seed 000: u g 20, u n 16, h ug 15 and aa, ab, aaab; seed 001: 먹 고 11 first; seed 004:
+# es, est, lo, low). With </w> joined to the last letter (as `tokenizers` does it), the pair
+# s t</w> ties with e s at 9 and the smaller ids (e before s) win, then es t</w>.
+EXAMPLE_FIRST_MERGES = {
+    ("hug-pug.tsv", None): [("u", "g", 20), ("u", "n", 16), ("h", "ug", 15)],
+    ("aaabdaaabac.txt", None): [("a", "a", 4), ("a", "b", 2), ("aa", "ab", 2)],
+    ("cheolsu.tsv", None): [("먹", "고", 11)],
+    ("low-lower-newest-widest.tsv", None): [("e", "s", 9), ("es", "t", 9), ("l", "o", 7), ("lo", "w", 7)],
+    ("low-lower-newest-widest.tsv", "</w>"): [("e", "s", 9), ("es", "t</w>", 9)],
+}
+# Seed 000's encodings, also promised by the descriptions.
+EXAMPLE_ENCODINGS = {
+    ("hug-pug.tsv", None): ("pug bug mug", ["p", "ug", "b", "ug", "<unk>", "ug"]),
+    ("aaabdaaabac.txt", None): ("aaabdaaabac", ["aaab", "d", "aaab", "a", "c"]),
+}
+
+
+def test_bpe_examples_train_to_the_merges_their_descriptions_promise(resources_dir):
+    from core.events import MergeEvent
+    from core.training import train_from_counts
+
+    checked = set()
+    for e in load_examples(resources_dir):
+        key = (e["file"], e.get("end_of_word_suffix"))
+        if e["algorithm"] != "bpe":
+            continue
+        options = TrainOptions(
+            "bpe", vocab_size=e["vocab_size"], pre_tokenizer=e["pre_tokenizer"],
+            special_tokens=e.get("special_tokens"), end_of_word_suffix=e.get("end_of_word_suffix"),
+        )
+        path = resources_dir / "examples" / e["file"]
+        corpus_counts = load_word_counts_as_corpus(path, options) if e["kind"] == "counts" else count(path, options)[0]
+        events: list = []
+        tokenizer = drain(train_from_counts(corpus_counts.words, options), events.append)
+        if key in EXAMPLE_ENCODINGS:
+            text, tokens = EXAMPLE_ENCODINGS[key]
+            assert tokenizer.encode(text).tokens == tokens
+        merges = [(m.left, m.right, m.count) for m in events if isinstance(m, MergeEvent)]
+        expected = EXAMPLE_FIRST_MERGES[key]
+        assert merges[: len(expected)] == expected, key
+        checked.add(key)
+    assert checked == set(EXAMPLE_FIRST_MERGES)
 
 
 def test_bundled_sample_corpus_is_clean_mixed_korean_and_english(resources_dir):
