@@ -88,6 +88,22 @@ def _plot(title: str, left: str, bottom: str):
     return w
 
 
+def _count_kept(rows: list, k: int) -> int:
+    """How many merge events have ``vocab_size <= k`` (sizes grow with the step: binary search).
+
+    >>> _count_kept([MergeEvent(1, "a", "b", "ab", 3, 5, 3.0), MergeEvent(2, "ab", "c", "abc", 2, 6, 2.0)], 5)
+    1
+    """
+    lo, hi = 0, len(rows)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if rows[mid].vocab_size <= k:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 class _Plots:
     """The panel's pyqtgraph plots: merge counts (log y), Unigram loss and vocab size, the curve."""
 
@@ -106,8 +122,9 @@ class _Plots:
         self.merge_cut_line.setVisible(False)
         self.merge_plot.addItem(self.merge_cut_line)
 
-        self.unigram_plot = _plot("Unigram: loss and vocab size per round", "loss", "round")
-        self.unigram_plot.addLegend(offset=(-10, 10))
+        self.unigram_plot = _plot(
+            f"Unigram per round: <span style='color:{theme.PLOT_BLUE}'>● loss</span> (left) and "
+            f"<span style='color:{theme.PLOT_ORANGE}'>■ vocab size</span> (right)", "loss", "round")
         self.loss_curve = self.unigram_plot.plot(
             pen=pg.mkPen(theme.PLOT_BLUE, width=2), symbol="o", symbolSize=5, name="loss"
         )
@@ -121,11 +138,12 @@ class _Plots:
         self.vocab_curve = pg.PlotDataItem(pen=pg.mkPen(theme.PLOT_ORANGE, width=2), symbol="s", symbolSize=5,
                                            name="vocab size")
         self.vocab_box.addItem(self.vocab_curve)
-        self.unigram_plot.plotItem.legend.addItem(self.vocab_curve, "vocab size")
         self.unigram_plot.getViewBox().sigResized.connect(self._sync_vocab_box)
 
-        self.curve_plot = _plot("Held-out text against vocab size", "per word / per token", "vocab size")
-        self.curve_plot.addLegend(offset=(-10, 10))
+        # Colour-keyed titles instead of legends: a legend box would sit on the curves.
+        self.curve_plot = _plot(
+            f"Held-out text: <span style='color:{theme.PLOT_BLUE}'>● tokens per word</span> and "
+            f"<span style='color:{theme.PLOT_GREEN}'>▼ characters per token</span>", "ratio", "vocab size")
         self.tpw_curve = self.curve_plot.plot(
             pen=pg.mkPen(theme.PLOT_BLUE, width=2), symbol="o", symbolSize=6, name="tokens per word"
         )
@@ -593,8 +611,14 @@ class TrainingPanel(QWidget):
         if k is None or not self.merge_model.rows:
             self.merge_model.set_cut(None)
         else:
-            full = self.merge_model.rows[-1].vocab_size
-            self.merge_model.set_cut(k if k < full else None)
+            rows = self.merge_model.rows
+            self.merge_model.set_cut(k if k < rows[-1].vocab_size else None)
+            if k < rows[-1].vocab_size and self.isVisible():
+                # Show where the cut falls: the last merge still in the shown model.
+                kept = _count_kept(rows, k)
+                target = self.merge_model.index(max(kept - 1, 0), 0)
+                self.merge_view.scrollTo(target, QAbstractItemView.ScrollHint.PositionAtCenter)
+                self.follow_log = False
         self._cut = k
         self._redraw_cut()
 
