@@ -92,6 +92,7 @@ class MergeLogModel(_Table):
         super().__init__(parent)
         self.rows: list = []
         self.cut: int | None = None  # vocab size the slider stands at
+        self._display: dict[int, tuple] = {}
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.rows)
@@ -100,6 +101,7 @@ class MergeLogModel(_Table):
         self.beginResetModel()
         self.rows = []
         self.cut = None
+        self._display = {}
         self.endResetModel()
 
     def append_events(self, events) -> int:
@@ -125,23 +127,21 @@ class MergeLogModel(_Table):
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or not (0 <= index.row() < len(self.rows)):
             return None
-        e = self.rows[index.row()]
-        col = index.column()
+        row, col = index.row(), index.column()
+        e = self.rows[row]
         if role == Qt.ItemDataRole.DisplayRole:
-            if col == 0:
-                return f"{e.step} =" if e.tie else str(e.step)
-            if col == 1:
-                return visible_token(e.left)
-            if col == 2:
-                return visible_token(e.right)
-            if col == 3:
-                return visible_token(e.new_token)
-            if col == 4:
-                return f"{e.count:,}"
-            if col == 5:
-                return f"{e.score:,.0f}" if float(e.score).is_integer() else f"{e.score:.4g}"
-            if col == 6:
-                return f"{e.vocab_size:,}"
+            shown = self._display.get(row)
+            if shown is None:  # formatted once per row: painting asks for every visible cell often
+                shown = self._display[row] = (
+                    f"{e.step} =" if e.tie else str(e.step),
+                    visible_token(e.left),
+                    visible_token(e.right),
+                    visible_token(e.new_token),
+                    f"{e.count:,}",
+                    f"{e.score:,.0f}" if float(e.score).is_integer() else f"{e.score:.4g}",
+                    f"{e.vocab_size:,}",
+                )
+            return shown[col]
         elif role == SORT_ROLE:
             return (e.step, e.left, e.right, e.new_token, e.count, e.score, e.vocab_size)[col]
         elif role == Qt.ItemDataRole.TextAlignmentRole:
