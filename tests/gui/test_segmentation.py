@@ -246,6 +246,12 @@ def test_why_view_shows_wordpiece_greedy_matches_and_the_unknown_word(qtbot, pan
     # greedy longest match first, worked from the vocabulary: b, then the longest ##-entry at 1
     assert steps.startswith("0-1: b | 1-")
     assert panel.why.kind == "wordpiece"
+    # how many longer candidates the matcher tried first, counted from the vocabulary
+    from subword_gui.why_view import _longer_misses
+
+    assert _longer_misses(wp.model, "bugs", 0, 1) == sum(wp.token_to_id(c) is None for c in ("bugs", "bug", "bu"))
+    assert "##ug" in vocab and "##ugs" not in vocab
+    assert _longer_misses(wp.model, "bugs", 1, 3) == 1  # ##ugs, then ##ug matches
     cursor.setPosition(6)
     panel.editor.setTextCursor(cursor)
     qtbot.waitUntil(lambda: panel.why.piece == "mug", timeout=2000)
