@@ -12,5 +12,5 @@ $PY -m subword_gui.app --screenshot "$OUT/corpus.png" --panel corpus
 $PY -m subword_gui.app --screenshot "$OUT/training-bpe.png" --train bpe:1500 --text "$TEXT" --panel training
 $PY -m subword_gui.app --screenshot "$OUT/slider-cut.png" --train bpe:1500 --cut 1000 --text "$TEXT" --panel training
 $PY -m subword_gui.app --screenshot "$OUT/unigram.png" --train unigram:2000 --text "$TEXT" --panel training
-$PY -m subword_gui.app --screenshot "$OUT/wordpiece-vocabulary.png" --train wordpiece:1200 --text "$TEXT" --panel vocabulary
+$PY -m subword_gui.app --screenshot "$OUT/wordpiece-vocabulary.png" --train wordpiece:3000 --text "$TEXT" --panel vocabulary
 $PY -m subword_gui.app --screenshot "$OUT/compare.png" --train bpe:1500 --text "$TEXT" --panel compare

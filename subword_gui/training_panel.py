@@ -88,6 +88,13 @@ def _plot(title: str, left: str, bottom: str):
     return w
 
 
+def _merge_height(e) -> float:
+    """What the merge plot shows for one merge: the score that ranked it (the pair count for BPE,
+    the likelihood score for WordPiece); kept above zero for the log scale."""
+    value = e.score if e.score != e.count else e.count
+    return value if value > 0 else 1e-9
+
+
 def _count_kept(rows: list, k: int) -> int:
     """How many merge events have ``vocab_size <= k`` (sizes grow with the step: binary search).
 
@@ -118,6 +125,7 @@ class _Plots:
         self.merge_curve = self.merge_plot.plot(pen=pg.mkPen(theme.PLOT_BLUE, width=1.5))
         self.merge_curve.setDownsampling(auto=True, method="peak")
         self.merge_curve.setClipToView(True)
+        self.merge_scored = False
         self.merge_cut_line = pg.InfiniteLine(angle=90, pen=dash)
         self.merge_cut_line.setVisible(False)
         self.merge_plot.addItem(self.merge_cut_line)
@@ -372,7 +380,8 @@ class TrainingPanel(QWidget):
         self.normalizer_box.setCurrentText(options.normalizer or "none")
         self.pre_tokenizer_box.setCurrentText(options.pre_tokenizer or DEFAULT_PRE_TOKENIZER[options.algorithm])
         self.special_edit.setText(",".join(options.special_tokens or []))
-        self.prefix_edit.setText(options.continuing_subword_prefix or "")
+        # WordPiece's continuing prefix defaults to "##": show what will be used.
+        self.prefix_edit.setText(options.continuing_subword_prefix or ("##" if options.algorithm == "wordpiece" else ""))
         self.suffix_edit.setText(options.end_of_word_suffix or "")
         # Algorithm-specific settings (e.g. an example's {"textbook": True}) have no widget.
         self._extra = {options.algorithm: dict(options.extra or {})}
@@ -503,7 +512,7 @@ class TrainingPanel(QWidget):
             name = type(e).__name__
             if name == "MergeEvent":
                 self._merge_x.append(e.step)
-                self._merge_y.append(max(e.count, 1))
+                self._merge_y.append(_merge_height(e))
             elif name == "UnigramRound":
                 self._round_x.append(len(self._round_x))
                 self._round_loss.append(e.loss)
@@ -595,7 +604,7 @@ class TrainingPanel(QWidget):
         events = list(self.state.merge_events)
         self.merge_model.append_events(events)
         self._merge_x = [e.step for e in self.merge_model.rows]
-        self._merge_y = [max(e.count, 1) for e in self.merge_model.rows]
+        self._merge_y = [_merge_height(e) for e in self.merge_model.rows]
         self._redraw_plots(rounds=False, curve=False)
         self._on_cut(self.state.vocab_size)
 
@@ -644,6 +653,13 @@ class TrainingPanel(QWidget):
         if merges:
             import numpy as np
 
+            rows = self.merge_model.rows
+            scored = bool(rows) and any(e.score != e.count for e in rows[:50])
+            if scored != p.merge_scored:  # WordPiece ranks by a score, not by the count
+                p.merge_scored = scored
+                p.merge_plot.setTitle("Score of each merge (what ranked it)" if scored else "Pair count of each merge",
+                                      color=theme.TEXT, size="10pt")
+                p.merge_plot.setLabel("left", "score" if scored else "count")
             p.merge_curve.setData(np.asarray(self._merge_x, dtype=float), np.asarray(self._merge_y, dtype=float))
         if rounds:
             p.loss_curve.setData(self._round_x, self._round_loss)
