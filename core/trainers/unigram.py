@@ -125,6 +125,12 @@ class Lattices:
         return self._groups(target[order], other[order], self.pid[order], lv[order])
 
     def _groups(self, t, o, p, lv):
+        """Group edges (sorted by level, then target) by target and lay out each level's span.
+
+        Besides the arrays, keeps per edge its group's index within its level (``local_group``)
+        and per group its first edge within its level (``local_start``), so a sweep step is a
+        handful of numpy calls on slices (long words mean thousands of steps).
+        """
         n = len(t)
         change = np.ones(n, dtype=bool)
         if n:
@@ -133,43 +139,53 @@ class Lattices:
         glevel = lv[gstarts]
         blocks = np.searchsorted(glevel, np.arange(self.max_level + 2))
         gbounds = np.append(gstarts, n)
-        return t, o, p, gbounds, t[gstarts], blocks
+        group_of_edge = np.cumsum(change) - 1
+        level_first_group = blocks[lv] if n else np.zeros(0, dtype=np.int64)
+        local_group = (group_of_edge - level_first_group).astype(np.int32)
+        local_start = (gstarts - gbounds[blocks[glevel]]).astype(np.int32)
+        nonempty = np.flatnonzero(blocks[1:] > blocks[:-1])
+        spans = [(int(g0), int(g1), int(e0), int(e1)) for g0, g1, e0, e1 in zip(
+            blocks[nonempty], blocks[nonempty + 1], gbounds[blocks[nonempty]], gbounds[blocks[nonempty + 1]])]
+        return t, o, p, gbounds, t[gstarts], spans, local_group, local_start
 
-    def _sweep(self, plan, edge_score, init_nodes, levels, mode):
-        """One pass: value[target] = logsumexp (or max) over its edges of value[other] + score."""
-        t, o, p, gbounds, gtarget, blocks = plan
+    def _sweep(self, plan, edge_score, init_nodes, reverse, mode):
+        """One pass over the levels: value[target] = logsumexp (or max) over its edges of
+        value[other] + score; ``back`` holds the arg max edge in ``max`` mode."""
+        t, o, p, gbounds, gtarget, spans, local_group, local_start = plan
         value = np.full(self.n_nodes, -np.inf)
         value[init_nodes] = 0.0
         back = np.full(self.n_nodes, -1, dtype=np.int64) if mode == "max" else None
-        for lv in levels:
-            g0, g1 = blocks[lv], blocks[lv + 1]
-            if g0 == g1:
-                continue
-            e0, e1 = gbounds[g0], gbounds[g1]
-            vals = value[o[e0:e1]] + edge_score[e0:e1]
-            loc = gbounds[g0:g1] - e0
-            best = np.maximum.reduceat(vals, loc)
-            sizes = np.diff(gbounds[g0:g1 + 1])
+        edge_index = np.arange(len(t)) if mode == "max" else None
+        never = np.iinfo(np.int64).max
+        for g0, g1, e0, e1 in (reversed(spans) if reverse else spans):
+            vals = value[o[e0:e1]]
+            vals += edge_score[e0:e1]
+            starts = local_start[g0:g1]
+            best = np.maximum.reduceat(vals, starts)
+            targets = gtarget[g0:g1]
             if mode == "max":
-                hit = vals == np.repeat(best, sizes)
-                idx = np.where(hit, np.arange(e0, e1), np.iinfo(np.int64).max)
-                back[gtarget[g0:g1]] = np.minimum.reduceat(idx, loc)
-                value[gtarget[g0:g1]] = best
+                hit = vals == best[local_group[e0:e1]]
+                back[targets] = np.minimum.reduceat(np.where(hit, edge_index[e0:e1], never), starts)
+                value[targets] = best
             else:
-                total = np.add.reduceat(np.exp(vals - np.repeat(best, sizes)), loc)
-                value[gtarget[g0:g1]] = best + np.log(total)
+                vals -= best[local_group[e0:e1]]
+                np.exp(vals, out=vals)
+                total = np.add.reduceat(vals, starts)
+                np.log(total, out=total)
+                total += best
+                value[targets] = total
         return value, back
 
     def forward(self, score):
         t, o, p, *_ = self._fwd
-        return self._sweep(self._fwd, score[p], self.starts, range(1, self.max_level + 1), "sum")[0]
+        return self._sweep(self._fwd, score[p], self.starts, False, "sum")[0]
 
     def backward(self, score):
         if self._bwd is None:
             self._bwd = self._plan(self.src, self.dst)
         t, o, p, *_ = self._bwd
         # edges grouped by their source: sweep levels downwards from the end nodes.
-        return self._sweep(self._bwd, score[p], self.ends, range(self.max_level - 1, -1, -1), "sum")[0]
+        return self._sweep(self._bwd, score[p], self.ends, True, "sum")[0]
 
     def expected_counts(self, score, weights, n_pieces):
         """E-step: (expected count per piece, log Z per lattice)."""
@@ -190,7 +206,7 @@ class Lattices:
     def viterbi(self, score):
         """Best path per lattice: (best score per lattice, lattice id per token, piece per token)."""
         t, o, p, *_ = self._fwd
-        value, back = self._sweep(self._fwd, score[p], self.starts, range(1, self.max_level + 1), "max")
+        value, back = self._sweep(self._fwd, score[p], self.starts, False, "max")
         cur = self.ends.copy()
         owner = np.arange(len(self.ends))
         out_lat, out_pid = [], []
