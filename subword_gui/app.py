@@ -29,7 +29,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", help="a corpus, word-count file or tokenizer to open")
     p.add_argument("--corpus", help="a corpus text file to open")
     p.add_argument("--counts", help="a word<TAB>count file to open")
-    p.add_argument("--train", metavar="ALGORITHM:VOCAB", help="train, e.g. bpe:2000, unigram:800, wordpiece:1000")
+    p.add_argument("--train", metavar="ALGORITHM:VOCAB", help="train, e.g. bpe:2000, unigram:4000, wordpiece:3000")
     p.add_argument("--cut", type=int, metavar="K", help="after training, move the vocab-size slider to K")
     p.add_argument("--text", help="text to type into the segmentation panel")
     p.add_argument("--panel", help="panel to raise: corpus, training, vocab, segmentation, vocabulary, compare")
