@@ -231,3 +231,14 @@ def test_retraining_reuses_the_counts_and_learns_the_same_merges(qtbot, loaded):
     with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS):
         window.train_action.trigger()
         assert panel.status.text().startswith("Counting")
+
+
+def test_worker_jobs_do_not_load_qt():
+    """Worker processes import subword_gui.jobs: it must stay Qt-free (fast to spawn, no GUI state)."""
+    import subprocess
+    import sys
+
+    code = "import sys, subword_gui.jobs; print(sorted(m for m in sys.modules if m.startswith(('PySide6', 'pyqtgraph'))))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
