@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor
 
-from subword_gui import qt_workarounds  # noqa: F401 - shiboken6 6.12 None refcount bug (see there)
 
 # Paul Tol, "light" qualitative scheme (pale grey left out: it is the "shared" colour).
 LIGHT_HUES = ["#77AADD", "#EE8866", "#EEDD88", "#FFAABB", "#99DDFF", "#44BB99", "#BBCC33", "#AAAA00"]

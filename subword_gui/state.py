@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from subword_gui import qt_workarounds  # noqa: F401 - shiboken6 6.12 None refcount bug (see there)
 
 
 class AppState(QObject):
