@@ -42,7 +42,7 @@ RESOURCES = ROOT / "resources"
 SAMPLE_CORPUS = RESOURCES / "sample" / "sample-ko-en.txt"
 EXAMPLES_FILE = RESOURCES / "examples" / "examples.json"
 ICON_FILE = RESOURCES / "icons" / "subword-explorer.svg"
-SETTINGS_VERSION = 1
+SETTINGS_VERSION = 2  # 2: Compare beside Training, Segmentation takes the right column
 MAX_RECENT = 8
 DEFAULT_SIZE = (1400, 900)
 LATE_PANELS_DELAY_MS = 150
@@ -216,8 +216,9 @@ class MainWindow(QMainWindow):
         return dock
 
     def _create_docks(self) -> None:
-        """Default layout at 1400x900: Corpus|Training tabs on the left; on the right the
-        slider, Segmentation|Compare tabs below it, Vocabulary at the bottom."""
+        """Default layout at 1400x900: Corpus|Training|Compare tabs on the left; on the
+        right the slider, Segmentation (most of the column: text, chips and the why view
+        all need height) and Vocabulary below it."""
         L, R = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.docks: dict[str, QDockWidget] = {}
         central = QWidget()
@@ -234,24 +235,24 @@ class MainWindow(QMainWindow):
         if self._compare_pending:
             placeholder = QLabel("Loading…")
             placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            compare = self._dock("compare", "Compare", placeholder, R)
+            # Compare wants the height of a column: a tab beside Corpus and Training.
+            compare = self._dock("compare", "Compare", placeholder, L)
+            self.tabifyDockWidget(training, compare)
         vocabulary = self._dock("vocabulary", "Vocabulary", self.vocabulary_panel, R) \
             if self.vocabulary_panel is not None else None
-        upper = segmentation or compare
+        upper = segmentation
         if upper is not None:
             self.splitDockWidget(vocab, upper, Qt.Orientation.Vertical)
             if vocabulary is not None:
                 self.splitDockWidget(upper, vocabulary, Qt.Orientation.Vertical)
-            if compare is not None and upper is not compare:
-                # Compare wants the height of the column: a tab beside Segmentation.
-                self.tabifyDockWidget(upper, compare)
-                upper.raise_()
+        elif vocabulary is not None:
+            self.splitDockWidget(vocab, vocabulary, Qt.Orientation.Vertical)
         right = [d for d in (upper, vocabulary) if d is not None]
         # subtle: without a cap the slider's dock takes a share of the spare height.
         vocab.setMaximumHeight(self.slider.sizeHint().height() + 34)
         self.resizeDocks([corpus, vocab], [620, 780], Qt.Orientation.Horizontal)
         if len(right) >= 2:
-            self.resizeDocks(right, [470, 300], Qt.Orientation.Vertical)
+            self.resizeDocks(right, [560, 240], Qt.Orientation.Vertical)
         training.raise_()
         for n, (name, dock) in enumerate(self.docks.items(), start=1):
             action = dock.toggleViewAction()

@@ -50,11 +50,13 @@ SAMPLE_TEXT = "토크나이저는 문장을 작은 조각으로 나눕니다.\nT
 EDITOR_POINT_SIZE = 14
 STRIP_LIMIT = 5000  # chips laid out at most (the text is coloured whatever its length)
 WHY_DELAY_MS = 120  # the why view waits for a pause in typing (it is the slow part)
+WHY_MIN_HEIGHT = 240  # a Unigram lattice (axis, characters, best path, candidates) and the n-best list
 
 
 def _count_html(value: str, label: str, colour: str = "#1F2D3D") -> str:
-    return (f"<span style='font-size:15pt; font-weight:600; color:{colour}'>{value}</span>"
-            f"<span style='color:#667'>&nbsp;{label}</span>")
+    # nowrap: in a narrow dock whole counts wrap, never "tokens/" apart from "word"
+    return (f"<span style='white-space:nowrap'><span style='font-size:15pt; font-weight:600; color:{colour}'>"
+            f"{value}</span><span style='color:#667'>&nbsp;{label}</span></span>")
 
 
 class SegmentationPanel(QWidget):
@@ -136,10 +138,16 @@ class SegmentationPanel(QWidget):
         self.splitter.addWidget(self.editor)
         self.splitter.addWidget(self.strip_scroll)
         self.splitter.addWidget(self.why)
-        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setStretchFactor(2, 3)
-        self.splitter.setSizes([200, 170, 360])
+        self.splitter.setChildrenCollapsible(False)
+        # subtle: at least two whole rows of chips, so the row with the cursor's token is
+        # never the only (clipped) thing in view; the why view keeps room for a lattice.
+        self.strip_scroll.setMinimumHeight(self.strip_min_height())
+        self.why.setMinimumHeight(WHY_MIN_HEIGHT)
+        self.editor.setMinimumHeight(60)
+        self.splitter.setSizes([110, 170, 360])
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -312,8 +320,24 @@ class SegmentationPanel(QWidget):
             if focused is not None:
                 focused.emit(self._lines[line].encoding.tokens[i])
         self.strip.set_current(index)
+        self._scroll_strip_to(index)
+
+    def strip_min_height(self) -> int:
+        """Two whole rows of chips, their margins and the scroll area's frame."""
+        frame = 2 * self.strip_scroll.frameWidth()
+        return 2 * self.strip.row_height() + 5 + 2 * 6 + frame + 2
+
+    def _scroll_strip_to(self, index: int) -> None:
+        """Show chip ``index`` whole; while it fits in the first screenful, stay at the top
+        (the strip reads from its first row, like the text)."""
         rect = self.strip.chip_rect(index)
-        self.strip_scroll.ensureVisible(rect.center().x(), rect.center().y(), 10, 30)
+        bar = self.strip_scroll.verticalScrollBar()
+        view_h = self.strip_scroll.viewport().height()
+        if rect.bottom() + 6 <= view_h:
+            bar.setValue(0)
+        elif rect.top() < bar.value() or rect.bottom() + 6 > bar.value() + view_h:
+            # the chip's row at the top of the view, whole
+            bar.setValue(max(0, rect.top() - 4))
 
     def explain_at_cursor(self) -> None:
         """Fill the why view with the word (pre-token) under the text cursor."""

@@ -520,16 +520,18 @@ class TokenStrip(QWidget):
             self._relayout(force=True)
         super().changeEvent(event)
 
-    def _relayout(self, force: bool = False) -> None:
-        width = max(self.width(), 120)
-        if not force and width == self._layout_width:
-            return
-        self._layout_width = width
+    def row_height(self) -> int:
+        """Height of one row of chips (a chip: the token over its id) in this font."""
+        fm, cfm = QFontMetrics(self.font()), QFontMetrics(self._caption_font)
+        return fm.height() + cfm.height() + 2 * _PAD_Y
+
+    def _layout(self, width: int) -> tuple[list[QRect], list[int], list[int], int]:
+        """Wrap the chips into rows ``width`` wide: (rects, row tops, first chip of each row, height)."""
         fm, cfm = QFontMetrics(self.font()), QFontMetrics(self._caption_font)
         x = y = _MARGIN
         row_h = 0
         rects = []
-        self._row_tops, self._row_first_chip = [y], [0]
+        row_tops, row_first = [y], [0]
         for i, chip in enumerate(self._chips):
             size = self._chip_size(chip, fm, cfm)
             gap = (_WORD_GAP if chip.new_word else _GAP) if i else 0
@@ -538,14 +540,21 @@ class TokenStrip(QWidget):
                 y += row_h + 5
                 row_h = 0
                 gap = 0
-                self._row_tops.append(y)
-                self._row_first_chip.append(i)
+                row_tops.append(y)
+                row_first.append(i)
             x += gap
             rects.append(QRect(x, y, size.width(), size.height()))
             x += size.width()
             row_h = max(row_h, size.height())
-        self._rects = rects
         height = y + row_h + _MARGIN if self._chips else 2 * _MARGIN + fm.height()
+        return rects, row_tops, row_first, height
+
+    def _relayout(self, force: bool = False) -> None:
+        width = max(self.width(), 120)
+        if not force and width == self._layout_width:
+            return
+        self._layout_width = width
+        self._rects, self._row_tops, self._row_first_chip, height = self._layout(width)
         if height != self._height:
             self._height = height
             self.setMinimumHeight(height)
@@ -558,7 +567,9 @@ class TokenStrip(QWidget):
         return True
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802
-        return max(self._height, 40)
+        if width == self._layout_width or not self._chips:
+            return max(self._height, 40)
+        return max(self._layout(max(width, 120))[3], 40)
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         self._relayout()

@@ -29,6 +29,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
     QLabel,
     QScrollArea,
+    QSplitter,
     QStackedWidget,
     QTextBrowser,
     QVBoxLayout,
@@ -39,6 +40,7 @@ from subword_gui import palette
 from subword_gui.render import TokenStyle, render_html, render_token, style_for
 
 _MAX_LATTICE_ROWS = 14
+LATTICE_MIN_HEIGHT = 150  # axis, characters, best path and one row of candidates
 _NBEST = 5
 SAMPLES, SAMPLE_ALPHA, SAMPLE_SEED = 3, 0.1, 0
 
@@ -337,12 +339,18 @@ class WhyView(QWidget):
         self.lattice_scroll.setWidgetResizable(False)
         self.lattice_scroll.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.nbest = QTextBrowser()
-        self.nbest.setMaximumHeight(170)
-        unigram_page = QWidget()
-        ul = QVBoxLayout(unigram_page)
-        ul.setContentsMargins(0, 0, 0, 0)
-        ul.addWidget(self.lattice_scroll, 3)
-        ul.addWidget(self.nbest, 1)
+        # subtle: the lattice needs its characters, the best path and a row or two of
+        # candidates in view to be read; the n-best list yields height first.
+        self.lattice_scroll.setMinimumHeight(LATTICE_MIN_HEIGHT)
+        self.nbest.setMinimumHeight(48)
+        unigram_page = QSplitter(Qt.Orientation.Vertical)
+        unigram_page.setChildrenCollapsible(False)
+        unigram_page.addWidget(self.lattice_scroll)
+        unigram_page.addWidget(self.nbest)
+        unigram_page.setStretchFactor(0, 3)
+        unigram_page.setStretchFactor(1, 1)
+        unigram_page.setSizes([300, 90])
+        self.unigram_page = unigram_page
         self.stack = QStackedWidget()
         self.stack.addWidget(self.steps)
         self.stack.addWidget(unigram_page)
@@ -381,6 +389,9 @@ class WhyView(QWidget):
             lat = model.lattice(piece)
             self.lattice_view.unk_id = getattr(model, "unk_id", None)
             self.lattice_view.set_lattice(lat, style)
+            # the lattice takes the height it draws (and a scroll bar), the n-best list the rest
+            self.lattice_scroll.setMaximumHeight(max(LATTICE_MIN_HEIGHT, self.lattice_view.sizeHint().height()
+                                                     + 2 * self.lattice_scroll.frameWidth() + 16))
             best = " ".join(render_token(n.piece, style) for n in lat.best_path())
             body, plain = unigram_nbest_html(model, piece, style)
             self.nbest.setHtml(body)

@@ -215,3 +215,46 @@ def test_textbook_example_replays_the_seed_merges(qtbot, window):
     assert [(e.left, e.right, e.count) for e in panel.merge_model.rows] == [("u", "g", 20), ("u", "n", 16),
                                                                             ("h", "ug", 15)]
     assert window.state.full_tokenizer.encode("pug bug mug").tokens == ["p", "ug", "b", "ug", "<unk>", "ug"]
+
+
+@pytest.mark.parametrize("algorithm", ["bpe", "unigram"])
+def test_default_layout_shows_whole_chip_rows_and_a_readable_why_view(qtbot, window, algorithm):
+    """At 1400x900 the strip shows two whole rows of chips, starts at its top, and the
+    chip at the cursor is whole in view; a Unigram lattice gets room to be read."""
+    from core.events import drain
+    from core.training import pre_tokenize_lines, train_from_counts
+    from subword_gui.why_view import LATTICE_MIN_HEIGHT
+    from tests.gui.conftest import make_lines
+
+    opts = TrainOptions(algorithm, vocab_size=300, pre_tokenizer="metaspace" if algorithm == "unigram" else None)
+    lines = make_lines(300)
+    window.state.set_tokenizer(drain(train_from_counts(pre_tokenize_lines(lines, opts), opts)))
+    window.finish_startup()
+    panel = window.segmentation_panel
+    # the cursor lands on the first line's longest word: the second row of chips
+    panel.set_text("토크나이저는 문장을 작은 조각으로 나눕니다. Tokenizers cut text into subword pieces. "
+                   "영화 정말 재미 있었어요 배우 연기 좋았어요 최고의 토크나이저 the tokenizer cuts text")
+    qtbot.wait(50)
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(len(panel.text()) - 2)  # the last chip: the strip's last row
+    panel.editor.setTextCursor(cursor)
+    qtbot.wait(50)
+    seg, voc = window.docks["segmentation"], window.docks["vocabulary"]
+    assert seg.isVisible() and voc.isVisible() and seg.height() > voc.height()
+    strip, scroll = panel.strip, panel.strip_scroll
+    view_h = scroll.viewport().height()
+    assert view_h >= 2 * strip.row_height() + 5 + 2 * 6  # two rows, the gap between, the margins
+    rows = sorted({strip.chip_rect(i).top() for i in range(len(strip.chips()))})
+    assert len(rows) >= 2
+    top = scroll.verticalScrollBar().value()
+    current = strip.current()
+    assert current >= 0
+    rect = strip.chip_rect(current)
+    assert top <= rect.top() and rect.bottom() <= top + view_h, "the current chip is cut off"
+    if rect.bottom() + 6 <= view_h:
+        assert top == 0, "the strip is scrolled though the current chip fits in its first screen"
+    # wrapping: no chip runs past the strip's right edge
+    assert all(strip.chip_rect(i).right() <= strip.width() for i in range(len(strip.chips())))
+    if algorithm == "unigram":
+        qtbot.waitUntil(lambda: panel.why.kind == "unigram", timeout=2000)
+        assert panel.why.lattice_scroll.height() >= LATTICE_MIN_HEIGHT
