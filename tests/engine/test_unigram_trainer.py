@@ -8,6 +8,8 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.errors import ConfigError
 from core.events import Progress, TrainingStopped, UnigramRound, drain
@@ -185,3 +187,21 @@ def test_empty_corpus_is_refused():
         drain(tr.train_unigram({}, TrainOptions("unigram", vocab_size=100)))
     with pytest.raises(ConfigError):
         drain(tr.train_unigram({"": 3}, TrainOptions("unigram", vocab_size=100)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.dictionaries(st.text(alphabet="▁ab가\x00\U0001F600", min_size=1, max_size=12), st.integers(1, 6),
+                       min_size=1, max_size=25), st.integers(0, 30))
+def test_training_never_crashes_and_covers_every_character(counts, extra_size):
+    n_chars = len({c for w in counts for c in w})
+    options = TrainOptions("unigram", vocab_size=1 + n_chars + extra_size, extra={"max_piece_length": 5})
+    events = []
+    model = drain(tr.train_unigram(counts, options), events.append)
+    assert n_chars + 1 <= model.vocab_size <= options.vocab_size
+    assert isinstance(events[-1], TrainingStopped)
+    vocab = model.get_vocab()
+    assert all(c in vocab for w in counts for c in w)
+    assert all(len(p) <= 5 for p in vocab if p != "<unk>")
+    for word in counts:
+        toks = model.tokenize(word)
+        assert "".join(t.value for t in toks) == word and all(t.id != 0 for t in toks)
