@@ -174,8 +174,21 @@ def _count_lines_under(lines, options: TrainOptions, out: Counter) -> None:
     out.update(count_lines(lines, options).words)
 
 
-def _python_encoding(encoding: str | None) -> str:
+def _python_encoding(encoding: str | None, path: str | None = None) -> str:
+    """The codec to read ``path`` with: ``"auto"`` detects it from the file's first block
+    exactly as ``core.corpus.count_words`` does (UTF-16 BOM, else UTF-8 or CP949), so
+    training reads the same text the Corpus panel shows.
+
+    >>> _python_encoding("auto", "reviews-cp949.txt")
+    'cp949'
+    """
     enc = (encoding or "utf-8").lower()
+    if enc == "auto" and path is not None:
+        from core.corpus import BLOCK_BYTES, detect_encoding
+
+        with open(path, "rb") as f:
+            sample = f.read(BLOCK_BYTES)
+        enc = detect_encoding(sample, final=len(sample) < BLOCK_BYTES)
     return "utf-8-sig" if enc in ("utf-8", "utf8", "auto", "utf-8-sig") else enc
 
 
@@ -189,7 +202,7 @@ def count_file_for_training(path: str, encoding: str | None, options: TrainOptio
     held_out: list[str] = []
     batch: list[str] = []
     done = 0
-    with open(path, encoding=_python_encoding(encoding), errors="replace", newline=None) as f:
+    with open(path, encoding=_python_encoding(encoding, path), errors="replace", newline=None) as f:
         for n, line in enumerate(f):
             done += len(line)  # characters, close enough to bytes for a progress bar
             line = line.rstrip("\n")

@@ -242,3 +242,42 @@ def test_worker_jobs_do_not_load_qt():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_cp949_corpus_trains_on_the_text_the_corpus_panel_shows(qtbot, window, monkeypatch, tmp_path):
+    """Encoding "auto" detects CP949 for the Corpus panel; training must read the same
+    Hangul, not U+FFFD replacements of undecodable UTF-8."""
+    from tests.gui.conftest import make_lines
+
+    path = tmp_path / "reviews-cp949.txt"
+    lines = make_lines(200)
+    path.write_bytes(("\n".join(lines) + "\n").encode("cp949"))
+    window.corpus_panel.encoding_box.setCurrentText("auto")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.open_corpus_action.trigger()
+    assert "cp949" in window.state.corpus.encoding
+    tok = train(qtbot, window, TrainOptions("bpe", vocab_size=120))
+    vocab = tok.get_vocab()
+    assert "\ufffd" not in "".join(vocab)
+    assert any("가" <= c <= "힣" for token in vocab for c in token)
+    # the merges are the engine's on the decoded lines (every 20th held out)
+    kept = [line for n, line in enumerate(lines) if n % jobs.HELD_OUT_EVERY != jobs.HELD_OUT_EVERY - 1]
+    expected = engine_merges(count_lines(kept, TrainOptions("bpe", vocab_size=120)).words,
+                             TrainOptions("bpe", vocab_size=120))
+    assert [(e.left, e.right) for e in window.training_panel.merge_model.rows] == [(e.left, e.right) for e in expected]
+
+
+def test_training_a_file_with_encoding_auto_detects_cp949(tmp_path):
+    """The job itself, given encoding "auto" (as a caller without the Corpus panel's
+    detected encoding passes it), reads CP949 as count_words does."""
+    from tests.gui.conftest import make_lines
+
+    path = tmp_path / "reviews-cp949.txt"
+    path.write_bytes(("\n".join(make_lines(200)) + "\n").encode("cp949"))
+    events: list = []
+    drain(jobs.train_job(("file", str(path), "auto"), TrainOptions("bpe", vocab_size=120), curve=False), events.append)
+    tok = next(e for e in events if isinstance(e, jobs.Trained)).tokenizer
+    vocab = tok.get_vocab()
+    assert "\ufffd" not in "".join(vocab)
+    assert any("가" <= c <= "힣" for token in vocab for c in token)
