@@ -12,7 +12,10 @@ The phases (each yields events; ``extra`` settings in brackets):
    the whole corpus at once: a length-k substring is named by two ranks of
    power-of-two-long substrings (prefix doubling, as in suffix-array
    construction), and only positions whose (k-1)-prefix occurs twice or more
-   are looked at (a substring is never more frequent than its prefix).
+   are looked at (a substring is never more frequent than its prefix). Like
+   SentencePiece's suffix-tree nodes, a seed occurs twice or more and is
+   right-maximal (two different followers; see ``_seed_pieces`` for how the
+   end of a word counts).
 2. EM: the E-step runs forward-backward on every distinct word's lattice at
    once (flat edge arrays, one numpy sweep per position in the word) and sums
    each piece's expected count weighted by word count; the M-step drops
