@@ -257,24 +257,59 @@ class BPE:
 
         Keeps every base token and the merges up to the one that created the
         ``vocab_size - min_vocab_size``-th new token: exactly what training with
-        that vocab size learns. Ids are kept. Cheap: no retraining.
+        that vocab size learns. Ids are kept. Cheap: no retraining, and no
+        re-validation either (the explorer's slider calls this on every move).
+
+            >>> bpe.truncated(bpe.min_vocab_size + 1).merges == bpe.merges[:1]   # first merge made a new token
+            True
         """
-        base = self.min_vocab_size
         if vocab_size >= len(self.vocab):
             return self
-        budget = max(vocab_size - base, 0)
-        prefix_len = len(self.continuing_subword_prefix or "")
-        k = created = 0
-        for rank, (a, b) in enumerate(self.merges):
-            if created == budget:
-                break
-            k = rank + 1
-            if self._made_by[a + b[prefix_len:]] == rank:  # this merge creates a new token
-                created += 1
-        merges = self.merges[:k]
-        made = {a + b[prefix_len:] for a, b in merges}
-        vocab = {t: i for t, i in self.vocab.items() if t not in self._made_by or t in made}
-        return self._with(vocab, merges)
+        # 1. once per model, tables in rank order (a cut is a prefix of each): the rank of
+        #    each merge that creates a new token, and the rank-ordered items of the tables.
+        tables = self.__dict__.get("_cut_tables")
+        if tables is None:
+            if len(self._ranks) != len(self.merges):
+                # subtle: a pair listed twice ranks by its later listing; a cut before that
+                # listing must rank it by the earlier one, so validate the slow way.
+                tables = False
+            else:
+                creators = [r for t, r in self._made_by.items()]  # insertion order = rank order
+                created = list(self._made_by)
+                base = [(t, i) for t, i in self.vocab.items() if t not in self._made_by]
+                tables = (creators, [(t, self.vocab[t]) for t in created], base,
+                          list(self._ranks.items()), list(self._made_by.items()))
+            self._cut_tables = tables
+        budget = max(vocab_size - self.min_vocab_size, 0)
+        if tables is False:
+            prefix_len = len(self.continuing_subword_prefix or "")
+            k = created_n = 0
+            for rank, (a, b) in enumerate(self.merges):
+                if created_n == budget:
+                    break
+                k = rank + 1
+                if self._made_by[a + b[prefix_len:]] == rank:  # this merge creates a new token
+                    created_n += 1
+            merges = self.merges[:k]
+            made = {a + b[prefix_len:] for a, b in merges}
+            vocab = {t: i for t, i in self.vocab.items() if t not in self._made_by or t in made}
+            return self._with(vocab, merges)
+        creators, created, base, rank_items, made_items = tables
+        # 2. the cut: merges up to the one creating the budget-th new token
+        budget = min(budget, len(creators))
+        k = creators[budget - 1] + 1 if budget else 0
+        # 3. a model sharing everything else, with each table sliced to the cut
+        cut = object.__new__(BPE)
+        cut.__dict__.update(self.__dict__)
+        del cut.__dict__["_cut_tables"]
+        cut.merges = self.merges[:k]
+        kept = base + created[:budget]
+        cut.vocab = dict(kept)
+        cut._id_to_token = {i: t for t, i in kept}
+        cut._ranks = dict(rank_items[:k])  # without duplicates, the entry of rank r is the r-th
+        cut._made_by = dict(made_items[:budget])
+        cut._cache = {}
+        return cut
 
     def _with(self, vocab: dict[str, int], merges: list[tuple[str, str]]) -> "BPE":
         return BPE(vocab, merges, self.unk_token, self.continuing_subword_prefix, self.end_of_word_suffix,

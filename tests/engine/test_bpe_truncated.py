@@ -1,0 +1,62 @@
+"""BPE.truncated(k), the explorer slider's cut, sliced from prebuilt tables, must equal the
+model built from scratch with the first merges (the slow, validating way) at every size."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.events import drain
+from core.models.bpe import BPE
+from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+
+LINES = ["토크나이저는 문장을 작은 조각으로 나눕니다", "the tokenizer cuts the text into pieces",
+         "영화가 정말 재미있었어요 배우들의 연기가 좋았어요", "hug pug pun bun hugs lower newest widest"] * 3
+
+
+def slow_cut(model: BPE, vocab_size: int) -> BPE:
+    """The cut rebuilt through BPE.__init__ (every table validated and recomputed)."""
+    if vocab_size >= len(model.vocab):
+        return model
+    prefix_len = len(model.continuing_subword_prefix or "")
+    budget = max(vocab_size - model.min_vocab_size, 0)
+    k = created = 0
+    for rank, (a, b) in enumerate(model.merges):
+        if created == budget:
+            break
+        k = rank + 1
+        if model.merge_rank(a + b[prefix_len:]) == rank:  # this merge creates a new token
+            created += 1
+    merges = model.merges[:k]
+    made = {a + b[prefix_len:] for a, b in merges}
+    built = {a + b[prefix_len:] for a, b in model.merges}
+    vocab = {t: i for t, i in model.vocab.items() if t not in built or t in made}
+    return BPE(vocab, merges, model.unk_token, model.continuing_subword_prefix, model.end_of_word_suffix,
+               model.byte_fallback, model.fuse_unk, model.ignore_merges, model.dropout)
+
+
+@pytest.mark.parametrize("options", [TrainOptions("bpe", vocab_size=140),
+                                     TrainOptions("bpe", vocab_size=140, continuing_subword_prefix="##"),
+                                     TrainOptions("bpe", vocab_size=140, end_of_word_suffix="</w>")])
+def test_every_cut_equals_the_model_rebuilt_from_its_first_merges(options):
+    tok = drain(train_from_counts(pre_tokenize_lines(LINES, options), options))
+    model = tok.model
+    words = sorted({w for line in LINES for w in line.split()} | {"mug", "철수는"})
+    for size in range(model.min_vocab_size - 1, len(model.vocab) + 2):
+        fast, slow = model.truncated(size), slow_cut(model, size)
+        assert fast.vocab == slow.vocab and fast.merges == slow.merges, size
+        assert fast._ranks == slow._ranks and fast._made_by == slow._made_by, size
+        assert all(fast.id_to_token(i) == slow.id_to_token(i) for i in range(len(model.vocab) + 1)), size
+        assert [[t.value for t in fast.tokenize(w)] for w in words] == \
+            [[t.value for t in slow.tokenize(w)] for w in words], size
+        # cutting a cut is the same as cutting the full model
+        assert fast.truncated(max(size - 5, 0)).vocab == model.truncated(max(size - 5, 0)).vocab
+    # the full model's encodings are untouched by the cuts
+    assert [t.value for t in model.tokenize("tokenizer")] == [t.value for t in slow_cut(model, 10**6).tokenize("tokenizer")]
+
+
+def test_a_pair_listed_twice_cuts_by_its_earlier_rank():
+    vocab = {"a": 0, "b": 1, "ab": 2, "c": 3, "abc": 4}
+    model = BPE(vocab, [("a", "b"), ("ab", "c"), ("a", "b")])
+    cut = model.truncated(4)  # the first merge only
+    assert [t.value for t in cut.tokenize("ab")] == ["ab"] and cut.merges == [("a", "b")]
+    assert cut._ranks == BPE({"a": 0, "b": 1, "ab": 2, "c": 3}, [("a", "b")])._ranks
