@@ -69,6 +69,7 @@ METRICS = [
 ]
 PLOTTED = [("tokens_per_word", "tokens / word", 1), ("chars_per_token", "chars / token", 1),
            ("unk_rate", "unknown %", 100), ("vocab_used", "vocab used %", 100)]
+COMPARE_DELAY_MS = 100  # the columns re-encode once edits or slider moves pause this long
 CORPUS_WORDS = 2000  # "statistics over the corpus": its most frequent words, weighted by count
 
 
@@ -312,7 +313,8 @@ class ComparePanel(QWidget):
         self.state = state
         self.columns: list[CompareColumn] = []
         self.stats: list[EncodingStats | None] = []
-        self._timer = QTimer(self, singleShot=True, interval=0)
+        # debounced: a slider drag or typing re-encodes every column once it pauses
+        self._timer = QTimer(self, singleShot=True, interval=COMPARE_DELAY_MS)
         self._timer.timeout.connect(self.compare)
         self._top_words: tuple | None = None  # (corpus, its most frequent words)
         self._mirroring = False  # setting the editor from the Segmentation text
@@ -446,6 +448,13 @@ class ComparePanel(QWidget):
             c.remove.setEnabled(len(self.columns) > 1)
 
     def _full_changed(self, full) -> None:
+        if not self.isVisible():
+            # subtle: cutting a 32 k model for the "size" column costs tens of milliseconds
+            # as the trained model lands; a hidden panel does it when shown
+            self._full_pending = (full,)
+            self._stale = True
+            return
+        self._full_pending = None
         for c in self.columns:
             if c.source_key() == "size" and full is not None and can_truncate(full):
                 # a fresh model: start the cut half-way between its smallest and full size
@@ -457,6 +466,8 @@ class ComparePanel(QWidget):
         self._resolve_all()
 
     def _resolve_all(self, only: str | None = None) -> None:
+        if getattr(self, "_full_pending", None) is not None:
+            return  # the whole panel resolves when shown
         for c in self.columns:
             if only is None or c.source_key() == only:
                 c._resolve()
@@ -502,6 +513,9 @@ class ComparePanel(QWidget):
 
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
+        pending = getattr(self, "_full_pending", None)
+        if pending is not None:
+            self._full_changed(pending[0])
         if self._stale:
             self._timer.start()
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSlider, QSpinBox, QWidget
 
 from subword_gui.jobs import can_truncate, min_vocab_size, truncate_tokenizer
@@ -56,8 +56,13 @@ class VocabSizeSlider(QWidget):
         row.addWidget(self.full_button)
         row.addWidget(self.range_label)
 
-        self.slider.valueChanged.connect(self.set_vocab_size)
-        self.spin.valueChanged.connect(self.set_vocab_size)
+        # subtle: a drag emits a value per pixel; the cut waits for the event loop to be
+        # free, and only the latest value is shown (the two widgets follow at once).
+        self._pending: int | None = None
+        self._move_timer = QTimer(self, singleShot=True, interval=0)
+        self._move_timer.timeout.connect(self._apply_pending)
+        self.slider.valueChanged.connect(self._moved)
+        self.spin.valueChanged.connect(self._moved)
         self.full_button.clicked.connect(lambda: self.set_vocab_size(self.slider.maximum()))
         state.full_tokenizer_changed.connect(self._on_full_tokenizer)
         self._set_enabled(False)
@@ -96,11 +101,31 @@ class VocabSizeSlider(QWidget):
     def value(self) -> int:
         return self.spin.value()
 
+    def _moved(self, k: int) -> None:
+        """The user moved the slider or spin box: sync the other, cut on the next idle turn."""
+        if self._updating:
+            return
+        self._updating = True
+        try:
+            self.slider.setValue(k)
+            self.spin.setValue(k)
+        finally:
+            self._updating = False
+        self._pending = k
+        self._move_timer.start()
+
+    def _apply_pending(self) -> None:
+        k, self._pending = self._pending, None
+        if k is not None:
+            self.set_vocab_size(k)
+
     def set_vocab_size(self, k: int) -> None:
         """Show the full tokenizer cut to ``k`` tokens (clamped to the range)."""
         full = self.state.full_tokenizer
         if self._updating or full is None or not can_truncate(full):
             return
+        self._move_timer.stop()
+        self._pending = None
         k = max(self.slider.minimum(), min(int(k), self.slider.maximum()))
         self._updating = True
         try:

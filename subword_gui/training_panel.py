@@ -425,6 +425,7 @@ class TrainingPanel(QWidget):
 
     def train(self) -> None:
         """Train to the end (or, during a stepped run, let it run to the end)."""
+        self._land()  # a model still on its way to the panels gets there first
         if self.busy:
             if self.stepping:
                 self.stepping = False
@@ -567,10 +568,22 @@ class TrainingPanel(QWidget):
         self._redraw_plots(merges=False, rounds=False)
         self.curve_label.setText(f"Measuring {len(event.held_out):,} {event.held_out_kind} at ~10 vocab sizes…"
                                  if event.held_out else "No held-out text for this corpus.")
-        self.state.set_full_tokenizer(tok, self._options, self.merge_model.rows)
+        # subtle: the model reaches the other panels on the next event-loop turn, so the
+        # turn that unpickled it (tens of ms for 32 k merges) repaints before they re-render
+        self._landing = (tok, self._options, self.merge_model.rows)
+        QTimer.singleShot(0, self._land)
+
+    def _land(self) -> None:
+        """Hand the trained model to every panel (state.set_full_tokenizer)."""
+        landing, self._landing = getattr(self, "_landing", None), None
+        if landing is None:
+            return
+        tok, options, rows = landing
+        self.state.set_full_tokenizer(tok, options, rows)
         self.training_finished.emit(tok)
 
     def _on_finished(self, result) -> None:
+        self._land()  # the curve may arrive in the same turn as the model
         self._phase = "idle"
         self._on_curve(result.points, result.n_lines, result.kind)
 

@@ -51,6 +51,7 @@ from subword_gui.why_view import model_kind
 FETCH_BATCH = 2000
 FREQUENCY_WORDS = 50_000
 SLICE_SECONDS = 0.012
+FOLLOW_DELAY_MS = 40  # a slider move: the table follows this long after the Segmentation
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1
 
 COL_ID, COL_TOKEN, COL_LENGTH, COL_FREQ, COL_RANK = range(5)
@@ -158,7 +159,8 @@ class VocabModel(QAbstractTableModel):
             self._entries = []
             self.style, self.kind, self.sources = TokenStyle(), "other", {}
         else:
-            self._entries = sorted(((i, t) for t, i in tokenizer.get_vocab().items()), key=lambda e: e[0])
+            vocab = tokenizer.get_vocab()
+            self._entries = sorted(zip(vocab.values(), vocab.keys()))  # ids are unique: by id
             self.style = style_for(tokenizer)
             self.kind = model_kind(tokenizer.model)
             self.sources = merge_sources(tokenizer, merge_events)
@@ -473,6 +475,13 @@ class VocabularyPanel(QWidget):
         self.proxy = VocabFilter(self)
         self.proxy.setSourceModel(self.model)
         self.frequencies = CorpusFrequencies(self.model.set_frequencies, self)
+        self._pending_tokenizer: tuple | None = None  # (tokenizer,) waiting to be shown
+        self._full_shown = None  # state.full_tokenizer when the table was last rebuilt
+        self._follow_pending: str | None = None  # the token to select once the table is rebuilt
+        self._applying = False
+        # subtle: not 0 ms, so the Segmentation's repaint (a posted event) goes first
+        self._apply_timer = QTimer(self, singleShot=True, interval=FOLLOW_DELAY_MS)
+        self._apply_timer.timeout.connect(self.apply_pending)
         self._build()
         state.tokenizer_changed.connect(self.set_tokenizer)
         state.corpus_changed.connect(lambda _c: self._start_frequencies())
@@ -538,7 +547,25 @@ class VocabularyPanel(QWidget):
 
     # -- state ------------------------------------------------------------------
     def set_tokenizer(self, tokenizer) -> None:
-        selected = self.selected_token()
+        """Show ``tokenizer``'s vocabulary; while the panel is hidden (a closed dock or a tab
+        behind another) the table waits, and is rebuilt once when shown."""
+        if not self.isVisible():
+            self._pending_tokenizer = (tokenizer,)
+            self.frequencies.start(None, None)  # a count for the old tokenizer is moot
+            return
+        full = getattr(self.state, "full_tokenizer", None)
+        if self.model.tokenizer is not None and full is not None and full is self._full_shown \
+                and not self._applying:
+            # subtle: a slider move (same trained model, another cut): the Segmentation
+            # repaints first, the table follows on the next event-loop turn, once per drag.
+            self._pending_tokenizer = (tokenizer,)
+            self._apply_timer.start()
+            return
+        self._apply_timer.stop()
+        self._pending_tokenizer = None
+        self._full_shown = full
+        selected = self._follow_pending or self.selected_token()
+        self._follow_pending = None
         self.model.set_tokenizer(tokenizer, getattr(self.state, "merge_events", ()))
         if self.search.text():
             self.proxy.set_search(self.search.text())
@@ -558,9 +585,22 @@ class VocabularyPanel(QWidget):
             self._frequencies_stale = False
             self.frequencies.start(self.model.tokenizer, getattr(self.state, "corpus", None))
 
+    def apply_pending(self) -> None:
+        """Rebuild the table for the latest tokenizer that arrived while it waited."""
+        pending, self._pending_tokenizer = self._pending_tokenizer, None
+        self._apply_timer.stop()
+        if pending is not None:
+            self._applying = True
+            try:
+                self.set_tokenizer(pending[0])
+            finally:
+                self._applying = False
+
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
-        if getattr(self, "_frequencies_stale", False):
+        if self._pending_tokenizer is not None:
+            self.apply_pending()
+        elif getattr(self, "_frequencies_stale", False):
             self._start_frequencies()
 
     def _search_changed(self, text: str) -> None:
@@ -599,6 +639,9 @@ class VocabularyPanel(QWidget):
 
     def _follow_token(self, token: str) -> None:
         """The Segmentation cursor moved onto ``token``: select it (unless a search hides it)."""
+        if self._pending_tokenizer is not None:
+            self._follow_pending = token  # selected once the table is rebuilt
+            return
         if token != self.selected_token():
             self._following = True
             try:

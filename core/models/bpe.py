@@ -277,7 +277,8 @@ class BPE:
                 creators = [r for t, r in self._made_by.items()]  # insertion order = rank order
                 created = list(self._made_by)
                 base = [(t, i) for t, i in self.vocab.items() if t not in self._made_by]
-                tables = (creators, [(t, self.vocab[t]) for t in created], base,
+                kept = base + [(t, self.vocab[t]) for t in created]  # a cut keeps a prefix
+                tables = (creators, len(base), kept, [(i, t) for t, i in kept],
                           list(self._ranks.items()), list(self._made_by.items()))
             self._cut_tables = tables
         budget = max(vocab_size - self.min_vocab_size, 0)
@@ -294,7 +295,7 @@ class BPE:
             made = {a + b[prefix_len:] for a, b in merges}
             vocab = {t: i for t, i in self.vocab.items() if t not in self._made_by or t in made}
             return self._with(vocab, merges)
-        creators, created, base, rank_items, made_items = tables
+        creators, n_base, kept, kept_by_id, rank_items, made_items = tables
         # 2. the cut: merges up to the one creating the budget-th new token
         budget = min(budget, len(creators))
         k = creators[budget - 1] + 1 if budget else 0
@@ -303,9 +304,8 @@ class BPE:
         cut.__dict__.update(self.__dict__)
         del cut.__dict__["_cut_tables"]
         cut.merges = self.merges[:k]
-        kept = base + created[:budget]
-        cut.vocab = dict(kept)
-        cut._id_to_token = {i: t for t, i in kept}
+        cut.vocab = dict(kept[: n_base + budget])
+        cut._id_to_token = dict(kept_by_id[: n_base + budget])
         cut._ranks = dict(rank_items[:k])  # without duplicates, the entry of rank r is the r-th
         cut._made_by = dict(made_items[:budget])
         cut._cache = {}

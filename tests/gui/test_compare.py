@@ -161,3 +161,34 @@ def test_compare_follows_the_segmentation_text_until_the_user_types_there(qtbot,
     # following again adopts the Segmentation text
     cmp_.follow.setChecked(True)
     assert cmp_.text() == "bun"
+
+
+def test_a_hidden_panel_cuts_and_encodes_only_when_shown(qtbot, hug_bpe, monkeypatch):
+    """A model landing or a slider drag must not cost a hidden Compare panel anything;
+    shown, it catches up with the latest model, and re-encodes once after a burst of moves."""
+    from subword_gui import compare as compare_module
+    from subword_gui.jobs import truncate_tokenizer
+
+    state = AppState()
+    panel = ComparePanel(state)
+    qtbot.addWidget(panel)
+    cuts, runs = [], []
+    real_cut = compare_module.truncate_tokenizer
+    monkeypatch.setattr(compare_module, "truncate_tokenizer", lambda t, k: cuts.append(k) or real_cut(t, k))
+    real_compare = panel.compare
+    monkeypatch.setattr(panel, "compare", lambda: runs.append(1) or real_compare())
+    panel._timer.timeout.disconnect()
+    panel._timer.timeout.connect(panel.compare)
+    state.set_full_tokenizer(hug_bpe)
+    for k in (10, 9, 10, 9):
+        state.set_tokenizer(truncate_tokenizer(hug_bpe, k), k)
+    assert cuts == [] and runs == []
+    panel.resize(1000, 700)
+    panel.show()
+    qtbot.waitUntil(lambda: bool(runs), timeout=2000)
+    assert len(cuts) == 1 and panel.columns[1].tokenizer is not None
+    assert panel.columns[0].tokenizer is state.tokenizer
+    for k in (10, 9, 10, 9, 10):  # a drag while shown: one re-encoding once it pauses
+        state.set_tokenizer(truncate_tokenizer(hug_bpe, k), k)
+    qtbot.wait(compare_module.COMPARE_DELAY_MS * 3)
+    assert len(runs) == 2

@@ -76,9 +76,15 @@ def test_slider_cuts_the_model_and_greys_the_log(qtbot, loaded):
     seen = []
     window.state.tokenizer_changed.connect(seen.append)
     k = low + 10
-    slider.slider.setValue(k)  # as a drag ends there
+    # a drag: many values before the event loop turns; the model is cut once, to the last
+    for value in range(low + 40, k - 1, -3):
+        slider.slider.setValue(value)
+    slider.slider.setValue(k)
+    assert slider.spin.value() == k  # the spin box follows at once
+    qtbot.waitUntil(lambda: bool(seen), timeout=2000)
+    qtbot.wait(20)
     shown = window.state.tokenizer
-    assert seen and seen[-1] is shown and shown is not full
+    assert len(seen) == 1 and seen[-1] is shown and shown is not full
     assert shown.model.vocab_size == k and window.state.vocab_size == k
     assert slider.spin.value() == k
     word = "토크나이저는"
@@ -100,7 +106,7 @@ def test_slider_cuts_the_model_and_greys_the_log(qtbot, loaded):
         seg.set_text("영화 정말 재미있었어요")
         n_cut = len(seg.lines()[0].tokens) if hasattr(seg.lines()[0], "tokens") else None
         slider.spin.setValue(140)
-        assert window.state.tokenizer is full
+        qtbot.waitUntil(lambda: window.state.tokenizer is full, timeout=2000)
         if n_cut is not None:
             assert len(seg.lines()[0].tokens) < n_cut
     # Back to the full size: nothing greyed.

@@ -116,11 +116,15 @@ def test_merge_tree_of_hug(panel, hug_bpe):
     assert panel.tree_text() == ["p"] and "base token" in panel.tree_title.text()
 
 
-def test_the_slider_cut_shrinks_the_table(panel, hug_bpe):
+def test_the_slider_cut_shrinks_the_table(qtbot, panel, hug_bpe):
     panel.state.set_full_tokenizer(hug_bpe)
     panel.select_token("ug")
     cut = Tokenizer(hug_bpe.model.truncated(9), pre_tokenizer=hug_bpe.pre_tokenizer)
+    panel.state.set_tokenizer(Tokenizer(hug_bpe.model.truncated(10), pre_tokenizer=hug_bpe.pre_tokenizer), 10)
     panel.state.set_tokenizer(cut, 9)
+    # a slider move: the table follows on the next event-loop turn, once, to the latest cut
+    assert panel.model.tokenizer is hug_bpe
+    qtbot.waitUntil(lambda: panel.model.tokenizer is cut, timeout=2000)
     assert "hug" not in shown_rows(panel) and "un" not in shown_rows(panel)
     assert len(shown_rows(panel)) == 9
     assert panel.selected_token() == "ug"  # the selection survives the cut when it can
@@ -209,9 +213,13 @@ def test_the_vocabulary_follows_the_token_at_the_segmentation_cursor(qtbot, hug_
 def test_frequencies_wait_while_the_panel_is_hidden(qtbot, hug_bpe):
     panel = VocabularyPanel(AppState())
     qtbot.addWidget(panel)
+    from subword_gui.jobs import truncate_tokenizer
+
     panel.state.set_corpus(count_lines(["hugs bug mug", "hug"]))
+    panel.state.set_tokenizer(truncate_tokenizer(hug_bpe, 9))
     panel.state.set_tokenizer(hug_bpe)
     assert not panel.frequencies.running()
-    assert shown_rows(panel, COL_FREQ) == [""] * 11  # the table itself is up to date
+    assert panel.model.tokenizer is None  # hidden: not even the table is rebuilt
     panel.show()
+    assert panel.model.tokenizer is hug_bpe and panel.model.total() == 11  # the latest, once shown
     qtbot.waitUntil(lambda: dict(zip(shown_rows(panel), shown_rows(panel, COL_FREQ)))["hug"] == "2", timeout=5000)
