@@ -28,6 +28,7 @@ import heapq
 import time
 from collections import Counter
 
+import shiboken6
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
@@ -419,19 +420,34 @@ def count_token_uses(tokenizer, corpus, limit: int = FREQUENCY_WORDS, top_words=
 class CorpusFrequencies:
     """Runs :func:`count_token_uses` on the event loop in slices of ``SLICE_SECONDS``."""
 
-    def __init__(self, on_done, parent=None):
+    def __init__(self, on_done, parent=None, owner=None):
         self._on_done = on_done
-        # subtle: parented, so the timer dies with the panel and never calls a deleted model
+        # subtle: parented, so the timer dies with the panel; and when the panel or the
+        # model ``on_done`` feeds (``owner``) is destroyed, the run stops there: a slice
+        # queued during teardown must not call into a deleted C++ object.
         self._timer = QTimer(parent, interval=0)
         self._timer.timeout.connect(self._work)
         self._top: tuple | None = None  # (corpus, its top words) of the last run
         self._job = None
         self._corpus = None
+        self._owners = [o for o in (parent, owner) if o is not None]
+        for obj in self._owners:
+            obj.destroyed.connect(self.stop)
+
+    def _alive(self) -> bool:
+        return all(shiboken6.isValid(o) for o in self._owners) and shiboken6.isValid(self._timer)
+
+    def stop(self, *_args) -> None:
+        """Drop the run for good (its panel or model is going away)."""
+        self._job = None
+        if shiboken6.isValid(self._timer):
+            self._timer.stop()
 
     def start(self, tokenizer, corpus) -> None:
         """Start over (a new tokenizer or corpus); an unfinished run is dropped."""
-        self._timer.stop()
-        self._job = None
+        self.stop()
+        if not self._alive():
+            return
         if tokenizer is None or corpus is None or not getattr(corpus, "words", None):
             return
         top = self._top[1] if self._top is not None and self._top[0] is corpus else None
@@ -440,7 +456,7 @@ class CorpusFrequencies:
         self._timer.start()
 
     def running(self) -> bool:
-        return self._timer.isActive()
+        return self._job is not None and shiboken6.isValid(self._timer) and self._timer.isActive()
 
     def finish_now(self) -> None:
         """Run to the end synchronously (tests, screenshots)."""
@@ -448,8 +464,8 @@ class CorpusFrequencies:
             self._work(deadline=None)
 
     def _work(self, deadline: float | None = SLICE_SECONDS) -> None:
-        if self._job is None:
-            self._timer.stop()
+        if self._job is None or not self._alive():
+            self.stop()
             return
         stop = None if deadline is None else time.perf_counter() + deadline
         try:
@@ -457,10 +473,10 @@ class CorpusFrequencies:
                 next(self._job)
         except StopIteration as done:
             counts, top = done.value
-            self._timer.stop()
-            self._job = None
+            self.stop()
             self._top = (self._corpus, top)
-            self._on_done(counts)
+            if self._alive():
+                self._on_done(counts)
 
 
 class VocabularyPanel(QWidget):
@@ -474,7 +490,7 @@ class VocabularyPanel(QWidget):
         self.model = VocabModel(self)
         self.proxy = VocabFilter(self)
         self.proxy.setSourceModel(self.model)
-        self.frequencies = CorpusFrequencies(self.model.set_frequencies, self)
+        self.frequencies = CorpusFrequencies(self.model.set_frequencies, self, owner=self.model)
         self._pending_tokenizer: tuple | None = None  # (tokenizer,) waiting to be shown
         self._full_shown = None  # state.full_tokenizer when the table was last rebuilt
         self._follow_pending: str | None = None  # the token to select once the table is rebuilt

@@ -223,3 +223,26 @@ def test_frequencies_wait_while_the_panel_is_hidden(qtbot, hug_bpe):
     panel.show()
     assert panel.model.tokenizer is hug_bpe and panel.model.total() == 11  # the latest, once shown
     qtbot.waitUntil(lambda: dict(zip(shown_rows(panel), shown_rows(panel, COL_FREQ)))["hug"] == "2", timeout=5000)
+
+
+@pytest.mark.parametrize("what", ["model", "panel"])
+def test_a_frequency_run_stops_when_its_model_or_panel_is_destroyed(qtbot, hug_bpe, what):
+    """Teardown mid-count: no slice may call into the deleted VocabModel afterwards."""
+    import shiboken6
+
+    from tests.gui.conftest import make_lines
+
+    panel = VocabularyPanel(AppState())
+    panel.show()
+    panel.state.set_corpus(count_lines(make_lines(3000)))
+    panel.state.set_tokenizer(hug_bpe)
+    freq = panel.frequencies
+    assert freq.running()
+    if what == "model":
+        shiboken6.delete(panel.model)
+    else:
+        panel.close()
+        shiboken6.delete(panel)
+    assert not freq.running()
+    freq.finish_now()  # nothing left to run: would call set_frequencies on the deleted model
+    qtbot.wait(50)  # and no queued slice does either (pytest-qt fails on an exception in a slot)
