@@ -258,3 +258,33 @@ def test_default_layout_shows_whole_chip_rows_and_a_readable_why_view(qtbot, win
     if algorithm == "unigram":
         qtbot.waitUntil(lambda: panel.why.kind == "unigram", timeout=2000)
         assert panel.why.lattice_scroll.height() >= LATTICE_MIN_HEIGHT
+
+
+def test_the_unigram_example_through_the_menu_trains_the_seed_recipe(qtbot, window):
+    """Examples → Four sentences (Unigram), then Train, as a student would: the window must
+    pass examples.json's extra.textbook to the trainer and reach the same pieces as the
+    engine with those options; without the flag the trainer stops far short of them."""
+    import dataclasses
+
+    from core.events import drain
+    from core.training import pre_tokenize_lines, train_from_counts
+
+    examples = [e for e in window.examples() if e.get("algorithm") == "unigram"]
+    if not examples:
+        pytest.skip("the Unigram example is not bundled")
+    ex = examples[0]
+    action = next(a for a in window.examples_menu.actions() if a.text() == ex["title"])
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        action.trigger()
+    options = window.training_panel.options()
+    assert options.extra == {"textbook": True}
+    with qtbot.waitSignal(window.training_panel.training_finished, timeout=WAIT_MS):
+        window.train_action.trigger()
+    trained = window.state.full_tokenizer
+    lines = (EXAMPLES_FILE.parent / ex["file"]).read_text(encoding="utf-8-sig").splitlines()
+    engine = drain(train_from_counts(pre_tokenize_lines(lines, options), options))
+    plain = dataclasses.replace(options, extra={})
+    assert trained.get_vocab() == engine.get_vocab()
+    without = drain(train_from_counts(pre_tokenize_lines(lines, plain), plain))
+    assert trained.vocab_size > without.vocab_size  # the flag made the difference
+    assert trained.vocab_size >= 0.9 * ex["vocab_size"]
