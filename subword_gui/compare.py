@@ -364,7 +364,7 @@ class ComparePanel(QWidget):
         self.table = QTableWidget(len(METRICS), 0)
         self.table.setVerticalHeaderLabels([label for _, label, _ in METRICS])
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.horizontalHeader().setMinimumSectionSize(70)
+        self.table.horizontalHeader().setMinimumSectionSize(60)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setDefaultSectionSize(22)
 
@@ -387,9 +387,10 @@ class ComparePanel(QWidget):
         bottom = QSplitter(Qt.Orientation.Horizontal)
         bottom.addWidget(self.table)
         bottom.addWidget(self.plots)
-        bottom.setStretchFactor(0, 2)
-        bottom.setStretchFactor(1, 3)
-        bottom.setSizes([380, 620])
+        bottom.setStretchFactor(0, 1)
+        bottom.setStretchFactor(1, 1)
+        # the table first: its labels and two columns of figures must fit a 600-px dock
+        bottom.setSizes([560, 440])
 
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(self.columns_splitter)

@@ -54,9 +54,11 @@ WHY_MIN_HEIGHT = 240  # a Unigram lattice (axis, characters, best path, candidat
 
 
 def _count_html(value: str, label: str, colour: str = "#1F2D3D") -> str:
-    # nowrap: in a narrow dock whole counts wrap, never "tokens/" apart from "word"
-    return (f"<span style='white-space:nowrap'><span style='font-size:15pt; font-weight:600; color:{colour}'>"
-            f"{value}</span><span style='color:#667'>&nbsp;{label}</span></span>")
+    # subtle: a word joiner after "/" and breakable spaces only between counts, so a
+    # narrow dock wraps whole counts, never "tokens/" apart from "word"
+    label = label.replace("/", "/\u2060")
+    return (f"<span style='font-size:15pt; font-weight:600; color:{colour}'>{value}</span>"
+            f"<span style='color:#667'>&nbsp;{label}</span>")
 
 
 class SegmentationPanel(QWidget):
@@ -229,7 +231,7 @@ class SegmentationPanel(QWidget):
     def _show_counts(self) -> None:
         s = self.stats
         unk_colour = "#D7191C" if s.unknown else "#1F2D3D"
-        self.counts.setText("&nbsp;&nbsp;&nbsp;".join([
+        self.counts.setText("&nbsp;&nbsp; ".join([
             _count_html(f"{s.tokens:,}", "tokens"),
             _count_html(f"{s.characters:,}", "characters"),
             _count_html(f"{s.chars_per_token:.2f}", "chars/token"),
