@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import codecs
 import os
-import tempfile
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
@@ -50,6 +49,7 @@ from typing import Generator, Iterable
 import regex
 
 from core.errors import ConfigError, CorpusError
+from core.atomic import write_atomic
 from core.events import Progress, Warning_
 
 BLOCK_BYTES = 1 << 20  # read this many bytes at a time (and report progress once per block)
@@ -502,20 +502,7 @@ def write_word_counts(counts: dict[str, int], path) -> None:
         if not isinstance(n, int) or n <= 0:
             raise CorpusError(f"cannot write the count {n!r} of {word!r}: counts are positive whole numbers")
         lines.append(f"{word}\t{n}\n")
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.writelines(lines)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(Path(path), "".join(lines))
 
 
 def load_word_counts_as_corpus(path, options=None) -> CorpusCounts:

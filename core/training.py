@@ -23,7 +23,7 @@ from typing import Any, Generator, Iterable
 from core import decoders
 from core.errors import ConfigError
 from core.normalizers import normalizer_from_names
-from core.pre_tokenizers import ByteLevel, Metaspace, pre_tokenizer_from_name
+from core.pre_tokenizers import pre_tokenizer_from_name
 from core.tokenizer import AddedToken, Tokenizer
 
 # algorithm -> "module:function" of its trainer generator (imported lazily).

@@ -16,11 +16,10 @@ Leaves out: the tokenizer settings a BERT checkpoint keeps elsewhere
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from core.errors import ConfigError, FormatError
+from core.atomic import write_atomic
 from core.models.wordpiece import WordPiece
 
 
@@ -88,18 +87,4 @@ def save_bert_vocab(model_or_vocab, path) -> None:
         if not token or token != token.rstrip() or any(c in token for c in "\n\r"):
             raise ConfigError(f"token {token!r} (id {i}) cannot be written as one line of a vocab.txt")
     text = "".join(token + "\n" for token, _ in by_id)
-    _write_atomic(Path(path), text)
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(Path(path), text)

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from core.errors import ConfigError, FormatError
+from core.atomic import write_temp_beside
 from core.models.bpe import BPE
 
 VOCAB_NAME = "vocab.json"
@@ -51,7 +51,7 @@ def save_gpt2(model: BPE, directory, prefix: str | None = None) -> tuple[Path, P
     temps = []
     try:
         for target, text in ((vocab_path, vocab_text), (merges_path, merges_text)):
-            temps.append((_write_temp(target, text), target))
+            temps.append((write_temp_beside(target, text), target))
         for tmp, target in temps:
             os.replace(tmp, target)
     finally:
@@ -136,26 +136,3 @@ def _read_text(path: Path) -> str:
         return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as e:
         raise FormatError(f"{path} is not UTF-8 text (byte {e.start})") from None
-
-
-def write_text_atomic(path, text: str) -> None:
-    """Write ``text`` to a temp file next to ``path``, then ``os.replace`` it into place."""
-    tmp = _write_temp(Path(path), text)
-    try:
-        os.replace(tmp, path)
-    except BaseException:
-        os.unlink(tmp)
-        raise
-
-
-def _write_temp(path: Path, text: str) -> str:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-    except BaseException:
-        os.unlink(tmp)
-        raise
-    return tmp

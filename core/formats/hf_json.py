@@ -37,11 +37,11 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from core.decoders import decoder_from_dict
+from core.atomic import write_atomic
 from core.errors import ConfigError, FormatError
 from core.normalizers import normalizer_from_dict
 from core.pre_tokenizers import NoSplit, pre_tokenizer_from_dict
@@ -114,17 +114,7 @@ def save_tokenizer_json(tok: Tokenizer, path: str | os.PathLike) -> None:
     """Write ``tok`` to ``path`` atomically: an existing file is replaced only once the new one is complete."""
     path = Path(path)
     data = json.dumps(tokenizer_to_dict(tok), ensure_ascii=False, indent=2)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(path, data)
 
 
 # -- reading ----------------------------------------------------------------------

@@ -22,9 +22,9 @@ import os
 from pathlib import Path
 from typing import Iterable
 
+from core.atomic import write_atomic
 from core.errors import ConfigError, FormatError
 from core.events import MergeEvent
-from core.formats.tiktoken_ranks import atomic_write_text
 
 COLUMNS = ("step", "left", "right", "new_token", "count", "score", "vocab_size", "tie")
 FORMATS = ("csv", "jsonl")
@@ -70,7 +70,7 @@ def save_merge_log(events: Iterable[MergeEvent], path: str | os.PathLike, format
     text = merge_log_csv(events) if format == "csv" else merge_log_jsonl(events)
     if format == "csv":
         text = "\ufeff" + text
-    atomic_write_text(path, text)
+    write_atomic(path, text)
 
 
 def load_merge_log(path: str | os.PathLike) -> list[MergeEvent]:

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 from core import __version__ as ENGINE_VERSION
+from core.atomic import write_atomic
 from core.errors import ConfigError, FormatError
-from core.formats.tiktoken_ranks import atomic_write_text
 
 SIDECAR = "training.json"
 TOKENIZER = "tokenizer.json"
@@ -118,7 +118,7 @@ def save_project(tok, folder: str | os.PathLike, record: TrainingRecord | None =
     else:
         record.extra = {k: v for k, v in record.extra.items() if k != "source"}
     # 3. the sidecar last
-    atomic_write_text(folder / SIDECAR, json.dumps(record.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    write_atomic(folder / SIDECAR, json.dumps(record.to_dict(), ensure_ascii=False, indent=2) + "\n")
     return folder
 
 
@@ -126,9 +126,7 @@ def _save_source(tok, folder: Path) -> dict | None:
     extra = getattr(tok, "extra", {}) or {}
     if "sentencepiece_model" in extra:
         path = folder / "source.model"
-        tmp = folder / ".source.model.tmp"
-        tmp.write_bytes(extra["sentencepiece_model"])
-        os.replace(tmp, path)
+        write_atomic(path, extra["sentencepiece_model"])
         return {"format": "sentencepiece", "file": path.name}
     if "tiktoken" in extra:
         from core.formats.tiktoken_ranks import ranks_of, write_ranks

@@ -55,6 +55,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import FormatError
+from core.atomic import write_atomic
 from core.formats.protobuf import (
     FIXED32,
     LENGTH_DELIMITED,
@@ -958,22 +959,10 @@ def proto_from_tokenizer(tok) -> tuple[ModelProto, list[str]]:
 
 def save_sentencepiece(tok, path: str | Path) -> list[str]:
     """Write ``tok`` as a SentencePiece ``.model`` atomically; returns what the file cannot hold."""
-    import os
-    import tempfile
 
     proto, losses = proto_from_tokenizer(tok)
     extra = getattr(tok, "extra", {}) or {}
     data = extra.get("sentencepiece_model") or model_proto_bytes(proto)
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(path, data)
     return losses

@@ -16,13 +16,12 @@ Vocabulary files are what ``subword-nmt get-vocab`` writes: ``word count`` per l
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from core.errors import ConfigError, FormatError
+from core.atomic import write_atomic
 from core.subword_nmt import SUPPORTED_VERSIONS
 
 _EDGE = "\r\n "
@@ -100,7 +99,7 @@ def save_codes(path, merges, version: tuple[int, ...] = (0, 2)) -> None:
         lines.append(" ".join(pair))
     if len(lines) == (0 if version == (0, 1) else 1):
         raise ConfigError("no merges to write (subword-nmt cannot read a codes file without merges)")
-    _write_atomic(Path(path), "".join(line + "\n" for line in lines))
+    write_atomic(Path(path), "".join(line + "\n" for line in lines))
 
 
 def read_vocabulary(path) -> dict[str, int]:
@@ -143,18 +142,4 @@ def save_vocabulary(path, counts: dict[str, int]) -> None:
         if not word or any(c in word for c in " \n\r") or not isinstance(count, int):
             raise ConfigError(f"vocabulary entry {word!r}: {count!r} cannot be written as 'word count'")
     ordered = sorted(counts.items(), key=lambda kv: kv[1], reverse=True)
-    _write_atomic(Path(path), "".join(f"{w} {c}\n" for w, c in ordered))
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(Path(path), "".join(f"{w} {c}\n" for w, c in ordered))

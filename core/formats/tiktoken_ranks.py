@@ -27,12 +27,12 @@ import base64
 import binascii
 import heapq
 import os
-import tempfile
 from pathlib import Path
 
 import regex
 
 from core.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_chars
+from core.atomic import write_atomic
 from core.errors import ConfigError, FormatError
 from core.models.base import Token
 from core.text import NormalizedString
@@ -120,25 +120,7 @@ def read_ranks(path: str | os.PathLike) -> dict[bytes, int]:
 def write_ranks(ranks: dict[bytes, int], path: str | os.PathLike) -> None:
     """Write a rank file atomically (temp file + rename), ordered by rank."""
     lines = [f"{base64.b64encode(t).decode('ascii')} {r}\n" for t, r in sorted(ranks.items(), key=lambda x: x[1])]
-    atomic_write_text(Path(path), "".join(lines))
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` so that ``path`` is either the old file or the whole new one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(Path(path), "".join(lines))
 
 
 def looks_like_rank_file(path: str | os.PathLike, lines: int = 5) -> bool:
