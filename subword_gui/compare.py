@@ -48,6 +48,7 @@ from core.stats import EncodingStats, boundaries, shared_token_mask, stats_of_en
 from subword_gui import palette
 from subword_gui.jobs import can_truncate, min_vocab_size, truncate_tokenizer
 from subword_gui.render import render_parts, style_for
+from subword_gui.state import on_screen
 from subword_gui.token_view import Chip, TokenStrip, segment_line, token_tooltip
 
 # The Segmentation panel's opening text, so both panels start on the same text.
@@ -449,13 +450,16 @@ class ComparePanel(QWidget):
             c.remove.setEnabled(len(self.columns) > 1)
 
     def _full_changed(self, full) -> None:
-        if not self.isVisible():
+        if not on_screen(self):
             # subtle: cutting a 32 k model for the "size" column costs tens of milliseconds
             # as the trained model lands; a hidden panel does it when shown
             self._full_pending = (full,)
             self._stale = True
             return
         self._full_pending = None
+        self._apply_full(full)
+
+    def _apply_full(self, full) -> None:
         for c in self.columns:
             if c.source_key() == "size" and full is not None and can_truncate(full):
                 # a fresh model: start the cut half-way between its smallest and full size
@@ -514,15 +518,22 @@ class ComparePanel(QWidget):
 
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
+        self.catch_up()
+
+    def catch_up(self) -> None:
+        """Shown (or its dock tab selected): do what waited while it was hidden."""
+        if not self.isVisible():
+            return
         pending = getattr(self, "_full_pending", None)
         if pending is not None:
-            self._full_changed(pending[0])
+            self._full_pending = None
+            self._apply_full(pending[0])
         if self._stale:
             self._timer.start()
 
     def _schedule(self) -> None:
         self._stale = True
-        if self.isVisible():
+        if on_screen(self):
             self._timer.start()
 
     def compare(self) -> None:

@@ -107,6 +107,12 @@ def _optional_panel(module: str, cls: str, state):
         return None
 
 
+def _catch_up(dock: QDockWidget) -> None:
+    panel = dock.widget()
+    if panel is not None and hasattr(panel, "catch_up"):
+        panel.catch_up()
+
+
 class MainWindow(QMainWindow):
     error_reported = Signal(str, str)  # title, message
 
@@ -208,6 +214,8 @@ class MainWindow(QMainWindow):
         dock = QDockWidget(title, self)
         dock.setObjectName(f"{name}Dock")
         dock.setWidget(widget)
+        # a dock's tab selected: its panel catches up on work it deferred (see state.on_screen)
+        dock.visibilityChanged.connect(lambda shown, d=dock: shown and QTimer.singleShot(0, lambda: _catch_up(d)))
         dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                          | QDockWidget.DockWidgetFeature.DockWidgetFloatable
                          | QDockWidget.DockWidgetFeature.DockWidgetClosable)

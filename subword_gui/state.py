@@ -60,3 +60,13 @@ class AppState(QObject):
         self.vocab_size = vocab_size if vocab_size is not None else tokenizer.vocab_size
         self.tokenizer_changed.emit(tokenizer)
         self.vocab_size_changed.emit(self.vocab_size)
+
+
+def on_screen(widget) -> bool:
+    """Whether the user can see ``widget``: shown, and not in a dock tab behind another.
+
+    subtle: Qt keeps a dock that is a non-current tab ``isVisible()`` (it only paints
+    none of it), so panels that defer work while hidden ask this, and catch up when
+    their dock's tab is selected (``MainWindow`` calls their ``catch_up``).
+    """
+    return widget.isVisible() and not widget.visibleRegion().isEmpty()

@@ -49,6 +49,7 @@ from core.pre_tokenizers import PRE_TOKENIZER_NAMES
 from core.training import DEFAULT_PRE_TOKENIZER, DEFAULT_SPECIAL_TOKENS, TRAINERS, TrainOptions
 from subword_gui import jobs, theme
 from subword_gui.models import MergeLogModel, UnigramRoundModel
+from subword_gui.state import on_screen
 from subword_gui.workers import Job
 
 ALGORITHM_LABELS = {
@@ -635,7 +636,7 @@ class TrainingPanel(QWidget):
         else:
             rows = self.merge_model.rows
             self.merge_model.set_cut(k if k < rows[-1].vocab_size else None)
-            if k < rows[-1].vocab_size and self.isVisible():
+            if k < rows[-1].vocab_size and on_screen(self):
                 # Show where the cut falls: the last merge still in the shown model.
                 kept = _count_kept(rows, k)
                 target = self.merge_model.index(max(kept - 1, 0), 0)

@@ -47,6 +47,7 @@ from PySide6.QtWidgets import (
 
 from subword_gui import palette
 from subword_gui.render import TokenStyle, render_token, style_for, token_bytes
+from subword_gui.state import on_screen
 from subword_gui.why_view import model_kind
 
 FETCH_BATCH = 2000
@@ -565,7 +566,7 @@ class VocabularyPanel(QWidget):
     def set_tokenizer(self, tokenizer) -> None:
         """Show ``tokenizer``'s vocabulary; while the panel is hidden (a closed dock or a tab
         behind another) the table waits, and is rebuilt once when shown."""
-        if not self.isVisible():
+        if not on_screen(self):
             self._pending_tokenizer = (tokenizer,)
             self.frequencies.start(None, None)  # a count for the old tokenizer is moot
             return
@@ -597,7 +598,7 @@ class VocabularyPanel(QWidget):
         self.model.set_frequencies(None)
         self.frequencies.start(None, None)  # drop a run for the previous tokenizer
         self._frequencies_stale = True
-        if self.isVisible():
+        if on_screen(self):
             self._frequencies_stale = False
             self.frequencies.start(self.model.tokenizer, getattr(self.state, "corpus", None))
 
@@ -614,6 +615,12 @@ class VocabularyPanel(QWidget):
 
     def showEvent(self, event) -> None:  # noqa: N802
         super().showEvent(event)
+        self.catch_up()
+
+    def catch_up(self) -> None:
+        """Shown (or its dock tab selected): rebuild and count what waited while hidden."""
+        if not self.isVisible():
+            return
         if self._pending_tokenizer is not None:
             self.apply_pending()
         elif getattr(self, "_frequencies_stale", False):

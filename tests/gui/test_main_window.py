@@ -288,3 +288,26 @@ def test_the_unigram_example_through_the_menu_trains_the_seed_recipe(qtbot, wind
     without = drain(train_from_counts(pre_tokenize_lines(lines, plain), plain))
     assert trained.vocab_size > without.vocab_size  # the flag made the difference
     assert trained.vocab_size >= 0.9 * ex["vocab_size"]
+
+
+def test_a_compare_tab_behind_training_waits_and_catches_up_when_selected(qtbot, window):
+    """Qt keeps a non-current dock tab isVisible(); the panel must still not re-encode
+    behind Training, and must catch up once its tab is selected."""
+    from core.events import drain
+    from core.training import pre_tokenize_lines, train_from_counts
+    from tests.gui.conftest import make_lines
+
+    window.finish_startup()
+    compare = window.compare_panel
+    window.raise_panel("training")
+    qtbot.waitUntil(lambda: not compare._timer.isActive(), timeout=3000)  # its first run, if any
+    runs = []
+    compare._timer.timeout.connect(lambda: runs.append(1))
+    opts = TrainOptions("bpe", vocab_size=150)
+    full = drain(train_from_counts(pre_tokenize_lines(make_lines(200), opts), opts))
+    window.state.set_full_tokenizer(full)
+    qtbot.wait(300)
+    assert runs == [] and compare.columns[1].tokenizer is None
+    window.raise_panel("compare")
+    qtbot.waitUntil(lambda: bool(runs), timeout=3000)
+    assert compare.columns[0].tokenizer is full and compare.columns[1].tokenizer is not None
