@@ -38,6 +38,7 @@ import base64
 import binascii
 import os
 import shutil
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -272,17 +273,24 @@ def _load_bert(path: Path, pattern) -> LoadedTokenizer:
     # subtle: uncased BERT vocabularies hold no upper-case letters; cased ones many.
     words = [t for t in vocab if not (t.startswith("[") and t.endswith("]"))]
     lowercase = not any(c.isupper() for t in words for c in t)
+    # subtle: accent stripping (NFD, marks dropped) turns every Hangul syllable into jamo
+    # and 'é' into 'e'; a vocabulary that holds such characters was not made with it.
+    strip_accents = lowercase and not any(
+        unicodedata.normalize("NFD", c) != c for t in words for c in t.removeprefix("##")
+    )
     specials = [t for t in ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]") if t in vocab]
     tok = Tokenizer(
         model,
-        normalizer=BertNormalizer(lowercase=lowercase),
+        normalizer=BertNormalizer(strip_accents=strip_accents, lowercase=lowercase),
         pre_tokenizer=BertPreTokenizer(),
         decoder=decoders.WordPiece("##"),
         added_tokens=[AddedToken(t, vocab[t], special=True) for t in specials],
     )
     warnings = [
         f"{path.name} holds no normalizer settings: assumed BERT's, with lowercase={lowercase} "
-        f"({'no' if lowercase else 'some'} upper-case letters in the vocabulary)"
+        f"({'no' if lowercase else 'some'} upper-case letters in the vocabulary) and "
+        f"strip_accents={strip_accents} ({'no' if strip_accents else 'some'} precomposed letters such as "
+        "Hangul syllables or accented Latin in it)"
     ]
     return LoadedTokenizer(tok, "bert", path, warnings)
 

@@ -251,3 +251,25 @@ def test_a_token_gpt2_cannot_hold_leaves_no_folder_behind(tmp_path):
     with pytest.raises(ConfigError, match="does not exist"):
         save_tokenizer(tok, tmp_path / "missing" / "tokenizer.json", "hf-json")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_korean_vocab_txt_keeps_hangul_syllables_whole(tmp_path):
+    """An uncased Korean vocab.txt: lowercasing is assumed, but not accent stripping, which
+    would decompose every syllable into jamo and make each Korean word unknown."""
+    from core.formats.detect import open_tokenizer
+
+    tokens = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "먹", "고", "##고", "먹고", "치", "킨", "##킨", "##을", "a", "##b"]
+    path = tmp_path / "vocab.txt"
+    path.write_text("".join(t + "\n" for t in tokens), encoding="utf-8")
+    loaded = open_tokenizer(path)
+    assert loaded.tokenizer.encode("먹고 치킨을").tokens == ["먹고", "치", "##킨", "##을"]
+    assert any("strip_accents=False" in w for w in loaded.warnings)
+
+
+def test_an_uncased_latin_vocab_txt_still_strips_accents(tmp_path):
+    from core.formats.detect import open_tokenizer
+
+    tokens = ["[UNK]", "c", "a", "f", "e", "##a", "##f", "##e", "cafe", "ca", "##fe"]
+    path = tmp_path / "vocab.txt"
+    path.write_text("".join(t + "\n" for t in tokens), encoding="utf-8")
+    assert open_tokenizer(path).tokenizer.encode("Café").tokens == ["cafe"]
