@@ -29,6 +29,8 @@ already loaded in the window is touched.
 from __future__ import annotations
 
 import collections
+import dataclasses
+import gc
 import multiprocessing as mp
 import os
 import pickle
@@ -44,6 +46,7 @@ CHILD_FLUSH_S = 0.04
 CHILD_MAX_BATCH = 5000
 DRAIN_BUDGET_S = 0.02  # never spend longer than this per tick unpickling batches
 KILL_AFTER_MS = 1000
+FREEZE_BYTES = 256 * 1024  # messages this big carry long-lived data (see Job._drain)
 CHILD_NICENESS = 5
 
 _CTX = mp.get_context("spawn")  # subtle: fork would copy the GUI's threads and Qt state
@@ -52,6 +55,37 @@ _CTX = mp.get_context("spawn")  # subtle: fork would copy the GUI's threads and 
 def _is_step_event(event) -> bool:
     name = type(event).__name__
     return name in ("MergeEvent", "UnigramRound")
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def pack_events(events: list) -> list:
+    """Events as ``(class, field values)`` for the pipe: unpickling a frozen slotted
+    dataclass calls ``dataclasses.fields`` per object (~0.1 ms each, so 500 merge events
+    held the GUI thread 50 ms); rebuilding them with ``cls(*values)`` costs microseconds.
+
+    >>> unpack_events(pack_events([Progress("count", 1, 2)])) == [Progress("count", 1, 2)]  # core.events
+    True
+    """
+    out = []
+    for event in events:
+        cls = type(event)
+        names = _FIELDS.get(cls)
+        if names is None:
+            names = ()
+            if dataclasses.is_dataclass(event) and "__slots__" in cls.__dict__:
+                fields = dataclasses.fields(event)
+                if all(f.init for f in fields):
+                    names = tuple(f.name for f in fields)
+            _FIELDS[cls] = names
+        out.append((cls, tuple(getattr(event, n) for n in names)) if names else (None, event))
+    return out
+
+
+def unpack_events(packed: list) -> list:
+    """The inverse of :func:`pack_events`."""
+    return [cls(*values) if cls is not None else values for cls, values in packed]
 
 
 def _child_main(conn, func, args, stepping: bool) -> None:  # pragma: no cover - runs in the child
@@ -84,7 +118,7 @@ def _child_main(conn, func, args, stepping: bool) -> None:  # pragma: no cover -
                 event = next(gen)
             except StopIteration as stop:
                 if batch:
-                    conn.send(("events", batch))
+                    conn.send(("events", pack_events(batch)))
                 conn.send(("result", stop.value))
                 return
             batch.append(event)
@@ -92,7 +126,7 @@ def _child_main(conn, func, args, stepping: bool) -> None:  # pragma: no cover -
             step_now = stepping and _is_step_event(event)
             heavy = type(event).__name__ in ("Chunk", "Trained")  # big: one per message, sent at once
             if step_now or heavy or now - last >= CHILD_FLUSH_S or len(batch) >= CHILD_MAX_BATCH:
-                conn.send(("events", batch))
+                conn.send(("events", pack_events(batch)))
                 batch = []
                 last = now
                 if control(block=step_now) == "cancel":
@@ -215,7 +249,20 @@ class Job(QObject):
             if raw is None:
                 self._finish("error", f"the worker process stopped unexpectedly (exit code {self._proc.exitcode})")
                 return
-            kind, payload = pickle.loads(raw)
+            # subtle: a collection triggered inside a big unpickle (the trained model)
+            # would scan every object it just made; they are collected later instead
+            gc.disable()
+            try:
+                kind, payload = pickle.loads(raw)
+                if kind == "events":
+                    payload = unpack_events(payload)
+                if len(raw) >= FREEZE_BYTES:
+                    # a trained model or a slice of counts: long-lived, acyclic data; moved
+                    # out of the collector's sight (as MainWindow does at start-up) so no
+                    # later full collection rescans its hundreds of thousands of objects
+                    gc.freeze()
+            finally:
+                gc.enable()
             if kind == "events":
                 self.events.emit(payload)
             else:

@@ -287,3 +287,25 @@ def test_training_a_file_with_encoding_auto_detects_cp949(tmp_path):
     vocab = tok.get_vocab()
     assert "\ufffd" not in "".join(vocab)
     assert any("가" <= c <= "힣" for token in vocab for c in token)
+
+
+def test_events_cross_the_pipe_packed_and_come_back_equal():
+    """Worker events travel as (class, values); every kind the trainers and jobs yield
+    must come back equal and in order."""
+    import pickle
+
+    from core.events import Progress, TrainingStopped, UnigramRound, Warning_
+    from subword_gui.workers import pack_events, unpack_events
+
+    merges: list = []
+    tok = drain(train_from_counts({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5},
+                                  TrainOptions("bpe", vocab_size=11)), merges.append)
+    rounds: list = []
+    drain(train_from_counts({"▁hug": 10, "▁pug": 5, "▁pun": 12}, TrainOptions("unigram", vocab_size=8)), rounds.append)
+    events = merges + rounds + [Progress("count", 1, 2), TrainingStopped("no more pairs", 9, 11), Warning_("w"),
+                                jobs.Trained(tok, ["hug"], "lines"), jobs.Chunk("pairs", [1, 2])]
+    assert any(isinstance(e, MergeEvent) for e in events) and any(isinstance(e, UnigramRound) for e in events)
+    back = unpack_events(pickle.loads(pickle.dumps(pack_events(events))))
+    assert [type(e) for e in back] == [type(e) for e in events]
+    assert [e for e in back if not isinstance(e, jobs.Trained)] == [e for e in events if not isinstance(e, jobs.Trained)]
+    assert back[-2].tokenizer.get_vocab() == tok.get_vocab()
