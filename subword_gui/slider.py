@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSl
 from subword_gui.jobs import can_truncate, min_vocab_size, truncate_tokenizer
 
 CACHE_SIZE = 16  # recently shown sizes: sliding back and forth costs nothing
+WARM_DELAY_MS = 300  # after a model lands, when its cut tables are built
 
 
 class VocabSizeSlider(QWidget):
@@ -94,8 +95,16 @@ class VocabSizeSlider(QWidget):
             self.slider.setPageStep(max(1, (high - low) // 20))
             self._set_enabled(high > low)
             self.range_label.setText(f"{low:,} … {high:,}")
+            if high > low:
+                # the model's first cut builds its cut tables (~20 ms at 32 k): do it in an
+                # idle turn after the model landed, not on the user's first slider move
+                QTimer.singleShot(WARM_DELAY_MS, lambda t=tokenizer, k=high - 1: self._warm(t, k))
         finally:
             self._updating = False
+
+    def _warm(self, tokenizer, k: int) -> None:
+        if self.state.full_tokenizer is tokenizer:
+            tokenizer.model.truncated(k)
 
     @property
     def value(self) -> int:

@@ -309,3 +309,13 @@ def test_events_cross_the_pipe_packed_and_come_back_equal():
     assert [type(e) for e in back] == [type(e) for e in events]
     assert [e for e in back if not isinstance(e, jobs.Trained)] == [e for e in events if not isinstance(e, jobs.Trained)]
     assert back[-2].tokenizer.get_vocab() == tok.get_vocab()
+
+
+def test_the_slider_prepares_the_first_cut_after_the_model_lands(qtbot, loaded):
+    """The cut tables are built in an idle turn after training, not on the first move."""
+    from subword_gui.slider import WARM_DELAY_MS
+
+    full = train(qtbot, loaded, TrainOptions("bpe", vocab_size=140))
+    assert "_cut_tables" not in full.model.__dict__
+    qtbot.waitUntil(lambda: "_cut_tables" in full.model.__dict__, timeout=WARM_DELAY_MS + 3000)
+    assert loaded.state.tokenizer is full  # warming cut nothing that is shown
