@@ -6,6 +6,9 @@
 Panels are docks (restorable from QSettings): Corpus and Training (ours),
 the vocab-size slider, and Segmentation, Vocabulary and Compare (hosted
 here, built by their own modules, added only if those modules import).
+Default layout: Corpus | Training | Compare tabs on the left; the slider,
+Segmentation (most of the height) and Vocabulary on the right. A panel behind
+a dock tab defers its work and catches up when its tab is selected.
 Every error (corrupt file, wrong encoding, empty corpus) goes through
 ``report_error``: a message box naming the file and the problem, and a red note
 in the status bar; nothing already loaded is replaced.

@@ -7,8 +7,10 @@ A slider and a spin box, from the model's smallest size (alphabet plus special
 tokens) to its full size. Moving either sets ``state.set_tokenizer`` to the full
 tokenizer with its model ``truncated(k)`` (BPE: first k merges; WordPiece and
 Unigram: the snapshot kept during training), so segmentation, vocabulary and
-statistics follow at once. Disabled when the model cannot be cut (e.g. a
-tokenizer file whose model does not offer ``truncated``).
+statistics follow. A drag is coalesced: the cut runs on the next idle event-loop
+turn for the latest value only (``set_vocab_size`` itself is synchronous).
+Disabled when the model cannot be cut (e.g. a tokenizer file whose model does not
+offer ``truncated``).
 """
 
 from __future__ import annotations
