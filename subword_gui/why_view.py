@@ -40,7 +40,7 @@ from subword_gui import palette
 from subword_gui.render import TokenStyle, render_html, render_token, style_for
 
 _MAX_LATTICE_ROWS = 14
-LATTICE_MIN_HEIGHT = 150  # axis, characters, best path and one row of candidates
+LATTICE_MIN_HEIGHT = 140  # axis, characters, best path and one row of candidates
 _NBEST = 5
 SAMPLES, SAMPLE_ALPHA, SAMPLE_SEED = 3, 0.1, 0
 
@@ -224,9 +224,13 @@ class LatticeView(QWidget):
         self.updateGeometry()
         self.update()
 
+    def content_height(self) -> int:
+        """The height :meth:`paintEvent` draws: axis, characters, best path, candidate rows."""
+        return 10 + 14 + 34 + 44 + 40 * len(self.rows) + (18 if self.hidden else 0) + 6
+
     def sizeHint(self) -> QSize:  # noqa: N802
         n = len(self.lattice.text) if self.lattice is not None else 0
-        return QSize(20 + n * self._cell + 110, 30 + (2 + len(self.rows)) * 40 + 30)
+        return QSize(20 + n * self._cell + 110, self.content_height())
 
     def _box(self, p: QPainter, x0: float, y: float, node, fill: QColor, border: QColor, bold: bool) -> None:
         w = (node.end - node.start) * self._cell
@@ -390,7 +394,7 @@ class WhyView(QWidget):
             self.lattice_view.unk_id = getattr(model, "unk_id", None)
             self.lattice_view.set_lattice(lat, style)
             # the lattice takes the height it draws (and a scroll bar), the n-best list the rest
-            self.lattice_scroll.setMaximumHeight(max(LATTICE_MIN_HEIGHT, self.lattice_view.sizeHint().height()
+            self.lattice_scroll.setMaximumHeight(max(LATTICE_MIN_HEIGHT, self.lattice_view.content_height()
                                                      + 2 * self.lattice_scroll.frameWidth() + 16))
             best = " ".join(render_token(n.piece, style) for n in lat.best_path())
             body, plain = unigram_nbest_html(model, piece, style)
