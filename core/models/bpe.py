@@ -311,6 +311,13 @@ class BPE:
         cut._cache = {}
         return cut
 
+    def __getstate__(self) -> dict:
+        """Pickle the model, not what it derived: the encode cache and the slider's cut tables
+        are rebuilt on demand (they can be larger than the model itself)."""
+        state = {k: v for k, v in self.__dict__.items() if k != "_cut_tables"}
+        state["_cache"] = {}
+        return state
+
     def _with(self, vocab: dict[str, int], merges: list[tuple[str, str]]) -> "BPE":
         return BPE(vocab, merges, self.unk_token, self.continuing_subword_prefix, self.end_of_word_suffix,
                    self.byte_fallback, self.fuse_unk, self.ignore_merges, self.dropout)

@@ -60,3 +60,21 @@ def test_a_pair_listed_twice_cuts_by_its_earlier_rank():
     cut = model.truncated(4)  # the first merge only
     assert [t.value for t in cut.tokenize("ab")] == ["ab"] and cut.merges == [("a", "b")]
     assert cut._ranks == BPE({"a": 0, "b": 1, "ab": 2, "c": 3}, [("a", "b")])._ranks
+
+
+def test_a_pickled_model_leaves_its_cache_and_cut_tables_behind():
+    import pickle
+
+    from core.events import drain
+    from core.training import TrainOptions, train_from_counts
+
+    options = TrainOptions("bpe", vocab_size=40)
+    tok = drain(train_from_counts({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5, "mug": 3}, options))
+    model = tok.model
+    model.tokenize("hugs")
+    model.truncated(model.min_vocab_size + 1)
+    assert model._cache and "_cut_tables" in model.__dict__
+    copy = pickle.loads(pickle.dumps(model))
+    assert copy._cache == {} and "_cut_tables" not in copy.__dict__
+    assert [t.value for t in copy.tokenize("hugs")] == [t.value for t in model.tokenize("hugs")]
+    assert copy.truncated(model.min_vocab_size + 2).merges == model.merges[:2]
