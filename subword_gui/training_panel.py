@@ -23,6 +23,7 @@ import hashlib
 import importlib.util
 import os
 import tempfile
+import time
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -61,6 +62,9 @@ ALGORITHM_LABELS = {
 NORMALIZER_CHOICES = ["none", "nfc", "nfkc", "nfkc,lowercase", "nfd", "lowercase"]
 MAX_VOCAB = 1_000_000
 PLOTS_DELAY_MS = 150
+# The merge plot re-plots every point it has (tens of thousands); redrawing it on each
+# ~50 ms flush of the merge log cost the event loop more than the log itself.
+PLOT_REDRAW_S = 0.25
 
 
 def available_algorithms() -> list[str]:
@@ -498,6 +502,7 @@ class TrainingPanel(QWidget):
         self._merge_x, self._merge_y = [], []
         self._round_x, self._round_loss, self._round_vocab = [], [], []
         self._cut = None
+        self._merge_plot_drawn_at = 0.0
         self._redraw_plots(curve=False)
         self.progress.setValue(0)
         self.follow_log = True
@@ -528,8 +533,16 @@ class TrainingPanel(QWidget):
             elif name == "Trained":
                 trained = e
         follow = self.follow_log
-        if self.merge_model.append_events(events):
+        merged = self.merge_model.append_events(events)
+        now = time.monotonic()
+        finished = self._stopped is not None or trained is not None
+        if (merged or finished) and len(self._merge_x) != getattr(self, "_merge_points_drawn", -1) and (
+            finished or now - getattr(self, "_merge_plot_drawn_at", 0.0) >= PLOT_REDRAW_S
+        ):
+            self._merge_plot_drawn_at = now
+            self._merge_points_drawn = len(self._merge_x)
             self._redraw_plots(rounds=False, curve=False)
+        if merged:
             last = self.merge_model.rows[-1]
             self.progress.setValue(int(1000 * min(last.vocab_size / max(target, 1), 1.0)))
             verb = "Stepped to" if self.stepping else "Merging…"
