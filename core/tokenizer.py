@@ -240,7 +240,11 @@ class Tokenizer:
 
     @property
     def vocab_size(self) -> int:
-        return len(self.get_vocab())
+        """``len(get_vocab())`` without copying the vocabulary (the slider asks on every move)."""
+        model = self.model
+        return model.vocab_size + sum(
+            1 for t in {t.content for t in self.added_tokens} if model.token_to_id(t) is None
+        )
 
 
 def _section(text: str, start: int, end: int) -> NormalizedString:
