@@ -20,6 +20,26 @@ class Token:
     end: int
 
 
+class VocabLookup:
+    """Look-ups for models that hold ``vocab`` (token -> id) and ``_id_to_token`` (id -> token)."""
+
+    vocab: dict[str, int]
+    _id_to_token: dict[int, str]
+
+    def token_to_id(self, token: str) -> int | None:
+        return self.vocab.get(token)
+
+    def id_to_token(self, id: int) -> str | None:
+        return self._id_to_token.get(id)
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self.vocab)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+
 @runtime_checkable
 class Model(Protocol):
     unk_token: str | None

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from core.errors import ConfigError, FormatError
-from core.models.base import Token
+from core.models.base import Token, VocabLookup
 
 _CACHE_LIMIT = 100_000  # pre-tokens; the cache is emptied when it gets this big
 _CACHE_MAX_PIECE = 256  # longer pieces (whole lines with pre-tokenizer "none") are not cached
@@ -55,7 +55,7 @@ class MergeStep:
     index: int = -1
 
 
-class BPE:
+class BPE(VocabLookup):
     """A BPE model: vocabulary plus ordered merges (rank = position in ``merges``).
 
     When a pair appears twice in ``merges`` the later rank wins, as in ``tokenizers``.
@@ -101,20 +101,6 @@ class BPE:
             self._made_by.setdefault(new, rank)
         self._unk_id = self.vocab.get(unk_token) if unk_token is not None else None
         self._cache: dict[str, list[Token]] = {}
-
-    # -- vocabulary ------------------------------------------------------------
-    def token_to_id(self, token: str) -> int | None:
-        return self.vocab.get(token)
-
-    def id_to_token(self, id: int) -> str | None:
-        return self._id_to_token.get(id)
-
-    def get_vocab(self) -> dict[str, int]:
-        return dict(self.vocab)
-
-    @property
-    def vocab_size(self) -> int:
-        return len(self.vocab)
 
     @property
     def base_tokens(self) -> list[str]:

@@ -26,12 +26,12 @@ Leaves out: nothing of the encoder; vocab.txt files live in ``core.formats.bert_
 from __future__ import annotations
 
 from core.errors import ConfigError, FormatError
-from core.models.base import Token
+from core.models.base import Token, VocabLookup
 
 _CACHE_LIMIT = 100_000  # pre-tokens; the cache is emptied when it gets this big
 
 
-class WordPiece:
+class WordPiece(VocabLookup):
     """A WordPiece model: a vocabulary (token -> id), an unknown token and the ``##`` prefix.
 
     The unknown token must be in the vocabulary, so that :meth:`tokenize` never raises.
@@ -67,20 +67,6 @@ class WordPiece:
         # search may start its window there instead of at the end of the word.
         self._max_token_chars = max(len(t) for t in self.vocab)
         self._cache: dict[str, list[Token]] = {}
-
-    # -- vocabulary ------------------------------------------------------------
-    def token_to_id(self, token: str) -> int | None:
-        return self.vocab.get(token)
-
-    def id_to_token(self, id: int) -> str | None:
-        return self._id_to_token.get(id)
-
-    def get_vocab(self) -> dict[str, int]:
-        return dict(self.vocab)
-
-    @property
-    def vocab_size(self) -> int:
-        return len(self.vocab)
 
     def _is_base(self, token: str) -> bool:
         """A single character, bare or with the continuing prefix (the alphabet)."""
