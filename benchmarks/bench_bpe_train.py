@@ -92,8 +92,14 @@ def run_child(name: str, argv: list[str], env: dict | None = None, timeout: floa
         err.seek(0)
         stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
     # Linux reports ru_maxrss in KiB.
-    result = {"name": name, "wall": wall, "cpu": usage.ru_utime + usage.ru_stime,
-              "rss_mb": usage.ru_maxrss / 1024, "capped": capped, "report": {}}
+    result = {
+        "name": name,
+        "wall": wall,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "rss_mb": usage.ru_maxrss / 1024,
+        "capped": capped,
+        "report": {},
+    }
     if not capped and proc.returncode != 0:
         result["failed"] = stderr.strip().splitlines()[-1:] or [f"exit status {proc.returncode}"]
     elif not capped:
@@ -115,8 +121,11 @@ def main(argv=None) -> int:
         return 1
     common = [str(args.corpus), args.algorithm, str(args.vocab_size)]
     py = sys.executable
-    print(f"BPE training, {args.algorithm}, vocab {args.vocab_size:,}, corpus {args.corpus.name} "
-          f"({args.corpus.stat().st_size / 1e6:.1f} MB), {os.cpu_count()} CPUs", flush=True)
+    print(
+        f"BPE training, {args.algorithm}, vocab {args.vocab_size:,}, corpus {args.corpus.name} "
+        f"({args.corpus.stat().st_size / 1e6:.1f} MB), {os.cpu_count()} CPUs",
+        flush=True,
+    )
 
     results = []
     results.append(run_child("ours (core, pure Python)", [py, "-c", OURS] + common))
@@ -128,9 +137,21 @@ def main(argv=None) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             codes = Path(tmp) / "codes"
             # subtle: subword_nmt.subword_nmt has no __main__ guard, so call its main() directly.
-            cmd = [py, "-c", "from subword_nmt.subword_nmt import main; main()", "learn-bpe", "--input", str(args.corpus),
-                   "--output", str(codes), "--symbols", str(args.vocab_size), "--total-symbols",
-                   "--min-frequency", "1"]
+            cmd = [
+                py,
+                "-c",
+                "from subword_nmt.subword_nmt import main; main()",
+                "learn-bpe",
+                "--input",
+                str(args.corpus),
+                "--output",
+                str(codes),
+                "--symbols",
+                str(args.vocab_size),
+                "--total-symbols",
+                "--min-frequency",
+                "1",
+            ]
             results.append(run_child("subword-nmt learn-bpe", cmd, timeout=args.subword_nmt_timeout))
             if not results[-1]["capped"] and "failed" not in results[-1] and codes.exists():
                 n = sum(1 for _ in codes.open(encoding="utf-8")) - 1
@@ -139,29 +160,42 @@ def main(argv=None) -> int:
     base = next(r for r in results if r["name"].startswith("tokenizers"))
     ours = results[0]
     print()
-    print(f"{'implementation':<26} {'wall':>9} {'CPU':>9} {'peak RSS':>10} "
-          f"{'wall/tok':>9} {'CPU/tok':>8} {'RSS/tok':>8}  notes")
+    print(
+        f"{'implementation':<26} {'wall':>9} {'CPU':>9} {'peak RSS':>10} "
+        f"{'wall/tok':>9} {'CPU/tok':>8} {'RSS/tok':>8}  notes"
+    )
     for r in results:
         gt = "> " if r["capped"] else ""
         rep = r["report"]
-        notes = r.get("failed") or ", ".join(str(x) for x in [
-            f"{rep['merges']:,} merges" if "merges" in rep else None,
-            f"vocab {rep['vocab']:,}" if "vocab" in rep else None,
-            rep.get("detail")] if x)
+        notes = r.get("failed") or ", ".join(
+            str(x)
+            for x in [
+                f"{rep['merges']:,} merges" if "merges" in rep else None,
+                f"vocab {rep['vocab']:,}" if "vocab" in rep else None,
+                rep.get("detail"),
+            ]
+            if x
+        )
         if r["capped"]:
             notes = f"killed at the {args.subword_nmt_timeout:.0f} s cap (RSS: peak until then)"
-        print(f"{r['name']:<26} {gt + format(r['wall'], '.1f') + ' s':>9} {gt + format(r['cpu'], '.1f') + ' s':>9} "
-              f"{r['rss_mb']:>7.0f} MB {gt.strip() + format(r['wall'] / base['wall'], '.2f') + 'x':>9} "
-              f"{gt.strip() + format(r['cpu'] / base['cpu'], '.2f') + 'x':>8} "
-              f"{r['rss_mb'] / base['rss_mb']:>7.2f}x  {notes}")
+        print(
+            f"{r['name']:<26} {gt + format(r['wall'], '.1f') + ' s':>9} {gt + format(r['cpu'], '.1f') + ' s':>9} "
+            f"{r['rss_mb']:>7.0f} MB {gt.strip() + format(r['wall'] / base['wall'], '.2f') + 'x':>9} "
+            f"{gt.strip() + format(r['cpu'] / base['cpu'], '.2f') + 'x':>8} "
+            f"{r['rss_mb'] / base['rss_mb']:>7.2f}x  {notes}"
+        )
     print()
-    print(f"ours / tokenizers: wall {ours['wall'] / base['wall']:.2f}x, CPU {ours['cpu'] / base['cpu']:.2f}x, "
-          f"peak memory {ours['rss_mb'] / base['rss_mb']:.2f}x")
+    print(
+        f"ours / tokenizers: wall {ours['wall'] / base['wall']:.2f}x, CPU {ours['cpu'] / base['cpu']:.2f}x, "
+        f"peak memory {ours['rss_mb'] / base['rss_mb']:.2f}x"
+    )
     if not args.skip_subword_nmt:
         nmt = results[2]
         sign = ">" if nmt["capped"] else ""
-        print(f"subword-nmt / ours: wall {sign}{nmt['wall'] / ours['wall']:.1f}x, CPU {sign}{nmt['cpu'] / ours['cpu']:.1f}x "
-              "(ours is that many times faster)")
+        print(
+            f"subword-nmt / ours: wall {sign}{nmt['wall'] / ours['wall']:.1f}x, CPU {sign}{nmt['cpu'] / ours['cpu']:.1f}x "
+            "(ours is that many times faster)"
+        )
     print(f"load average during the run: {os.getloadavg()[0]:.1f} (1 min) on {os.cpu_count()} CPUs")
     return 0
 

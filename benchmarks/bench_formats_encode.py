@@ -55,21 +55,35 @@ def main() -> int:
         corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
         for model_type in ("unigram", "bpe"):
             prefix = Path(d) / model_type
-            spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(prefix), vocab_size=args.vocab_size,
-                                           model_type=model_type, minloglevel=2, num_threads=1)
+            spm.SentencePieceTrainer.train(
+                input=str(corpus),
+                model_prefix=str(prefix),
+                vocab_size=args.vocab_size,
+                model_type=model_type,
+                minloglevel=2,
+                num_threads=1,
+            )
             sp = spm.SentencePieceProcessor(model_file=f"{prefix}.model")
             ours = load_sentencepiece(f"{prefix}.model")
             t_theirs, a = _time(sp.encode, lines)
-            t_ours, b = _time(lambda s: ours.encode(s).ids, lines)
+            t_ours, b = _time(lambda s, ours=ours: ours.encode(s).ids, lines)
             assert a == b, f"{model_type}: ids differ"
             rows.append((f"sentencepiece {model_type}", t_ours, t_theirs))
         hf = Tokenizer(models.BPE())
         hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-        hf.train([str(corpus)], trainers.BpeTrainer(vocab_size=args.vocab_size, show_progress=False,
-                                                    initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+        hf.train(
+            [str(corpus)],
+            trainers.BpeTrainer(
+                vocab_size=args.vocab_size,
+                show_progress=False,
+                initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+            ),
+        )
         ranks = {bytes(CHAR_TO_BYTE[c] for c in t): i for t, i in hf.get_vocab().items()}
         write_ranks(ranks, Path(d) / "r.tiktoken")
-        enc = tiktoken.Encoding("bench", pat_str=PATTERNS["cl100k_base"], mergeable_ranks=ranks, special_tokens={})
+        enc = tiktoken.Encoding(
+            "bench", pat_str=PATTERNS["cl100k_base"], mergeable_ranks=ranks, special_tokens={}
+        )
         ours = load_tiktoken(Path(d) / "r.tiktoken", "cl100k_base")
         t_theirs, a = _time(enc.encode_ordinary, lines)
         t_ours, b = _time(lambda s: ours.encode(s).ids, lines)
@@ -77,7 +91,9 @@ def main() -> int:
         rows.append(("tiktoken cl100k pattern", t_ours, t_theirs))
     print(f"{'model':<26}{'ours s':>10}{'peer s':>10}{'ours/peer':>11}{'ours lines/s':>14}")
     for name, ours_t, peer_t in rows:
-        print(f"{name:<26}{ours_t:>10.2f}{peer_t:>10.2f}{ours_t / peer_t:>10.0f}x{len(lines) / ours_t:>14,.0f}")
+        print(
+            f"{name:<26}{ours_t:>10.2f}{peer_t:>10.2f}{ours_t / peer_t:>10.0f}x{len(lines) / ours_t:>14,.0f}"
+        )
     return 0
 
 

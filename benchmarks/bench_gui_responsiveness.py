@@ -79,7 +79,7 @@ class GapMeter:
     def stop(self):
         self.timer.stop()
 
-    def split(self, at: float) -> "GapMeter":
+    def split(self, at: float) -> GapMeter:
         """A meter holding only the gaps that ended after ``at`` (perf_counter time); this one
         keeps those that ended before."""
         later = GapMeter.__new__(GapMeter)
@@ -94,8 +94,10 @@ class GapMeter:
             return float("nan")
         p99 = g[int(0.99 * (len(g) - 1))]
         over = sum(x > 0.1 for x in g)
-        print(f"{what}: {len(g):,} iterations, longest gap {1000 * g[-1]:.1f} ms, "
-              f"99th percentile {1000 * p99:.1f} ms, gaps over 100 ms: {over}")
+        print(
+            f"{what}: {len(g):,} iterations, longest gap {1000 * g[-1]:.1f} ms, "
+            f"99th percentile {1000 * p99:.1f} ms, gaps over 100 ms: {over}"
+        )
         return g[-1]
 
 
@@ -137,9 +139,14 @@ def measure_cold_start(runs: int = 3) -> list[float]:
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(runs):
             t0 = time.perf_counter()
-            proc = subprocess.Popen([sys.executable, "-c", START_SCRIPT, str(Path(tmp) / "s.ini")], cwd=ROOT,
-                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                    env=dict(os.environ, PYTHONPATH=str(ROOT)))
+            proc = subprocess.Popen(
+                [sys.executable, "-c", START_SCRIPT, str(Path(tmp) / "s.ini")],
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                env=dict(os.environ, PYTHONPATH=str(ROOT)),
+            )
             line = proc.stdout.readline()
             times.append(time.perf_counter() - t0)
             proc.wait(timeout=60)
@@ -154,8 +161,10 @@ def main() -> None:
     ap.add_argument("--vocab", type=int, default=32000)
     args = ap.parse_args()
 
-    print(f"cold start (launch -> window shown and painted), 3 runs: "
-          + ", ".join(f"{t:.2f} s" for t in measure_cold_start()))
+    print(
+        "cold start (launch -> window shown and painted), 3 runs: "
+        + ", ".join(f"{t:.2f} s" for t in measure_cold_start())
+    )
 
     from PySide6.QtCore import QSettings, Qt
     from PySide6.QtTest import QTest
@@ -168,8 +177,9 @@ def main() -> None:
     app = QApplication.instance() or QApplication([])
     apply_theme(app)
     tmp = tempfile.TemporaryDirectory()
-    window = MainWindow(settings=QSettings(str(Path(tmp.name) / "s.ini"), QSettings.Format.IniFormat),
-                        open_sample=False)
+    window = MainWindow(
+        settings=QSettings(str(Path(tmp.name) / "s.ini"), QSettings.Format.IniFormat), open_sample=False
+    )
     window._show_message_box = lambda title, message: print(f"error: {title}: {message}")
     window.resize(1400, 900)
     window.show()
@@ -183,8 +193,10 @@ def main() -> None:
     wait_for(app, window.corpus_panel.loaded)
     meter.stop()
     counts = window.state.corpus
-    print(f"opened {args.corpus.name}: {counts.lines:,} lines, {counts.distinct_words:,} distinct words "
-          f"in {time.perf_counter() - t0:.1f} s")
+    print(
+        f"opened {args.corpus.name}: {counts.lines:,} lines, {counts.distinct_words:,} distinct words "
+        f"in {time.perf_counter() - t0:.1f} s"
+    )
     meter.report("  event loop while opening the corpus")
 
     # 1b. Training BPE at the requested vocab size, with the Training panel shown.
@@ -202,8 +214,10 @@ def main() -> None:
     train_s = landed - t0
     settle(app, 1.0)  # the model lands: segmentation, vocabulary, compare, the curve being measured
     meter.stop()
-    print(f"trained BPE to {window.state.full_tokenizer.vocab_size:,} tokens in {train_s:.1f} s "
-          f"({panel.merge_model.rowCount():,} merge-log rows; first merge after {first_merge[0] - t0:.1f} s)")
+    print(
+        f"trained BPE to {window.state.full_tokenizer.vocab_size:,} tokens in {train_s:.1f} s "
+        f"({panel.merge_model.rowCount():,} merge-log rows; first merge after {first_merge[0] - t0:.1f} s)"
+    )
     after = meter.split(landed - 0.5)  # the finished model arrives in the last drain before `landed`
     longest = meter.report("  event loop while counting and merging")
     after.report("  event loop as the trained model lands in every panel (0.5 s before to 1 s after)")
@@ -231,7 +245,7 @@ def main() -> None:
     for i in range(30):
         key = Qt.Key.Key_A if i % 2 == 0 else Qt.Key.Key_Backspace
         done = []
-        seg.segmented.connect(lambda: done.append(1))
+        seg.segmented.connect(lambda done=done: done.append(1))
         t0 = time.perf_counter()
         QTest.keyClick(editor, key)
         while not done:
@@ -240,8 +254,10 @@ def main() -> None:
         keys.append(time.perf_counter() - t0)
         seg.segmented.disconnect()
         settle(app, 0.02)
-    print(f"keystroke -> repainted segmentation ({len(text):,} chars of Korean), 30 keys: "
-          f"median {1000 * statistics.median(keys):.1f} ms, max {1000 * max(keys):.1f} ms")
+    print(
+        f"keystroke -> repainted segmentation ({len(text):,} chars of Korean), 30 keys: "
+        f"median {1000 * statistics.median(keys):.1f} ms, max {1000 * max(keys):.1f} ms"
+    )
 
     # 3. Slider moves to sizes not shown before.
     slider = window.slider
@@ -250,7 +266,7 @@ def main() -> None:
     for i in range(12):
         k = low + (high - low) * (i + 1) // 13 + 7 * i
         done = []
-        seg.segmented.connect(lambda: done.append(1))
+        seg.segmented.connect(lambda done=done: done.append(1))
         t0 = time.perf_counter()
         slider.slider.setValue(k)
         while not done:  # the slider cuts on the next event-loop turn (moves are coalesced)
@@ -259,8 +275,10 @@ def main() -> None:
         moves.append(time.perf_counter() - t0)
         seg.segmented.disconnect()
         settle(app, 0.1)  # the Vocabulary follows 40 ms after the Segmentation
-    print(f"slider move -> repainted segmentation, 12 moves between {low:,} and {high:,}: "
-          f"median {1000 * statistics.median(moves):.1f} ms, max {1000 * max(moves):.1f} ms")
+    print(
+        f"slider move -> repainted segmentation, 12 moves between {low:,} and {high:,}: "
+        f"median {1000 * statistics.median(moves):.1f} ms, max {1000 * max(moves):.1f} ms"
+    )
     from subword_gui.jobs import truncate_tokenizer
 
     full = window.state.full_tokenizer
@@ -270,10 +288,14 @@ def main() -> None:
         t0 = time.perf_counter()
         truncate_tokenizer(full, k)
         cuts.append(time.perf_counter() - t0)
-    print(f"  of which the engine's model.truncated(k) alone: median {1000 * statistics.median(cuts):.1f} ms "
-          f"(the rest: every panel re-rendering for the new tokenizer)")
-    print(f"summary: longest event-loop gap while counting and merging {1000 * longest:.0f} ms; keystroke median "
-          f"{1000 * statistics.median(keys):.0f} ms; slider median {1000 * statistics.median(moves):.0f} ms")
+    print(
+        f"  of which the engine's model.truncated(k) alone: median {1000 * statistics.median(cuts):.1f} ms "
+        f"(the rest: every panel re-rendering for the new tokenizer)"
+    )
+    print(
+        f"summary: longest event-loop gap while counting and merging {1000 * longest:.0f} ms; keystroke median "
+        f"{1000 * statistics.median(keys):.0f} ms; slider median {1000 * statistics.median(moves):.0f} ms"
+    )
     panel.shutdown()
     window.close()
 

@@ -100,8 +100,9 @@ def run_child(code: str, args: list[str], timeout: float) -> dict:
     """Run ``code`` in a fresh interpreter; return its JSON line plus wall time and peak RSS."""
     env = dict(os.environ, RAYON_NUM_THREADS="1", PYTHONPATH=str(ROOT))
     start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", code, *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT
+    )
     deadline = start + timeout
     while True:
         pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -143,7 +144,9 @@ def main() -> None:
         for name in names:
             src = Path(name) if Path(name).exists() else CORPORA / name
             path = clean_copy(src, Path(tmp))
-            print(f"\n== {src.name}  ({src.stat().st_size / 1e6:.1f} MB), vocab {args.vocab_size}", flush=True)
+            print(
+                f"\n== {src.name}  ({src.stat().st_size / 1e6:.1f} MB), vocab {args.vocab_size}", flush=True
+            )
             runs = [("ours", OURS, args.timeout), ("sentencepiece", SENTENCEPIECE, args.timeout)]
             if not args.skip_tokenizers:
                 runs.append(("tokenizers", TOKENIZERS, args.tokenizers_timeout))
@@ -156,15 +159,19 @@ def main() -> None:
                 elif "error" in r:
                     print(f"{label:14s}  failed: {r['error']}", flush=True)
                 else:
-                    print(f"{label:14s}  train {r['train']:7.1f} s  wall {r['wall']:7.1f} s  "
-                          f"peak {r['peak_mb']:6.0f} MB  vocab {r['vocab']}  tokens {r['tokens']:,}  {r['detail']}",
-                          flush=True)
+                    print(
+                        f"{label:14s}  train {r['train']:7.1f} s  wall {r['wall']:7.1f} s  "
+                        f"peak {r['peak_mb']:6.0f} MB  vocab {r['vocab']}  tokens {r['tokens']:,}  {r['detail']}",
+                        flush=True,
+                    )
             ours = results.get("ours", {})
             for label in ("sentencepiece", "tokenizers"):
                 peer = results.get(label, {})
                 if "train" in ours and "train" in peer:
-                    print(f"ours / {label}: time x{ours['train'] / peer['train']:.2f}, "
-                          f"tokens {100 * (ours['tokens'] / peer['tokens'] - 1):+.2f} %")
+                    print(
+                        f"ours / {label}: time x{ours['train'] / peer['train']:.2f}, "
+                        f"tokens {100 * (ours['tokens'] / peer['tokens'] - 1):+.2f} %"
+                    )
                 elif "train" in ours and "timeout" in peer:
                     print(f"ours / {label}: time < x{ours['train'] / peer['timeout']:.2f} ({label} stopped)")
 

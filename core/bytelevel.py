@@ -14,7 +14,9 @@ from __future__ import annotations
 
 
 def _build_byte_alphabet() -> list[str]:
-    printable = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAC + 1)) + list(range(0xAE, 0xFF + 1))
+    printable = (
+        list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAC + 1)) + list(range(0xAE, 0xFF + 1))
+    )
     chars = {}
     extra = 0
     for b in range(256):

@@ -23,8 +23,8 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from core.errors import FormatError, SubwordError
 from core.events import MergeEvent, Progress, TrainingStopped, Warning_, drain
@@ -35,6 +35,7 @@ EXIT_INTERRUPTED = 130
 
 
 # -- progress on stderr ----------------------------------------------------------
+
 
 class ProgressBar:
     """Draws engine events on stderr: one bar per phase, redrawn at most 10 times a second.
@@ -65,8 +66,10 @@ class ProgressBar:
             self._show("merges", event.vocab_size, self.target or event.vocab_size, "tokens")
         elif isinstance(event, TrainingStopped):
             self.close()
-            print(f"stopped: {event.reason} ({event.vocab_size:,} of {event.requested_vocab_size:,} tokens)",
-                  file=self.stream)
+            print(
+                f"stopped: {event.reason} ({event.vocab_size:,} of {event.requested_vocab_size:,} tokens)",
+                file=self.stream,
+            )
 
     def _show(self, phase: str, done: int, total: int, unit: str) -> None:
         if phase != self.phase:
@@ -117,15 +120,24 @@ def _amount(n: int, unit: str) -> str:
 
 # -- train ----------------------------------------------------------------------------
 
+
 def _add_train_options(p: argparse.ArgumentParser) -> None:
     """Options every algorithm shares."""
     p.add_argument("corpus", nargs="+", type=Path, help="text files (or word-count files with --counts)")
     p.add_argument("--algorithm", "-a", default="bpe", choices=list(TRAINERS), help="default: bpe")
-    p.add_argument("--vocab-size", "-v", type=int, required=True,
-                   help="tokens in the result, special tokens and alphabet included")
+    p.add_argument(
+        "--vocab-size",
+        "-v",
+        type=int,
+        required=True,
+        help="tokens in the result, special tokens and alphabet included",
+    )
     p.add_argument("--output", "-o", type=Path, required=True, help="directory to write the files into")
-    p.add_argument("--pre-tokenizer", help="whitespace, whitespace-split, bert, gpt2, bytelevel, metaspace, none "
-                                           "(default depends on the algorithm)")
+    p.add_argument(
+        "--pre-tokenizer",
+        help="whitespace, whitespace-split, bert, gpt2, bytelevel, metaspace, none "
+        "(default depends on the algorithm)",
+    )
     p.add_argument("--normalizer", help="comma-separated: nfc, nfkc, nfd, lowercase ... (default: none)")
     p.add_argument("--min-frequency", type=int, default=0, help="stop when no pair occurs this often")
     p.add_argument("--special-tokens", help="comma-separated, e.g. '<unk>,<s>,</s>' ('' for none)")
@@ -133,20 +145,30 @@ def _add_train_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--continuing-subword-prefix", help="e.g. '##'")
     p.add_argument("--limit-alphabet", type=int, help="keep only this many most frequent characters")
     p.add_argument("--counts", action="store_true", help="inputs are 'word<TAB>count' files")
-    p.add_argument("--encoding", default="auto", help="corpus encoding: auto (UTF-8, CP949 fallback) or a codec")
+    p.add_argument(
+        "--encoding", default="auto", help="corpus encoding: auto (UTF-8, CP949 fallback) or a codec"
+    )
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     _add_algorithm_options(p)
 
 
 def _add_algorithm_options(p: argparse.ArgumentParser) -> None:
     """Flags that only some algorithms use; they end up in ``TrainOptions.extra``."""
-    p.add_argument("--unigram-textbook", action="store_true",
-                   help="unigram: the seed's teaching recipe (300 seed pieces, drop 10%% per round)")
-    p.add_argument("--shrinking-factor", type=float, help="unigram: share of pieces kept per pruning round (0.75)")
+    p.add_argument(
+        "--unigram-textbook",
+        action="store_true",
+        help="unigram: the seed's teaching recipe (300 seed pieces, drop 10%% per round)",
+    )
+    p.add_argument(
+        "--shrinking-factor", type=float, help="unigram: share of pieces kept per pruning round (0.75)"
+    )
     p.add_argument("--max-piece-length", type=int, help="unigram: longest piece in characters (16)")
-    p.add_argument("--wordpiece-score", choices=["likelihood", "frequency"],
-                   help="wordpiece: merge score, count(ab)/(count(a)count(b)) as the seeds (default) "
-                        "or the pair count as tokenizers' WordPieceTrainer")
+    p.add_argument(
+        "--wordpiece-score",
+        choices=["likelihood", "frequency"],
+        help="wordpiece: merge score, count(ab)/(count(a)count(b)) as the seeds (default) "
+        "or the pair count as tokenizers' WordPieceTrainer",
+    )
 
 
 def _extra_options(args: argparse.Namespace) -> dict:
@@ -246,29 +268,48 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 # -- encode ---------------------------------------------------------------------------
 
+
 def _add_encode_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("text", nargs="?", help="text to encode (or use --input)")
-    p.add_argument("--model", "-m", type=Path,
-                   help="any supported tokenizer file or folder (tokenizer.json, vocab.json + merges.txt, "
-                        "vocab.txt, .model, .vocab, tiktoken ranks, subword-nmt codes, a project)")
-    p.add_argument("--pattern", help="split pattern of a tiktoken rank file: gpt2, cl100k_base, o200k_base or a regex")
+    p.add_argument(
+        "--model",
+        "-m",
+        type=Path,
+        help="any supported tokenizer file or folder (tokenizer.json, vocab.json + merges.txt, "
+        "vocab.txt, .model, .vocab, tiktoken ranks, subword-nmt codes, a project)",
+    )
+    p.add_argument(
+        "--pattern", help="split pattern of a tiktoken rank file: gpt2, cl100k_base, o200k_base or a regex"
+    )
     p.add_argument("--input", "-i", help="encode each line of this file ('-' for stdin)")
     p.add_argument("--json", action="store_true", help="one JSON object per line: tokens, ids, offsets")
-    p.add_argument("--nbest", type=int, metavar="K", help="unigram: the K best segmentations with their scores")
-    p.add_argument("--sample", action="store_true", help="unigram: one sampled segmentation (subword regularization)")
+    p.add_argument(
+        "--nbest", type=int, metavar="K", help="unigram: the K best segmentations with their scores"
+    )
+    p.add_argument(
+        "--sample", action="store_true", help="unigram: one sampled segmentation (subword regularization)"
+    )
     p.add_argument("--alpha", type=float, default=0.1, help="unigram: sampling sharpness for --sample (0.1)")
     _add_subword_nmt_options(p)
 
 
 def _add_subword_nmt_options(p: argparse.ArgumentParser) -> None:
     """``--format subword-nmt``: apply codes exactly as ``subword-nmt apply-bpe`` does."""
-    p.add_argument("--format", choices=["tokens", "subword-nmt"], default="tokens",
-                   help="subword-nmt: write each line as subword-nmt's apply-bpe does ('hug p@@ ug')")
+    p.add_argument(
+        "--format",
+        choices=["tokens", "subword-nmt"],
+        default="tokens",
+        help="subword-nmt: write each line as subword-nmt's apply-bpe does ('hug p@@ ug')",
+    )
     p.add_argument("--codes", type=Path, help="subword-nmt: the BPE codes file (or give it as --model)")
     p.add_argument("--glossary", nargs="+", metavar="G", help="subword-nmt: words or regexes never split")
     p.add_argument("--vocabulary", type=Path, help="subword-nmt: 'word count' file (from get-vocab)")
-    p.add_argument("--vocabulary-threshold", type=int, metavar="N",
-                   help="subword-nmt: subwords seen fewer than N times in --vocabulary are split back")
+    p.add_argument(
+        "--vocabulary-threshold",
+        type=int,
+        metavar="N",
+        help="subword-nmt: subwords seen fewer than N times in --vocabulary are split back",
+    )
     p.add_argument("--separator", default="@@", help="subword-nmt: mark of a non-final subword (@@)")
 
 
@@ -338,14 +379,20 @@ def _encode_unigram_alternatives(tokenizer, texts: list[str], args: argparse.Nam
                 raise SubwordError("--nbest must be at least 1")
             for tokens, score in model.nbest_words(pieces, args.nbest):
                 line = {"text": text, "tokens": tokens, "score": score}
-                sys.stdout.write(json.dumps(line, ensure_ascii=False) + "\n" if args.json
-                                 else f"{score:10.4f}  " + " ".join(tokens) + "\n")
+                sys.stdout.write(
+                    json.dumps(line, ensure_ascii=False) + "\n"
+                    if args.json
+                    else f"{score:10.4f}  " + " ".join(tokens) + "\n"
+                )
         else:
             if not args.alpha > 0:
                 raise SubwordError("--alpha must be greater than 0")
             tokens = [t.value for p in pieces for t in model.sample(p, args.alpha)]
-            sys.stdout.write(json.dumps({"text": text, "tokens": tokens}, ensure_ascii=False) + "\n" if args.json
-                             else "tokens:  " + " ".join(tokens) + "\n")
+            sys.stdout.write(
+                json.dumps({"text": text, "tokens": tokens}, ensure_ascii=False) + "\n"
+                if args.json
+                else "tokens:  " + " ".join(tokens) + "\n"
+            )
     return 0
 
 
@@ -364,8 +411,18 @@ def _cmd_encode(args: argparse.Namespace) -> int:
     for text in texts:
         enc = tokenizer.encode(text)
         if args.json:
-            out.write(json.dumps({"text": text, "tokens": enc.tokens, "ids": enc.ids,
-                                  "offsets": [list(o) for o in enc.offsets]}, ensure_ascii=False) + "\n")
+            out.write(
+                json.dumps(
+                    {
+                        "text": text,
+                        "tokens": enc.tokens,
+                        "ids": enc.ids,
+                        "offsets": [list(o) for o in enc.offsets],
+                    },
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )
         else:
             out.write("tokens:  " + " ".join(enc.tokens) + "\n")
             out.write("ids:     " + " ".join(map(str, enc.ids)) + "\n")
@@ -375,13 +432,16 @@ def _cmd_encode(args: argparse.Namespace) -> int:
 
 # -- convert ---------------------------------------------------------------------------
 
+
 def _add_convert_options(p: argparse.ArgumentParser) -> None:
     from core.formats.detect import SAVE_FORMATS
 
     p.add_argument("input", type=Path, help="any supported tokenizer file or folder")
     p.add_argument("output", type=Path, help="where to write (a folder for gpt2 and project)")
     p.add_argument("--to", required=True, choices=SAVE_FORMATS, help="the target format")
-    p.add_argument("--pattern", help="split pattern of a tiktoken rank file: gpt2, cl100k_base, o200k_base or a regex")
+    p.add_argument(
+        "--pattern", help="split pattern of a tiktoken rank file: gpt2, cl100k_base, o200k_base or a regex"
+    )
 
 
 def _cmd_convert(args: argparse.Namespace) -> int:
@@ -430,8 +490,10 @@ def main(argv: list[str] | None = None) -> int:
     except SubwordError as e:
         _error(str(e))
     except (OSError, UnicodeError) as e:
-        _error(f"{getattr(e, 'filename', None) or ''}{': ' if getattr(e, 'filename', None) else ''}"
-               f"{getattr(e, 'strerror', None) or e}")
+        _error(
+            f"{getattr(e, 'filename', None) or ''}{': ' if getattr(e, 'filename', None) else ''}"
+            f"{getattr(e, 'strerror', None) or e}"
+        )
     except MemoryError:
         _error("out of memory")
     except KeyboardInterrupt:

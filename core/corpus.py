@@ -41,15 +41,15 @@ import codecs
 import os
 import threading
 from collections import Counter
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
-from typing import Generator, Iterable
 
 import regex
 
-from core.errors import ConfigError, CorpusError
 from core.atomic import write_atomic
+from core.errors import ConfigError, CorpusError
 from core.events import Progress, Warning_
 
 BLOCK_BYTES = 1 << 20  # read this many bytes at a time (and report progress once per block)
@@ -476,9 +476,7 @@ def read_word_counts(path) -> dict[str, int]:
         sep = "\t" if "\t" in line else " "
         word, _, count = line.rpartition(sep)
         if not word or not _COUNT.fullmatch(count.strip()):
-            raise CorpusError(
-                f"{path}, line {number}: expected 'word<TAB>count', got {line[:80]!r}"
-            )
+            raise CorpusError(f"{path}, line {number}: expected 'word<TAB>count', got {line[:80]!r}")
         n = int(count)
         if n <= 0:
             raise CorpusError(f"{path}, line {number}: the count must be a positive whole number, not {n}")

@@ -51,11 +51,15 @@ class ByteLevel(_Base):
         return [bytes(data).decode("utf-8", errors="replace")]
 
     def to_dict(self) -> dict:
-        return {"type": "ByteLevel", "add_prefix_space": self.add_prefix_space,
-                "trim_offsets": self.trim_offsets, "use_regex": self.use_regex}
+        return {
+            "type": "ByteLevel",
+            "add_prefix_space": self.add_prefix_space,
+            "trim_offsets": self.trim_offsets,
+            "use_regex": self.use_regex,
+        }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "ByteLevel":
+    def from_dict(cls, d: dict) -> ByteLevel:
         return cls(d.get("add_prefix_space", True), d.get("trim_offsets", True), d.get("use_regex", True))
 
 
@@ -80,14 +84,25 @@ class WordPiece(_Base):
         return {"type": "WordPiece", "prefix": self.prefix, "cleanup": self.cleanup}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "WordPiece":
+    def from_dict(cls, d: dict) -> WordPiece:
         return cls(d.get("prefix", "##"), d.get("cleanup", True))
 
 
 def _cleanup(text: str) -> str:
     """BERT's clean-up of spaces before punctuation and contractions."""
-    for a, b in ((" .", "."), (" ?", "?"), (" !", "!"), (" ,", ","), (" ' ", "'"), (" n't", "n't"),
-                 (" 'm", "'m"), (" do not", " don't"), (" 's", "'s"), (" 've", "'ve"), (" 're", "'re")):
+    for a, b in (
+        (" .", "."),
+        (" ?", "?"),
+        (" !", "!"),
+        (" ,", ","),
+        (" ' ", "'"),
+        (" n't", "n't"),
+        (" 'm", "'m"),
+        (" do not", " don't"),
+        (" 's", "'s"),
+        (" 've", "'ve"),
+        (" 're", "'re"),
+    ):
         text = text.replace(a, b)
     return text
 
@@ -108,11 +123,15 @@ class Metaspace(_Base):
         return out
 
     def to_dict(self) -> dict:
-        return {"type": "Metaspace", "replacement": self.replacement, "prepend_scheme": self.prepend_scheme,
-                "split": self.split}
+        return {
+            "type": "Metaspace",
+            "replacement": self.replacement,
+            "prepend_scheme": self.prepend_scheme,
+            "split": self.split,
+        }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Metaspace":
+    def from_dict(cls, d: dict) -> Metaspace:
         scheme = d.get("prepend_scheme") or ("always" if d.get("add_prefix_space", True) else "never")
         return cls(d.get("replacement", "▁"), scheme, d.get("split", True))
 
@@ -131,7 +150,7 @@ class BPEDecoder(_Base):
         return {"type": "BPEDecoder", "suffix": self.suffix}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "BPEDecoder":
+    def from_dict(cls, d: dict) -> BPEDecoder:
         return cls(d.get("suffix", "</w>"))
 
 
@@ -206,7 +225,7 @@ class Strip(_Base):
         return {"type": "Strip", "content": self.content, "start": self.start, "stop": self.stop}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Strip":
+    def from_dict(cls, d: dict) -> Strip:
         return cls(d.get("content", " "), d.get("start", 0), d.get("stop", 0))
 
 
@@ -227,7 +246,7 @@ class Replace(_Base):
         return {"type": "Replace", "pattern": dict(self.pattern), "content": self.content}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Replace":
+    def from_dict(cls, d: dict) -> Replace:
         return cls(d.get("pattern"), d.get("content", ""))
 
 

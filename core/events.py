@@ -10,8 +10,9 @@ that cost O(1) to build: they never carry a snapshot of the vocabulary.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import Callable, Generator, TypeVar
+from typing import TypeVar
 
 R = TypeVar("R")
 

@@ -29,8 +29,10 @@ loaded from here lazily); NMT, Replace with a pattern that can match empty text.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
+from collections.abc import Sequence as SequenceT
 from functools import lru_cache
-from typing import Iterable, Protocol, Sequence as SequenceT
+from typing import Protocol
 
 import regex
 
@@ -51,8 +53,10 @@ class Normalizer(Protocol):
 # Rust's char::is_whitespace is the Unicode White_Space property. subtle: Python's
 # str.isspace also counts U+001C..U+001F, which Rust does not.
 RUST_WHITESPACE = frozenset(
-    [chr(c) for c in range(0x09, 0x0E)] + [" ", "\x85", "\xa0", "\u1680"]
-    + [chr(c) for c in range(0x2000, 0x200B)] + ["\u2028", "\u2029", "\u202f", "\u205f", "\u3000"]
+    [chr(c) for c in range(0x09, 0x0E)]
+    + [" ", "\x85", "\xa0", "\u1680"]
+    + [chr(c) for c in range(0x2000, 0x200B)]
+    + ["\u2028", "\u2029", "\u202f", "\u205f", "\u3000"]
 )
 
 
@@ -96,6 +100,7 @@ def apply_changes(
 
 
 # -- Unicode normalization forms ------------------------------------------------------
+
 
 @lru_cache(maxsize=65536)
 def _decomposed(c: str, compat: bool) -> str:
@@ -221,6 +226,7 @@ class NFKD(_UnicodeForm):
 
 # -- case, accents, spaces ------------------------------------------------------------
 
+
 def _lower_chars(s: str) -> list[str]:
     # subtle: per character, as Rust's char::to_lowercase (no final-sigma rule of str.lower)
     return [c.lower() for c in s]
@@ -252,7 +258,9 @@ def _keep(text: NormalizedString, keep) -> NormalizedString:
     idx = [i for i, c in enumerate(s) if keep(c)]
     if len(idx) == len(s):
         return text
-    return NormalizedString("".join(s[i] for i in idx), [text.alignments[i] for i in idx], text.original_length)
+    return NormalizedString(
+        "".join(s[i] for i in idx), [text.alignments[i] for i in idx], text.original_length
+    )
 
 
 def _is_mark(c: str) -> bool:
@@ -306,7 +314,7 @@ class Strip:
         return {"type": "Strip", "strip_left": self.left, "strip_right": self.right}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Strip":
+    def from_dict(cls, d: dict) -> Strip:
         return cls(bool(d.get("strip_left", True)), bool(d.get("strip_right", True)))
 
     def __repr__(self) -> str:
@@ -327,21 +335,23 @@ class Prepend:
             return text
         first = text.alignments[0]
         return NormalizedString(
-            self.prepend + text.normalized, [first] * len(self.prepend) + text.alignments, text.original_length
+            self.prepend + text.normalized,
+            [first] * len(self.prepend) + text.alignments,
+            text.original_length,
         )
 
     def to_dict(self) -> dict:
         return {"type": "Prepend", "prepend": self.prepend}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Prepend":
+    def from_dict(cls, d: dict) -> Prepend:
         return cls(d.get("prepend", "\u2581"))
 
     def __repr__(self) -> str:
         return f"Prepend({self.prepend!r})"
 
 
-def compile_pattern(pattern, what: str = "pattern") -> "regex.Pattern":
+def compile_pattern(pattern, what: str = "pattern") -> regex.Pattern:
     """A tokenizer.json pattern (``{"String": s}`` or ``{"Regex": r}``, or a bare string) compiled."""
     if isinstance(pattern, str):
         return regex.compile(regex.escape(pattern))
@@ -354,7 +364,7 @@ def compile_pattern(pattern, what: str = "pattern") -> "regex.Pattern":
                 return regex.compile(value)
             except regex.error as e:
                 raise ConfigError(f"{what} {value!r} is not a regex we can read: {e}") from e
-    raise ConfigError(f"{what} must be {{\"String\": ...}} or {{\"Regex\": ...}}, not {pattern!r}")
+    raise ConfigError(f'{what} must be {{"String": ...}} or {{"Regex": ...}}, not {pattern!r}')
 
 
 class Replace:
@@ -395,7 +405,7 @@ class Replace:
         return {"type": "Replace", "pattern": dict(self.pattern), "content": self.content}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Replace":
+    def from_dict(cls, d: dict) -> Replace:
         return cls(d.get("pattern"), d.get("content", ""))
 
     def __repr__(self) -> str:
@@ -403,8 +413,16 @@ class Replace:
 
 
 # BERT's notion of Chinese characters: the CJK Unified Ideograph blocks.
-_CJK_RANGES = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
-               (0x2B740, 0x2B81F), (0x2B920, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F))
+_CJK_RANGES = (
+    (0x4E00, 0x9FFF),
+    (0x3400, 0x4DBF),
+    (0x20000, 0x2A6DF),
+    (0x2A700, 0x2B73F),
+    (0x2B740, 0x2B81F),
+    (0x2B920, 0x2CEAF),
+    (0xF900, 0xFAFF),
+    (0x2F800, 0x2FA1F),
+)
 
 
 def _is_chinese(c: str) -> bool:
@@ -425,8 +443,13 @@ class BertNormalizer:
     """BERT's clean-up: drop controls, whitespace -> space, spaces around CJK ideographs,
     strip accents (default: when lowercasing), lowercase. ``"Héllo\\t世"`` -> ``"hello  世 "``."""
 
-    def __init__(self, clean_text: bool = True, handle_chinese_chars: bool = True,
-                 strip_accents: bool | None = None, lowercase: bool = True):
+    def __init__(
+        self,
+        clean_text: bool = True,
+        handle_chinese_chars: bool = True,
+        strip_accents: bool | None = None,
+        lowercase: bool = True,
+    ):
         self.clean_text = clean_text
         self.handle_chinese_chars = handle_chinese_chars
         self.strip_accents = strip_accents
@@ -437,8 +460,11 @@ class BertNormalizer:
             text = _keep(text, lambda c: not _bert_drops(c))
             s = text.normalized
             if any(c in RUST_WHITESPACE and c != " " for c in s):
-                text = NormalizedString("".join(" " if c in RUST_WHITESPACE else c for c in s),
-                                        text.alignments, text.original_length)
+                text = NormalizedString(
+                    "".join(" " if c in RUST_WHITESPACE else c for c in s),
+                    text.alignments,
+                    text.original_length,
+                )
         if self.handle_chinese_chars and any(_is_chinese(c) for c in text.normalized):
             chars: list[str] = []
             aligns: list[tuple[int, int]] = []
@@ -472,9 +498,13 @@ class BertNormalizer:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "BertNormalizer":
-        return cls(bool(d.get("clean_text", True)), bool(d.get("handle_chinese_chars", True)),
-                   d.get("strip_accents"), bool(d.get("lowercase", True)))
+    def from_dict(cls, d: dict) -> BertNormalizer:
+        return cls(
+            bool(d.get("clean_text", True)),
+            bool(d.get("handle_chinese_chars", True)),
+            d.get("strip_accents"),
+            bool(d.get("lowercase", True)),
+        )
 
     def __repr__(self) -> str:
         return "BertNormalizer()"
@@ -517,8 +547,15 @@ NORMALIZER_NAMES: dict[str, type] = {
 
 # `"type"` tags of tokenizer.json. "Precompiled" is resolved lazily (core.precompiled).
 NORMALIZER_TYPES: dict[str, type] = {
-    "NFC": NFC, "NFD": NFD, "NFKC": NFKC, "NFKD": NFKD, "Lowercase": Lowercase,
-    "StripAccents": StripAccents, "Strip": Strip, "Prepend": Prepend, "Replace": Replace,
+    "NFC": NFC,
+    "NFD": NFD,
+    "NFKC": NFKC,
+    "NFKD": NFKD,
+    "Lowercase": Lowercase,
+    "StripAccents": StripAccents,
+    "Strip": Strip,
+    "Prepend": Prepend,
+    "Replace": Replace,
     "BertNormalizer": BertNormalizer,
 }
 LAZY_NORMALIZER_TYPES: dict[str, str] = {"Precompiled": "core.precompiled:PrecompiledNormalizer"}

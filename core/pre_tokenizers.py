@@ -44,9 +44,11 @@ BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Con
 
 def _explicit_whitespace(pattern: str) -> str:
     r"""``\s``/``\S`` spelled as the White_Space property, as Rust's regex and Oniguruma read them."""
-    return regex.sub(r"(?<!\\)((?:\\\\)*)\\([sS])",
-                     lambda m: m.group(1) + (r"\p{White_Space}" if m.group(2) == "s" else r"\P{White_Space}"),
-                     pattern)
+    return regex.sub(
+        r"(?<!\\)((?:\\\\)*)\\([sS])",
+        lambda m: m.group(1) + (r"\p{White_Space}" if m.group(2) == "s" else r"\P{White_Space}"),
+        pattern,
+    )
 
 
 class PreTokenizer(Protocol):
@@ -150,7 +152,9 @@ class _RegexMatches(_Base):
         return self._re.findall(text)
 
     def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
-        return [text.slice(m.start(), m.end()) for m in self._re.finditer(text.normalized) if m.end() > m.start()]
+        return [
+            text.slice(m.start(), m.end()) for m in self._re.finditer(text.normalized) if m.end() > m.start()
+        ]
 
 
 class Whitespace(_RegexMatches):
@@ -204,7 +208,9 @@ class GPT2Split(_RegexMatches):
 def _prepend(text: NormalizedString, prefix: str) -> NormalizedString:
     """``prefix`` + text; as `tokenizers`' ``prepend``, every new character spans the first old one."""
     span = text.alignments[0] if text.alignments else (0, 0)
-    return NormalizedString(prefix + text.normalized, [span] * len(prefix) + text.alignments, text.original_length)
+    return NormalizedString(
+        prefix + text.normalized, [span] * len(prefix) + text.alignments, text.original_length
+    )
 
 
 class ByteLevel(_Base):
@@ -251,7 +257,7 @@ class ByteLevel(_Base):
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "ByteLevel":
+    def from_dict(cls, d: dict) -> ByteLevel:
         return cls(d.get("add_prefix_space", True), d.get("use_regex", True), d.get("trim_offsets", True))
 
     def __repr__(self) -> str:
@@ -331,7 +337,7 @@ class Metaspace(_Base):
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Metaspace":
+    def from_dict(cls, d: dict) -> Metaspace:
         scheme = d.get("prepend_scheme")
         if scheme is None:  # older files: add_prefix_space
             scheme = "always" if d.get("add_prefix_space", True) else "never"
@@ -349,7 +355,9 @@ class Split(_Base):
         self.behavior = _behavior_from({"behavior": behavior})
         self.invert = bool(invert)
         if "Regex" in self.pattern and isinstance(self.pattern["Regex"], str):
-            self._re = compile_pattern({"Regex": _explicit_whitespace(self.pattern["Regex"])}, "Split pattern")
+            self._re = compile_pattern(
+                {"Regex": _explicit_whitespace(self.pattern["Regex"])}, "Split pattern"
+            )
         else:
             self._re = compile_pattern(self.pattern, "Split pattern")
 
@@ -358,10 +366,15 @@ class Split(_Base):
         return split_by_matches(text, matches, self.behavior, self.invert)
 
     def to_dict(self) -> dict:
-        return {"type": "Split", "pattern": dict(self.pattern), "behavior": self.behavior, "invert": self.invert}
+        return {
+            "type": "Split",
+            "pattern": dict(self.pattern),
+            "behavior": self.behavior,
+            "invert": self.invert,
+        }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Split":
+    def from_dict(cls, d: dict) -> Split:
         return cls(d.get("pattern"), _behavior_from(d), d.get("invert", False))
 
     def __repr__(self) -> str:
@@ -386,7 +399,7 @@ class Punctuation(_Base):
         return {"type": "Punctuation", "behavior": self.behavior}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Punctuation":
+    def from_dict(cls, d: dict) -> Punctuation:
         return cls(_behavior_from(d))
 
 
@@ -408,7 +421,7 @@ class Digits(_Base):
         return {"type": "Digits", "individual_digits": self.individual_digits}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Digits":
+    def from_dict(cls, d: dict) -> Digits:
         return cls(d.get("individual_digits", False))
 
 
@@ -421,13 +434,15 @@ class CharDelimiterSplit(_Base):
         self.delimiter = delimiter
 
     def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
-        return split_by_matches(text, _char_matches(text.normalized, lambda c: c == self.delimiter), "Removed")
+        return split_by_matches(
+            text, _char_matches(text.normalized, lambda c: c == self.delimiter), "Removed"
+        )
 
     def to_dict(self) -> dict:
         return {"type": "CharDelimiterSplit", "delimiter": self.delimiter}
 
     @classmethod
-    def from_dict(cls, d: dict) -> "CharDelimiterSplit":
+    def from_dict(cls, d: dict) -> CharDelimiterSplit:
         return cls(d.get("delimiter"))
 
 
@@ -499,9 +514,7 @@ PRE_TOKENIZER_TYPES: dict[str, type] = {
 def pre_tokenizer_from_name(name: str) -> PreTokenizer:
     cls = PRE_TOKENIZER_NAMES.get(name.lower())
     if cls is None:
-        raise ConfigError(
-            f"unknown pre-tokenizer {name!r}; choose from {', '.join(PRE_TOKENIZER_NAMES)}"
-        )
+        raise ConfigError(f"unknown pre-tokenizer {name!r}; choose from {', '.join(PRE_TOKENIZER_NAMES)}")
     return cls()
 
 
@@ -511,8 +524,13 @@ def pre_tokenizer_from_dict(d: dict | None) -> PreTokenizer | None:
     kind = d.get("type")
     if kind == "Sequence":
         return Sequence([pre_tokenizer_from_dict(x) for x in d.get("pretokenizers", [])])
-    if (kind == "Split" and isinstance(d.get("pattern"), dict) and d["pattern"].get("Regex") == GPT2_PATTERN
-            and d.get("behavior") == "Isolated" and not d.get("invert", False)):
+    if (
+        kind == "Split"
+        and isinstance(d.get("pattern"), dict)
+        and d["pattern"].get("Regex") == GPT2_PATTERN
+        and d.get("behavior") == "Isolated"
+        and not d.get("invert", False)
+    ):
         return GPT2Split()
     cls = PRE_TOKENIZER_TYPES.get(kind)
     if cls is None:

@@ -128,10 +128,10 @@ def parse_charsmap(blob: bytes) -> tuple[DoubleArray, bytes]:
             f"precompiled_charsmap is cut short: its trie claims {trie_size} bytes, {len(blob) - 4} present"
         )
     units = array("I")
-    units.frombytes(blob[4:4 + trie_size])
+    units.frombytes(blob[4 : 4 + trie_size])
     if array("I", [1]).tobytes() != b"\x01\x00\x00\x00":  # big-endian host
         units.byteswap()
-    return DoubleArray(units), blob[4 + trie_size:]
+    return DoubleArray(units), blob[4 + trie_size :]
 
 
 class PrecompiledNormalizer:
@@ -222,11 +222,11 @@ class PrecompiledNormalizer:
                 i += 1
                 continue
             length, repl = m
-            if repl != s[i:i + length]:
+            if repl != s[i : i + length]:
                 changed = True
             out.append(repl)
-            if repl == s[i:i + length]:
-                aligns.extend(text.alignments[i:i + length])
+            if repl == s[i : i + length]:
+                aligns.extend(text.alignments[i : i + length])
             else:
                 aligns.extend([text.span(i, i + length)] * len(repl))
             i += length
@@ -263,10 +263,13 @@ class PrecompiledNormalizer:
         return apply_changes(text, changes) if modified else text
 
     def to_dict(self) -> dict:
-        return {"type": "Precompiled", "precompiled_charsmap": base64.b64encode(self.charsmap).decode("ascii")}
+        return {
+            "type": "Precompiled",
+            "precompiled_charsmap": base64.b64encode(self.charsmap).decode("ascii"),
+        }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "PrecompiledNormalizer":
+    def from_dict(cls, d: dict) -> PrecompiledNormalizer:
         raw = d.get("precompiled_charsmap") or ""
         try:
             blob = base64.b64decode(raw, validate=True) if isinstance(raw, str) else bytes(raw)

@@ -20,8 +20,8 @@ curve samples held-out lines and calls :func:`encoding_stats` on them).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from core.tokenizer import Encoding, Tokenizer
 

@@ -32,7 +32,7 @@ Leaves out: BPE-dropout, and learning codes (use ``subword-nmt learn-bpe`` or ou
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from core.errors import ConfigError
 
@@ -64,7 +64,7 @@ class _Glossary:
         try:
             self.whole = re.compile("^" + pattern + "$")
             self.search = re.compile(pattern)
-            self.split = re.compile("({})".format(pattern))
+            self.split = re.compile(f"({pattern})")
         except re.error as e:
             raise ConfigError(f"glossary {pattern!r} is not a valid regular expression: {e}") from e
 
@@ -98,7 +98,9 @@ class SubwordNmt:
     ):
         version = tuple(version)
         if version not in SUPPORTED_VERSIONS:
-            raise ConfigError(f"subword-nmt codes version {'.'.join(map(str, version))} is not supported (0.1 or 0.2)")
+            raise ConfigError(
+                f"subword-nmt codes version {'.'.join(map(str, version))} is not supported (0.1 or 0.2)"
+            )
         merges = [tuple(m) for m in merges]
         for n, m in enumerate(merges, 1):
             if len(m) != 2 or not all(isinstance(u, str) and u for u in m):
@@ -117,8 +119,10 @@ class SubwordNmt:
         if vocabulary is not None:
             vocabulary = set(vocabulary)
             if not vocabulary:
-                raise ConfigError("the vocabulary is empty: every subword would be out of vocabulary "
-                                  "(is the threshold above every count?)")
+                raise ConfigError(
+                    "the vocabulary is empty: every subword would be out of vocabulary "
+                    "(is the threshold above every count?)"
+                )
         self.vocabulary: set[str] | None = vocabulary
         self.glossaries = list(glossaries or [])
         self._glossaries = [_Glossary(g) for g in self.glossaries]

@@ -13,8 +13,8 @@ GUI can colour spans of exactly what the user typed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 
 @dataclass(slots=True)
@@ -24,13 +24,13 @@ class NormalizedString:
     original_length: int = 0
 
     @classmethod
-    def from_str(cls, text: str) -> "NormalizedString":
+    def from_str(cls, text: str) -> NormalizedString:
         return cls(text, [(i, i + 1) for i in range(len(text))], len(text))
 
     def __len__(self) -> int:
         return len(self.normalized)
 
-    def slice(self, start: int, end: int) -> "NormalizedString":
+    def slice(self, start: int, end: int) -> NormalizedString:
         """The characters ``[start, end)`` with their alignments."""
         return NormalizedString(self.normalized[start:end], self.alignments[start:end], self.original_length)
 
@@ -55,7 +55,7 @@ class NormalizedString:
     def offsets(self) -> tuple[int, int]:
         return self.span()
 
-    def transform(self, pieces: Iterable[tuple[str, tuple[int, int]]]) -> "NormalizedString":
+    def transform(self, pieces: Iterable[tuple[str, tuple[int, int]]]) -> NormalizedString:
         """Rebuild from ``(text, original_span)`` pieces; every char of a piece gets its span."""
         chars: list[str] = []
         aligns: list[tuple[int, int]] = []

@@ -254,7 +254,7 @@ def _section(text: str, start: int, end: int) -> NormalizedString:
 _WORD_CHAR = regex.compile(r"\w")
 
 
-def _alternation(contents) -> "regex.Pattern | None":
+def _alternation(contents) -> regex.Pattern | None:
     """One regex matching any of ``contents``, longest first (so leftmost-longest, as aho-corasick)."""
     contents = sorted((c for c in contents if c), key=len, reverse=True)
     return regex.compile("|".join(regex.escape(c) for c in contents)) if contents else None
@@ -271,7 +271,9 @@ def _find_added(text: str, pattern, by_content: dict):
         start, end = m.span()
         token = by_content[m.group()]
         if token.single_word:
-            if (start > 0 and _WORD_CHAR.match(text[start - 1])) or (end < len(text) and _WORD_CHAR.match(text[end])):
+            if (start > 0 and _WORD_CHAR.match(text[start - 1])) or (
+                end < len(text) and _WORD_CHAR.match(text[end])
+            ):
                 continue
         if token.lstrip:
             s = start
@@ -285,7 +287,7 @@ def _find_added(text: str, pattern, by_content: dict):
         last_end = end
 
 
-def _append_added(enc: "Encoding", token: AddedToken, span: tuple[int, int], value: str) -> None:
+def _append_added(enc: Encoding, token: AddedToken, span: tuple[int, int], value: str) -> None:
     # subtle: as `tokenizers`, the token's text is what matched, with any whitespace
     # lstrip/rstrip swallowed (" [MASK] "), not its content
     enc.ids.append(token.id)

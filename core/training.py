@@ -17,8 +17,9 @@ vocab-size slider) and ``min_vocab_size`` (the smallest size it can be cut to).
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field, asdict
-from typing import Any, Generator, Iterable
+from collections.abc import Generator, Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from core import decoders
 from core.errors import ConfigError
@@ -134,7 +135,9 @@ def wrap_model(model, options: TrainOptions) -> Tokenizer:
     )
 
 
-def train_from_counts(word_counts: dict[str, int], options: TrainOptions) -> Generator[object, None, Tokenizer]:
+def train_from_counts(
+    word_counts: dict[str, int], options: TrainOptions
+) -> Generator[object, None, Tokenizer]:
     """Train on pre-token counts (already through the options' normalizer and pre-tokenizer)."""
     model = yield from trainer_for(options.algorithm)(word_counts, options)
     return wrap_model(model, options)

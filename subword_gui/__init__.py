@@ -1,2 +1,1 @@
 """Subword Explorer's desktop front end (PySide6 + pyqtgraph) on top of `core`."""
-

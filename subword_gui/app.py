@@ -25,15 +25,23 @@ STEP_TIMEOUT_S = 600.0
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="subword-explorer", description="Train, inspect and compare subword tokenizers.")
+    p = argparse.ArgumentParser(
+        prog="subword-explorer", description="Train, inspect and compare subword tokenizers."
+    )
     p.add_argument("file", nargs="?", help="a corpus, word-count file or tokenizer to open")
     p.add_argument("--corpus", help="a corpus text file to open")
     p.add_argument("--counts", help="a word<TAB>count file to open")
-    p.add_argument("--train", metavar="ALGORITHM:VOCAB", help="train, e.g. bpe:2000, unigram:4000, wordpiece:3000")
+    p.add_argument(
+        "--train", metavar="ALGORITHM:VOCAB", help="train, e.g. bpe:2000, unigram:4000, wordpiece:3000"
+    )
     p.add_argument("--cut", type=int, metavar="K", help="after training, move the vocab-size slider to K")
     p.add_argument("--text", help="text to type into the segmentation panel")
-    p.add_argument("--panel", help="panel to raise: corpus, training, vocab, segmentation, vocabulary, compare")
-    p.add_argument("--screenshot", metavar="OUT.png", help="save a PNG of the window after the steps, then exit")
+    p.add_argument(
+        "--panel", help="panel to raise: corpus, training, vocab, segmentation, vocabulary, compare"
+    )
+    p.add_argument(
+        "--screenshot", metavar="OUT.png", help="save a PNG of the window after the steps, then exit"
+    )
     p.add_argument("--size", default="1400x900", help="window size for --screenshot (default 1400x900)")
     return p
 

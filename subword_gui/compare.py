@@ -44,7 +44,14 @@ from PySide6.QtWidgets import (
 )
 
 from core.errors import SubwordError
-from core.stats import EncodingStats, boundaries, shared_token_mask, stats_of_encodings, token_spans, word_count_stats
+from core.stats import (
+    EncodingStats,
+    boundaries,
+    shared_token_mask,
+    stats_of_encodings,
+    token_spans,
+    word_count_stats,
+)
 from subword_gui import palette
 from subword_gui.jobs import can_truncate, min_vocab_size, truncate_tokenizer
 from subword_gui.render import render_parts, style_for
@@ -55,7 +62,12 @@ from subword_gui.token_view import Chip, TokenStrip, segment_line, token_tooltip
 DEFAULT_TEXT = "토크나이저는 문장을 작은 조각으로 나눕니다.\nTokenizers cut text into subword pieces."
 # Okabe-Ito: one colour per column, in the headers and in the plots.
 COLUMN_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"]
-SOURCES = [("shown", "Shown (slider)"), ("full", "Full trained"), ("size", "Full cut to size…"), ("file", "File…")]
+SOURCES = [
+    ("shown", "Shown (slider)"),
+    ("full", "Full trained"),
+    ("size", "Full cut to size…"),
+    ("file", "File…"),
+]
 METRICS = [
     ("tokens", "tokens", "{:,}"),
     ("words", "words", "{:,}"),
@@ -68,8 +80,12 @@ METRICS = [
     ("vocab_size", "vocab size", "{:,}"),
     ("vocab_used", "vocab used", "{:.2%}"),
 ]
-PLOTTED = [("tokens_per_word", "tokens / word", 1), ("chars_per_token", "chars / token", 1),
-           ("unk_rate", "unknown %", 100), ("vocab_used", "vocab used %", 100)]
+PLOTTED = [
+    ("tokens_per_word", "tokens / word", 1),
+    ("chars_per_token", "chars / token", 1),
+    ("unk_rate", "unknown %", 100),
+    ("vocab_used", "vocab used %", 100),
+]
 COMPARE_DELAY_MS = 100  # the columns re-encode once edits or slider moves pause this long
 CORPUS_WORDS = 2000  # "statistics over the corpus": its most frequent words, weighted by count
 
@@ -89,7 +105,7 @@ class CompareColumn(QFrame):
     changed = Signal()
     remove_requested = Signal(object)
 
-    def __init__(self, panel: "ComparePanel", letter: str, colour: str, source="shown"):
+    def __init__(self, panel: ComparePanel, letter: str, colour: str, source="shown"):
         super().__init__()
         self.panel = panel
         self.letter = letter
@@ -173,8 +189,12 @@ class CompareColumn(QFrame):
 
     def _source_changed(self) -> None:
         if self.source_key() == "file" and self.file_tokenizer is None:
-            path, _ = QFileDialog.getOpenFileName(self, "Open a tokenizer to compare", "",
-                                                  "Tokenizer files (*.json *.model *.txt *.vocab *.tiktoken *.codes);;All files (*)")
+            path, _ = QFileDialog.getOpenFileName(
+                self,
+                "Open a tokenizer to compare",
+                "",
+                "Tokenizer files (*.json *.model *.txt *.vocab *.tiktoken *.codes);;All files (*)",
+            )
             if not path:
                 self.set_source("shown")
                 return
@@ -248,16 +268,20 @@ class CompareColumn(QFrame):
             for i, token in enumerate(line.encoding.tokens):
                 s, e = spans[i]
                 word = line.encoding.word_ids[i]
-                chips.append(Chip(
-                    parts=render_parts(token, style),
-                    caption=str(line.encoding.ids[i]),
-                    background=palette.SHARED_BACKGROUND if shared[i] else palette.colour_of(line.keys[i]),
-                    unknown=line.unknown[i],
-                    special=line.special[i],
-                    new_word=word != prev_word or (i == 0 and n > 0),
-                    mark_before=e > s and s in marked,
-                    mark_after=e > s and e in marked,
-                ))
+                chips.append(
+                    Chip(
+                        parts=render_parts(token, style),
+                        caption=str(line.encoding.ids[i]),
+                        background=palette.SHARED_BACKGROUND
+                        if shared[i]
+                        else palette.colour_of(line.keys[i]),
+                        unknown=line.unknown[i],
+                        special=line.special[i],
+                        new_word=word != prev_word or (i == 0 and n > 0),
+                        mark_before=e > s and s in marked,
+                        mark_after=e > s and e in marked,
+                    )
+                )
                 where.append((n, i))
                 prev_word = word
         self._where = where
@@ -265,7 +289,8 @@ class CompareColumn(QFrame):
         differing = sum(1 for sh in result.shared for x in sh if not x)
         self.summary.setText(
             f"<b>{len(chips):,}</b> tokens · <b style='color:{palette.DIFF_MARK.name()}'>{n_marked}</b> "
-            f"boundar{'y' if n_marked == 1 else 'ies'} not shared · {differing} differing tokens")
+            f"boundar{'y' if n_marked == 1 else 'ies'} not shared · {differing} differing tokens"
+        )
 
     def _tooltip(self, index: int) -> str:
         n, i = self._where[index]
@@ -298,8 +323,11 @@ def compare_lines(tokenizers: list, lines: list[str]) -> list[ColumnResult]:
         for i in live:
             others = [encoded[j].encoding for j in live if j != i]
             results[i].lines.append(encoded[i])
-            results[i].shared.append(shared_token_mask(encoded[i].encoding, others, text) if others
-                                     else [False] * len(encoded[i].encoding.ids))
+            results[i].shared.append(
+                shared_token_mask(encoded[i].encoding, others, text)
+                if others
+                else [False] * len(encoded[i].encoding.ids)
+            )
             results[i].marked.append(bounds[i] - common)
     return results
 
@@ -339,14 +367,18 @@ class ComparePanel(QWidget):
         self.editor.setMaximumHeight(72)
         self.editor.textChanged.connect(self._text_edited)
         self.follow = QCheckBox("Follow Segmentation")
-        self.follow.setToolTip("Compare whatever is typed in the Segmentation panel; typing here stops following")
+        self.follow.setToolTip(
+            "Compare whatever is typed in the Segmentation panel; typing here stops following"
+        )
         self.follow.setChecked(True)
         self.follow.toggled.connect(self._follow_toggled)
         self.add_button = QPushButton("Add tokenizer")
         self.add_button.clicked.connect(lambda: self.add_column("full"))
         self.stats_over = QComboBox()
         self.stats_over.addItem("Statistics over the text above", "text")
-        self.stats_over.addItem(f"Statistics over the corpus's {CORPUS_WORDS:,} most frequent words", "corpus")
+        self.stats_over.addItem(
+            f"Statistics over the corpus's {CORPUS_WORDS:,} most frequent words", "corpus"
+        )
         self.stats_over.currentIndexChanged.connect(lambda _i: self._schedule())
         # subtle: a combo box is as wide as its longest item unless told otherwise, and the
         # panel's minimum width becomes the main window's

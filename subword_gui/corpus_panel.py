@@ -244,8 +244,12 @@ class CorpusPanel(QWidget):
             if type(e).__name__ == "Progress":
                 if e.total:
                     self.progress.setValue(int(1000 * e.done / e.total))
-                label = {"count": "Counting", "sort": "Sorting words", "read": "Reading"}.get(e.phase, e.phase)
-                self.progress_label.setText(f"{label}… {e.done / max(e.total, 1):.0%}" if e.phase == "count" else f"{label}…")
+                label = {"count": "Counting", "sort": "Sorting words", "read": "Reading"}.get(
+                    e.phase, e.phase
+                )
+                self.progress_label.setText(
+                    f"{label}… {e.done / max(e.total, 1):.0%}" if e.phase == "count" else f"{label}…"
+                )
                 break
         for e in events:
             if type(e).__name__ == "Warning_":

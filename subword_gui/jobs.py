@@ -25,8 +25,8 @@ import os
 import pickle
 from array import array
 from collections import Counter
+from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Generator
 
 from core.events import Progress
 from core.tokenizer import Tokenizer
@@ -260,8 +260,9 @@ def _save_cache(path: str | None, value) -> None:
     os.replace(tmp, path)
 
 
-def train_job(source: tuple, options: TrainOptions, cache_path: str | None = None,
-              curve: bool = True) -> Generator[object, None, CurveResult]:
+def train_job(
+    source: tuple, options: TrainOptions, cache_path: str | None = None, curve: bool = True
+) -> Generator[object, None, CurveResult]:
     """Count the source under the options' pipeline, train, then measure the held-out curve.
 
     1. counts: from ``cache_path`` if an earlier run with the same corpus and pipeline
@@ -336,7 +337,9 @@ def curve_sizes(low: int, high: int, n: int = 10) -> list[int]:
     return sorted(set(sizes))
 
 
-def curve_job(full: Tokenizer, lines: list[str], sizes: list[int]) -> Generator[object, None, list[CurvePoint]]:
+def curve_job(
+    full: Tokenizer, lines: list[str], sizes: list[int]
+) -> Generator[object, None, list[CurvePoint]]:
     """Tokens per word and characters per token of ``lines`` at each vocab size."""
     from core.stats import encoding_stats
 

@@ -119,8 +119,9 @@ def _catch_up(dock: QDockWidget) -> None:
 class MainWindow(QMainWindow):
     error_reported = Signal(str, str)  # title, message
 
-    def __init__(self, state: AppState | None = None, settings: QSettings | None = None,
-                 open_sample: bool = True):
+    def __init__(
+        self, state: AppState | None = None, settings: QSettings | None = None, open_sample: bool = True
+    ):
         super().__init__()
         self.state = state or AppState(self)
         self.settings = settings or QSettings("SubwordExplorer", "Subword Explorer")
@@ -172,21 +173,40 @@ class MainWindow(QMainWindow):
 
     def _create_actions(self) -> None:
         K = QKeySequence.StandardKey
-        self.open_corpus_action = self._action("Open &corpus…", self.open_corpus_dialog, K.Open,
-                                               "Count a text file (UTF-8, CP949 or EUC-KR)")
-        self.open_counts_action = self._action("Open &word counts…", self.open_counts_dialog, "Ctrl+Shift+W",
-                                               "Open a word<TAB>count file")
-        self.open_tokenizer_action = self._action("Open &tokenizer…", self.open_tokenizer_dialog, "Ctrl+Shift+O",
-                                                  "Open tokenizer.json, a SentencePiece model, vocab.json+merges.txt…")
-        self.save_tokenizer_action = self._action("&Save tokenizer as…", self.save_tokenizer_dialog, K.SaveAs,
-                                                  "Save the shown tokenizer (cut to the slider's size)")
-        self.export_log_action = self._action("&Export merge log…", self.export_merge_log_dialog, "Ctrl+E",
-                                              "Write the merge log as CSV or JSON lines")
+        self.open_corpus_action = self._action(
+            "Open &corpus…", self.open_corpus_dialog, K.Open, "Count a text file (UTF-8, CP949 or EUC-KR)"
+        )
+        self.open_counts_action = self._action(
+            "Open &word counts…", self.open_counts_dialog, "Ctrl+Shift+W", "Open a word<TAB>count file"
+        )
+        self.open_tokenizer_action = self._action(
+            "Open &tokenizer…",
+            self.open_tokenizer_dialog,
+            "Ctrl+Shift+O",
+            "Open tokenizer.json, a SentencePiece model, vocab.json+merges.txt…",
+        )
+        self.save_tokenizer_action = self._action(
+            "&Save tokenizer as…",
+            self.save_tokenizer_dialog,
+            K.SaveAs,
+            "Save the shown tokenizer (cut to the slider's size)",
+        )
+        self.export_log_action = self._action(
+            "&Export merge log…",
+            self.export_merge_log_dialog,
+            "Ctrl+E",
+            "Write the merge log as CSV or JSON lines",
+        )
         self.quit_action = self._action("&Quit", self.close, K.Quit)
-        self.train_action = self._action("&Train", self.training_panel.train, "Ctrl+T", "Train on the loaded corpus")
-        self.step_action = self._action("&Step one merge", self.training_panel.step, "Ctrl+Shift+T",
-                                        "Advance one merge at a time")
-        self.cancel_action = self._action("&Cancel", self.cancel_work, "Ctrl+.", "Cancel counting or training")
+        self.train_action = self._action(
+            "&Train", self.training_panel.train, "Ctrl+T", "Train on the loaded corpus"
+        )
+        self.step_action = self._action(
+            "&Step one merge", self.training_panel.step, "Ctrl+Shift+T", "Advance one merge at a time"
+        )
+        self.cancel_action = self._action(
+            "&Cancel", self.cancel_work, "Ctrl+.", "Cancel counting or training"
+        )
         self.about_action = self._action("&About Subword Explorer", self.show_about, K.HelpContents)
         self.save_tokenizer_action.setEnabled(False)
         self.export_log_action.setEnabled(False)
@@ -218,10 +238,14 @@ class MainWindow(QMainWindow):
         dock.setObjectName(f"{name}Dock")
         dock.setWidget(widget)
         # a dock's tab selected: its panel catches up on work it deferred (see state.on_screen)
-        dock.visibilityChanged.connect(lambda shown, d=dock: shown and QTimer.singleShot(0, lambda: _catch_up(d)))
-        dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
-                         | QDockWidget.DockWidgetFeature.DockWidgetFloatable
-                         | QDockWidget.DockWidgetFeature.DockWidgetClosable)
+        dock.visibilityChanged.connect(
+            lambda shown, d=dock: shown and QTimer.singleShot(0, lambda: _catch_up(d))
+        )
+        dock.setFeatures(
+            QDockWidget.DockWidgetFeature.DockWidgetMovable
+            | QDockWidget.DockWidgetFeature.DockWidgetFloatable
+            | QDockWidget.DockWidgetFeature.DockWidgetClosable
+        )
         self.addDockWidget(area, dock)
         self.docks[name] = dock
         return dock
@@ -240,8 +264,11 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(corpus, training)
         vocab = self._dock("vocab", "Vocab size", self.slider, R)
         vocab.setFeatures(vocab.features() & ~QDockWidget.DockWidgetFeature.DockWidgetFloatable)
-        segmentation = self._dock("segmentation", "Segmentation", self.segmentation_panel, R) \
-            if self.segmentation_panel is not None else None
+        segmentation = (
+            self._dock("segmentation", "Segmentation", self.segmentation_panel, R)
+            if self.segmentation_panel is not None
+            else None
+        )
         compare = None
         if self._compare_pending:
             placeholder = QLabel("Loading…")
@@ -249,8 +276,11 @@ class MainWindow(QMainWindow):
             # Compare wants the height of a column: a tab beside Corpus and Training.
             compare = self._dock("compare", "Compare", placeholder, L)
             self.tabifyDockWidget(training, compare)
-        vocabulary = self._dock("vocabulary", "Vocabulary", self.vocabulary_panel, R) \
-            if self.vocabulary_panel is not None else None
+        vocabulary = (
+            self._dock("vocabulary", "Vocabulary", self.vocabulary_panel, R)
+            if self.vocabulary_panel is not None
+            else None
+        )
         upper = segmentation
         if upper is not None:
             self.splitDockWidget(vocab, upper, Qt.Orientation.Vertical)
@@ -265,7 +295,7 @@ class MainWindow(QMainWindow):
         if len(right) >= 2:
             self.resizeDocks(right, [560, 240], Qt.Orientation.Vertical)
         training.raise_()
-        for n, (name, dock) in enumerate(self.docks.items(), start=1):
+        for n, dock in enumerate(self.docks.values(), start=1):
             action = dock.toggleViewAction()
             action.setShortcut(QKeySequence(f"Alt+{n}"))
             self.view_menu.addAction(action)
@@ -324,7 +354,10 @@ class MainWindow(QMainWindow):
         s.setValue("corpus/encoding", self.corpus_panel.encoding_box.currentText())
         src = self.state.corpus_source
         if src and src[0] in ("file", "counts_file") and self.state.corpus_path:
-            s.setValue("corpus/last", json.dumps(["counts" if src[0] == "counts_file" else "corpus", self.state.corpus_path]))
+            s.setValue(
+                "corpus/last",
+                json.dumps(["counts" if src[0] == "counts_file" else "corpus", self.state.corpus_path]),
+            )
         s.sync()
 
     def reset_layout(self) -> None:
@@ -502,8 +535,9 @@ class MainWindow(QMainWindow):
         except ImportError:
             self.report_error("Save tokenizer", "Saving tokenizer files is not available in this build yet.")
             return
-        path, chosen = QFileDialog.getSaveFileName(self, "Save tokenizer as", "tokenizer.json",
-                                                   ";;".join(f for f, _ in SAVE_FILTERS))
+        path, chosen = QFileDialog.getSaveFileName(
+            self, "Save tokenizer as", "tokenizer.json", ";;".join(f for f, _ in SAVE_FILTERS)
+        )
         if not path:
             return
         fmt = _format_for(path, chosen)
@@ -511,8 +545,9 @@ class MainWindow(QMainWindow):
         if fmt == "project" and self.state.train_options is not None:
             from core.formats.project import TrainingRecord
 
-            record = TrainingRecord.from_run([self.state.corpus_path] if self.state.corpus_path else [],
-                                             self.state.train_options)
+            record = TrainingRecord.from_run(
+                [self.state.corpus_path] if self.state.corpus_path else [], self.state.train_options
+            )
         try:
             losses = save_tokenizer(tok, path, fmt, record)
         except (SubwordError, OSError, ValueError) as exc:
@@ -527,15 +562,20 @@ class MainWindow(QMainWindow):
     def export_merge_log_dialog(self) -> None:
         events = self.state.merge_events
         if not events:
-            self.report_error("Export merge log", "There is no merge log: train a BPE or WordPiece model first.")
+            self.report_error(
+                "Export merge log", "There is no merge log: train a BPE or WordPiece model first."
+            )
             return
         try:
             from core.formats import merge_log
         except ImportError:
-            self.report_error("Export merge log", "Exporting the merge log is not available in this build yet.")
+            self.report_error(
+                "Export merge log", "Exporting the merge log is not available in this build yet."
+            )
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Export merge log", "merges.csv",
-                                              "CSV (*.csv);;JSON lines (*.jsonl)")
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export merge log", "merges.csv", "CSV (*.csv);;JSON lines (*.jsonl)"
+        )
         if not path:
             return
         try:
@@ -570,8 +610,9 @@ class MainWindow(QMainWindow):
 
     def _on_corpus(self, counts) -> None:
         name = Path(self.state.corpus_path).name if self.state.corpus_path else "corpus"
-        self.corpus_fact.setText(f"{name} · {counts.lines:,} lines · {counts.n_words:,} words · "
-                                 f"{counts.distinct_words:,} distinct")
+        self.corpus_fact.setText(
+            f"{name} · {counts.lines:,} lines · {counts.n_words:,} words · {counts.distinct_words:,} distinct"
+        )
         self.setWindowTitle(f"{name} — {APP_NAME}")
 
     def _on_tokenizer(self, tok) -> None:
@@ -654,8 +695,9 @@ def _format_for(path: str, chosen_filter: str) -> str:
         if chosen_filter == label:
             return fmt
     suffix = Path(path).suffix.lower()
-    return {".model": "sentencepiece", ".tiktoken": "tiktoken", ".codes": "subword-nmt",
-            ".txt": "bert"}.get(suffix, "hf-json")
+    return {".model": "sentencepiece", ".tiktoken": "tiktoken", ".codes": "subword-nmt", ".txt": "bert"}.get(
+        suffix, "hf-json"
+    )
 
 
 __all__ = ["MainWindow", "detect_kind", "theme"]

@@ -209,7 +209,9 @@ class UnigramRoundModel(_Table):
             if col == 4:
                 shown = ", ".join(visible_token(p) for p, _ in e.removed[:6])
                 more = len(e.removed) - 6
-                return f"{len(e.removed)}: {shown}" + (f", … +{more}" if more > 0 else "") if e.removed else ""
+                return (
+                    f"{len(e.removed)}: {shown}" + (f", … +{more}" if more > 0 else "") if e.removed else ""
+                )
         elif role == Qt.ItemDataRole.TextAlignmentRole:
             return _align(self.NUMERIC[col])
         return None
@@ -259,7 +261,9 @@ class WordFrequencyModel(_Table):
         # Column 2 (share) orders like column 1 (count).
         base = self._orders.get(0 if column == 0 else 1, [])
         # order_by_count is most-frequent-first, i.e. already "descending".
-        forward = (order == Qt.SortOrder.AscendingOrder) if column == 0 else (order == Qt.SortOrder.DescendingOrder)
+        forward = (
+            (order == Qt.SortOrder.AscendingOrder) if column == 0 else (order == Qt.SortOrder.DescendingOrder)
+        )
         rows = base if forward else base[::-1]
         if self._filter:
             needle, words = self._filter, self.words
@@ -358,7 +362,9 @@ class CharTableModel(_Table):
         self._sort = (column, order)
         self._sort_rows()
         where = {ch: r for r, (ch, _) in enumerate(self.rows)}
-        new = [self.index(where[ch], i.column()) if ch in where else QModelIndex() for ch, i in zip(chars, old)]
+        new = [
+            self.index(where[ch], i.column()) if ch in where else QModelIndex() for ch, i in zip(chars, old)
+        ]
         self.changePersistentIndexList(old, new)
         self.layoutChanged.emit()
 

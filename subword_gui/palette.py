@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor
 
-
 # Paul Tol, "light" qualitative scheme (pale grey left out: it is the "shared" colour).
 LIGHT_HUES = ["#77AADD", "#EE8866", "#EEDD88", "#FFAABB", "#99DDFF", "#44BB99", "#BBCC33", "#AAAA00"]
 SHADE_FACTOR = 128  # QColor.darker(): the second shade of a hue (black text stays legible)

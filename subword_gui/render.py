@@ -28,9 +28,9 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+from core import decoders
 from core.bytelevel import chars_to_bytes
 from core.pre_tokenizers import ByteLevel
-from core import decoders
 
 _BYTE_FALLBACK = re.compile(r"^<0x([0-9A-Fa-f]{2})>$")
 _SPACE_PICTURES = {" ": "␣", "\t": "⇥", "\n": "↵", "\r": "␍", "\u00a0": "⍽", "\u3000": "□"}
@@ -52,7 +52,9 @@ def style_for(tokenizer) -> TokenStyle:
         return TokenStyle()
     pre = tokenizer.pre_tokenizer
     pres = getattr(pre, "pre_tokenizers", [pre])
-    byte_level = any(isinstance(p, ByteLevel) for p in pres) or isinstance(tokenizer.decoder, decoders.ByteLevel)
+    byte_level = any(isinstance(p, ByteLevel) for p in pres) or isinstance(
+        tokenizer.decoder, decoders.ByteLevel
+    )
     model = tokenizer.model
     prefix = getattr(model, "continuing_subword_prefix", None) or None
     suffix = getattr(model, "end_of_word_suffix", None) or None
@@ -117,7 +119,7 @@ def _render_parts(token: str, style: TokenStyle) -> list[tuple[str, str]]:
     body = token
     if style.prefix and body.startswith(style.prefix) and len(body) > len(style.prefix):
         head.append((style.prefix, "marker"))
-        body = body[len(style.prefix):]
+        body = body[len(style.prefix) :]
     if style.suffix and body.endswith(style.suffix) and len(body) > len(style.suffix):
         tail.append((style.suffix, "marker"))
         body = body[: -len(style.suffix)]
@@ -143,7 +145,7 @@ def token_bytes(token: str, style: TokenStyle = TokenStyle()) -> bytes:
         return bytes([int(m.group(1), 16)])
     body = token
     if style.prefix and body.startswith(style.prefix) and len(body) > len(style.prefix):
-        body = body[len(style.prefix):]
+        body = body[len(style.prefix) :]
     if style.suffix and body.endswith(style.suffix) and len(body) > len(style.suffix):
         body = body[: -len(style.suffix)]
     if style.byte_level:

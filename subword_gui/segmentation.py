@@ -57,8 +57,10 @@ def _count_html(value: str, label: str, colour: str = "#1F2D3D") -> str:
     # subtle: a word joiner after "/" and breakable spaces only between counts, so a
     # narrow dock wraps whole counts, never "tokens/" apart from "word"
     label = label.replace("/", "/\u2060")
-    return (f"<span style='font-size:15pt; font-weight:600; color:{colour}'>{value}</span>"
-            f"<span style='color:#667'>&nbsp;{label}</span>")
+    return (
+        f"<span style='font-size:15pt; font-weight:600; color:{colour}'>{value}</span>"
+        f"<span style='color:#667'>&nbsp;{label}</span>"
+    )
 
 
 class SegmentationPanel(QWidget):
@@ -195,7 +197,9 @@ class SegmentationPanel(QWidget):
         if self.cache.tokenizer is None:
             self._lines = []
             self.stats = EncodingStats(0, 0, 0, 0, 0, 0, 0)
-            self.counts.setText("<span style='color:#888'>No tokenizer yet: train one or open a tokenizer file.</span>")
+            self.counts.setText(
+                "<span style='color:#888'>No tokenizer yet: train one or open a tokenizer file.</span>"
+            )
             self.strip.set_chips([])
             self.segmented.emit()
             return
@@ -214,8 +218,15 @@ class SegmentationPanel(QWidget):
             # itself stays coloured throughout, the strip shows the beginning
             more = len(chips) - STRIP_LIMIT
             chips, where = chips[:STRIP_LIMIT], where[:STRIP_LIMIT]
-            chips.append(Chip(parts=[("…", "marker")], caption=f"+{more:,}", background=palette.SHARED_BACKGROUND,
-                              new_word=True, tooltip=f"{more:,} more tokens are coloured in the text, not listed here"))
+            chips.append(
+                Chip(
+                    parts=[("…", "marker")],
+                    caption=f"+{more:,}",
+                    background=palette.SHARED_BACKGROUND,
+                    new_word=True,
+                    tooltip=f"{more:,} more tokens are coloured in the text, not listed here",
+                )
+            )
         self._chip_where = where
         self._first_chip = []
         n = 0
@@ -231,13 +242,17 @@ class SegmentationPanel(QWidget):
     def _show_counts(self) -> None:
         s = self.stats
         unk_colour = "#D7191C" if s.unknown else "#1F2D3D"
-        self.counts.setText("&nbsp;&nbsp; ".join([
-            _count_html(f"{s.tokens:,}", "tokens"),
-            _count_html(f"{s.characters:,}", "characters"),
-            _count_html(f"{s.chars_per_token:.2f}", "chars/token"),
-            _count_html(f"{s.tokens_per_word:.2f}", "tokens/word"),
-            _count_html(f"{s.unknown:,}", "unknown", unk_colour),
-        ]))
+        self.counts.setText(
+            "&nbsp;&nbsp; ".join(
+                [
+                    _count_html(f"{s.tokens:,}", "tokens"),
+                    _count_html(f"{s.characters:,}", "characters"),
+                    _count_html(f"{s.chars_per_token:.2f}", "chars/token"),
+                    _count_html(f"{s.tokens_per_word:.2f}", "tokens/word"),
+                    _count_html(f"{s.unknown:,}", "unknown", unk_colour),
+                ]
+            )
+        )
 
     # -- where things are ------------------------------------------------------------
     def _line_and_pos(self, cursor: QTextCursor) -> tuple[int, int]:
@@ -375,11 +390,17 @@ class SegmentationPanel(QWidget):
             return
         cursor = self.editor.textCursor()
         line, pos = self._line_and_pos(cursor)
-        starts = [(n, s) for n, ln in enumerate(self._lines) for s in sorted({o[0] for o in ln.encoding.offsets
-                                                                              if o[1] > o[0]})]
+        starts = [
+            (n, s)
+            for n, ln in enumerate(self._lines)
+            for s in sorted({o[0] for o in ln.encoding.offsets if o[1] > o[0]})
+        ]
         here = (line, pos)
-        target = next((t for t in starts if t > here), None) if step > 0 else \
-            next((t for t in reversed(starts) if t < here), None)
+        target = (
+            next((t for t in starts if t > here), None)
+            if step > 0
+            else next((t for t in reversed(starts) if t < here), None)
+        )
         if target is None:
             return
         n, s = target

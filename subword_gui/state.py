@@ -17,7 +17,6 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, Signal
 
 
-
 class AppState(QObject):
     corpus_changed = Signal(object)
     full_tokenizer_changed = Signal(object)

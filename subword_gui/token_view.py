@@ -50,7 +50,14 @@ from core.stats import unknown_id, unknown_mask
 from core.text import NormalizedString
 from core.tokenizer import Encoding
 from subword_gui import palette
-from subword_gui.render import PART_COLOURS, TokenStyle, render_html, render_parts_cached, style_for, token_bytes
+from subword_gui.render import (
+    PART_COLOURS,
+    TokenStyle,
+    render_html,
+    render_parts_cached,
+    style_for,
+    token_bytes,
+)
 
 _LINE_CACHE_LIMIT = 20_000
 
@@ -119,7 +126,14 @@ def segment_line(tokenizer, text: str, unk_id: int | None = None, encoded=None) 
 
 # Pipeline stages under which text may be cut at a single space between two words
 # and encoded piece by piece with exactly the same result (checked by a test).
-_CHUNK_SAFE_PRE_TOKENIZERS = {"Whitespace", "WhitespaceSplit", "BertPreTokenizer", "GPT2Split", "ByteLevel", "Metaspace"}
+_CHUNK_SAFE_PRE_TOKENIZERS = {
+    "Whitespace",
+    "WhitespaceSplit",
+    "BertPreTokenizer",
+    "GPT2Split",
+    "ByteLevel",
+    "Metaspace",
+}
 _CHUNK_SAFE_NORMALIZERS = {"NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents", "BertNormalizer"}
 CHUNK_MIN_LINE = 160  # shorter lines are encoded whole
 _CHUNK_MAX = 400
@@ -158,7 +172,10 @@ def chunk_bounds(text: str) -> list[tuple[int, int]]:
         if c != " ":
             continue
         if not text[i - 1].isspace() and not text[i + 1].isspace():
-            if zlib.crc32(text[word_start:i].encode("utf-8", "surrogatepass")) & 3 == 0 or i - start > _CHUNK_MAX:
+            if (
+                zlib.crc32(text[word_start:i].encode("utf-8", "surrogatepass")) & 3 == 0
+                or i - start > _CHUNK_MAX
+            ):
                 bounds.append((start, i))
                 start = i
         word_start = i + 1
@@ -506,7 +523,9 @@ class TokenStrip(QWidget):
                 if chip.unknown:  # drawn bold
                     text_w = int(text_w * 1.12) + 2
                 cap_w = cfm.horizontalAdvance(chip.caption)
-                size = self._sizes[key] = QSize(max(text_w, cap_w) + 2 * _PAD_X, fm.height() + cfm.height() + 2 * _PAD_Y)
+                size = self._sizes[key] = QSize(
+                    max(text_w, cap_w) + 2 * _PAD_X, fm.height() + cfm.height() + 2 * _PAD_Y
+                )
             chip.size = size
         return chip.size
 
@@ -581,9 +600,11 @@ class TokenStrip(QWidget):
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         if not self._chips:
             p.setPen(QColor("#888888"))
-            p.drawText(self.rect().adjusted(_MARGIN, _MARGIN, -_MARGIN, -_MARGIN),
-                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
-                       self._placeholder)
+            p.drawText(
+                self.rect().adjusted(_MARGIN, _MARGIN, -_MARGIN, -_MARGIN),
+                Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop | Qt.TextFlag.TextWordWrap,
+                self._placeholder,
+            )
             return
         fm, cfm = QFontMetrics(self.font()), QFontMetrics(self._caption_font)
         bold = QFont(self.font())
@@ -601,7 +622,7 @@ class TokenStrip(QWidget):
                 self._paint_chip(p, self._chips[i], r, ctx, i == self._current)
         p.end()
 
-    def _paint_chip(self, p: QPainter, chip: Chip, r: QRect, ctx: "_PaintContext", current: bool) -> None:
+    def _paint_chip(self, p: QPainter, chip: Chip, r: QRect, ctx: _PaintContext, current: bool) -> None:
         rf = QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5)
         loud = chip.unknown or chip.special
         if chip.unknown:
@@ -668,8 +689,9 @@ class TokenStrip(QWidget):
         super().mousePressEvent(event)
 
 
-def chips_for_lines(lines: list[LineTokens], style: TokenStyle,
-                    shared: dict | None = None) -> tuple[list[Chip], list[tuple[int, int]]]:
+def chips_for_lines(
+    lines: list[LineTokens], style: TokenStyle, shared: dict | None = None
+) -> tuple[list[Chip], list[tuple[int, int]]]:
     """Chips for every token of ``lines`` and, per chip, ``(line number, token index)``.
 
     A line's chips are built once and kept on its :class:`LineTokens` (lines are

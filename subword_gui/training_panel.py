@@ -137,7 +137,10 @@ class _Plots:
 
         self.unigram_plot = _plot(
             f"Unigram per round: <span style='color:{theme.PLOT_BLUE}'>● loss</span> (left) and "
-            f"<span style='color:{theme.PLOT_ORANGE}'>■ vocab size</span> (right)", "loss", "round")
+            f"<span style='color:{theme.PLOT_ORANGE}'>■ vocab size</span> (right)",
+            "loss",
+            "round",
+        )
         self.loss_curve = self.unigram_plot.plot(
             pen=pg.mkPen(theme.PLOT_BLUE, width=2), symbol="o", symbolSize=5, name="loss"
         )
@@ -148,15 +151,19 @@ class _Plots:
         self.unigram_plot.getAxis("right").linkToView(self.vocab_box)
         self.unigram_plot.getAxis("right").setLabel("vocab size")
         self.vocab_box.setXLink(self.unigram_plot)
-        self.vocab_curve = pg.PlotDataItem(pen=pg.mkPen(theme.PLOT_ORANGE, width=2), symbol="s", symbolSize=5,
-                                           name="vocab size")
+        self.vocab_curve = pg.PlotDataItem(
+            pen=pg.mkPen(theme.PLOT_ORANGE, width=2), symbol="s", symbolSize=5, name="vocab size"
+        )
         self.vocab_box.addItem(self.vocab_curve)
         self.unigram_plot.getViewBox().sigResized.connect(self._sync_vocab_box)
 
         # Colour-keyed titles instead of legends: a legend box would sit on the curves.
         self.curve_plot = _plot(
             f"Held-out text: <span style='color:{theme.PLOT_BLUE}'>● tokens per word</span> and "
-            f"<span style='color:{theme.PLOT_GREEN}'>▼ characters per token</span>", "ratio", "vocab size")
+            f"<span style='color:{theme.PLOT_GREEN}'>▼ characters per token</span>",
+            "ratio",
+            "vocab size",
+        )
         self.tpw_curve = self.curve_plot.plot(
             pen=pg.mkPen(theme.PLOT_BLUE, width=2), symbol="o", symbolSize=6, name="tokens per word"
         )
@@ -383,10 +390,14 @@ class TrainingPanel(QWidget):
         self.vocab_spin.setValue(options.vocab_size)
         self.min_freq_spin.setValue(options.min_frequency)
         self.normalizer_box.setCurrentText(options.normalizer or "none")
-        self.pre_tokenizer_box.setCurrentText(options.pre_tokenizer or DEFAULT_PRE_TOKENIZER[options.algorithm])
+        self.pre_tokenizer_box.setCurrentText(
+            options.pre_tokenizer or DEFAULT_PRE_TOKENIZER[options.algorithm]
+        )
         self.special_edit.setText(",".join(options.special_tokens or []))
         # WordPiece's continuing prefix defaults to "##": show what will be used.
-        self.prefix_edit.setText(options.continuing_subword_prefix or ("##" if options.algorithm == "wordpiece" else ""))
+        self.prefix_edit.setText(
+            options.continuing_subword_prefix or ("##" if options.algorithm == "wordpiece" else "")
+        )
         self.suffix_edit.setText(options.end_of_word_suffix or "")
         # Algorithm-specific settings (e.g. an example's {"textbook": True}) have no widget.
         self._extra = {options.algorithm: dict(options.extra or {})}
@@ -416,7 +427,11 @@ class TrainingPanel(QWidget):
                 self.normalizer_box.setCurrentText(str(d["normalizer"]))
             if d.get("pre_tokenizer") in PRE_TOKENIZER_NAMES:
                 self.pre_tokenizer_box.setCurrentText(d["pre_tokenizer"])
-            for key, edit in (("special_tokens", self.special_edit), ("prefix", self.prefix_edit), ("suffix", self.suffix_edit)):
+            for key, edit in (
+                ("special_tokens", self.special_edit),
+                ("prefix", self.prefix_edit),
+                ("suffix", self.suffix_edit),
+            ):
                 if key in d:
                     edit.setText(str(d[key]))
         except (TypeError, ValueError):
@@ -484,15 +499,24 @@ class TrainingPanel(QWidget):
         self.job.failed.connect(self._on_failed)
         self.job.cancelled.connect(self._on_cancelled)
         self._set_busy(True)
-        self.status.setText("Training…" if os.path.isfile(cache) else "Counting the corpus under this pipeline…")
+        self.status.setText(
+            "Training…" if os.path.isfile(cache) else "Counting the corpus under this pipeline…"
+        )
         self.training_started.emit()
         self.job.start(stepping=stepping)
 
     def _set_busy(self, busy: bool) -> None:
         self.cancel_button.setEnabled(busy)
         self.algorithm_box.setEnabled(not busy)
-        for w in (self.normalizer_box, self.pre_tokenizer_box, self.vocab_spin, self.min_freq_spin,
-                  self.special_edit, self.prefix_edit, self.suffix_edit):
+        for w in (
+            self.normalizer_box,
+            self.pre_tokenizer_box,
+            self.vocab_spin,
+            self.min_freq_spin,
+            self.special_edit,
+            self.prefix_edit,
+            self.suffix_edit,
+        ):
             w.setEnabled(not busy)
         self.busy_changed.emit(busy)
 
@@ -536,8 +560,10 @@ class TrainingPanel(QWidget):
         merged = self.merge_model.append_events(events)
         now = time.monotonic()
         finished = self._stopped is not None or trained is not None
-        if (merged or finished) and len(self._merge_x) != getattr(self, "_merge_points_drawn", -1) and (
-            finished or now - getattr(self, "_merge_plot_drawn_at", 0.0) >= PLOT_REDRAW_S
+        if (
+            (merged or finished)
+            and len(self._merge_x) != getattr(self, "_merge_points_drawn", -1)
+            and (finished or now - getattr(self, "_merge_plot_drawn_at", 0.0) >= PLOT_REDRAW_S)
         ):
             self._merge_plot_drawn_at = now
             self._merge_points_drawn = len(self._merge_x)
@@ -546,20 +572,26 @@ class TrainingPanel(QWidget):
             last = self.merge_model.rows[-1]
             self.progress.setValue(int(1000 * min(last.vocab_size / max(target, 1), 1.0)))
             verb = "Stepped to" if self.stepping else "Merging…"
-            self.status.setText(f"{verb} step {last.step:,}: {last.left} + {last.right} → {last.new_token}  "
-                                f"(vocab {last.vocab_size:,} of {target:,})")
+            self.status.setText(
+                f"{verb} step {last.step:,}: {last.left} + {last.right} → {last.new_token}  "
+                f"(vocab {last.vocab_size:,} of {target:,})"
+            )
             if follow:
                 self.merge_view.scrollToBottom()
         if self.round_model.append_events(events):
             self._redraw_plots(merges=False, curve=False)
             last = self.round_model.rows[-1]
-            self.status.setText(f"Unigram {last.phase} round {last.round}: vocab {last.vocab_size:,}, loss {last.loss:,.1f}")
+            self.status.setText(
+                f"Unigram {last.phase} round {last.round}: vocab {last.vocab_size:,}, loss {last.loss:,.1f}"
+            )
             self.round_view.scrollToBottom()
             self.progress.setValue(int(1000 * min(target / max(last.vocab_size, 1), 1.0)))
         elif last_progress is not None and self._phase == "training" and not self.merge_model.rows:
             if last_progress.total:
                 self.progress.setValue(int(1000 * last_progress.done / last_progress.total))
-            self.status.setText(f"{last_progress.phase.capitalize()}… {last_progress.done / max(last_progress.total, 1):.0%}")
+            self.status.setText(
+                f"{last_progress.phase.capitalize()}… {last_progress.done / max(last_progress.total, 1):.0%}"
+            )
         if trained is not None:
             self._on_trained(trained)
 
@@ -580,8 +612,11 @@ class TrainingPanel(QWidget):
         self.progress.setValue(1000)
         self.curve = []
         self._redraw_plots(merges=False, rounds=False)
-        self.curve_label.setText(f"Measuring {len(event.held_out):,} {event.held_out_kind} at ~10 vocab sizes…"
-                                 if event.held_out else "No held-out text for this corpus.")
+        self.curve_label.setText(
+            f"Measuring {len(event.held_out):,} {event.held_out_kind} at ~10 vocab sizes…"
+            if event.held_out
+            else "No held-out text for this corpus."
+        )
         # subtle: the model reaches the other panels on the next event-loop turn, so the
         # turn that unpickled it (tens of ms for 32 k merges) repaints before they re-render
         self._landing = (tok, self._options, self.merge_model.rows)
@@ -684,10 +719,15 @@ class TrainingPanel(QWidget):
             scored = bool(rows) and any(e.score != e.count for e in rows[:50])
             if scored != p.merge_scored:  # WordPiece ranks by a score, not by the count
                 p.merge_scored = scored
-                p.merge_plot.setTitle("Score of each merge (what ranked it)" if scored else "Pair count of each merge",
-                                      color=theme.TEXT, size="10pt")
+                p.merge_plot.setTitle(
+                    "Score of each merge (what ranked it)" if scored else "Pair count of each merge",
+                    color=theme.TEXT,
+                    size="10pt",
+                )
                 p.merge_plot.setLabel("left", "score" if scored else "count")
-            p.merge_curve.setData(np.asarray(self._merge_x, dtype=float), np.asarray(self._merge_y, dtype=float))
+            p.merge_curve.setData(
+                np.asarray(self._merge_x, dtype=float), np.asarray(self._merge_y, dtype=float)
+            )
         if rounds:
             p.loss_curve.setData(self._round_x, self._round_loss)
             p.vocab_curve.setData(self._round_x, self._round_vocab)

@@ -129,7 +129,11 @@ def merge_tree(token: str, sources, depth: int = 0, limit: int = 64):
     if src is None or depth >= limit:
         return (token, None, [])
     left, right, step = src
-    return (token, step, [merge_tree(left, sources, depth + 1, limit), merge_tree(right, sources, depth + 1, limit)])
+    return (
+        token,
+        step,
+        [merge_tree(left, sources, depth + 1, limit), merge_tree(right, sources, depth + 1, limit)],
+    )
 
 
 class VocabModel(QAbstractTableModel):
@@ -206,7 +210,9 @@ class VocabModel(QAbstractTableModel):
         row_of_id = {tid: r for r, (tid, _) in enumerate(self._entries)}
         for index, tid in zip(persistent, ids):
             row = row_of_id[tid]
-            self.changePersistentIndex(index, self.index(row, index.column()) if row < self._loaded else QModelIndex())
+            self.changePersistentIndex(
+                index, self.index(row, index.column()) if row < self._loaded else QModelIndex()
+            )
         self.layoutChanged.emit()
 
     def _sort_entries(self, column: int, order) -> None:
@@ -227,7 +233,9 @@ class VocabModel(QAbstractTableModel):
             ranks = [self._rank(r) for r in rows]
             missing = float("-inf") if reverse else float("inf")  # tokens without a rank go last
             keys = [missing if k is None else k for k in ranks]
-        order_ = sorted(range(len(self._entries)), key=lambda r: (keys[r], self._entries[r][0]), reverse=reverse)
+        order_ = sorted(
+            range(len(self._entries)), key=lambda r: (keys[r], self._entries[r][0]), reverse=reverse
+        )
         self._entries = [self._entries[r] for r in order_]
 
     def _length(self, token: str) -> int:
@@ -295,7 +303,8 @@ class VocabModel(QAbstractTableModel):
             return {
                 COL_LENGTH: "characters of the text the token stands for (##, </w> left out)",
                 COL_FREQ: f"uses when encoding the corpus's {FREQUENCY_WORDS:,} most frequent words, times their counts",
-                COL_RANK: "Unigram log-probability" if self.kind == "unigram"
+                COL_RANK: "Unigram log-probability"
+                if self.kind == "unigram"
                 else "the merge step that created the token (1 = first learned)",
             }.get(section)
         return None
@@ -571,8 +580,12 @@ class VocabularyPanel(QWidget):
             self.frequencies.start(None, None)  # a count for the old tokenizer is moot
             return
         full = getattr(self.state, "full_tokenizer", None)
-        if self.model.tokenizer is not None and full is not None and full is self._full_shown \
-                and not self._applying:
+        if (
+            self.model.tokenizer is not None
+            and full is not None
+            and full is self._full_shown
+            and not self._applying
+        ):
             # subtle: a slider move (same trained model, another cut): the Segmentation
             # repaints first, the table follows on the next event-loop turn, once per drag.
             self._pending_tokenizer = (tokenizer,)
@@ -693,11 +706,16 @@ class VocabularyPanel(QWidget):
             score = self.model.tokenizer.model.score(tid) if tid is not None else float("nan")
             self.tree_title.setText(
                 f"<b>{shown}</b>: a Unigram piece (log-probability {score:.3f}). Unigram keeps the pieces "
-                "that best explain the corpus; no piece is built from others by merges.")
+                "that best explain the corpus; no piece is built from others by merges."
+            )
             return
         root = merge_tree(token, self.model.sources)
         if not root[2]:
-            why = "a base token: part of the alphabet or a special token" if token in self.model.tokenizer.get_vocab() else ""
+            why = (
+                "a base token: part of the alphabet or a special token"
+                if token in self.model.tokenizer.get_vocab()
+                else ""
+            )
             if self.model.kind == "wordpiece" and not self.model.sources:
                 why = "this WordPiece vocabulary carries no merges (train it here to see them)"
             self.tree_title.setText(f"<b>{shown}</b>: {why}")

@@ -72,7 +72,9 @@ def initial_symbols(model, piece: str) -> list[tuple[str, bool]]:
     return out
 
 
-def _chip_cells(symbols, style: TokenStyle, highlight: int | None = None, unknown: set[int] = frozenset()) -> str:
+def _chip_cells(
+    symbols, style: TokenStyle, highlight: int | None = None, unknown: set[int] = frozenset()
+) -> str:
     """Symbols as inline chips. (Inline spans, not a nested table per row: QTextDocument
     lays nested tables out slowly, and this view is refilled while the user types.)"""
     cells = []
@@ -85,7 +87,9 @@ def _chip_cells(symbols, style: TokenStyle, highlight: int | None = None, unknow
             bg, fg = "#E3E9F0", "#111111"
         weight = "bold" if i == highlight or i in unknown else "normal"
         body = render_html(sym, style) if i not in unknown else html.escape(render_token(sym, style))
-        cells.append(f"<span style='background-color:{bg}; color:{fg}; font-weight:{weight}'>&nbsp;{body}&nbsp;</span>")
+        cells.append(
+            f"<span style='background-color:{bg}; color:{fg}; font-weight:{weight}'>&nbsp;{body}&nbsp;</span>"
+        )
     return "&nbsp;".join(cells)
 
 
@@ -96,20 +100,30 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
     unknown = {i for i, (_, known) in enumerate(start) if not known}
     steps = model.explain(piece)
     plain = [" ".join(render_token(s, style) for s in symbols)]
-    rows = [f"<tr><td style='color:#555; padding-right:8px'>start</td><td>{_chip_cells(symbols, style, None, unknown)}</td></tr>"]
+    rows = [
+        f"<tr><td style='color:#555; padding-right:8px'>start</td><td>{_chip_cells(symbols, style, None, unknown)}</td></tr>"
+    ]
     for step in steps:
         seq = list(step.symbols)
         # The new symbol is the one starting at step.position: count characters to find it.
         hi = _symbol_at(seq, step.position, model)
-        label = (f"#{step.rank + 1}&nbsp;&nbsp;{render_html(step.left, style)} + {render_html(step.right, style)}"
-                 f" → <b>{render_html(step.merged, style)}</b>")
-        rows.append(f"<tr><td style='color:#333; padding-right:8px'>{label}</td><td>{_chip_cells(seq, style, hi)}</td></tr>")
-        plain.append(f"#{step.rank + 1} {render_token(step.left, style)} + {render_token(step.right, style)} → "
-                     + " ".join(render_token(s, style) for s in seq))
+        label = (
+            f"#{step.rank + 1}&nbsp;&nbsp;{render_html(step.left, style)} + {render_html(step.right, style)}"
+            f" → <b>{render_html(step.merged, style)}</b>"
+        )
+        rows.append(
+            f"<tr><td style='color:#333; padding-right:8px'>{label}</td><td>{_chip_cells(seq, style, hi)}</td></tr>"
+        )
+        plain.append(
+            f"#{step.rank + 1} {render_token(step.left, style)} + {render_token(step.right, style)} → "
+            + " ".join(render_token(s, style) for s in seq)
+        )
     if not steps:
         rows.append("<tr><td colspan=2 style='color:#666'>no merge applies to this word</td></tr>")
-    head = (f"<p style='color:#444'>{len(steps)} merge{'s' if len(steps) != 1 else ''} applied, lowest rank first "
-            f"(rank = the order training learned them).</p>")
+    head = (
+        f"<p style='color:#444'>{len(steps)} merge{'s' if len(steps) != 1 else ''} applied, lowest rank first "
+        f"(rank = the order training learned them).</p>"
+    )
     return head + "<table cellspacing=0 cellpadding=2>" + "".join(rows) + "</table>", plain
 
 
@@ -123,7 +137,7 @@ def _symbol_at(symbols: list[str], position: int, model) -> int | None:
             return i
         body = s
         if prefix and i and body.startswith(prefix):
-            body = body[len(prefix):]
+            body = body[len(prefix) :]
         if suffix and i == len(symbols) - 1 and body.endswith(suffix):
             body = body[: -len(suffix)]
         pos += len(body)
@@ -141,20 +155,32 @@ def wordpiece_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, lis
         if token is None:
             failed = True
             plain.append(f"{start}: no match")
-            rows.append(f"<tr><td style='color:#555'>at {start}</td><td>{where}</td>"
-                        f"<td style='color:{palette.UNKNOWN_BACKGROUND.name()}'><b>no vocabulary entry matches here</b></td></tr>")
+            rows.append(
+                f"<tr><td style='color:#555'>at {start}</td><td>{where}</td>"
+                f"<td style='color:{palette.UNKNOWN_BACKGROUND.name()}'><b>no vocabulary entry matches here</b></td></tr>"
+            )
         else:
             plain.append(f"{start}-{end}: {render_token(token, style)}")
             longer = _longer_misses(model, piece, start, end)
-            tried = (f"<span style='color:#777'> after {longer} longer string{'s' if longer != 1 else ''} "
-                     f"not in the vocabulary</span>") if longer else ""
-            rows.append(f"<tr><td style='color:#555'>at {start}</td><td>{where}</td>"
-                        f"<td>longest match {_chip_cells([token], style, 0)}{tried}</td></tr>")
+            tried = (
+                (
+                    f"<span style='color:#777'> after {longer} longer string{'s' if longer != 1 else ''} "
+                    f"not in the vocabulary</span>"
+                )
+                if longer
+                else ""
+            )
+            rows.append(
+                f"<tr><td style='color:#555'>at {start}</td><td>{where}</td>"
+                f"<td>longest match {_chip_cells([token], style, 0)}{tried}</td></tr>"
+            )
     unk = getattr(model, "unk_token", None)
     note = ""
     if failed:
-        note = (f"<p><b style='color:{palette.UNKNOWN_BACKGROUND.name()}'>So the whole word becomes "
-                f"{html.escape(str(unk))}</b>, as BERT does.</p>")
+        note = (
+            f"<p><b style='color:{palette.UNKNOWN_BACKGROUND.name()}'>So the whole word becomes "
+            f"{html.escape(str(unk))}</b>, as BERT does.</p>"
+        )
         plain.append(f"→ {unk}")
     head = "<p style='color:#444'>Greedy longest match first, left to right.</p>"
     return head + "<table cellspacing=4 cellpadding=2>" + "".join(rows) + "</table>" + note, plain
@@ -200,7 +226,11 @@ class LatticeView(QWidget):
         self.style_ = style
         self.best = lattice.best_path() if lattice is not None else []
         best_ids = {(n.start, n.end, n.id) for n in self.best}
-        others = [n for n in (lattice.nodes if lattice is not None else []) if (n.start, n.end, n.id) not in best_ids]
+        others = [
+            n
+            for n in (lattice.nodes if lattice is not None else [])
+            if (n.start, n.end, n.id) not in best_ids
+        ]
         # Longer pieces first, then by score, so the interesting candidates come up top.
         others.sort(key=lambda n: (-(n.end - n.start), -n.score, n.start))
         rows: list[list] = []
@@ -243,8 +273,11 @@ class LatticeView(QWidget):
         p.setFont(font)
         p.setPen(QColor("#111111"))
         label = render_token(node.piece, self.style_)
-        p.drawText(r.adjusted(2, 1, -2, -14), Qt.AlignmentFlag.AlignCenter, QFontMetrics(font).elidedText(
-            label, Qt.TextElideMode.ElideRight, int(r.width()) - 4))
+        p.drawText(
+            r.adjusted(2, 1, -2, -14),
+            Qt.AlignmentFlag.AlignCenter,
+            QFontMetrics(font).elidedText(label, Qt.TextElideMode.ElideRight, int(r.width()) - 4),
+        )
         p.setFont(self._small)
         p.setPen(QColor("#444444"))
         p.drawText(r.adjusted(2, 19, -2, 0), Qt.AlignmentFlag.AlignCenter, f"{node.score:.2f}")
@@ -282,8 +315,11 @@ class LatticeView(QWidget):
             total = sum(n.score for n in self.best)
             p.setFont(self._small)
             p.setPen(QColor("#202020"))
-            p.drawText(QRectF(x0 + len(text) * self._cell + 4, y, 200, 34),
-                       Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, f"best  {total:.2f}")
+            p.drawText(
+                QRectF(x0 + len(text) * self._cell + 4, y, 200, 34),
+                Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                f"best  {total:.2f}",
+            )
         y += 44
         # 3. every other candidate
         for row in self.rows:
@@ -293,7 +329,9 @@ class LatticeView(QWidget):
         if self.hidden:
             p.setFont(self._small)
             p.setPen(QColor("#666666"))
-            p.drawText(QRectF(x0, y, 400, 16), Qt.AlignmentFlag.AlignLeft, f"… and {self.hidden} more candidates")
+            p.drawText(
+                QRectF(x0, y, 400, 16), Qt.AlignmentFlag.AlignLeft, f"… and {self.hidden} more candidates"
+            )
         p.end()
 
 
@@ -307,10 +345,14 @@ def unigram_nbest_html(model, piece: str, style: TokenStyle, k: int = _NBEST) ->
         shown = " ".join(render_token(t, style) for t in tokens)
         plain.append(f"{rank}. {shown} ({score:.2f})")
         chips = _chip_cells(tokens, style)
-        rows.append(f"<tr><td style='color:#555'>{rank}.</td><td>{chips}</td><td style='color:#444'>{score:.2f}"
-                    f" &nbsp;(p ∝ {math.exp(score - best[0][1]):.2g})</td></tr>")
-    body = ("<p style='color:#444'>The best segmentations (sum of log-probabilities; relative probability to the best):</p>"
-            "<table cellspacing=2>" + "".join(rows) + "</table>")
+        rows.append(
+            f"<tr><td style='color:#555'>{rank}.</td><td>{chips}</td><td style='color:#444'>{score:.2f}"
+            f" &nbsp;(p ∝ {math.exp(score - best[0][1]):.2g})</td></tr>"
+        )
+    body = (
+        "<p style='color:#444'>The best segmentations (sum of log-probabilities; relative probability to the best):</p>"
+        "<table cellspacing=2>" + "".join(rows) + "</table>"
+    )
     # Subword regularization: what training with sampling would feed the model. A fixed
     # seed, so the view does not flicker between repaints of the same word.
     sampler = getattr(model, "sample", None)
@@ -321,8 +363,10 @@ def unigram_nbest_html(model, piece: str, style: TokenStyle, k: int = _NBEST) ->
         except Exception:  # noqa: BLE001 - an optional extra must not break the view
             samples = []
         if samples:
-            body += (f"<p style='color:#444'>Sampled segmentations (subword regularization, α = {SAMPLE_ALPHA}):</p>"
-                     + "<br>".join(_chip_cells(t, style) for t in samples))
+            body += (
+                f"<p style='color:#444'>Sampled segmentations (subword regularization, α = {SAMPLE_ALPHA}):</p>"
+                + "<br>".join(_chip_cells(t, style) for t in samples)
+            )
             plain.extend("sample: " + " ".join(render_token(t, style) for t in toks) for toks in samples)
     return body, plain
 
@@ -387,15 +431,21 @@ class WhyView(QWidget):
         self.kind = model_kind(model)
         final = [t.value for t in model.tokenize(piece)]
         final_html = " ".join(f"<b>{render_html(t, style)}</b>" for t in final)
-        self.title.setText(f"Why <span style='background:#EEF2F7'>&nbsp;{render_html(piece, style)}&nbsp;</span> "
-                           f"→ {final_html}")
+        self.title.setText(
+            f"Why <span style='background:#EEF2F7'>&nbsp;{render_html(piece, style)}&nbsp;</span> "
+            f"→ {final_html}"
+        )
         if self.kind == "unigram":
             lat = model.lattice(piece)
             self.lattice_view.unk_id = getattr(model, "unk_id", None)
             self.lattice_view.set_lattice(lat, style)
             # the lattice takes the height it draws (and a scroll bar), the n-best list the rest
-            self.lattice_scroll.setMaximumHeight(max(LATTICE_MIN_HEIGHT, self.lattice_view.content_height()
-                                                     + 2 * self.lattice_scroll.frameWidth() + 16))
+            self.lattice_scroll.setMaximumHeight(
+                max(
+                    LATTICE_MIN_HEIGHT,
+                    self.lattice_view.content_height() + 2 * self.lattice_scroll.frameWidth() + 16,
+                )
+            )
             best = " ".join(render_token(n.piece, style) for n in lat.best_path())
             body, plain = unigram_nbest_html(model, piece, style)
             self.nbest.setHtml(body)

@@ -247,7 +247,9 @@ class Job(QObject):
         while inbox and not self._done:
             raw = inbox.popleft()
             if raw is None:
-                self._finish("error", f"the worker process stopped unexpectedly (exit code {self._proc.exitcode})")
+                self._finish(
+                    "error", f"the worker process stopped unexpectedly (exit code {self._proc.exitcode})"
+                )
                 return
             # subtle: a collection triggered inside a big unpickle (the trained model)
             # would scan every object it just made; they are collected later instead
@@ -292,4 +294,6 @@ class Job(QObject):
             self.ended.emit()
         if kind != "cancelled" and self._proc is not None:
             proc = self._proc  # it exits on its own; reap it later without waiting here
-            QTimer.singleShot(KILL_AFTER_MS, lambda: proc.join(0) if proc.is_alive() is False else proc.terminate())
+            QTimer.singleShot(
+                KILL_AFTER_MS, lambda: proc.join(0) if proc.is_alive() is False else proc.terminate()
+            )

@@ -26,6 +26,8 @@ def test_readme_python_snippets_run(tmp_path):
     snippets = _blocks("python")
     assert snippets, "the README should show the library in use"
     for code in snippets:
-        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300)
+        out = subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=300
+        )
         assert out.returncode == 0, out.stderr
         assert out.stdout.strip()

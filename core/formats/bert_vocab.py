@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.errors import ConfigError, FormatError
 from core.atomic import write_atomic
+from core.errors import ConfigError, FormatError
 from core.models.wordpiece import WordPiece
 
 
@@ -82,8 +82,10 @@ def save_bert_vocab(model_or_vocab, path) -> None:
     by_id = sorted(vocab.items(), key=lambda kv: kv[1])
     for expected, (token, i) in enumerate(by_id):
         if i != expected:
-            raise ConfigError(f"vocab.txt needs ids 0..{len(by_id) - 1} without gaps; id {expected} is missing "
-                              f"(token {token!r} has id {i})")
+            raise ConfigError(
+                f"vocab.txt needs ids 0..{len(by_id) - 1} without gaps; id {expected} is missing "
+                f"(token {token!r} has id {i})"
+            )
         if not token or token != token.rstrip() or any(c in token for c in "\n\r"):
             raise ConfigError(f"token {token!r} (id {i}) cannot be written as one line of a vocab.txt")
     text = "".join(token + "\n" for token, _ in by_id)

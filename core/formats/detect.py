@@ -47,8 +47,16 @@ from core.errors import ConfigError, FormatError
 
 # Formats save_tokenizer can write (also the choices of `subword convert --to`).
 SAVE_FORMATS = ("hf-json", "gpt2", "bert", "subword-nmt", "tiktoken", "sentencepiece", "project")
-LOAD_FORMATS = ("project", "hf-json", "gpt2", "sentencepiece", "bert", "tiktoken", "subword-nmt",
-                "sentencepiece-vocab")
+LOAD_FORMATS = (
+    "project",
+    "hf-json",
+    "gpt2",
+    "sentencepiece",
+    "bert",
+    "tiktoken",
+    "subword-nmt",
+    "sentencepiece-vocab",
+)
 
 
 @dataclass
@@ -113,8 +121,13 @@ def _detect_file(path: Path) -> str:
     if name == "vocab.txt":
         return "bert"
     suffix = path.suffix.lower()
-    by_suffix = {".model": "sentencepiece", ".tiktoken": "tiktoken", ".codes": "subword-nmt",
-                 ".vocab": "sentencepiece-vocab", ".json": "hf-json"}
+    by_suffix = {
+        ".model": "sentencepiece",
+        ".tiktoken": "tiktoken",
+        ".codes": "subword-nmt",
+        ".vocab": "sentencepiece-vocab",
+        ".json": "hf-json",
+    }
     if suffix in by_suffix:
         return by_suffix[suffix]
     return _sniff(path)
@@ -150,7 +163,9 @@ def _sniff(path: Path) -> str:
         return "subword-nmt"
     if all(b" " not in ln.strip() for ln in lines):
         return "bert"
-    raise FormatError(f"{path}: unrecognised tokenizer file (not JSON, codes, rank, .vocab or vocab.txt lines)")
+    raise FormatError(
+        f"{path}: unrecognised tokenizer file (not JSON, codes, rank, .vocab or vocab.txt lines)"
+    )
 
 
 def _not_text(data: bytes) -> bool:
@@ -186,7 +201,9 @@ def _is_score_line(line: bytes) -> bool:
 # -- opening -------------------------------------------------------------------------------
 
 
-def open_tokenizer(path: str | os.PathLike, format: str | None = None, pattern: str | None = None) -> LoadedTokenizer:
+def open_tokenizer(
+    path: str | os.PathLike, format: str | None = None, pattern: str | None = None
+) -> LoadedTokenizer:
     """Open a tokenizer file or folder; ``format`` skips detection, ``pattern`` is tiktoken's split pattern.
 
     Nothing is changed on disk; any problem is a FormatError naming the file.
@@ -301,7 +318,9 @@ def _load_tiktoken(path: Path, pattern) -> LoadedTokenizer:
     warnings = []
     if pattern is None:
         pattern = "cl100k_base"
-        warnings.append(f"{path.name} does not store its split pattern: assumed cl100k_base (choose with --pattern)")
+        warnings.append(
+            f"{path.name} does not store its split pattern: assumed cl100k_base (choose with --pattern)"
+        )
     return LoadedTokenizer(load_tiktoken(path, pattern), "tiktoken", path, warnings)
 
 
@@ -326,7 +345,9 @@ def _load_subword_nmt(path: Path, pattern) -> LoadedTokenizer:
         for t in (a, b, a + b):
             vocab.setdefault(t, len(vocab))
     model = BPE(vocab, codes.merges, unk_token="<unk>", end_of_word_suffix=suffix)
-    tok = Tokenizer(model, pre_tokenizer=WhitespaceSplit(), decoder=decoders.BPEDecoder("</w>") if suffix else None)
+    tok = Tokenizer(
+        model, pre_tokenizer=WhitespaceSplit(), decoder=decoders.BPEDecoder("</w>") if suffix else None
+    )
     warnings = [
         f"{path.name}: subword-nmt codes carry no vocabulary ids; ids follow the order units appear in the "
         "codes, and characters the codes never mention become <unk> (subword-nmt keeps them as they are)"
@@ -363,10 +384,14 @@ def _pipeline_losses(tok, target: str, keeps_pre_tokenizer: str | None = None) -
         if keeps_pre_tokenizer is None or name != keeps_pre_tokenizer:
             losses.append(f"{target}: no pre-tokenizer is stored; {_describe(pre)} is lost")
     elif keeps_pre_tokenizer:
-        losses.append(f"{target} implies the {keeps_pre_tokenizer} pre-tokenizer, which this tokenizer does not use")
+        losses.append(
+            f"{target} implies the {keeps_pre_tokenizer} pre-tokenizer, which this tokenizer does not use"
+        )
     if tok.added_tokens:
         names = ", ".join(t.content for t in sorted(tok.added_tokens, key=lambda t: t.id)[:5])
-        losses.append(f"{target}: added/special tokens are not marked ({names}{', ...' if len(tok.added_tokens) > 5 else ''})")
+        losses.append(
+            f"{target}: added/special tokens are not marked ({names}{', ...' if len(tok.added_tokens) > 5 else ''})"
+        )
     if tok.post_processor is not None:
         losses.append(f"{target}: no post-processor is stored")
     return losses
@@ -477,21 +502,26 @@ def _save_bert(tok, path: Path, record) -> list[str]:
     if "[UNK]" not in vocab:
         losses.append("vocab.txt readers expect an [UNK] token, which this vocabulary lacks")
     if d.get("type") != "WordPiece":
-        losses.append(f"vocab.txt is read as a WordPiece vocabulary; this tokenizer's {d.get('type')} model "
-                      "(merges or scores) is lost")
+        losses.append(
+            f"vocab.txt is read as a WordPiece vocabulary; this tokenizer's {d.get('type')} model "
+            "(merges or scores) is lost"
+        )
     elif d.get("continuing_subword_prefix", "##") != "##":
         losses.append(f"vocab.txt does not record the subword prefix {d['continuing_subword_prefix']!r}")
     from core.normalizers import BertNormalizer
     from core.pre_tokenizers import BertPreTokenizer
 
     if tok.normalizer is not None and not isinstance(tok.normalizer, BertNormalizer):
-        losses.append(f"vocab.txt carries no normalizer: {_describe(tok.normalizer)} is lost "
-                      "(readers assume BERT's)")
+        losses.append(
+            f"vocab.txt carries no normalizer: {_describe(tok.normalizer)} is lost (readers assume BERT's)"
+        )
     elif isinstance(tok.normalizer, BertNormalizer):
         losses.append("vocab.txt does not record the BertNormalizer settings (lowercase, accents)")
     if tok.pre_tokenizer is not None and not isinstance(tok.pre_tokenizer, BertPreTokenizer):
-        losses.append(f"vocab.txt carries no pre-tokenizer: {_describe(tok.pre_tokenizer)} is lost "
-                      "(readers assume BERT's)")
+        losses.append(
+            f"vocab.txt carries no pre-tokenizer: {_describe(tok.pre_tokenizer)} is lost "
+            "(readers assume BERT's)"
+        )
     return losses
 
 
@@ -505,8 +535,10 @@ def _save_subword_nmt(tok, path: Path, record) -> list[str]:
     losses = ["subword-nmt codes carry no vocabulary ids (only the merges, in order)"]
     losses += _pipeline_losses(tok, "subword-nmt codes")
     if d.get("end_of_word_suffix") != "</w>":
-        losses.append("subword-nmt applies codes with '</w>' on each word's last character; this model "
-                      f"uses end_of_word_suffix={d.get('end_of_word_suffix')!r}, so segmentations differ")
+        losses.append(
+            "subword-nmt applies codes with '</w>' on each word's last character; this model "
+            f"uses end_of_word_suffix={d.get('end_of_word_suffix')!r}, so segmentations differ"
+        )
     if d.get("continuing_subword_prefix"):
         losses.append(f"subword-nmt codes do not record the prefix {d['continuing_subword_prefix']!r}")
     return losses
@@ -520,15 +552,19 @@ def _save_tiktoken(tok, path: Path, record) -> list[str]:
     save_tiktoken(tok, path)  # ConfigError (nothing written) unless byte-level
     losses = ["a tiktoken rank file does not store its split pattern"]
     if not isinstance(tok.pre_tokenizer, TiktokenSplit):
-        losses.append(f"tiktoken applies a regex split pattern; this tokenizer's pre-tokenizer "
-                      f"{_describe(tok.pre_tokenizer) if tok.pre_tokenizer else 'None'} is lost")
+        losses.append(
+            f"tiktoken applies a regex split pattern; this tokenizer's pre-tokenizer "
+            f"{_describe(tok.pre_tokenizer) if tok.pre_tokenizer else 'None'} is lost"
+        )
     if tok.normalizer is not None:
         losses.append(f"a tiktoken rank file carries no normalizer: {_describe(tok.normalizer)} is lost")
     if tok.added_tokens:
         losses.append("a tiktoken rank file carries no special tokens")
     if "tiktoken" not in (tok.extra or {}):
-        losses.append("ranks are the model's ids: tiktoken merges by rank, which equals this model's merge order "
-                      "only when ids were assigned in merge order (as trainers do)")
+        losses.append(
+            "ranks are the model's ids: tiktoken merges by rank, which equals this model's merge order "
+            "only when ids were assigned in merge order (as trainers do)"
+        )
     return losses
 
 
@@ -558,8 +594,13 @@ _SAVERS = {
 }
 
 
-def convert(source: str | os.PathLike, target: str | os.PathLike, to: str, pattern: str | None = None,
-            source_format: str | None = None) -> tuple[LoadedTokenizer, list[str]]:
+def convert(
+    source: str | os.PathLike,
+    target: str | os.PathLike,
+    to: str,
+    pattern: str | None = None,
+    source_format: str | None = None,
+) -> tuple[LoadedTokenizer, list[str]]:
     """Open ``source`` (any format) and save it as ``to`` at ``target``: ``(what was opened, losses)``.
 
     A project keeps the training record it was opened with.

@@ -23,8 +23,8 @@ import json
 import os
 from pathlib import Path
 
-from core.errors import ConfigError, FormatError
 from core.atomic import write_temp_beside
+from core.errors import ConfigError, FormatError
 from core.models.bpe import BPE
 
 VOCAB_NAME = "vocab.json"
@@ -118,7 +118,9 @@ def read_merges_txt(path) -> list[tuple[str, str]]:
             continue
         parts = line.split(" ")
         if len(parts) != 2 or not parts[0] or not parts[1]:
-            raise FormatError(f"{path}, line {number}: expected two tokens separated by one space, got {line[:80]!r}")
+            raise FormatError(
+                f"{path}, line {number}: expected two tokens separated by one space, got {line[:80]!r}"
+            )
         merges.append((parts[0], parts[1]))
     return merges
 

@@ -40,8 +40,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from core.decoders import decoder_from_dict
 from core.atomic import write_atomic
+from core.decoders import decoder_from_dict
 from core.errors import ConfigError, FormatError
 from core.normalizers import normalizer_from_dict
 from core.pre_tokenizers import NoSplit, pre_tokenizer_from_dict
@@ -54,8 +54,17 @@ MODEL_TYPES: dict[str, str] = {
     "Unigram": "core.models.unigram:Unigram",
 }
 
-_KNOWN_KEYS = ("version", "truncation", "padding", "added_tokens", "normalizer", "pre_tokenizer",
-               "post_processor", "decoder", "model")
+_KNOWN_KEYS = (
+    "version",
+    "truncation",
+    "padding",
+    "added_tokens",
+    "normalizer",
+    "pre_tokenizer",
+    "post_processor",
+    "decoder",
+    "model",
+)
 
 
 def model_class(kind: str, source: str = "tokenizer.json"):
@@ -74,6 +83,7 @@ def model_class(kind: str, source: str = "tokenizer.json"):
 
 
 # -- writing ----------------------------------------------------------------------
+
 
 def tokenizer_to_dict(tok: Tokenizer) -> dict:
     """The whole pipeline as a ``tokenizer.json`` dict (key order as `tokenizers` writes it)."""
@@ -104,7 +114,9 @@ def _part_dict(what: str, part) -> dict | None:
     try:
         d = to_dict() if to_dict is not None else None
     except (NotImplementedError, ConfigError) as e:
-        raise FormatError(f"cannot write a tokenizer.json: the {what} {part!r} has no tokenizer.json form ({e})") from e
+        raise FormatError(
+            f"cannot write a tokenizer.json: the {what} {part!r} has no tokenizer.json form ({e})"
+        ) from e
     if not isinstance(d, dict) or "type" not in d:
         raise FormatError(f"cannot write a tokenizer.json: the {what} {part!r} has no tokenizer.json form")
     return d
@@ -118,6 +130,7 @@ def save_tokenizer_json(tok: Tokenizer, path: str | os.PathLike) -> None:
 
 
 # -- reading ----------------------------------------------------------------------
+
 
 def load_tokenizer_json(path: str | os.PathLike) -> Tokenizer:
     """Read a ``tokenizer.json``; any problem is one :class:`FormatError` naming the file."""
@@ -163,7 +176,7 @@ def tokenizer_from_dict(d: dict, source: str | None = None) -> Tokenizer:
         raise FormatError(f"{src} is not a tokenizer.json: expected a JSON object, found {type(d).__name__}")
     model_d = d.get("model")
     if not isinstance(model_d, dict) or "type" not in model_d and not _guess_model_type(model_d):
-        raise FormatError(f"{src} is not a tokenizer.json: it has no \"model\" with a \"type\"")
+        raise FormatError(f'{src} is not a tokenizer.json: it has no "model" with a "type"')
     kind = model_d.get("type") or _guess_model_type(model_d)
     model_d = dict(model_d, type=kind)
     if kind not in MODEL_TYPES:
@@ -205,7 +218,9 @@ def tokenizer_from_dict(d: dict, source: str | None = None) -> Tokenizer:
         try:
             post_process(post, Encoding(), True)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
-            raise FormatError(f"{src}: its post-processor ({post.get('type')!r}) cannot be read: {e!r}") from e
+            raise FormatError(
+                f"{src}: its post-processor ({post.get('type')!r}) cannot be read: {e!r}"
+            ) from e
     for key in ("truncation", "padding"):
         if d.get(key) is not None:
             warnings.append(f"{src} sets {key}, which Subword Explorer keeps but does not apply")
@@ -262,7 +277,9 @@ def _component(what: str, build, d, src: str, fatal: bool = True):
         if kind is not None:
             msg = f"{src} uses {what} {kind!r}, which Subword Explorer does not implement"
             if fatal:
-                raise FormatError(msg + " (it changes how text is cut, so the file cannot be used as is)") from e
+                raise FormatError(
+                    msg + " (it changes how text is cut, so the file cannot be used as is)"
+                ) from e
             return msg + "; decode() joins tokens without it"
         raise FormatError(f"{src}: its {what} cannot be read: {e}") from e
     except (ValueError, KeyError, TypeError, AttributeError) as e:
@@ -297,7 +314,7 @@ def _check_model(model_d: dict, src: str) -> None:
     vocab = model_d.get("vocab")
     if kind in ("BPE", "WordPiece"):
         if not isinstance(vocab, dict):
-            raise FormatError(f"{src}: its {kind} model has no \"vocab\" object of token -> id")
+            raise FormatError(f'{src}: its {kind} model has no "vocab" object of token -> id')
         seen: dict[int, str] = {}
         for token, i in vocab.items():
             if not isinstance(i, int) or isinstance(i, bool) or i < 0:
@@ -308,7 +325,7 @@ def _check_model(model_d: dict, src: str) -> None:
     if kind == "BPE":
         merges = model_d.get("merges") or []
         if not isinstance(merges, list):
-            raise FormatError(f"{src}: its BPE \"merges\" must be a list")
+            raise FormatError(f'{src}: its BPE "merges" must be a list')
         for n, m in enumerate(merges, 1):
             if isinstance(m, str):
                 parts = m.split(" ")
@@ -321,20 +338,26 @@ def _check_model(model_d: dict, src: str) -> None:
             a, b = parts
             for p in (a, b):
                 if p not in vocab:
-                    raise FormatError(f"{src}: merge {n} ({a!r} + {b!r}) uses {p!r}, which is not in the vocab")
+                    raise FormatError(
+                        f"{src}: merge {n} ({a!r} + {b!r}) uses {p!r}, which is not in the vocab"
+                    )
             # as tokenizers builds it: the continuing prefix of the right part is dropped
-            merged = a + b[len(model_d.get("continuing_subword_prefix") or ""):]
+            merged = a + b[len(model_d.get("continuing_subword_prefix") or "") :]
             if merged not in vocab:
                 raise FormatError(
                     f"{src}: merge {n} ({a!r} + {b!r}) makes {merged!r}, which is not in the vocab"
                 )
     if kind == "Unigram":
         if not isinstance(vocab, list):
-            raise FormatError(f"{src}: its Unigram model has no \"vocab\" list of [piece, score]")
+            raise FormatError(f'{src}: its Unigram model has no "vocab" list of [piece, score]')
         seen_p: set[str] = set()
         for n, entry in enumerate(vocab):
-            if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
-                    and isinstance(entry[1], (int, float))):
+            if not (
+                isinstance(entry, list)
+                and len(entry) == 2
+                and isinstance(entry[0], str)
+                and isinstance(entry[1], (int, float))
+            ):
                 raise FormatError(f"{src}: Unigram vocab entry {n} ({entry!r}) is not [piece, score]")
             if entry[0] in seen_p:
                 raise FormatError(f"{src}: piece {entry[0]!r} appears twice in the Unigram vocab")
@@ -346,23 +369,32 @@ def _check_model(model_d: dict, src: str) -> None:
 
 def _added_tokens(items: list, src: str) -> list[AddedToken]:
     if not isinstance(items, list):
-        raise FormatError(f"{src}: \"added_tokens\" must be a list")
+        raise FormatError(f'{src}: "added_tokens" must be a list')
     out: list[AddedToken] = []
     ids: dict[int, str] = {}
     for n, t in enumerate(items):
-        if not isinstance(t, dict) or not isinstance(t.get("content"), str) or not isinstance(t.get("id"), int):
-            raise FormatError(f"{src}: added token {n} ({t!r}) needs a \"content\" string and an \"id\"")
+        if (
+            not isinstance(t, dict)
+            or not isinstance(t.get("content"), str)
+            or not isinstance(t.get("id"), int)
+        ):
+            raise FormatError(f'{src}: added token {n} ({t!r}) needs a "content" string and an "id"')
         if t["id"] in ids and ids[t["id"]] != t["content"]:
-            raise FormatError(f"{src}: duplicate id {t['id']}: added tokens {ids[t['id']]!r} and {t['content']!r}")
+            raise FormatError(
+                f"{src}: duplicate id {t['id']}: added tokens {ids[t['id']]!r} and {t['content']!r}"
+            )
         ids[t["id"]] = t["content"]
-        out.append(AddedToken(
-            t["content"], t["id"],
-            special=bool(t.get("special", False)),
-            normalized=bool(t.get("normalized", not t.get("special", False))),
-            single_word=bool(t.get("single_word", False)),
-            lstrip=bool(t.get("lstrip", False)),
-            rstrip=bool(t.get("rstrip", False)),
-        ))
+        out.append(
+            AddedToken(
+                t["content"],
+                t["id"],
+                special=bool(t.get("special", False)),
+                normalized=bool(t.get("normalized", not t.get("special", False))),
+                single_word=bool(t.get("single_word", False)),
+                lstrip=bool(t.get("lstrip", False)),
+                rstrip=bool(t.get("rstrip", False)),
+            )
+        )
     return out
 
 

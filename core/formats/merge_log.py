@@ -19,8 +19,8 @@ import csv
 import io
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from core.atomic import write_atomic
 from core.errors import ConfigError, FormatError
@@ -31,8 +31,16 @@ FORMATS = ("csv", "jsonl")
 
 
 def _row(e: MergeEvent) -> dict:
-    return {"step": e.step, "left": e.left, "right": e.right, "new_token": e.new_token, "count": e.count,
-            "score": e.score, "vocab_size": e.vocab_size, "tie": e.tie}
+    return {
+        "step": e.step,
+        "left": e.left,
+        "right": e.right,
+        "new_token": e.new_token,
+        "count": e.count,
+        "score": e.score,
+        "vocab_size": e.vocab_size,
+        "tie": e.tie,
+    }
 
 
 def merge_log_csv(events: Iterable[MergeEvent]) -> str:
@@ -89,8 +97,16 @@ def load_merge_log(path: str | os.PathLike) -> list[MergeEvent]:
                 raise FormatError(f"{path}: not a merge log (header {reader.fieldnames})")
             rows = list(reader)
         return [
-            MergeEvent(int(r["step"]), r["left"], r["right"], r["new_token"], int(r["count"]),
-                       int(r["vocab_size"]), float(r["score"]), r["tie"] in (True, "true"))
+            MergeEvent(
+                int(r["step"]),
+                r["left"],
+                r["right"],
+                r["new_token"],
+                int(r["count"]),
+                int(r["vocab_size"]),
+                float(r["score"]),
+                r["tie"] in (True, "true"),
+            )
             for r in rows
         ]
     except (ValueError, KeyError, TypeError) as e:

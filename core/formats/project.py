@@ -54,7 +54,7 @@ class TrainingRecord:
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
-    def from_run(cls, corpus, options, stopped=None, **extra) -> "TrainingRecord":
+    def from_run(cls, corpus, options, stopped=None, **extra) -> TrainingRecord:
         """Build from a run: ``options`` a TrainOptions, ``stopped`` its TrainingStopped event (or None)."""
         corpus = [str(corpus)] if isinstance(corpus, (str, os.PathLike)) else [str(c) for c in corpus or []]
         return cls(
@@ -70,16 +70,18 @@ class TrainingRecord:
         return {"format": PROJECT_FORMAT, "format_version": PROJECT_FORMAT_VERSION, **asdict(self)}
 
     @classmethod
-    def from_dict(cls, d: dict, source: str = SIDECAR) -> "TrainingRecord":
+    def from_dict(cls, d: dict, source: str = SIDECAR) -> TrainingRecord:
         if not isinstance(d, dict) or d.get("format") != PROJECT_FORMAT:
-            raise FormatError(f"{source} is not a Subword Explorer training record (no \"format\": {PROJECT_FORMAT!r})")
+            raise FormatError(
+                f'{source} is not a Subword Explorer training record (no "format": {PROJECT_FORMAT!r})'
+            )
         known = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
         try:
             record = cls(**known)
         except TypeError as e:
             raise FormatError(f"{source}: {e}") from None
         if not isinstance(record.corpus, list) or not isinstance(record.options, dict):
-            raise FormatError(f"{source}: \"corpus\" must be a list and \"options\" an object")
+            raise FormatError(f'{source}: "corpus" must be a list and "options" an object')
         return record
 
 

@@ -70,12 +70,12 @@ def read_fields(data: bytes) -> list[tuple[int, int, int | bytes]]:
         elif wire == FIXED64:
             if pos + 8 > n:
                 raise ProtobufError(f"truncated 64-bit field {number} at byte {start}")
-            value = int.from_bytes(data[pos:pos + 8], "little")
+            value = int.from_bytes(data[pos : pos + 8], "little")
             pos += 8
         elif wire == FIXED32:
             if pos + 4 > n:
                 raise ProtobufError(f"truncated 32-bit field {number} at byte {start}")
-            value = int.from_bytes(data[pos:pos + 4], "little")
+            value = int.from_bytes(data[pos : pos + 4], "little")
             pos += 4
         elif wire == LENGTH_DELIMITED:
             length, pos = read_varint(data, pos)
@@ -83,7 +83,7 @@ def read_fields(data: bytes) -> list[tuple[int, int, int | bytes]]:
                 raise ProtobufError(
                     f"field {number} at byte {start} claims {length} bytes but only {n - pos} remain"
                 )
-            value = bytes(data[pos:pos + length])
+            value = bytes(data[pos : pos + length])
             pos += length
         else:
             raise ProtobufError(f"unsupported wire type {wire} for field {number} at byte {start}")

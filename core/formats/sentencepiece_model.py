@@ -54,8 +54,8 @@ import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.errors import FormatError
 from core.atomic import write_atomic
+from core.errors import FormatError
 from core.formats.protobuf import (
     FIXED32,
     LENGTH_DELIMITED,
@@ -74,8 +74,14 @@ from core.text import NormalizedString
 SPACE = "▁"
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
-PIECE_TYPE_NAMES = {NORMAL: "normal", UNKNOWN: "unknown", CONTROL: "control",
-                    USER_DEFINED: "user-defined", UNUSED: "unused", BYTE: "byte"}
+PIECE_TYPE_NAMES = {
+    NORMAL: "normal",
+    UNKNOWN: "unknown",
+    CONTROL: "control",
+    USER_DEFINED: "user-defined",
+    UNUSED: "unused",
+    BYTE: "byte",
+}
 MODEL_TYPES = {1: "unigram", 2: "bpe", 3: "word", 4: "char"}
 
 _F32 = struct.Struct("<f")
@@ -211,7 +217,9 @@ def parse_model_proto(data: bytes, name: str = "<bytes>") -> ModelProto:
             elif number == 3:
                 normalizer = _parse_normalizer(value)
     except ProtobufError as e:
-        raise FormatError(f"{name}: not a valid SentencePiece model (truncated or corrupt protobuf: {e})") from None
+        raise FormatError(
+            f"{name}: not a valid SentencePiece model (truncated or corrupt protobuf: {e})"
+        ) from None
     if not pieces:
         raise FormatError(f"{name}: not a SentencePiece model (no pieces found)")
     seen: dict[str, int] = {}
@@ -226,7 +234,9 @@ def parse_model_proto(data: bytes, name: str = "<bytes>") -> ModelProto:
     if sum(p.type == UNKNOWN for p in pieces) != 1:
         raise FormatError(f"{name}: a SentencePiece model needs exactly one unknown piece")
     if trainer.model_type not in ("unigram", "bpe"):
-        raise FormatError(f"{name}: SentencePiece model type {trainer.model_type!r} is not supported (unigram, bpe)")
+        raise FormatError(
+            f"{name}: SentencePiece model type {trainer.model_type!r} is not supported (unigram, bpe)"
+        )
     return ModelProto(pieces, trainer, normalizer)
 
 
@@ -262,7 +272,7 @@ class SentencePieceNormalizer:
         """What SentencePiece's NormalizePrefix gives at ``s[i]``: (output, chars consumed)."""
         k = self.user_defined.match(s, i)
         if k:
-            return s[i:i + k], k
+            return s[i : i + k], k
         m = self.precompiled.match(s, i)
         if m is not None:
             return m[1], m[0]
@@ -393,8 +403,12 @@ class _SentencePieceModel:
         self.unk_token = self.pieces[self.unk_id].piece
         self._vocab = {p.piece: i for i, p in enumerate(self.pieces)}
         # Pieces matched in text: normal, user-defined and unused (the last skipped when found).
-        self._matchable = {p.piece: i for i, p in enumerate(self.pieces) if p.type in (NORMAL, USER_DEFINED, UNUSED)}
-        self._reserved = {p.piece: i for i, p in enumerate(self.pieces) if p.type not in (NORMAL, USER_DEFINED, UNUSED)}
+        self._matchable = {
+            p.piece: i for i, p in enumerate(self.pieces) if p.type in (NORMAL, USER_DEFINED, UNUSED)
+        }
+        self._reserved = {
+            p.piece: i for i, p in enumerate(self.pieces) if p.type not in (NORMAL, USER_DEFINED, UNUSED)
+        }
         self.user_defined = [p.piece for p in self.pieces if p.type == USER_DEFINED]
         self._byte_ids = [self._vocab.get(byte_piece(b), self.unk_id) for b in range(256)]
 
@@ -562,21 +576,26 @@ class SentencePieceBPE(_SentencePieceModel):
         def add_pair(left: int, right: int) -> None:
             if left == -1 or right == -1 or frozen[left] or frozen[right]:
                 return
-            text = s[starts[left]:ends[right]]
+            text = s[starts[left] : ends[right]]
             id = matchable.get(text)
             if id is None:
                 return
             # max-heap on score, then the leftmost pair
             heapq.heappush(heap, (-pieces[id].score, left, right, ends[right] - starts[left]))
             if pieces[id].type == UNUSED:
-                rev_merge[text] = (s[starts[left]:ends[left]], s[starts[right]:ends[right]])
+                rev_merge[text] = (s[starts[left] : ends[left]], s[starts[right] : ends[right]])
 
         for i in range(1, m):
             add_pair(i - 1, i)
         # 2. merge the best pair until none is left; stale entries are skipped
         while heap:
             _, left, right, size = heapq.heappop(heap)
-            if not alive[left] or not alive[right] or nxt[left] != right or ends[right] - starts[left] != size:
+            if (
+                not alive[left]
+                or not alive[right]
+                or nxt[left] != right
+                or ends[right] - starts[left] != size
+            ):
                 continue
             ends[left] = ends[right]
             alive[right] = False
@@ -646,8 +665,13 @@ class SentencePieceDecoder:
     '철수는 ⁇ '
     """
 
-    def __init__(self, control: set[str], unk_piece: str = "<unk>", unk_surface: str = " \u2047 ",
-                 drop_first_space: bool = True):
+    def __init__(
+        self,
+        control: set[str],
+        unk_piece: str = "<unk>",
+        unk_surface: str = " \u2047 ",
+        drop_first_space: bool = True,
+    ):
         self.control = set(control)
         self.unk_piece = unk_piece
         self.unk_surface = unk_surface
@@ -664,7 +688,7 @@ class SentencePieceDecoder:
             while i < len(pending):
                 for size in (1, 2, 3, 4):
                     try:
-                        c = bytes(pending[i:i + size]).decode("utf-8")
+                        c = bytes(pending[i : i + size]).decode("utf-8")
                     except UnicodeDecodeError:
                         continue
                     if len(c) == 1:
@@ -703,8 +727,11 @@ class SentencePieceDecoder:
 
     def to_dict(self) -> dict:
         """What `tokenizers`' SentencePiece converters write (control pieces and ``<unk>`` differ)."""
-        parts = [{"type": "Replace", "pattern": {"String": SPACE}, "content": " "},
-                 {"type": "ByteFallback"}, {"type": "Fuse"}]
+        parts = [
+            {"type": "Replace", "pattern": {"String": SPACE}, "content": " "},
+            {"type": "ByteFallback"},
+            {"type": "Fuse"},
+        ]
         if self.drop_first_space:
             parts.append({"type": "Strip", "content": " ", "start": 1, "stop": 0})
         return {"type": "Sequence", "decoders": parts}
@@ -733,7 +760,9 @@ def tokenizer_from_proto(proto: ModelProto):
     # out of the raw text before normalization, but SentencePiece never matches control
     # pieces in text and matches user-defined ones inside the normalized sentence.
     decoder = SentencePieceDecoder(
-        {p.piece for p in proto.pieces if p.type == CONTROL}, model.unk_token, t.unk_surface,
+        {p.piece for p in proto.pieces if p.type == CONTROL},
+        model.unk_token,
+        t.unk_surface,
         drop_first_space=ns.add_dummy_prefix or ns.remove_extra_whitespaces,
     )
     tok = Tokenizer(model, normalizer=normalizer, pre_tokenizer=None, decoder=decoder)
@@ -742,7 +771,9 @@ def tokenizer_from_proto(proto: ModelProto):
         "normalizer": ns.name or "identity",
         "byte_fallback": t.byte_fallback,
         "special_ids": {"unk": t.unk_id, "bos": t.bos_id, "eos": t.eos_id, "pad": t.pad_id},
-        "piece_types": {PIECE_TYPE_NAMES[k]: sum(p.type == k for p in proto.pieces) for k in PIECE_TYPE_NAMES},
+        "piece_types": {
+            PIECE_TYPE_NAMES[k]: sum(p.type == k for p in proto.pieces) for k in PIECE_TYPE_NAMES
+        },
     }
     return tok
 
@@ -794,7 +825,9 @@ def read_vocab_file(path: str | Path) -> tuple[list[Piece], list[str]]:
         if not math.isfinite(score):
             raise FormatError(f"{path}: line {lineno}: score {parts[1]!r} is not finite")
         if parts[0] in seen:
-            raise FormatError(f"{path}: piece {parts[0]!r} appears twice (lines {seen[parts[0]]} and {lineno})")
+            raise FormatError(
+                f"{path}: piece {parts[0]!r} appears twice (lines {seen[parts[0]]} and {lineno})"
+            )
         seen[parts[0]] = lineno
         pieces.append(Piece(parts[0], f32(score)))
     if not pieces:
@@ -802,7 +835,9 @@ def read_vocab_file(path: str | Path) -> tuple[list[Piece], list[str]]:
     warnings = []
     unk = next((i for i, p in enumerate(pieces) if p.piece == "<unk>"), None)
     if unk is None:
-        unk = next((i for i, p in enumerate(pieces) if "unk" in p.piece.lower() and p.piece.startswith("<")), None)
+        unk = next(
+            (i for i, p in enumerate(pieces) if "unk" in p.piece.lower() and p.piece.startswith("<")), None
+        )
     if unk is None:
         raise FormatError(f"{path}: no unknown piece (<unk>) in the .vocab file")
     for i, p in enumerate(pieces):
@@ -843,16 +878,30 @@ def model_proto_bytes(proto: ModelProto) -> bytes:
     for p in proto.pieces:
         out += pb_field(1, pb_field(1, p.piece) + pb_field(2, float(p.score)) + pb_field(3, p.type))
     t = proto.trainer_spec
-    trainer = (pb_field(3, {"unigram": 1, "bpe": 2}[t.model_type]) + pb_field(4, t.vocab_size)
-               + pb_field(24, t.treat_whitespace_as_suffix) + pb_field(35, t.byte_fallback)
-               + pb_field(40, t.unk_id) + pb_field(41, t.bos_id) + pb_field(42, t.eos_id) + pb_field(43, t.pad_id)
-               + pb_field(45, t.unk_piece) + pb_field(46, t.bos_piece) + pb_field(47, t.eos_piece) + pb_field(48, t.pad_piece))
+    trainer = (
+        pb_field(3, {"unigram": 1, "bpe": 2}[t.model_type])
+        + pb_field(4, t.vocab_size)
+        + pb_field(24, t.treat_whitespace_as_suffix)
+        + pb_field(35, t.byte_fallback)
+        + pb_field(40, t.unk_id)
+        + pb_field(41, t.bos_id)
+        + pb_field(42, t.eos_id)
+        + pb_field(43, t.pad_id)
+        + pb_field(45, t.unk_piece)
+        + pb_field(46, t.bos_piece)
+        + pb_field(47, t.eos_piece)
+        + pb_field(48, t.pad_piece)
+    )
     out += pb_field(2, trainer)
     n = proto.normalizer_spec
     normalizer = pb_field(1, n.name or "identity")
     if n.precompiled_charsmap:
         normalizer += pb_field(2, n.precompiled_charsmap)
-    normalizer += pb_field(3, n.add_dummy_prefix) + pb_field(4, n.remove_extra_whitespaces) + pb_field(5, n.escape_whitespaces)
+    normalizer += (
+        pb_field(3, n.add_dummy_prefix)
+        + pb_field(4, n.remove_extra_whitespaces)
+        + pb_field(5, n.escape_whitespaces)
+    )
     out += pb_field(3, normalizer)
     return bytes(out)
 
@@ -871,8 +920,10 @@ def proto_from_tokenizer(tok) -> tuple[ModelProto, list[str]]:
         raise ConfigError(f"a SentencePiece model is unigram or BPE; this tokenizer's model is {kind}")
     pre = tok.pre_tokenizer
     if not isinstance(pre, Metaspace) or pre.replacement != SPACE:
-        raise ConfigError("SentencePiece marks words with '▁': only a tokenizer with the metaspace "
-                          f"pre-tokenizer can be saved as .model (this one uses {type(pre).__name__})")
+        raise ConfigError(
+            "SentencePiece marks words with '▁': only a tokenizer with the metaspace "
+            f"pre-tokenizer can be saved as .model (this one uses {type(pre).__name__})"
+        )
     losses: list[str] = []
     special = {t.content for t in tok.added_tokens if t.special}
     user_defined = {t.content for t in tok.added_tokens if not t.special}
@@ -893,12 +944,16 @@ def proto_from_tokenizer(tok) -> tuple[ModelProto, list[str]]:
             made_at.setdefault(a + b, rank)
         # subtle: SentencePiece merges the pair whose merged piece scores highest, so a piece
         # made by merge r scores -r; pieces no merge makes (characters, specials) score below all.
-        entries = [(token, float(-made_at[token]) if token in made_at else float(-len(merges) - i))
-                   for token, i in by_id]
+        entries = [
+            (token, float(-made_at[token]) if token in made_at else float(-len(merges) - i))
+            for token, i in by_id
+        ]
         unk = d.get("unk_token")
         unk_id = vocab.get(unk) if unk else None
-        losses.append("SentencePiece BPE joins any adjacent pair that forms a piece (highest score first), "
-                      "not only the listed merges: rare words may split differently")
+        losses.append(
+            "SentencePiece BPE joins any adjacent pair that forms a piece (highest score first), "
+            "not only the listed merges: rare words may split differently"
+        )
     if unk_id is None:
         entries.append(("<unk>", 0.0))
         unk_id = len(entries) - 1
@@ -922,8 +977,10 @@ def proto_from_tokenizer(tok) -> tuple[ModelProto, list[str]]:
     if special:
         losses.append("special tokens become control pieces: SentencePiece never matches them in text")
     if pre.prepend_scheme != "never":
-        losses.append("text that starts with a space gets one more '▁' in SentencePiece (it always adds its "
-                      "dummy prefix; the metaspace pre-tokenizer adds one only when none is there)")
+        losses.append(
+            "text that starts with a space gets one more '▁' in SentencePiece (it always adds its "
+            "dummy prefix; the metaspace pre-tokenizer adds one only when none is there)"
+        )
     if kind == "Unigram":
         losses.append("Viterbi ties (equal-score segmentations) may break differently in SentencePiece")
     # 2. the pipeline around the model
@@ -933,8 +990,10 @@ def proto_from_tokenizer(tok) -> tuple[ModelProto, list[str]]:
     if isinstance(tok.normalizer, PrecompiledNormalizer):
         charsmap = tok.normalizer.charsmap
     elif tok.normalizer is not None:
-        losses.append(f"SentencePiece stores normalization as a precompiled charsmap: the "
-                      f"{type(tok.normalizer).__name__} normalizer is lost (saved as identity)")
+        losses.append(
+            f"SentencePiece stores normalization as a precompiled charsmap: the "
+            f"{type(tok.normalizer).__name__} normalizer is lost (saved as identity)"
+        )
     if tok.decoder is not None and type(tok.decoder).__name__ not in ("Metaspace", "Sequence"):
         losses.append(f"the {type(tok.decoder).__name__} decoder is lost (SentencePiece decodes its own way)")
     ids = {p.piece: i for i, p in enumerate(pieces)}
@@ -944,12 +1003,18 @@ def proto_from_tokenizer(tok) -> tuple[ModelProto, list[str]]:
         return i if i is not None and pieces[i].type == CONTROL else -1
 
     trainer = TrainerSpec(
-        model_type="unigram" if kind == "Unigram" else "bpe", vocab_size=len(pieces), byte_fallback=byte_fallback,
-        unk_id=unk_id, bos_id=control_id("<s>"), eos_id=control_id("</s>"), pad_id=control_id("<pad>"),
+        model_type="unigram" if kind == "Unigram" else "bpe",
+        vocab_size=len(pieces),
+        byte_fallback=byte_fallback,
+        unk_id=unk_id,
+        bos_id=control_id("<s>"),
+        eos_id=control_id("</s>"),
+        pad_id=control_id("<pad>"),
         unk_piece=pieces[unk_id].piece,
     )
     normalizer = NormalizerSpec(
-        name="identity" if not charsmap else "user_defined", precompiled_charsmap=charsmap,
+        name="identity" if not charsmap else "user_defined",
+        precompiled_charsmap=charsmap,
         add_dummy_prefix=pre.prepend_scheme != "never",
         remove_extra_whitespaces=False,  # the metaspace pipeline keeps every space
         escape_whitespaces=True,

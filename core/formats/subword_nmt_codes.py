@@ -20,8 +20,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from core.errors import ConfigError, FormatError
 from core.atomic import write_atomic
+from core.errors import ConfigError, FormatError
 from core.subword_nmt import SUPPORTED_VERSIONS
 
 _EDGE = "\r\n "
@@ -63,12 +63,14 @@ def load_codes(path, max_merges: int = -1) -> Codes:
     offset = 1
     if first.startswith("#version:"):
         version = _parse_version(first, path)
-        text = text[len(first):]
+        text = text[len(first) :]
         offset += 1
     else:
         version = (0, 1)
     if version not in SUPPORTED_VERSIONS:
-        raise FormatError(f"{path}: codes version {'.'.join(map(str, version))} is not supported (0.1 or 0.2)")
+        raise FormatError(
+            f"{path}: codes version {'.'.join(map(str, version))} is not supported (0.1 or 0.2)"
+        )
     lines = text.rstrip("\n").split("\n")
     merges: list[tuple[str, str]] = []
     for n, line in enumerate(lines):
@@ -78,8 +80,10 @@ def load_codes(path, max_merges: int = -1) -> Codes:
         if len(parts) != 2 or not all(parts):
             if not text.strip(_EDGE):
                 raise FormatError(f"{path} holds no merges")
-            raise FormatError(f"{path}, line {n + offset}: {line.strip(_EDGE)!r} should be exactly two "
-                              "subword units separated by one space")
+            raise FormatError(
+                f"{path}, line {n + offset}: {line.strip(_EDGE)!r} should be exactly two "
+                "subword units separated by one space"
+            )
         merges.append(parts)  # type: ignore[arg-type]
     return Codes(version, merges)
 
@@ -92,8 +96,10 @@ def save_codes(path, merges, version: tuple[int, ...] = (0, 2)) -> None:
     lines = [] if version == (0, 1) else ["#version: " + ".".join(map(str, version))]
     for n, pair in enumerate(merges, 1):
         pair = tuple(pair)
-        if len(pair) != 2 or not all(isinstance(u, str) and u for u in pair) or any(
-            c in u for u in pair for c in " \n\r"
+        if (
+            len(pair) != 2
+            or not all(isinstance(u, str) and u for u in pair)
+            or any(c in u for u in pair for c in " \n\r")
         ):
             raise ConfigError(f"merge {n} ({pair!r}) cannot be written: two non-empty units without spaces")
         lines.append(" ".join(pair))
@@ -131,8 +137,10 @@ def load_vocabulary(path, threshold: int | None = None) -> set[str]:
     counts = read_vocabulary(path)
     words = {w for w, c in counts.items() if threshold is None or c >= threshold}
     if not words:
-        raise ConfigError(f"vocabulary threshold {threshold} is above every count in {path} "
-                          f"(the largest is {max(counts.values())}): nothing would be in the vocabulary")
+        raise ConfigError(
+            f"vocabulary threshold {threshold} is above every count in {path} "
+            f"(the largest is {max(counts.values())}): nothing would be in the vocabulary"
+        )
     return words
 
 

@@ -31,8 +31,8 @@ from pathlib import Path
 
 import regex
 
-from core.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_chars
 from core.atomic import write_atomic
+from core.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_chars
 from core.errors import ConfigError, FormatError
 from core.models.base import Token
 from core.text import NormalizedString
@@ -72,7 +72,9 @@ def resolve_pattern(pattern: str) -> str:
     try:
         regex.compile(pat)
     except regex.error as e:
-        raise ConfigError(f"split pattern is neither a known name ({', '.join(PATTERNS)}) nor a valid regex: {e}") from None
+        raise ConfigError(
+            f"split pattern is neither a known name ({', '.join(PATTERNS)}) nor a valid regex: {e}"
+        ) from None
     return pat
 
 
@@ -101,7 +103,9 @@ def read_ranks(path: str | os.PathLike) -> dict[bytes, int]:
         try:
             rank = int(parts[1])
         except ValueError:
-            raise FormatError(f"{path}: line {lineno}: rank {parts[1][:40]!r} is not a whole number") from None
+            raise FormatError(
+                f"{path}: line {lineno}: rank {parts[1][:40]!r} is not a whole number"
+            ) from None
         if rank < 0:
             raise FormatError(f"{path}: line {lineno}: negative rank {rank}")
         if not token:
@@ -119,7 +123,9 @@ def read_ranks(path: str | os.PathLike) -> dict[bytes, int]:
 
 def write_ranks(ranks: dict[bytes, int], path: str | os.PathLike) -> None:
     """Write a rank file atomically (temp file + rename), ordered by rank."""
-    lines = [f"{base64.b64encode(t).decode('ascii')} {r}\n" for t, r in sorted(ranks.items(), key=lambda x: x[1])]
+    lines = [
+        f"{base64.b64encode(t).decode('ascii')} {r}\n" for t, r in sorted(ranks.items(), key=lambda x: x[1])
+    ]
     write_atomic(Path(path), "".join(lines))
 
 
@@ -181,7 +187,7 @@ class TiktokenBPE:
             right = nxt[left]
             if right == -1:
                 return
-            r = ranks.get(data[left:end[right]])
+            r = ranks.get(data[left : end[right]])
             if r is not None:
                 heapq.heappush(heap, (r, left, end[right]))
 
@@ -226,7 +232,9 @@ class TiktokenBPE:
             for a, b in self._merge(data):
                 r = self.ranks.get(data[a:b])
                 if r is None:
-                    raise ConfigError(f"byte {data[a]:#04x} has no rank in this tiktoken file, so it cannot be encoded")
+                    raise ConfigError(
+                        f"byte {data[a]:#04x} has no rank in this tiktoken file, so it cannot be encoded"
+                    )
                 out.append(Token(r, piece[a:b], a, b))
         if len(self._cache) > 100_000:
             self._cache.clear()
@@ -312,7 +320,12 @@ class TiktokenSplit:
         return {
             "type": "Sequence",
             "pretokenizers": [
-                {"type": "Split", "pattern": {"Regex": self.pattern}, "behavior": "Isolated", "invert": False},
+                {
+                    "type": "Split",
+                    "pattern": {"Regex": self.pattern},
+                    "behavior": "Isolated",
+                    "invert": False,
+                },
                 {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False},
             ],
         }
@@ -321,8 +334,9 @@ class TiktokenSplit:
         return f"TiktokenSplit({self.name or 'custom'!r})"
 
 
-def tiktoken_tokenizer(ranks: dict[bytes, int], pattern: str = "cl100k_base",
-                       special_tokens: dict[str, int] | None = None):
+def tiktoken_tokenizer(
+    ranks: dict[bytes, int], pattern: str = "cl100k_base", special_tokens: dict[str, int] | None = None
+):
     """``special_tokens`` (e.g. ``{"<|endoftext|>": 100257}``) are matched in the text first,
     as ``tiktoken.Encoding.encode(text, allowed_special="all")`` does."""
     from core import decoders
@@ -332,16 +346,23 @@ def tiktoken_tokenizer(ranks: dict[bytes, int], pattern: str = "cl100k_base",
     taken = {r: t for t, r in ranks.items()}
     for content, id in specials.items():
         if id in taken:
-            raise ConfigError(f"special token {content!r} has id {id}, which the rank of {taken[id]!r} already uses")
+            raise ConfigError(
+                f"special token {content!r} has id {id}, which the rank of {taken[id]!r} already uses"
+            )
     split = TiktokenSplit(pattern)
-    tok = Tokenizer(TiktokenBPE(ranks), pre_tokenizer=split, decoder=decoders.ByteLevel(),
-                    added_tokens=[AddedToken(content, id, special=True) for content, id in specials.items()])
+    tok = Tokenizer(
+        TiktokenBPE(ranks),
+        pre_tokenizer=split,
+        decoder=decoders.ByteLevel(),
+        added_tokens=[AddedToken(content, id, special=True) for content, id in specials.items()],
+    )
     tok.extra["tiktoken"] = {"pattern": split.name or pattern}
     return tok
 
 
-def load_tiktoken(path: str | os.PathLike, pattern: str = "cl100k_base",
-                  special_tokens: dict[str, int] | None = None):
+def load_tiktoken(
+    path: str | os.PathLike, pattern: str = "cl100k_base", special_tokens: dict[str, int] | None = None
+):
     """A rank file as a Tokenizer that encodes as ``tiktoken.Encoding`` with the same ranks and pattern."""
     return tiktoken_tokenizer(read_ranks(path), pattern, special_tokens)
 
@@ -359,7 +380,9 @@ def ranks_of(tok) -> dict[bytes, int]:
     ranks: dict[bytes, int] = {}
     for token, id in vocab.items():
         if any(c not in CHAR_TO_BYTE for c in token):
-            raise ConfigError(f"token {token!r} is not byte-level: only a byte-level BPE can be a tiktoken rank file")
+            raise ConfigError(
+                f"token {token!r} is not byte-level: only a byte-level BPE can be a tiktoken rank file"
+            )
         ranks[bytes(CHAR_TO_BYTE[c] for c in token)] = id
     return ranks
 

@@ -27,8 +27,8 @@ Leaves out: BPE-dropout (``dropout`` is kept in files but never applied).
 from __future__ import annotations
 
 import heapq
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from core.errors import ConfigError, FormatError
 from core.models.base import Token, VocabLookup
@@ -96,7 +96,9 @@ class BPE(VocabLookup):
             ids = [self.vocab.get(t) for t in (a, b, new)]
             missing = [t for t, i in zip((a, b, new), ids) if i is None]
             if missing:
-                raise ConfigError(f"merge {rank + 1} ({a} {b}) uses {missing[0]!r}, which is not in the vocabulary")
+                raise ConfigError(
+                    f"merge {rank + 1} ({a} {b}) uses {missing[0]!r}, which is not in the vocabulary"
+                )
             self._ranks[(ids[0], ids[1])] = (rank, ids[2])
             self._made_by.setdefault(new, rank)
         self._unk_id = self.vocab.get(unk_token) if unk_token is not None else None
@@ -224,8 +226,11 @@ class BPE(VocabLookup):
                 prv[k] = i
             if steps is not None:
                 now = tuple(self._id_to_token[s[0]] for s, a in zip(symbols, alive) if a)
-                steps.append(MergeStep(rank, left, right, self._id_to_token[new_id], symbols[i][1], now,
-                                       sum(alive[:i])))
+                steps.append(
+                    MergeStep(
+                        rank, left, right, self._id_to_token[new_id], symbols[i][1], now, sum(alive[:i])
+                    )
+                )
             p = prv[i]
             if p >= 0:
                 r = ranks.get((symbols[p][0], new_id))
@@ -238,7 +243,7 @@ class BPE(VocabLookup):
         symbols[:] = [s for s, a in zip(symbols, alive) if a]
 
     # -- the explorer's slider ---------------------------------------------------
-    def truncated(self, vocab_size: int) -> "BPE":
+    def truncated(self, vocab_size: int) -> BPE:
         """This model cut to its first merges so that it has at most ``vocab_size`` tokens.
 
         Keeps every base token and the merges up to the one that created the
@@ -264,8 +269,14 @@ class BPE(VocabLookup):
                 created = list(self._made_by)
                 base = [(t, i) for t, i in self.vocab.items() if t not in self._made_by]
                 kept = base + [(t, self.vocab[t]) for t in created]  # a cut keeps a prefix
-                tables = (creators, len(base), kept, [(i, t) for t, i in kept],
-                          list(self._ranks.items()), list(self._made_by.items()))
+                tables = (
+                    creators,
+                    len(base),
+                    kept,
+                    [(i, t) for t, i in kept],
+                    list(self._ranks.items()),
+                    list(self._made_by.items()),
+                )
             self._cut_tables = tables
         budget = max(vocab_size - self.min_vocab_size, 0)
         if tables is False:
@@ -304,9 +315,18 @@ class BPE(VocabLookup):
         state["_cache"] = {}
         return state
 
-    def _with(self, vocab: dict[str, int], merges: list[tuple[str, str]]) -> "BPE":
-        return BPE(vocab, merges, self.unk_token, self.continuing_subword_prefix, self.end_of_word_suffix,
-                   self.byte_fallback, self.fuse_unk, self.ignore_merges, self.dropout)
+    def _with(self, vocab: dict[str, int], merges: list[tuple[str, str]]) -> BPE:
+        return BPE(
+            vocab,
+            merges,
+            self.unk_token,
+            self.continuing_subword_prefix,
+            self.end_of_word_suffix,
+            self.byte_fallback,
+            self.fuse_unk,
+            self.ignore_merges,
+            self.dropout,
+        )
 
     # -- serialization -------------------------------------------------------------
     def ranked_merges(self) -> list[tuple[str, str]]:
@@ -330,12 +350,14 @@ class BPE(VocabLookup):
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "BPE":
+    def from_dict(cls, d: dict) -> BPE:
         """Read a ``"model"`` dict; merges may be ``"a b"`` strings or ``["a", "b"]`` pairs."""
         if not isinstance(d, dict) or d.get("type", "BPE") != "BPE":
             raise FormatError("not a BPE model")
         vocab = d.get("vocab")
-        if not isinstance(vocab, dict) or not all(isinstance(k, str) and isinstance(v, int) for k, v in vocab.items()):
+        if not isinstance(vocab, dict) or not all(
+            isinstance(k, str) and isinstance(v, int) for k, v in vocab.items()
+        ):
             raise FormatError("a BPE model needs a vocabulary mapping tokens to whole-number ids")
         merges = []
         for n, m in enumerate(d.get("merges") or [], start=1):

@@ -116,14 +116,17 @@ class Unigram:
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "Unigram":
+    def from_dict(cls, d: dict) -> Unigram:
         if not isinstance(d, dict) or d.get("type", "Unigram") != "Unigram":
             raise ConfigError("not a Unigram model description")
         vocab = d.get("vocab")
         if not isinstance(vocab, list):
             raise ConfigError('a Unigram model needs a "vocab" list of [piece, score]')
-        return cls([tuple(v) if isinstance(v, (list, tuple)) else v for v in vocab],
-                   unk_id=d.get("unk_id"), byte_fallback=bool(d.get("byte_fallback", False)))
+        return cls(
+            [tuple(v) if isinstance(v, (list, tuple)) else v for v in vocab],
+            unk_id=d.get("unk_id"),
+            byte_fallback=bool(d.get("byte_fallback", False)),
+        )
 
     def __repr__(self) -> str:
         return f"Unigram(vocab_size={self.vocab_size}, unk_id={self.unk_id})"
@@ -181,16 +184,19 @@ class Unigram:
         keep = sum(1 for i, (p, _) in enumerate(self._pieces) if len(p) == 1 or self._is_special(i, p))
         return keep
 
-    def truncated(self, vocab_size: int) -> "Unigram":
+    def truncated(self, vocab_size: int) -> Unigram:
         """The smallest pruning snapshot of at least ``vocab_size`` pieces (or this model),
         cut to exactly ``vocab_size`` by dropping the lowest-scoring multi-character pieces."""
         if vocab_size < self.min_vocab_size:
-            raise ConfigError(f"vocab size {vocab_size} is below this model's minimum ({self.min_vocab_size})")
+            raise ConfigError(
+                f"vocab size {vocab_size} is below this model's minimum ({self.min_vocab_size})"
+            )
         specials = [(p, s) for i, (p, s) in enumerate(self._pieces) if self._is_special(i, p)]
         base = [(p, s) for i, (p, s) in enumerate(self._pieces) if not self._is_special(i, p)]
         # the smallest candidate that is big enough (this model first on equal size), else the biggest.
-        candidates = sorted([(len(base), 0, base)] + [(n, 1, snap) for n, snap in self.snapshots],
-                            key=lambda c: (c[0], c[1]))
+        candidates = sorted(
+            [(len(base), 0, base)] + [(n, 1, snap) for n, snap in self.snapshots], key=lambda c: (c[0], c[1])
+        )
         fitting = [c for c in candidates if c[0] + len(specials) >= vocab_size]
         base = fitting[0][2] if fitting else candidates[-1][2]
         if len(specials) + len(base) <= vocab_size:
@@ -201,7 +207,11 @@ class Unigram:
             drop = set(multi[:n_drop])
             cut = [e for i, e in enumerate(base) if i not in drop]
         pieces = specials + sorted(cut, key=lambda e: -e[1])
-        unk = None if self.unk_token is None else next(i for i, (p, _) in enumerate(pieces) if p == self.unk_token)
+        unk = (
+            None
+            if self.unk_token is None
+            else next(i for i, (p, _) in enumerate(pieces) if p == self.unk_token)
+        )
         model = Unigram(pieces, unk_id=unk, byte_fallback=self.byte_fallback)
         model.special_tokens = list(self.special_tokens)
         return model
@@ -303,5 +313,7 @@ class Unigram:
                 # subtle: as in `tokenizers`, every byte token spans the whole unknown run
                 return [Token(i, self._pieces[i][0], start, end) for i, _ in ids]
         if self.unk_id is None:
-            raise SubwordError(f"{text!r} has characters no piece covers and this Unigram model has no unknown token")
+            raise SubwordError(
+                f"{text!r} has characters no piece covers and this Unigram model has no unknown token"
+            )
         return [Token(self.unk_id, text, start, end)]

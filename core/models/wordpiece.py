@@ -79,7 +79,7 @@ class WordPiece(VocabLookup):
         last = max([i for t, i in self.vocab.items() if self._is_base(t)] + [self._unk_id])
         return sum(1 for i in self._id_to_token if i <= last)
 
-    def truncated(self, vocab_size: int) -> "WordPiece":
+    def truncated(self, vocab_size: int) -> WordPiece:
         """Keep the tokens with the ``vocab_size`` smallest ids (the trainer's creation order).
 
         Never cuts below :attr:`min_vocab_size`, so the alphabet and the unknown token
@@ -164,7 +164,7 @@ class WordPiece(VocabLookup):
         }
 
     @classmethod
-    def from_dict(cls, d: dict) -> "WordPiece":
+    def from_dict(cls, d: dict) -> WordPiece:
         """Read a ``"model"`` dict of type ``"WordPiece"`` (missing options take BERT's defaults)."""
         if not isinstance(d, dict) or d.get("type", "WordPiece") != "WordPiece":
             raise FormatError("not a WordPiece model")

@@ -45,7 +45,7 @@ Leaves out: ``max_token_length`` and BPE-dropout.
 from __future__ import annotations
 
 import heapq
-from typing import Generator
+from collections.abc import Generator
 
 from core.bytelevel import BYTE_ALPHABET
 from core.errors import ConfigError, CorpusError
@@ -159,7 +159,7 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
         # 4a. the new token: left + right (right without its continuing-subword prefix)
         a, b = pair
         left, right = id_to_token[ord(a)], id_to_token[ord(b)]
-        piece = right[len(prefix):] if prefix and right.startswith(prefix) else right
+        piece = right[len(prefix) :] if prefix and right.startswith(prefix) else right
         new_token = left + piece
         c = chr(add(new_token))
         merges.append((left, right))
@@ -210,12 +210,22 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
         where = {}
 
         step += 1
-        yield MergeEvent(step, left, right, new_token, count, len(id_to_token), float(count),
-                         _has_tie(heap, count, pair_counts))
+        yield MergeEvent(
+            step,
+            left,
+            right,
+            new_token,
+            count,
+            len(id_to_token),
+            float(count),
+            _has_tie(heap, count, pair_counts),
+        )
 
     if reason == "reached the requested vocabulary size" and step == 0:
-        reason = (f"the special tokens and alphabet ({len(id_to_token)} symbols) already fill "
-                  f"the requested vocabulary of {vocab_size}")
+        reason = (
+            f"the special tokens and alphabet ({len(id_to_token)} symbols) already fill "
+            f"the requested vocabulary of {vocab_size}"
+        )
     yield TrainingStopped(reason, len(id_to_token), vocab_size)
 
     return BPE(

@@ -43,7 +43,7 @@ character coverage (every character is kept), and multi-threading.
 from __future__ import annotations
 
 import math
-from typing import Generator
+from collections.abc import Generator
 
 import numpy as np
 
@@ -80,7 +80,9 @@ def digamma(x: np.ndarray) -> np.ndarray:
     xx = 1.0 / x
     xx2 = xx * xx
     xx4 = xx2 * xx2
-    result += np.log(x) + xx2 / 24.0 - 7.0 / 960.0 * xx4 + 31.0 / 8064.0 * xx4 * xx2 - 127.0 / 30720.0 * xx4 * xx4
+    result += (
+        np.log(x) + xx2 / 24.0 - 7.0 / 960.0 * xx4 + 31.0 / 8064.0 * xx4 * xx2 - 127.0 / 30720.0 * xx4 * xx4
+    )
     return result
 
 
@@ -104,7 +106,7 @@ class Lattices:
         self._fwd = self._plan(dst, src)
         self._bwd = None  # built on first use
 
-    def without(self, alive: np.ndarray) -> "Lattices":
+    def without(self, alive: np.ndarray) -> Lattices:
         """The same lattices keeping only edges of pieces with ``alive[pid]`` (no re-sorting)."""
         new = Lattices.__new__(Lattices)
         keep = alive[self.pid]
@@ -148,8 +150,15 @@ class Lattices:
             local_group -= blocks.astype(np.int32)[lv]  # ...counted from its level's first group
         local_start = (gstarts - gbounds[blocks[glevel]]).astype(np.int32)
         nonempty = np.flatnonzero(blocks[1:] > blocks[:-1])
-        spans = [(int(g0), int(g1), int(e0), int(e1)) for g0, g1, e0, e1 in zip(
-            blocks[nonempty], blocks[nonempty + 1], gbounds[blocks[nonempty]], gbounds[blocks[nonempty + 1]])]
+        spans = [
+            (int(g0), int(g1), int(e0), int(e1))
+            for g0, g1, e0, e1 in zip(
+                blocks[nonempty],
+                blocks[nonempty + 1],
+                gbounds[blocks[nonempty]],
+                gbounds[blocks[nonempty + 1]],
+            )
+        ]
         return t, o, p, gbounds, t[gstarts], spans, local_group, local_start
 
     def _sweep(self, plan, edge_score, init_nodes, reverse, mode):
@@ -161,7 +170,7 @@ class Lattices:
         back = np.full(self.n_nodes, -1, dtype=np.int64) if mode == "max" else None
         edge_index = np.arange(len(t)) if mode == "max" else None
         never = np.iinfo(np.int64).max
-        for g0, g1, e0, e1 in (reversed(spans) if reverse else spans):
+        for g0, g1, e0, e1 in reversed(spans) if reverse else spans:
             vals = value[o[e0:e1]]
             vals += edge_score[e0:e1]
             starts = local_start[g0:g1]
@@ -201,7 +210,7 @@ class Lattices:
         expected = np.zeros(n_pieces)
         # in chunks, so the float temporaries stay small on corpora with tens of millions of edges
         for a in range(0, len(p), _CHUNK):
-            tc, oc, pc = t[a:a + _CHUNK], o[a:a + _CHUNK], p[a:a + _CHUNK]
+            tc, oc, pc = t[a : a + _CHUNK], o[a : a + _CHUNK], p[a : a + _CHUNK]
             w = node_lattice[oc]
             marg = np.exp(alpha[oc] + score[pc] + beta[tc] - log_z[w]) * weights[w]
             expected += np.bincount(pc, weights=marg, minlength=n_pieces)
@@ -339,7 +348,9 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
             pairs = _distinct(p_uid * (n_uniq + 1) + inv)
             followers = np.bincount(pairs // (n_uniq + 1), minlength=len(p_freq))
             at_end = corpus.dist[p_pos] == k - 1
-            end_weight = np.bincount(p_inv[at_end], weights=corpus.pos_weight[p_pos[at_end]], minlength=len(p_freq))
+            end_weight = np.bincount(
+                p_inv[at_end], weights=corpus.pos_weight[p_pos[at_end]], minlength=len(p_freq)
+            )
             maximal = (followers + (end_weight > 0) >= 2) | (end_weight >= 2)
             frequent = np.flatnonzero((p_freq >= 2) & maximal)
             cand_len.append(np.full(len(frequent), k - 1))
@@ -366,7 +377,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         c_len = c_freq = c_pos = c_uid = np.zeros(0, np.int64)
         order = np.zeros(0, np.int64)
     text = corpus.text
-    pieces = chars + [text[int(p): int(p) + int(k)] for p, k in zip(c_pos[order], c_len[order])]
+    pieces = chars + [text[int(p) : int(p) + int(k)] for p, k in zip(c_pos[order], c_len[order])]
     values = np.concatenate([char_freq[char_order], (c_freq * c_len)[order]]).astype(np.float64)
     rep_pos = np.concatenate([np.full(len(chars), -1), c_pos[order]]).astype(np.int64)
     # edges: every position/length whose substring is a seed piece
@@ -399,7 +410,9 @@ def _corpus_lattices(corpus: _Corpus, src, lens, pid) -> Lattices:
     return Lattices(src, src + lens, pid, corpus.level, corpus.off, corpus.ends, corpus.n)
 
 
-def _piece_lattices(corpus: _Corpus, src, lens, pid, pieces_idx, rep_pos, piece_len) -> tuple[Lattices, np.ndarray]:
+def _piece_lattices(
+    corpus: _Corpus, src, lens, pid, pieces_idx, rep_pos, piece_len
+) -> tuple[Lattices, np.ndarray]:
     """The lattice of each piece's own string, without the piece itself (its alternatives).
 
     ``src, lens, pid`` must be sorted by start position (see ``_by_start``).
@@ -503,8 +516,21 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
 
         # 3. prune.
         prune_round += 1
-        removed_ids, losses = _prune(corpus, lattices, src, lens, pid, score, alive, is_char, rep_pos,
-                                     piece_len, weights, max(desired, int(shrink * size)), desired)
+        removed_ids, losses = _prune(
+            corpus,
+            lattices,
+            src,
+            lens,
+            pid,
+            score,
+            alive,
+            is_char,
+            rep_pos,
+            piece_len,
+            weights,
+            max(desired, int(shrink * size)),
+            desired,
+        )
         alive[removed_ids] = False
         score[removed_ids] = -np.inf
         src, lens, pid = _filter(src, lens, pid, alive)
@@ -530,8 +556,11 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
     model = Unigram(model_pieces, unk_id=unk)
     model.special_tokens = specials
     model.snapshots = snapshots
-    yield TrainingStopped("reached vocab size" if len(final) >= target else "ran out of pieces",
-                          model.vocab_size, options.vocab_size)
+    yield TrainingStopped(
+        "reached vocab size" if len(final) >= target else "ran out of pieces",
+        model.vocab_size,
+        options.vocab_size,
+    )
     return model
 
 
@@ -552,8 +581,9 @@ def _filter(src, lens, pid, alive):
     return src[keep], lens[keep], pid[keep]
 
 
-def _prune(corpus, lattices, src, lens, pid, score, alive, is_char, rep_pos, piece_len, weights, pruned_size,
-           desired):
+def _prune(
+    corpus, lattices, src, lens, pid, score, alive, is_char, rep_pos, piece_len, weights, pruned_size, desired
+):
     """SentencePiece's PruneSentencePieces, vectorized. Returns (removed ids, their losses)."""
     n_all = len(score)
     ids = np.flatnonzero(alive)
@@ -574,7 +604,9 @@ def _prune(corpus, lattices, src, lens, pid, score, alive, is_char, rep_pos, pie
     n_alt = np.bincount(alt_owner, minlength=len(multi))
     with np.errstate(divide="ignore", invalid="ignore"):  # log(0) for unused pieces: dropped below
         logsum_alt = np.log(total + f_i * (n_alt - 1))
-        alt_gain = np.bincount(alt_owner, weights=np.log(freq[alt_pid] + f_i[alt_owner]), minlength=len(multi))
+        alt_gain = np.bincount(
+            alt_owner, weights=np.log(freq[alt_pid] + f_i[alt_owner]), minlength=len(multi)
+        )
         logprob_sp = np.log(f_i) - np.log(total)
         logprob_alt = alt_gain - n_alt * logsum_alt
         loss = (used_by[multi] / weights.sum()) * (logprob_sp - logprob_alt)

@@ -30,8 +30,8 @@ Leaves out: EM re-estimation (the seed keeps raw substring counts).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Generator
 from math import log
-from typing import Generator
 
 from core.errors import ConfigError
 from core.events import Progress, TrainingStopped, UnigramRound
@@ -146,7 +146,9 @@ def train_unigram_textbook(word_counts: dict[str, int], options) -> Generator[ob
     counts = seed_counts(word_counts, seed_size)
     n_chars = sum(1 for p in counts if len(p) == 1)
     if target < n_chars:
-        raise ConfigError(f"vocab size {options.vocab_size} is below the {n_chars} characters + {len(specials)} specials")
+        raise ConfigError(
+            f"vocab size {options.vocab_size} is below the {n_chars} characters + {len(specials)} specials"
+        )
     losses = losses_from_counts(counts)
     yield UnigramRound("seed", 0, len(losses) + len(specials), corpus_loss(word_counts, losses))
 
@@ -165,16 +167,23 @@ def train_unigram_textbook(word_counts: dict[str, int], options) -> Generator[ob
             del counts[piece]
         losses = losses_from_counts(counts)
         yield Progress("prune", round_no, round_no)
-        yield UnigramRound("prune", round_no, len(losses) + len(specials), corpus_loss(word_counts, losses), removed)
-        snapshots.append((len(losses), [(p, -l) for p, l in losses.items()]))
+        yield UnigramRound(
+            "prune", round_no, len(losses) + len(specials), corpus_loss(word_counts, losses), removed
+        )
+        snapshots.append((len(losses), [(p, -loss) for p, loss in losses.items()]))
 
     # 3. the model: specials first (score 0, like `tokenizers`), then pieces by log-probability.
-    pieces = [(s, 0.0) for s in specials] + sorted(((p, -l) for p, l in losses.items()), key=lambda e: -e[1])
+    pieces = [(s, 0.0) for s in specials] + sorted(
+        ((p, -loss) for p, loss in losses.items()), key=lambda e: -e[1]
+    )
     unk = specials.index(options.unk_token) if options.unk_token in specials else None
     model = Unigram(pieces, unk_id=unk)
     model.special_tokens = specials
     model.snapshots = snapshots
     model.textbook_losses = losses  # the seed's own ``model`` dict, for ``tokenize`` above
-    yield TrainingStopped("reached vocab size" if len(losses) <= target else "nothing left to remove",
-                          model.vocab_size, options.vocab_size)
+    yield TrainingStopped(
+        "reached vocab size" if len(losses) <= target else "nothing left to remove",
+        model.vocab_size,
+        options.vocab_size,
+    )
     return model

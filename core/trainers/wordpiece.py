@@ -44,7 +44,7 @@ Leaves out: ``tokenizers``' ``initial_alphabet`` and ``max_token_length`` option
 from __future__ import annotations
 
 import heapq
-from typing import Generator
+from collections.abc import Generator
 
 from core.errors import ConfigError, CorpusError
 from core.events import MergeEvent, Progress, TrainingStopped
@@ -66,7 +66,9 @@ def _alphabet(char_counts: dict[str, int], limit: int | None) -> set[str]:
     return set(ranked[: max(limit, 0)])
 
 
-def _merge_word(symbols: list[int], a: int, b: int, new: int) -> tuple[list[int], int, list[tuple[tuple[int, int], int]]]:
+def _merge_word(
+    symbols: list[int], a: int, b: int, new: int
+) -> tuple[list[int], int, list[tuple[tuple[int, int], int]]]:
     """Merge every ``a b`` left to right; return the new symbols, the number of merges and pair changes.
 
     The changes list the neighbouring pairs that disappear (-1) and appear (+1); the
@@ -215,7 +217,7 @@ def train_wordpiece(word_counts: dict[str, int], options) -> Generator[object, N
         score = pair_total / (unit_count[a] * unit_count[b]) if likelihood else float(pair_total)
 
         # 4a. The new token: the right part loses its ## (a + ##b -> ab, ##a + ##b -> ##ab).
-        right = tokens[b][len(prefix):] if prefix and tokens[b].startswith(prefix) else tokens[b]
+        right = tokens[b][len(prefix) :] if prefix and tokens[b].startswith(prefix) else tokens[b]
         new_token = tokens[a] + right
         n = vocab.get(new_token)
         if n is None:
@@ -294,7 +296,9 @@ def train_wordpiece(word_counts: dict[str, int], options) -> Generator[object, N
         yield MergeEvent(step, tokens[a], tokens[b], new_token, pair_total, len(vocab), score, tie)
 
     if step == 0 and reason == "vocab size reached":
-        reason = (f"the special tokens and alphabet ({len(vocab)} symbols) already fill "
-                  f"the requested vocabulary of {options.vocab_size}")
+        reason = (
+            f"the special tokens and alphabet ({len(vocab)} symbols) already fill "
+            f"the requested vocabulary of {options.vocab_size}"
+        )
     yield TrainingStopped(reason, len(vocab), options.vocab_size)
     return WordPiece(vocab, unk, prefix, max_chars)

@@ -79,9 +79,25 @@ def test_tokenizer_json_reloads_the_whole_pipeline(tmp_path, capsys):
     corpus = tmp_path / "c.txt"
     corpus.write_text("Hug HUG hug, Pug pun!\n철수는 치킨을 먹고 볶음밥을 먹고 있다\n" * 3, encoding="utf-8")
     out_dir = tmp_path / "m"
-    code, _, err = run(["train", corpus, "-v", 40, "-o", out_dir, "--normalizer", "nfkc,lowercase",
-                        "--pre-tokenizer", "whitespace-split", "--special-tokens", "<unk>,<s>",
-                        "--end-of-word-suffix", "</w>"], capsys)
+    code, _, err = run(
+        [
+            "train",
+            corpus,
+            "-v",
+            40,
+            "-o",
+            out_dir,
+            "--normalizer",
+            "nfkc,lowercase",
+            "--pre-tokenizer",
+            "whitespace-split",
+            "--special-tokens",
+            "<unk>,<s>",
+            "--end-of-word-suffix",
+            "</w>",
+        ],
+        capsys,
+    )
     assert code == 0, err
     tok = load_tokenizer_json(out_dir / "tokenizer.json")
     enc = tok.encode("HUG, 먹고")
@@ -104,8 +120,21 @@ def test_byte_level_round_trip_through_files(tmp_path, capsys):
     assert load_tokenizer_json(out_dir / "tokenizer.json").decode(ids) == text
 
 
-@pytest.mark.parametrize("case", ["missing", "directory", "empty", "binary", "vocab0", "normalizer",
-                                  "pre_tokenizer", "bad_counts", "output_is_file", "alphabet"])
+@pytest.mark.parametrize(
+    "case",
+    [
+        "missing",
+        "directory",
+        "empty",
+        "binary",
+        "vocab0",
+        "normalizer",
+        "pre_tokenizer",
+        "bad_counts",
+        "output_is_file",
+        "alphabet",
+    ],
+)
 def test_train_errors_are_one_line(tmp_path, hug_corpus, capsys, case):
     out_dir = tmp_path / "out"
     argv = ["train", hug_corpus, "-v", 11, "-o", out_dir]
@@ -171,12 +200,29 @@ def test_encode_errors_are_one_line(tmp_path, capsys, case):
 def test_installed_entry_point_runs_in_a_subprocess(tmp_path, hug_corpus):
     out_dir = tmp_path / "m"
     exe = [sys.executable, "-m", "core.cli"]
-    done = subprocess.run(exe + ["train", str(hug_corpus), "-v", "11", "-o", str(out_dir)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    done = subprocess.run(
+        exe + ["train", str(hug_corpus), "-v", "11", "-o", str(out_dir)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
-    done = subprocess.run(exe + ["encode", "-m", str(out_dir), "pug bug mug", "--json"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    done = subprocess.run(
+        exe + ["encode", "-m", str(out_dir), "pug bug mug", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert json.loads(done.stdout)["tokens"] == ["p", "ug", "b", "ug", "<unk>", "ug"]
-    done = subprocess.run(exe + ["encode", "-m", str(tmp_path / "none"), "x"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
-    assert done.returncode == 1 and done.stderr.startswith("subword: error:") and "Traceback" not in done.stderr
+    done = subprocess.run(
+        exe + ["encode", "-m", str(tmp_path / "none"), "x"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+    assert (
+        done.returncode == 1 and done.stderr.startswith("subword: error:") and "Traceback" not in done.stderr
+    )

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.errors import ConfigError, FormatError
 from core.events import drain
@@ -76,7 +77,10 @@ def test_duplicate_merge_later_rank_wins():
 def test_explain_lists_steps_in_order():
     m = seed_model()
     steps = m.explain("hugs")
-    assert [(s.rank, s.left, s.right, s.merged, s.position) for s in steps] == [(0, "u", "g", "ug", 1), (2, "h", "ug", "hug", 0)]
+    assert [(s.rank, s.left, s.right, s.merged, s.position) for s in steps] == [
+        (0, "u", "g", "ug", 1),
+        (2, "h", "ug", "hug", 0),
+    ]
     assert steps[-1].symbols == ("hug", "s")
     assert [s.index for s in steps] == [1, 0]
     unk_steps = m.explain("mugs")  # <unk> is one symbol but 1 char; ug sits at index 1
@@ -146,7 +150,9 @@ def test_duplicate_ids_rejected():
 
 @pytest.fixture(scope="module")
 def char_tokenizer():
-    return drain(train_from_counts(pre_tokenize_lines(SAMPLE, TrainOptions("bpe")), TrainOptions("bpe", vocab_size=80)))
+    return drain(
+        train_from_counts(pre_tokenize_lines(SAMPLE, TrainOptions("bpe")), TrainOptions("bpe", vocab_size=80))
+    )
 
 
 @pytest.fixture(scope="module")

@@ -37,7 +37,9 @@ def test_hug_seed_merges_counts_and_encoding():
     assert [(e.left, e.right, e.count) for e in merges] == [("u", "g", 20), ("u", "n", 16), ("h", "ug", 15)]
     assert [e.vocab_size for e in merges] == [9, 10, 11]
     assert model.merges == [("u", "g"), ("u", "n"), ("h", "ug")]
-    assert sorted(model.get_vocab()) == sorted(["<unk>", "b", "g", "h", "n", "p", "s", "u", "ug", "un", "hug"])
+    assert sorted(model.get_vocab()) == sorted(
+        ["<unk>", "b", "g", "h", "n", "p", "s", "u", "ug", "un", "hug"]
+    )
     assert model.token_to_id("<unk>") == 0
     # 'm' was never seen: it becomes <unk>, and u g still merges.
     assert tok.encode("pug bug mug").tokens == ["p", "ug", "b", "ug", "<unk>", "ug"]
@@ -69,7 +71,11 @@ def test_korean_seed_first_merge_and_tie():
     # 철 + 수는 (still 10) becomes 철수는. We follow the algorithm, not the seed's shortcut.
     model, events = train(KO, vocab_size=13 + 3, special_tokens=[])
     merges = merge_events(events)
-    assert [(e.left, e.right, e.count) for e in merges] == [("먹", "고", 11), ("수", "는", 10), ("철", "수는", 10)]
+    assert [(e.left, e.right, e.count) for e in merges] == [
+        ("먹", "고", 11),
+        ("수", "는", 10),
+        ("철", "수는", 10),
+    ]
     assert [e.tie for e in merges] == [False, True, False]
     assert model.vocab_size == 16
 
@@ -91,8 +97,15 @@ def test_low_lower_newest_widest_with_end_of_word_suffix():
     # n ew = ew est</w> = 6 -> (n, ew) since n is alphabet; new est</w> = 6 -> newest</w>;
     # lo w</w> = 5 -> low</w>.
     model, _ = train(LOW, vocab_size=10 + 3 + 7, special_tokens=[], end_of_word_suffix="</w>")
-    assert model.merges == [("e", "s"), ("es", "t</w>"), ("l", "o"), ("e", "w"), ("n", "ew"),
-                            ("new", "est</w>"), ("lo", "w</w>")]
+    assert model.merges == [
+        ("e", "s"),
+        ("es", "t</w>"),
+        ("l", "o"),
+        ("e", "w"),
+        ("n", "ew"),
+        ("new", "est</w>"),
+        ("lo", "w</w>"),
+    ]
     assert {"r</w>", "t</w>", "w</w>"} <= set(model.get_vocab())
     # "lowest": es, est</w>, lo apply; w est</w> is not a merge.
     assert [t.value for t in model.tokenize("lowest")] == ["lo", "w", "est</w>"]

@@ -9,8 +9,12 @@ from core.events import drain
 from core.models.bpe import BPE
 from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
 
-LINES = ["토크나이저는 문장을 작은 조각으로 나눕니다", "the tokenizer cuts the text into pieces",
-         "영화가 정말 재미있었어요 배우들의 연기가 좋았어요", "hug pug pun bun hugs lower newest widest"] * 3
+LINES = [
+    "토크나이저는 문장을 작은 조각으로 나눕니다",
+    "the tokenizer cuts the text into pieces",
+    "영화가 정말 재미있었어요 배우들의 연기가 좋았어요",
+    "hug pug pun bun hugs lower newest widest",
+] * 3
 
 
 def slow_cut(model: BPE, vocab_size: int) -> BPE:
@@ -30,13 +34,27 @@ def slow_cut(model: BPE, vocab_size: int) -> BPE:
     made = {a + b[prefix_len:] for a, b in merges}
     built = {a + b[prefix_len:] for a, b in model.merges}
     vocab = {t: i for t, i in model.vocab.items() if t not in built or t in made}
-    return BPE(vocab, merges, model.unk_token, model.continuing_subword_prefix, model.end_of_word_suffix,
-               model.byte_fallback, model.fuse_unk, model.ignore_merges, model.dropout)
+    return BPE(
+        vocab,
+        merges,
+        model.unk_token,
+        model.continuing_subword_prefix,
+        model.end_of_word_suffix,
+        model.byte_fallback,
+        model.fuse_unk,
+        model.ignore_merges,
+        model.dropout,
+    )
 
 
-@pytest.mark.parametrize("options", [TrainOptions("bpe", vocab_size=140),
-                                     TrainOptions("bpe", vocab_size=140, continuing_subword_prefix="##"),
-                                     TrainOptions("bpe", vocab_size=140, end_of_word_suffix="</w>")])
+@pytest.mark.parametrize(
+    "options",
+    [
+        TrainOptions("bpe", vocab_size=140),
+        TrainOptions("bpe", vocab_size=140, continuing_subword_prefix="##"),
+        TrainOptions("bpe", vocab_size=140, end_of_word_suffix="</w>"),
+    ],
+)
 def test_every_cut_equals_the_model_rebuilt_from_its_first_merges(options):
     tok = drain(train_from_counts(pre_tokenize_lines(LINES, options), options))
     model = tok.model
@@ -46,12 +64,15 @@ def test_every_cut_equals_the_model_rebuilt_from_its_first_merges(options):
         assert fast.vocab == slow.vocab and fast.merges == slow.merges, size
         assert fast._ranks == slow._ranks and fast._made_by == slow._made_by, size
         assert all(fast.id_to_token(i) == slow.id_to_token(i) for i in range(len(model.vocab) + 1)), size
-        assert [[t.value for t in fast.tokenize(w)] for w in words] == \
-            [[t.value for t in slow.tokenize(w)] for w in words], size
+        assert [[t.value for t in fast.tokenize(w)] for w in words] == [
+            [t.value for t in slow.tokenize(w)] for w in words
+        ], size
         # cutting a cut is the same as cutting the full model
         assert fast.truncated(max(size - 5, 0)).vocab == model.truncated(max(size - 5, 0)).vocab
     # the full model's encodings are untouched by the cuts
-    assert [t.value for t in model.tokenize("tokenizer")] == [t.value for t in slow_cut(model, 10**6).tokenize("tokenizer")]
+    assert [t.value for t in model.tokenize("tokenizer")] == [
+        t.value for t in slow_cut(model, 10**6).tokenize("tokenizer")
+    ]
 
 
 def test_a_pair_listed_twice_cuts_by_its_earlier_rank():

@@ -72,7 +72,7 @@ def test_plain_utf8_counts_whitespace_words_and_characters(tmp_path):
 
 
 def test_utf8_bom_is_stripped(tmp_path):
-    c, _ = count(write(tmp_path, codecs.BOM_UTF8 + "hug pug\npug\n".encode()))
+    c, _ = count(write(tmp_path, codecs.BOM_UTF8 + b"hug pug\npug\n"))
     assert c.words == {"hug": 1, "pug": 2}
     assert "\ufeff" not in c.chars and c.encoding == "utf-8"
 
@@ -96,14 +96,16 @@ def test_empty_lines_and_a_last_line_without_line_end_are_lines(tmp_path):
 
 
 def test_invalid_utf8_is_replaced_counted_and_reported(tmp_path):
-    data = "먹고 있다 ".encode() + b"\xff\xfe" + " hug\n".encode() + "철수".encode()[:-1] + b" pug\n"
+    data = "먹고 있다 ".encode() + b"\xff\xfe" + b" hug\n" + "철수".encode()[:-1] + b" pug\n"
     c, events = count(write(tmp_path, data))
     reference = data.decode("utf-8", errors="replace")
     assert c.words == dict(Counter(reference.split()))
     assert c.replaced_bytes == 4  # \xff, \xfe, and the two bytes of a truncated 수
     assert c.chars["\ufffd"] == reference.count("\ufffd")
     warnings = [e for e in events if isinstance(e, Warning_)]
-    assert len(warnings) == 1 and "4 invalid byte" in warnings[0].message and "corpus.txt" in warnings[0].message
+    assert (
+        len(warnings) == 1 and "4 invalid byte" in warnings[0].message and "corpus.txt" in warnings[0].message
+    )
 
 
 @pytest.mark.parametrize("codec", ["cp949", "euc-kr"])
@@ -138,7 +140,7 @@ def test_detection_reads_the_first_block_only(tmp_path, monkeypatch):
 def test_detect_encoding_prefers_utf8_when_it_decodes_cleanly():
     assert detect_encoding(KOREAN.encode("utf-8")) == "utf-8"
     assert detect_encoding(KOREAN.encode("cp949")) == "cp949"
-    assert detect_encoding("plain ascii".encode()) == "utf-8"
+    assert detect_encoding(b"plain ascii") == "utf-8"
     assert detect_encoding("한국어".encode("utf-16")) == "utf-16"
     # a UTF-8 file with one stray byte stays UTF-8 (fewest errors wins)
     assert detect_encoding(KOREAN.encode() + b"\xff") == "utf-8"
@@ -241,7 +243,10 @@ def test_stopping_iteration_cancels_and_closes_the_file(tmp_path):
 
 def test_a_50_mb_single_line_is_counted_in_small_memory(tmp_path):
     # Long words keep the number of Python objects (and tracemalloc's own cost) low.
-    vocab = [f"{stem}-{n:02d}" * 3 for n, stem in enumerate(["tokenization", "subword", "merges", "vocabulary"] * 5)]
+    vocab = [
+        f"{stem}-{n:02d}" * 3
+        for n, stem in enumerate(["tokenization", "subword", "merges", "vocabulary"] * 5)
+    ]
     unit = " ".join(vocab) + " "
     p = tmp_path / "one-line.txt"
     repeats = 0
@@ -277,14 +282,18 @@ def test_a_long_stretch_without_whitespace_is_cut_at_the_block_end(tmp_path, mon
     assert c.n_words > 1
 
 
-PIPELINE_CHARS = st.sampled_from(list("ab가각나먹고는을 \t") + ["\n", "\r\n", "\r", "😀", "e\u0301", "ＡＢ", "Ä", ",", "'s"])
+PIPELINE_CHARS = st.sampled_from(
+    list("ab가각나먹고는을 \t") + ["\n", "\r\n", "\r", "😀", "e\u0301", "ＡＢ", "Ä", ",", "'s"]
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     parts=st.lists(PIPELINE_CHARS, max_size=400),
     block=st.integers(1, 40),
-    pre_tokenizer=st.sampled_from(["whitespace", "whitespace-split", "bert", "gpt2", "bytelevel", "metaspace", "none"]),
+    pre_tokenizer=st.sampled_from(
+        ["whitespace", "whitespace-split", "bert", "gpt2", "bytelevel", "metaspace", "none"]
+    ),
     normalizer=st.sampled_from([None, "nfkc,lowercase", "nfd"]),
 )
 def test_streaming_in_tiny_blocks_equals_counting_lines_in_memory(
@@ -297,7 +306,9 @@ def test_streaming_in_tiny_blocks_equals_counting_lines_in_memory(
     monkeypatch.setattr(corpus, "MAX_SEGMENT_CHARS", 60)
     monkeypatch.setattr(corpus, "LONG_LINE_CHARS", 30)
     text = "".join(parts)
-    text = re.sub(r"[^\s]{12,}", lambda m: " ".join(m.group()[i : i + 6] for i in range(0, len(m.group()), 6)), text)
+    text = re.sub(
+        r"[^\s]{12,}", lambda m: " ".join(m.group()[i : i + 6] for i in range(0, len(m.group()), 6)), text
+    )
     text = re.sub(r"[ \t]{4,}", "  ", text)
     algorithm = "bytelevel-bpe" if pre_tokenizer == "bytelevel" else "bpe"
     options = TrainOptions(algorithm, pre_tokenizer=pre_tokenizer, normalizer=normalizer)
@@ -337,7 +348,9 @@ def test_word_counts_round_trip_sorted_by_count(tmp_path):
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     st.dictionaries(
-        st.text(st.characters(blacklist_characters="\n\r", blacklist_categories=["Cs"]), min_size=1, max_size=8),
+        st.text(
+            st.characters(blacklist_characters="\n\r", blacklist_categories=["Cs"]), min_size=1, max_size=8
+        ),
         st.integers(1, 10**12),
         max_size=30,
     )
@@ -414,10 +427,33 @@ SEED_COUNTS = {
 }
 # Seed 003's word_freqs, printed by the XLNet (metaspace) pre-tokenizer on its four sentences.
 SEED_003_WORD_FREQS = {
-    "▁This": 3, "▁is": 2, "▁the": 1, "▁Hugging": 1, "▁Face": 1, "▁Course.": 1, "▁chapter": 1,
-    "▁about": 1, "▁tokenization.": 1, "▁section": 1, "▁shows": 1, "▁several": 1, "▁tokenizer": 1,
-    "▁algorithms.": 1, "▁Hopefully,": 1, "▁you": 1, "▁will": 1, "▁be": 1, "▁able": 1, "▁to": 1,
-    "▁understand": 1, "▁how": 1, "▁they": 1, "▁are": 1, "▁trained": 1, "▁and": 1, "▁generate": 1,
+    "▁This": 3,
+    "▁is": 2,
+    "▁the": 1,
+    "▁Hugging": 1,
+    "▁Face": 1,
+    "▁Course.": 1,
+    "▁chapter": 1,
+    "▁about": 1,
+    "▁tokenization.": 1,
+    "▁section": 1,
+    "▁shows": 1,
+    "▁several": 1,
+    "▁tokenizer": 1,
+    "▁algorithms.": 1,
+    "▁Hopefully,": 1,
+    "▁you": 1,
+    "▁will": 1,
+    "▁be": 1,
+    "▁able": 1,
+    "▁to": 1,
+    "▁understand": 1,
+    "▁how": 1,
+    "▁they": 1,
+    "▁are": 1,
+    "▁trained": 1,
+    "▁and": 1,
+    "▁generate": 1,
     "▁tokens.": 1,
 }
 
@@ -450,9 +486,13 @@ def test_examples_json_describes_every_example_file(resources_dir):
         assert e["description"] and e["title"]
         # the options the Examples menu will build must be valid
         options = TrainOptions(
-            e["algorithm"], vocab_size=e["vocab_size"], pre_tokenizer=e["pre_tokenizer"],
-            normalizer=e["normalizer"], special_tokens=e.get("special_tokens"),
-            end_of_word_suffix=e.get("end_of_word_suffix"), extra=e.get("extra", {}),
+            e["algorithm"],
+            vocab_size=e["vocab_size"],
+            pre_tokenizer=e["pre_tokenizer"],
+            normalizer=e["normalizer"],
+            special_tokens=e.get("special_tokens"),
+            end_of_word_suffix=e.get("end_of_word_suffix"),
+            extra=e.get("extra", {}),
         )
         path = resources_dir / "examples" / e["file"]
         if e["kind"] == "counts":
@@ -489,11 +529,16 @@ def test_bpe_examples_train_to_the_merges_their_descriptions_promise(resources_d
         if e["algorithm"] != "bpe":
             continue
         options = TrainOptions(
-            "bpe", vocab_size=e["vocab_size"], pre_tokenizer=e["pre_tokenizer"],
-            special_tokens=e.get("special_tokens"), end_of_word_suffix=e.get("end_of_word_suffix"),
+            "bpe",
+            vocab_size=e["vocab_size"],
+            pre_tokenizer=e["pre_tokenizer"],
+            special_tokens=e.get("special_tokens"),
+            end_of_word_suffix=e.get("end_of_word_suffix"),
         )
         path = resources_dir / "examples" / e["file"]
-        corpus_counts = load_word_counts_as_corpus(path, options) if e["kind"] == "counts" else count(path, options)[0]
+        corpus_counts = (
+            load_word_counts_as_corpus(path, options) if e["kind"] == "counts" else count(path, options)[0]
+        )
         events: list = []
         tokenizer = drain(train_from_counts(corpus_counts.words, options), events.append)
         if key in EXAMPLE_ENCODINGS:
@@ -520,8 +565,13 @@ def test_bundled_sample_corpus_is_clean_mixed_korean_and_english(resources_dir):
     latin_only = [line for line in lines if not re.search("[가-힣]", line)]
     assert len(hangul) >= 100 and len(latin_only) >= 100
     # resources/README.md states the size; keep it true
-    stated = re.search(r"\(([\d,]+) bytes, ([\d,]+) lines\)", (resources_dir / "README.md").read_text(encoding="utf-8"))
-    assert stated and (int(stated[1].replace(",", "")), int(stated[2].replace(",", ""))) == (len(raw), len(lines))
+    stated = re.search(
+        r"\(([\d,]+) bytes, ([\d,]+) lines\)", (resources_dir / "README.md").read_text(encoding="utf-8")
+    )
+    assert stated and (int(stated[1].replace(",", "")), int(stated[2].replace(",", ""))) == (
+        len(raw),
+        len(lines),
+    )
     # Korean verb endings and particles for BPE to find
     for piece in ("먹고", "먹었다", "먹는", "은 ", "는 ", "을 ", "를 ", "이 ", "가 "):
         assert piece in raw.decode("utf-8"), piece

@@ -8,9 +8,8 @@ text maps (by the stage's own mapping) to exactly its piece.
 
 from __future__ import annotations
 
-import re
-
 import pytest
+from conftest import CORPUS_FILES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tokenizers import PreTokenizedString, Regex
@@ -23,20 +22,73 @@ from core.bytelevel import chars_to_bytes
 from core.normalizers import normalizer_from_names
 from core.pre_tokenizers import PRE_TOKENIZER_NAMES, pre_tokenizer_from_name
 from core.text import NormalizedString
-from conftest import CORPUS_FILES
 
 # --- strings that exercise the pipeline ------------------------------------------------------
 
 _PIECES = [
     *"가나다라먹고는을를이가은한국어",  # Hangul syllables
-    "\u1100\u1161", "\u1100\u1161\u11a8", "ㄱ", "ㅋㅋ", "ㅏ",  # conjoining and compatibility jamo
-    *"abcXYZ", "hello", "HELLO", "İ", "ß", "Σ", "ﬁ", "Ａ", "①", "½", "é", "e\u0301", "\u0301",
-    "a\u0323\u0302", "\u212b", "\u1e9b\u0323",  # combining marks, canonical reordering, Å sign
-    "😀", "👍🏽", "👨\u200d👩\u200d👧", "🇰🇷",  # emoji: astral, modifiers, ZWJ, flags
-    "吾輩", "は", "カタカナ", "ｶﾀｶﾅ",  # Japanese, half-width kana
-    " ", "  ", "\t", "\u3000", "\xa0", "\u2028", "\x1c", "\x85", "\u200b",
-    ",", ".", "!", "?", "'s", "'ll", "’", "(", ")", "-", "$", "%", "~", "…", "「", "」", "、",
-    "0", "123", "٣", "²", "_", "▁", "Ġ",
+    "\u1100\u1161",
+    "\u1100\u1161\u11a8",
+    "ㄱ",
+    "ㅋㅋ",
+    "ㅏ",  # conjoining and compatibility jamo
+    *"abcXYZ",
+    "hello",
+    "HELLO",
+    "İ",
+    "ß",
+    "Σ",
+    "ﬁ",
+    "Ａ",
+    "①",
+    "½",
+    "é",
+    "e\u0301",
+    "\u0301",
+    "a\u0323\u0302",
+    "\u212b",
+    "\u1e9b\u0323",  # combining marks, canonical reordering, Å sign
+    "😀",
+    "👍🏽",
+    "👨\u200d👩\u200d👧",
+    "🇰🇷",  # emoji: astral, modifiers, ZWJ, flags
+    "吾輩",
+    "は",
+    "カタカナ",
+    "ｶﾀｶﾅ",  # Japanese, half-width kana
+    " ",
+    "  ",
+    "\t",
+    "\u3000",
+    "\xa0",
+    "\u2028",
+    "\x1c",
+    "\x85",
+    "\u200b",
+    ",",
+    ".",
+    "!",
+    "?",
+    "'s",
+    "'ll",
+    "’",
+    "(",
+    ")",
+    "-",
+    "$",
+    "%",
+    "~",
+    "…",
+    "「",
+    "」",
+    "、",
+    "0",
+    "123",
+    "٣",
+    "²",
+    "_",
+    "▁",
+    "Ġ",
 ]
 MIXED_TEXT = st.lists(st.sampled_from(_PIECES), max_size=30).map("".join)
 # subtle: code points unassigned in Python's Unicode database (Cn) are left out: the `regex`
@@ -243,7 +295,9 @@ def test_normalizers_match_tokenizers_on_every_corpus_line(corpora_dir, corpus):
     names = ["nfkc,lowercase", "nfd,lowercase,nfc"] if big else list(HF_NORMALIZERS)
     for name in names:
         # Normalizers never act across "\n", so the whole text at once is every line.
-        assert normalizer_from_names(name).normalize_str(text) == HF_NORMALIZERS[name]().normalize_str(text), name
+        assert normalizer_from_names(name).normalize_str(text) == HF_NORMALIZERS[name]().normalize_str(
+            text
+        ), name
     # Alignments and pipeline spans line by line (every 25th line of the big corpus).
     for i in range(0, len(lines), 25 if big else 1):
         line = lines[i]

@@ -36,8 +36,16 @@ def bpe():
 @pytest.fixture(scope="module")
 def unigram():
     # A metaspace Unigram model that knows the whole words ▁hug and ▁pug.
-    pieces = [("<unk>", 0.0), ("▁hug", -1.0), ("▁pug", -1.0), ("▁", -2.0),
-              ("h", -3.0), ("u", -3.0), ("g", -3.0), ("p", -3.0)]
+    pieces = [
+        ("<unk>", 0.0),
+        ("▁hug", -1.0),
+        ("▁pug", -1.0),
+        ("▁", -2.0),
+        ("h", -3.0),
+        ("u", -3.0),
+        ("g", -3.0),
+        ("p", -3.0),
+    ]
     return Tokenizer(Unigram(pieces), pre_tokenizer=Metaspace())
 
 

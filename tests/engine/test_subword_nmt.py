@@ -16,16 +16,34 @@ CODES = [("u", "g</w>"), ("u", "n</w>"), ("h", "ug</w>"), ("p", "u"), ("h", "u")
 
 def test_seed_glossary_example_1934usabusa():
     # seed 002_*, isolate_glossary's docstring
-    assert SubwordNmt(CODES, glossaries=["USA"]).isolate_glossaries("1934USABUSA") == ["1934", "USA", "B", "USA"]
+    assert SubwordNmt(CODES, glossaries=["USA"]).isolate_glossaries("1934USABUSA") == [
+        "1934",
+        "USA",
+        "B",
+        "USA",
+    ]
 
 
 def test_seed_glossary_examples_korean():
     # seed 002_*: glossaries applied one after the other
     bpe = SubwordNmt(CODES, glossaries=["땅콩", "비행"])
-    assert bpe.isolate_glossaries("비행기땅콩먹는비행기땅콩비행기?") == \
-        ["비행", "기", "땅콩", "먹는", "비행", "기", "땅콩", "비행", "기?"]
-    assert SubwordNmt(CODES, glossaries=["땅콩"]).isolate_glossaries("땅콩버터먹고땅콩먹자") == \
-        ["땅콩", "버터먹고", "땅콩", "먹자"]
+    assert bpe.isolate_glossaries("비행기땅콩먹는비행기땅콩비행기?") == [
+        "비행",
+        "기",
+        "땅콩",
+        "먹는",
+        "비행",
+        "기",
+        "땅콩",
+        "비행",
+        "기?",
+    ]
+    assert SubwordNmt(CODES, glossaries=["땅콩"]).isolate_glossaries("땅콩버터먹고땅콩먹자") == [
+        "땅콩",
+        "버터먹고",
+        "땅콩",
+        "먹자",
+    ]
 
 
 def test_glossary_segments_are_never_split_and_get_separators():
@@ -101,11 +119,14 @@ def test_count_vocabulary_as_get_vocab():
     assert count_vocabulary(["b a b\n", " a  c \r\n", "a"]) == {"a": 3, "b": 2, "c": 1}
 
 
-@pytest.mark.parametrize("kwargs", [
-    {"vocabulary": set()},                    # e.g. a threshold above every count
-    {"glossaries": ["("]},                    # not a regular expression
-    {"version": (0, 3)},
-])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"vocabulary": set()},  # e.g. a threshold above every count
+        {"glossaries": ["("]},  # not a regular expression
+        {"version": (0, 3)},
+    ],
+)
 def test_bad_settings_are_config_errors(kwargs):
     with pytest.raises(ConfigError):
         SubwordNmt(CODES, **kwargs)

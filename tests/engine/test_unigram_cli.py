@@ -19,8 +19,20 @@ def corpus(tmp_path):
 
 def _train(tmp_path, corpus, *flags):
     out = tmp_path / "model"
-    code = main(["train", str(corpus), "--algorithm", "unigram", "--vocab-size", "100", "--output", str(out),
-                 "--quiet", *flags])
+    code = main(
+        [
+            "train",
+            str(corpus),
+            "--algorithm",
+            "unigram",
+            "--vocab-size",
+            "100",
+            "--output",
+            str(out),
+            "--quiet",
+            *flags,
+        ]
+    )
     assert code == 0
     return out
 
@@ -59,8 +71,24 @@ def test_training_flags_reach_the_trainer(tmp_path, corpus, capsys):
 
 def test_bad_flags_give_one_line_errors(tmp_path, corpus, capsys):
     out = tmp_path / "m"
-    assert main(["train", str(corpus), "-a", "unigram", "-v", "100", "-o", str(out), "-q",
-                 "--shrinking-factor", "2"]) == 1
+    assert (
+        main(
+            [
+                "train",
+                str(corpus),
+                "-a",
+                "unigram",
+                "-v",
+                "100",
+                "-o",
+                str(out),
+                "-q",
+                "--shrinking-factor",
+                "2",
+            ]
+        )
+        == 1
+    )
     assert "shrinking factor" in capsys.readouterr().err
     model = _train(tmp_path, corpus, "--unigram-textbook")
     capsys.readouterr()

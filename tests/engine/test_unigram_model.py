@@ -12,8 +12,20 @@ from hypothesis import strategies as st
 from core.errors import ConfigError, SubwordError
 from core.models.unigram import Unigram
 
-PIECES = [("<unk>", 0.0), ("▁", -1.0), ("a", -2.0), ("b", -2.0), ("ab", -2.5), ("먹", -3.0), ("고", -3.0),
-          ("먹고", -3.5), ("▁먹", -4.0), ("▁먹고", -4.2), ("abab", -3.0), ("ba", -2.2)]
+PIECES = [
+    ("<unk>", 0.0),
+    ("▁", -1.0),
+    ("a", -2.0),
+    ("b", -2.0),
+    ("ab", -2.5),
+    ("먹", -3.0),
+    ("고", -3.0),
+    ("먹고", -3.5),
+    ("▁먹", -4.0),
+    ("▁먹고", -4.2),
+    ("abab", -3.0),
+    ("ba", -2.2),
+]
 
 
 @pytest.fixture
@@ -47,14 +59,14 @@ def test_byte_fallback_uses_byte_pieces_when_all_exist():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet="▁ab먹고!€ \U0001F600", max_size=12))
+@given(st.text(alphabet="▁ab먹고!€ \U0001f600", max_size=12))
 def test_encode_never_raises_and_pieces_rejoin(text):
     m = Unigram(PIECES)
     toks = m.tokenize(text)
-    assert "".join(text[t.start:t.end] for t in toks) == text
+    assert "".join(text[t.start : t.end] for t in toks) == text
     for t in toks:
         if t.id != 0:
-            assert t.value == text[t.start:t.end]
+            assert t.value == text[t.start : t.end]
 
 
 @settings(max_examples=150, deadline=None)
@@ -85,7 +97,8 @@ def test_nbest_counts_all_paths_by_hand():
     m = Unigram([("<unk>", 0.0), ("a", -1.0), ("b", -1.0), ("ab", -1.5), ("ba", -1.5), ("abab", -2.0)])
     got = m.nbest("abab", 100)
     assert sorted(" ".join(t) for t, _ in got) == sorted(
-        ["abab", "ab ab", "ab a b", "a b ab", "a ba b", "a b a b"])
+        ["abab", "ab ab", "ab a b", "a b ab", "a ba b", "a b a b"]
+    )
     assert got[0] == (["abab"], -2.0) and got[-1] == (["a", "b", "a", "b"], -4.0)
 
 
@@ -97,7 +110,7 @@ def test_lattice_nodes_are_consistent(model):
         if node.id == model.unk_id:
             assert node.end - node.start == 1 and node.score == model.unk_score
         else:
-            assert node.piece == text[node.start:node.end] == model.id_to_token(node.id)
+            assert node.piece == text[node.start : node.end] == model.id_to_token(node.id)
             assert node.score == model.score(node.id)
     assert sum(1 for n in lat.nodes if n.id == 0) == 1  # only '!' is unknown
     marg = dict(((n.start, n.end), p) for n, p in lat.marginals())
@@ -134,14 +147,17 @@ def test_dict_round_trip_and_hf_shape(model):
     assert again.pieces == model.pieces and again.unk_id == 0 and not again.byte_fallback
 
 
-@pytest.mark.parametrize("pieces, unk_id", [
-    ([], 0),
-    ([("<unk>", 0.0), ("a", -1.0), ("a", -2.0)], 0),
-    ([("<unk>", 0.0), ("", -1.0)], 0),
-    ([("<unk>", 0.0), ("a", float("nan"))], 0),
-    ([("<unk>", 0.0), ("a", -1.0)], 5),
-    ([("<unk>", 0.0), ("a",)], 0),
-])
+@pytest.mark.parametrize(
+    "pieces, unk_id",
+    [
+        ([], 0),
+        ([("<unk>", 0.0), ("a", -1.0), ("a", -2.0)], 0),
+        ([("<unk>", 0.0), ("", -1.0)], 0),
+        ([("<unk>", 0.0), ("a", float("nan"))], 0),
+        ([("<unk>", 0.0), ("a", -1.0)], 5),
+        ([("<unk>", 0.0), ("a",)], 0),
+    ],
+)
 def test_bad_vocabularies_are_refused(pieces, unk_id):
     with pytest.raises(ConfigError):
         Unigram(pieces, unk_id=unk_id)
@@ -179,8 +195,10 @@ def test_truncated_cuts_the_lowest_multichar_pieces(model):
 def test_truncated_prefers_the_smallest_snapshot_that_is_big_enough():
     m = Unigram([("<unk>", 0.0), ("a", -1.0), ("b", -1.0), ("ab", -1.2)])
     m.special_tokens = ["<unk>"]
-    m.snapshots = [(5, [("a", -1.0), ("b", -1.0), ("ab", -1.5), ("ba", -3.0), ("aab", -2.0)]),
-                   (4, [("a", -1.0), ("b", -1.0), ("ab", -1.5), ("aab", -2.0)])]
+    m.snapshots = [
+        (5, [("a", -1.0), ("b", -1.0), ("ab", -1.5), ("ba", -3.0), ("aab", -2.0)]),
+        (4, [("a", -1.0), ("b", -1.0), ("ab", -1.5), ("aab", -2.0)]),
+    ]
     # asking 5 = 1 special + 4 pieces: the 4-piece snapshot is the smallest that fits, as is
     assert sorted(p for p, _ in m.truncated(5).pieces) == sorted(["<unk>", "a", "b", "ab", "aab"])
     # asking 6: the 5-piece snapshot

@@ -10,8 +10,8 @@ import pytest
 from core.errors import ConfigError
 from core.events import TrainingStopped, UnigramRound, drain
 from core.pre_tokenizers import Metaspace
-from core.training import TrainOptions, pre_tokenize_lines
 from core.trainers import unigram_textbook as tb
+from core.training import TrainOptions, pre_tokenize_lines
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +27,9 @@ def seed_losses(word_counts):
 @pytest.fixture(scope="module")
 def trained(word_counts):
     events = []
-    model = drain(tb.train_unigram_textbook(word_counts, TrainOptions("unigram", vocab_size=100)), events.append)
+    model = drain(
+        tb.train_unigram_textbook(word_counts, TrainOptions("unigram", vocab_size=100)), events.append
+    )
     return model, events
 
 
@@ -44,8 +46,18 @@ def test_seed_vocabulary(word_counts):
     # The seed prints the characters with their counts and the 10 most frequent substrings.
     assert list(counts.items())[:6] == [("▁", 31), ("T", 3), ("h", 9), ("i", 13), ("s", 13), ("t", 14)]
     subs = [(p, c) for p, c in counts.items() if len(p) > 1][:10]
-    assert subs == [("▁t", 7), ("is", 5), ("er", 5), ("▁a", 5), ("▁to", 4), ("to", 4), ("en", 4),
-                    ("▁T", 3), ("▁Th", 3), ("▁Thi", 3)]
+    assert subs == [
+        ("▁t", 7),
+        ("is", 5),
+        ("er", 5),
+        ("▁a", 5),
+        ("▁to", 4),
+        ("to", 4),
+        ("en", 4),
+        ("▁T", 3),
+        ("▁Th", 3),
+        ("▁Thi", 3),
+    ]
 
 
 def test_initial_scores(seed_losses):
@@ -64,8 +76,13 @@ def test_initial_loss_includes_the_seeds_start_at_one(word_counts, seed_losses):
 def test_removal_scores(word_counts, seed_losses):
     scores = tb.removal_scores(word_counts, seed_losses)
     top = sorted(scores.items(), key=lambda x: x[1], reverse=True)[:5]
-    expected = [("▁This", 8.858676344632443), ("ll", 6.376412403623874), ("s.", 6.2575655626822595),
-                ("▁the", 5.905784229754943), ("and", 4.915591745409358)]
+    expected = [
+        ("▁This", 8.858676344632443),
+        ("ll", 6.376412403623874),
+        ("s.", 6.2575655626822595),
+        ("▁the", 5.905784229754943),
+        ("and", 4.915591745409358),
+    ]
     assert [p for p, _ in top] == [p for p, _ in expected]
     for (_, got), (_, want) in zip(top, expected):
         assert got == pytest.approx(want, abs=1e-6)
@@ -83,8 +100,20 @@ def test_final_model_and_tokenization(trained):
     assert losses["e"] == pytest.approx(2.70805020110221, abs=1e-12)
     assert losses["t"] == pytest.approx(3.1135153092103742, abs=1e-12)
     words = Metaspace().split_words("This is the Hugging Face course !")
-    assert tb.tokenize(words, losses) == ["▁This", "▁is", "▁the", "▁Hugging", "▁Face", "▁", "c", "ou", "r",
-                                          "s", "e", "<unk>"]
+    assert tb.tokenize(words, losses) == [
+        "▁This",
+        "▁is",
+        "▁the",
+        "▁Hugging",
+        "▁Face",
+        "▁",
+        "c",
+        "ou",
+        "r",
+        "s",
+        "e",
+        "<unk>",
+    ]
     # Our model cuts the same, except that it keeps the '▁' of '▁!' and makes only '!' unknown
     # (as SentencePiece and `tokenizers` do), where the seed turns the whole word into <unk>.
     got = [t.value if t.id != model.unk_id else "<unk>" for w in words for t in model.tokenize(w)]

@@ -18,13 +18,23 @@ from core.models.unigram import Unigram
 from core.trainers import unigram as tr
 from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
 
-KOREAN = ["나는 밥을 먹고 있다", "너는 밥을 먹는다", "우리는 밥을 먹었다", "먹고 싶은 밥", "밥을 먹고 잤다",
-          "the cat sat on the mat", "the cats sat", "a cat and a hat"] * 3
+KOREAN = [
+    "나는 밥을 먹고 있다",
+    "너는 밥을 먹는다",
+    "우리는 밥을 먹었다",
+    "먹고 싶은 밥",
+    "밥을 먹고 잤다",
+    "the cat sat on the mat",
+    "the cats sat",
+    "a cat and a hat",
+] * 3
 
 
 def _random_words(rng, n=40, alphabet="▁abc가나"):
-    return {"▁" + "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 9))): rng.randint(1, 5)
-            for _ in range(n)}
+    return {
+        "▁" + "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 9))): rng.randint(1, 5)
+        for _ in range(n)
+    }
 
 
 @pytest.fixture(scope="module")
@@ -93,8 +103,12 @@ def test_vectorized_forward_backward_equals_per_word_lattices():
     want = np.zeros(len(pieces))
     best, _, _ = lat.viterbi(score)
     for w, (word, count) in enumerate(words.items()):
-        nodes = [Node(s, e, word[s:e], ids[word[s:e]], float(score[ids[word[s:e]]]))
-                 for s in range(len(word)) for e in range(s + 1, min(len(word), s + 4) + 1) if word[s:e] in ids]
+        nodes = [
+            Node(s, e, word[s:e], ids[word[s:e]], float(score[ids[word[s:e]]]))
+            for s in range(len(word))
+            for e in range(s + 1, min(len(word), s + 4) + 1)
+            if word[s:e] in ids
+        ]
         ref = Lattice(word, nodes)
         assert log_z[w] == pytest.approx(ref.log_z(), abs=1e-9)
         for node, p in ref.marginals():
@@ -121,8 +135,7 @@ def test_seed_substrings_match_brute_force():
                     follow[s].add(word[j])
                 else:
                     ends[s] += c
-    want = {s for s, f in freq.items()
-            if f >= 2 and (len(follow[s]) + (ends[s] > 0) >= 2 or ends[s] >= 2)}
+    want = {s for s, f in freq.items() if f >= 2 and (len(follow[s]) + (ends[s] > 0) >= 2 or ends[s] >= 2)}
     got = {p for p in pieces if len(p) > 1}
     assert got == want
     got_values = {p: v for p, v in zip(pieces, values)}
@@ -158,7 +171,9 @@ def test_digamma():
 
 
 def test_snapshots_and_truncated(counts):
-    model = drain(tr.train_unigram(counts, TrainOptions("unigram", vocab_size=30, extra={"shrinking_factor": 0.8})))
+    model = drain(
+        tr.train_unigram(counts, TrainOptions("unigram", vocab_size=30, extra={"shrinking_factor": 0.8}))
+    )
     assert model.snapshots, "pruning rounds keep snapshots for the slider"
     small = model.truncated(model.min_vocab_size + 2)
     assert small.vocab_size == model.min_vocab_size + 2
@@ -172,11 +187,14 @@ def test_textbook_flag_dispatches(counts):
     assert hasattr(model, "textbook_losses")
 
 
-@pytest.mark.parametrize("options", [
-    TrainOptions("unigram", vocab_size=5),  # below the alphabet
-    TrainOptions("unigram", vocab_size=100, extra={"shrinking_factor": 1.5}),
-    TrainOptions("unigram", vocab_size=100, extra={"max_piece_length": 0}),
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        TrainOptions("unigram", vocab_size=5),  # below the alphabet
+        TrainOptions("unigram", vocab_size=100, extra={"shrinking_factor": 1.5}),
+        TrainOptions("unigram", vocab_size=100, extra={"max_piece_length": 0}),
+    ],
+)
 def test_bad_options_are_refused(counts, options):
     with pytest.raises(ConfigError):
         drain(tr.train_unigram(counts, options))
@@ -190,8 +208,15 @@ def test_empty_corpus_is_refused():
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.dictionaries(st.text(alphabet="▁ab가\x00\U0001F600", min_size=1, max_size=12), st.integers(1, 6),
-                       min_size=1, max_size=25), st.integers(0, 30))
+@given(
+    st.dictionaries(
+        st.text(alphabet="▁ab가\x00\U0001f600", min_size=1, max_size=12),
+        st.integers(1, 6),
+        min_size=1,
+        max_size=25,
+    ),
+    st.integers(0, 30),
+)
 def test_training_never_crashes_and_covers_every_character(counts, extra_size):
     n_chars = len({c for w in counts for c in w})
     options = TrainOptions("unigram", vocab_size=1 + n_chars + extra_size, extra={"max_piece_length": 5})

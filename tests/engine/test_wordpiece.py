@@ -11,8 +11,10 @@ from core.models.base import Model
 from core.models.wordpiece import WordPiece
 
 # The vocabulary the hug/pug example ends with after ##gs, hu, hugs, hug (see the trainer test).
-VOCAB = {t: i for i, t in enumerate(
-    ["[UNK]", "b", "h", "p", "##g", "##n", "##s", "##u", "##gs", "hu", "hugs", "hug"])}
+VOCAB = {
+    t: i
+    for i, t in enumerate(["[UNK]", "b", "h", "p", "##g", "##n", "##s", "##u", "##gs", "hu", "hugs", "hug"])
+}
 
 
 def values(model, piece):
@@ -23,15 +25,18 @@ def test_is_a_model():
     assert isinstance(WordPiece(VOCAB), Model)
 
 
-@pytest.mark.parametrize("piece, expected", [
-    ("hugs", ["hugs"]),                 # whole word in the vocabulary
-    ("hug", ["hug"]),
-    ("hugh", ["[UNK]"]),                # "h" after "hug" would need "##h": not there
-    ("pug", ["p", "##u", "##g"]),       # no "pu": one character at a time
-    ("bugs", ["b", "##u", "##gs"]),     # longest first: ##gs beats ##g
-    ("hugug", ["hug", "##u", "##g"]),
-    ("huh", ["[UNK]"]),
-])
+@pytest.mark.parametrize(
+    "piece, expected",
+    [
+        ("hugs", ["hugs"]),  # whole word in the vocabulary
+        ("hug", ["hug"]),
+        ("hugh", ["[UNK]"]),  # "h" after "hug" would need "##h": not there
+        ("pug", ["p", "##u", "##g"]),  # no "pu": one character at a time
+        ("bugs", ["b", "##u", "##gs"]),  # longest first: ##gs beats ##g
+        ("hugug", ["hug", "##u", "##g"]),
+        ("huh", ["[UNK]"]),
+    ],
+)
 def test_longest_match_first(piece, expected):
     assert values(WordPiece(VOCAB), piece) == expected
 
@@ -53,7 +58,7 @@ def test_offsets_index_the_piece():
 def test_max_input_chars_per_word():
     wp = WordPiece({"[UNK]": 0, "a": 1, "##a": 2}, max_input_chars_per_word=3)
     assert values(wp, "aaa") == ["a", "##a", "##a"]
-    assert values(wp, "aaaa") == ["[UNK]"]          # 4 > 3 characters
+    assert values(wp, "aaaa") == ["[UNK]"]  # 4 > 3 characters
     assert WordPiece({"[UNK]": 0, "a": 1}).max_input_chars_per_word == 100
 
 
@@ -68,8 +73,11 @@ def test_empty_piece_gives_no_tokens():
 
 
 def test_korean_and_custom_prefix():
-    wp = WordPiece({"<unk>": 0, "먹": 1, "먹고": 2, "@@싶": 3, "@@다": 4}, unk_token="<unk>",
-                   continuing_subword_prefix="@@")
+    wp = WordPiece(
+        {"<unk>": 0, "먹": 1, "먹고": 2, "@@싶": 3, "@@다": 4},
+        unk_token="<unk>",
+        continuing_subword_prefix="@@",
+    )
     assert values(wp, "먹고싶다") == ["먹고", "@@싶", "@@다"]
 
 
@@ -116,8 +124,15 @@ def test_duplicate_ids_are_rejected():
         WordPiece({"[UNK]": 0, "a": 0})
 
 
-@pytest.mark.parametrize("d", [{"type": "BPE", "vocab": {"[UNK]": 0}}, {"type": "WordPiece", "vocab": {}},
-                               {"type": "WordPiece", "vocab": {"a": 0}}, {"type": "WordPiece", "vocab": []}])
+@pytest.mark.parametrize(
+    "d",
+    [
+        {"type": "BPE", "vocab": {"[UNK]": 0}},
+        {"type": "WordPiece", "vocab": {}},
+        {"type": "WordPiece", "vocab": {"a": 0}},
+        {"type": "WordPiece", "vocab": []},
+    ],
+)
 def test_from_dict_bad_input_is_a_format_error(d):
     with pytest.raises(FormatError):
         WordPiece.from_dict(d)
@@ -131,8 +146,8 @@ def test_tokenize_never_raises_and_rejoins(piece):
     if tokens and tokens[0].value == "[UNK]":
         assert len(tokens) == 1 and (tokens[0].start, tokens[0].end) == (0, len(piece))
     else:
-        assert "".join(piece[t.start:t.end] for t in tokens) == piece
-        assert all(t.value.removeprefix("##") == piece[t.start:t.end] for t in tokens)
+        assert "".join(piece[t.start : t.end] for t in tokens) == piece
+        assert all(t.value.removeprefix("##") == piece[t.start : t.end] for t in tokens)
     assert wp.tokenize(piece) == tokens  # cached answer is the same
 
 

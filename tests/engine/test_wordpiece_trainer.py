@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from core.errors import ConfigError, CorpusError
 from core.events import MergeEvent, Progress, TrainingStopped, drain
-from core.training import TrainOptions
 from core.trainers.wordpiece import train_wordpiece
+from core.training import TrainOptions
 
 # The seeds' table (000_*, 표1): pre-tokens and their counts.
 HUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
@@ -20,8 +20,10 @@ HUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 def run(word_counts, vocab_size=100, **kw):
     extra = kw.pop("extra", {})
     events: list = []
-    model = drain(train_wordpiece(word_counts, TrainOptions("wordpiece", vocab_size=vocab_size, extra=extra, **kw)),
-                  events.append)
+    model = drain(
+        train_wordpiece(word_counts, TrainOptions("wordpiece", vocab_size=vocab_size, extra=extra, **kw)),
+        events.append,
+    )
     merges = [e for e in events if isinstance(e, MergeEvent)]
     return model, merges, events
 
@@ -29,7 +31,16 @@ def run(word_counts, vocab_size=100, **kw):
 def test_likelihood_initial_vocab_is_the_textbook_alphabet():
     model, _, _ = run(HUG, vocab_size=1)
     # special tokens, word-initial characters, then ## + non-initial characters
-    assert sorted(model.get_vocab(), key=model.token_to_id) == ["[UNK]", "b", "h", "p", "##g", "##n", "##s", "##u"]
+    assert sorted(model.get_vocab(), key=model.token_to_id) == [
+        "[UNK]",
+        "b",
+        "h",
+        "p",
+        "##g",
+        "##n",
+        "##s",
+        "##u",
+    ]
 
 
 def test_likelihood_first_merges_worked_by_hand():
@@ -69,7 +80,14 @@ def test_frequency_score_is_bpe_with_prefix():
     # Counts: ##u ##g 20, ##u ##n 16, then h ##ug 15, p ##un 12, then p ##ug 5 ties hug ##s 5:
     # the smaller (left id, right id) wins, and "p" (id 5) comes before "hug" (id 14).
     assert [(m.new_token, m.count) for m in merges] == [
-        ("##ug", 20), ("##un", 16), ("hug", 15), ("pun", 12), ("pug", 5), ("hugs", 5), ("bun", 4)]
+        ("##ug", 20),
+        ("##un", 16),
+        ("hug", 15),
+        ("pun", 12),
+        ("pug", 5),
+        ("hugs", 5),
+        ("bun", 4),
+    ]
     assert [m.tie for m in merges] == [False, False, False, False, True, False, False]
     # tokenizers' alphabet: every character bare, ## for the non-initial ones.
     base = sorted(model.get_vocab(), key=model.token_to_id)[:12]
@@ -169,7 +187,7 @@ def naive(word_counts: dict[str, int], score: str, vocab_size: int, prefix="##")
             best = min(pairs, key=lambda p: (-pairs[p], ids[p[0]], ids[p[1]]))
         tie = sum(1 for p in pairs if value[p] == value[best]) > 1
         a, b = best
-        new = a + (b[len(prefix):] if b.startswith(prefix) else b)
+        new = a + (b[len(prefix) :] if b.startswith(prefix) else b)
         ids.setdefault(new, len(ids))
         out.append((a, b, new, pairs[best], tie))
         merged_words = []
@@ -187,7 +205,9 @@ def naive(word_counts: dict[str, int], score: str, vocab_size: int, prefix="##")
     return out
 
 
-WORDS = st.dictionaries(st.text(alphabet="abcab가나", min_size=1, max_size=7), st.integers(1, 9), min_size=1, max_size=12)
+WORDS = st.dictionaries(
+    st.text(alphabet="abcab가나", min_size=1, max_size=7), st.integers(1, 9), min_size=1, max_size=12
+)
 
 
 @settings(max_examples=150, deadline=None)

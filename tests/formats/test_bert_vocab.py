@@ -8,7 +8,12 @@ from core.errors import ConfigError, FormatError
 from core.formats.bert_vocab import load_bert_vocab, read_bert_vocab, save_bert_vocab
 from core.models.wordpiece import WordPiece
 
-VOCAB = {t: i for i, t in enumerate(["[PAD]", "[UNK]", "h", "p", "먹", "##u", "##g", "##s", "##고", "hu", "hug", "먹고"])}
+VOCAB = {
+    t: i
+    for i, t in enumerate(
+        ["[PAD]", "[UNK]", "h", "p", "먹", "##u", "##g", "##s", "##고", "hu", "hug", "먹고"]
+    )
+}
 
 
 def test_round_trip(tmp_path):
@@ -33,20 +38,28 @@ def test_tokenizers_reads_our_file_and_encodes_as_we_do(tmp_path):
     theirs = tokenizers.models.WordPiece.from_file(str(path), unk_token="[UNK]")
     ours = load_bert_vocab(path)
     for word in ["hug", "hugs", "pug", "먹고", "먹고s", "x", "hu", "phug"]:
-        def chars(byte_offset: int) -> int:  # the model-level tokenizers API counts UTF-8 bytes
+
+        def chars(
+            byte_offset: int, word: str = word
+        ) -> int:  # the model-level tokenizers API counts UTF-8 bytes
             return len(word.encode("utf-8")[:byte_offset].decode("utf-8"))
-        assert [(t.id, t.value, tuple(map(chars, t.offsets))) for t in theirs.tokenize(word)] == \
-               [(t.id, t.value, (t.start, t.end)) for t in ours.tokenize(word)], word
+
+        assert [(t.id, t.value, tuple(map(chars, t.offsets))) for t in theirs.tokenize(word)] == [
+            (t.id, t.value, (t.start, t.end)) for t in ours.tokenize(word)
+        ], word
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"", "empty"),
-    (b"[UNK]\n\x00\x01\x02\n", "binary"),
-    (b"[UNK]\nh\nh\n", "repeats"),
-    (b"[UNK]\n\nh\n", "empty line"),
-    (b"h\n##u\n", "unknown token"),
-    (b"[UNK]\n\xff\xfe\n", "UTF-8"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"", "empty"),
+        (b"[UNK]\n\x00\x01\x02\n", "binary"),
+        (b"[UNK]\nh\nh\n", "repeats"),
+        (b"[UNK]\n\nh\n", "empty line"),
+        (b"h\n##u\n", "unknown token"),
+        (b"[UNK]\n\xff\xfe\n", "UTF-8"),
+    ],
+)
 def test_bad_files_are_format_errors(tmp_path, content, message):
     path = tmp_path / "vocab.txt"
     path.write_bytes(content)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import CORPORA
 
 from core.cli import main
-from conftest import CORPORA
 
 spm = pytest.importorskip("sentencepiece")
 
@@ -16,10 +16,13 @@ spm = pytest.importorskip("sentencepiece")
 def sp_model(tmp_path_factory):
     d = tmp_path_factory.mktemp("cli")
     corpus = d / "c.txt"
-    corpus.write_text("\n".join((CORPORA / "en-botchan.txt").read_text(encoding="utf-8").splitlines()[:400]),
-                      encoding="utf-8")
-    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(d / "m"), vocab_size=400, model_type="bpe",
-                                   minloglevel=2)
+    corpus.write_text(
+        "\n".join((CORPORA / "en-botchan.txt").read_text(encoding="utf-8").splitlines()[:400]),
+        encoding="utf-8",
+    )
+    spm.SentencePieceTrainer.train(
+        input=str(corpus), model_prefix=str(d / "m"), vocab_size=400, model_type="bpe", minloglevel=2
+    )
     return d / "m.model"
 
 
@@ -56,7 +59,10 @@ def test_encode_tiktoken_with_a_pattern(tmp_path, capsys):
 
     ranks = {bytes([b]): b for b in range(256)} | {b"ab": 256}
     write_ranks(ranks, tmp_path / "r.tiktoken")
-    assert main(["encode", "--model", str(tmp_path / "r.tiktoken"), "--pattern", "gpt2", "abc ab", "--json"]) == 0
+    assert (
+        main(["encode", "--model", str(tmp_path / "r.tiktoken"), "--pattern", "gpt2", "abc ab", "--json"])
+        == 0
+    )
     captured = capsys.readouterr()
     assert json.loads(captured.out)["ids"] == [256, 99, 32, 256]
     assert captured.err == ""  # the pattern was given: no "assumed cl100k_base" warning

@@ -7,12 +7,12 @@ import json
 import shutil
 
 import pytest
+from conftest import CORPORA
 
 from core.errors import ConfigError, FormatError
 from core.events import drain
 from core.formats.detect import SAVE_FORMATS, detect_format, open_tokenizer, save_tokenizer
 from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
-from conftest import CORPORA
 
 spm = pytest.importorskip("sentencepiece")
 tokenizers = pytest.importorskip("tokenizers")
@@ -41,14 +41,17 @@ def files(tmp_path_factory):
 
     hf = Tokenizer(models.BPE(unk_token="[UNK]"))
     hf.pre_tokenizer = pre_tokenizers.Whitespace()
-    hf.train([str(corpus)], trainers.BpeTrainer(vocab_size=300, special_tokens=["[UNK]"], show_progress=False))
+    hf.train(
+        [str(corpus)], trainers.BpeTrainer(vocab_size=300, special_tokens=["[UNK]"], show_progress=False)
+    )
     (root / "hf").mkdir()
     hf.save(str(root / "hf" / "tokenizer.json"))
     made["hf-json"] = root / "hf"
     # SentencePiece .model and .vocab by sentencepiece
     (root / "sp").mkdir()
-    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(root / "sp" / "m"), vocab_size=300,
-                                   minloglevel=2)
+    spm.SentencePieceTrainer.train(
+        input=str(corpus), model_prefix=str(root / "sp" / "m"), vocab_size=300, minloglevel=2
+    )
     made["sentencepiece"] = root / "sp"
     (root / "spv").mkdir()
     shutil.copy(root / "sp" / "m.vocab", root / "spv" / "m.vocab")
@@ -74,7 +77,16 @@ def files(tmp_path_factory):
     return made
 
 
-FORMATS = ["hf-json", "sentencepiece", "sentencepiece-vocab", "subword-nmt", "gpt2", "bert", "tiktoken", "project"]
+FORMATS = [
+    "hf-json",
+    "sentencepiece",
+    "sentencepiece-vocab",
+    "subword-nmt",
+    "gpt2",
+    "bert",
+    "tiktoken",
+    "project",
+]
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
@@ -258,7 +270,22 @@ def test_a_korean_vocab_txt_keeps_hangul_syllables_whole(tmp_path):
     would decompose every syllable into jamo and make each Korean word unknown."""
     from core.formats.detect import open_tokenizer
 
-    tokens = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "먹", "고", "##고", "먹고", "치", "킨", "##킨", "##을", "a", "##b"]
+    tokens = [
+        "[PAD]",
+        "[UNK]",
+        "[CLS]",
+        "[SEP]",
+        "먹",
+        "고",
+        "##고",
+        "먹고",
+        "치",
+        "킨",
+        "##킨",
+        "##을",
+        "a",
+        "##b",
+    ]
     path = tmp_path / "vocab.txt"
     path.write_text("".join(t + "\n" for t in tokens), encoding="utf-8")
     loaded = open_tokenizer(path)

@@ -41,8 +41,9 @@ def test_byte_level_round_trip_and_tokenizers_reads_ours(tmp_path):
     tok = drain(train_from_counts(pre_tokenize_lines(LINES, opts), opts))
     save_gpt2(tok.model, tmp_path)
     ours = load_gpt2_tokenizer(tmp_path)
-    theirs = tokenizers.Tokenizer(tokenizers.models.BPE.from_file(str(tmp_path / "vocab.json"),
-                                                                  str(tmp_path / "merges.txt")))
+    theirs = tokenizers.Tokenizer(
+        tokenizers.models.BPE.from_file(str(tmp_path / "vocab.json"), str(tmp_path / "merges.txt"))
+    )
     theirs.pre_tokenizer = tokenizers.pre_tokenizers.ByteLevel(add_prefix_space=False)
     for text in LINES + ["먹고 있다 🍗", " leading space", ""]:
         assert ours.encode(text).ids == tok.encode(text).ids == theirs.encode(text).ids

@@ -19,8 +19,14 @@ GOOD_BPE = {
     "post_processor": None,
     "decoder": None,
     "model": {
-        "type": "BPE", "dropout": None, "unk_token": "<unk>", "continuing_subword_prefix": None,
-        "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+        "type": "BPE",
+        "dropout": None,
+        "unk_token": "<unk>",
+        "continuing_subword_prefix": None,
+        "end_of_word_suffix": None,
+        "fuse_unk": False,
+        "byte_fallback": False,
+        "ignore_merges": False,
         "vocab": {"<unk>": 0, "a": 1, "b": 2, "ab": 3},
         "merges": [["a", "b"]],
     },
@@ -37,7 +43,7 @@ def _variant(**changes):
     d = json.loads(json.dumps(GOOD_BPE))
     for key, value in changes.items():
         if key.startswith("model_"):
-            d["model"][key[len("model_"):]] = value
+            d["model"][key[len("model_") :]] = value
         else:
             d[key] = value
     return d
@@ -81,8 +87,14 @@ def test_unknown_model_type(tmp_path):
 
 
 def test_unknown_normalizer(tmp_path):
-    msg = _error(_write(tmp_path, _variant(normalizer={"type": "Sequence", "normalizers": [
-        {"type": "NFC"}, {"type": "FancyNorm"}]})))
+    msg = _error(
+        _write(
+            tmp_path,
+            _variant(
+                normalizer={"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "FancyNorm"}]}
+            ),
+        )
+    )
     assert "normalizer 'FancyNorm'" in msg and "does not implement" in msg
 
 
@@ -107,8 +119,9 @@ def test_merge_part_missing_from_vocab(tmp_path):
 
 
 def test_merge_result_missing_from_vocab(tmp_path):
-    msg = _error(_write(tmp_path, _variant(model_vocab={"<unk>": 0, "a": 1, "b": 2, "ba": 3},
-                                           model_merges=["a b"])))
+    msg = _error(
+        _write(tmp_path, _variant(model_vocab={"<unk>": 0, "a": 1, "b": 2, "ba": 3}, model_merges=["a b"]))
+    )
     assert "'ab'" in msg and "not in the vocab" in msg
 
 

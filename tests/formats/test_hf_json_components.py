@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 tokenizers = pytest.importorskip("tokenizers")
 
@@ -46,14 +47,28 @@ class CharModel:
         return 1
 
     def to_dict(self):
-        return {"type": "BPE", "dropout": None, "unk_token": "<unk>", "continuing_subword_prefix": None,
-                "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
-                "ignore_merges": False, "vocab": {"<unk>": 0}, "merges": []}
+        return {
+            "type": "BPE",
+            "dropout": None,
+            "unk_token": "<unk>",
+            "continuing_subword_prefix": None,
+            "end_of_word_suffix": None,
+            "fuse_unk": False,
+            "byte_fallback": False,
+            "ignore_merges": False,
+            "vocab": {"<unk>": 0},
+            "merges": [],
+        }
 
 
 def _pair(normalizer=None, pre_tokenizer=None, added=(), post_processor=None):
-    ours = Tokenizer(CharModel(), normalizer=normalizer, pre_tokenizer=pre_tokenizer,
-                     added_tokens=list(added), post_processor=post_processor)
+    ours = Tokenizer(
+        CharModel(),
+        normalizer=normalizer,
+        pre_tokenizer=pre_tokenizer,
+        added_tokens=list(added),
+        post_processor=post_processor,
+    )
     theirs = tokenizers.Tokenizer.from_str(json.dumps(tokenizer_to_dict(ours)))
     return ours, theirs
 
@@ -72,42 +87,77 @@ def _assert_same(ours, theirs, text):
         assert ours.normalizer.normalize_str(text) == theirs.normalizer.normalize_str(text), text
     if ours.pre_tokenizer is not None and ours.normalizer is None:
         assert ours.pre_tokenizer.pre_tokenize_str(text) == [
-            (p, tuple(o)) for p, o in theirs.pre_tokenizer.pre_tokenize_str(text)], text
+            (p, tuple(o)) for p, o in theirs.pre_tokenizer.pre_tokenize_str(text)
+        ], text
 
 
 TRICKY = [
-    "", " ", "a", "  leading and trailing  ", "Hello, World! It's 2024.",
-    "철수는 밥을 먹었다. ㅋㅋㅋ ㅋㅏ ᄀ ᅡ 가나다", "\u1100\u1161\u11a8 각", "吾輩は猫である。名前はまだ無い。",
-    "e\u0301 é ñ Å Å ﬁ ① ２３ ｶﾞ", "a\u0323\u0301\u0300x", "İstanbul ΣΑΣ Straße",
-    "tab\there\nnew\r\nline\x0bv\x0cf\x1cfs\x85nel\xa0nb\u3000ideo\u200bzw", "emoji 😀👍🏽 🇰🇷 done",
-    "1,234.56 and ٣٤ and Ⅻ ½", "\x00nul\ufffdrep\u200e\ue000pua\ufae7cjk-unassigned",
-    "marks: \u093e\u20dd\u0301 हिन्दी",  "don't  stop---now!!", "▁already ▁ metaspace",
-    "中文字符和한국어 mixed", "a\u0301\u0301\u0301b", "ＡＢＣ ｱｲｳ",
+    "",
+    " ",
+    "a",
+    "  leading and trailing  ",
+    "Hello, World! It's 2024.",
+    "철수는 밥을 먹었다. ㅋㅋㅋ ㅋㅏ ᄀ ᅡ 가나다",
+    "\u1100\u1161\u11a8 각",
+    "吾輩は猫である。名前はまだ無い。",
+    "e\u0301 é ñ Å Å ﬁ ① ２３ ｶﾞ",
+    "a\u0323\u0301\u0300x",
+    "İstanbul ΣΑΣ Straße",
+    "tab\there\nnew\r\nline\x0bv\x0cf\x1cfs\x85nel\xa0nb\u3000ideo\u200bzw",
+    "emoji 😀👍🏽 🇰🇷 done",
+    "1,234.56 and ٣٤ and Ⅻ ½",
+    "\x00nul\ufffdrep\u200e\ue000pua\ufae7cjk-unassigned",
+    "marks: \u093e\u20dd\u0301 हिन्दी",
+    "don't  stop---now!!",
+    "▁already ▁ metaspace",
+    "中文字符和한국어 mixed",
+    "a\u0301\u0301\u0301b",
+    "ＡＢＣ ｱｲｳ",
 ]
 
-_ALPHABET = st.sampled_from(list(
-    "ab Z.,!'-1٣½ ̣́ \t\n\x0b\x1c\x85\xa0\u3000가각ㄱㅏᄀ\u1161\u11a8吾ﬁ①Ａｶﾞ😀İΣßé\u200d\x00\ufffd▁"))
+_ALPHABET = st.sampled_from(
+    list("ab Z.,!'-1٣½ ̣́ \t\n\x0b\x1c\x85\xa0\u3000가각ㄱㅏᄀ\u1161\u11a8吾ﬁ①Ａｶﾞ😀İΣßé\u200d\x00\ufffd▁")
+)
 RANDOM_TEXT = st.lists(_ALPHABET, max_size=24).map("".join)
 
 NORMALIZERS = {
-    "NFC": N.NFC(), "NFD": N.NFD(), "NFKC": N.NFKC(), "NFKD": N.NFKD(), "Lowercase": N.Lowercase(),
-    "StripAccents": N.StripAccents(), "Strip": N.Strip(), "Strip-left": N.Strip(True, False),
-    "Prepend": N.Prepend("▁"), "Replace-str": N.Replace(" ", "▁"), "Replace-multi": N.Replace("ab", "xyz"),
-    "Replace-regex": N.Replace({"Regex": r"\s+"}, " "), "Replace-delete": N.Replace({"Regex": "[a-c]"}, ""),
-    "Bert": N.BertNormalizer(), "Bert-cased": N.BertNormalizer(lowercase=False),
+    "NFC": N.NFC(),
+    "NFD": N.NFD(),
+    "NFKC": N.NFKC(),
+    "NFKD": N.NFKD(),
+    "Lowercase": N.Lowercase(),
+    "StripAccents": N.StripAccents(),
+    "Strip": N.Strip(),
+    "Strip-left": N.Strip(True, False),
+    "Prepend": N.Prepend("▁"),
+    "Replace-str": N.Replace(" ", "▁"),
+    "Replace-multi": N.Replace("ab", "xyz"),
+    "Replace-regex": N.Replace({"Regex": r"\s+"}, " "),
+    "Replace-delete": N.Replace({"Regex": "[a-c]"}, ""),
+    "Bert": N.BertNormalizer(),
+    "Bert-cased": N.BertNormalizer(lowercase=False),
     "Bert-strip": N.BertNormalizer(strip_accents=True, lowercase=False),
     "Sequence": N.Sequence([N.NFKC(), N.Lowercase()]),
     "Sequence-nfd": N.Sequence([N.NFD(), N.StripAccents(), N.Lowercase()]),
 }
 
 PRE_TOKENIZERS = {
-    "Whitespace": P.Whitespace(), "WhitespaceSplit": P.WhitespaceSplit(), "Bert": P.BertPreTokenizer(),
-    "ByteLevel": P.ByteLevel(add_prefix_space=False), "ByteLevel-prefix": P.ByteLevel(add_prefix_space=True),
+    "Whitespace": P.Whitespace(),
+    "WhitespaceSplit": P.WhitespaceSplit(),
+    "Bert": P.BertPreTokenizer(),
+    "ByteLevel": P.ByteLevel(add_prefix_space=False),
+    "ByteLevel-prefix": P.ByteLevel(add_prefix_space=True),
     "ByteLevel-noregex": P.ByteLevel(add_prefix_space=True, use_regex=False),
-    "Metaspace": P.Metaspace(), "Metaspace-first": P.Metaspace(prepend_scheme="first"),
-    "Metaspace-never": P.Metaspace(prepend_scheme="never"), "Metaspace-nosplit": P.Metaspace(split=False),
-    "GPT2": P.GPT2Split(), "Punctuation": P.Punctuation(), "Punctuation-next": P.Punctuation("MergedWithNext"),
-    "Digits": P.Digits(), "Digits-individual": P.Digits(True), "CharDelimiter": P.CharDelimiterSplit("-"),
+    "Metaspace": P.Metaspace(),
+    "Metaspace-first": P.Metaspace(prepend_scheme="first"),
+    "Metaspace-never": P.Metaspace(prepend_scheme="never"),
+    "Metaspace-nosplit": P.Metaspace(split=False),
+    "GPT2": P.GPT2Split(),
+    "Punctuation": P.Punctuation(),
+    "Punctuation-next": P.Punctuation("MergedWithNext"),
+    "Digits": P.Digits(),
+    "Digits-individual": P.Digits(True),
+    "CharDelimiter": P.CharDelimiterSplit("-"),
     **{f"Split-{b}": P.Split({"Regex": r"\s+|[.,!]"}, b) for b in P.BEHAVIORS},
     **{f"Split-{b}-invert": P.Split({"String": "a"}, b, invert=True) for b in P.BEHAVIORS},
     "Sequence": P.Sequence([P.WhitespaceSplit(), P.Digits(True), P.Punctuation()]),
@@ -148,14 +198,24 @@ def test_byte_level_trim_offsets_match_tokenizers(prefix):
 
 
 ADDED = [
-    AddedToken("<s>", 1, special=True), AddedToken("</s>", 2, special=True),
+    AddedToken("<s>", 1, special=True),
+    AddedToken("</s>", 2, special=True),
     AddedToken("[MASK]", 3, special=True, lstrip=True, rstrip=True),
     AddedToken("cat", 4, special=False, normalized=True, single_word=True),
-    AddedToken("ab", 5, special=False, normalized=True), AddedToken("<s>x", 6, special=True),
+    AddedToken("ab", 5, special=False, normalized=True),
+    AddedToken("<s>x", 6, special=True),
 ]
 ADDED_TEXTS = [
-    "<s>hello world</s>", "a <s>  b", "x [MASK]  y", "[MASK]", "cat concat cat. CAT", "abab <s>x<s>",
-    "<s><s>", "  [MASK]  [MASK]  ", "Ab cAt", "철수<s>는 cat",
+    "<s>hello world</s>",
+    "a <s>  b",
+    "x [MASK]  y",
+    "[MASK]",
+    "cat concat cat. CAT",
+    "abab <s>x<s>",
+    "<s><s>",
+    "  [MASK]  [MASK]  ",
+    "Ab cAt",
+    "철수<s>는 cat",
 ]
 
 
@@ -213,18 +273,33 @@ class _CharModelFactory:
 from core import decoders as D  # noqa: E402
 
 DECODERS = {
-    "ByteLevel": D.ByteLevel(), "WordPiece": D.WordPiece(), "WordPiece-raw": D.WordPiece("##", cleanup=False),
-    "Metaspace": D.Metaspace(), "Metaspace-never": D.Metaspace(prepend_scheme="never"),
-    "BPEDecoder": D.BPEDecoder(), "ByteFallback": D.ByteFallback(), "Fuse": D.Fuse(),
-    "Strip": D.Strip(" ", 1, 1), "Strip-many": D.Strip("▁", 2, 3), "Replace": D.Replace("▁", " "),
+    "ByteLevel": D.ByteLevel(),
+    "WordPiece": D.WordPiece(),
+    "WordPiece-raw": D.WordPiece("##", cleanup=False),
+    "Metaspace": D.Metaspace(),
+    "Metaspace-never": D.Metaspace(prepend_scheme="never"),
+    "BPEDecoder": D.BPEDecoder(),
+    "ByteFallback": D.ByteFallback(),
+    "Fuse": D.Fuse(),
+    "Strip": D.Strip(" ", 1, 1),
+    "Strip-many": D.Strip("▁", 2, 3),
+    "Replace": D.Replace("▁", " "),
     "Replace-regex": D.Replace({"Regex": "#+"}, "-"),
     "Sequence-sp": D.Sequence([D.Replace("▁", " "), D.ByteFallback(), D.Fuse(), D.Strip(" ", 1, 0)]),
 }
 
 TOKEN_LISTS = [
-    [], ["a"], ["íķľ", "Ġa", "Ġ", "Ċ"], ["un", "##aff", "##able", ".", "do", "n't", "##"], ["▁▁a", "▁b▁", "c"],
-    ["lo", "w</w>", "er</w>"], ["<0xED>", "<0x95>", "<0x9C>", "x", "<0xFF>", "<0xe4>", "<0x0A>", "<0xZZ>"],
-    ["<0xED>", "<0x95>"], ["  a  ", "▁▁▁x▁▁▁▁", " "], ["aĠ한", "<s>", "\u00ff\u0100"], ["Ġ", "ĠĠ", "íķ"],
+    [],
+    ["a"],
+    ["íķľ", "Ġa", "Ġ", "Ċ"],
+    ["un", "##aff", "##able", ".", "do", "n't", "##"],
+    ["▁▁a", "▁b▁", "c"],
+    ["lo", "w</w>", "er</w>"],
+    ["<0xED>", "<0x95>", "<0x9C>", "x", "<0xFF>", "<0xe4>", "<0x0A>", "<0xZZ>"],
+    ["<0xED>", "<0x95>"],
+    ["  a  ", "▁▁▁x▁▁▁▁", " "],
+    ["aĠ한", "<s>", "\u00ff\u0100"],
+    ["Ġ", "ĠĠ", "íķ"],
     ["hello", "world", " ?", "it", "'s", "##s", "#"],
 ]
 
@@ -257,49 +332,88 @@ def test_decoders_round_trip_through_dicts():
 
 _TEMPLATE = {
     "type": "TemplateProcessing",
-    "single": [{"SpecialToken": {"id": "<s>", "type_id": 0}}, {"Sequence": {"id": "A", "type_id": 0}},
-               {"SpecialToken": {"id": "</s>", "type_id": 0}}],
+    "single": [
+        {"SpecialToken": {"id": "<s>", "type_id": 0}},
+        {"Sequence": {"id": "A", "type_id": 0}},
+        {"SpecialToken": {"id": "</s>", "type_id": 0}},
+    ],
     "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
-    "special_tokens": {"<s>": {"id": "<s>", "ids": [1], "tokens": ["<s>"]},
-                       "</s>": {"id": "</s>", "ids": [2], "tokens": ["</s>"]}},
+    "special_tokens": {
+        "<s>": {"id": "<s>", "ids": [1], "tokens": ["<s>"]},
+        "</s>": {"id": "</s>", "ids": [2], "tokens": ["</s>"]},
+    },
 }
 POST_PROCESSORS = {
     "Template": _TEMPLATE,
     "Bert": {"type": "BertProcessing", "sep": ["</s>", 2], "cls": ["<s>", 1]},
-    "Roberta": {"type": "RobertaProcessing", "sep": ["</s>", 2], "cls": ["<s>", 1], "trim_offsets": True,
-                "add_prefix_space": True},
-    "Roberta-untrimmed": {"type": "RobertaProcessing", "sep": ["</s>", 2], "cls": ["<s>", 1],
-                          "trim_offsets": False, "add_prefix_space": True},
+    "Roberta": {
+        "type": "RobertaProcessing",
+        "sep": ["</s>", 2],
+        "cls": ["<s>", 1],
+        "trim_offsets": True,
+        "add_prefix_space": True,
+    },
+    "Roberta-untrimmed": {
+        "type": "RobertaProcessing",
+        "sep": ["</s>", 2],
+        "cls": ["<s>", 1],
+        "trim_offsets": False,
+        "add_prefix_space": True,
+    },
     "Sequence": {"type": "Sequence", "processors": [BYTE_LEVEL_POST, _TEMPLATE]},
 }
 
 
 @pytest.mark.parametrize("name", list(POST_PROCESSORS))
 def test_post_processor_matches_tokenizers(name):
-    ours, theirs = _pair(pre_tokenizer=P.ByteLevel(add_prefix_space=True), added=ADDED[:2],
-                         post_processor=POST_PROCESSORS[name])
+    ours, theirs = _pair(
+        pre_tokenizer=P.ByteLevel(add_prefix_space=True),
+        added=ADDED[:2],
+        post_processor=POST_PROCESSORS[name],
+    )
     for text in ADDED_TEXTS + TRICKY:
         for special in (True, False):
-            a, b = ours.encode(text, add_special_tokens=special), theirs.encode(text, add_special_tokens=special)
-            assert (a.ids, a.tokens, a.offsets) == (b.ids, b.tokens, [tuple(o) for o in b.offsets]), (text, special)
+            a, b = (
+                ours.encode(text, add_special_tokens=special),
+                theirs.encode(text, add_special_tokens=special),
+            )
+            assert (a.ids, a.tokens, a.offsets) == (b.ids, b.tokens, [tuple(o) for o in b.offsets]), (
+                text,
+                special,
+            )
             if special and text:
                 assert a.tokens[0] == "<s>" and a.tokens[-1] == "</s>" and a.special_tokens_mask[-1] == 1
 
 
-_ADDED_CONTENT = st.lists(st.sampled_from(["<s>", "[M]", "ab", "a", " b", "한", "<"]), min_size=1, max_size=2).map("".join)
+_ADDED_CONTENT = st.lists(
+    st.sampled_from(["<s>", "[M]", "ab", "a", " b", "한", "<"]), min_size=1, max_size=2
+).map("".join)
 _ADDED_FLAGS = st.tuples(st.booleans(), st.booleans(), st.booleans(), st.booleans(), st.booleans())
-_ADDED_TEXT = st.lists(st.sampled_from(list("ab <>[]/ s한\t") + ["<s>", "[M]", "ab"]), max_size=12).map("".join)
+_ADDED_TEXT = st.lists(st.sampled_from(list("ab <>[]/ s한\t") + ["<s>", "[M]", "ab"]), max_size=12).map(
+    "".join
+)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(_ADDED_CONTENT, _ADDED_FLAGS), min_size=1, max_size=4, unique_by=lambda t: t[0]),
-       st.sampled_from([None, "Lowercase", "NFKC"]),
-       st.sampled_from(["Whitespace", "ByteLevel-prefix", "Metaspace", "Metaspace-first"]),
-       st.lists(_ADDED_TEXT, min_size=1, max_size=5))
+@given(
+    st.lists(st.tuples(_ADDED_CONTENT, _ADDED_FLAGS), min_size=1, max_size=4, unique_by=lambda t: t[0]),
+    st.sampled_from([None, "Lowercase", "NFKC"]),
+    st.sampled_from(["Whitespace", "ByteLevel-prefix", "Metaspace", "Metaspace-first"]),
+    st.lists(_ADDED_TEXT, min_size=1, max_size=5),
+)
 def test_random_added_tokens_match_tokenizers(specs, norm, pre, texts):
-    added = [AddedToken(content, i + 1, special=special, normalized=normalized, single_word=single, lstrip=lstrip,
-                        rstrip=rstrip)
-             for i, (content, (special, normalized, single, lstrip, rstrip)) in enumerate(specs)]
+    added = [
+        AddedToken(
+            content,
+            i + 1,
+            special=special,
+            normalized=normalized,
+            single_word=single,
+            lstrip=lstrip,
+            rstrip=rstrip,
+        )
+        for i, (content, (special, normalized, single, lstrip, rstrip)) in enumerate(specs)
+    ]
     ours, theirs = _pair(normalizer=NORMALIZERS.get(norm), pre_tokenizer=PRE_TOKENIZERS[pre], added=added)
     for text in texts:
         _assert_same(ours, theirs, text)

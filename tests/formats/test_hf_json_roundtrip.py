@@ -66,31 +66,67 @@ def test_our_trained_file_encodes_the_same_in_tokenizers(ours, lines, tmp_path):
 
 def _bert_like_file(tmp_path, **changes):
     d = {
-        "version": "1.0", "truncation": {"direction": "Right", "max_length": 8, "strategy": "LongestFirst",
-                                         "stride": 0},
+        "version": "1.0",
+        "truncation": {"direction": "Right", "max_length": 8, "strategy": "LongestFirst", "stride": 0},
         "padding": None,
         "added_tokens": [
-            {"id": 0, "content": "[UNK]", "single_word": False, "lstrip": False, "rstrip": False,
-             "normalized": False, "special": True},
-            {"id": 1, "content": "[CLS]", "single_word": False, "lstrip": False, "rstrip": False,
-             "normalized": False, "special": True},
-            {"id": 2, "content": "[SEP]", "single_word": False, "lstrip": False, "rstrip": False,
-             "normalized": False, "special": True},
+            {
+                "id": 0,
+                "content": "[UNK]",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": True,
+            },
+            {
+                "id": 1,
+                "content": "[CLS]",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": True,
+            },
+            {
+                "id": 2,
+                "content": "[SEP]",
+                "single_word": False,
+                "lstrip": False,
+                "rstrip": False,
+                "normalized": False,
+                "special": True,
+            },
         ],
-        "normalizer": {"type": "BertNormalizer", "clean_text": True, "handle_chinese_chars": True,
-                       "strip_accents": None, "lowercase": True},
+        "normalizer": {
+            "type": "BertNormalizer",
+            "clean_text": True,
+            "handle_chinese_chars": True,
+            "strip_accents": None,
+            "lowercase": True,
+        },
         "pre_tokenizer": {"type": "BertPreTokenizer"},
-        "post_processor": {"type": "TemplateProcessing",
-                           "single": [{"SpecialToken": {"id": "[CLS]", "type_id": 0}},
-                                      {"Sequence": {"id": "A", "type_id": 0}},
-                                      {"SpecialToken": {"id": "[SEP]", "type_id": 0}}],
-                           "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
-                           "special_tokens": {"[CLS]": {"id": "[CLS]", "ids": [1], "tokens": ["[CLS]"]},
-                                              "[SEP]": {"id": "[SEP]", "ids": [2], "tokens": ["[SEP]"]}}},
+        "post_processor": {
+            "type": "TemplateProcessing",
+            "single": [
+                {"SpecialToken": {"id": "[CLS]", "type_id": 0}},
+                {"Sequence": {"id": "A", "type_id": 0}},
+                {"SpecialToken": {"id": "[SEP]", "type_id": 0}},
+            ],
+            "pair": [{"Sequence": {"id": "A", "type_id": 0}}, {"Sequence": {"id": "B", "type_id": 1}}],
+            "special_tokens": {
+                "[CLS]": {"id": "[CLS]", "ids": [1], "tokens": ["[CLS]"]},
+                "[SEP]": {"id": "[SEP]", "ids": [2], "tokens": ["[SEP]"]},
+            },
+        },
         "decoder": {"type": "WordPiece", "prefix": "##", "cleanup": True},
-        "model": {"type": "WordPiece", "unk_token": "[UNK]", "continuing_subword_prefix": "##",
-                  "max_input_chars_per_word": 100,
-                  "vocab": {"[UNK]": 0, "[CLS]": 1, "[SEP]": 2, "h": 3, "##u": 4, "##g": 5, "hug": 6, "p": 7}},
+        "model": {
+            "type": "WordPiece",
+            "unk_token": "[UNK]",
+            "continuing_subword_prefix": "##",
+            "max_input_chars_per_word": 100,
+            "vocab": {"[UNK]": 0, "[CLS]": 1, "[SEP]": 2, "h": 3, "##u": 4, "##g": 5, "hug": 6, "p": 7},
+        },
         "extra_key_from_the_future": {"x": 1},
     }
     d.update(changes)
@@ -104,7 +140,9 @@ def test_parts_we_do_not_apply_are_kept_and_named(tmp_path):
     tok = load_tokenizer_json(path)
     assert [w for w in tok.extra["warnings"] if "truncation" in w]
     assert not [w for w in tok.extra["warnings"] if "TemplateProcessing" in w]  # this one we apply
-    theirs = tokenizers.Tokenizer.from_str(json.dumps({k: v for k, v in d.items() if not k.startswith("extra")}))
+    theirs = tokenizers.Tokenizer.from_str(
+        json.dumps({k: v for k, v in d.items() if not k.startswith("extra")})
+    )
     theirs.no_truncation()
     assert tok.encode("hug pug").ids == theirs.encode("hug pug", add_special_tokens=False).ids
     assert tok.encode("hug pug", add_special_tokens=True).tokens == theirs.encode("hug pug").tokens
@@ -142,8 +180,15 @@ def test_merges_as_strings_or_pairs(tmp_path):
     base = {"type": "BPE", "unk_token": "<unk>", "vocab": {"<unk>": 0, "a": 1, "b": 2, "ab": 3, "abb": 4}}
     encs = []
     for merges in (["a b", "ab b"], [["a", "b"], ["ab", "b"]]):
-        d = {"version": "1.0", "added_tokens": [], "normalizer": None, "pre_tokenizer": {"type": "Whitespace"},
-             "post_processor": None, "decoder": None, "model": dict(base, merges=merges)}
+        d = {
+            "version": "1.0",
+            "added_tokens": [],
+            "normalizer": None,
+            "pre_tokenizer": {"type": "Whitespace"},
+            "post_processor": None,
+            "decoder": None,
+            "model": dict(base, merges=merges),
+        }
         path = tmp_path / "tokenizer.json"
         path.write_text(json.dumps(d), encoding="utf-8")
         tok = load_tokenizer_json(path)
@@ -178,15 +223,23 @@ def test_older_file_shapes_load_as_tokenizers_reads_them(tmp_path):
     # tokenizers < 0.14 wrote Metaspace with add_prefix_space, merges as "a b" strings, and
     # (< 0.9) models without a "type"
     d = {
-        "version": "1.0", "truncation": None, "padding": None, "added_tokens": [],
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": [],
         "normalizer": {"type": "NFKC"},
         "pre_tokenizer": {"type": "Metaspace", "replacement": "▁", "add_prefix_space": True},
         "post_processor": None,
         "decoder": {"type": "Metaspace", "replacement": "▁", "add_prefix_space": True},
-        "model": {"dropout": None, "unk_token": "<unk>", "continuing_subword_prefix": None,
-                  "end_of_word_suffix": None, "fuse_unk": False,
-                  "vocab": {"<unk>": 0, "▁": 1, "a": 2, "b": 3, "▁a": 4, "▁ab": 5},
-                  "merges": ["▁ a", "▁a b"]},
+        "model": {
+            "dropout": None,
+            "unk_token": "<unk>",
+            "continuing_subword_prefix": None,
+            "end_of_word_suffix": None,
+            "fuse_unk": False,
+            "vocab": {"<unk>": 0, "▁": 1, "a": 2, "b": 3, "▁a": 4, "▁ab": 5},
+            "merges": ["▁ a", "▁a b"],
+        },
     }
     path = tmp_path / "old.json"
     path.write_text(json.dumps(d), encoding="utf-8")

@@ -15,7 +15,7 @@ from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
 
 @pytest.fixture(scope="module")
 def events():
-    lines = ["철수는 밥을 먹고, \"hug\" pug", "hug hugs, bun 먹고 철수"] * 3
+    lines = ['철수는 밥을 먹고, "hug" pug', "hug hugs, bun 먹고 철수"] * 3
     options = TrainOptions("bpe", vocab_size=40, special_tokens=["<unk>"])
     got = []
     drain(train_from_counts(pre_tokenize_lines(lines, options), options), got.append)
@@ -42,7 +42,10 @@ def test_csv_is_readable_by_the_csv_module(tmp_path, events):
 
 
 def test_tokens_with_commas_and_quotes_survive(tmp_path):
-    tricky = [MergeEvent(1, ",", '"', ',"', 3, 10, 3.0, True), MergeEvent(2, "a\nb", "철", "a\nb철", 2, 11, 2.0)]
+    tricky = [
+        MergeEvent(1, ",", '"', ',"', 3, 10, 3.0, True),
+        MergeEvent(2, "a\nb", "철", "a\nb철", 2, 11, 2.0),
+    ]
     for name in ("t.csv", "t.jsonl"):
         save_merge_log(tricky, tmp_path / name)
         assert load_merge_log(tmp_path / name) == tricky
@@ -52,7 +55,10 @@ def test_tokens_with_commas_and_quotes_survive(tmp_path):
 
 def test_worked_csv_line():
     text = merge_log_csv([MergeEvent(1, "u", "g", "ug", 20, 12, 20.0)])
-    assert text.splitlines() == ["step,left,right,new_token,count,score,vocab_size,tie", "1,u,g,ug,20,20.0,12,false"]
+    assert text.splitlines() == [
+        "step,left,right,new_token,count,score,vocab_size,tie",
+        "1,u,g,ug,20,20.0,12,false",
+    ]
 
 
 def test_bad_format_changes_nothing(tmp_path, events):

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import CORPORA
 
 from core.errors import ConfigError, FormatError
 from core.events import TrainingStopped, drain
 from core.formats.project import TrainingRecord, is_project, load_project, save_project
 from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
-from conftest import CORPORA
 
 TEXTS = ["철수는 밥을 먹고 있다", "Hello, world!", "吾輩は猫である", ""]
 
@@ -49,10 +49,13 @@ def test_sentencepiece_original_is_kept_exactly(tmp_path):
     from core.formats.sentencepiece_model import load_sentencepiece
 
     corpus = tmp_path / "c.txt"
-    corpus.write_text("\n".join((CORPORA / "en-botchan.txt").read_text(encoding="utf-8").splitlines()[:300]),
-                      encoding="utf-8")
-    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(tmp_path / "m"), vocab_size=300,
-                                   minloglevel=2)
+    corpus.write_text(
+        "\n".join((CORPORA / "en-botchan.txt").read_text(encoding="utf-8").splitlines()[:300]),
+        encoding="utf-8",
+    )
+    spm.SentencePieceTrainer.train(
+        input=str(corpus), model_prefix=str(tmp_path / "m"), vocab_size=300, minloglevel=2
+    )
     tok = load_sentencepiece(tmp_path / "m.model")
     folder = save_project(tok, tmp_path / "proj")
     assert (folder / "source.model").read_bytes() == (tmp_path / "m.model").read_bytes()

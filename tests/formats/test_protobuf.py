@@ -16,7 +16,8 @@ def test_fields_of_each_wire_type():
         b"\x08\x96\x01"  # field 1, varint 150
         + b"\x12\x02hi"  # field 2, length-delimited "hi"
         + b"\x1d\x00\x00\x80\x3f"  # field 3, fixed32 = 1.0f
-        + b"\x21" + (7).to_bytes(8, "little")  # field 4, fixed64 = 7
+        + b"\x21"
+        + (7).to_bytes(8, "little")  # field 4, fixed64 = 7
         + b"\x08\x01"  # field 1 again (repeated)
     )
     fields = read_fields(data)
@@ -26,7 +27,7 @@ def test_fields_of_each_wire_type():
 
 def test_negative_int32_is_ten_byte_varint():
     data = b"\x08" + b"\xff" * 9 + b"\x01"  # -1 as int32 is sign-extended to 64 bits
-    (number, wire, value), = read_fields(data)
+    ((number, wire, value),) = read_fields(data)
     assert as_signed(value) == -1
 
 
@@ -56,7 +57,14 @@ def test_writer_round_trips_through_the_reader():
 
     assert encode_varint(150) == b"\x96\x01"  # the spec's example again, the other way
     assert encode_varint(-1) == b"\xff" * 9 + b"\x01"
-    data = field(1, 150) + field(2, "철수") + field(3, 0.5) + field(4, -7) + field(5, True) + field(6, b"\x00\xff")
+    data = (
+        field(1, 150)
+        + field(2, "철수")
+        + field(3, 0.5)
+        + field(4, -7)
+        + field(5, True)
+        + field(6, b"\x00\xff")
+    )
     fields = read_fields(data)
     assert [(n, w) for n, w, _ in fields] == [(1, 0), (2, 2), (3, 5), (4, 0), (5, 0), (6, 2)]
     assert fields[0][2] == 150 and as_text(fields[1][2]) == "철수" and as_float(fields[2][2]) == 0.5

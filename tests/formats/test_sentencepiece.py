@@ -9,6 +9,8 @@ import pytest
 
 spm = pytest.importorskip("sentencepiece")
 
+from conftest import CORPORA
+
 from core.errors import FormatError
 from core.formats.sentencepiece_model import (
     BYTE,
@@ -23,7 +25,6 @@ from core.formats.sentencepiece_model import (
     load_sentencepiece,
     load_sentencepiece_vocab,
 )
-from conftest import CORPORA
 
 # -- a tiny protobuf writer, so tests can build models by hand ------------------------------
 
@@ -49,7 +50,9 @@ def _field(number: int, value) -> bytes:
     return _varint(number << 3 | 2) + _varint(len(value)) + value
 
 
-def model_bytes(pieces, model_type=1, byte_fallback=False, add_dummy_prefix=True, charsmap=b"", name="identity"):
+def model_bytes(
+    pieces, model_type=1, byte_fallback=False, add_dummy_prefix=True, charsmap=b"", name="identity"
+):
     out = b""
     for text, score, kind in pieces:
         out += _field(1, _field(1, text) + _field(2, float(score)) + _field(3, kind))
@@ -156,8 +159,12 @@ def trained(tmp_path_factory):
     corpus = d / "small.txt"
     corpus.write_text("\n".join(lines), encoding="utf-8")
     spm.SentencePieceTrainer.train(
-        input=str(corpus), model_prefix=str(d / "m"), vocab_size=500, minloglevel=2,
-        user_defined_symbols=["<sep>"], num_threads=1,
+        input=str(corpus),
+        model_prefix=str(d / "m"),
+        vocab_size=500,
+        minloglevel=2,
+        user_defined_symbols=["<sep>"],
+        num_threads=1,
     )
     return d, lines
 
@@ -201,8 +208,14 @@ def test_vocab_file_loads_and_matches_for_identity_model(tmp_path):
     corpus.write_text("\n".join(lines), encoding="utf-8")
     for model_type in ("unigram", "bpe"):
         prefix = tmp_path / model_type
-        spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(prefix), vocab_size=400,
-                                       model_type=model_type, normalization_rule_name="identity", minloglevel=2)
+        spm.SentencePieceTrainer.train(
+            input=str(corpus),
+            model_prefix=str(prefix),
+            vocab_size=400,
+            model_type=model_type,
+            normalization_rule_name="identity",
+            minloglevel=2,
+        )
         sp = spm.SentencePieceProcessor(model_file=f"{prefix}.model")
         tok, warnings = load_sentencepiece_vocab(f"{prefix}.vocab")
         assert tok.extra["sentencepiece"]["model_type"] == model_type
@@ -264,8 +277,14 @@ def test_decode_matches_sentencepiece(tmp_path, byte_fallback):
     lines = (CORPORA / "ja-wagahaiwa.txt").read_text(encoding="utf-8").splitlines()[:300]
     corpus = tmp_path / "c.txt"
     corpus.write_text("\n".join(lines), encoding="utf-8")
-    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(tmp_path / "m"), vocab_size=2500,
-                                   byte_fallback=byte_fallback, character_coverage=0.99, minloglevel=2)
+    spm.SentencePieceTrainer.train(
+        input=str(corpus),
+        model_prefix=str(tmp_path / "m"),
+        vocab_size=2500,
+        byte_fallback=byte_fallback,
+        character_coverage=0.99,
+        minloglevel=2,
+    )
     sp = spm.SentencePieceProcessor(model_file=str(tmp_path / "m.model"))
     ours = load_sentencepiece(tmp_path / "m.model")
     for text in lines[:100] + ["😀 이모지 <s>", "", "  a  b  "]:
@@ -290,8 +309,9 @@ def test_our_trained_tokenizer_saved_as_model_encodes_the_same_in_sentencepiece(
     from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
 
     lines = (CORPORA / "en-botchan.txt").read_text(encoding="utf-8").splitlines()[:1500]
-    options = TrainOptions(algorithm, vocab_size=800, pre_tokenizer="metaspace",
-                           special_tokens=["<unk>", "<s>", "</s>"])
+    options = TrainOptions(
+        algorithm, vocab_size=800, pre_tokenizer="metaspace", special_tokens=["<unk>", "<s>", "</s>"]
+    )
     tok = drain(train_from_counts(pre_tokenize_lines(lines, options), options))
     losses = save_tokenizer(tok, tmp_path / "ours.model", "sentencepiece")
     assert any("one more '▁'" in x for x in losses)

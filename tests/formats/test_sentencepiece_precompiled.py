@@ -8,23 +8,42 @@ import pytest
 spm = pytest.importorskip("sentencepiece")
 tokenizers = pytest.importorskip("tokenizers")
 
+from conftest import CORPORA
+
 from core.errors import FormatError
 from core.formats.sentencepiece_model import parse_model_proto
 from core.precompiled import PrecompiledNormalizer, parse_charsmap
 from core.text import NormalizedString
-from conftest import CORPORA
 
-PROBES = ["ｶﾞ①Ⅻ ﬁ", "é e\u0301", "\u3000全角", "㈱ ㍻", "👍🏽", "ﾊﾟﾋﾟ", "a\u0301\u0302", "\u1100\u1161\u11a8",
-          "x\u200dy", "ǅ", "\x00\x01abc", "ㅂㅐ우들은 ㅡㅅㅡ", "", "plain ascii"]
+PROBES = [
+    "ｶﾞ①Ⅻ ﬁ",
+    "é e\u0301",
+    "\u3000全角",
+    "㈱ ㍻",
+    "👍🏽",
+    "ﾊﾟﾋﾟ",
+    "a\u0301\u0302",
+    "\u1100\u1161\u11a8",
+    "x\u200dy",
+    "ǅ",
+    "\x00\x01abc",
+    "ㅂㅐ우들은 ㅡㅅㅡ",
+    "",
+    "plain ascii",
+]
 
 
 @pytest.fixture(scope="module")
 def charsmap(tmp_path_factory):
     d = tmp_path_factory.mktemp("cm")
     corpus = d / "c.txt"
-    corpus.write_text("\n".join((CORPORA / "en-botchan.txt").read_text(encoding="utf-8").splitlines()[:300]),
-                      encoding="utf-8")
-    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(d / "m"), vocab_size=300, minloglevel=2)
+    corpus.write_text(
+        "\n".join((CORPORA / "en-botchan.txt").read_text(encoding="utf-8").splitlines()[:300]),
+        encoding="utf-8",
+    )
+    spm.SentencePieceTrainer.train(
+        input=str(corpus), model_prefix=str(d / "m"), vocab_size=300, minloglevel=2
+    )
     proto = parse_model_proto((d / "m.model").read_bytes())
     assert proto.normalizer_spec.name == "nmt_nfkc"
     return proto.normalizer_spec.precompiled_charsmap
@@ -81,10 +100,18 @@ def test_tokenizers_mode_alignments_equal_tokenizers_offsets(charsmap, text):
 def test_sentencepiece_mode_matches_sentencepiece_on_probes(tmp_path):
     # identity whitespace handling, so only the charsmap acts
     corpus = tmp_path / "c.txt"
-    corpus.write_text("\n".join((CORPORA / "en-botchan.txt").read_text(encoding="utf-8").splitlines()[:300]),
-                      encoding="utf-8")
-    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(tmp_path / "m"), vocab_size=300,
-                                   minloglevel=2, add_dummy_prefix=False, remove_extra_whitespaces=False)
+    corpus.write_text(
+        "\n".join((CORPORA / "en-botchan.txt").read_text(encoding="utf-8").splitlines()[:300]),
+        encoding="utf-8",
+    )
+    spm.SentencePieceTrainer.train(
+        input=str(corpus),
+        model_prefix=str(tmp_path / "m"),
+        vocab_size=300,
+        minloglevel=2,
+        add_dummy_prefix=False,
+        remove_extra_whitespaces=False,
+    )
     sp = spm.SentencePieceProcessor(model_file=str(tmp_path / "m.model"))
     proto = parse_model_proto((tmp_path / "m.model").read_bytes())
     n = PrecompiledNormalizer(proto.normalizer_spec.precompiled_charsmap)

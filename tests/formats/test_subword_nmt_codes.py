@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from core.errors import ConfigError, FormatError
 from core.formats.subword_nmt_codes import (
-    Codes, load_codes, load_vocabulary, read_vocabulary, save_codes, save_vocabulary)
+    Codes,
+    load_codes,
+    load_vocabulary,
+    read_vocabulary,
+    save_codes,
+    save_vocabulary,
+)
 from core.subword_nmt import SubwordNmt
 
 MERGES = [("u", "g</w>"), ("u", "n</w>"), ("h", "ug</w>"), ("먹", "고</w>"), ("p", "u")]
@@ -56,16 +61,19 @@ def test_threshold_above_every_count_is_a_config_error(tmp_path):
         load_vocabulary(path, threshold=8)
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"", "no merges"),
-    (b"#version: 0.2\n", "no merges"),
-    (b"#version: 0.2\nu g</w>\nu g h\n", "line 3"),
-    (b"#version: 0.2\nu g</w>\nlonely\n", "line 3"),
-    (b"#version: 0.3\nu g\n", "not supported"),
-    (b"#version: x.y\nu g\n", "version"),
-    (b"u g\n\x00\x00\n", "binary"),
-    (b"u \xff\n", "UTF-8"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"", "no merges"),
+        (b"#version: 0.2\n", "no merges"),
+        (b"#version: 0.2\nu g</w>\nu g h\n", "line 3"),
+        (b"#version: 0.2\nu g</w>\nlonely\n", "line 3"),
+        (b"#version: 0.3\nu g\n", "not supported"),
+        (b"#version: x.y\nu g\n", "version"),
+        (b"u g\n\x00\x00\n", "binary"),
+        (b"u \xff\n", "UTF-8"),
+    ],
+)
 def test_bad_codes_files(tmp_path, content, message):
     path = tmp_path / "codes.bpe"
     path.write_bytes(content)
@@ -73,12 +81,15 @@ def test_bad_codes_files(tmp_path, content, message):
         load_codes(path)
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"", "empty"),
-    (b"a 3\nb\n", "line 2"),
-    (b"a three\n", "whole number"),
-    (b"a 3\n\x00", "binary"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"", "empty"),
+        (b"a 3\nb\n", "line 2"),
+        (b"a three\n", "whole number"),
+        (b"a 3\n\x00", "binary"),
+    ],
+)
 def test_bad_vocabulary_files(tmp_path, content, message):
     path = tmp_path / "vocab.txt"
     path.write_bytes(content)

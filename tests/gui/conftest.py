@@ -17,10 +17,50 @@ import pytest
 from PySide6.QtCore import QSettings
 
 # Lines of Korean and English with enough variety for a few hundred merges.
-_KO = ["영화", "정말", "재미", "있었어요", "배우", "연기", "좋았어요", "최고의", "토크나이저", "문장을",
-       "작은", "조각으로", "나눕니다", "철수는", "치킨을", "먹고", "있다", "볶음밥을", "감독", "음악"]
-_EN = ["the", "tokenizer", "cuts", "text", "into", "pieces", "tokens", "have", "ids", "and", "merges",
-       "learned", "from", "a", "corpus", "lower", "newest", "widest", "hugs", "bun"]
+_KO = [
+    "영화",
+    "정말",
+    "재미",
+    "있었어요",
+    "배우",
+    "연기",
+    "좋았어요",
+    "최고의",
+    "토크나이저",
+    "문장을",
+    "작은",
+    "조각으로",
+    "나눕니다",
+    "철수는",
+    "치킨을",
+    "먹고",
+    "있다",
+    "볶음밥을",
+    "감독",
+    "음악",
+]
+_EN = [
+    "the",
+    "tokenizer",
+    "cuts",
+    "text",
+    "into",
+    "pieces",
+    "tokens",
+    "have",
+    "ids",
+    "and",
+    "merges",
+    "learned",
+    "from",
+    "a",
+    "corpus",
+    "lower",
+    "newest",
+    "widest",
+    "hugs",
+    "bun",
+]
 
 
 def make_lines(n: int) -> list[str]:

@@ -15,18 +15,37 @@ from .conftest import make_lines
 
 def run_app(*args: str, cwd) -> subprocess.CompletedProcess:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    return subprocess.run([sys.executable, "-m", "subword_gui.app", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=180)
+    return subprocess.run(
+        [sys.executable, "-m", "subword_gui.app", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
 
 
 def distinct_colours(image: QImage, step: int = 7) -> int:
-    return len({image.pixel(x, y) for x in range(0, image.width(), step) for y in range(0, image.height(), step)})
+    return len(
+        {image.pixel(x, y) for x in range(0, image.width(), step) for y in range(0, image.height(), step)}
+    )
 
 
 def test_screenshot_after_training_and_typing(tmp_path, small_corpus):
     out = tmp_path / "shots" / "training.png"
-    done = run_app("--screenshot", str(out), "--corpus", str(small_corpus), "--train", "bpe:120",
-                   "--text", "철수는 치킨을 먹고 있다", "--panel", "training", cwd=tmp_path)
+    done = run_app(
+        "--screenshot",
+        str(out),
+        "--corpus",
+        str(small_corpus),
+        "--train",
+        "bpe:120",
+        "--text",
+        "철수는 치킨을 먹고 있다",
+        "--panel",
+        "training",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1400, 900)
@@ -37,18 +56,24 @@ def test_screenshot_of_a_word_count_file_given_as_file(tmp_path):
     counts = tmp_path / "hug.tsv"
     counts.write_text("hug\t10\npug\t5\npun\t12\nbun\t4\nhugs\t5\n", encoding="utf-8")
     out = tmp_path / "corpus.png"
-    done = run_app(str(counts), "--screenshot", str(out), "--panel", "corpus", "--size", "1200x860", cwd=tmp_path)
+    done = run_app(
+        str(counts), "--screenshot", str(out), "--panel", "corpus", "--size", "1200x860", cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr
     assert (QImage(str(out)).width(), QImage(str(out)).height()) == (1200, 860)
 
 
 def test_bad_switches_fail_with_a_message(tmp_path, small_corpus):
     out = tmp_path / "x.png"
-    done = run_app("--screenshot", str(out), "--corpus", str(small_corpus), "--train", "bpe:lots", cwd=tmp_path)
+    done = run_app(
+        "--screenshot", str(out), "--corpus", str(small_corpus), "--train", "bpe:lots", cwd=tmp_path
+    )
     assert done.returncode == 1 and "ALGORITHM:VOCAB" in done.stderr and not out.exists()
     done = run_app("--screenshot", str(out), "--corpus", str(tmp_path / "missing.txt"), cwd=tmp_path)
     assert done.returncode == 1 and "missing.txt" in done.stderr and not out.exists()
-    done = run_app("--screenshot", str(out), "--corpus", str(small_corpus), "--panel", "nowhere", cwd=tmp_path)
+    done = run_app(
+        "--screenshot", str(out), "--corpus", str(small_corpus), "--panel", "nowhere", cwd=tmp_path
+    )
     assert done.returncode == 1 and "nowhere" in done.stderr
 
 
@@ -61,8 +86,23 @@ def test_main_in_process_screenshot(qapp, tmp_path):
     corpus = tmp_path / "c.txt"
     corpus.write_text("\n".join(make_lines(60)), encoding="utf-8")
     out = tmp_path / "inproc.png"
-    assert main(["--screenshot", str(out), "--corpus", str(corpus), "--train", "bpe:90", "--cut", "80",
-                 "--panel", "vocab"]) == 0
+    assert (
+        main(
+            [
+                "--screenshot",
+                str(out),
+                "--corpus",
+                str(corpus),
+                "--train",
+                "bpe:90",
+                "--cut",
+                "80",
+                "--panel",
+                "vocab",
+            ]
+        )
+        == 0
+    )
     assert QImage(str(out)).width() == 1400
 
 

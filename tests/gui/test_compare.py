@@ -150,8 +150,13 @@ def test_compare_follows_the_segmentation_text_until_the_user_types_there(qtbot,
     state.set_full_tokenizer(hug_bpe)
     seg.set_text("hugs pug")
     assert cmp_.text() == "hugs pug"
-    qtbot.waitUntil(lambda: bool(cmp_.columns[0].result.lines) and
-                    cmp_.columns[0].result.lines[0].encoding.tokens == ["hug", "s", "p", "ug"], timeout=2000)
+    qtbot.waitUntil(
+        lambda: (
+            bool(cmp_.columns[0].result.lines)
+            and cmp_.columns[0].result.lines[0].encoding.tokens == ["hug", "s", "p", "ug"]
+        ),
+        timeout=2000,
+    )
     # typing in Compare makes its text its own
     cmp_.editor.setFocus()
     qtbot.keyClicks(cmp_.editor, "x")

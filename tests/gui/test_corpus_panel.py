@@ -69,7 +69,10 @@ def test_word_table_sorts_and_searches(qtbot, window, monkeypatch, small_corpus)
 def test_cp949_file_is_detected_and_encoding_can_be_chosen(qtbot, window, monkeypatch, tmp_path):
     path = tmp_path / "cp949.txt"
     # Mostly ASCII with some Hangul: undecodable as UTF-8, yet clearly text.
-    lines = [line if i % 10 == 0 else "the tokenizer cuts text into pieces" for i, line in enumerate(make_lines(200))]
+    lines = [
+        line if i % 10 == 0 else "the tokenizer cuts text into pieces"
+        for i, line in enumerate(make_lines(200))
+    ]
     path.write_bytes("\n".join(lines).encode("cp949"))
     open_through_menu(qtbot, window, monkeypatch, path)
     panel = window.corpus_panel
@@ -94,8 +97,9 @@ def test_open_word_counts(qtbot, window, monkeypatch, tmp_path):
 
 
 @pytest.mark.parametrize("content, needle", [(b"", "empty"), (bytes(range(256)) * 64, "")])
-def test_bad_file_reports_and_keeps_the_previous_corpus(qtbot, window, monkeypatch, small_corpus, tmp_path,
-                                                        content, needle):
+def test_bad_file_reports_and_keeps_the_previous_corpus(
+    qtbot, window, monkeypatch, small_corpus, tmp_path, content, needle
+):
     open_through_menu(qtbot, window, monkeypatch, small_corpus)
     before = window.state.corpus
     bad = tmp_path / "bad.txt"
@@ -158,7 +162,8 @@ def test_item_models_pass_the_model_tester(qtmodeltester):
     assert chars.index(0, 0).data() == "a" and chars.index(3, 1).data() == "U+200B"
     kept = QPersistentModelIndex(chars.index(1, 0))  # "가" (5)
     chars.sort(1, Qt.SortOrder.AscendingOrder)  # by code point: " ", "a", "가", ZWSP
-    assert [chars.index(r, 1).data() for r in range(4)] == ["U+0020", "U+0061", "U+AC00", "U+200B"][:2] + \
-        sorted(["U+AC00", "U+200B"], key=lambda u: int(u[2:], 16))
+    assert [chars.index(r, 1).data() for r in range(4)] == ["U+0020", "U+0061", "U+AC00", "U+200B"][
+        :2
+    ] + sorted(["U+AC00", "U+200B"], key=lambda u: int(u[2:], 16))
     assert kept.row() == [ch for ch, _ in chars.rows].index("가")
     qtmodeltester.check(chars)

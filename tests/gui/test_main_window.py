@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QFontDatabase
@@ -21,9 +19,18 @@ def test_docks_menus_and_shortcuts(window):
     assert {d.objectName() for d in window.docks.values()} >= {"corpusDock", "trainingDock", "vocabDock"}
     menus = [a.text().replace("&", "") for a in window.menuBar().actions()]
     assert menus[:2] == ["File", "Train"] and "Examples" in menus and "View" in menus and "Help" in menus
-    file_items = [a.text().replace("&", "") for a in window.menuBar().actions()[0].menu().actions() if a.text()]
-    for item in ("Open corpus…", "Open word counts…", "Open tokenizer…", "Recent files", "Save tokenizer as…",
-                 "Export merge log…", "Quit"):
+    file_items = [
+        a.text().replace("&", "") for a in window.menuBar().actions()[0].menu().actions() if a.text()
+    ]
+    for item in (
+        "Open corpus…",
+        "Open word counts…",
+        "Open tokenizer…",
+        "Recent files",
+        "Save tokenizer as…",
+        "Export merge log…",
+        "Quit",
+    ):
         assert item in file_items
     assert window.open_corpus_action.shortcut().toString() == "Ctrl+O"
     assert window.train_action.shortcut().toString() == "Ctrl+T"
@@ -37,10 +44,15 @@ def test_docks_menus_and_shortcuts(window):
 
 
 def test_hosts_the_views_panels_when_present(qtbot, window):
-    qtbot.waitUntil(lambda: window.training_panel.plots is not None, timeout=5000)  # built after the first paint
+    qtbot.waitUntil(
+        lambda: window.training_panel.plots is not None, timeout=5000
+    )  # built after the first paint
     window.finish_startup()
-    for name, attr in (("segmentation", "segmentation_panel"), ("vocabulary", "vocabulary_panel"),
-                       ("compare", "compare_panel")):
+    for name, attr in (
+        ("segmentation", "segmentation_panel"),
+        ("vocabulary", "vocabulary_panel"),
+        ("compare", "compare_panel"),
+    ):
         panel = getattr(window, attr)
         if panel is not None:
             assert window.docks[name].widget() is panel
@@ -59,8 +71,9 @@ def test_opens_on_the_bundled_sample(qtbot, settings):
     assert any("\uac00" <= ch <= "\ud7a3" for ch in w.state.corpus.chars)  # Korean in the sample
 
 
-def test_corrupt_file_shows_a_message_box_and_keeps_what_was_loaded(qtbot, raw_window, monkeypatch,
-                                                                    small_corpus, tmp_path):
+def test_corrupt_file_shows_a_message_box_and_keeps_what_was_loaded(
+    qtbot, raw_window, monkeypatch, small_corpus, tmp_path
+):
     window = raw_window
     window.corpus_panel.open_lines(["hug pug pun bun hugs"], "hug.txt")
     window.training_panel.set_options(TrainOptions("bpe", vocab_size=10))
@@ -90,7 +103,9 @@ def test_corrupt_tokenizer_file_is_reported(window, tmp_path):
     assert window.state.full_tokenizer is None
 
 
-def test_settings_restore_layout_options_and_recent_files(qtbot, window, monkeypatch, small_corpus, settings_path):
+def test_settings_restore_layout_options_and_recent_files(
+    qtbot, window, monkeypatch, small_corpus, settings_path
+):
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(small_corpus), ""))
     with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
         window.open_corpus_action.trigger()
@@ -121,8 +136,13 @@ def test_settings_restore_layout_options_and_recent_files(qtbot, window, monkeyp
 def test_drop_a_corpus_file(qtbot, window, small_corpus):
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(small_corpus))])
-    event = QDropEvent(QPointF(200, 200), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                       Qt.KeyboardModifier.NoModifier)
+    event = QDropEvent(
+        QPointF(200, 200),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
         window.dropEvent(event)
     assert window.state.corpus_path == str(small_corpus)
@@ -157,7 +177,9 @@ def test_examples_menu_loads_a_textbook_example(qtbot, window):
 
 def test_ui_font_renders_hangul(qapp):
     families = theme.ui_font().families()
-    assert any(QFontDatabase.WritingSystem.Korean in QFontDatabase.writingSystems(f) for f in families), families
+    assert any(QFontDatabase.WritingSystem.Korean in QFontDatabase.writingSystems(f) for f in families), (
+        families
+    )
 
 
 def test_about_box_does_not_crash(qtbot, window, monkeypatch):
@@ -186,7 +208,8 @@ def test_save_reopen_tokenizer_and_export_merge_log(qtbot, window, monkeypatch, 
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(log), "CSV (*.csv)"))
     window.export_log_action.trigger()
     assert [(e.left, e.right, e.count) for e in load_merge_log(log)] == [
-        (e.left, e.right, e.count) for e in window.state.merge_events]
+        (e.left, e.right, e.count) for e in window.state.merge_events
+    ]
     # Reopen: File → Open tokenizer replaces the model (the slider follows), the corpus stays.
     corpus = window.state.corpus
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(out), ""))
@@ -212,8 +235,11 @@ def test_textbook_example_replays_the_seed_merges(qtbot, window):
     assert [(e.left, e.right, e.count) for e in panel.merge_model.rows] == [("u", "g", 20)]
     with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS):
         window.train_action.trigger()
-    assert [(e.left, e.right, e.count) for e in panel.merge_model.rows] == [("u", "g", 20), ("u", "n", 16),
-                                                                            ("h", "ug", 15)]
+    assert [(e.left, e.right, e.count) for e in panel.merge_model.rows] == [
+        ("u", "g", 20),
+        ("u", "n", 16),
+        ("h", "ug", 15),
+    ]
     assert window.state.full_tokenizer.encode("pug bug mug").tokens == ["p", "ug", "b", "ug", "<unk>", "ug"]
 
 
@@ -226,14 +252,18 @@ def test_default_layout_shows_whole_chip_rows_and_a_readable_why_view(qtbot, win
     from subword_gui.why_view import LATTICE_MIN_HEIGHT
     from tests.gui.conftest import make_lines
 
-    opts = TrainOptions(algorithm, vocab_size=300, pre_tokenizer="metaspace" if algorithm == "unigram" else None)
+    opts = TrainOptions(
+        algorithm, vocab_size=300, pre_tokenizer="metaspace" if algorithm == "unigram" else None
+    )
     lines = make_lines(300)
     window.state.set_tokenizer(drain(train_from_counts(pre_tokenize_lines(lines, opts), opts)))
     window.finish_startup()
     panel = window.segmentation_panel
     # the cursor lands on the first line's longest word: the second row of chips
-    panel.set_text("토크나이저는 문장을 작은 조각으로 나눕니다. Tokenizers cut text into subword pieces. "
-                   "영화 정말 재미 있었어요 배우 연기 좋았어요 최고의 토크나이저 the tokenizer cuts text")
+    panel.set_text(
+        "토크나이저는 문장을 작은 조각으로 나눕니다. Tokenizers cut text into subword pieces. "
+        "영화 정말 재미 있었어요 배우 연기 좋았어요 최고의 토크나이저 the tokenizer cuts text"
+    )
     qtbot.wait(50)
     cursor = panel.editor.textCursor()
     cursor.setPosition(len(panel.text()) - 2)  # the last chip: the strip's last row

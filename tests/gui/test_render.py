@@ -13,7 +13,7 @@ BYTES = TokenStyle(byte_level=True)
 
 
 def test_byte_level_tokens_show_the_text_their_bytes_spell():
-    assert render_token(bytes_to_chars(" hello".encode()), BYTES) == "␣hello"
+    assert render_token(bytes_to_chars(b" hello"), BYTES) == "␣hello"
     assert render_token(bytes_to_chars("한국".encode()), BYTES) == "한국"
     assert render_token(bytes_to_chars(b"\n"), BYTES) == "↵"
 
@@ -22,7 +22,7 @@ def test_stray_bytes_are_shown_as_hex():
     # 한 is ED 95 9C; a token holding only its first two bytes cannot be shown as text
     assert render_parts(bytes_to_chars(b"\xed\x95"), BYTES) == [("⟨ED 95⟩", "byte")]
     # text followed by the first byte of the next character
-    assert render_parts(bytes_to_chars("a".encode() + b"\xec"), BYTES) == [("a", "text"), ("⟨EC⟩", "byte")]
+    assert render_parts(bytes_to_chars(b"a" + b"\xec"), BYTES) == [("a", "text"), ("⟨EC⟩", "byte")]
     assert render_parts("<0xE2>") == [("<0xE2>", "byte")]
 
 
@@ -39,7 +39,7 @@ def test_markers_spaces_and_invisible_characters():
 
 
 def test_token_bytes():
-    assert token_bytes(bytes_to_chars(" a".encode()), BYTES) == b" a"
+    assert token_bytes(bytes_to_chars(b" a"), BYTES) == b" a"
     assert token_bytes("<0x0A>") == b"\n"
     assert token_bytes("##한", TokenStyle(prefix="##")) == "한".encode()
     assert token_bytes("▁a") == "▁a".encode()
@@ -48,7 +48,7 @@ def test_token_bytes():
 def test_html_escapes_and_colours():
     html = render_html("<b>")
     assert "&lt;b&gt;" in html
-    assert 'color:#888888' in render_html("##a", TokenStyle(prefix="##"))
+    assert "color:#888888" in render_html("##a", TokenStyle(prefix="##"))
 
 
 @given(st.lists(st.integers(min_value=0, max_value=300_000), max_size=200))
@@ -61,7 +61,11 @@ def test_neighbouring_tokens_never_share_a_colour(ids):
 
 
 def test_palette_colours_avoid_the_reserved_styles():
-    reserved = {palette.UNKNOWN_BACKGROUND.name(), palette.SPECIAL_BACKGROUND.name(), palette.SHARED_BACKGROUND.name()}
+    reserved = {
+        palette.UNKNOWN_BACKGROUND.name(),
+        palette.SPECIAL_BACKGROUND.name(),
+        palette.SHARED_BACKGROUND.name(),
+    }
     for hue in range(len(palette.LIGHT_HUES)):
         for shade in (0, 1):
             assert palette.colour_of((hue, shade)).name() not in reserved

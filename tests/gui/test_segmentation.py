@@ -101,7 +101,7 @@ def test_typed_korean_and_english_are_coloured_token_by_token(qtbot, panel, ko_b
         fmts = {format_at(panel, 0, p).background().color().name() for p in range(s, e)}
         assert len(fmts) == 1, f"token {token!r} is painted in more than one colour"
         colours.append(fmts.pop())
-    for (a, b), (ca, cb) in zip(zip(enc.offsets, enc.offsets[1:]), zip(colours, colours[1:])):
+    for ca, cb in zip(colours, colours[1:]):
         assert ca != cb, "neighbouring tokens share a colour"
     # spaces belong to no token and stay unpainted
     assert format_at(panel, 0, text.index(" ")) is None
@@ -143,7 +143,7 @@ def test_unknown_tokens_and_only_they_are_loud(panel, ko_bpe):
     enc = line.encoding
     unk = ko_bpe.token_to_id("<unk>")
     assert unk in enc.ids and any(i != unk for i in enc.ids)
-    for (s, e), tid in zip(enc.offsets, enc.ids):
+    for (s, _e), tid in zip(enc.offsets, enc.ids):
         fmt = format_at(panel, 0, s)
         wavy = fmt.underlineStyle() == QTextCharFormat.UnderlineStyle.WaveUnderline
         assert wavy == (tid == unk)
@@ -249,7 +249,9 @@ def test_why_view_shows_wordpiece_greedy_matches_and_the_unknown_word(qtbot, pan
     # how many longer candidates the matcher tried first, counted from the vocabulary
     from subword_gui.why_view import _longer_misses
 
-    assert _longer_misses(wp.model, "bugs", 0, 1) == sum(wp.token_to_id(c) is None for c in ("bugs", "bug", "bu"))
+    assert _longer_misses(wp.model, "bugs", 0, 1) == sum(
+        wp.token_to_id(c) is None for c in ("bugs", "bug", "bu")
+    )
     assert "##ug" in vocab and "##ugs" not in vocab
     assert _longer_misses(wp.model, "bugs", 1, 3) == 1  # ##ugs, then ##ug matches
     cursor.setPosition(6)
@@ -260,8 +262,19 @@ def test_why_view_shows_wordpiece_greedy_matches_and_the_unknown_word(qtbot, pan
 
 
 def test_why_view_draws_the_unigram_lattice_with_its_best_path(qtbot, panel):
-    pieces = [("<unk>", 0.0), ("▁", -2.0), ("▁un", -3.0), ("un", -3.5), ("hug", -3.0), ("▁unhug", -9.0),
-              ("u", -4.0), ("n", -4.0), ("h", -4.0), ("g", -4.0), ("hu", -5.0)]
+    pieces = [
+        ("<unk>", 0.0),
+        ("▁", -2.0),
+        ("▁un", -3.0),
+        ("un", -3.5),
+        ("hug", -3.0),
+        ("▁unhug", -9.0),
+        ("u", -4.0),
+        ("n", -4.0),
+        ("h", -4.0),
+        ("g", -4.0),
+        ("hu", -5.0),
+    ]
     tok = Tokenizer(Unigram(pieces), pre_tokenizer=Metaspace())
     panel.state.set_tokenizer(tok)
     panel.set_text("unhug")
@@ -277,7 +290,9 @@ def test_why_view_draws_the_unigram_lattice_with_its_best_path(qtbot, panel):
     assert {"▁unhug", "hu", "un", "▁"} <= drawn
     assert panel.why.steps_text().startswith("best path: ▁un hug | 1. ▁un hug (-6.00) | 2. ")
     # sampled segmentations cover the word, piece by piece
-    samples = [p.removeprefix("sample: ") for p in panel.why.steps_text().split(" | ") if p.startswith("sample: ")]
+    samples = [
+        p.removeprefix("sample: ") for p in panel.why.steps_text().split(" | ") if p.startswith("sample: ")
+    ]
     assert len(samples) == 3 and all(s.replace(" ", "") == "▁unhug" for s in samples)
 
 
@@ -320,8 +335,11 @@ def test_long_lines_encoded_in_chunks_equal_the_whole_encoding(algorithm, ko_bpe
     elif algorithm == "bpe":
         tok = ko_bpe
     else:
-        opts = TrainOptions(algorithm, vocab_size=400 if algorithm == "bytelevel-bpe" else 120,
-                            normalizer="bert" if algorithm == "wordpiece" else None)
+        opts = TrainOptions(
+            algorithm,
+            vocab_size=400 if algorithm == "bytelevel-bpe" else 120,
+            normalizer="bert" if algorithm == "wordpiece" else None,
+        )
         tok = drain(train_from_counts(pre_tokenize_lines(KO_EN_LINES, opts), opts))
     assert chunkable(tok)
     text = " ".join(KO_EN_LINES) + "  double  spaces, Zebra! 가방…"
@@ -352,7 +370,11 @@ def test_a_character_split_across_byte_tokens_is_marked_and_explained(panel):
     assert "split across 3 tokens" in tip
     for byte in ("ED", "95", "9C"):  # the UTF-8 bytes of 한, one per token
         assert f"⟨{byte}⟩" in tip
-    assert [list(c.parts) for c in panel.strip.chips()] == [[("⟨ED⟩", "byte")], [("⟨95⟩", "byte")], [("⟨9C⟩", "byte")]]
+    assert [list(c.parts) for c in panel.strip.chips()] == [
+        [("⟨ED⟩", "byte")],
+        [("⟨95⟩", "byte")],
+        [("⟨9C⟩", "byte")],
+    ]
 
 
 def test_alt_arrows_walk_token_by_token(qtbot, panel, hug_bpe):

@@ -72,7 +72,11 @@ def test_slider_cuts_the_model_and_greys_the_log(qtbot, loaded):
     full = train(qtbot, window, TrainOptions("bpe", vocab_size=140))
     slider = window.slider
     low = full.model.min_vocab_size
-    assert slider.slider.minimum() == low and slider.slider.maximum() == 140 == full.vocab_size and slider.slider.isEnabled()
+    assert (
+        slider.slider.minimum() == low
+        and slider.slider.maximum() == 140 == full.vocab_size
+        and slider.slider.isEnabled()
+    )
     seen = []
     window.state.tokenizer_changed.connect(seen.append)
     k = low + 10
@@ -209,14 +213,18 @@ def test_bad_options_are_reported_not_run(qtbot, loaded):
 
 def test_log_models_pass_the_model_tester(qtmodeltester):
     log = MergeLogModel()
-    log.append_events([MergeEvent(1, "u", "g", "ug", 20, 9, 20.0), MergeEvent(2, "u", "n", "un", 16, 10, 16.0, tie=True)])
+    log.append_events(
+        [MergeEvent(1, "u", "g", "ug", 20, 9, 20.0), MergeEvent(2, "u", "n", "un", 16, 10, 16.0, tie=True)]
+    )
     log.append_events([MergeEvent(3, "h", "ug", "hug", 15, 11, 15.0)])
     log.set_cut(10)
     qtmodeltester.check(log)
     assert log.rowCount(QModelIndex()) == 3 and log.is_cut(2) and not log.is_cut(1)
     assert log.index(1, 0).data() == "2 ="
     rounds = UnigramRoundModel()
-    rounds.append_events([UnigramRound("em", 1, 100, 1234.5), UnigramRound("prune", 1, 80, 1300.0, (("ab", 2.5),))])
+    rounds.append_events(
+        [UnigramRound("em", 1, 100, 1234.5), UnigramRound("prune", 1, 80, 1300.0, (("ab", 2.5),))]
+    )
     qtmodeltester.check(rounds)
     assert rounds.index(1, 4).data().startswith("1: ab")
 
@@ -230,7 +238,9 @@ def test_retraining_reuses_the_counts_and_learns_the_same_merges(qtbot, loaded):
     with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS):
         window.train_action.trigger()
         assert panel.status.text() == "Training…"  # counts came from the worker's cache
-    assert [(e.left, e.right, e.count) for e in panel.merge_model.rows] == first[: len(panel.merge_model.rows)]
+    assert [(e.left, e.right, e.count) for e in panel.merge_model.rows] == first[
+        : len(panel.merge_model.rows)
+    ]
     assert window.state.full_tokenizer.vocab_size == 110
     # Another pipeline is counted afresh.
     panel.set_options(TrainOptions("bpe", vocab_size=110, normalizer="nfkc,lowercase"))
@@ -269,9 +279,12 @@ def test_a_cp949_corpus_trains_on_the_text_the_corpus_panel_shows(qtbot, window,
     assert any("가" <= c <= "힣" for token in vocab for c in token)
     # the merges are the engine's on the decoded lines (every 20th held out)
     kept = [line for n, line in enumerate(lines) if n % jobs.HELD_OUT_EVERY != jobs.HELD_OUT_EVERY - 1]
-    expected = engine_merges(count_lines(kept, TrainOptions("bpe", vocab_size=120)).words,
-                             TrainOptions("bpe", vocab_size=120))
-    assert [(e.left, e.right) for e in window.training_panel.merge_model.rows] == [(e.left, e.right) for e in expected]
+    expected = engine_merges(
+        count_lines(kept, TrainOptions("bpe", vocab_size=120)).words, TrainOptions("bpe", vocab_size=120)
+    )
+    assert [(e.left, e.right) for e in window.training_panel.merge_model.rows] == [
+        (e.left, e.right) for e in expected
+    ]
 
 
 def test_training_a_file_with_encoding_auto_detects_cp949(tmp_path):
@@ -282,7 +295,10 @@ def test_training_a_file_with_encoding_auto_detects_cp949(tmp_path):
     path = tmp_path / "reviews-cp949.txt"
     path.write_bytes(("\n".join(make_lines(200)) + "\n").encode("cp949"))
     events: list = []
-    drain(jobs.train_job(("file", str(path), "auto"), TrainOptions("bpe", vocab_size=120), curve=False), events.append)
+    drain(
+        jobs.train_job(("file", str(path), "auto"), TrainOptions("bpe", vocab_size=120), curve=False),
+        events.append,
+    )
     tok = next(e for e in events if isinstance(e, jobs.Trained)).tokenizer
     vocab = tok.get_vocab()
     assert "\ufffd" not in "".join(vocab)
@@ -298,16 +314,34 @@ def test_events_cross_the_pipe_packed_and_come_back_equal():
     from subword_gui.workers import pack_events, unpack_events
 
     merges: list = []
-    tok = drain(train_from_counts({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5},
-                                  TrainOptions("bpe", vocab_size=11)), merges.append)
+    tok = drain(
+        train_from_counts(
+            {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, TrainOptions("bpe", vocab_size=11)
+        ),
+        merges.append,
+    )
     rounds: list = []
-    drain(train_from_counts({"▁hug": 10, "▁pug": 5, "▁pun": 12}, TrainOptions("unigram", vocab_size=8)), rounds.append)
-    events = merges + rounds + [Progress("count", 1, 2), TrainingStopped("no more pairs", 9, 11), Warning_("w"),
-                                jobs.Trained(tok, ["hug"], "lines"), jobs.Chunk("pairs", [1, 2])]
+    drain(
+        train_from_counts({"▁hug": 10, "▁pug": 5, "▁pun": 12}, TrainOptions("unigram", vocab_size=8)),
+        rounds.append,
+    )
+    events = (
+        merges
+        + rounds
+        + [
+            Progress("count", 1, 2),
+            TrainingStopped("no more pairs", 9, 11),
+            Warning_("w"),
+            jobs.Trained(tok, ["hug"], "lines"),
+            jobs.Chunk("pairs", [1, 2]),
+        ]
+    )
     assert any(isinstance(e, MergeEvent) for e in events) and any(isinstance(e, UnigramRound) for e in events)
     back = unpack_events(pickle.loads(pickle.dumps(pack_events(events))))
     assert [type(e) for e in back] == [type(e) for e in events]
-    assert [e for e in back if not isinstance(e, jobs.Trained)] == [e for e in events if not isinstance(e, jobs.Trained)]
+    assert [e for e in back if not isinstance(e, jobs.Trained)] == [
+        e for e in events if not isinstance(e, jobs.Trained)
+    ]
     assert back[-2].tokenizer.get_vocab() == tok.get_vocab()
 
 

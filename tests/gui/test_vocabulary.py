@@ -222,7 +222,9 @@ def test_frequencies_wait_while_the_panel_is_hidden(qtbot, hug_bpe):
     assert panel.model.tokenizer is None  # hidden: not even the table is rebuilt
     panel.show()
     assert panel.model.tokenizer is hug_bpe and panel.model.total() == 11  # the latest, once shown
-    qtbot.waitUntil(lambda: dict(zip(shown_rows(panel), shown_rows(panel, COL_FREQ)))["hug"] == "2", timeout=5000)
+    qtbot.waitUntil(
+        lambda: dict(zip(shown_rows(panel), shown_rows(panel, COL_FREQ)))["hug"] == "2", timeout=5000
+    )
 
 
 @pytest.mark.parametrize("what", ["model", "panel"])

@@ -23,7 +23,9 @@ import random
 import pytest
 
 tokenizers = pytest.importorskip("tokenizers")
-from tokenizers import models as hm, pre_tokenizers as hp, trainers as ht  # noqa: E402
+from tokenizers import models as hm  # noqa: E402
+from tokenizers import pre_tokenizers as hp
+from tokenizers import trainers as ht
 
 from core.corpus import count_words  # noqa: E402
 from core.events import drain  # noqa: E402
@@ -42,13 +44,16 @@ def _hf_train(lines, algorithm: str, vocab_size: int, **trainer_kw):
         tok.pre_tokenizer = hp.WhitespaceSplit()
     else:
         tok.pre_tokenizer = hp.Whitespace()
-    trainer = ht.BpeTrainer(vocab_size=vocab_size, special_tokens=["<unk>"], show_progress=False, **trainer_kw)
+    trainer = ht.BpeTrainer(
+        vocab_size=vocab_size, special_tokens=["<unk>"], show_progress=False, **trainer_kw
+    )
     tok.train_from_iterator(lines, trainer)
     model = json.loads(tok.to_str())["model"]
     return tok, [tuple(m) for m in model["merges"]], model["vocab"]
 
 
 # -- small inputs ---------------------------------------------------------------
+
 
 def _random_counts(rnd: random.Random) -> dict[str, int]:
     alphabet = rnd.choice(["ab", "abc", "abcd", "aabbcde", "가나다", "xyz가"])
@@ -69,19 +74,32 @@ def test_random_word_counts_match_tokenizers(seed):
     min_frequency = rnd.choice([0, 0, 2, 4])
     lines = [w for w, n in counts.items() for _ in range(n)]
     _, hf_merges, hf_vocab = _hf_train(lines, "whitespace-split", vocab_size, min_frequency=min_frequency)
-    ours = drain(train_bpe(counts, TrainOptions("bpe", vocab_size=vocab_size, min_frequency=min_frequency,
-                                                special_tokens=["<unk>"], pre_tokenizer="whitespace-split")))
+    ours = drain(
+        train_bpe(
+            counts,
+            TrainOptions(
+                "bpe",
+                vocab_size=vocab_size,
+                min_frequency=min_frequency,
+                special_tokens=["<unk>"],
+                pre_tokenizer="whitespace-split",
+            ),
+        )
+    )
     assert ours.ranked_merges() == hf_merges
     assert ours.get_vocab() == hf_vocab
 
 
-@pytest.mark.parametrize("counts,vocab_size", [
-    ({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, 11),
-    ({"철수는": 10, "치킨을": 9, "먹고": 11, "볶음밥을": 5, "있다": 2}, 20),
-    ({"low": 5, "lower": 2, "newest": 6, "widest": 3}, 20),
-    ({"aab": 3, "cd": 3}, 20),
-    ({"zzb": 4, "aab": 4, "zz": 1}, 20),
-])
+@pytest.mark.parametrize(
+    "counts,vocab_size",
+    [
+        ({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, 11),
+        ({"철수는": 10, "치킨을": 9, "먹고": 11, "볶음밥을": 5, "있다": 2}, 20),
+        ({"low": 5, "lower": 2, "newest": 6, "widest": 3}, 20),
+        ({"aab": 3, "cd": 3}, 20),
+        ({"zzb": 4, "aab": 4, "zz": 1}, 20),
+    ],
+)
 def test_seed_examples_match_tokenizers(counts, vocab_size):
     lines = [w for w, n in counts.items() for _ in range(n)]
     hf, hf_merges, hf_vocab = _hf_train(lines, "whitespace-split", vocab_size)
@@ -93,6 +111,7 @@ def test_seed_examples_match_tokenizers(counts, vocab_size):
 
 
 # -- whole corpora ------------------------------------------------------------------
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize("algorithm", ["bpe", "bytelevel-bpe"])
@@ -109,7 +128,9 @@ def test_corpus_parity(corpora_dir, name, algorithm):
     merges = ours.model.ranked_merges()
     assert len(merges) == len(hf_merges)
     first_diff = next((i for i, (a, b) in enumerate(zip(merges, hf_merges)) if a != b), None)
-    assert first_diff is None, f"merge {first_diff}: ours {merges[first_diff]} vs tokenizers {hf_merges[first_diff]}"
+    assert first_diff is None, (
+        f"merge {first_diff}: ours {merges[first_diff]} vs tokenizers {hf_merges[first_diff]}"
+    )
     assert ours.model.get_vocab() == hf_vocab
 
     mismatches = []

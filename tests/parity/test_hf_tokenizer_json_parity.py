@@ -21,11 +21,16 @@ the BOM of en-botchan.txt is dropped.
 from __future__ import annotations
 
 import json
+
 import pytest
 
 tokenizers = pytest.importorskip("tokenizers")
-from tokenizers import decoders as hd, models as hm, normalizers as hn, pre_tokenizers as hp  # noqa: E402
-from tokenizers import processors as hpp, trainers as ht  # noqa: E402
+from tokenizers import decoders as hd  # noqa: E402
+from tokenizers import models as hm
+from tokenizers import normalizers as hn
+from tokenizers import pre_tokenizers as hp
+from tokenizers import processors as hpp  # noqa: E402
+from tokenizers import trainers as ht
 
 from core.formats.hf_json import load_tokenizer_json, save_tokenizer_json  # noqa: E402
 
@@ -59,8 +64,9 @@ def _byte_level_bpe():
     tok.pre_tokenizer = hp.ByteLevel(add_prefix_space=True)
     tok.decoder = hd.ByteLevel()
     tok.post_processor = hpp.ByteLevel(trim_offsets=True)
-    trainer = ht.BpeTrainer(vocab_size=6000, special_tokens=["<|endoftext|>"],
-                            initial_alphabet=hp.ByteLevel.alphabet())
+    trainer = ht.BpeTrainer(
+        vocab_size=6000, special_tokens=["<|endoftext|>"], initial_alphabet=hp.ByteLevel.alphabet()
+    )
     return tok, trainer
 
 
@@ -79,19 +85,29 @@ def _wordpiece_bert():
     tok.normalizer = hn.BertNormalizer(lowercase=True)
     tok.pre_tokenizer = hp.BertPreTokenizer()
     tok.decoder = hd.WordPiece()
-    tok.post_processor = hpp.TemplateProcessing(single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
-                                                special_tokens=[("[CLS]", 2), ("[SEP]", 3)])
-    trainer = ht.WordPieceTrainer(vocab_size=8000, special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])
+    tok.post_processor = hpp.TemplateProcessing(
+        single="[CLS] $A [SEP]",
+        pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", 2), ("[SEP]", 3)],
+    )
+    trainer = ht.WordPieceTrainer(
+        vocab_size=8000, special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    )
     return tok, trainer
 
 
 def _bpe_prefix_suffix():
-    tok = tokenizers.Tokenizer(hm.BPE(unk_token="<unk>", continuing_subword_prefix="##", end_of_word_suffix="</w>"))
+    tok = tokenizers.Tokenizer(
+        hm.BPE(unk_token="<unk>", continuing_subword_prefix="##", end_of_word_suffix="</w>")
+    )
     tok.normalizer = hn.Sequence([hn.NFD(), hn.StripAccents(), hn.Lowercase()])
-    tok.pre_tokenizer = hp.Sequence([hp.WhitespaceSplit(), hp.Punctuation(), hp.Digits(individual_digits=True)])
+    tok.pre_tokenizer = hp.Sequence(
+        [hp.WhitespaceSplit(), hp.Punctuation(), hp.Digits(individual_digits=True)]
+    )
     tok.decoder = hd.BPEDecoder()
-    trainer = ht.BpeTrainer(vocab_size=4000, special_tokens=["<unk>"], continuing_subword_prefix="##",
-                            end_of_word_suffix="</w>")
+    trainer = ht.BpeTrainer(
+        vocab_size=4000, special_tokens=["<unk>"], continuing_subword_prefix="##", end_of_word_suffix="</w>"
+    )
     return tok, trainer
 
 
@@ -114,22 +130,31 @@ def _unigram_metaspace_nfkc():
     return tok, trainer
 
 
-CL100K_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
-                  r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
+CL100K_PATTERN = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+    r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
 
 
 def _llama3_style_bpe():
     """As Llama-3's file: a cl100k-style Split, byte mapping without regex, ignore_merges."""
     tok = tokenizers.Tokenizer(hm.BPE(ignore_merges=True))
-    tok.pre_tokenizer = hp.Sequence([hp.Split(tokenizers.Regex(CL100K_PATTERN), "isolated"),
-                                     hp.ByteLevel(add_prefix_space=False, use_regex=False)])
+    tok.pre_tokenizer = hp.Sequence(
+        [
+            hp.Split(tokenizers.Regex(CL100K_PATTERN), "isolated"),
+            hp.ByteLevel(add_prefix_space=False, use_regex=False),
+        ]
+    )
     tok.decoder = hd.ByteLevel()
-    tok.post_processor = hpp.Sequence([
-        hpp.ByteLevel(trim_offsets=False),
-        hpp.TemplateProcessing(single="<|begin_of_text|> $A", special_tokens=[("<|begin_of_text|>", 0)]),
-    ])
-    trainer = ht.BpeTrainer(vocab_size=5000, special_tokens=["<|begin_of_text|>"],
-                            initial_alphabet=hp.ByteLevel.alphabet())
+    tok.post_processor = hpp.Sequence(
+        [
+            hpp.ByteLevel(trim_offsets=False),
+            hpp.TemplateProcessing(single="<|begin_of_text|> $A", special_tokens=[("<|begin_of_text|>", 0)]),
+        ]
+    )
+    trainer = ht.BpeTrainer(
+        vocab_size=5000, special_tokens=["<|begin_of_text|>"], initial_alphabet=hp.ByteLevel.alphabet()
+    )
     return tok, trainer
 
 
@@ -199,8 +224,13 @@ def _nmt_nfkc_charsmap(lines, folder) -> bytes:
 
     corpus = folder / "train.txt"
     corpus.write_text("\n".join(lines[:2000]), encoding="utf-8")
-    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(folder / "m"), vocab_size=2000,
-                                   model_type="unigram", minloglevel=2)
+    spm.SentencePieceTrainer.train(
+        input=str(corpus),
+        model_prefix=str(folder / "m"),
+        vocab_size=2000,
+        model_type="unigram",
+        minloglevel=2,
+    )
     charsmap = parse_model_proto((folder / "m.model").read_bytes()).normalizer_spec.precompiled_charsmap
     assert len(charsmap) > 1000
     return charsmap
@@ -213,14 +243,18 @@ def _same(a, b) -> bool:
 def _first_difference(lines, ours_encs, expected):
     for n, (line, a, b) in enumerate(zip(lines, ours_encs, expected)):
         if not _same(a, b):
-            return (f"line {n + 1}: {line!r}\n ours:   {list(zip(a.tokens, a.offsets))}\n"
-                    f" theirs: {list(zip(b.tokens, map(tuple, b.offsets)))}")
+            return (
+                f"line {n + 1}: {line!r}\n ours:   {list(zip(a.tokens, a.offsets))}\n"
+                f" theirs: {list(zip(b.tokens, map(tuple, b.offsets)))}"
+            )
     return None
 
 
 def test_their_file_loads_in_ours_and_encodes_the_same(trained):
     name, lines, theirs_path, expected, ours, ours_encs = trained
-    assert _first_difference(lines, ours_encs, expected) is None, _first_difference(lines, ours_encs, expected)
+    assert _first_difference(lines, ours_encs, expected) is None, _first_difference(
+        lines, ours_encs, expected
+    )
     assert sum(len(e.ids) for e in ours_encs) > len(lines)  # not vacuous
 
 

@@ -7,13 +7,22 @@ import pytest
 
 spm = pytest.importorskip("sentencepiece")
 
-from core.formats.sentencepiece_model import load_sentencepiece
 from conftest import CORPORA
+
+from core.formats.sentencepiece_model import load_sentencepiece
 
 # Inputs the corpora may lack, compared too (not trained on): empty, whitespace only,
 # emoji (outside the vocabulary: <unk> or bytes), compatibility characters the charsmap
 # rewrites, control-piece text that must not become control ids, tabs and wide spaces.
-PROBES = ["", " ", "😀 이모지 👍🏽 emoji", "ｶﾞ①Ⅻ ﬁ ㈱", "<s> </s> <unk>", "\t tab\u3000全角　空白 ", "é e\u0301"]
+PROBES = [
+    "",
+    " ",
+    "😀 이모지 👍🏽 emoji",
+    "ｶﾞ①Ⅻ ﬁ ㈱",
+    "<s> </s> <unk>",
+    "\t tab\u3000全角　空白 ",
+    "é e\u0301",
+]
 KO_EVERY = 40  # the Korean subset: every 40th line of ko-movie-reviews (about 5,900 lines)
 
 
@@ -36,17 +45,26 @@ CONFIGS = [
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("corpus, model_type, rule, byte_fallback, vocab_size", CONFIGS,
-                         ids=["-".join(map(str, c[:4])) for c in CONFIGS])
+@pytest.mark.parametrize(
+    "corpus, model_type, rule, byte_fallback, vocab_size",
+    CONFIGS,
+    ids=["-".join(map(str, c[:4])) for c in CONFIGS],
+)
 def test_ids_equal_sentencepiece_on_every_line(tmp_path, corpus, model_type, rule, byte_fallback, vocab_size):
     lines = _lines(corpus)
     train_file = tmp_path / "corpus.txt"
     train_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
     prefix = tmp_path / "m"
     spm.SentencePieceTrainer.train(
-        input=str(train_file), model_prefix=str(prefix), vocab_size=vocab_size, model_type=model_type,
-        normalization_rule_name=rule, byte_fallback=byte_fallback, character_coverage=0.9995,
-        num_threads=1, minloglevel=2,
+        input=str(train_file),
+        model_prefix=str(prefix),
+        vocab_size=vocab_size,
+        model_type=model_type,
+        normalization_rule_name=rule,
+        byte_fallback=byte_fallback,
+        character_coverage=0.9995,
+        num_threads=1,
+        minloglevel=2,
     )
     sp = spm.SentencePieceProcessor(model_file=f"{prefix}.model")
     ours = load_sentencepiece(f"{prefix}.model")
@@ -70,13 +88,18 @@ def test_ids_equal_sentencepiece_on_every_line(tmp_path, corpus, model_type, rul
         assert "<unk>" in used
 
 
-EXPORTS = [("en-botchan.txt", "unigram", 2000), ("ko-movie-reviews.txt", "bpe", 3000),
-           ("ja-wagahaiwa.txt", "unigram", 4000)]
+EXPORTS = [
+    ("en-botchan.txt", "unigram", 2000),
+    ("ko-movie-reviews.txt", "bpe", 3000),
+    ("ja-wagahaiwa.txt", "unigram", 4000),
+]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("corpus, model_type, vocab_size", EXPORTS)
-def test_exported_tokenizer_json_encodes_the_same_in_tokenizers_and_ours(tmp_path, corpus, model_type, vocab_size):
+def test_exported_tokenizer_json_encodes_the_same_in_tokenizers_and_ours(
+    tmp_path, corpus, model_type, vocab_size
+):
     """A SentencePiece model saved as tokenizer.json (Precompiled charsmap, derived BPE merges)
     loads in `tokenizers` and in ours with identical ids and offsets on every line."""
     tokenizers = pytest.importorskip("tokenizers")
@@ -85,8 +108,14 @@ def test_exported_tokenizer_json_encodes_the_same_in_tokenizers_and_ours(tmp_pat
     lines = _lines(corpus)
     train_file = tmp_path / "corpus.txt"
     train_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    spm.SentencePieceTrainer.train(input=str(train_file), model_prefix=str(tmp_path / "m"), vocab_size=vocab_size,
-                                   model_type=model_type, num_threads=1, minloglevel=2)
+    spm.SentencePieceTrainer.train(
+        input=str(train_file),
+        model_prefix=str(tmp_path / "m"),
+        vocab_size=vocab_size,
+        model_type=model_type,
+        num_threads=1,
+        minloglevel=2,
+    )
     losses = save_tokenizer(load_sentencepiece(tmp_path / "m.model"), tmp_path / "tokenizer.json", "hf-json")
     assert any("approximat" in x or "SentencePiece" in x for x in losses)
     theirs = tokenizers.Tokenizer.from_file(str(tmp_path / "tokenizer.json"))

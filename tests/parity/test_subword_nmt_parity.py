@@ -52,7 +52,10 @@ LINES = st.text(alphabet="aab가c  \t\r\n", max_size=40)
 def test_random_codes_vocabularies_glossaries(merges, glossaries, lines, data):
     # The vocabulary is drawn from the subwords the codes can make (bare and with "@@"),
     # so that split-back is exercised, or is None.
-    made = sorted({(a + b).removesuffix("</w>") for a, b in merges} | {u.removesuffix("</w>") for m in merges for u in m})
+    made = sorted(
+        {(a + b).removesuffix("</w>") for a, b in merges}
+        | {u.removesuffix("</w>") for m in merges for u in m}
+    )
     candidates = made + [m + "@@" for m in made]
     vocabulary = data.draw(st.one_of(st.none(), st.sets(st.sampled_from(candidates), min_size=1)))
     # Words glued from those subwords, so that the merges and split-backs do apply.

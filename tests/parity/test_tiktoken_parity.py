@@ -10,9 +10,10 @@ import pytest
 tiktoken = pytest.importorskip("tiktoken")
 tokenizers = pytest.importorskip("tokenizers")
 
+from conftest import CORPORA
+
 from core.bytelevel import CHAR_TO_BYTE
 from core.formats.tiktoken_ranks import PATTERNS, load_tiktoken, read_ranks, write_ranks
-from conftest import CORPORA
 
 KO_EVERY = 40
 PROBES = ["", " ", "😀 이모지 👍🏽", "   many   spaces\t\ttabs\r\n", "I'M SHOUTING'S", "12345678 ９９"]
@@ -35,8 +36,9 @@ def rank_files(tmp_path_factory):
         corpus.write_text("\n".join(_lines(name)), encoding="utf-8")
         hf = Tokenizer(models.BPE())
         hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-        trainer = trainers.BpeTrainer(vocab_size=3000, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-                                      show_progress=False)
+        trainer = trainers.BpeTrainer(
+            vocab_size=3000, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False
+        )
         hf.train([str(corpus)], trainer)
         ranks = {bytes(CHAR_TO_BYTE[c] for c in token): id for token, id in hf.get_vocab().items()}
         assert len(ranks) == 3000 and all(bytes([b]) in ranks for b in range(256))
@@ -65,8 +67,9 @@ def test_ids_equal_tiktoken_on_every_line(rank_files, corpus, pattern):
         token, rank = line.split()
         theirs_ranks[base64.b64decode(token)] = int(rank)
     assert theirs_ranks == read_ranks(path)
-    theirs = tiktoken.Encoding(f"test-{pattern}", pat_str=PATTERNS[pattern], mergeable_ranks=theirs_ranks,
-                               special_tokens={})
+    theirs = tiktoken.Encoding(
+        f"test-{pattern}", pat_str=PATTERNS[pattern], mergeable_ranks=theirs_ranks, special_tokens={}
+    )
     ours = load_tiktoken(path, pattern)
     mismatches = []
     for i, line in enumerate(_lines(corpus) + PROBES):
@@ -82,8 +85,9 @@ def test_special_tokens_match_like_allowed_special_all(rank_files):
     path = rank_files["en-botchan.txt"]
     ranks = read_ranks(path)
     specials = {"<|endoftext|>": len(ranks), "<|fim|>": len(ranks) + 1}
-    theirs = tiktoken.Encoding("test-specials", pat_str=PATTERNS["cl100k_base"], mergeable_ranks=ranks,
-                               special_tokens=specials)
+    theirs = tiktoken.Encoding(
+        "test-specials", pat_str=PATTERNS["cl100k_base"], mergeable_ranks=ranks, special_tokens=specials
+    )
     ours = load_tiktoken(path, "cl100k_base", special_tokens=specials)
     for text in ["a<|endoftext|>b", "<|fim|><|endoftext|>", "x <|endoftext|> y<|fim", "no specials here"]:
         assert ours.encode(text).ids == theirs.encode(text, allowed_special="all"), text

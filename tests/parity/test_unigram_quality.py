@@ -45,12 +45,27 @@ def _sentencepiece_tokens(lines, tmp_path) -> int:
     text.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="\n")
     prefix = str(tmp_path / "spm")
     spm.SentencePieceTrainer.train(
-        input=str(text), model_prefix=prefix, vocab_size=VOCAB, model_type="unigram",
-        normalization_rule_name="identity", num_threads=1, character_coverage=1.0,
-        unk_id=0, bos_id=-1, eos_id=-1, max_sentencepiece_length=16, shrinking_factor=0.75,
-        num_sub_iterations=2, split_by_unicode_script=False, split_by_number=False,
-        max_sentence_length=1 << 20, add_dummy_prefix=True, remove_extra_whitespaces=False,
-        input_sentence_size=0, minloglevel=2)
+        input=str(text),
+        model_prefix=prefix,
+        vocab_size=VOCAB,
+        model_type="unigram",
+        normalization_rule_name="identity",
+        num_threads=1,
+        character_coverage=1.0,
+        unk_id=0,
+        bos_id=-1,
+        eos_id=-1,
+        max_sentencepiece_length=16,
+        shrinking_factor=0.75,
+        num_sub_iterations=2,
+        split_by_unicode_script=False,
+        split_by_number=False,
+        max_sentence_length=1 << 20,
+        add_dummy_prefix=True,
+        remove_extra_whitespaces=False,
+        input_sentence_size=0,
+        minloglevel=2,
+    )
     sp = spm.SentencePieceProcessor(model_file=prefix + ".model")
     assert sp.get_piece_size() == VOCAB
     return sum(len(sp.encode(line)) for line in lines)
@@ -65,10 +80,13 @@ def _our_tokens(lines) -> int:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, limit", [
-    ("ja-wagahaiwa.txt", None),
-    ("ko-movie-reviews.txt", KOREAN_SUBSET_LINES),
-])
+@pytest.mark.parametrize(
+    "name, limit",
+    [
+        ("ja-wagahaiwa.txt", None),
+        ("ko-movie-reviews.txt", KOREAN_SUBSET_LINES),
+    ],
+)
 def test_total_tokens_not_above_sentencepiece(corpora_dir, tmp_path, name, limit):
     lines = _lines(corpora_dir / name, limit)
     theirs = _sentencepiece_tokens(lines, tmp_path)

@@ -26,15 +26,20 @@ def their_trained(lines, vocab_size, min_frequency=0):
     tok = tokenizers.Tokenizer(tokenizers.models.WordPiece(unk_token="[UNK]"))
     tok.pre_tokenizer = tokenizers.pre_tokenizers.BertPreTokenizer()
     trainer = tokenizers.trainers.WordPieceTrainer(
-        vocab_size=vocab_size, min_frequency=min_frequency, special_tokens=["[UNK]"], show_progress=False)
+        vocab_size=vocab_size, min_frequency=min_frequency, special_tokens=["[UNK]"], show_progress=False
+    )
     tok.train_from_iterator(lines, trainer)
     return tok.get_vocab()
 
 
 def our_frequency_vocab(lines, vocab_size, their_vocab, min_frequency=0):
     order = sorted(their_vocab, key=their_vocab.get)
-    options = TrainOptions("wordpiece", vocab_size=vocab_size, min_frequency=min_frequency,
-                           extra={"score": "frequency", "alphabet_order": order})
+    options = TrainOptions(
+        "wordpiece",
+        vocab_size=vocab_size,
+        min_frequency=min_frequency,
+        extra={"score": "frequency", "alphabet_order": order},
+    )
     return drain(train_wordpiece(pre_tokenize_lines(lines, options), options)).get_vocab()
 
 
@@ -51,8 +56,9 @@ def test_frequency_score_equals_word_piece_trainer_on_the_hug_table():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name, limit", [("en-botchan.txt", None), ("ja-wagahaiwa.txt", None),
-                                         ("ko-movie-reviews.txt", 30_000)])
+@pytest.mark.parametrize(
+    "name, limit", [("en-botchan.txt", None), ("ja-wagahaiwa.txt", None), ("ko-movie-reviews.txt", 30_000)]
+)
 def test_frequency_score_equals_word_piece_trainer(corpora_dir, name, limit):
     lines = read_lines(corpora_dir / name, limit)
     theirs = their_trained(lines, 8000)
