@@ -41,7 +41,7 @@ t0 = time.perf_counter()
 from PySide6.QtWidgets import QApplication
 from PySide6.QtCore import QSettings
 app = QApplication(sys.argv[:1])
-from subword_gui.theme import apply_theme
+from subword_gui.style.theme import apply_theme
 from subword_gui.main_window import MainWindow
 apply_theme(app)
 window = MainWindow(settings=QSettings(sys.argv[1], QSettings.Format.IniFormat))
@@ -172,7 +172,7 @@ def main() -> None:
 
     from core.training import TrainOptions
     from subword_gui.main_window import MainWindow
-    from subword_gui.theme import apply_theme
+    from subword_gui.style.theme import apply_theme
 
     app = QApplication.instance() or QApplication([])
     apply_theme(app)
@@ -279,7 +279,7 @@ def main() -> None:
         f"slider move -> repainted segmentation, 12 moves between {low:,} and {high:,}: "
         f"median {1000 * statistics.median(moves):.1f} ms, max {1000 * max(moves):.1f} ms"
     )
-    from subword_gui.jobs import truncate_tokenizer
+    from subword_gui.background.jobs import truncate_tokenizer
 
     full = window.state.full_tokenizer
     cuts = []

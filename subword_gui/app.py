@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from core.errors import SubwordError
     from subword_gui.main_window import APP_NAME, MainWindow
-    from subword_gui.theme import apply_theme
+    from subword_gui.style.theme import apply_theme
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(APP_NAME)

@@ -20,6 +20,7 @@ import gc
 import json
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
@@ -33,18 +34,22 @@ from PySide6.QtWidgets import (
 )
 
 from core.errors import SubwordError
-from subword_gui import theme
-from subword_gui.corpus_panel import CorpusPanel
-from subword_gui.slider import VocabSizeSlider
+from subword_gui.panels.corpus import CorpusPanel
+from subword_gui.panels.segmentation import SegmentationPanel
+from subword_gui.panels.slider import VocabSizeSlider
+from subword_gui.panels.training import ALGORITHM_LABELS, TrainingPanel
+from subword_gui.panels.vocabulary import VocabularyPanel
+from subword_gui.resources import resource_path
 from subword_gui.state import AppState
-from subword_gui.training_panel import ALGORITHM_LABELS, TrainingPanel
+from subword_gui.style import theme
+
+if TYPE_CHECKING:
+    from subword_gui.panels.compare import ComparePanel
 
 APP_NAME = "Subword Explorer"
-ROOT = Path(__file__).resolve().parents[1]
-RESOURCES = ROOT / "resources"
-SAMPLE_CORPUS = RESOURCES / "sample" / "sample-ko-en.txt"
-EXAMPLES_FILE = RESOURCES / "examples" / "examples.json"
-ICON_FILE = RESOURCES / "icons" / "subword-explorer.svg"
+SAMPLE_CORPUS = resource_path("sample", "sample-ko-en.txt")
+EXAMPLES_FILE = resource_path("examples", "examples.json")
+ICON_FILE = resource_path("icons", "subword-explorer.svg")
 SETTINGS_VERSION = 2  # 2: Compare beside Training, Segmentation takes the right column
 MAX_RECENT = 8
 DEFAULT_SIZE = (1400, 900)
@@ -89,25 +94,6 @@ def detect_kind(path: str | Path) -> str:
     except Exception:  # noqa: BLE001 - detection is a best guess
         pass
     return "corpus"
-
-
-def _module_exists(module: str) -> bool:
-    import importlib.util
-
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
-
-
-def _optional_panel(module: str, cls: str, state):
-    """A panel from another module, or None if that module is not there (yet)."""
-    import importlib
-
-    try:
-        return getattr(importlib.import_module(module), cls)(state)
-    except ImportError:
-        return None
 
 
 def _catch_up(dock: QDockWidget) -> None:
@@ -155,11 +141,11 @@ class MainWindow(QMainWindow):
         self.corpus_panel = CorpusPanel(self.state)
         self.training_panel = TrainingPanel(self.state)
         self.slider = VocabSizeSlider(self.state)
-        self.segmentation_panel = _optional_panel("subword_gui.segmentation", "SegmentationPanel", self.state)
-        self.vocabulary_panel = _optional_panel("subword_gui.vocabulary", "VocabularyPanel", self.state)
+        self.segmentation_panel = SegmentationPanel(self.state)
+        self.vocabulary_panel = VocabularyPanel(self.state)
         # Compare imports pyqtgraph (slow): it is built right after the window first shows.
-        self.compare_panel = None
-        self._compare_pending = _module_exists("subword_gui.compare")
+        self.compare_panel: ComparePanel | None = None
+        self._compare_pending = True
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
         action = QAction(text, self)
@@ -264,36 +250,19 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(corpus, training)
         vocab = self._dock("vocab", "Vocab size", self.slider, R)
         vocab.setFeatures(vocab.features() & ~QDockWidget.DockWidgetFeature.DockWidgetFloatable)
-        segmentation = (
-            self._dock("segmentation", "Segmentation", self.segmentation_panel, R)
-            if self.segmentation_panel is not None
-            else None
-        )
-        compare = None
-        if self._compare_pending:
-            placeholder = QLabel("Loading…")
-            placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            # Compare wants the height of a column: a tab beside Corpus and Training.
-            compare = self._dock("compare", "Compare", placeholder, L)
-            self.tabifyDockWidget(training, compare)
-        vocabulary = (
-            self._dock("vocabulary", "Vocabulary", self.vocabulary_panel, R)
-            if self.vocabulary_panel is not None
-            else None
-        )
-        upper = segmentation
-        if upper is not None:
-            self.splitDockWidget(vocab, upper, Qt.Orientation.Vertical)
-            if vocabulary is not None:
-                self.splitDockWidget(upper, vocabulary, Qt.Orientation.Vertical)
-        elif vocabulary is not None:
-            self.splitDockWidget(vocab, vocabulary, Qt.Orientation.Vertical)
-        right = [d for d in (upper, vocabulary) if d is not None]
+        segmentation = self._dock("segmentation", "Segmentation", self.segmentation_panel, R)
+        placeholder = QLabel("Loading…")
+        placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        # Compare wants the height of a column: a tab beside Corpus and Training.
+        compare = self._dock("compare", "Compare", placeholder, L)
+        self.tabifyDockWidget(training, compare)
+        vocabulary = self._dock("vocabulary", "Vocabulary", self.vocabulary_panel, R)
+        self.splitDockWidget(vocab, segmentation, Qt.Orientation.Vertical)
+        self.splitDockWidget(segmentation, vocabulary, Qt.Orientation.Vertical)
         # subtle: without a cap the slider's dock takes a share of the spare height.
         vocab.setMaximumHeight(self.slider.sizeHint().height() + 34)
         self.resizeDocks([corpus, vocab], [620, 780], Qt.Orientation.Horizontal)
-        if len(right) >= 2:
-            self.resizeDocks(right, [560, 240], Qt.Orientation.Vertical)
+        self.resizeDocks([segmentation, vocabulary], [560, 240], Qt.Orientation.Vertical)
         training.raise_()
         for n, dock in enumerate(self.docks.values(), start=1):
             action = dock.toggleViewAction()
@@ -645,10 +614,10 @@ class MainWindow(QMainWindow):
         if self._compare_pending:
             self._compare_pending = False
             theme.configure_plots()
-            panel = _optional_panel("subword_gui.compare", "ComparePanel", self.state)
-            if panel is not None:
-                self.compare_panel = panel
-                self.docks["compare"].setWidget(panel)
+            from subword_gui.panels.compare import ComparePanel  # pyqtgraph: imported after the first paint
+
+            self.compare_panel = ComparePanel(self.state)
+            self.docks["compare"].setWidget(self.compare_panel)
         self.training_panel.ensure_plots()
 
     # -- panels -------------------------------------------------------------------------------------

@@ -9,9 +9,9 @@ from core.corpus import count_lines
 from core.events import drain
 from core.formats.hf_json import save_tokenizer_json
 from core.training import TrainOptions, train_from_counts
-from subword_gui import palette
-from subword_gui.compare import METRICS, ComparePanel
+from subword_gui.panels.compare import METRICS, ComparePanel
 from subword_gui.state import AppState
+from subword_gui.tokens import palette
 
 HUG_PUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 
@@ -87,7 +87,7 @@ def test_more_columns_and_removing_them(panel, hug_bpe):
 
 
 def test_the_shown_column_follows_the_slider(panel, hug_bpe):
-    from subword_gui.jobs import truncate_tokenizer
+    from subword_gui.background.jobs import truncate_tokenizer
 
     panel.set_text("hugs")
     panel.state.set_tokenizer(truncate_tokenizer(hug_bpe, 9), 9)
@@ -140,7 +140,7 @@ def test_korean_text_compares_and_renders(panel, qtbot):
 
 
 def test_compare_follows_the_segmentation_text_until_the_user_types_there(qtbot, hug_bpe):
-    from subword_gui.segmentation import SegmentationPanel
+    from subword_gui.panels.segmentation import SegmentationPanel
 
     state = AppState()
     seg, cmp_ = SegmentationPanel(state), ComparePanel(state)
@@ -171,8 +171,8 @@ def test_compare_follows_the_segmentation_text_until_the_user_types_there(qtbot,
 def test_a_hidden_panel_cuts_and_encodes_only_when_shown(qtbot, hug_bpe, monkeypatch):
     """A model landing or a slider drag must not cost a hidden Compare panel anything;
     shown, it catches up with the latest model, and re-encodes once after a burst of moves."""
-    from subword_gui import compare as compare_module
-    from subword_gui.jobs import truncate_tokenizer
+    from subword_gui.background.jobs import truncate_tokenizer
+    from subword_gui.panels import compare as compare_module
 
     state = AppState()
     panel = ComparePanel(state)

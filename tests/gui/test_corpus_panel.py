@@ -8,8 +8,8 @@ from PySide6.QtWidgets import QFileDialog
 
 from core.corpus import count_words
 from core.events import drain
-from subword_gui import jobs
-from subword_gui.models import CharTableModel, WordFrequencyModel
+from subword_gui.background import jobs
+from subword_gui.panels.item_models import CharTableModel, WordFrequencyModel
 
 from .conftest import make_lines
 

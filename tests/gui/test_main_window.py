@@ -8,8 +8,8 @@ from PySide6.QtGui import QDropEvent, QFontDatabase
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
 from core.training import TrainOptions
-from subword_gui import theme
 from subword_gui.main_window import EXAMPLES_FILE, SAMPLE_CORPUS, MainWindow, detect_kind
+from subword_gui.style import theme
 
 WAIT_MS = 30_000
 
@@ -249,7 +249,7 @@ def test_default_layout_shows_whole_chip_rows_and_a_readable_why_view(qtbot, win
     chip at the cursor is whole in view; a Unigram lattice gets room to be read."""
     from core.events import drain
     from core.training import pre_tokenize_lines, train_from_counts
-    from subword_gui.why_view import LATTICE_MIN_HEIGHT
+    from subword_gui.tokens.why_view import LATTICE_MIN_HEIGHT
     from tests.gui.conftest import make_lines
 
     opts = TrainOptions(

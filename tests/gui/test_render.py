@@ -6,8 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.bytelevel import bytes_to_chars
-from subword_gui import palette
-from subword_gui.render import TokenStyle, render_html, render_parts, render_token, token_bytes
+from subword_gui.tokens import palette
+from subword_gui.tokens.render import TokenStyle, render_html, render_parts, render_token, token_bytes
 
 BYTES = TokenStyle(byte_level=True)
 

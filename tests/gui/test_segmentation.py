@@ -16,7 +16,7 @@ from core.models.unigram import Unigram
 from core.pre_tokenizers import Metaspace
 from core.tokenizer import Tokenizer
 from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
-from subword_gui.segmentation import SegmentationPanel
+from subword_gui.panels.segmentation import SegmentationPanel
 from subword_gui.state import AppState
 
 HUG_PUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
@@ -247,7 +247,7 @@ def test_why_view_shows_wordpiece_greedy_matches_and_the_unknown_word(qtbot, pan
     assert steps.startswith("0-1: b | 1-")
     assert panel.why.kind == "wordpiece"
     # how many longer candidates the matcher tried first, counted from the vocabulary
-    from subword_gui.why_view import _longer_misses
+    from subword_gui.tokens.why_view import _longer_misses
 
     assert _longer_misses(wp.model, "bugs", 0, 1) == sum(
         wp.token_to_id(c) is None for c in ("bugs", "bug", "bu")
@@ -326,7 +326,7 @@ def test_without_a_tokenizer_the_panel_says_what_to_do(panel):
 def test_long_lines_encoded_in_chunks_equal_the_whole_encoding(algorithm, ko_bpe):
     """Long lines are encoded chunk by chunk (cut at single spaces) for speed; the result
     must be exactly the tokenizer's own encoding of the whole line."""
-    from subword_gui.token_view import CHUNK_MIN_LINE, LineCache, chunkable
+    from subword_gui.tokens.token_view import CHUNK_MIN_LINE, LineCache, chunkable
 
     if algorithm == "unigram-metaspace":
         pieces = [("<unk>", 0.0), ("▁", -2.0)] + [(c, -3.0) for c in set("".join(KO_EN_LINES)) if c != " "]
@@ -397,7 +397,7 @@ def test_alt_arrows_walk_token_by_token(qtbot, panel, hug_bpe):
 
 
 def test_a_pasted_book_keeps_the_strip_bounded(panel, hug_bpe, monkeypatch):
-    from subword_gui import segmentation
+    from subword_gui.panels import segmentation
 
     monkeypatch.setattr(segmentation, "STRIP_LIMIT", 50)
     panel.state.set_tokenizer(hug_bpe)

@@ -10,9 +10,9 @@ from core.corpus import count_lines
 from core.events import MergeEvent, UnigramRound, drain
 from core.stats import encoding_stats
 from core.training import TrainOptions, train_from_counts
-from subword_gui import jobs
-from subword_gui.models import MergeLogModel, UnigramRoundModel
-from subword_gui.training_panel import available_algorithms
+from subword_gui.background import jobs
+from subword_gui.panels.item_models import MergeLogModel, UnigramRoundModel
+from subword_gui.panels.training import available_algorithms
 
 WAIT_MS = 60_000
 
@@ -250,11 +250,11 @@ def test_retraining_reuses_the_counts_and_learns_the_same_merges(qtbot, loaded):
 
 
 def test_worker_jobs_do_not_load_qt():
-    """Worker processes import subword_gui.jobs: it must stay Qt-free (fast to spawn, no GUI state)."""
+    """Worker processes import subword_gui.background.jobs: it must stay Qt-free (fast to spawn, no GUI state)."""
     import subprocess
     import sys
 
-    code = "import sys, subword_gui.jobs; print(sorted(m for m in sys.modules if m.startswith(('PySide6', 'pyqtgraph'))))"
+    code = "import sys, subword_gui.background.jobs; print(sorted(m for m in sys.modules if m.startswith(('PySide6', 'pyqtgraph'))))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
@@ -311,7 +311,7 @@ def test_events_cross_the_pipe_packed_and_come_back_equal():
     import pickle
 
     from core.events import Progress, TrainingStopped, UnigramRound, Warning_
-    from subword_gui.workers import pack_events, unpack_events
+    from subword_gui.background.workers import pack_events, unpack_events
 
     merges: list = []
     tok = drain(
@@ -347,7 +347,7 @@ def test_events_cross_the_pipe_packed_and_come_back_equal():
 
 def test_the_slider_prepares_the_first_cut_after_the_model_lands(qtbot, loaded):
     """The cut tables are built in an idle turn after training, not on the first move."""
-    from subword_gui.slider import WARM_DELAY_MS
+    from subword_gui.panels.slider import WARM_DELAY_MS
 
     full = train(qtbot, loaded, TrainOptions("bpe", vocab_size=140))
     assert "_cut_tables" not in full.model.__dict__

@@ -11,9 +11,9 @@ from core.models.unigram import Unigram
 from core.pre_tokenizers import Metaspace
 from core.tokenizer import Tokenizer
 from core.training import TrainOptions, train_from_counts
-from subword_gui import vocabulary
+from subword_gui.panels import vocabulary
+from subword_gui.panels.vocabulary import COL_FREQ, COL_ID, COL_LENGTH, COL_RANK, COL_TOKEN, VocabularyPanel
 from subword_gui.state import AppState
-from subword_gui.vocabulary import COL_FREQ, COL_ID, COL_LENGTH, COL_RANK, COL_TOKEN, VocabularyPanel
 
 HUG_PUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 
@@ -98,7 +98,7 @@ def test_sorting_covers_rows_not_fetched_yet(qtmodeltester, panel, hug_bpe, monk
     model.fetch_all()
     assert [model.index(r, COL_TOKEN).data() for r in range(3)] == ["hug", "un", "ug"]
     # a slider move keeps the order
-    from subword_gui.jobs import truncate_tokenizer
+    from subword_gui.background.jobs import truncate_tokenizer
 
     panel.state.set_tokenizer(truncate_tokenizer(hug_bpe, 10), 10)
     assert shown_rows(panel)[:2] == ["un", "ug"]
@@ -191,7 +191,7 @@ def test_byte_level_tokens_are_shown_as_text(panel):
 
 
 def test_the_vocabulary_follows_the_token_at_the_segmentation_cursor(qtbot, hug_bpe):
-    from subword_gui.segmentation import SegmentationPanel
+    from subword_gui.panels.segmentation import SegmentationPanel
 
     state = AppState()
     seg, voc = SegmentationPanel(state), VocabularyPanel(state)
@@ -213,7 +213,7 @@ def test_the_vocabulary_follows_the_token_at_the_segmentation_cursor(qtbot, hug_
 def test_frequencies_wait_while_the_panel_is_hidden(qtbot, hug_bpe):
     panel = VocabularyPanel(AppState())
     qtbot.addWidget(panel)
-    from subword_gui.jobs import truncate_tokenizer
+    from subword_gui.background.jobs import truncate_tokenizer
 
     panel.state.set_corpus(count_lines(["hugs bug mug", "hug"]))
     panel.state.set_tokenizer(truncate_tokenizer(hug_bpe, 9))

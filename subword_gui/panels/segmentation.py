@@ -4,7 +4,7 @@
     >>> panel.stats.tokens, panel.stats.unknown
 
 Top to bottom: live counts; the editor, whose text is coloured token by token
-(:class:`~subword_gui.token_view.TokenHighlighter`: colour from the token id,
+(:class:`~subword_gui.tokens.token_view.TokenHighlighter`: colour from the token id,
 neighbours always distinct, unknown tokens red with a yellow wavy underline,
 characters the normalizer removed grey and struck through); the token strip
 (each token as a chip with its visible rendering and id); and the "why" view
@@ -34,8 +34,8 @@ from PySide6.QtWidgets import (
 
 from core.stats import EncodingStats, stats_of_encodings
 from core.text import NormalizedString
-from subword_gui import palette
-from subword_gui.token_view import (
+from subword_gui.tokens import palette
+from subword_gui.tokens.token_view import (
     Chip,
     LineCache,
     LineTokens,
@@ -44,7 +44,7 @@ from subword_gui.token_view import (
     chips_for_lines,
     token_tooltip,
 )
-from subword_gui.why_view import WhyView
+from subword_gui.tokens.why_view import WhyView
 
 SAMPLE_TEXT = "토크나이저는 문장을 작은 조각으로 나눕니다.\nTokenizers cut text into subword pieces."
 EDITOR_POINT_SIZE = 14

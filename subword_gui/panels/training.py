@@ -48,10 +48,11 @@ from core.errors import ConfigError
 from core.normalizers import NORMALIZER_NAMES
 from core.pre_tokenizers import PRE_TOKENIZER_NAMES
 from core.training import DEFAULT_PRE_TOKENIZER, DEFAULT_SPECIAL_TOKENS, TRAINERS, TrainOptions
-from subword_gui import jobs, theme
-from subword_gui.models import MergeLogModel, UnigramRoundModel
+from subword_gui.background import jobs
+from subword_gui.background.workers import Job
+from subword_gui.panels.item_models import MergeLogModel, UnigramRoundModel
 from subword_gui.state import on_screen
-from subword_gui.workers import Job
+from subword_gui.style import theme
 
 ALGORITHM_LABELS = {
     "bpe": "BPE",

@@ -45,10 +45,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from subword_gui import palette
-from subword_gui.render import TokenStyle, render_token, style_for, token_bytes
 from subword_gui.state import on_screen
-from subword_gui.why_view import model_kind
+from subword_gui.tokens import palette
+from subword_gui.tokens.render import TokenStyle, render_token, style_for, token_bytes
+from subword_gui.tokens.why_view import model_kind
 
 FETCH_BATCH = 2000
 FREQUENCY_WORDS = 50_000

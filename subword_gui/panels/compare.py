@@ -52,11 +52,11 @@ from core.stats import (
     token_spans,
     word_count_stats,
 )
-from subword_gui import palette
-from subword_gui.jobs import can_truncate, min_vocab_size, truncate_tokenizer
-from subword_gui.render import render_parts, style_for
+from subword_gui.background.jobs import can_truncate, min_vocab_size, truncate_tokenizer
 from subword_gui.state import on_screen
-from subword_gui.token_view import Chip, TokenStrip, segment_line, token_tooltip
+from subword_gui.tokens import palette
+from subword_gui.tokens.render import render_parts, style_for
+from subword_gui.tokens.token_view import Chip, TokenStrip, segment_line, token_tooltip
 
 # The Segmentation panel's opening text, so both panels start on the same text.
 DEFAULT_TEXT = "토크나이저는 문장을 작은 조각으로 나눕니다.\nTokenizers cut text into subword pieces."

@@ -49,8 +49,8 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 from core.stats import unknown_id, unknown_mask
 from core.text import NormalizedString
 from core.tokenizer import Encoding
-from subword_gui import palette
-from subword_gui.render import (
+from subword_gui.tokens import palette
+from subword_gui.tokens.render import (
     PART_COLOURS,
     TokenStyle,
     render_html,

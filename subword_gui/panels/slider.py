@@ -20,7 +20,7 @@ from collections import OrderedDict
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSlider, QSpinBox, QWidget
 
-from subword_gui.jobs import can_truncate, min_vocab_size, truncate_tokenizer
+from subword_gui.background.jobs import can_truncate, min_vocab_size, truncate_tokenizer
 
 CACHE_SIZE = 16  # recently shown sizes: sliding back and forth costs nothing
 WARM_DELAY_MS = 300  # after a model lands, when its cut tables are built

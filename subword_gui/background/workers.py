@@ -12,7 +12,7 @@ child process the GUI keeps its interpreter to itself.
 
 How it flows:
 1. ``start()`` spawns a process running ``func(*args)`` (a generator from
-   ``subword_gui.jobs``, so everything is picklable).
+   ``subword_gui.background.jobs``, so everything is picklable).
 2. The child sends events in batches at most every ``CHILD_FLUSH_S`` and checks
    for control messages (cancel, step, run) between batches.
 3. A reader thread receives the raw messages (blocking reads release the

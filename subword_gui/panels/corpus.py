@@ -33,10 +33,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from subword_gui import jobs
-from subword_gui.models import CharTableModel, WordFrequencyModel
-from subword_gui.theme import mono_font
-from subword_gui.workers import Job
+from subword_gui.background import jobs
+from subword_gui.background.workers import Job
+from subword_gui.panels.item_models import CharTableModel, WordFrequencyModel
+from subword_gui.style.theme import mono_font
 
 ENCODINGS = ["auto", "utf-8", "cp949", "euc-kr"]
 SEARCH_DELAY_MS = 150

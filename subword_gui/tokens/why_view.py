@@ -36,8 +36,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from subword_gui import palette
-from subword_gui.render import TokenStyle, render_html, render_token, style_for
+from subword_gui.tokens import palette
+from subword_gui.tokens.render import TokenStyle, render_html, render_token, style_for
 
 _MAX_LATTICE_ROWS = 14
 LATTICE_MIN_HEIGHT = 140  # axis, characters, best path and one row of candidates

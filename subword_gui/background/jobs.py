@@ -6,7 +6,7 @@
 
 Each job yields the engine's events (Progress, MergeEvent, UnigramRound,
 TrainingStopped, Warning_) and returns a small result object. They run in a
-child process (see ``subword_gui.workers``) so a CPU-bound trainer never holds
+child process (see ``subword_gui.background.workers``) so a CPU-bound trainer never holds
 the GUI thread's interpreter lock; everything they take and return is picklable.
 
 A corpus source is one of:

@@ -1,0 +1,7 @@
+"""Long work off the GUI thread.
+
+- ``jobs.py``    the explorer's long jobs as engine-style generators (count, train, cut): Qt-free, so
+  a worker process can import and run them.
+- ``workers.py`` runs a job in a worker process, coalesces its events on a timer and delivers them
+  to the GUI thread; Cancel and Step.
+"""
