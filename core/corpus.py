@@ -111,6 +111,7 @@ class _Counter:
     """Accumulates counts from text segments that never contain a line end."""
 
     def __init__(self, options) -> None:
+        self.options = options  # parallel counting builds the same pipeline in its workers
         self.words: Counter[str] = Counter()
         self.chars: Counter[str] = Counter()
         self.lines = 0
@@ -166,6 +167,13 @@ class _Counter:
             if self.normalize:
                 lines = map(self.normalize, lines)
             self.words.update(chain.from_iterable(map(self.split, lines)))
+
+    def merge(self, words: dict, chars: dict, lines: int, preview: list[str]) -> None:
+        """Add the counts of the next stretch of whole lines, counted elsewhere (a worker)."""
+        self.words.update(words)
+        self.chars.update(chars)
+        self.lines += lines
+        self.preview.extend(preview[: PREVIEW_LINES - len(self.preview)])
 
     def result(self, **stats) -> CorpusCounts:
         self.chars.pop("\n", None)
@@ -313,30 +321,57 @@ def _is_utf16_or_32(encoding: str) -> bool:
     return encoding.replace("_", "-").startswith(("utf-16", "utf-32"))
 
 
-def _count_file(path: Path, counter: _Counter, encoding: str, done_before: int, total: int):
-    """Feed one file to ``counter``; yields progress, returns (encoding, replaced bytes, bytes read, had text)."""
+def _check_head(path: Path, block: bytes, encoding: str, final: bool) -> str:
+    """The encoding of a file whose first block is ``block`` (detected for "auto"); binary files raise."""
+    if encoding == "auto":
+        encoding = detect_encoding(block, final)
+    if b"\x00" in block and not _is_utf16_or_32(encoding):
+        raise CorpusError(f"{path} looks like a binary file (it contains NUL bytes), not text")
+    if block and _decode_errors(block, encoding, final) > BINARY_ERROR_RATIO * len(block):
+        raise CorpusError(f"{path} looks like a binary file: most of it is not {encoding} text")
+    return encoding
+
+
+def _count_file(
+    path: Path,
+    counter: _Counter,
+    encoding: str,
+    done_before: int,
+    total: int,
+    start: int = 0,
+    stop: int | None = None,
+):
+    """Feed one file to ``counter``; yields progress, returns (encoding, replaced bytes, bytes read, had text).
+
+    ``start``/``stop``: count only these bytes (a range cut at line ends, see
+    ``core.corpus_parallel``); a range that does not start the file keeps a
+    leading U+FEFF (there it is text, not a byte order mark).
+    """
     try:
         f = open(path, "rb")
     except OSError as e:
         raise CorpusError(f"cannot read {path}: {e.strerror or e}") from None
     with f:
+
+        def read() -> bytes:
+            if stop is None:
+                return f.read(BLOCK_BYTES)
+            return f.read(max(0, min(BLOCK_BYTES, stop - f.tell())))
+
         try:
-            block = f.read(BLOCK_BYTES)
+            if start:
+                f.seek(start)
+            block = read()
         except OSError as e:
             raise CorpusError(f"cannot read {path}: {e.strerror or e}") from None
-        final = len(block) < BLOCK_BYTES
-        if encoding == "auto":
-            encoding = detect_encoding(block, final)
-        if b"\x00" in block and not _is_utf16_or_32(encoding):
-            raise CorpusError(f"{path} looks like a binary file (it contains NUL bytes), not text")
-        if block and _decode_errors(block, encoding, final) > BINARY_ERROR_RATIO * len(block):
-            raise CorpusError(f"{path} looks like a binary file: most of it is not {encoding} text")
+        if not start:
+            encoding = _check_head(path, block, encoding, len(block) < BLOCK_BYTES)
 
         decoder = codecs.getincrementaldecoder(encoding)(_REPLACE_HANDLER)
         replaced = 0
         bytes_read = 0
         pending = ""
-        first = True
+        first = not start
         had_text = False
         while True:
             bytes_read += len(block)
@@ -376,25 +411,30 @@ def _count_file(path: Path, counter: _Counter, encoding: str, done_before: int, 
                 break
             yield Progress("count", done_before + bytes_read, total)
             try:
-                block = f.read(BLOCK_BYTES)
+                block = read()
             except OSError as e:
                 raise CorpusError(f"cannot read {path}: {e.strerror or e}") from None
     return encoding, replaced, bytes_read, had_text
 
 
 def count_words(
-    paths, options=None, encoding: str = "auto"
+    paths, options=None, encoding: str = "auto", workers: int | None = None
 ) -> Generator[Progress | Warning_, None, CorpusCounts]:
     """Count the words (pre-tokens under ``options``) and characters of text files.
 
     ``paths``: one path or a list; ``options``: a ``core.training.TrainOptions``
     whose normalizer and pre-tokenizer are applied to each line (None: plain
-    whitespace-split words); ``encoding``: ``"auto"`` or a codec name.
+    whitespace-split words); ``encoding``: ``"auto"`` or a codec name;
+    ``workers``: processes for a large file (None: one per CPU; 1: this process
+    only). Files of ``core.corpus_parallel.PARALLEL_MIN_BYTES`` or more are
+    counted in parallel (see that module); the counts are the same either way.
 
     A file holding ``"먹고 먹고\\r\\n있다\\r\\n"`` gives ``words == {'먹고': 2, '있다': 1}``.
     """
     files = _as_paths(paths)
     encoding = _check_encoding(encoding)
+    if workers is not None and workers < 1:
+        raise ConfigError(f"the number of counting processes must be at least 1, not {workers}")
     sizes = [p.stat().st_size for p in files]
     total = sum(sizes)
     counter = _Counter(options)
@@ -402,8 +442,15 @@ def count_words(
     replaced_total = 0
     done = 0
     empty: list[Path] = []
-    for path in files:
-        enc, replaced, n_bytes, had_text = yield from _count_file(path, counter, encoding, done, total)
+    for path, size in zip(files, sizes):
+        n_workers, file_encoding = _parallel_workers(path, size, encoding, workers)
+        if n_workers > 1:
+            from core.corpus_parallel import count_file_parallel
+
+            step = count_file_parallel(path, counter, file_encoding, done, total, n_workers)
+        else:
+            step = _count_file(path, counter, encoding, done, total)
+        enc, replaced, n_bytes, had_text = yield from step
         done += n_bytes
         if enc not in used:
             used.append(enc)
@@ -426,6 +473,26 @@ def count_words(
         paths=files,
         bytes_read=done,
     )
+
+
+def _parallel_workers(path: Path, size: int, encoding: str, workers: int | None) -> tuple[int, str]:
+    """``(processes, concrete encoding)`` for counting ``path`` in parallel, or ``(1, "")``.
+
+    Parallel when more than one process is allowed, the file is large, and its
+    encoding can be cut at line-end bytes (see ``core.corpus_parallel``).
+    """
+    from core import corpus_parallel
+
+    workers = corpus_parallel.available_cpus() if workers is None else workers
+    if workers < 2 or size < corpus_parallel.PARALLEL_MIN_BYTES:
+        return 1, ""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(BLOCK_BYTES)
+    except OSError as e:
+        raise CorpusError(f"cannot read {path}: {e.strerror or e}") from None
+    encoding = _check_head(path, head, encoding, len(head) < BLOCK_BYTES)
+    return (workers, encoding) if corpus_parallel.can_split(encoding) else (1, "")
 
 
 def count_lines(lines: Iterable[str], options=None) -> CorpusCounts:
