@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from collections.abc import Callable
@@ -58,6 +59,15 @@ class ProgressBar:
         if isinstance(event, Warning_):
             self._finish_line()
             print(f"subword: warning: {event.message}", file=self.stream)
+        elif isinstance(event, TrainingStopped) and event.vocab_size > event.requested_vocab_size:
+            # subtle: a result larger than asked for (the alphabet alone is bigger) is a
+            # surprise, so it is a warning that --quiet does not hide
+            self.close()
+            print(
+                f"subword: warning: {event.reason}; the result has {event.vocab_size:,} tokens, "
+                f"not the {event.requested_vocab_size:,} asked for",
+                file=self.stream,
+            )
         elif not self.enabled:
             return
         elif isinstance(event, Progress):
@@ -171,8 +181,22 @@ def _add_algorithm_options(p: argparse.ArgumentParser) -> None:
     )
 
 
+# flag -> the algorithms that use it; given with another -a it is an error, not ignored.
+ALGORITHM_FLAGS = {
+    "--unigram-textbook": ("unigram_textbook", ("unigram",)),
+    "--shrinking-factor": ("shrinking_factor", ("unigram",)),
+    "--max-piece-length": ("max_piece_length", ("unigram",)),
+    "--wordpiece-score": ("wordpiece_score", ("wordpiece",)),
+}
+
+
 def _extra_options(args: argparse.Namespace) -> dict:
     """``TrainOptions.extra`` from the algorithm-specific flags."""
+    for flag, (name, algorithms) in ALGORITHM_FLAGS.items():
+        if getattr(args, name, None) not in (None, False) and args.algorithm not in algorithms:
+            raise SubwordError(
+                f"{flag} is a {' / '.join(algorithms)} option; -a {args.algorithm} does not use it"
+            )
     extra: dict = {}
     if getattr(args, "unigram_textbook", False):
         extra["textbook"] = True
@@ -289,7 +313,7 @@ def _add_encode_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--sample", action="store_true", help="unigram: one sampled segmentation (subword regularization)"
     )
-    p.add_argument("--alpha", type=float, default=0.1, help="unigram: sampling sharpness for --sample (0.1)")
+    p.add_argument("--alpha", type=float, help="unigram: sampling sharpness for --sample (0.1)")
     _add_subword_nmt_options(p)
 
 
@@ -372,11 +396,13 @@ def _encode_unigram_alternatives(tokenizer, texts: list[str], args: argparse.Nam
     model = tokenizer.model
     if not hasattr(model, "nbest_words"):
         raise SubwordError("--nbest and --sample need a Unigram model")
+    if args.nbest is not None and args.sample:
+        raise SubwordError("choose one of --nbest and --sample")
+    if args.nbest is not None and args.nbest < 1:
+        raise SubwordError("--nbest must be at least 1")
     words = [[p.normalized for p in tokenizer.pieces(text)] for text in texts]
     for text, pieces in zip(texts, words):
         if args.nbest is not None:
-            if args.nbest < 1:
-                raise SubwordError("--nbest must be at least 1")
             for tokens, score in model.nbest_words(pieces, args.nbest):
                 line = {"text": text, "tokens": tokens, "score": score}
                 sys.stdout.write(
@@ -385,8 +411,6 @@ def _encode_unigram_alternatives(tokenizer, texts: list[str], args: argparse.Nam
                     else f"{score:10.4f}  " + " ".join(tokens) + "\n"
                 )
         else:
-            if not args.alpha > 0:
-                raise SubwordError("--alpha must be greater than 0")
             tokens = [t.value for p in pieces for t in model.sample(p, args.alpha)]
             sys.stdout.write(
                 json.dumps({"text": text, "tokens": tokens}, ensure_ascii=False) + "\n"
@@ -403,6 +427,13 @@ def _cmd_encode(args: argparse.Namespace) -> int:
         return _encode_subword_nmt(args)
     if args.model is None:
         raise SubwordError("--model is required (or --format subword-nmt --codes FILE)")
+    if args.alpha is not None and not args.sample:
+        raise SubwordError("--alpha only applies to --sample")
+    if args.sample:
+        args.alpha = 0.1 if args.alpha is None else args.alpha
+        # subtle: inf would make every piece but the best weigh nothing and print an empty line; NaN compares false
+        if not (math.isfinite(args.alpha) and args.alpha > 0):
+            raise SubwordError(f"--alpha must be a finite number greater than 0, not {args.alpha}")
     tokenizer = load_model_path(args.model, args.pattern)
     texts = [args.text] if args.text is not None else _read_lines(args.input)
     if args.nbest is not None or args.sample:

@@ -19,13 +19,15 @@ What real files contain, and what happens to it:
 - invalid bytes become U+FFFD, are counted (``replaced_bytes``) and reported
   with a ``Warning_``; counting never crashes on them;
 - ``encoding="auto"`` reads UTF-8 (or UTF-16 with a BOM) and falls back to
-  CP949 (a superset of EUC-KR) when that decodes the first block with fewer
-  errors; any Python codec name may be chosen instead. Detection looks at the
+  CP949 (a superset of EUC-KR) only when that decodes the first block without
+  a single error and UTF-8 does not (see :func:`detect_encoding`); any Python
+  codec name may be chosen instead. Detection looks at the
   first megabyte only: a CP949 file whose first megabyte is plain ASCII is read
   as UTF-8, and the replaced-bytes warning says to choose the encoding;
 - a line longer than a block is cut at a safe point (see ``_safe_cut``);
-- an empty or whitespace-only file, a binary file, a missing path, a directory
-  or an unreadable file raise :class:`~core.errors.CorpusError` naming the path.
+- an empty or whitespace-only file, a binary file, a missing path, a directory,
+  a FIFO, socket or device (checked before opening: a FIFO would block) or an
+  unreadable file raise :class:`~core.errors.CorpusError` naming the path.
 
 Word-count files (``word<TAB>count`` per line) are read and written here too, so
 counts computed elsewhere (a cluster job, another tool) can be trained on.
@@ -51,6 +53,7 @@ import regex
 from core.atomic import write_atomic
 from core.errors import ConfigError, CorpusError
 from core.events import Progress, Warning_
+from core.paths import require_regular_file
 
 BLOCK_BYTES = 1 << 20  # read this many bytes at a time (and report progress once per block)
 MAX_SEGMENT_CHARS = 1 << 16  # a partial line longer than this is cut at its last safe point while reading
@@ -236,8 +239,8 @@ def _as_paths(paths) -> list[Path]:
     for p in out:
         if not p.exists():
             raise CorpusError(f"{p}: no such file")
-        if p.is_dir():
-            raise CorpusError(f"{p} is a directory, not a text file")
+        # subtle: before any open: opening a FIFO blocks until someone writes to it
+        require_regular_file(p, CorpusError, "a text file")
         if not os.access(p, os.R_OK):
             raise CorpusError(f"{p}: permission denied")
     return out
@@ -263,18 +266,55 @@ def _decode_errors(data: bytes, encoding: str, final: bool) -> int:
 
 
 def detect_encoding(sample: bytes, final: bool = True) -> str:
-    """Guess a sample's encoding: UTF-16 by its BOM, else UTF-8 or CP949, whichever errs less.
+    """Guess a sample's encoding: UTF-16 by its BOM; CP949 only if it reads cleanly and UTF-8 does not.
+
+    The rule, in order:
+
+    1. a UTF-16 byte order mark: UTF-16;
+    2. the sample is valid UTF-8: UTF-8;
+    3. the sample is valid CP949 (Windows' superset of EUC-KR) without a single
+       undecodable byte, *and* most of its double-byte characters are from the
+       common EUC-KR set (KS X 1001: both bytes 0xA1 or above): CP949;
+    4. otherwise UTF-8, its invalid bytes replaced with U+FFFD and counted
+       (``replaced_bytes``, and a warning that says to choose the encoding).
+
+    subtle: "decodes with fewer errors" is not enough for CP949. CP949's
+    extension reads almost any high byte followed by a letter as one of the
+    8,822 rare syllables EUC-KR lacks, so one stray byte in a UTF-8 file
+    (``caf\xc3def``) decodes "cleanly" as CP949 and invents a syllable (``홥``)
+    that would end up in the vocabulary. Real Korean text is mostly the 2,350
+    common syllables; a replaced byte is visible and counted, an invented
+    syllable is not.
 
     >>> detect_encoding("철수는 먹고".encode("cp949"))
     'cp949'
+    >>> detect_encoding(b"caf\xc3def")
+    'utf-8'
     """
     if sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return "utf-16"
-    utf8_errors = _decode_errors(sample, "utf-8", final)
-    if utf8_errors == 0:
+    if _decode_errors(sample, "utf-8", final) == 0:
         return "utf-8"
-    # CP949 is Windows' superset of EUC-KR: it reads both.
-    return "cp949" if _decode_errors(sample, "cp949", final) < utf8_errors else "utf-8"
+    if _decode_errors(sample, "cp949", final) == 0 and _mostly_euc_kr(sample):
+        return "cp949"
+    return "utf-8"
+
+
+def _mostly_euc_kr(sample: bytes) -> bool:
+    """Are most double-byte characters of this (cleanly CP949) sample in the common EUC-KR set?
+
+    >>> _mostly_euc_kr("철수".encode("cp949")), _mostly_euc_kr(b"caf\xc3def")
+    (True, False)
+    """
+    text = codecs.getincrementaldecoder("cp949")("ignore").decode(sample, False)
+    common = rare = 0
+    for char, n in Counter(text).items():
+        if char > "\x7f":
+            if char.encode("cp949")[-1] >= 0xA1:
+                common += n
+            else:
+                rare += n
+    return common > rare
 
 
 def _safe_cut(text: str, start: int = 0, end: int | None = None) -> int:
@@ -328,7 +368,9 @@ def _check_head(path: Path, block: bytes, encoding: str, final: bool) -> str:
     if b"\x00" in block and not _is_utf16_or_32(encoding):
         raise CorpusError(f"{path} looks like a binary file (it contains NUL bytes), not text")
     if block and _decode_errors(block, encoding, final) > BINARY_ERROR_RATIO * len(block):
-        raise CorpusError(f"{path} looks like a binary file: most of it is not {encoding} text")
+        raise CorpusError(
+            f"{path} looks like a binary file: most of it is not {encoding} text (if it is text, choose its encoding)"
+        )
     return encoding
 
 

@@ -15,3 +15,11 @@ class ConfigError(SubwordError):
 
 class FormatError(SubwordError):
     """A tokenizer file that is corrupt, truncated, or of an unsupported kind."""
+
+
+class InputError(SubwordError):
+    """A library call given the wrong kind of value (``encode(None)``, bytes, a lone surrogate)."""
+
+
+class SaveError(SubwordError):
+    """A save that could not be completed; the message names the file and says what was kept."""

@@ -13,8 +13,11 @@ GUI can colour spans of exactly what the user typed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+
+from core.errors import InputError
 
 
 @dataclass(slots=True)
@@ -63,3 +66,30 @@ class NormalizedString:
             chars.append(text)
             aligns.extend([span] * len(text))
         return NormalizedString("".join(chars), aligns, self.original_length)
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_text(text, what: str = "text") -> str:
+    """``text`` if it is a ``str`` every model can take; InputError otherwise.
+
+    subtle: the one rule for surrogates, decided here for every model. A Python
+    string can hold a lone surrogate (``"\\ud800"``, e.g. from ``surrogateescape``
+    or half of a UTF-16 pair); it is not a Unicode character, cannot be written as
+    UTF-8, and `tokenizers` refuses it too. Every entry point refuses it the same
+    way, so no model quietly maps it to ``<unk>`` while another crashes.
+
+    >>> check_text("철수 👋🏽")
+    '철수 👋🏽'
+    """
+    if not isinstance(text, str):
+        raise InputError(f"{what} must be a string (str), not {type(text).__name__}")
+    if not text.isascii():
+        bad = _LONE_SURROGATE.search(text)
+        if bad is not None:
+            raise InputError(
+                f"{what} holds a lone surrogate U+{ord(bad.group()):04X} at character {bad.start()}: "
+                "not a Unicode character (decode the bytes with errors='replace' first)"
+            )
+    return text

@@ -31,7 +31,7 @@ import regex
 
 from core.models.base import Model
 from core.normalizers import RUST_WHITESPACE
-from core.text import NormalizedString
+from core.text import NormalizedString, check_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +163,7 @@ class Tokenizer:
 
     def pieces(self, text: str) -> list[NormalizedString]:
         """The pre-tokens of ``text`` (added tokens left out), aligned to ``text``."""
+        check_text(text)
         out = []
         for i, (start, end, added) in enumerate(self._sections(text)):
             if added is None and end > start:
@@ -174,7 +175,9 @@ class Tokenizer:
     def encode(self, text: str, add_special_tokens: bool = False) -> Encoding:
         """Tokens of ``text``. ``add_special_tokens=True`` also lets a loaded post-processor
         add its tokens (``[CLS] … [SEP]``), as `tokenizers`' ``encode`` does by default;
-        the explorer leaves them out so that what you see is how the text is cut."""
+        the explorer leaves them out so that what you see is how the text is cut.
+        Anything but a ``str`` of Unicode characters is an InputError (see ``core.text.check_text``)."""
+        check_text(text)
         enc = Encoding()
         word = 0
         for i, (start, end, added) in enumerate(self._sections(text)):

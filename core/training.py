@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from core import decoders
-from core.errors import ConfigError
+from core.errors import ConfigError, CorpusError, SubwordError
 from core.normalizers import normalizer_from_names
 from core.pre_tokenizers import pre_tokenizer_from_name
 from core.tokenizer import AddedToken, Tokenizer
@@ -40,6 +40,21 @@ DEFAULT_PRE_TOKENIZER = {
     "bytelevel-bpe": "bytelevel",
     "wordpiece": "bert",
     "unigram": "metaspace",
+}
+
+# ``TrainOptions.extra`` keys that belong to one algorithm: given to another, they are
+# a mistake (``--shrinking-factor 5 -a bpe``), not something to ignore. Keys not listed
+# here are passed through untouched.
+ALGORITHM_EXTRAS: dict[str, tuple[str, ...]] = {
+    "unigram": (
+        "textbook",
+        "shrinking_factor",
+        "max_piece_length",
+        "seed_size",
+        "n_sub_iterations",
+        "percent_to_remove",
+    ),
+    "wordpiece": ("score", "max_input_chars_per_word", "alphabet_order"),
 }
 
 DEFAULT_SPECIAL_TOKENS = {
@@ -85,6 +100,29 @@ class TrainOptions:
             raise ConfigError("minimum frequency cannot be negative")
         if self.algorithm == "bytelevel-bpe" and self.pre_tokenizer != "bytelevel":
             raise ConfigError("byte-level BPE needs the bytelevel pre-tokenizer")
+        self._check_extra()
+
+    def _check_extra(self) -> None:
+        """Options of another algorithm, and Unigram settings out of range, fail now, not after counting."""
+        if not isinstance(self.extra, dict):
+            raise ConfigError(f"extra options must be a dict, not {type(self.extra).__name__}")
+        for owner, keys in ALGORITHM_EXTRAS.items():
+            if owner == self.algorithm:
+                continue
+            for key in keys:
+                if key in self.extra:
+                    raise ConfigError(
+                        f"{key!r} is a {owner} option; the {self.algorithm} trainer does not use it"
+                    )
+        extra = self.extra
+        if "shrinking_factor" in extra and not _number_in(extra["shrinking_factor"], 0, 1):
+            raise ConfigError(
+                f"shrinking factor must be between 0 and 1 (exclusive), not {extra['shrinking_factor']!r}"
+            )
+        if "max_piece_length" in extra and not _whole_in(extra["max_piece_length"], 1, 256):
+            raise ConfigError(
+                f"max piece length must be between 1 and 256, not {extra['max_piece_length']!r}"
+            )
 
     @property
     def byte_level(self) -> bool:
@@ -92,6 +130,46 @@ class TrainOptions:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def _number_in(value, low: float, high: float) -> bool:
+    """``low < value < high`` for a real number (not a bool, not NaN)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and low < value < high
+
+
+def _whole_in(value, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def check_word_counts(word_counts) -> dict[str, int]:
+    """``word_counts`` if it maps strings to positive whole numbers; CorpusError naming the first bad entry.
+
+    The same rule as a word-count file read by the command line (``core.corpus.read_word_counts``),
+    and the same rule for text as ``Tokenizer.encode`` (``core.text.check_text``).
+
+    >>> check_word_counts({"hug": 10})
+    {'hug': 10}
+    """
+    from core.text import check_text
+
+    if not isinstance(word_counts, dict):
+        raise CorpusError(f"word counts must be a dict of word -> count, not {type(word_counts).__name__}")
+    for word, n in word_counts.items():
+        if not isinstance(word, str):
+            raise CorpusError(
+                f"word counts: the word {word!r} is of type {type(word).__name__}, not a string"
+            )
+        if not isinstance(n, int) or isinstance(n, bool) or n <= 0:
+            raise CorpusError(
+                f"word counts: the count of {word!r} must be a positive whole number, not {n!r}"
+            )
+    for word in word_counts:
+        if not word.isascii():
+            try:
+                check_text(word, "a counted word")
+            except SubwordError as e:
+                raise CorpusError(f"word counts: {e}") from None
+    return word_counts
 
 
 def build_normalizer(options: TrainOptions):
@@ -139,6 +217,7 @@ def train_from_counts(
     word_counts: dict[str, int], options: TrainOptions
 ) -> Generator[object, None, Tokenizer]:
     """Train on pre-token counts (already through the options' normalizer and pre-tokenizer)."""
+    check_word_counts(word_counts)
     model = yield from trainer_for(options.algorithm)(word_counts, options)
     return wrap_model(model, options)
 

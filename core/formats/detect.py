@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import ConfigError, FormatError
+from core.paths import require_regular_file
 
 # Formats save_tokenizer can write (also the choices of `subword convert --to`).
 SAVE_FORMATS = ("hf-json", "gpt2", "bert", "subword-nmt", "tiktoken", "sentencepiece", "project")
@@ -209,6 +210,9 @@ def open_tokenizer(
     Nothing is changed on disk; any problem is a FormatError naming the file.
     """
     path = Path(path)
+    require_regular_file(
+        path, FormatError, "a tokenizer file or folder", allow_folder=True
+    )  # a FIFO would block the read
     if format is None:
         format, main = detect_format(path)
     else:

@@ -171,8 +171,8 @@ class Unigram:
 
     def sample(self, piece: str, alpha: float = 0.1, rng: random.Random | None = None) -> list[Token]:
         """A segmentation drawn with probability proportional to ``exp(alpha * score)``."""
-        if not alpha > 0:
-            raise ConfigError(f"sampling needs alpha > 0, not {alpha}")
+        if not (isinstance(alpha, (int, float)) and 0 < alpha < float("inf")):
+            raise ConfigError(f"sampling needs a finite alpha > 0, not {alpha!r}")
         path = self.lattice(piece).sample(alpha, rng)
         return self._to_tokens(piece, path)
 

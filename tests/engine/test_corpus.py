@@ -612,3 +612,34 @@ def test_bom_and_crlf_corpora_equal_pythons_own_reading(corpora_dir, name):
     assert c.chars == dict(Counter(text.replace("\n", "")))
     options = TrainOptions("bpe", pre_tokenizer="whitespace", normalizer="nfkc")
     assert count(path, options)[0].words == pre_tokenize_lines(text.splitlines(), options)
+
+
+# -- encoding detection: CP949 only when it reads cleanly and UTF-8 does not ----------------
+
+
+def test_a_utf8_file_with_one_stray_byte_stays_utf8_and_counts_the_byte(tmp_path):
+    # the audit's case: CP949 reads "\xc3d" as the rare syllable 홥, which must not appear
+    path = tmp_path / "stray.txt"
+    path.write_bytes(b"caf\xc3def hello world\n" * 3 + "naïve café\n".encode())
+    events = []
+    counts = drain(count_words(path), events.append)
+    assert counts.encoding == "utf-8" and counts.replaced_bytes == 3
+    assert "홥" not in counts.chars and "\ufffd" in counts.chars and "é" in counts.chars
+    assert any("invalid byte" in e.message for e in events if isinstance(e, Warning_))
+
+
+def test_a_cp949_korean_file_is_read_as_cp949(tmp_path):
+    text = "철수는 치킨을 먹고 똠양꿍도 먹었다\n영희는 집에 갔다\n"  # 똠 is one of CP949's rare syllables
+    path = tmp_path / "ko.txt"
+    path.write_bytes(text.encode("cp949"))
+    counts = drain(count_words(path))
+    assert counts.encoding == "cp949" and counts.replaced_bytes == 0
+    assert counts.words == dict(Counter(text.split()))
+
+
+def test_cp949_with_an_undecodable_byte_is_read_as_utf8_with_the_bytes_counted(tmp_path):
+    path = tmp_path / "ko-broken.txt"
+    # a lone lead byte at the end: CP949 does not read it cleanly, so the rule says UTF-8
+    path.write_bytes(("abc " * 200 + "철수 영희\n").encode("cp949") + b"\xb0")
+    counts = drain(count_words(path))
+    assert counts.encoding == "utf-8" and counts.replaced_bytes > 0
