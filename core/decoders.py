@@ -20,6 +20,7 @@ import regex
 
 from core.bytelevel import CHAR_TO_BYTE
 from core.errors import ConfigError
+from core.hangul import compose_jamo
 
 
 class _Base:
@@ -250,6 +251,23 @@ class Replace(_Base):
         return cls(d.get("pattern"), d.get("content", ""))
 
 
+class JamoCompose(_Base):
+    """Conjoining jamo back to Hangul syllables, across token boundaries: the inverse of ``Jamo``.
+
+        >>> JamoCompose().decode(["\u1106\u1165", "\u11a8\u1100\u1169"])   # 머 + ㄱ고: a token cut a syllable
+        '먹고'
+
+    Tokens are joined first, since a jamo token may end inside a syllable. Ours:
+    `tokenizers` has no such decoder (``tokenizer.json`` export drops it and says so).
+    """
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        return [compose_jamo("".join(tokens))]
+
+    def to_dict(self) -> dict:
+        return {"type": "JamoCompose"}
+
+
 class Sequence(_Base):
     def __init__(self, decoders: list):
         self.decoders = list(decoders)
@@ -275,6 +293,7 @@ DECODER_TYPES: dict[str, type] = {
     "Fuse": Fuse,
     "Strip": Strip,
     "Replace": Replace,
+    "JamoCompose": JamoCompose,  # ours
 }
 
 

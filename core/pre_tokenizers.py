@@ -483,7 +483,25 @@ class Sequence(_Base):
         return f"Sequence({self.pre_tokenizers!r})"
 
 
-# Names accepted on the command line and in the GUI.
+def _korean_morphemes() -> PreTokenizer:
+    from core.morphemes import MorphemeSplit  # subtle: lazily, core.morphemes imports this module
+
+    return MorphemeSplit("ko")
+
+
+def _japanese_morphemes() -> PreTokenizer:
+    from core.morphemes import MorphemeSplit
+
+    return MorphemeSplit("ja")
+
+
+def _morpheme_split_from_dict(d: dict) -> PreTokenizer:
+    from core.morphemes import MorphemeSplit
+
+    return MorphemeSplit.from_dict(d)
+
+
+# Names accepted on the command line and in the GUI (a class or a factory of no arguments).
 PRE_TOKENIZER_NAMES: dict[str, type] = {
     "whitespace": Whitespace,
     "whitespace-split": WhitespaceSplit,
@@ -494,6 +512,8 @@ PRE_TOKENIZER_NAMES: dict[str, type] = {
     "punctuation": Punctuation,
     "digits": Digits,
     "none": NoSplit,
+    "ko-morph": _korean_morphemes,  # core.morphemes: kiwipiepy
+    "ja-morph": _japanese_morphemes,  # core.morphemes: SudachiPy
 }
 
 # `"type"` tags of tokenizer.json.
@@ -532,6 +552,8 @@ def pre_tokenizer_from_dict(d: dict | None) -> PreTokenizer | None:
         and not d.get("invert", False)
     ):
         return GPT2Split()
+    if kind == "MorphemeSplit":  # ours: an analyser `tokenizers` cannot hold (core.morphemes)
+        return _morpheme_split_from_dict(d)
     cls = PRE_TOKENIZER_TYPES.get(kind)
     if cls is None:
         raise ConfigError(f"unsupported pre-tokenizer type {kind!r}")

@@ -181,15 +181,32 @@ def build_pre_tokenizer(options: TrainOptions):
 
 
 def build_decoder(options: TrainOptions):
+    """The decoder that undoes the options' pipeline; a ``jamo`` normalizer adds ``JamoCompose`` last."""
+    decoder = _base_decoder(options)
+    if "jamo" in _normalizer_names(options.normalizer):
+        return decoders.JamoCompose() if decoder is None else decoders.Sequence([decoder, decoders.JamoCompose()])
+    return decoder
+
+
+def _base_decoder(options: TrainOptions):
     if options.pre_tokenizer == "bytelevel":
         return decoders.ByteLevel()
     if options.algorithm == "wordpiece":
         return decoders.WordPiece(options.continuing_subword_prefix or "##")
-    if options.pre_tokenizer == "metaspace":
+    # ko-morph and ja-morph mark word starts with ▁ exactly as metaspace does (core.morphemes)
+    if options.pre_tokenizer in ("metaspace", "ko-morph", "ja-morph"):
         return decoders.Metaspace()
     if options.end_of_word_suffix:
         return decoders.BPEDecoder(options.end_of_word_suffix)
     return None
+
+
+def _normalizer_names(names) -> list[str]:
+    if not names:
+        return []
+    if isinstance(names, str):
+        names = names.split(",")
+    return [n.strip().lower() for n in names]
 
 
 def trainer_for(algorithm: str):

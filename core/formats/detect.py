@@ -461,10 +461,13 @@ def _source_losses(tok, target: str) -> list[str]:
 def _save_hf_json(tok, path: Path, record) -> list[str]:
     from core.formats.hf_json import save_tokenizer_json
 
+    from core.formats.hf_compat import hf_compatible
+
     if path.is_dir():
         path = path / "tokenizer.json"
-    save_tokenizer_json(tok, path)
-    losses = _source_losses(tok, "tokenizer.json")
+    portable, losses = hf_compatible(tok)  # our analyser and jamo steps have no tokenizers type
+    save_tokenizer_json(portable, path)
+    losses += _source_losses(tok, "tokenizer.json")
     if "tiktoken" in (tok.extra or {}):
         losses.append("tokenizer.json: tiktoken ranks become a BPE with merges derived from the ranks")
     return losses

@@ -1,0 +1,78 @@
+"""Stand-ins for our own pipeline parts when a ``tokenizer.json`` must load in `tokenizers`.
+
+Three parts of the Korean and Japanese pipeline have no `tokenizers` type:
+
+- ``MorphemeSplit`` (``ko-morph``/``ja-morph``): an analyser cannot be held in a
+  JSON file; the stand-in is the Metaspace cutting it adds its cuts to;
+- ``Jamo``: the stand-in is NFD, which decomposes Hangul syllables identically
+  (same jamo, same offsets) but also decomposes accented letters;
+- ``JamoCompose``: `tokenizers` has no decoder that recomposes; it is dropped.
+
+    >>> portable, losses = hf_compatible(tok)   # tok trained with jamo + ko-morph
+    >>> losses[0]
+    'tokenizer.json cannot hold the kiwipiepy morpheme analyser (ko-morph): ...'
+
+Our own files (the CLI's output folder, a saved project) keep the exact parts;
+only an export *for* `tokenizers` uses the stand-ins.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from core import decoders, normalizers
+from core.morphemes import ANALYSERS, MorphemeSplit
+from core.pre_tokenizers import Metaspace
+from core.pre_tokenizers import Sequence as PreSequence
+
+
+def hf_compatible(tok):
+    """``(a copy of tok with stand-ins, what they lose)``; ``tok`` itself when nothing is ours."""
+    losses: list[str] = []
+    normalizer = _normalizer(tok.normalizer, losses)
+    pre = _pre_tokenizer(tok.pre_tokenizer, losses)
+    decoder = _decoder(tok.decoder, losses)
+    if not losses:
+        return tok, []
+    out = copy.copy(tok)
+    out.normalizer, out.pre_tokenizer, out.decoder = normalizer, pre, decoder
+    return out, losses
+
+
+def _normalizer(n, losses: list[str]):
+    if isinstance(n, normalizers.Jamo):
+        losses.append(
+            "tokenizer.json has no jamo normalizer: NFD is written instead, which splits Hangul "
+            "syllables the same way but also decomposes accented letters (é -> e + U+0301)"
+        )
+        return normalizers.NFD()
+    if isinstance(n, normalizers.Sequence):
+        return normalizers.Sequence([_normalizer(x, losses) for x in n.normalizers])
+    return n
+
+
+def _pre_tokenizer(p, losses: list[str]):
+    if isinstance(p, MorphemeSplit):
+        analyser = ANALYSERS[p.language][2]
+        losses.append(
+            f"tokenizer.json cannot hold the {analyser} morpheme analyser ({p.name}): Metaspace is "
+            "written instead, so Hugging Face tokenizers cuts at spaces only and its tokens will "
+            "differ (open the project folder instead to keep the analyser)"
+        )
+        return Metaspace(p.replacement, p.prepend_scheme)
+    if isinstance(p, PreSequence):
+        return PreSequence([_pre_tokenizer(x, losses) for x in p.pre_tokenizers])
+    return p
+
+
+def _decoder(d, losses: list[str]):
+    if isinstance(d, decoders.JamoCompose):
+        losses.append(
+            "tokenizer.json has no decoder that recomposes jamo: decoded text stays as conjoining "
+            "jamo (NFC composes it)"
+        )
+        return None
+    if isinstance(d, decoders.Sequence):
+        kept = [x for x in (_decoder(y, losses) for y in d.decoders) if x is not None]
+        return kept[0] if len(kept) == 1 else decoders.Sequence(kept) if kept else None
+    return d
