@@ -145,10 +145,15 @@ def _add_train_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--output", "-o", type=Path, required=True, help="directory to write the files into")
     p.add_argument(
         "--pre-tokenizer",
-        help="whitespace, whitespace-split, bert, gpt2, bytelevel, metaspace, none "
+        help="whitespace, whitespace-split, bert, gpt2, bytelevel, metaspace, none, "
+        "ko-morph (Korean morphemes, kiwipiepy), ja-morph (Japanese morphemes, SudachiPy) "
         "(default depends on the algorithm)",
     )
-    p.add_argument("--normalizer", help="comma-separated: nfc, nfkc, nfd, lowercase ... (default: none)")
+    p.add_argument(
+        "--normalizer",
+        help="comma-separated: nfc, nfkc, nfd, lowercase, jamo (Hangul syllables to jamo) ... "
+        "e.g. nfkc,jamo (default: none)",
+    )
     p.add_argument("--min-frequency", type=int, default=0, help="stop when no pair occurs this often")
     p.add_argument("--special-tokens", help="comma-separated, e.g. '<unk>,<s>,</s>' ('' for none)")
     p.add_argument("--end-of-word-suffix", help="e.g. '</w>'")
@@ -287,7 +292,21 @@ def _cmd_train(args: argparse.Namespace) -> int:
     written = _save_outputs(tokenizer, args.output, sys.stderr)
     for path in written:
         print(path)
+    _note_our_own_types(tokenizer, args.output)
     return 0
+
+
+def _note_our_own_types(tokenizer, output: Path) -> None:
+    """Say so when tokenizer.json holds parts (ko-morph, jamo) that only Subword Explorer reads."""
+    from core.formats.hf_compat import hf_compatible
+
+    if hf_compatible(tokenizer)[1]:
+        print(
+            f"subword: note: {output / 'tokenizer.json'} keeps the analyser/jamo steps as Subword "
+            "Explorer's own types; for Hugging Face tokenizers run: "
+            f"subword convert {output} tokenizer-hf.json --to hf-json",
+            file=sys.stderr,
+        )
 
 
 # -- encode ---------------------------------------------------------------------------

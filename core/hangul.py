@@ -20,7 +20,7 @@ NFKC maps to conjoining jamo; use ``nfkc,jamo`` for that.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 SYLLABLE_FIRST = 0xAC00
 SYLLABLE_LAST = 0xD7A3
@@ -51,7 +51,7 @@ def is_hangul(c: str) -> bool:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def decompose_syllable(c: str) -> str:
     """The two or three conjoining jamo of a syllable; any other character as it is.
 

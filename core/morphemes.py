@@ -80,8 +80,7 @@ class _Kiwi:
     def __init__(self) -> None:
         from kiwipiepy import Kiwi
 
-        # num_workers=0: one thread per process; the corpus counter runs processes instead
-        self._kiwi = Kiwi(num_workers=0)
+        self._kiwi = Kiwi()  # one thread: the corpus counter runs processes, not threads
 
     def boundaries(self, text: str) -> set[int]:
         out: set[int] = set()
@@ -95,7 +94,10 @@ class _Sudachi:
     def __init__(self) -> None:
         from sudachipy import Dictionary, SplitMode
 
-        self._tok = Dictionary(dict="core").create(SplitMode.A)
+        dictionary = Dictionary(dict="core")
+        # SudachiPy 0.7 renamed create() to tokenizer() (and deprecated the old name)
+        make = getattr(dictionary, "tokenizer", None)
+        self._tok = make(mode=SplitMode.A) if make is not None else dictionary.create(SplitMode.A)
 
     def boundaries(self, text: str) -> set[int]:
         out: set[int] = set()
@@ -126,8 +128,7 @@ def check_analyser(language: str) -> None:
     missing = [m for m in (module, "kiwipiepy_model" if language == "ko" else "sudachidict_core")]
     if any(importlib.util.find_spec(m) is None for m in missing):
         raise ConfigError(
-            f"the {language}-morph pre-tokenizer needs the {name} analyser, which is not installed: "
-            f"{install}"
+            f"the {language}-morph pre-tokenizer needs the {name} analyser, which is not installed: {install}"
         )
 
 
@@ -237,4 +238,3 @@ def _cut(text: NormalizedString, replacement: str, cuts: list[int]) -> list[Norm
     bounds = sorted({i for i, c in enumerate(s) if c == replacement and i > 0} | set(cuts))
     bounds = [0, *bounds, len(s)]
     return [text.slice(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
-

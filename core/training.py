@@ -184,7 +184,11 @@ def build_decoder(options: TrainOptions):
     """The decoder that undoes the options' pipeline; a ``jamo`` normalizer adds ``JamoCompose`` last."""
     decoder = _base_decoder(options)
     if "jamo" in _normalizer_names(options.normalizer):
-        return decoders.JamoCompose() if decoder is None else decoders.Sequence([decoder, decoders.JamoCompose()])
+        return (
+            decoders.JamoCompose()
+            if decoder is None
+            else decoders.Sequence([decoder, decoders.JamoCompose()])
+        )
     return decoder
 
 

@@ -459,9 +459,8 @@ def _source_losses(tok, target: str) -> list[str]:
 
 
 def _save_hf_json(tok, path: Path, record) -> list[str]:
-    from core.formats.hf_json import save_tokenizer_json
-
     from core.formats.hf_compat import hf_compatible
+    from core.formats.hf_json import save_tokenizer_json
 
     if path.is_dir():
         path = path / "tokenizer.json"
