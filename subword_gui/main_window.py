@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -35,11 +35,13 @@ from PySide6.QtWidgets import (
 
 from core.errors import SubwordError
 from subword_gui.panels.corpus import CorpusPanel
+from subword_gui.panels.runs import RunsPanel
 from subword_gui.panels.segmentation import SegmentationPanel
 from subword_gui.panels.slider import VocabSizeSlider
 from subword_gui.panels.training import ALGORITHM_LABELS, TrainingPanel
 from subword_gui.panels.vocabulary import VocabularyPanel
 from subword_gui.resources import resource_path
+from subword_gui.runs import Run, default_run_name, load_last_run, save_last_run
 from subword_gui.state import AppState
 from subword_gui.style import theme
 
@@ -106,13 +108,24 @@ class MainWindow(QMainWindow):
     error_reported = Signal(str, str)  # title, message
 
     def __init__(
-        self, state: AppState | None = None, settings: QSettings | None = None, open_sample: bool = True
+        self,
+        state: AppState | None = None,
+        settings: QSettings | None = None,
+        open_sample: bool = True,
+        data_dir: str | Path | None = None,
     ):
         super().__init__()
         self.state = state or AppState(self)
         self.settings = settings or QSettings("SubwordExplorer", "Subword Explorer")
+        # where the last run is kept between sessions (a project folder; see subword_gui.runs)
+        self.data_dir = Path(
+            data_dir or QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+        )
         self.last_error: tuple[str, str] | None = None
         self.last_saved: tuple[str, str, list[str]] | None = None
+        # The user's own training options while an example has set its own (None: no example open).
+        # Settings keep these, not the example's, and a real corpus brings them back.
+        self._options_before_example: dict | None = None
         self.setWindowTitle(APP_NAME)
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
@@ -128,7 +141,7 @@ class MainWindow(QMainWindow):
         # rescanned by every full garbage collection (100+ ms pauses while data streams in).
         gc.freeze()
         if open_sample:
-            QTimer.singleShot(0, self.open_initial_corpus)
+            QTimer.singleShot(0, self.restore_session)
 
     # -- construction: the table of contents ----------------------------------------------------
     def _set_icon(self) -> None:
@@ -143,6 +156,7 @@ class MainWindow(QMainWindow):
         self.slider = VocabSizeSlider(self.state)
         self.segmentation_panel = SegmentationPanel(self.state)
         self.vocabulary_panel = VocabularyPanel(self.state)
+        self.runs_panel = RunsPanel(self.state)
         # Compare imports pyqtgraph (slow): it is built right after the window first shows.
         self.compare_panel: ComparePanel | None = None
         self._compare_pending = True
@@ -257,6 +271,8 @@ class MainWindow(QMainWindow):
         compare = self._dock("compare", "Compare", placeholder, L)
         self.tabifyDockWidget(training, compare)
         vocabulary = self._dock("vocabulary", "Vocabulary", self.vocabulary_panel, R)
+        runs = self._dock("runs", self.tr("Runs"), self.runs_panel, L)
+        self.tabifyDockWidget(compare, runs)
         self.splitDockWidget(vocab, segmentation, Qt.Orientation.Vertical)
         self.splitDockWidget(segmentation, vocabulary, Qt.Orientation.Vertical)
         # subtle: without a cap the slider's dock takes a share of the spare height.
@@ -291,6 +307,10 @@ class MainWindow(QMainWindow):
         self.corpus_panel.loaded.connect(lambda _r: self.error_label.setVisible(False))
         self.training_panel.training_failed.connect(lambda m: self.report_error("Training failed", m))
         self.training_panel.training_started.connect(lambda: self.docks["training"].raise_())
+        self.training_panel.training_finished.connect(self._keep_run)
+        self.training_panel.curve_ready.connect(self._run_figures)
+        self.runs_panel.compare_requested.connect(self.compare_run)
+        self.runs_panel.save_requested.connect(self.save_run_dialog)
 
     # -- settings ------------------------------------------------------------------------------
     def _read_settings(self) -> None:
@@ -319,10 +339,13 @@ class MainWindow(QMainWindow):
         s = self.settings
         s.setValue("window/geometry", self.saveGeometry())
         s.setValue("window/state", self.saveState(SETTINGS_VERSION))
-        s.setValue("training/options", json.dumps(self.training_panel.options_dict()))
+        options = self._options_before_example or self.training_panel.options_dict()
+        s.setValue("training/options", json.dumps(options))
         s.setValue("corpus/encoding", self.corpus_panel.encoding_box.currentText())
+        s.setValue("segmentation/text", self.segmentation_panel.text())
         src = self.state.corpus_source
-        if src and src[0] in ("file", "counts_file") and self.state.corpus_path:
+        real = self._options_before_example is None  # an example's corpus is not reopened
+        if real and src and src[0] in ("file", "counts_file") and self.state.corpus_path:
             s.setValue(
                 "corpus/last",
                 json.dumps(["counts" if src[0] == "counts_file" else "corpus", self.state.corpus_path]),
@@ -336,6 +359,7 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event) -> None:
         self.write_settings()
+        self.save_last_run()
         self.training_panel.shutdown()
         if self.corpus_panel.job is not None and self.corpus_panel.job.running:
             self.corpus_panel.job.kill()
@@ -388,8 +412,14 @@ class MainWindow(QMainWindow):
             self.examples_menu.addAction("(no examples bundled)").setEnabled(False)
 
     def load_example(self, ex: dict) -> None:
-        """Load a textbook example and set the training options it was worked with."""
+        """Load a textbook example and set the training options it was worked with.
+
+        The user's own options are kept aside (and are what settings save); opening a
+        real corpus afterwards brings them back."""
         from core.training import TrainOptions
+
+        if self._options_before_example is None:
+            self._options_before_example = self.training_panel.options_dict()
 
         path = (EXAMPLES_FILE.parent / ex["file"]).resolve()
         try:
@@ -421,6 +451,14 @@ class MainWindow(QMainWindow):
         self.docks["training"].raise_()
 
     # -- opening and saving --------------------------------------------------------------------------
+    def restore_session(self) -> None:
+        """What a relaunch brings back: the last real corpus, the last shown run, the typed text."""
+        self.open_initial_corpus()
+        self.restore_last_run()
+        text = self.settings.value("segmentation/text")
+        if isinstance(text, str) and text:
+            self.segmentation_panel.set_text(text)
+
     def open_initial_corpus(self) -> None:
         """The last corpus if it is still there, else the bundled sample."""
         raw = self.settings.value("corpus/last")
@@ -468,11 +506,25 @@ class MainWindow(QMainWindow):
             return
         if remember:
             self._remember(kind, str(p))
+        self._leave_example()
+        # the corpus a relaunch reopens (an example opened later does not replace it)
+        self.settings.setValue(
+            "corpus/last", json.dumps(["counts" if kind == "counts" else "corpus", str(p)])
+        )
         if kind == "counts":
             self.corpus_panel.open_word_counts(str(p))
         else:
             self.corpus_panel.open_text(str(p))
         self.docks["corpus"].raise_()
+
+    def _leave_example(self) -> None:
+        """A real corpus replaces an example: the user's own training options come back."""
+        if self._options_before_example is not None:
+            options, self._options_before_example = self._options_before_example, None
+            self.training_panel.apply_options_dict(options)
+            self.statusBar().showMessage(
+                self.tr("Training options are yours again (the example had set its own)"), 8000
+            )
 
     def open_tokenizer(self, path: str) -> None:
         try:
@@ -495,38 +547,53 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(note, 10000)
 
     def save_tokenizer_dialog(self) -> None:
+        """File › Save tokenizer as…: the shown tokenizer (cut to the slider's size), any format."""
         tok = self.state.tokenizer
         if tok is None:
             self.report_error("Save tokenizer", "There is no tokenizer to save: train or open one first.")
             return
+        corpus = [self.state.corpus_path] if self.state.corpus_path else []
+        run = self.state.shown_run
+        if run is not None and run.corpus:
+            corpus = [run.corpus]
+        self._save_dialog(tok, self.state.train_options, corpus, "Save tokenizer as")
+
+    def save_run_dialog(self, run: Run) -> None:
+        """Runs › Save…: one run's whole (uncut) tokenizer, any format."""
+        if self._save_dialog(
+            run.tokenizer, run.options, [run.corpus] if run.corpus else [], f"Save “{run.name}” as"
+        ):
+            run.saved_to = self.last_saved[0]
+            self.state.runs_changed.emit()
+
+    def _save_dialog(self, tok, options, corpus: list[str], title: str) -> bool:
         try:
             from core.formats.detect import save_tokenizer
         except ImportError:
             self.report_error("Save tokenizer", "Saving tokenizer files is not available in this build yet.")
-            return
+            return False
         path, chosen = QFileDialog.getSaveFileName(
-            self, "Save tokenizer as", "tokenizer.json", ";;".join(f for f, _ in SAVE_FILTERS)
+            self, title, "tokenizer.json", ";;".join(f for f, _ in SAVE_FILTERS)
         )
         if not path:
-            return
+            return False
         fmt = _format_for(path, chosen)
         record = None
-        if fmt == "project" and self.state.train_options is not None:
+        if fmt == "project" and options is not None:
             from core.formats.project import TrainingRecord
 
-            record = TrainingRecord.from_run(
-                [self.state.corpus_path] if self.state.corpus_path else [], self.state.train_options
-            )
+            record = TrainingRecord.from_run(corpus, options)
         try:
             losses = save_tokenizer(tok, path, fmt, record)
         except (SubwordError, OSError, ValueError) as exc:
             self.report_error("Cannot save tokenizer", f"{path}: {exc}")
-            return
+            return False
         self.last_saved = (path, fmt, list(losses or []))
         msg = f"Saved {Path(path).name} ({fmt})"
         if losses:
             msg += " — not kept: " + "; ".join(losses[:3])
         self.statusBar().showMessage(msg, 15000)
+        return True
 
     def export_merge_log_dialog(self) -> None:
         events = self.state.merge_events
@@ -553,6 +620,70 @@ class MainWindow(QMainWindow):
             self.report_error("Cannot export merge log", f"{path}: {exc}")
             return
         self.statusBar().showMessage(f"Wrote {len(events):,} merges to {Path(path).name}", 10000)
+
+    # -- runs ---------------------------------------------------------------------------------------
+    def _keep_run(self, tok) -> None:
+        """A training run finished: keep it in the Runs list, as the shown run."""
+        options = self.state.train_options
+        facts = self.training_panel.last_run_facts
+        counts = self.state.corpus
+        label = ALGORITHM_LABELS.get(options.algorithm, options.algorithm) if options else "?"
+        run = Run(
+            id=0,
+            name=default_run_name(len(self.state.runs) + 1, label, tok.vocab_size),
+            tokenizer=tok,
+            options=options,
+            corpus=self.state.corpus_path or "",
+            corpus_words=getattr(counts, "n_words", 0) or 0,
+            duration_s=float(facts.get("duration_s", 0.0)),
+            stop_reason=facts.get("stop_reason"),
+            merge_events=list(self.state.merge_events),
+            figures={"on": facts["held_out_kind"]} if facts.get("held_out_kind") else {},
+        )
+        self.state.add_run(run, show=True)
+
+    def _run_figures(self, points: list) -> None:
+        """The held-out curve of the newest run arrived: its last point is the run's final figures."""
+        run = self.state.shown_run
+        if not points or run is None or not self.state.runs or run is not self.state.runs[-1]:
+            return
+        last = max(points, key=lambda p: p.vocab_size)
+        run.figures.update(tokens_per_word=last.tokens_per_word, chars_per_token=last.chars_per_token)
+        self.state.runs_changed.emit()
+
+    def compare_run(self, run: Run) -> None:
+        """Add ``run`` as a Compare column and bring Compare forward."""
+        self.finish_startup()
+        if self.compare_panel is not None:
+            self.compare_panel.add_run_column(run)
+            self.raise_panel("compare")
+
+    def save_last_run(self) -> Path | None:
+        """Keep the shown run (and where the slider stands) for the next launch; None if no run is shown."""
+        run = self.state.shown_run
+        if run is None:
+            return None
+        try:
+            return save_last_run(run, self.data_dir, self.state.vocab_size)
+        except (SubwordError, OSError, ValueError) as exc:
+            self.statusBar().showMessage(f"Could not keep the run for the next launch: {exc}", 8000)
+            return None
+
+    def restore_last_run(self) -> Run | None:
+        """Bring back the run the last session showed, cut where its slider stood."""
+        try:
+            found = load_last_run(self.data_dir)
+        except (SubwordError, OSError, ValueError) as exc:
+            self.report_error("Cannot restore the last run", str(exc))
+            return None
+        if found is None:
+            return None
+        run, shown_size = found
+        self.state.add_run(run, show=True)
+        if shown_size is not None and shown_size != run.vocab_size:
+            self.slider.set_vocab_size(shown_size)
+        self.statusBar().showMessage(f"Restored the last session's tokenizer: {run.name}", 8000)
+        return run
 
     def cancel_work(self) -> None:
         self.training_panel.cancel()

@@ -10,6 +10,8 @@ engine objects it holds (corpus counts, tokenizers) are plain `core` objects.
   the vocab-size slider cut the full one); segmentation, vocabulary and
   statistics re-render from it.
 - ``vocab_size_changed(int)``: where the slider stands.
+- ``runs_changed()``: the session's runs (``runs``, see :mod:`subword_gui.runs`) were added to,
+  renamed, discarded, or another one became the shown one (``shown_run``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ class AppState(QObject):
     token_focused = Signal(str)
     # The text in the Segmentation editor; Compare follows it unless the user types there.
     text_changed = Signal(str)
+    runs_changed = Signal()
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
@@ -41,6 +44,9 @@ class AppState(QObject):
         self.train_options = None  # core.training.TrainOptions of the last run, if trained here
         self.merge_events: list = []  # MergeEvents of the last finished run (for the merge log/export)
         self.vocab_size: int | None = None
+        self.runs: list = []  # subword_gui.runs.Run, oldest first
+        self.shown_run = None  # the Run whose tokenizer is full_tokenizer (None: opened from a file)
+        self._next_run_id = 1
 
     def set_corpus(self, counts, path: str | None = None) -> None:
         self.corpus = counts
@@ -48,6 +54,9 @@ class AppState(QObject):
         self.corpus_changed.emit(counts)
 
     def set_full_tokenizer(self, tokenizer, options=None, merge_events=None) -> None:
+        if self.shown_run is not None and self.shown_run.tokenizer is not tokenizer:
+            self.shown_run = None
+            self.runs_changed.emit()
         self.full_tokenizer = tokenizer
         self.train_options = options
         self.merge_events = list(merge_events or [])
@@ -59,6 +68,41 @@ class AppState(QObject):
         self.vocab_size = vocab_size if vocab_size is not None else tokenizer.vocab_size
         self.tokenizer_changed.emit(tokenizer)
         self.vocab_size_changed.emit(self.vocab_size)
+
+    # -- runs -----------------------------------------------------------------------------
+    def add_run(self, run, show: bool = False) -> None:
+        """Keep ``run`` for the session (numbered in order); ``show`` also makes it the shown model."""
+        run.id = self._next_run_id
+        self._next_run_id += 1
+        self.runs.append(run)
+        if show:
+            self.show_run(run)  # emits runs_changed
+        else:
+            self.runs_changed.emit()
+
+    def run_by_id(self, run_id: int):
+        return next((r for r in self.runs if r.id == run_id), None)
+
+    def show_run(self, run) -> None:
+        """Make ``run``'s tokenizer the shown one, uncut (every panel follows)."""
+        if run.tokenizer is not self.full_tokenizer:
+            self.set_full_tokenizer(run.tokenizer, run.options, run.merge_events)
+        self.shown_run = run
+        self.runs_changed.emit()
+
+    def rename_run(self, run, name: str) -> None:
+        name = name.strip()
+        if name and name != run.name:
+            run.name = name
+            self.runs_changed.emit()
+
+    def discard_run(self, run) -> None:
+        """Forget ``run``; the shown model stays on screen even if it was this run's."""
+        if run in self.runs:
+            self.runs.remove(run)
+            if self.shown_run is run:
+                self.shown_run = None
+            self.runs_changed.emit()
 
 
 def on_screen(widget) -> bool:

@@ -5,7 +5,8 @@
     >>> panel.columns[1].result.marked            # per line: boundaries not every column has
 
 Each column picks its tokenizer: the one shown (follows the slider), the full
-trained one, the full one cut to a vocab size of its own, or a tokenizer file.
+trained one, the full one cut to a vocab size of its own, any run of the
+session (the Runs panel), or a tokenizer file.
 Its tokens are drawn as chips: a token whose span of text every other column
 also has as one token is grey (they agree there); the others are coloured,
 and a magenta bar marks each boundary not every column has. Below: the
@@ -120,8 +121,7 @@ class CompareColumn(QFrame):
         badge = QLabel(f" {letter} ")
         badge.setStyleSheet(f"background:{colour}; color:white; font-weight:bold; border-radius:3px")
         self.source = QComboBox()
-        for key, label in SOURCES:
-            self.source.addItem(label, key)
+        self.fill_sources()
         self.source.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.source.setMinimumContentsLength(6)
         self.size = QSpinBox()
@@ -166,8 +166,29 @@ class CompareColumn(QFrame):
         self.set_source(source)
 
     # -- where the tokenizer comes from ---------------------------------------------
+    def fill_sources(self) -> None:
+        """The source menu: the fixed choices, then every run of the session (``"run:<id>"``).
+
+        A column whose run was discarded goes back to the shown tokenizer."""
+        current = self.source.currentData()
+        self.source.blockSignals(True)
+        self.source.clear()
+        for key, label in SOURCES:
+            self.source.addItem(label, key)
+        for run in getattr(self.panel.state, "runs", []):
+            self.source.addItem(run.name, f"run:{run.id}")
+        i = self.source.findData(current) if current is not None else -1
+        self.source.setCurrentIndex(max(i, 0))
+        self.source.blockSignals(False)
+        if current is not None and i < 0:
+            self._resolve()
+
     def set_source(self, source) -> None:
-        """``"shown"``, ``"full"``, ``("size", n)``, ``("file", path)``, or a Tokenizer object."""
+        """``"shown"``, ``"full"``, ``("size", n)``, ``("file", path)``, ``("run", id)`` or a Tokenizer."""
+        if isinstance(source, tuple) and source[0] == "run":
+            source = f"run:{source[1]}"
+            if self.source.findData(source) < 0:
+                source = "shown"
         if isinstance(source, tuple) and source[0] == "size":
             self.size.blockSignals(True)
             self.size.setValue(int(source[1]))
@@ -180,7 +201,7 @@ class CompareColumn(QFrame):
             self.file_tokenizer, self.file_name = source, "given tokenizer"
             source = "file"
         self.source.blockSignals(True)
-        self.source.setCurrentIndex([k for k, _ in SOURCES].index(source))
+        self.source.setCurrentIndex(self.source.findData(source))
         self.source.blockSignals(False)
         self._resolve()
 
@@ -211,7 +232,7 @@ class CompareColumn(QFrame):
             return False
         self.file_tokenizer, self.file_name = tok, path.rsplit("/", 1)[-1]
         self.source.blockSignals(True)
-        self.source.setCurrentIndex([k for k, _ in SOURCES].index("file"))
+        self.source.setCurrentIndex(self.source.findData("file"))
         self.source.blockSignals(False)
         self._resolve()
         return True
@@ -243,6 +264,10 @@ class CompareColumn(QFrame):
                 tok, title = full, "this model cannot be cut; showing it whole"
         elif key == "file":
             tok, title = self.file_tokenizer, self.file_name
+        elif isinstance(key, str) and key.startswith("run:"):
+            run = state.run_by_id(int(key[4:]))
+            if run is not None:
+                tok, title = run.tokenizer, f"run “{run.name}”"
         self.tokenizer = tok
         if tok is not None:
             kind = type(tok.model).__name__
@@ -355,6 +380,8 @@ class ComparePanel(QWidget):
         state.corpus_changed.connect(lambda _c: self._schedule())
         if hasattr(state, "text_changed"):
             state.text_changed.connect(self._segmentation_text)
+        if hasattr(state, "runs_changed"):
+            state.runs_changed.connect(self._runs_changed)
         self.add_column("shown")
         self.add_column("size")
         self._full_changed(state.full_tokenizer)
@@ -467,6 +494,17 @@ class ComparePanel(QWidget):
         self._update_remove_buttons()
         self._schedule()
         return column
+
+    def add_run_column(self, run) -> CompareColumn:
+        """A column showing ``run`` (or the existing one that already does)."""
+        for c in self.columns:
+            if c.source_key() == f"run:{run.id}":
+                return c
+        return self.add_column(("run", run.id))
+
+    def _runs_changed(self) -> None:
+        for c in self.columns:
+            c.fill_sources()
 
     def remove_column(self, column: CompareColumn) -> None:
         if len(self.columns) <= 1:

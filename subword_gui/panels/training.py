@@ -207,6 +207,7 @@ class TrainingPanel(QWidget):
         self.held_out_kind = ""
         self._cache_dir: tempfile.TemporaryDirectory | None = None
         self.stepping = False
+        self.last_run_facts: dict = {}
         self.curve: list = []
         self._options: TrainOptions | None = None
         self._extra: dict[str, dict] = {}
@@ -489,6 +490,7 @@ class TrainingPanel(QWidget):
         if self.job is not None and self.job.running:  # only the previous run's curve: drop it
             self.job.kill()
         self._options = options
+        self._started_at = time.monotonic()
         cache = self._cache_file(source, options)
         self.stepping = stepping
         self._phase = "training"
@@ -608,6 +610,12 @@ class TrainingPanel(QWidget):
         msg = f"Trained {ALGORITHM_LABELS.get(self._options.algorithm, self._options.algorithm)}: {tok.vocab_size:,} tokens"
         if stopped is not None and not stopped.reached_target:
             msg += f" (stopped early: {stopped.reason})"
+        # what the Runs list keeps of this run (read on training_finished)
+        self.last_run_facts = {
+            "duration_s": time.monotonic() - getattr(self, "_started_at", time.monotonic()),
+            "stop_reason": stopped.reason if stopped is not None and not stopped.reached_target else None,
+            "held_out_kind": event.held_out_kind,
+        }
         self._stopped = None
         self.status.setText(msg)
         self.progress.setValue(1000)

@@ -1,7 +1,7 @@
 """GUI test fixtures: offscreen Qt, settings isolated per test, a window driven like a user.
 
 Every test gets its own QSettings (an INI file under ``tmp_path``, and the
-default paths redirected there too), so nothing leaks between tests or into the
+default paths redirected there too) and its own app data dir, so nothing leaks between tests or into the
 user's real settings. The ``window`` fixture replaces the blocking-looking
 message box with a recorder (``window.messages``); tests that want the real,
 non-blocking box use ``raw_window``.
@@ -74,7 +74,9 @@ def make_lines(n: int) -> list[str]:
 
 
 @pytest.fixture(autouse=True)
-def isolated_settings(tmp_path):
+def isolated_settings(tmp_path, monkeypatch):
+    # the app's data dir (the last run kept for the next launch) lives under tmp_path too
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
         QSettings.setPath(QSettings.Format.IniFormat, scope, str(tmp_path / "qsettings"))

@@ -1,0 +1,287 @@
+"""The Runs panel: every training run of the session, to show again, compare, rename, save or discard.
+
+    >>> panel = RunsPanel(state)         # lists state.runs; follows state.runs_changed
+    >>> panel.select(run); panel.show_selected()      # the run's tokenizer is shown everywhere
+
+One row per run (oldest first): its name (double-click or F2 to rename), the
+algorithm and vocabulary size, the corpus, how long training took and the final
+figures measured on held-out text. The run the other panels show is bold and
+marked ●. The buttons act on the selected row; Compare asks the main window to
+add the run as a Compare column, Save… to save it (any format the File menu has).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from subword_gui.panels.training import ALGORITHM_LABELS
+from subword_gui.runs import Run
+
+_BOLD = QFont()
+_BOLD.setBold(True)
+
+
+def format_duration(seconds: float) -> str:
+    """A run's training time, as a person would say it.
+
+    >>> format_duration(0.4), format_duration(83), format_duration(3725)
+    ('0.4 s', '1 min 23 s', '1 h 2 min')
+    """
+    if seconds < 10:
+        return f"{seconds:.1f} s"
+    s = round(seconds)
+    if s < 3600:
+        return f"{s // 60} min {s % 60} s" if s >= 60 else f"{s} s"
+    return f"{s // 3600} h {s % 3600 // 60} min"
+
+
+def options_summary(options) -> str:
+    """The options that differ between runs, in one line.
+
+    >>> options_summary(TrainOptions("wordpiece", vocab_size=3000, normalizer="nfkc"))
+    'nfkc · whitespace · min. freq. 0 · prefix ##'
+    """
+    if options is None:
+        return "opened from a file"
+    parts = [options.normalizer or "no normalizer", options.pre_tokenizer or "default pre-tokenizer"]
+    parts.append(f"min. freq. {options.min_frequency}")
+    if options.continuing_subword_prefix:
+        parts.append(f"prefix {options.continuing_subword_prefix}")
+    if options.end_of_word_suffix:
+        parts.append(f"suffix {options.end_of_word_suffix}")
+    for key, value in sorted((options.extra or {}).items()):
+        parts.append(f"{key}={value}")
+    return " · ".join(parts)
+
+
+class RunsModel(QAbstractTableModel):
+    """``state.runs`` as a table; the Name column is editable (renames the run)."""
+
+    COLUMNS = ["Name", "Algorithm", "Vocab", "Corpus", "Time", "Tokens/word", "Chars/token", "Options"]
+
+    def __init__(self, state, parent=None):
+        super().__init__(parent)
+        self.state = state
+        state.runs_changed.connect(self._reset)
+
+    def _reset(self) -> None:
+        self.beginResetModel()
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self.state.runs)
+
+    def columnCount(self, parent=QModelIndex()) -> int:  # noqa: N802, B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def run_at(self, row: int) -> Run | None:
+        return self.state.runs[row] if 0 <= row < len(self.state.runs) else None
+
+    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if role == Qt.ItemDataRole.DisplayRole:
+            if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):
+                return self.COLUMNS[section]
+            if orientation == Qt.Orientation.Vertical:
+                return str(section + 1)
+        return None
+
+    def flags(self, index):
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        flags = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if index.column() == 0:
+            flags |= Qt.ItemFlag.ItemIsEditable
+        return flags
+
+    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
+        run = self.run_at(index.row()) if index.isValid() else None
+        if run is None:
+            return None
+        col = index.column()
+        shown = run is self.state.shown_run
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(run, col, shown)
+        if role == Qt.ItemDataRole.EditRole and col == 0:
+            return run.name
+        if role == Qt.ItemDataRole.FontRole and shown:
+            return _BOLD
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (2, 4, 5, 6):
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(run, shown)
+        return None
+
+    def _text(self, run: Run, col: int, shown: bool) -> str:
+        figures = run.figures or {}
+        if col == 0:
+            return ("● " if shown else "") + run.name
+        if col == 1:
+            return ALGORITHM_LABELS.get(run.algorithm, run.algorithm)
+        if col == 2:
+            return f"{run.vocab_size:,}"
+        if col == 3:
+            return Path(run.corpus).name if run.corpus else "—"
+        if col == 4:
+            return format_duration(run.duration_s) if run.duration_s else "—"
+        if col == 5:
+            return f"{figures['tokens_per_word']:.2f}" if "tokens_per_word" in figures else "—"
+        if col == 6:
+            return f"{figures['chars_per_token']:.2f}" if "chars_per_token" in figures else "—"
+        return options_summary(run.options)
+
+    def _tooltip(self, run: Run, shown: bool) -> str:
+        lines = [run.name + ("  (shown)" if shown else "")]
+        if run.corpus:
+            words = f", {run.corpus_words:,} words" if run.corpus_words else ""
+            lines.append(f"Corpus: {run.corpus}{words}")
+        lines.append(f"Options: {options_summary(run.options)}")
+        if run.stop_reason:
+            lines.append(f"Stopped early: {run.stop_reason}")
+        if run.figures.get("on"):
+            lines.append(f"Figures measured on {run.figures['on']}")
+        if run.restored:
+            lines.append("Restored from the last session (its merge log was not kept)")
+        if run.saved_to:
+            lines.append(f"Saved to {run.saved_to}")
+        return "\n".join(lines)
+
+    def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
+        run = self.run_at(index.row()) if index.isValid() else None
+        if run is None or index.column() != 0 or role != Qt.ItemDataRole.EditRole:
+            return False
+        if not str(value).strip():
+            return False
+        self.state.rename_run(run, str(value))
+        return True
+
+
+class RunsPanel(QWidget):
+    """The runs table and its buttons: Show, Compare, Rename, Save…, Discard."""
+
+    compare_requested = Signal(object)  # Run
+    save_requested = Signal(object)  # Run
+
+    def __init__(self, state, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.state = state
+        self.model = RunsModel(state, self)
+        self.view = QTableView()
+        self.view.setModel(self.model)
+        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setEditTriggers(
+            QAbstractItemView.EditTrigger.EditKeyPressed | QAbstractItemView.EditTrigger.SelectedClicked
+        )
+        self.view.setAlternatingRowColors(True)
+        self.view.verticalHeader().setVisible(False)
+        self.view.setWordWrap(False)
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(0, 190)
+        header.setStretchLastSection(True)
+        self.view.doubleClicked.connect(lambda index: self.show_selected() if index.column() else None)
+
+        self.hint = QLabel(self.tr("Every training run of this session appears here. Train one to start."))
+        self.hint.setObjectName("hint")
+        self.hint.setWordWrap(True)
+        self.show_button = QPushButton(self.tr("Show"))
+        self.show_button.setToolTip(self.tr("Make this run's tokenizer the one every panel shows"))
+        self.compare_button = QPushButton(self.tr("Compare"))
+        self.compare_button.setToolTip(self.tr("Add this run as a column of the Compare panel"))
+        self.rename_button = QPushButton(self.tr("Rename"))
+        self.rename_button.setToolTip(self.tr("Rename the run (F2)"))
+        self.save_button = QPushButton(self.tr("Save…"))
+        self.save_button.setToolTip(self.tr("Save this run's tokenizer, uncut, in any format"))
+        self.discard_button = QPushButton(self.tr("Discard"))
+        self.discard_button.setToolTip(self.tr("Forget this run (Delete)"))
+        self.show_button.clicked.connect(self.show_selected)
+        self.compare_button.clicked.connect(lambda: self._emit_for_selected(self.compare_requested))
+        self.rename_button.clicked.connect(self.rename_selected)
+        self.save_button.clicked.connect(lambda: self._emit_for_selected(self.save_requested))
+        self.discard_button.clicked.connect(self.discard_selected)
+        delete = QShortcut(QKeySequence.StandardKey.Delete, self.view)
+        delete.setContext(Qt.ShortcutContext.WidgetShortcut)
+        delete.activated.connect(self.discard_selected)
+
+        buttons = QHBoxLayout()
+        for b in (
+            self.show_button,
+            self.compare_button,
+            self.rename_button,
+            self.save_button,
+            self.discard_button,
+        ):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 6, 6, 6)
+        layout.addWidget(self.hint)
+        layout.addWidget(self.view, 1)
+        layout.addLayout(buttons)
+
+        self.view.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
+        self.model.modelReset.connect(self._after_reset)
+        self._selected_run: Run | None = None
+        self._update_buttons()
+
+    # -- selection ---------------------------------------------------------------------------
+    def selected_run(self) -> Run | None:
+        rows = self.view.selectionModel().selectedRows()
+        return self.model.run_at(rows[0].row()) if rows else None
+
+    def select(self, run: Run) -> None:
+        if run in self.state.runs:
+            self.view.selectRow(self.state.runs.index(run))
+
+    def _after_reset(self) -> None:
+        # a reset drops the selection: keep the run that was selected (or the newest one)
+        runs = self.state.runs
+        keep = self._selected_run if self._selected_run in runs else (runs[-1] if runs else None)
+        if keep is not None:
+            self.select(keep)
+        self.hint.setVisible(not runs)
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        run = self.selected_run()
+        if run is not None or not self.state.runs:
+            self._selected_run = run
+        for b in (self.compare_button, self.rename_button, self.save_button, self.discard_button):
+            b.setEnabled(run is not None)
+        self.show_button.setEnabled(run is not None and run is not self.state.shown_run)
+
+    # -- actions -----------------------------------------------------------------------------
+    def show_selected(self) -> None:
+        run = self.selected_run()
+        if run is not None:
+            self.state.show_run(run)
+
+    def rename_selected(self) -> None:
+        rows = self.view.selectionModel().selectedRows()
+        if rows:
+            self.view.edit(self.model.index(rows[0].row(), 0))
+
+    def discard_selected(self) -> None:
+        run = self.selected_run()
+        if run is not None:
+            self._selected_run = None
+            self.state.discard_run(run)
+
+    def _emit_for_selected(self, signal) -> None:
+        run = self.selected_run()
+        if run is not None:
+            signal.emit(run)

@@ -1,0 +1,151 @@
+"""The session's training runs, and the last one kept on disk for the next launch.
+
+    >>> run = Run(1, "Run 1", tok, TrainOptions("bpe", vocab_size=2000), corpus="ko.txt", duration_s=4.2)
+    >>> folder = save_last_run(run, data_dir, shown_vocab_size=900)   # <data_dir>/runs/<stamp>/
+    >>> restored, shown = load_last_run(data_dir)                     # (Run, 900), or None
+
+Every finished training run is a :class:`Run`: the trained tokenizer (uncut),
+its options, the corpus it was counted from, how long it took and its final
+figures. ``AppState.runs`` holds them for the session; the Runs panel lists them.
+
+On disk a run is a project folder (:mod:`core.formats.project`: ``tokenizer.json``
+plus the ``training.json`` sidecar, whose ``extra`` carries the name, duration,
+figures and the slider's position). Saving is all-or-nothing: the folder is
+written under a fresh name, then one small pointer file, ``last-run.json``, is
+swapped in atomically to name it, and only then are older folders removed. A
+crash at any point leaves either the old run or the new one, never half of one.
+
+Leaves out: the merge log (a restored run shows its tokens, not how they were
+learned; retrain to see the log again).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.atomic import write_atomic
+from core.errors import FormatError, SubwordError
+
+POINTER = "last-run.json"
+RUNS_DIR = "runs"
+
+
+@dataclass
+class Run:
+    """One finished training run (or a tokenizer restored from the last session)."""
+
+    id: int
+    name: str
+    tokenizer: object  # core.tokenizer.Tokenizer, the full (uncut) model
+    options: object = None  # core.training.TrainOptions | None (None: opened from a file)
+    corpus: str = ""  # path (or name) of the corpus it was counted from
+    corpus_words: int = 0
+    duration_s: float = 0.0
+    stop_reason: str | None = None
+    merge_events: list = field(default_factory=list)
+    # final figures on held-out text: {"tokens_per_word": 1.8, "chars_per_token": 2.1, "on": "held-out lines"}
+    figures: dict = field(default_factory=dict)
+    finished_at: float = field(default_factory=time.time)
+    saved_to: str | None = None
+    restored: bool = False  # from the previous session (no merge log)
+
+    @property
+    def algorithm(self) -> str:
+        if self.options is not None:
+            return self.options.algorithm
+        return type(self.tokenizer.model).__name__
+
+    @property
+    def vocab_size(self) -> int:
+        return self.tokenizer.vocab_size
+
+
+def default_run_name(number: int, algorithm_label: str, vocab_size: int) -> str:
+    """The name a new run gets until the user renames it.
+
+    >>> default_run_name(3, "Unigram", 4000)
+    'Run 3: Unigram 4,000'
+    """
+    return f"Run {number}: {algorithm_label} {vocab_size:,}"
+
+
+def save_last_run(run: Run, data_dir: str | Path, shown_vocab_size: int | None = None) -> Path:
+    """Write ``run`` as the one to restore at the next launch; returns its folder.
+
+    All-or-nothing (see the module docstring): a failure leaves the previous run in place.
+    """
+    from core.formats.project import TrainingRecord, save_project
+
+    data_dir = Path(data_dir)
+    runs = data_dir / RUNS_DIR
+    runs.mkdir(parents=True, exist_ok=True)
+    folder = runs / f"{time.strftime('%Y%m%d-%H%M%S')}-{time.monotonic_ns() % 1_000_000:06d}"
+    record = TrainingRecord.from_run(
+        [run.corpus] if run.corpus else [],
+        run.options if run.options is not None else {},
+        name=run.name,
+        duration_s=round(run.duration_s, 3),
+        corpus_words=run.corpus_words,
+        figures=dict(run.figures),
+        shown_vocab_size=shown_vocab_size,
+    )
+    record.stop_reason = run.stop_reason
+    record.vocab_size = run.vocab_size
+    try:
+        save_project(run.tokenizer, folder, record)
+        write_atomic(data_dir / POINTER, json.dumps({"folder": folder.name}) + "\n")
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    for old in runs.iterdir():  # only now is the previous run no longer needed
+        if old != folder and old.is_dir():
+            shutil.rmtree(old, ignore_errors=True)
+    return folder
+
+
+def load_last_run(data_dir: str | Path) -> tuple[Run, int | None] | None:
+    """The run the last session left (and where its slider stood), or None if there is none.
+
+    A damaged folder raises ``FormatError`` naming the file; nothing is changed on disk.
+    """
+    from core.formats.project import load_project
+    from core.training import TrainOptions
+
+    data_dir = Path(data_dir)
+    pointer = data_dir / POINTER
+    if not pointer.is_file():
+        return None
+    try:
+        name = json.loads(pointer.read_text(encoding="utf-8"))["folder"]
+    except (OSError, ValueError, KeyError, TypeError):
+        raise FormatError(f"{pointer} is damaged (it should name the last run's folder)") from None
+    folder = data_dir / RUNS_DIR / str(name)
+    if not folder.is_dir():
+        raise FormatError(f"{pointer} names {folder}, which is gone")
+    tokenizer, record = load_project(folder)
+    options = None
+    if record.options:
+        try:
+            options = TrainOptions(**record.options)
+        except (TypeError, ValueError, SubwordError) as exc:
+            raise FormatError(f"{folder / 'training.json'}: bad training options ({exc})") from None
+    extra = record.extra if isinstance(record.extra, dict) else {}
+    run = Run(
+        id=0,
+        name=str(extra.get("name") or folder.name),
+        tokenizer=tokenizer,
+        options=options,
+        corpus=record.corpus[0] if record.corpus else "",
+        corpus_words=int(extra.get("corpus_words") or 0),
+        duration_s=float(extra.get("duration_s") or 0.0),
+        stop_reason=record.stop_reason,
+        figures=dict(extra.get("figures") or {}),
+        saved_to=None,
+        restored=True,
+    )
+    shown = extra.get("shown_vocab_size")
+    return run, int(shown) if isinstance(shown, int) else None

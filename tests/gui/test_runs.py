@@ -1,0 +1,200 @@
+"""The Runs list: every run kept for the session, shown again, compared, renamed, saved,
+discarded; the shown one restored on relaunch; examples leave the user's options alone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QFileDialog
+
+from core.errors import FormatError
+from core.training import TrainOptions
+from subword_gui.main_window import EXAMPLES_FILE, MainWindow
+from subword_gui.runs import POINTER, RUNS_DIR, Run, load_last_run, save_last_run
+
+WAIT_MS = 30_000
+LINES = ["hug pug pun bun hugs", "hug hug pun bun", "low lower newest widest", "철수는 밥을 먹었다"]
+
+
+def train(qtbot, window, options: TrainOptions):
+    panel = window.training_panel
+    panel.set_options(options)
+    with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS):
+        window.train_action.trigger()
+    if panel.job is not None and panel.job.running:  # the held-out curve, measured after training
+        with qtbot.waitSignal(panel.job.ended, timeout=WAIT_MS):
+            pass
+    return window.state.full_tokenizer
+
+
+@pytest.fixture
+def two_runs(qtbot, window):
+    window.corpus_panel.open_lines(LINES * 5, "mixed.txt")
+    bpe = train(qtbot, window, TrainOptions("bpe", vocab_size=30))
+    unigram = train(qtbot, window, TrainOptions("unigram", vocab_size=40))
+    return window, bpe, unigram
+
+
+def test_every_finished_run_is_kept_with_its_facts(two_runs, qtmodeltester):
+    window, bpe, unigram = two_runs
+    runs = window.state.runs
+    assert [r.tokenizer for r in runs] == [bpe, unigram]
+    assert [r.algorithm for r in runs] == ["bpe", "unigram"]
+    assert window.state.shown_run is runs[1]
+    first = runs[0]
+    assert first.options.vocab_size == 30 and first.corpus == "mixed.txt" and first.duration_s > 0
+    assert first.corpus_words == window.state.corpus.n_words
+    assert first.merge_events and first.merge_events[0].new_token  # its merge log, to show it again
+    model = window.runs_panel.model
+    qtmodeltester.check(model)
+    assert model.rowCount() == 2
+    row = [model.index(1, c).data() for c in range(model.columnCount())]
+    assert row[0].startswith("● ") and "Unigram" in row[1] and row[2] == f"{unigram.vocab_size:,}"
+    assert model.index(1, 0).data(Qt.ItemDataRole.FontRole).bold()
+    assert not model.index(0, 0).data().startswith("●")
+
+
+def test_a_run_can_be_shown_again_and_the_panels_follow(qtbot, two_runs):
+    window, bpe, unigram = two_runs
+    panel = window.runs_panel
+    panel.select(window.state.runs[0])
+    panel.show_button.click()
+    assert window.state.full_tokenizer is bpe and window.state.shown_run is window.state.runs[0]
+    assert window.state.tokenizer.encode("hugs").tokens == bpe.encode("hugs").tokens
+    # the merge log is the first run's again
+    assert window.training_panel.merge_model.rows == window.state.runs[0].merge_events
+    assert not panel.show_button.isEnabled()  # already shown
+
+
+def test_compare_chooses_any_run_of_the_session(qtbot, two_runs):
+    window, bpe, unigram = two_runs
+    window.finish_startup()
+    compare = window.compare_panel
+    column = compare.columns[0]
+    labels = [column.source.itemText(i) for i in range(column.source.count())]
+    assert [r.name for r in window.state.runs] == labels[-2:]
+    column.source.setCurrentIndex(column.source.findData(f"run:{window.state.runs[0].id}"))
+    assert column.tokenizer is bpe
+    # the Runs panel's Compare button adds a column for the run (once)
+    window.runs_panel.select(window.state.runs[1])
+    n = len(compare.columns)
+    window.runs_panel.compare_button.click()
+    window.runs_panel.compare_button.click()
+    assert len(compare.columns) == n + 1 and compare.columns[-1].tokenizer is unigram
+    with qtbot.waitSignal(compare.compared, timeout=WAIT_MS):
+        compare.compare()
+    assert compare.stat(len(compare.columns) - 1, "vocab_size") == unigram.vocab_size
+
+
+def test_rename_and_discard(qtbot, two_runs):
+    window, bpe, _unigram = two_runs
+    window.finish_startup()
+    model = window.runs_panel.model
+    first = window.state.runs[0]
+    column = window.compare_panel.add_run_column(first)
+    assert model.setData(model.index(0, 0), "  small BPE  ")
+    assert first.name == "small BPE" and not model.setData(model.index(0, 0), "   ")
+    assert column.source.currentText() == "small BPE"  # the Compare menu follows the rename
+    window.runs_panel.select(first)
+    window.runs_panel.discard_button.click()
+    assert first not in window.state.runs and len(window.state.runs) == 1
+    assert column.source_key() == "shown" and column.tokenizer is window.state.tokenizer
+    assert window.runs_panel.selected_run() is window.state.runs[0]
+
+
+def test_save_a_run_uncut(qtbot, two_runs, monkeypatch, tmp_path):
+    from core.formats.hf_json import load_tokenizer_json
+    from subword_gui.main_window import SAVE_FILTERS
+
+    window, bpe, _unigram = two_runs
+    window.slider.set_vocab_size(bpe.vocab_size - 5)  # cutting the shown model does not cut the saved run
+    out = tmp_path / "first.json"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), SAVE_FILTERS[0][0]))
+    window.runs_panel.select(window.state.runs[0])
+    window.runs_panel.save_button.click()
+    assert not window.messages
+    assert load_tokenizer_json(out).get_vocab() == bpe.get_vocab()
+    assert window.state.runs[0].saved_to == str(out)
+
+
+def test_relaunch_restores_the_shown_run_its_cut_and_the_typed_text(qtbot, window, settings, tmp_path):
+    window.corpus_panel.open_lines(LINES * 5, "mixed.txt")
+    tok = train(qtbot, window, TrainOptions("wordpiece", vocab_size=40))
+    cut = tok.vocab_size - 4
+    window.slider.set_vocab_size(cut)
+    window.segmentation_panel.set_text("hugs 안녕 👋🏽\nlowest")
+    expected = window.state.tokenizer.encode("hugs lowest 철수는").tokens
+    window.close()  # writes the settings and the last run
+
+    again = MainWindow(settings=settings, open_sample=False)
+    again.messages = []
+    again._show_message_box = lambda title, message: again.messages.append((title, message))
+    qtbot.addWidget(again)
+    again.show()
+    again.restore_session()
+    assert not again.messages
+    run = again.state.shown_run
+    assert run is not None and run.restored and run.name == window.state.runs[0].name
+    assert run.options.algorithm == "wordpiece" and run.corpus == "mixed.txt"
+    assert again.state.vocab_size == cut
+    assert again.state.tokenizer.encode("hugs lowest 철수는").tokens == expected
+    assert again.segmentation_panel.text() == "hugs 안녕 👋🏽\nlowest"
+    again.training_panel.shutdown()
+
+
+def test_a_damaged_last_run_is_reported_in_one_line_and_changes_nothing(qtbot, window):
+    (window.data_dir / RUNS_DIR).mkdir(parents=True)
+    (window.data_dir / POINTER).write_text("{not json", encoding="utf-8")
+    assert window.restore_last_run() is None
+    assert len(window.messages) == 1 and POINTER in window.messages[0][1]
+    assert window.state.full_tokenizer is None and not window.state.runs
+    assert (window.data_dir / POINTER).read_text(encoding="utf-8") == "{not json"
+
+
+def test_keeping_the_last_run_is_all_or_nothing(tmp_path, monkeypatch):
+    from core.events import drain
+    from core.formats import project
+    from core.training import train_from_counts
+
+    hug_pug = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    tok = drain(train_from_counts(hug_pug, TrainOptions("bpe", vocab_size=11)))
+    first = save_last_run(Run(1, "first", tok, TrainOptions("bpe", vocab_size=11)), tmp_path, 9)
+
+    def broken(*a, **k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(project, "save_tokenizer_json", broken, raising=False)
+    monkeypatch.setattr("core.formats.hf_json.save_tokenizer_json", broken)
+    with pytest.raises(OSError):
+        save_last_run(Run(2, "second", tok, TrainOptions("bpe", vocab_size=11)), tmp_path)
+    assert [p.name for p in (tmp_path / RUNS_DIR).iterdir()] == [first.name]  # no half folder left
+    run, shown = load_last_run(tmp_path)
+    assert run.name == "first" and shown == 9 and run.tokenizer.get_vocab() == tok.get_vocab()
+    assert load_last_run(tmp_path / "nothing-here") is None
+    (tmp_path / POINTER).write_text(json.dumps({"folder": "gone"}), encoding="utf-8")
+    with pytest.raises(FormatError, match="gone"):
+        load_last_run(tmp_path)
+
+
+def test_an_example_does_not_change_the_saved_options_or_the_reopened_corpus(
+    qtbot, window, settings, small_corpus
+):
+    examples = [e for e in window.examples() if e.get("kind") == "counts"] if EXAMPLES_FILE.is_file() else []
+    if not examples:
+        pytest.skip("no word-count example is bundled")
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.open_path(str(small_corpus), "corpus")
+    window.training_panel.set_options(TrainOptions("unigram", vocab_size=3000))
+    mine = window.training_panel.options_dict()
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.load_example(examples[0])
+    assert window.training_panel.vocab_spin.value() == int(examples[0]["vocab_size"])  # the example's
+    window.write_settings()
+    assert json.loads(settings.value("training/options")) == mine
+    assert json.loads(settings.value("corpus/last")) == ["corpus", str(small_corpus)]
+    # back to a real corpus: the user's options come back
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.open_path(str(small_corpus), "corpus")
+    assert window.training_panel.options_dict() == mine
