@@ -6,6 +6,7 @@
 - ``segmentation.py`` Segmentation: type text, see its coloured tokens and the why view.
 - ``vocabulary.py``   Vocabulary: every token, searchable, and how it was built.
 - ``compare.py``      Compare: one text under several tokenizers, with statistics and plots.
+- ``runs.py``         Runs: the session's training runs, to show again, compare, rename, save or discard.
 - ``item_models.py``  Qt item models: merge log, Unigram rounds, word and character tables.
 
 Panels read `subword_gui.state.AppState` and listen to its signals; they never own the engine data.
