@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # One-time, idempotent set-up of a fresh machine: the system libraries Qt needs
-# (GL/EGL/xkb/fontconfig/dbus), a CJK font for Korean and Japanese, and a
+# (GL/EGL/xkb/fontconfig/dbus), a CJK font for Korean and Japanese, a colour emoji font, and a
 # virtual environment in .venv with the project and its test group installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SYSTEM_PACKAGES=(libegl1 libgl1 libxkbcommon0 libxkbcommon-x11-0 libfontconfig1 libfreetype6
   libdbus-1-3 libglib2.0-0 libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0
-  libxcb-xinerama0 libxcb-randr0 libxcb-render-util0 libxcb-image0 fonts-noto-cjk)
+  libxcb-xinerama0 libxcb-randr0 libxcb-render-util0 libxcb-image0 fonts-noto-cjk fonts-noto-color-emoji)
 missing=()
 if command -v dpkg-query >/dev/null; then
   for p in "${SYSTEM_PACKAGES[@]}"; do

@@ -98,6 +98,20 @@ def detect_kind(path: str | Path) -> str:
     return "corpus"
 
 
+def about_file(path: str | Path, problem: object) -> str:
+    """An error message naming the file once: engine errors often name it already.
+
+    >>> about_file("/c/a.txt", "/c/a.txt: unrecognised tokenizer file")
+    '/c/a.txt: unrecognised tokenizer file'
+    >>> about_file("/c/a.txt", "unrecognised tokenizer file")
+    '/c/a.txt: unrecognised tokenizer file'
+    """
+    text = str(problem)
+    if str(path) in text or (Path(path).name and Path(path).name in text):
+        return text
+    return f"{path}: {text}"
+
+
 def _catch_up(dock: QDockWidget) -> None:
     panel = dock.widget()
     if panel is not None and hasattr(panel, "catch_up"):
@@ -445,7 +459,7 @@ class MainWindow(QMainWindow):
             try:
                 lines = path.read_text(encoding="utf-8-sig").splitlines()
             except OSError as exc:
-                self.report_error("Example", f"{path}: {exc}")
+                self.report_error("Example", about_file(path, exc))
                 return
             self.corpus_panel.open_lines(lines, str(path))
         self.docks["training"].raise_()
@@ -535,7 +549,7 @@ class MainWindow(QMainWindow):
         try:
             loaded = open_tokenizer(path)
         except (SubwordError, OSError, ValueError) as exc:
-            self.report_error("Cannot open tokenizer", f"{path}: {exc}")
+            self.report_error("Cannot open tokenizer", about_file(path, exc))
             return
         self._remember("tokenizer", path)
         self.state.set_full_tokenizer(loaded.tokenizer)
@@ -586,7 +600,7 @@ class MainWindow(QMainWindow):
         try:
             losses = save_tokenizer(tok, path, fmt, record)
         except (SubwordError, OSError, ValueError) as exc:
-            self.report_error("Cannot save tokenizer", f"{path}: {exc}")
+            self.report_error("Cannot save tokenizer", about_file(path, exc))
             return False
         self.last_saved = (path, fmt, list(losses or []))
         msg = f"Saved {Path(path).name} ({fmt})"
@@ -617,7 +631,7 @@ class MainWindow(QMainWindow):
         try:
             merge_log.save_merge_log(events, path)
         except (SubwordError, OSError, ValueError) as exc:
-            self.report_error("Cannot export merge log", f"{path}: {exc}")
+            self.report_error("Cannot export merge log", about_file(path, exc))
             return
         self.statusBar().showMessage(f"Wrote {len(events):,} merges to {Path(path).name}", 10000)
 
@@ -705,8 +719,7 @@ class MainWindow(QMainWindow):
         box.open()  # window-modal, returns at once
 
     def _on_corpus_failed(self, path: str, message: str) -> None:
-        text = message if str(Path(path).name) in message else f"{path}: {message}"
-        self.report_error("Cannot open corpus", text)
+        self.report_error("Cannot open corpus", about_file(path, message))
 
     def _on_corpus(self, counts) -> None:
         name = Path(self.state.corpus_path).name if self.state.corpus_path else "corpus"

@@ -42,6 +42,7 @@ from subword_gui.tokens.token_view import (
     TokenHighlighter,
     TokenStrip,
     chips_for_lines,
+    cluster_at,
     token_tooltip,
 )
 from subword_gui.tokens.why_view import WhyView
@@ -272,8 +273,14 @@ class SegmentationPanel(QWidget):
         if not 0 <= line < len(self._lines):
             return ""
         ln = self._lines[line]
-        covering = [i for i, (s, e) in enumerate(ln.encoding.offsets) if s <= pos < e]
-        if len(covering) > 1:  # byte-level or jamo pieces of one character
+        offsets = ln.encoding.offsets
+        if any(s <= pos < e for s, e in offsets):
+            cs, ce = cluster_at(ln.text, pos)  # 👋🏽 is one character to a reader, two code points
+            covering = [i for i, (s, e) in enumerate(offsets) if s < ce and cs < e and s < e]
+        else:
+            covering = []
+        if len(covering) > 1:
+            # byte-level or jamo pieces of one character, or an emoji's code points apart
             head = f"<b>this character is split across {len(covering)} tokens</b>"
             parts = [token_tooltip(self.cache.tokenizer, self.cache.style, ln, i) for i in covering[:6]]
             return head + "<hr>".join(parts)

@@ -3,7 +3,7 @@
     >>> apply_theme(app)     # once, right after QApplication()
 
 Fonts: the UI font is a family *list* so Hangul and kana fall back to Noto CJK
-instead of drawing boxes when the first family lacks them (Qt only falls back
+and emoji to Noto Color Emoji instead of drawing boxes when the first family lacks them (Qt only falls back
 within the list and the platform's defaults, which offscreen has none of).
 """
 
@@ -14,8 +14,10 @@ from pathlib import Path
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
 from PySide6.QtWidgets import QApplication
 
-UI_FAMILIES = ["Noto Sans", "Noto Sans CJK KR", "Noto Sans CJK JP", "DejaVu Sans", "Sans Serif"]
-MONO_FAMILIES = ["Noto Sans Mono CJK KR", "DejaVu Sans Mono", "Monospace"]
+# Noto Color Emoji last but one: 👋🏽 and 👨‍👩‍👧 draw in colour instead of as boxes.
+EMOJI_FAMILY = "Noto Color Emoji"
+UI_FAMILIES = ["Noto Sans", "Noto Sans CJK KR", "Noto Sans CJK JP", "DejaVu Sans", EMOJI_FAMILY, "Sans Serif"]
+MONO_FAMILIES = ["Noto Sans Mono CJK KR", "DejaVu Sans Mono", EMOJI_FAMILY, "Monospace"]
 UI_POINT_SIZE = 10
 
 ACCENT = "#2f6feb"

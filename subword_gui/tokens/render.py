@@ -28,10 +28,14 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+import regex
+
 from core import decoders
 from core.bytelevel import chars_to_bytes
 from core.pre_tokenizers import ByteLevel
 
+_GRAPHEME = regex.compile(r"\X")
+_STRAY_BYTE = re.compile("([\udc80-\udcff])")
 _BYTE_FALLBACK = re.compile(r"^<0x([0-9A-Fa-f]{2})>$")
 _SPACE_PICTURES = {" ": "␣", "\t": "⇥", "\n": "↵", "\r": "␍", "\u00a0": "⍽", "\u3000": "□"}
 METASPACE = "▁"
@@ -75,13 +79,38 @@ def _visible_char(c: str) -> tuple[str, str]:
     return c, "text"
 
 
+def _clusters(text: str) -> list[str]:
+    """User-perceived characters: grapheme clusters, with each undecodable byte on its own.
+
+    >>> _clusters("a👋🏽b")
+    ['a', '👋🏽', 'b']
+    """
+    if text.isascii():
+        return list(text)
+    out = []
+    for piece in _STRAY_BYTE.split(text):
+        for g in _GRAPHEME.findall(piece):
+            # a joiner left dangling at the end (the emoji was cut after it) stays visible
+            tail = len(g)
+            while tail > 1 and unicodedata.category(g[tail - 1]) == "Cf":
+                tail -= 1
+            out.append(g[:tail])
+            out.extend(g[tail:])
+    return out
+
+
 def _text_parts(text: str) -> list[tuple[str, str]]:
     parts: list[tuple[str, str]] = []
-    for c in text:
+    # subtle: walk grapheme clusters, not code points, so that 👋🏽 or 👨‍👩‍👧 (joined by
+    # U+200D, an invisible format character on its own) stay one visible character.
+    for g in _clusters(text):
+        c = g[0]
         if 0xDC80 <= ord(c) <= 0xDCFF:  # a byte that did not decode (surrogateescape)
             shown, kind = f"{ord(c) - 0xDC00:02X}", "byte"
+        elif len(g) > 1 and _visible_char(c)[1] == "text":
+            shown, kind = g, "text"
         else:
-            shown, kind = _visible_char(c)
+            shown, kind = "".join(_visible_char(x)[0] for x in g), _visible_char(c)[1]
         if parts and parts[-1][1] == kind:
             prev = parts[-1][0]
             parts[-1] = ((prev + " " + shown) if kind == "byte" else prev + shown, kind)

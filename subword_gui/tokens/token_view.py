@@ -33,6 +33,7 @@ import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+import regex
 from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
@@ -60,6 +61,7 @@ from subword_gui.tokens.render import (
 )
 
 _LINE_CACHE_LIMIT = 20_000
+_GRAPHEME = regex.compile(r"\X")
 
 
 @dataclass(slots=True)
@@ -334,6 +336,16 @@ def span_formats(line: LineTokens) -> list[tuple[int, int, QTextCharFormat]]:
             out.append((s, e - s, fmt))
         prev_end = max(prev_end, e)
         prev_fmt = fmt
+    joined = _split_clusters(line)
+    if joined:
+        # subtle: Qt shapes each format run on its own, so a cluster (👋🏽, 👨‍👩‍👧, a letter and
+        # its accent) cut by a token boundary would draw as its loose code points: give the
+        # whole cluster one run, its first token's colour marked as split.
+        starts = [r[0] for r in out]
+        for cs, ce in joined:
+            k = bisect.bisect_right(starts, cs) - 1
+            if k >= 0:
+                out.append((cs, ce - cs, shared_char_format(out[k][2])))
     if line.dropped:
         # A removed character keeps its token's background, struck through in grey.
         starts = [r[0] for r in out]
@@ -342,6 +354,41 @@ def span_formats(line: LineTokens) -> list[tuple[int, int, QTextCharFormat]]:
             base = out[k][2] if k >= 0 and i < out[k][0] + out[k][1] else None
             out.append((i, 1, dropped_format(base)))
     return out
+
+
+def _split_clusters(line: LineTokens) -> list[tuple[int, int]]:
+    """``(start, end)`` of the grapheme clusters of more than one code point that a token
+    boundary cuts (an emoji with a skin tone split into two tokens).
+
+    >>> _split_clusters(segment_line(char_level_bpe, "hi 👋🏽"))
+    [(3, 5)]
+    """
+    text = line.text
+    if text.isascii():
+        return []
+    inner = {b for s, e in line.encoding.offsets for b in (s, e)}
+    out = []
+    pos = 0
+    for g in _GRAPHEME.findall(text):
+        end = pos + len(g)
+        if len(g) > 1 and any(b in inner for b in range(pos + 1, end)):
+            out.append((pos, end))
+        pos = end
+    return out
+
+
+def cluster_at(text: str, pos: int) -> tuple[int, int]:
+    """``(start, end)`` of the grapheme cluster holding character ``pos``.
+
+    >>> cluster_at("a👋🏽b", 2)
+    (1, 3)
+    """
+    if text.isascii() or not 0 <= pos < len(text):
+        return pos, pos + 1
+    for m in _GRAPHEME.finditer(text, max(0, pos - 32), min(len(text), pos + 33)):
+        if m.start() <= pos < m.end():
+            return m.start(), m.end()
+    return pos, pos + 1
 
 
 class TokenHighlighter(QSyntaxHighlighter):
@@ -399,11 +446,17 @@ def token_tooltip(tokenizer, style: TokenStyle, line: LineTokens, index: int) ->
     """Rich-text tooltip for token ``index`` of ``line``: token, id, offsets, text, bytes, origin."""
     enc = line.encoding
     token, tid, (s, e) = enc.tokens[index], enc.ids[index], enc.offsets[index]
-    raw = token_bytes(token, style)
+    # an unknown token stands for the text it covers: its bytes are the text's, not "<unk>"'s
+    raw = (
+        line.text[s:e].encode("utf-8", "surrogatepass") if line.unknown[index] else token_bytes(token, style)
+    )
     rows = [
         ("token", render_html(token, style)),
         ("id", str(tid)),
-        ("offsets", f"{s}–{e}"),
+        (
+            "offsets",
+            f"{s}–{e} <span style='color:#666'>(characters, counted from the start of the line)</span>",
+        ),
         ("text", html.escape(line.text[s:e]) or "∅"),
         ("bytes", raw.hex(" ").upper() if raw else "∅"),
     ]

@@ -341,3 +341,11 @@ def test_a_compare_tab_behind_training_waits_and_catches_up_when_selected(qtbot,
     window.raise_panel("compare")
     qtbot.waitUntil(lambda: bool(runs), timeout=3000)
     assert compare.columns[0].tokenizer is full and compare.columns[1].tokenizer is not None
+
+
+def test_an_error_names_the_file_once(window, tmp_path):
+    bad = tmp_path / "en-botchan.txt"
+    bad.write_text("just prose, not a tokenizer\n", encoding="utf-8")
+    window.open_tokenizer(str(bad))
+    _title, message = window.messages[-1]
+    assert message.count("en-botchan.txt") == 1, message

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -69,3 +70,24 @@ def test_palette_colours_avoid_the_reserved_styles():
     for hue in range(len(palette.LIGHT_HUES)):
         for shade in (0, 1):
             assert palette.colour_of((hue, shade)).name() not in reserved
+
+
+def test_an_emoji_of_several_code_points_is_one_visible_character():
+    # a skin tone modifier and a family joined by U+200D (invisible on its own)
+    for emoji in ("👋🏽", "👨\u200d👩\u200d👧"):
+        assert render_parts(f"a{emoji}b") == [(f"a{emoji}b", "text")]
+    # a lone joiner is still made visible
+    assert render_token("a\u200d") == "a⟨U+200D⟩"
+    # byte-level pieces that split an emoji show their stray bytes, like any split character
+    assert render_parts(bytes_to_chars("👋🏽".encode()[:6]), BYTES) == [("👋", "text"), ("⟨F0 9F⟩", "byte")]
+
+
+def test_the_ui_fonts_fall_back_to_a_colour_emoji_font(qapp):
+    from PySide6.QtGui import QFontDatabase
+
+    from subword_gui.style import theme
+
+    if theme.EMOJI_FAMILY not in QFontDatabase.families():
+        pytest.skip("fonts-noto-color-emoji is not installed (.ci/setup.sh installs it)")
+    assert theme.EMOJI_FAMILY in theme.ui_font().families()
+    assert theme.EMOJI_FAMILY in theme.mono_font().families()

@@ -411,3 +411,28 @@ def test_a_pasted_book_keeps_the_strip_bounded(panel, hug_bpe, monkeypatch):
     panel.editor.setTextCursor(cursor)
     panel._show_current_chip()
     assert panel.strip.current() == -1
+
+
+def test_an_emoji_cut_by_a_token_boundary_is_painted_as_one_character(panel):
+    """👋🏽 is two code points; a character-level model cuts it in two tokens. Qt shapes each
+    format run on its own, so both halves must share one run to draw as one emoji."""
+    tok = drain(train_from_counts({"hi": 5, "👋🏽": 1}, TrainOptions("bpe", vocab_size=4)))
+    panel.state.set_tokenizer(tok)
+    panel.set_text("hi 👋🏽")
+    enc = panel.lines()[0].encoding
+    assert enc.tokens[-2:] == ["👋", "🏽"]  # the model does split it
+    first, second = format_at(panel, 0, 3), format_at(panel, 0, 5)  # UTF-16: 👋 is 3-4, 🏽 5-6
+    assert first.background().color() == second.background().color()
+    assert first.underlineStyle() == QTextCharFormat.UnderlineStyle.DotLine
+    # hovering either half explains both tokens
+    assert "split across 2 tokens" in panel.tooltip_for(0, 4)
+
+
+def test_an_unknown_token_shows_the_bytes_of_the_text_it_stands_for(panel, hug_bpe):
+    panel.state.set_tokenizer(hug_bpe)
+    panel.set_text("mug")
+    assert panel.lines()[0].encoding.tokens[0] == "<unk>"
+    tip = panel.tooltip_for(0, 0)
+    assert "6D" in tip  # "m"
+    assert "3C 75 6E 6B 3E" not in tip  # not the bytes of "<unk>"
+    assert "start of the line" in tip  # offsets say what they count from
