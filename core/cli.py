@@ -163,8 +163,38 @@ def _add_train_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--encoding", default="auto", help="corpus encoding: auto (UTF-8, CP949 fallback) or a codec"
     )
+    _add_workers_option(p)
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     _add_algorithm_options(p)
+
+
+def _add_workers_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--workers",
+        type=int,
+        help="processes that count a large file (default: one per CPU; 1: no extra processes)",
+    )
+
+
+def _expand_globs(names: list[Path]) -> list[Path]:
+    """Corpus arguments with glob patterns expanded (quoted, or too many files for the shell).
+
+    An existing path is taken as it is, even if its name has ``*`` in it; ``**`` matches
+    folders at any depth; a pattern that matches nothing is an error, not an empty corpus.
+    """
+    import glob
+
+    out: list[Path] = []
+    for name in names:
+        text = str(name)
+        if name.exists() or not glob.has_magic(text):
+            out.append(name)
+            continue
+        matches = sorted(p for p in glob.glob(text, recursive=True) if not Path(p).is_dir())
+        if not matches:
+            raise SubwordError(f"no file matches {text}")
+        out.extend(Path(p) for p in matches)
+    return out
 
 
 def _add_algorithm_options(p: argparse.ArgumentParser) -> None:
@@ -241,13 +271,14 @@ def _count_corpus(args: argparse.Namespace, options: TrainOptions, progress) -> 
     from core import corpus
     from core.training import pre_tokenize_counts
 
+    paths = _expand_globs(args.corpus)
     if args.counts:
-        raw: dict[str, int] = {}
-        for path in args.corpus:
-            for word, n in corpus.read_word_counts(path).items():
-                raw[word] = raw.get(word, 0) + n
-        return pre_tokenize_counts(raw, options)
-    counts = drain(corpus.count_words(args.corpus, options, encoding=args.encoding), progress)
+        words: dict[str, int] = {}
+        for path in paths:
+            for word, n in pre_tokenize_counts(corpus.read_word_counts(path), options).items():
+                words[word] = words.get(word, 0) + n
+        return words
+    counts = drain(corpus.count_words(paths, options, encoding=args.encoding, workers=args.workers), progress)
     return counts.words
 
 
@@ -307,6 +338,63 @@ def _note_our_own_types(tokenizer, output: Path) -> None:
             f"subword convert {output} tokenizer-hf.json --to hf-json",
             file=sys.stderr,
         )
+
+
+# -- count ----------------------------------------------------------------------------
+
+
+def _add_count_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("corpus", nargs="+", type=Path, help="text files or glob patterns ('data/**/*.txt')")
+    p.add_argument("--output", "-o", type=Path, required=True, help="the word-count file to write (.tsv)")
+    p.add_argument(
+        "--algorithm", "-a", default="bpe", choices=list(TRAINERS), help="its default pre-tokenizer (bpe)"
+    )
+    p.add_argument("--pre-tokenizer", help="as for train (default depends on the algorithm)")
+    p.add_argument("--normalizer", help="as for train (default: none)")
+    p.add_argument(
+        "--encoding", default="auto", help="corpus encoding: auto (UTF-8, CP949 fallback) or a codec"
+    )
+    _add_workers_option(p)
+    p.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="count as a Dask job on this cluster (tcp://host:8786), or 'local' for a local Dask cluster",
+    )
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+
+def _cmd_count(args: argparse.Namespace) -> int:
+    from core import corpus
+
+    options = TrainOptions(
+        algorithm=args.algorithm, normalizer=args.normalizer, pre_tokenizer=args.pre_tokenizer
+    )
+    from core.training import build_normalizer, build_pre_tokenizer
+
+    build_normalizer(options)
+    build_pre_tokenizer(options)
+    if args.output.is_dir():
+        raise SubwordError(f"--output {args.output} is a directory; give the word-count file's name")
+    paths = _expand_globs(args.corpus)
+    progress = ProgressBar(enabled=not args.quiet)
+    if args.scheduler:
+        from core.cluster_count import count_words_on_cluster
+
+        address = None if args.scheduler == "local" else args.scheduler
+        job = count_words_on_cluster(paths, options, encoding=args.encoding, scheduler=address)
+    else:
+        job = corpus.count_words(paths, options, encoding=args.encoding, workers=args.workers)
+    counts = drain(job, progress)
+    progress.close()
+    corpus.write_word_counts(counts.words, args.output, options)
+    if not args.quiet:
+        print(
+            f"{counts.n_words:,} words ({counts.distinct_words:,} distinct) in {counts.lines:,} lines "
+            f"of {len(paths):,} file(s)",
+            file=sys.stderr,
+        )
+    print(args.output)
+    return 0
 
 
 # -- encode ---------------------------------------------------------------------------
@@ -516,6 +604,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
 # name -> (help, add-arguments function, command function)
 SUBCOMMANDS: dict[str, tuple[str, Callable, Callable]] = {
     "train": ("train a tokenizer on text files", _add_train_options, _cmd_train),
+    "count": ("count the words of text files into a word-count file", _add_count_options, _cmd_count),
     "encode": ("encode text with a trained tokenizer", _add_encode_options, _cmd_encode),
     "convert": ("convert a tokenizer to another file format", _add_convert_options, _cmd_convert),
 }

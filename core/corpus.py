@@ -40,6 +40,7 @@ line ends — they are ordinary whitespace here, as in ``tokenizers``.
 from __future__ import annotations
 
 import codecs
+import json
 import os
 import threading
 from collections import Counter
@@ -553,9 +554,28 @@ def count_lines(lines: Iterable[str], options=None) -> CorpusCounts:
 # --- word-count files -------------------------------------------------------
 
 _COUNT = regex.compile(r"[0-9]+")
+COUNTED_WITH = "#counted-with\t"  # first line of a file whose words are already pre-tokens
 
 
-def read_word_counts(path) -> dict[str, int]:
+class WordCounts(dict):
+    """``{word: count}`` from a word-count file.
+
+    ``counted_with`` is ``None`` for plain words, or the pipeline
+    (:func:`counting_pipeline`) whose pre-tokens the words are, when the file
+    starts with a ``#counted-with<TAB>{json}`` line (``subword count`` writes it).
+    ``core.training.pre_tokenize_counts`` then uses the words as they are.
+    """
+
+    counted_with: dict | None = None
+
+
+def counting_pipeline(options) -> dict:
+    """What makes pre-tokens of text: ``{"normalizer": "nfkc,lowercase", "pre_tokenizer": "metaspace"}``."""
+    names = [n.strip().lower() for n in (options.normalizer or "").split(",") if n.strip()]
+    return {"normalizer": ",".join(names) or None, "pre_tokenizer": options.pre_tokenizer}
+
+
+def read_word_counts(path) -> WordCounts:
     """Read a ``word<TAB>count`` file; duplicate words are summed, blank lines skipped.
 
     The count is what follows the *last* tab; a line without a tab may use a
@@ -563,9 +583,10 @@ def read_word_counts(path) -> dict[str, int]:
     leading spaces included (GPT-2 pieces start with one), is the word.
 
     A file holding ``"hug\\t10\\npug\\t5\\n"`` gives ``{'hug': 10, 'pug': 5}``.
+    A first line ``#counted-with<TAB>{json}`` sets ``counted_with`` (see :class:`WordCounts`).
     """
     path = _as_paths(path)[0]
-    counts: dict[str, int] = {}
+    counts = WordCounts()
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -582,6 +603,9 @@ def read_word_counts(path) -> dict[str, int]:
         line = line.removesuffix("\r")
         if not line.strip():
             continue
+        if number == 1 and line.startswith(COUNTED_WITH):
+            counts.counted_with = _read_pipeline(path, line[len(COUNTED_WITH) :])
+            continue
         sep = "\t" if "\t" in line else " "
         word, _, count = line.rpartition(sep)
         if not word or not _COUNT.fullmatch(count.strip()):
@@ -595,13 +619,31 @@ def read_word_counts(path) -> dict[str, int]:
     return counts
 
 
-def write_word_counts(counts: dict[str, int], path) -> None:
+def _read_pipeline(path: Path, text: str) -> dict:
+    try:
+        pipeline = json.loads(text)
+    except ValueError:
+        pipeline = None
+    if not isinstance(pipeline, dict) or set(pipeline) != {"normalizer", "pre_tokenizer"}:
+        raise CorpusError(f"{path}, line 1: expected {COUNTED_WITH.strip()} and the pipeline as JSON")
+    return pipeline
+
+
+def write_word_counts(counts: dict[str, int], path, options=None) -> None:
     """Write ``word<TAB>count`` lines, most frequent first (then by word), atomically.
 
     ``write_word_counts({"pug": 5, "hug": 10}, path)`` writes ``"hug\\t10\\npug\\t5\\n"``.
+    With ``options`` (the words are pre-tokens under them), a first line
+    ``#counted-with<TAB>{"normalizer": null, "pre_tokenizer": "whitespace"}`` says so,
+    and the words keep the order of ``counts`` (the corpus order, as counting makes
+    it): a trainer that breaks ties by first occurrence (WordPiece's likelihood
+    score) then learns from the file exactly what it learns from the text.
     """
     lines = []
-    for word, n in sorted(counts.items(), key=lambda wc: (-wc[1], wc[0])):
+    if options is not None:
+        lines.append(COUNTED_WITH + json.dumps(counting_pipeline(options), ensure_ascii=False) + "\n")
+    items = counts.items() if options is not None else sorted(counts.items(), key=lambda wc: (-wc[1], wc[0]))
+    for word, n in items:
         if not word.strip() or "\n" in word or "\r" in word or "\x00" in word:
             raise CorpusError(
                 f"cannot write the word {word!r}: a word must be on one line, not blank, without NUL"

@@ -165,6 +165,42 @@ def count_file_parallel(path: Path, counter, encoding: str, done_before: int, to
             proc.wait()
             proc.stdout.close()
 
+    replaced, bytes_read, had_text = add_range_counts(counter, results)
+    return encoding, replaced, bytes_read, had_text
+
+
+def count_range(path: str, start: int, stop: int, encoding: str, options, on_progress=None) -> tuple:
+    """Count the lines in bytes ``[start, stop)`` of ``path`` (cut at line ends); picklable counts.
+
+    Returns ``(words, chars, lines, preview, replaced bytes, bytes read, had text)``;
+    ``on_progress(bytes read so far)`` is called once per block. This is the unit of
+    work of the worker processes here and of the Dask job (``core.cluster_count``).
+    """
+    from core.corpus import _count_file, _Counter
+
+    counter = _Counter(options)
+    gen = _count_file(Path(path), counter, encoding, 0, 0, start, stop)
+    try:
+        while True:
+            event = next(gen)
+            if on_progress is not None:
+                on_progress(event.done)
+    except StopIteration as stop_iteration:
+        _, replaced, n_bytes, had_text = stop_iteration.value
+    counter.chars.pop("\n", None)
+    return (
+        dict(counter.words),
+        dict(counter.chars),
+        counter.lines,
+        counter.preview,
+        replaced,
+        n_bytes,
+        had_text,
+    )
+
+
+def add_range_counts(counter, results) -> tuple[int, int, bool]:
+    """Add ``count_range`` results (in file order) to ``counter``; (replaced bytes, bytes read, had text)."""
     replaced = bytes_read = 0
     had_text = False
     for words, chars, lines, preview, n_replaced, n_bytes, text in results:
@@ -172,30 +208,28 @@ def count_file_parallel(path: Path, counter, encoding: str, done_before: int, to
         replaced += n_replaced
         bytes_read += n_bytes
         had_text = had_text or text
-    return encoding, replaced, bytes_read, had_text
+    return replaced, bytes_read, had_text
+
+
+class _ParentGone(Exception):
+    pass
 
 
 def _worker_main() -> None:
     """A worker process: read a task on stdin, send progress and the counts on stdout."""
-    from core.corpus import _count_file, _Counter
-
     out = Connection(os.dup(1), readable=False)
     os.dup2(2, 1)  # subtle: a stray print must not corrupt the message stream
     path, start, stop, encoding, options, parent = pickle.loads(sys.stdin.buffer.read())
+
+    def report(done: int) -> None:
+        if os.getppid() != parent:  # the parent is gone: nobody wants the result
+            raise _ParentGone
+        out.send(("progress", done))
+
     try:
-        counter = _Counter(options)
-        gen = _count_file(Path(path), counter, encoding, 0, 0, start, stop)
-        try:
-            while True:
-                event = next(gen)
-                if os.getppid() != parent:  # the parent is gone: nobody wants the result
-                    return
-                out.send(("progress", event.done))
-        except StopIteration as stop_iteration:
-            _, replaced, n_bytes, had_text = stop_iteration.value
-        counter.chars.pop("\n", None)
-        result = (dict(counter.words), dict(counter.chars), counter.lines, counter.preview)
-        out.send(("result", result + (replaced, n_bytes, had_text)))
+        out.send(("result", count_range(path, start, stop, encoding, options, report)))
+    except _ParentGone:
+        pass
     except SubwordError as e:
         out.send(("error", str(e)))
     except MemoryError:

@@ -244,7 +244,25 @@ def train_from_counts(
 
 
 def pre_tokenize_counts(word_counts: dict[str, int], options: TrainOptions) -> dict[str, int]:
-    """Run raw word counts (e.g. from a word-count file) through the options' pipeline."""
+    """Run raw word counts (e.g. from a word-count file) through the options' pipeline.
+
+    Counts read from a file that ``subword count`` wrote are pre-tokens already
+    (``core.corpus.WordCounts.counted_with``): they are used as they are when
+    that pipeline is the options' own, and refused when it is not.
+    """
+    counted_with = getattr(word_counts, "counted_with", None)
+    if counted_with is not None:
+        from core.corpus import counting_pipeline
+
+        wanted = counting_pipeline(options)
+        if counted_with != wanted:
+            had = f"--pre-tokenizer {counted_with['pre_tokenizer']} --normalizer {counted_with['normalizer'] or 'none'}"
+            raise CorpusError(
+                f"the word counts are pre-tokens of '{had}', not of the training's "
+                f"'--pre-tokenizer {wanted['pre_tokenizer']} --normalizer {wanted['normalizer'] or 'none'}': "
+                "train with the former, or count the corpus again with the latter"
+            )
+        return dict(word_counts)
     normalizer = build_normalizer(options)
     pre = build_pre_tokenizer(options)
     out: dict[str, int] = {}
