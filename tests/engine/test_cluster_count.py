@@ -83,14 +83,16 @@ def test_same_counts_as_one_process(tmp_path, scheduler, options):
     assert progress[-1].done == progress[-1].total == sum(p.stat().st_size for p in paths)
 
 
-def test_cp949_invalid_bytes_and_an_empty_file(tmp_path, scheduler):
+def test_cp949_invalid_bytes_and_an_empty_file_warn_alike(tmp_path, scheduler):
     korean = tmp_path / "euc-kr.txt"
-    korean.write_bytes(("철수는 치킨을 먹고\n영희는 \n" * 50).encode("cp949") + b"bad \xff byte\n")
+    korean.write_bytes(("철수는 치킨을 먹고\n영희는 \n" * 50).encode("cp949"))
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes("먹고 있다\n".encode() * 50 + b"bad \xff byte\n")
     empty = tmp_path / "empty.txt"
     empty.write_bytes(b"  \n")
     local_events: list = []
-    local = drain(count_words([korean, empty], None, workers=1), local_events.append)
-    remote, events = on_cluster([korean, empty], None, scheduler)
+    local = drain(count_words([korean, bad, empty], None, workers=1), local_events.append)
+    remote, events = on_cluster([korean, bad, empty], None, scheduler)
     assert_same(local, remote)
     assert remote.encoding == "cp949, utf-8"
     assert [e for e in events if isinstance(e, Warning_)] == [
