@@ -18,6 +18,8 @@ import unicodedata
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from subword_gui.tokens.render import TokenStyle, render_token
+
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # raw value for QSortFilterProxyModel
 FETCH_BATCH = 2000
 
@@ -93,6 +95,15 @@ class MergeLogModel(_Table):
         self.rows: list = []
         self.cut: int | None = None  # vocab size the slider stands at
         self._display: dict[int, tuple] = {}
+        # how the other panels draw tokens: a byte-level run's "Ġc" reads "␣c" here too
+        self.style = TokenStyle()
+
+    def set_style(self, style: TokenStyle) -> None:
+        if style != self.style:
+            self.style = style
+            self._display = {}
+            if self.rows:
+                self.dataChanged.emit(self.index(0, 1), self.index(len(self.rows) - 1, 3))
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.rows)
@@ -134,9 +145,9 @@ class MergeLogModel(_Table):
             if shown is None:  # formatted once per row: painting asks for every visible cell often
                 shown = self._display[row] = (
                     f"{e.step} =" if e.tie else str(e.step),
-                    visible_token(e.left),
-                    visible_token(e.right),
-                    visible_token(e.new_token),
+                    render_token(e.left, self.style),
+                    render_token(e.right, self.style),
+                    render_token(e.new_token, self.style),
                     f"{e.count:,}",
                     f"{e.score:,.0f}" if float(e.score).is_integer() else f"{e.score:.4g}",
                     f"{e.vocab_size:,}",

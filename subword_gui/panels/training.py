@@ -53,6 +53,7 @@ from subword_gui.background.workers import Job
 from subword_gui.panels.item_models import MergeLogModel, UnigramRoundModel
 from subword_gui.state import on_screen
 from subword_gui.style import theme
+from subword_gui.tokens.render import TokenStyle, style_for
 
 ALGORITHM_LABELS = {
     "bpe": "BPE",
@@ -496,6 +497,7 @@ class TrainingPanel(QWidget):
         self._phase = "training"
         self._trained = None
         self._clear_run()
+        self.merge_model.set_style(_style_of_options(options))
         self.job = Job(jobs.train_job, source, options, cache, parent=self)
         self.job.events.connect(self._on_events)
         self.job.finished.connect(self._on_finished)
@@ -685,6 +687,7 @@ class TrainingPanel(QWidget):
             if list(self.state.merge_events) != self.merge_model.rows:
                 # A tokenizer opened from a file: its log is not ours to show.
                 self._clear_run()
+                self.merge_model.set_style(style_for(tokenizer))
                 self.merge_model.append_events(self.state.merge_events)
 
     def _on_cut(self, k) -> None:
@@ -778,3 +781,18 @@ class TrainingPanel(QWidget):
         if self._cache_dir is not None:
             self._cache_dir.cleanup()
             self._cache_dir = None
+
+
+def _style_of_options(options: TrainOptions) -> TokenStyle:
+    """How the tokens of a run will look, known before its model exists (the merge log
+    fills while training): byte-level runs spell ``Ġ`` as ``␣`` like every other panel.
+
+    >>> _style_of_options(TrainOptions("bytelevel-bpe", 300)).byte_level
+    True
+    """
+    byte_level = options.algorithm == "bytelevel-bpe" or (options.pre_tokenizer or "") == "bytelevel"
+    return TokenStyle(
+        byte_level=byte_level,
+        prefix=options.continuing_subword_prefix or None,
+        suffix=options.end_of_word_suffix or None,
+    )

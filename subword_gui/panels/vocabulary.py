@@ -25,6 +25,7 @@ it joined, recursively down to characters.
 from __future__ import annotations
 
 import heapq
+import html
 import time
 from collections import Counter
 
@@ -418,9 +419,13 @@ def count_token_uses(tokenizer, corpus, limit: int = FREQUENCY_WORDS, top_words=
                 yield None
         top_words = [(w, c) for c, w in sorted(heap, reverse=True)]
     # 2. encode each and add up its tokens
+    # subtle: a byte-level model learned "Ġwords" from running text, where a word follows a
+    # space; encoded alone, "words" never meets that token (Frequency 0 for every Ġ-token).
+    # So words are encoded as most of their uses occur: after a space.
+    lead = " " if style_for(tokenizer).byte_level else ""
     counts: Counter = Counter()
     for n, (word, count) in enumerate(top_words):
-        for tid in tokenizer.encode(word).ids:
+        for tid in tokenizer.encode(lead + word).ids:
             counts[tid] += count
         if n % 200 == 199:
             yield None
@@ -487,6 +492,23 @@ class CorpusFrequencies:
             self._top = (self._corpus, top)
             if self._alive():
                 self._on_done(counts)
+
+
+def base_token_kind(tokenizer, token: str) -> str:
+    """What a token no merge built is, in words (the Vocabulary panel's side label).
+
+    >>> base_token_kind(hug_bpe, "<unk>")
+    'the unknown token: it stands for any text the vocabulary cannot spell'
+    """
+    vocab = tokenizer.get_vocab()
+    if token not in vocab:
+        return ""
+    unk = getattr(tokenizer.model, "unk_token", None)
+    if token == unk:
+        return "the unknown token: it stands for any text the vocabulary cannot spell"
+    if any(t.content == token for t in tokenizer.added_tokens):
+        return "a special token: added whole, never built by merges nor split"
+    return "a base token: one of the alphabet's characters (or bytes), present before the first merge"
 
 
 class VocabularyPanel(QWidget):
@@ -700,7 +722,8 @@ class VocabularyPanel(QWidget):
             self.tree_title.setText("Select a token to see how it was built.")
             return
         style = self.model.style
-        shown = render_token(token, style)
+        # subtle: the label is rich text, so "<unk>" must be escaped or it vanishes as a tag
+        shown = html.escape(render_token(token, style))
         if self.model.kind == "unigram":
             tid = self.model.tokenizer.model.token_to_id(token)
             score = self.model.tokenizer.model.score(tid) if tid is not None else float("nan")
@@ -711,11 +734,7 @@ class VocabularyPanel(QWidget):
             return
         root = merge_tree(token, self.model.sources)
         if not root[2]:
-            why = (
-                "a base token: part of the alphabet or a special token"
-                if token in self.model.tokenizer.get_vocab()
-                else ""
-            )
+            why = base_token_kind(self.model.tokenizer, token)
             if self.model.kind == "wordpiece" and not self.model.sources:
                 why = "this WordPiece vocabulary carries no merges (train it here to see them)"
             self.tree_title.setText(f"<b>{shown}</b>: {why}")

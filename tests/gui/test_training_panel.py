@@ -353,3 +353,12 @@ def test_the_slider_prepares_the_first_cut_after_the_model_lands(qtbot, loaded):
     assert "_cut_tables" not in full.model.__dict__
     qtbot.waitUntil(lambda: "_cut_tables" in full.model.__dict__, timeout=WARM_DELAY_MS + 3000)
     assert loaded.state.tokenizer is full  # warming cut nothing that is shown
+
+
+def test_a_byte_level_merge_log_spells_tokens_like_the_other_panels():
+    from subword_gui.panels.training import _style_of_options
+
+    model = MergeLogModel()
+    model.set_style(_style_of_options(TrainOptions("bytelevel-bpe", vocab_size=300)))
+    model.append_events([MergeEvent(1, "Ġ", "c", "Ġc", count=11, vocab_size=258, score=11.0)])
+    assert [model.data(model.index(0, c)) for c in (1, 2, 3)] == ["␣", "c", "␣c"]

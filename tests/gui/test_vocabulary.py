@@ -248,3 +248,27 @@ def test_a_frequency_run_stops_when_its_model_or_panel_is_destroyed(qtbot, hug_b
     assert not freq.running()
     freq.finish_now()  # nothing left to run: would call set_frequencies on the deleted model
     qtbot.wait(50)  # and no queued slice does either (pytest-qt fails on an exception in a slot)
+
+
+def test_the_unknown_token_is_named_and_shown_in_the_side_label(panel, hug_bpe):
+    panel.state.set_tokenizer(hug_bpe)
+    panel.select_token("<unk>")
+    label = panel.tree_title.text()
+    assert "&lt;unk&gt;" in label  # escaped: rich text would swallow <unk> as a tag
+    assert "unknown token" in label and "alphabet" not in label
+
+
+def test_byte_level_merged_tokens_count_their_uses_after_a_space(panel):
+    """A byte-level model learns Ġwords from running text; the corpus's words are counted
+    bare, so they must be encoded as they occur (after a space) to meet those tokens."""
+    from core.training import pre_tokenize_lines
+
+    lines = ["the words are words and more words here"] * 11
+    opts = TrainOptions("bytelevel-bpe", vocab_size=300)
+    tok = drain(train_from_counts(pre_tokenize_lines(lines, opts), opts))
+    assert "Ġwords" in tok.get_vocab()
+    panel.state.set_corpus(count_lines(lines))
+    panel.state.set_tokenizer(tok)
+    panel.frequencies.finish_now()
+    freq = dict(zip(shown_rows(panel), shown_rows(panel, COL_FREQ)))
+    assert freq["␣words"] == "33"  # 3 a line, 11 lines
