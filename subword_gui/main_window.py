@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QFileDialog,
     QLabel,
@@ -140,6 +141,9 @@ class MainWindow(QMainWindow):
         # The user's own training options while an example has set its own (None: no example open).
         # Settings keep these, not the example's, and a real corpus brings them back.
         self._options_before_example: dict | None = None
+        self._save_target: tuple | None = None  # (path, format, tokenizer) of the last save: Ctrl+S
+        self.guide = None  # the User guide window, made on first F1
+        self._busy = {"training": False, "corpus": False}  # what Cancel (Esc) would stop
         self.setWindowTitle(APP_NAME)
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
@@ -199,6 +203,12 @@ class MainWindow(QMainWindow):
             "Ctrl+Shift+O",
             "Open tokenizer.json, a SentencePiece model, vocab.json+merges.txt…",
         )
+        self.save_action = self._action(
+            self.tr("&Save tokenizer"),
+            self.save_tokenizer,
+            K.Save,
+            self.tr("Save the shown tokenizer again where it was last saved (else ask where)"),
+        )
         self.save_tokenizer_action = self._action(
             "&Save tokenizer as…",
             self.save_tokenizer_dialog,
@@ -219,9 +229,29 @@ class MainWindow(QMainWindow):
             "&Step one merge", self.training_panel.step, "Ctrl+Shift+T", "Advance one merge at a time"
         )
         self.cancel_action = self._action(
-            "&Cancel", self.cancel_work, "Ctrl+.", "Cancel counting or training"
+            "&Cancel", self.cancel_work, "Esc", "Cancel counting or training (Esc)"
         )
-        self.about_action = self._action("&About Subword Explorer", self.show_about, K.HelpContents)
+        # Esc is also what closes popups and stops an edit: the action takes it only while
+        # there is something to cancel (a disabled action leaves the key to the widget).
+        self.cancel_action.setShortcuts([QKeySequence("Esc"), QKeySequence("Ctrl+.")])
+        self.cancel_action.setEnabled(False)
+        self.copy_tokens_action = self._action(
+            self.tr("Copy &tokens"),
+            lambda: self.copy_encoding("tokens"),
+            "Ctrl+Shift+C",
+            self.tr("Copy the tokens of the Segmentation text (a JSON list per line)"),
+        )
+        self.copy_ids_action = self._action(
+            self.tr("Copy &ids"),
+            lambda: self.copy_encoding("ids"),
+            "Ctrl+Shift+I",
+            self.tr("Copy the token ids of the Segmentation text (a JSON list per line)"),
+        )
+        self.guide_action = self._action(
+            self.tr("&User guide"), self.show_guide, K.HelpContents, self.tr("A short illustrated guide")
+        )
+        self.about_action = self._action("&About Subword Explorer", self.show_about)
+        self.save_action.setEnabled(False)
         self.save_tokenizer_action.setEnabled(False)
         self.export_log_action.setEnabled(False)
 
@@ -232,10 +262,15 @@ class MainWindow(QMainWindow):
             file_menu.addAction(a)
         self.recent_menu = file_menu.addMenu("&Recent files")
         file_menu.addSeparator()
+        file_menu.addAction(self.save_action)
         file_menu.addAction(self.save_tokenizer_action)
         file_menu.addAction(self.export_log_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
+
+        edit_menu = bar.addMenu(self.tr("&Edit"))
+        edit_menu.addAction(self.copy_tokens_action)
+        edit_menu.addAction(self.copy_ids_action)
 
         train_menu = bar.addMenu("&Train")
         for a in (self.train_action, self.step_action, self.cancel_action):
@@ -245,6 +280,7 @@ class MainWindow(QMainWindow):
         self._fill_examples_menu()
         self.view_menu = bar.addMenu("&View")
         help_menu = bar.addMenu("&Help")
+        help_menu.addAction(self.guide_action)
         help_menu.addAction(self.about_action)
 
     def _dock(self, name: str, title: str, widget: QWidget, area) -> QDockWidget:
@@ -322,6 +358,8 @@ class MainWindow(QMainWindow):
         self.training_panel.training_failed.connect(lambda m: self.report_error("Training failed", m))
         self.training_panel.training_started.connect(lambda: self.docks["training"].raise_())
         self.training_panel.training_finished.connect(self._keep_run)
+        self.training_panel.busy_changed.connect(lambda busy: self._update_cancel("training", busy))
+        self.corpus_panel.busy_changed.connect(lambda busy: self._update_cancel("corpus", busy))
         self.training_panel.curve_ready.connect(self._run_figures)
         self.runs_panel.compare_requested.connect(self.compare_run)
         self.runs_panel.save_requested.connect(self.save_run_dialog)
@@ -566,11 +604,14 @@ class MainWindow(QMainWindow):
         if tok is None:
             self.report_error("Save tokenizer", "There is no tokenizer to save: train or open one first.")
             return
-        corpus = [self.state.corpus_path] if self.state.corpus_path else []
+        if self._save_dialog(tok, self.state.train_options, self._corpus_list(), "Save tokenizer as"):
+            self._save_target = (self.last_saved[0], self.last_saved[1], tok)
+
+    def _corpus_list(self) -> list[str]:
         run = self.state.shown_run
         if run is not None and run.corpus:
-            corpus = [run.corpus]
-        self._save_dialog(tok, self.state.train_options, corpus, "Save tokenizer as")
+            return [run.corpus]
+        return [self.state.corpus_path] if self.state.corpus_path else []
 
     def save_run_dialog(self, run: Run) -> None:
         """Runs › Save…: one run's whole (uncut) tokenizer, any format."""
@@ -581,17 +622,19 @@ class MainWindow(QMainWindow):
             self.state.runs_changed.emit()
 
     def _save_dialog(self, tok, options, corpus: list[str], title: str) -> bool:
-        try:
-            from core.formats.detect import save_tokenizer
-        except ImportError:
-            self.report_error("Save tokenizer", "Saving tokenizer files is not available in this build yet.")
-            return False
         path, chosen = QFileDialog.getSaveFileName(
             self, title, "tokenizer.json", ";;".join(f for f, _ in SAVE_FILTERS)
         )
         if not path:
             return False
-        fmt = _format_for(path, chosen)
+        return self._write_tokenizer(tok, path, _format_for(path, chosen), options, corpus)
+
+    def _write_tokenizer(self, tok, path: str, fmt: str, options, corpus: list[str]) -> bool:
+        try:
+            from core.formats.detect import save_tokenizer
+        except ImportError:
+            self.report_error("Save tokenizer", "Saving tokenizer files is not available in this build yet.")
+            return False
         record = None
         if fmt == "project" and options is not None:
             from core.formats.project import TrainingRecord
@@ -699,6 +742,50 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(f"Restored the last session's tokenizer: {run.name}", 8000)
         return run
 
+    def _update_cancel(self, what: str, busy: bool) -> None:
+        self._busy[what] = busy
+        self.cancel_action.setEnabled(any(self._busy.values()))
+
+    def copy_encoding(self, what: str) -> str:
+        """Edit › Copy tokens / Copy ids: the Segmentation text's encoding on the clipboard,
+        one JSON list per line (tokens as the vocabulary spells them). Returns what was copied.
+
+        >>> window.copy_encoding("ids")
+        '[51, 7, 23]'
+        """
+        lines = self.segmentation_panel.lines()
+        if self.state.tokenizer is None or not lines:
+            self.statusBar().showMessage(self.tr("Nothing to copy: train or open a tokenizer first"), 5000)
+            return ""
+        rows = [list(getattr(line.encoding, what)) for line in lines]
+        text = "\n".join(json.dumps(row, ensure_ascii=False) for row in rows)
+        QApplication.clipboard().setText(text)
+        n = sum(len(r) for r in rows)
+        self.statusBar().showMessage(self.tr("Copied {n} {what}").format(n=f"{n:,}", what=what), 5000)
+        return text
+
+    def save_tokenizer(self) -> None:
+        """File › Save (Ctrl+S): the shown tokenizer again where it was last saved, else Save as."""
+        target = self._save_target
+        if target is None or target[2] is not self.state.tokenizer:
+            self.save_tokenizer_dialog()
+            return
+        path, fmt, _tok = target
+        self._write_tokenizer(self.state.tokenizer, path, fmt, self.state.train_options, self._corpus_list())
+
+    def show_guide(self, section: str | None = None):
+        """Help › User guide (F1): the guide window (one, raised if already open)."""
+        from subword_gui.guide import GuideDialog
+
+        if self.guide is None:
+            self.guide = GuideDialog(self)
+        self.guide.show()
+        self.guide.raise_()
+        self.guide.activateWindow()
+        if isinstance(section, str):
+            self.guide.show_section(section)
+        return self.guide
+
     def cancel_work(self) -> None:
         self.training_panel.cancel()
         self.corpus_panel.cancel()
@@ -737,6 +824,7 @@ class MainWindow(QMainWindow):
             text += f" (cut from {full.vocab_size:,})"
         self.model_fact.setText(text)
         self.save_tokenizer_action.setEnabled(True)
+        self.save_action.setEnabled(True)
         self.export_log_action.setEnabled(bool(self.state.merge_events))
 
     def show_about(self) -> None:

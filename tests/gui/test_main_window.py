@@ -18,7 +18,9 @@ def test_docks_menus_and_shortcuts(window):
     assert {"corpus", "training", "vocab"} <= set(window.docks)
     assert {d.objectName() for d in window.docks.values()} >= {"corpusDock", "trainingDock", "vocabDock"}
     menus = [a.text().replace("&", "") for a in window.menuBar().actions()]
-    assert menus[:2] == ["File", "Train"] and "Examples" in menus and "View" in menus and "Help" in menus
+    assert (
+        menus[:3] == ["File", "Edit", "Train"] and "Examples" in menus and "View" in menus and "Help" in menus
+    )
     file_items = [
         a.text().replace("&", "") for a in window.menuBar().actions()[0].menu().actions() if a.text()
     ]

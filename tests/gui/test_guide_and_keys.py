@@ -1,0 +1,139 @@
+"""Help › User guide on F1, Esc cancels, Ctrl+S saves again, Edit › Copy tokens / ids."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QFileDialog
+
+from core.training import TrainOptions
+from subword_gui.guide import GuideDialog, replay_merges, work_examples
+
+WAIT_MS = 30_000
+
+
+def test_worked_examples_reach_the_textbook_results():
+    examples = work_examples()
+    # the Hugging Face course's hug/pug table: u g (20), u n (16), h ug (15); m was never seen
+    assert [(e.left, e.right, e.count) for e in examples["bpe"].merges] == [
+        ("u", "g", 20),
+        ("u", "n", 16),
+        ("h", "ug", 15),
+    ]
+    assert dict((t, tokens) for t, tokens, _ids in examples["bpe"].encoded)["pug bug mug"] == [
+        "p",
+        "ug",
+        "b",
+        "ug",
+        "<unk>",
+        "ug",
+    ]
+    # seed 001's Korean counts: the first merge is 먹 고 (11)
+    first = examples["korean"].merges[0]
+    assert (first.left, first.right, first.count) == ("먹", "고", 11)
+    # byte-level BPE never needs an unknown token: the emoji and Hangul decode back whole
+    bytelevel = examples["bytelevel"]
+    _text, _tokens, ids = bytelevel.encoded[1]
+    assert bytelevel.tokenizer.decode(ids) == "안녕 👋🏽"
+
+
+def test_replay_applies_merges_in_rank_order():
+    steps = replay_merges("hugs", [("u", "g"), ("u", "n"), ("h", "ug")])
+    assert [(rank, symbols) for rank, _l, _r, symbols in steps] == [(1, ["h", "ug", "s"]), (3, ["hug", "s"])]
+    assert replay_merges("", [("a", "b")]) == [] and replay_merges("x", []) == []
+
+
+def test_f1_opens_the_guide_with_every_section_and_the_examples(qtbot, window):
+    assert window.guide_action.shortcut().toString() == "F1"
+    assert "User guide" in [
+        a.text().replace("&", "") for a in window.menuBar().actions()[-1].menu().actions()
+    ]
+    GuideDialog._cache = None
+    window.guide_action.trigger()
+    guide = window.guide
+    assert guide is not None and guide.isVisible()
+    with qtbot.waitSignal(guide.examples_ready, timeout=WAIT_MS):
+        pass
+    assert guide.failed is None
+    text = guide.browser.toPlainText()
+    for heading in (
+        "The main flow",
+        "The panels",
+        "BPE",
+        "WordPiece",
+        "Unigram",
+        "Byte-level BPE",
+        "why view",
+    ):
+        assert heading in text
+    assert "Working the example out" not in text
+    assert "Sennrich" in text and "GPT-2 paper" in text and "Park et al." in text
+    guide.show_section("unigram")
+    window.guide_action.trigger()  # a second F1 raises the same window
+    assert window.guide is guide
+
+
+def test_esc_cancels_only_while_there_is_work(qtbot, window, small_corpus):
+    assert QKeySeq(window) == ["Esc", "Ctrl+."]
+    assert not window.cancel_action.isEnabled()  # Esc is left to popups and editors
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.open_path(str(small_corpus), "corpus")
+    panel = window.training_panel
+    panel.set_options(TrainOptions("bpe", vocab_size=400))
+    panel.step()  # a stepped run waits for the next click: still busy
+    qtbot.waitUntil(lambda: panel.merge_model.rowCount() > 0, timeout=WAIT_MS)
+    assert window.cancel_action.isEnabled()
+    with qtbot.waitSignal(panel.training_cancelled, timeout=WAIT_MS):
+        qtbot.keyClick(window, Qt.Key.Key_Escape)
+    assert not window.cancel_action.isEnabled()
+
+
+def QKeySeq(window) -> list[str]:  # noqa: N802
+    return [k.toString() for k in window.cancel_action.shortcuts()]
+
+
+def test_ctrl_s_saves_again_where_the_shown_tokenizer_was_saved(qtbot, window, monkeypatch, tmp_path):
+    from subword_gui.main_window import SAVE_FILTERS
+
+    window.corpus_panel.open_lines(["hug pug pun bun hugs", "hug hug pun"], "hug.txt")
+    window.training_panel.set_options(TrainOptions("bpe", vocab_size=12))
+    with qtbot.waitSignal(window.training_panel.training_finished, timeout=WAIT_MS):
+        window.train_action.trigger()
+    assert window.save_action.shortcut().toString() == "Ctrl+S"
+    out = tmp_path / "tok.json"
+    asked = []
+
+    def ask(*a, **k):
+        asked.append(a)
+        return str(out), SAVE_FILTERS[0][0]
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", ask)
+    window.save_action.trigger()  # never saved: asks where
+    assert len(asked) == 1 and out.is_file()
+    out.unlink()
+    window.save_action.trigger()  # the same tokenizer: saved again without asking
+    assert len(asked) == 1 and out.is_file() and not window.messages
+    window.slider.set_vocab_size(10)  # another (cut) tokenizer is shown: ask again
+    window.save_action.trigger()
+    assert len(asked) == 2
+
+
+def test_edit_menu_copies_tokens_and_ids(qtbot, window):
+    edit = window.menuBar().actions()[1].menu()
+    assert [a.text().replace("&", "") for a in edit.actions()] == ["Copy tokens", "Copy ids"]
+    QApplication.clipboard().setText("before")
+    assert window.copy_encoding("tokens") == ""  # no model yet: the clipboard is left alone
+    assert QApplication.clipboard().text() == "before"
+    window.corpus_panel.open_lines(["hug pug pun bun hugs", "hug hug pun"], "hug.txt")
+    window.training_panel.set_options(TrainOptions("bpe", vocab_size=12))
+    with qtbot.waitSignal(window.training_panel.training_finished, timeout=WAIT_MS):
+        window.train_action.trigger()
+    window.segmentation_panel.set_text("hugs pun\nbun")
+    tok = window.state.tokenizer
+    window.copy_tokens_action.trigger()
+    rows = [json.loads(line) for line in QApplication.clipboard().text().split("\n")]
+    assert rows == [tok.encode("hugs pun").tokens, tok.encode("bun").tokens]
+    window.copy_ids_action.trigger()
+    rows = [json.loads(line) for line in QApplication.clipboard().text().split("\n")]
+    assert rows == [tok.encode("hugs pun").ids, tok.encode("bun").ids]
