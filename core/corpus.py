@@ -481,12 +481,13 @@ def count_words(
     sizes = [p.stat().st_size for p in files]
     total = sum(sizes)
     counter = _Counter(options)
+    min_bytes = _parallel_min_bytes(options)
     used: list[str] = []
     replaced_total = 0
     done = 0
     empty: list[Path] = []
     for path, size in zip(files, sizes):
-        n_workers, file_encoding = _parallel_workers(path, size, encoding, workers)
+        n_workers, file_encoding = _parallel_workers(path, size, encoding, workers, min_bytes)
         if n_workers > 1:
             from core.corpus_parallel import count_file_parallel
 
@@ -518,16 +519,37 @@ def count_words(
     )
 
 
-def _parallel_workers(path: Path, size: int, encoding: str, workers: int | None) -> tuple[int, str]:
+def _parallel_min_bytes(options) -> int:
+    """From what file size counting under ``options`` is worth several processes.
+
+    A pre-tokenizer that is much slower than splitting (a morpheme analyser reads
+    a few hundred KB a second) says so with a ``parallel_min_bytes`` attribute.
+    """
+    from core import corpus_parallel
+
+    if options is None:
+        return corpus_parallel.PARALLEL_MIN_BYTES
+    from core.training import build_pre_tokenizer
+
+    pre = build_pre_tokenizer(options)
+    return getattr(pre, "parallel_min_bytes", corpus_parallel.PARALLEL_MIN_BYTES)
+
+
+def _parallel_workers(
+    path: Path, size: int, encoding: str, workers: int | None, min_bytes: int | None = None
+) -> tuple[int, str]:
     """``(processes, concrete encoding)`` for counting ``path`` in parallel, or ``(1, "")``.
 
-    Parallel when more than one process is allowed, the file is large, and its
-    encoding can be cut at line-end bytes (see ``core.corpus_parallel``).
+    Parallel when more than one process is allowed, the file is large (``min_bytes``,
+    default ``PARALLEL_MIN_BYTES``), and its encoding can be cut at line-end bytes
+    (see ``core.corpus_parallel``).
     """
     from core import corpus_parallel
 
     workers = corpus_parallel.available_cpus() if workers is None else workers
-    if workers < 2 or size < corpus_parallel.PARALLEL_MIN_BYTES:
+    if min_bytes is None:
+        min_bytes = corpus_parallel.PARALLEL_MIN_BYTES
+    if workers < 2 or size < min_bytes:
         return 1, ""
     try:
         with open(path, "rb") as f:
