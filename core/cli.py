@@ -475,7 +475,7 @@ def _encode_subword_nmt(args: argparse.Namespace) -> int:
 
 
 def load_model_path(path: Path, pattern: str | None = None):
-    """A tokenizer from any supported file or folder (see core.formats.detect); warnings go to stderr."""
+    """A tokenizer from any supported file or folder (see core.formats.registry); warnings go to stderr."""
     from core.formats.detect import open_tokenizer
 
     if not path.exists():
@@ -572,11 +572,18 @@ def _cmd_encode(args: argparse.Namespace) -> int:
 
 
 def _add_convert_options(p: argparse.ArgumentParser) -> None:
-    from core.formats.detect import SAVE_FORMATS
+    from core.formats.registry import FORMATS, LOAD_FORMATS, SAVE_FORMATS
 
+    folders = " and ".join(f.name for f in FORMATS if f.saves_folder)
     p.add_argument("input", type=Path, help="any supported tokenizer file or folder")
-    p.add_argument("output", type=Path, help="where to write (a folder for gpt2 and project)")
+    p.add_argument("output", type=Path, help=f"where to write (a folder for {folders})")
     p.add_argument("--to", required=True, choices=SAVE_FORMATS, help="the target format")
+    p.add_argument(
+        "--from",
+        dest="source_format",
+        choices=LOAD_FORMATS,
+        help="the input's format, when detection should not guess it",
+    )
     p.add_argument(
         "--pattern", help="split pattern of a tiktoken rank file: gpt2, cl100k_base, o200k_base or a regex"
     )
@@ -586,7 +593,9 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     """Open INPUT, save it as --to at OUTPUT, and say what the target format loses."""
     from core.formats.detect import convert
 
-    loaded, losses = convert(args.input, args.output, args.to, pattern=args.pattern)
+    loaded, losses = convert(
+        args.input, args.output, args.to, pattern=args.pattern, source_format=args.source_format
+    )
     for warning in loaded.warnings:
         print(f"subword: warning: {warning}", file=sys.stderr)
     print(f"converted {args.input} ({loaded.format}) -> {args.output} ({args.to})")

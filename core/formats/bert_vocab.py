@@ -90,3 +90,92 @@ def save_bert_vocab(model_or_vocab, path) -> None:
             raise ConfigError(f"token {token!r} (id {i}) cannot be written as one line of a vocab.txt")
     text = "".join(token + "\n" for token, _ in by_id)
     write_atomic(Path(path), text)
+
+
+# -- as a row of core.formats.registry ---------------------------------------------------------
+
+
+def find_in_folder(folder: Path) -> Path | None:
+    path = folder / "vocab.txt"
+    return path if path.is_file() else None
+
+
+def sniff(head) -> bool:
+    """One unit per line (the most permissive check: the registry runs it last)."""
+    return not head.binary and all(b" " not in ln.strip() for ln in head.lines)
+
+
+def open_file(path: Path, pattern: str | None = None):
+    """BERT's whole pipeline around the vocabulary, its settings guessed from the tokens.
+
+    ``pattern`` is unused.
+    """
+    import unicodedata
+
+    from core import decoders
+    from core.formats.common import LoadedTokenizer
+    from core.normalizers import BertNormalizer
+    from core.pre_tokenizers import BertPreTokenizer
+    from core.tokenizer import AddedToken, Tokenizer
+
+    vocab = read_bert_vocab(path)
+    unk = next((t for t in ("[UNK]", "<unk>", "[unk]") if t in vocab), None)
+    if unk is None:
+        raise FormatError(f"{path} has no unknown token ([UNK]): not a BERT vocab.txt")
+    model = WordPiece(vocab, unk, "##", 100)
+    # subtle: uncased BERT vocabularies hold no upper-case letters; cased ones many.
+    words = [t for t in vocab if not (t.startswith("[") and t.endswith("]"))]
+    lowercase = not any(c.isupper() for t in words for c in t)
+    # subtle: accent stripping (NFD, marks dropped) turns every Hangul syllable into jamo
+    # and 'é' into 'e'; a vocabulary that holds such characters was not made with it.
+    strip_accents = lowercase and not any(
+        unicodedata.normalize("NFD", c) != c for t in words for c in t.removeprefix("##")
+    )
+    specials = [t for t in ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]") if t in vocab]
+    tok = Tokenizer(
+        model,
+        normalizer=BertNormalizer(strip_accents=strip_accents, lowercase=lowercase),
+        pre_tokenizer=BertPreTokenizer(),
+        decoder=decoders.WordPiece("##"),
+        added_tokens=[AddedToken(t, vocab[t], special=True) for t in specials],
+    )
+    warnings = [
+        f"{path.name} holds no normalizer settings: assumed BERT's, with lowercase={lowercase} "
+        f"({'no' if lowercase else 'some'} upper-case letters in the vocabulary) and "
+        f"strip_accents={strip_accents} ({'no' if strip_accents else 'some'} precomposed letters such as "
+        "Hangul syllables or accented Latin in it)"
+    ]
+    return LoadedTokenizer(tok, "bert", path, warnings)
+
+
+def save_file(tok, path: Path, record=None) -> list[str]:
+    from core.formats.common import describe, file_in
+    from core.normalizers import BertNormalizer
+    from core.pre_tokenizers import BertPreTokenizer
+
+    path = file_in(path, "vocab.txt")
+    d = tok.model.to_dict()
+    vocab = tok.get_vocab()
+    save_bert_vocab(vocab, path)
+    losses = []
+    if "[UNK]" not in vocab:
+        losses.append("vocab.txt readers expect an [UNK] token, which this vocabulary lacks")
+    if d.get("type") != "WordPiece":
+        losses.append(
+            f"vocab.txt is read as a WordPiece vocabulary; this tokenizer's {d.get('type')} model "
+            "(merges or scores) is lost"
+        )
+    elif d.get("continuing_subword_prefix", "##") != "##":
+        losses.append(f"vocab.txt does not record the subword prefix {d['continuing_subword_prefix']!r}")
+    if tok.normalizer is not None and not isinstance(tok.normalizer, BertNormalizer):
+        losses.append(
+            f"vocab.txt carries no normalizer: {describe(tok.normalizer)} is lost (readers assume BERT's)"
+        )
+    elif isinstance(tok.normalizer, BertNormalizer):
+        losses.append("vocab.txt does not record the BertNormalizer settings (lowercase, accents)")
+    if tok.pre_tokenizer is not None and not isinstance(tok.pre_tokenizer, BertPreTokenizer):
+        losses.append(
+            f"vocab.txt carries no pre-tokenizer: {describe(tok.pre_tokenizer)} is lost "
+            "(readers assume BERT's)"
+        )
+    return losses

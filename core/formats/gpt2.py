@@ -138,3 +138,73 @@ def _read_text(path: Path) -> str:
         return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as e:
         raise FormatError(f"{path} is not UTF-8 text (byte {e.start})") from None
+
+
+# -- as a row of core.formats.registry ---------------------------------------------------------
+
+
+def find_in_folder(folder: Path) -> Path | None:
+    if (folder / VOCAB_NAME).is_file() and (folder / MERGES_NAME).is_file():
+        return folder / VOCAB_NAME
+    return None
+
+
+def sniff(head) -> bool:
+    return False  # two files: recognised by their names only
+
+
+def open_file(path: Path, pattern: str | None = None):
+    """``path`` is either file of the pair; ``pattern`` is unused (GPT-2's byte-level split is implied)."""
+    from core.formats.common import LoadedTokenizer
+
+    folder = path.parent
+    vocab, merges = path.with_name(VOCAB_NAME), path.with_name(MERGES_NAME)
+    for p in (vocab, merges):
+        if not p.is_file():
+            raise FormatError(f"{p} is missing: the GPT-2 format is vocab.json and merges.txt side by side")
+    tok = load_gpt2_tokenizer(vocab, merges)
+    warnings = [
+        f"{folder}: vocab.json + merges.txt say nothing of normalization or pre-tokenization; "
+        "assumed GPT-2's byte-level pre-tokenizer"
+    ]
+    return LoadedTokenizer(tok, "gpt2", path, warnings)
+
+
+class _BpeFiles:
+    """Vocabulary and ranked merges of any BPE-shaped model, as :func:`save_gpt2` wants them."""
+
+    def __init__(self, vocab: dict[str, int], merges: list[tuple[str, str]]):
+        self._vocab, self._merges = vocab, merges
+
+    def get_vocab(self) -> dict[str, int]:
+        return dict(self._vocab)
+
+    def ranked_merges(self) -> list[tuple[str, str]]:
+        return list(self._merges)
+
+
+def save_file(tok, path: Path, record=None) -> list[str]:
+    """Write the folder ``path`` (created if needed) with vocab.json and merges.txt."""
+    import shutil
+
+    from core.formats.common import bpe_parts, pipeline_losses, source_losses
+
+    vocab, merges, d = bpe_parts(tok, "vocab.json + merges.txt")
+    if path.exists() and not path.is_dir():
+        raise ConfigError(f"{path} is a file; the GPT-2 format is a folder with vocab.json and merges.txt")
+    created = not path.exists()
+    path.mkdir(parents=True, exist_ok=True)
+    try:
+        save_gpt2(_BpeFiles(vocab, merges), path)
+    except BaseException:
+        if created:  # bad input changes nothing: not even an empty folder is left
+            shutil.rmtree(path, ignore_errors=True)
+        raise
+    losses = pipeline_losses(tok, "vocab.json + merges.txt", keeps_pre_tokenizer="ByteLevel")
+    for key in ("unk_token", "continuing_subword_prefix", "end_of_word_suffix"):
+        if d.get(key):
+            losses.append(f"vocab.json + merges.txt do not record the model's {key} ({d[key]!r})")
+    for key in ("byte_fallback", "fuse_unk", "ignore_merges"):
+        if d.get(key):
+            losses.append(f"vocab.json + merges.txt do not record {key}=true")
+    return losses + source_losses(tok, "vocab.json + merges.txt")

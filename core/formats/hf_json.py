@@ -405,3 +405,36 @@ def _check_added_against_vocab(added: list[AddedToken], model, src: str) -> None
             raise FormatError(
                 f"{src}: duplicate id {t.id}: added token {t.content!r} and vocab token {owner!r} share it"
             )
+
+
+# -- as a row of core.formats.registry ---------------------------------------------------------
+
+
+def find_in_folder(folder: Path) -> Path | None:
+    path = folder / "tokenizer.json"
+    return path if path.is_file() else None
+
+
+def sniff(head) -> bool:
+    """A file that starts as a JSON object (after a byte-order mark or white space)."""
+    return head.stripped.startswith(b"{")
+
+
+def open_file(path: Path, pattern: str | None = None):
+    """``pattern`` is unused: tokenizer.json stores its pre-tokenizer."""
+    from core.formats.common import LoadedTokenizer
+
+    tok = load_tokenizer_json(path)
+    return LoadedTokenizer(tok, "hf-json", path, list(tok.extra.get("warnings") or []))
+
+
+def save_file(tok, path: Path, record=None) -> list[str]:
+    from core.formats.common import file_in, source_losses
+    from core.formats.hf_compat import hf_compatible
+
+    portable, losses = hf_compatible(tok)  # our analyser and jamo steps have no tokenizers type
+    save_tokenizer_json(portable, file_in(path, "tokenizer.json"))
+    losses += source_losses(tok, "tokenizer.json")
+    if "tiktoken" in (tok.extra or {}):
+        losses.append("tokenizer.json: tiktoken ranks become a BPE with merges derived from the ranks")
+    return losses

@@ -165,3 +165,29 @@ def load_project(folder: str | os.PathLike):
 
             return load_tiktoken(path, source.get("pattern") or "cl100k_base"), record
     return load_tokenizer_json(folder / TOKENIZER), record
+
+
+# -- as a row of core.formats.registry ---------------------------------------------------------
+
+
+def find_in_folder(folder: Path) -> Path | None:
+    """The folder itself when it holds a sidecar."""
+    return folder if (folder / SIDECAR).is_file() else None
+
+
+def sniff(head) -> bool:
+    return False  # a project is a folder, never recognised from one file's content
+
+
+def open_file(path: Path, pattern: str | None = None):
+    """Open the project at ``path`` (the folder, or its ``training.json``); ``pattern`` is unused."""
+    from core.formats.common import LoadedTokenizer
+
+    folder = path if path.is_dir() else path.parent
+    tok, record = load_project(folder)
+    return LoadedTokenizer(tok, "project", folder, list(tok.extra.get("warnings") or []), record)
+
+
+def save_file(tok, path: Path, record: TrainingRecord | None = None) -> list[str]:
+    save_project(tok, path, record)
+    return []

@@ -1031,3 +1031,30 @@ def save_sentencepiece(tok, path: str | Path) -> list[str]:
     path = Path(path)
     write_atomic(path, data)
     return losses
+
+
+# -- as a row of core.formats.registry ---------------------------------------------------------
+
+
+def find_in_folder(folder: Path) -> Path | None:
+    from core.formats.common import one_file
+
+    return one_file(folder, "*.model")
+
+
+def sniff(head) -> bool:
+    """A binary file whose first byte opens field 1, length-delimited: a ModelProto's first piece."""
+    return head.binary and head.data[:1] == b"\x0a"
+
+
+def open_file(path: Path, pattern: str | None = None):
+    """``pattern`` is unused: the model stores its normalizer and splitting rules."""
+    from core.formats.common import LoadedTokenizer
+
+    return LoadedTokenizer(load_sentencepiece(path), "sentencepiece", path, [])
+
+
+def save_file(tok, path: Path, record=None) -> list[str]:
+    from core.formats.common import file_in
+
+    return save_sentencepiece(tok, file_in(path, "tokenizer.model"))

@@ -151,3 +151,74 @@ def save_vocabulary(path, counts: dict[str, int]) -> None:
             raise ConfigError(f"vocabulary entry {word!r}: {count!r} cannot be written as 'word count'")
     ordered = sorted(counts.items(), key=lambda kv: kv[1], reverse=True)
     write_atomic(Path(path), "".join(f"{w} {c}\n" for w, c in ordered))
+
+
+# -- as a row of core.formats.registry ---------------------------------------------------------
+
+
+def find_in_folder(folder: Path) -> Path | None:
+    from core.formats.common import one_file
+
+    if (folder / "codes").is_file():
+        return folder / "codes"
+    return one_file(folder, "*.codes")
+
+
+def sniff(head) -> bool:
+    """``#version:`` first, or two units on every line (after the rank-file check, which this also fits)."""
+    if head.binary:
+        return False
+    if head.lines[0].startswith(b"#version:"):
+        return True
+    return all(len(ln.split(b" ")) == 2 for ln in head.lines)
+
+
+def open_file(path: Path, pattern: str | None = None):
+    """The codes as a BPE with ids in order of appearance; ``pattern`` is unused."""
+    from core import decoders
+    from core.formats.common import LoadedTokenizer
+    from core.models.bpe import BPE
+    from core.pre_tokenizers import WhitespaceSplit
+    from core.tokenizer import Tokenizer
+
+    codes = load_codes(path)
+    suffix = "</w>" if codes.version >= (0, 2) else None
+    vocab: dict[str, int] = {"<unk>": 0}
+    # 1. every character the codes mention, alone and as a word's last character
+    chars = sorted({c for pair in codes.merges for unit in pair for c in unit.removesuffix("</w>")})
+    for c in chars:
+        vocab.setdefault(c, len(vocab))
+        if suffix:
+            vocab.setdefault(c + suffix, len(vocab))
+    # 2. then every merge's parts and result, in merge order
+    for a, b in codes.merges:
+        for t in (a, b, a + b):
+            vocab.setdefault(t, len(vocab))
+    model = BPE(vocab, codes.merges, unk_token="<unk>", end_of_word_suffix=suffix)
+    tok = Tokenizer(
+        model, pre_tokenizer=WhitespaceSplit(), decoder=decoders.BPEDecoder("</w>") if suffix else None
+    )
+    warnings = [
+        f"{path.name}: subword-nmt codes carry no vocabulary ids; ids follow the order units appear in the "
+        "codes, and characters the codes never mention become <unk> (subword-nmt keeps them as they are)"
+    ]
+    if suffix is None:
+        warnings.append(f"{path.name}: version 0.1 codes (a separate </w> unit) are applied approximately")
+    return LoadedTokenizer(tok, "subword-nmt", path, warnings)
+
+
+def save_file(tok, path: Path, record=None) -> list[str]:
+    from core.formats.common import bpe_parts, file_in, pipeline_losses
+
+    vocab, merges, d = bpe_parts(tok, "subword-nmt codes")
+    save_codes(file_in(path, "codes"), merges)
+    losses = ["subword-nmt codes carry no vocabulary ids (only the merges, in order)"]
+    losses += pipeline_losses(tok, "subword-nmt codes")
+    if d.get("end_of_word_suffix") != "</w>":
+        losses.append(
+            "subword-nmt applies codes with '</w>' on each word's last character; this model "
+            f"uses end_of_word_suffix={d.get('end_of_word_suffix')!r}, so segmentations differ"
+        )
+    if d.get("continuing_subword_prefix"):
+        losses.append(f"subword-nmt codes do not record the prefix {d['continuing_subword_prefix']!r}")
+    return losses

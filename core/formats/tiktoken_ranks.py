@@ -389,3 +389,63 @@ def ranks_of(tok) -> dict[bytes, int]:
 
 def save_tiktoken(tok, path: str | os.PathLike) -> None:
     write_ranks(ranks_of(tok), path)
+
+
+# -- as a row of core.formats.registry ---------------------------------------------------------
+
+
+def find_in_folder(folder: Path) -> Path | None:
+    from core.formats.common import one_file
+
+    return one_file(folder, "*.tiktoken")
+
+
+def sniff(head) -> bool:
+    """Every line is ``base64 number``."""
+    return not head.binary and all(_is_rank_line(ln) for ln in head.lines)
+
+
+def _is_rank_line(line: bytes) -> bool:
+    parts = line.split()
+    if len(parts) != 2 or not parts[1].isdigit():
+        return False
+    try:
+        base64.b64decode(parts[0], validate=True)
+        return True
+    except (binascii.Error, ValueError):
+        return False
+
+
+def open_file(path: Path, pattern: str | None = None):
+    """``pattern``: the split pattern, which the file does not store (a name or a regex)."""
+    from core.formats.common import LoadedTokenizer
+
+    warnings = []
+    if pattern is None:
+        pattern = "cl100k_base"
+        warnings.append(
+            f"{path.name} does not store its split pattern: assumed cl100k_base (choose with --pattern)"
+        )
+    return LoadedTokenizer(load_tiktoken(path, pattern), "tiktoken", path, warnings)
+
+
+def save_file(tok, path: Path, record=None) -> list[str]:
+    from core.formats.common import describe, file_in
+
+    save_tiktoken(tok, file_in(path, "ranks.tiktoken"))  # ConfigError (nothing written) unless byte-level
+    losses = ["a tiktoken rank file does not store its split pattern"]
+    if not isinstance(tok.pre_tokenizer, TiktokenSplit):
+        losses.append(
+            f"tiktoken applies a regex split pattern; this tokenizer's pre-tokenizer "
+            f"{describe(tok.pre_tokenizer) if tok.pre_tokenizer else 'None'} is lost"
+        )
+    if tok.normalizer is not None:
+        losses.append(f"a tiktoken rank file carries no normalizer: {describe(tok.normalizer)} is lost")
+    if tok.added_tokens:
+        losses.append("a tiktoken rank file carries no special tokens")
+    if "tiktoken" not in (tok.extra or {}):
+        losses.append(
+            "ranks are the model's ids: tiktoken merges by rank, which equals this model's merge order "
+            "only when ids were assigned in merge order (as trainers do)"
+        )
+    return losses

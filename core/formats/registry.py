@@ -1,0 +1,206 @@
+"""The table of tokenizer file formats: one row per format, one module per row.
+
+    >>> [f.name for f in FORMATS][:3]
+    ['project', 'hf-json', 'gpt2']
+    >>> format_named("tiktoken").title
+    'tiktoken ranks'
+    >>> SAVE_FORMATS[:2]
+    ('hf-json', 'gpt2')
+
+Everything that lists formats reads this table: detection and opening
+(:mod:`core.formats.detect`), ``subword convert --from/--to``, and the explorer's
+open and save dialogs. Adding a format is one module plus one row.
+
+A row's module (imported only when that format is used) provides:
+
+- ``find_in_folder(folder) -> Path | None``: the file of this format in a folder;
+- ``sniff(head: Head) -> bool``: whether a file with an uninformative name is one
+  (see :class:`core.formats.common.Head`);
+- ``open_file(path, pattern=None) -> LoadedTokenizer``: read it (``pattern`` is the
+  split pattern of formats that do not store one; others ignore it);
+- ``save_file(tok, path, record=None) -> list[str]``: write it and say what it
+  loses (only for rows with ``saves=True``).
+
+Order matters twice. In a folder the first row whose ``find_in_folder`` answers
+wins, so rows run from the most telling file (our own ``training.json``) to the
+least. Content sniffing runs by ``sniff_priority``, lowest first, so the
+permissive checks (one token per line: BERT) come after the strict ones (base64
+and a number: tiktoken).
+
+Leaves out: the file formats that hold no tokenizer (merge logs, word counts).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+from core.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str  # what --format/--to/--from say, e.g. "hf-json"
+    title: str  # what a person reads, e.g. "Hugging Face tokenizer.json"
+    module: str  # the module that recognises, reads and writes it
+    names: tuple[str, ...] = ()  # exact file names (lower case) that mean this format
+    suffixes: tuple[str, ...] = ()  # file name endings that mean it, when no name in the table did
+    folder_hint: str = ""  # how a folder error message names what it looked for
+    sniff_priority: int = 50  # content checks run lowest first (see the module docstring)
+    saves: bool = False  # has save_file
+    saves_folder: bool = False  # save_file writes a folder, not a file
+    save_suffix: str = ""  # the ending of a saved file (a save dialog's filter)
+
+    def load_module(self) -> ModuleType:
+        return importlib.import_module(self.module)
+
+    @property
+    def patterns(self) -> tuple[str, ...]:
+        """File-dialog globs: ``('vocab.json', 'merges.txt')``, ``('*.model',)``."""
+        return self.names + tuple("*" + s for s in self.suffixes)
+
+    @property
+    def dialog_filter(self) -> str:
+        """``"SentencePiece model (*.model)"``; a folder format shows ``(*)``."""
+        globs = "*" if self.saves_folder and not self.patterns else " ".join(self.patterns)
+        return f"{self.title} ({globs})"
+
+
+FORMATS: tuple[Format, ...] = (
+    Format(
+        "project",
+        "Project folder: tokenizer.json + training record",
+        "core.formats.project",
+        names=("training.json",),
+        folder_hint="training.json",
+        sniff_priority=0,  # never by content: it is a folder
+        saves=True,
+        saves_folder=True,
+    ),
+    Format(
+        "hf-json",
+        "Hugging Face tokenizer.json",
+        "core.formats.hf_json",
+        suffixes=(".json",),
+        folder_hint="tokenizer.json",
+        sniff_priority=10,
+        saves=True,
+        save_suffix=".json",
+    ),
+    Format(
+        "gpt2",
+        "GPT-2 folder: vocab.json + merges.txt",
+        "core.formats.gpt2",
+        names=("vocab.json", "merges.txt"),
+        folder_hint="vocab.json + merges.txt",
+        sniff_priority=0,  # never by content: two files
+        saves=True,
+        saves_folder=True,
+    ),
+    Format(
+        "sentencepiece",
+        "SentencePiece model",
+        "core.formats.sentencepiece_model",
+        suffixes=(".model",),
+        folder_hint="*.model",
+        sniff_priority=10,
+        saves=True,
+        save_suffix=".model",
+    ),
+    Format(
+        "bert",
+        "BERT vocab.txt",
+        "core.formats.bert_vocab",
+        names=("vocab.txt",),
+        folder_hint="vocab.txt",
+        sniff_priority=90,  # any file of single words: the last guess
+        saves=True,
+        save_suffix=".txt",
+    ),
+    Format(
+        "tiktoken",
+        "tiktoken ranks",
+        "core.formats.tiktoken_ranks",
+        suffixes=(".tiktoken",),
+        folder_hint="*.tiktoken",
+        sniff_priority=20,
+        saves=True,
+        save_suffix=".tiktoken",
+    ),
+    Format(
+        "subword-nmt",
+        "subword-nmt codes",
+        "core.formats.subword_nmt_codes",
+        suffixes=(".codes",),
+        folder_hint="codes",
+        sniff_priority=40,
+        saves=True,
+        save_suffix=".codes",
+    ),
+    Format(
+        "sentencepiece-vocab",
+        "SentencePiece .vocab",
+        "core.formats.sentencepiece_vocab",
+        suffixes=(".vocab",),
+        folder_hint="*.vocab",
+        sniff_priority=30,
+    ),
+)
+
+LOAD_FORMATS: tuple[str, ...] = tuple(f.name for f in FORMATS)
+# The formats save_tokenizer can write (also the choices of `subword convert --to`), in dialog order.
+# subtle: hf-json first, because a save dialog preselects its first filter and tokenizer.json keeps most.
+SAVE_FORMATS: tuple[str, ...] = tuple(
+    f.name for f in sorted((f for f in FORMATS if f.saves), key=lambda f: f.name != "hf-json")
+)
+
+
+def format_named(name: str, saving: bool = False) -> Format:
+    """The row called ``name``; ConfigError listing the choices when there is none."""
+    choices = SAVE_FORMATS if saving else LOAD_FORMATS
+    if name not in choices:
+        what = "target format" if saving else "format"
+        raise ConfigError(f"unknown {what} {name!r}; choose from {', '.join(choices)}")
+    return next(f for f in FORMATS if f.name == name)
+
+
+def format_for_name(file_name: str) -> Format | None:
+    """The row a file's name alone decides (exact names first, then endings), or None.
+
+    >>> format_for_name("Vocab.JSON").name, format_for_name("m.model").name
+    ('gpt2', 'sentencepiece')
+    """
+    name = file_name.lower()
+    for f in FORMATS:
+        if name in f.names:
+            return f
+    for f in FORMATS:
+        if any(name.endswith(s) for s in f.suffixes):
+            return f
+    return None
+
+
+def open_dialog_filters() -> list[str]:
+    """Filters for a file dialog that opens any tokenizer: all formats first, then one per format."""
+    globs = sorted({g for f in FORMATS for g in f.patterns})
+    return [f"Tokenizers ({' '.join(globs)})"] + [f.dialog_filter for f in FORMATS] + ["All files (*)"]
+
+
+def save_dialog_filters() -> list[tuple[str, str]]:
+    """``(filter, format name)`` for a save dialog, in :data:`SAVE_FORMATS` order."""
+    rows = [format_named(n, saving=True) for n in SAVE_FORMATS]
+    return [(f"{f.title} (*{f.save_suffix})", f.name) for f in rows]
+
+
+def save_format_for_suffix(file_name: str, default: str = "hf-json") -> str:
+    """The save format a file name's ending asks for, else ``default``.
+
+    >>> save_format_for_suffix("x.model"), save_format_for_suffix("x")
+    ('sentencepiece', 'hf-json')
+    """
+    name = file_name.lower()
+    for f in FORMATS:
+        if f.saves and f.save_suffix and name.endswith(f.save_suffix):
+            return f.name
+    return default

@@ -1,0 +1,74 @@
+"""The format table is the one place that lists formats: every row's module has the four
+functions, and the command line and dialogs offer exactly the table's formats."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.errors import ConfigError, FormatError
+from core.formats import registry
+from core.formats.detect import detect_format, open_tokenizer, save_tokenizer
+
+
+@pytest.mark.parametrize("fmt", registry.FORMATS, ids=lambda f: f.name)
+def test_every_row_has_a_module_that_recognises_reads_and_writes(fmt):
+    module = fmt.load_module()
+    for function in ("find_in_folder", "sniff", "open_file"):
+        assert callable(getattr(module, function, None)), f"{fmt.module} lacks {function}"
+    assert callable(getattr(module, "save_file", None)) == fmt.saves
+
+
+def test_names_are_unique_and_save_formats_are_rows():
+    names = [f.name for f in registry.FORMATS]
+    assert len(names) == len(set(names))
+    assert set(registry.SAVE_FORMATS) == {f.name for f in registry.FORMATS if f.saves}
+    assert registry.SAVE_FORMATS[0] == "hf-json"  # what a save dialog preselects
+
+
+def test_a_file_name_decides_before_its_ending():
+    assert registry.format_for_name("vocab.json").name == "gpt2"
+    assert registry.format_for_name("other.json").name == "hf-json"
+    assert registry.format_for_name("VOCAB.TXT").name == "bert"
+    assert registry.format_for_name("corpus.txt") is None
+
+
+def test_unknown_format_names_list_the_table(tmp_path):
+    (tmp_path / "x.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(ConfigError, match="choose from " + ", ".join(registry.LOAD_FORMATS)):
+        open_tokenizer(tmp_path / "x.json", format="no-such")
+    with pytest.raises(ConfigError, match="choose from " + ", ".join(registry.SAVE_FORMATS)):
+        save_tokenizer(None, tmp_path / "y", "sentencepiece-vocab")
+
+
+def test_an_empty_folder_names_every_rows_file(tmp_path):
+    with pytest.raises(FormatError) as e:
+        detect_format(tmp_path)
+    for fmt in registry.FORMATS:
+        assert fmt.folder_hint in str(e.value)
+
+
+def test_convert_offers_the_table(capsys):
+    from core.cli import build_parser
+
+    parser = build_parser()
+    for flag, choices in (("--to", registry.SAVE_FORMATS), ("--from", registry.LOAD_FORMATS)):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["convert", "a", "b", flag, "no-such"])
+        err = capsys.readouterr().err
+        for name in choices:
+            assert repr(name) in err
+
+
+def test_dialog_filters_cover_every_format():
+    opened = registry.open_dialog_filters()
+    assert opened[0].startswith("Tokenizers (") and opened[-1] == "All files (*)"
+    for fmt in registry.FORMATS:
+        for glob in fmt.patterns:
+            assert glob in opened[0]
+    saved = registry.save_dialog_filters()
+    assert [name for _, name in saved] == list(registry.SAVE_FORMATS)
+    for label, name in saved:
+        suffix = registry.format_named(name).save_suffix
+        if suffix:
+            assert registry.save_format_for_suffix("x" + suffix) == name
+            assert f"*{suffix})" in label
