@@ -24,6 +24,9 @@ from core.hangul import compose_jamo
 
 
 class _Base:
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        raise NotImplementedError
+
     def decode(self, tokens: list[str]) -> str:
         return "".join(self.decode_chain(list(tokens)))
 

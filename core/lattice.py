@@ -116,9 +116,9 @@ class Lattice:
                     candidates.append((score + node.score, node, rank))
             # subtle: sort by score only (stable), so ties keep insertion order.
             kbest[pos] = heapq.nlargest(k, candidates, key=lambda c: c[0])
-        results = []
+        results: list[tuple[list[Node], float]] = []
         for score, node, rank in kbest[n]:
-            path = []
+            path: list[Node] = []
             nd, r = node, rank
             while nd is not None:
                 path.append(nd)

@@ -32,7 +32,7 @@ import unicodedata
 from collections.abc import Iterable
 from collections.abc import Sequence as SequenceT
 from functools import lru_cache
-from typing import Protocol
+from typing import Literal, Protocol
 
 import regex
 
@@ -186,7 +186,7 @@ def _compose_changes(seq: list[tuple[str, int]]) -> list[tuple[str, int]]:
 class _UnicodeForm:
     """NFC/NFD/NFKC/NFKD, aligned as `tokenizers` aligns them (see the module docstring)."""
 
-    form = "NFC"
+    form: Literal["NFC", "NFD", "NFKC", "NFKD"] = "NFC"
     compat = False
     compose = True
 

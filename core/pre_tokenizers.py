@@ -130,6 +130,9 @@ def _behavior_from(d: dict, default: str = "Isolated") -> str:
 
 
 class _Base:
+    def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
+        raise NotImplementedError
+
     def pre_tokenize_str(self, text: str) -> list[tuple[str, tuple[int, int]]]:
         return [(p.normalized, p.offsets) for p in self.pre_tokenize(NormalizedString.from_str(text))]
 

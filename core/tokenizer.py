@@ -108,7 +108,7 @@ class Tokenizer:
 
     def _index_normalized_tokens(self) -> None:
         """Tokens with ``normalized=True`` are matched by their normalized content."""
-        self._normalized_by_content: dict[str, AddedToken] = {}
+        self._normalized_by_content = {}
         for t in self.added_tokens:
             if t.normalized and t.content:
                 key = self.normalizer.normalize_str(t.content) if self.normalizer is not None else t.content

@@ -84,7 +84,7 @@ def load_codes(path, max_merges: int = -1) -> Codes:
                 f"{path}, line {n + offset}: {line.strip(_EDGE)!r} should be exactly two "
                 "subword units separated by one space"
             )
-        merges.append(parts)  # type: ignore[arg-type]
+        merges.append((parts[0], parts[1]))
     return Codes(version, merges)
 
 
