@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from core import __version__
 from core.errors import FormatError, SubwordError
 from core.events import MergeEvent, Progress, TrainingStopped, Warning_, drain
 from core.training import TRAINERS, TrainOptions
@@ -202,7 +203,8 @@ def _add_algorithm_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--unigram-textbook",
         action="store_true",
-        help="unigram: the seed's teaching recipe (300 seed pieces, drop 10%% per round)",
+        help="unigram: the Hugging Face course's teaching recipe (chapter 6: 300 initial pieces, "
+        "drop 10%% per round while more than 100 remain)",
     )
     p.add_argument(
         "--shrinking-factor", type=float, help="unigram: share of pieces kept per pruning round (0.75)"
@@ -211,8 +213,8 @@ def _add_algorithm_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--wordpiece-score",
         choices=["likelihood", "frequency"],
-        help="wordpiece: merge score, count(ab)/(count(a)count(b)) as the seeds (default) "
-        "or the pair count as tokenizers' WordPieceTrainer",
+        help="wordpiece: merge score, count(ab)/(count(a)count(b)) as the Hugging Face course "
+        "explains WordPiece (default) or the pair count as tokenizers' WordPieceTrainer",
     )
 
 
@@ -621,6 +623,7 @@ SUBCOMMANDS: dict[str, tuple[str, Callable, Callable]] = {
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="subword", description="Train and use subword tokenizers.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name, (help_text, add_arguments, command) in SUBCOMMANDS.items():

@@ -21,12 +21,20 @@ import tempfile
 import time
 from pathlib import Path
 
+from core import __version__
+
 STEP_TIMEOUT_S = 600.0
 
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="subword-explorer", description="Train, inspect and compare subword tokenizers."
+    )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    p.add_argument(
+        "--install-desktop-entry",
+        action="store_true",
+        help="add Subword Explorer to the desktop's application menu (Linux) and exit",
     )
     p.add_argument("file", nargs="?", help="a corpus, word-count file or tokenizer to open")
     p.add_argument("--corpus", help="a corpus text file to open")
@@ -164,6 +172,12 @@ def _settle(app, ms: int = 300) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.install_desktop_entry:
+        from subword_gui.desktop import install_desktop_entry
+
+        for path in install_desktop_entry():
+            print(f"installed {path}")
+        return 0
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
@@ -174,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     app.setApplicationName(APP_NAME)
     app.setOrganizationName("SubwordExplorer")
+    app.setDesktopFileName("subword-explorer")  # ties the window to the menu entry and its icon
     apply_theme(app)
 
     if args.screenshot:
