@@ -24,3 +24,10 @@ def corpora_dir() -> Path:
 @pytest.fixture(scope="session")
 def resources_dir() -> Path:
     return RESOURCES
+
+
+def pytest_collection_modifyitems(config, items):
+    """Everything under tests/parity is marked ``parity``: the quick loop leaves it out."""
+    for item in items:
+        if "parity" in item.path.parts:
+            item.add_marker(pytest.mark.parity)
