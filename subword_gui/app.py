@@ -170,8 +170,25 @@ def _settle(app, ms: int = 300) -> None:
         time.sleep(0.01)
 
 
+# Qt platform notices that say nothing to a user: the offscreen and minimal plugins
+# cannot pass size hints to a window manager they do not have.
+QUIET_QT_MESSAGES = ("This plugin does not support propagateSizeHints()",)
+
+
+def _quiet_platform_notices() -> None:
+    """Drop Qt's notices listed in QUIET_QT_MESSAGES; every other message goes to stderr."""
+    from PySide6.QtCore import qInstallMessageHandler
+
+    def handler(_mode, _context, message: str) -> None:
+        if not message.startswith(QUIET_QT_MESSAGES):
+            print(message, file=sys.stderr)
+
+    qInstallMessageHandler(handler)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    _quiet_platform_notices()
     if args.install_desktop_entry:
         from subword_gui.desktop import install_desktop_entry
 

@@ -816,6 +816,9 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{name} — {APP_NAME}")
 
     def _on_tokenizer(self, tok) -> None:
+        if tok is None:  # a stepped run was cancelled before any model existed
+            self.model_fact.setText("No model")
+            return
         full = self.state.full_tokenizer
         opts = self.state.train_options
         algo = ALGORITHM_LABELS.get(opts.algorithm, opts.algorithm) if opts else type(tok.model).__name__

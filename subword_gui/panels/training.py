@@ -497,6 +497,8 @@ class TrainingPanel(QWidget):
         self._phase = "training"
         self._trained = None
         self._clear_run()
+        self._previewed = False
+        self._shown_before_steps = (self.state.tokenizer, self.state.vocab_size)
         self.merge_model.set_style(_style_of_options(options))
         self.job = Job(jobs.train_job, source, options, cache, parent=self)
         self.job.events.connect(self._on_events)
@@ -583,6 +585,8 @@ class TrainingPanel(QWidget):
             )
             if follow:
                 self.merge_view.scrollToBottom()
+            if self.stepping and trained is None:
+                self._show_step_preview()
         if self.round_model.append_events(events):
             self._redraw_plots(merges=False, curve=False)
             last = self.round_model.rows[-1]
@@ -599,6 +603,28 @@ class TrainingPanel(QWidget):
             )
         if trained is not None:
             self._on_trained(trained)
+
+    def _show_step_preview(self) -> None:
+        """While stepping, the other panels segment with the merges learned so far."""
+        try:
+            preview = step_preview(self.state.corpus, self._options, self.merge_model.rows)
+        except Exception:  # noqa: BLE001 - a preview is an extra; the merge log is already shown
+            return
+        if preview is not None:
+            self._previewed = True
+            self.state.set_tokenizer(preview)
+
+    def _undo_step_preview(self) -> None:
+        """A stepped run that did not finish: show again what was shown before it."""
+        if not getattr(self, "_previewed", False):
+            return
+        self._previewed = False
+        tok, vocab_size = self._shown_before_steps
+        if tok is not None:
+            self.state.set_tokenizer(tok, vocab_size)
+        else:
+            self.state.tokenizer, self.state.vocab_size = None, None
+            self.state.tokenizer_changed.emit(None)
 
     def _on_trained(self, event) -> None:
         """The model is ready (the worker goes on to measure the held-out curve)."""
@@ -655,6 +681,7 @@ class TrainingPanel(QWidget):
         self._phase = "idle"
         self._set_busy(False)
         self.stepping = False
+        self._undo_step_preview()
         self._restore_previous_run()
         self.status.setText("Training failed")
         self.training_failed.emit(message)
@@ -667,6 +694,7 @@ class TrainingPanel(QWidget):
         self._phase = "idle"
         self._set_busy(False)
         self.stepping = False
+        self._undo_step_preview()
         self._restore_previous_run()
         self.status.setText("Cancelled; the previous model is unchanged")
         self.training_cancelled.emit()
@@ -796,3 +824,50 @@ def _style_of_options(options: TrainOptions) -> TokenStyle:
         prefix=options.continuing_subword_prefix or None,
         suffix=options.end_of_word_suffix or None,
     )
+
+
+def step_preview(corpus, options: TrainOptions, merges: list):
+    """A BPE tokenizer made of the merges learned so far, for segmenting while stepping
+    (the trainer's own model exists only at the end). Ids follow the trainer's order
+    (special tokens, the alphabet by code point, then each merge's result); the alphabet
+    is the corpus's characters through the normalizer (all 256 bytes when byte-level).
+    None for algorithms whose steps are not BPE merges.
+
+    >>> ug = MergeEvent(1, "u", "g", "ug", count=2, vocab_size=9, score=2.0)
+    >>> step_preview(count_lines(["hug pug"]), TrainOptions("bpe", 9), [ug]).encode("hug").tokens
+    ['h', 'ug']
+    """
+    from core.bytelevel import bytes_to_chars
+    from core.models.bpe import BPE
+    from core.training import build_normalizer, wrap_model
+
+    if options.algorithm not in ("bpe", "bytelevel-bpe") or corpus is None:
+        return None
+    style = _style_of_options(options)
+    if style.byte_level:
+        alphabet = set(bytes_to_chars(bytes(range(256))))
+    else:
+        normalizer = build_normalizer(options)
+        alphabet = set()
+        for c in corpus.chars:
+            text = normalizer.normalize_str(c) if normalizer is not None else c
+            alphabet.update(ch for ch in text if not ch.isspace())
+    vocab: dict[str, int] = {}
+    for t in list(options.special_tokens or []) + sorted(alphabet):
+        vocab.setdefault(t, len(vocab))
+    prefix, suffix = style.prefix or "", style.suffix or ""
+    if prefix or suffix:
+        for c in sorted(alphabet):
+            for form in {prefix + c, c + suffix, prefix + c + suffix} - {c}:
+                vocab.setdefault(form, len(vocab))
+    for m in merges:
+        for t in (m.left, m.right, m.left + m.right[len(prefix) :]):
+            vocab.setdefault(t, len(vocab))
+    model = BPE(
+        vocab,
+        [(m.left, m.right) for m in merges],
+        unk_token=options.unk_token if options.unk_token in vocab else None,
+        continuing_subword_prefix=style.prefix,
+        end_of_word_suffix=style.suffix,
+    )
+    return wrap_model(model, options)

@@ -362,3 +362,21 @@ def test_a_byte_level_merge_log_spells_tokens_like_the_other_panels():
     model.set_style(_style_of_options(TrainOptions("bytelevel-bpe", vocab_size=300)))
     model.append_events([MergeEvent(1, "Ġ", "c", "Ġc", count=11, vocab_size=258, score=11.0)])
     assert [model.data(model.index(0, c)) for c in (1, 2, 3)] == ["␣", "c", "␣c"]
+
+
+def test_each_step_updates_the_segmentation_and_cancel_takes_it_back(qtbot, loaded):
+    window = loaded
+    panel, seg = window.training_panel, window.segmentation_panel
+    panel.set_options(TrainOptions("bpe", vocab_size=120))
+    for _ in range(3):
+        with qtbot.waitSignal(panel.merge_model.rowsInserted, timeout=WAIT_MS):
+            panel.step_button.click()
+    first = panel.merge_model.rows[0]
+    # the panels segment with the merges so far: the first merge's result is one token
+    seg.set_text(f"{first.new_token}")
+    assert seg.lines()[0].encoding.tokens == [first.new_token]
+    assert window.state.tokenizer is not None and window.state.full_tokenizer is None
+    with qtbot.waitSignal(panel.training_cancelled, timeout=WAIT_MS):
+        window.cancel_action.trigger()
+    assert window.state.tokenizer is None  # nothing was shown before the stepped run
+    assert seg.lines() == []
