@@ -1,0 +1,151 @@
+"""The Korean study: syllable, jamo and morpheme-aware BPE on one corpus, at one vocab size.
+
+Three pipelines, the same trainer (BPE, ``<unk>`` the one special token) and the
+same vocab size, so the only difference is what BPE learns its merges over:
+
+- **syllable BPE**: ``metaspace`` pieces, ~thousands of syllables as the alphabet;
+- **jamo BPE**: the ``jamo`` normalizer first, so the alphabet is ~70 letters and
+  a token may end inside a syllable;
+- **morpheme-aware BPE**: ``ko-morph`` pieces (kiwipiepy), so no token crosses a
+  morpheme boundary (Park et al. 2020, "An Empirical Study of Tokenization
+  Strategies for Various Korean NLP Tasks").
+
+Each is measured on held-out lines: tokens per word, characters per token,
+unknown rate and vocabulary use, and tokens per word at several vocab sizes
+(the trained model cut to each size, as the explorer's slider cuts it).
+
+    >>> rows = drain(korean_study(train_lines, held_out, vocab_size=2000))
+    >>> [(r.name, round(r.stats.tokens_per_word, 2)) for r in rows]
+
+subtle: a *word* here is a whitespace-separated word (어절) for all three, not a
+pre-token: ko-morph's pre-tokens are morphemes, and tokens per morpheme would
+flatter it. Characters are the original text's (spaces included), so jamo BPE's
+characters per token count syllables, not jamo.
+
+Leaves out: WordPiece and Unigram variants, and downstream tasks (Park et al.
+measure those; this measures segmentation only).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Generator
+from dataclasses import dataclass, field
+
+from core.events import Progress, drain
+from core.stats import EncodingStats, unknown_id
+from core.tokenizer import Tokenizer
+from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+
+# name -> (normalizer, pre-tokenizer)
+PIPELINES: dict[str, tuple[str | None, str]] = {
+    "syllable BPE": (None, "metaspace"),
+    "jamo BPE": ("jamo", "metaspace"),
+    "morpheme-aware BPE": (None, "ko-morph"),
+}
+
+
+@dataclass
+class StudyRow:
+    """One pipeline of the study: its options, trained tokenizer and figures."""
+
+    name: str
+    options: TrainOptions
+    tokenizer: Tokenizer
+    stats: EncodingStats
+    curve: list[tuple[int, float]] = field(default_factory=list)  # (vocab size, tokens per word)
+
+
+def study_options(name: str, vocab_size: int) -> TrainOptions:
+    normalizer, pre = PIPELINES[name]
+    return TrainOptions(
+        "bpe", vocab_size=vocab_size, normalizer=normalizer, pre_tokenizer=pre, special_tokens=["<unk>"]
+    )
+
+
+def curve_sizes(low: int, high: int, n: int = 8) -> list[int]:
+    """``n`` vocab sizes from ``low`` to ``high``, evenly spaced on a log scale.
+
+    ``curve_sizes(100, 1000, 3) == [100, 316, 1000]``
+    """
+    if high <= low:
+        return [high]
+    a, b = math.log(max(low, 1)), math.log(high)
+    inner = {int(round(math.exp(a + (b - a) * i / (n - 1)))) for i in range(n)}
+    return sorted(inner | {low, high})
+
+
+def measure(tokenizer: Tokenizer, pieces: list[list[str]], words: int, characters: int) -> EncodingStats:
+    """Figures of ``tokenizer``'s model over pre-tokenized held-out lines (``pieces`` per line)."""
+    model = tokenizer.model
+    unk = unknown_id(tokenizer)
+    tokens = unknown = 0
+    distinct: set[int] = set()
+    for line in pieces:
+        for piece in line:
+            for t in model.tokenize(piece):
+                tokens += 1
+                distinct.add(t.id)
+                unknown += t.id == unk
+    return EncodingStats(len(pieces), tokens, words, characters, unknown, len(distinct), tokenizer.vocab_size)
+
+
+def study_one(
+    name: str,
+    word_counts: dict[str, int],
+    held_out: list[str],
+    vocab_size: int,
+    sizes: list[int] | None = None,
+) -> StudyRow:
+    """Train pipeline ``name`` on pre-token counts and measure it on ``held_out`` lines."""
+    options = study_options(name, vocab_size)
+    tok = drain(train_from_counts(word_counts, options))
+    # subtle: pre-tokenize once (ko-morph runs the analyser here), then only the model
+    # changes with the vocab size; re-encoding would re-analyse every line per size
+    pieces = [[p.normalized for p in tok.pieces(line)] for line in held_out]
+    words = sum(len(line.split()) for line in held_out)
+    characters = sum(len(line) for line in held_out)
+    row = StudyRow(name, options, tok, measure(tok, pieces, words, characters))
+    model = tok.model
+    low = int(getattr(model, "min_vocab_size", 0) or 0) + 1
+    for k in sizes or curve_sizes(min(low, tok.vocab_size), tok.vocab_size):
+        cut = Tokenizer(model.truncated(k), tok.normalizer, tok.pre_tokenizer, tok.decoder, tok.added_tokens)
+        row.curve.append((cut.vocab_size, measure(cut, pieces, words, characters).tokens_per_word))
+    return row
+
+
+def korean_study(
+    train_lines: list[str], held_out: list[str], vocab_size: int, names: list[str] | None = None
+) -> Generator[Progress, None, list[StudyRow]]:
+    """The three pipelines on in-memory lines; yields a Progress per pipeline (a cancellation point)."""
+    names = names or list(PIPELINES)
+    rows = []
+    for i, name in enumerate(names):
+        yield Progress("study", i, len(names))
+        counts = pre_tokenize_lines(train_lines, study_options(name, vocab_size))
+        rows.append(study_one(name, counts, held_out, vocab_size))
+    yield Progress("study", len(names), len(names))
+    return rows
+
+
+def split_held_out(lines: list[str], every: int = 20) -> tuple[list[str], list[str]]:
+    """Every ``every``-th non-blank line held out: ``(training lines, held-out lines)``."""
+    lines = [line for line in lines if line.strip()]
+    held = [line for i, line in enumerate(lines) if i % every == every - 1]
+    train = [line for i, line in enumerate(lines) if i % every != every - 1]
+    return train, held
+
+
+def markdown_table(rows: list[StudyRow]) -> str:
+    """The README's table: one row per pipeline."""
+    out = [
+        "| pipeline | vocab | tokens per word | characters per token | unknown rate | vocabulary used |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in rows:
+        s = r.stats
+        out.append(
+            f"| {r.name} | {s.vocab_size:,} | {s.tokens_per_word:.3f} | {s.chars_per_token:.3f} | "
+            f"{s.unk_rate:.4%} | {s.vocab_used:.1%} |"
+        )
+    return "\n".join(out)
