@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QTextOption
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -57,7 +57,7 @@ from subword_gui.background.jobs import can_truncate, min_vocab_size, truncate_t
 from subword_gui.state import on_screen
 from subword_gui.tokens import palette
 from subword_gui.tokens.render import render_parts, style_for
-from subword_gui.tokens.token_view import Chip, TokenStrip, segment_line, token_tooltip
+from subword_gui.tokens.token_view import LONG_LINE, Chip, TokenStrip, segment_line, token_tooltip
 
 # The Segmentation panel's opening text, so both panels start on the same text.
 DEFAULT_TEXT = "토크나이저는 문장을 작은 조각으로 나눕니다.\nTokenizers cut text into subword pieces."
@@ -558,9 +558,23 @@ class ComparePanel(QWidget):
 
     def _segmentation_text(self, text: str) -> None:
         self._last_segmentation_text = text
+        if not on_screen(self):
+            # subtle: copying a pasted 100,000-character word into a hidden editor costs Qt a
+            # layout per keystroke; a hidden panel takes the latest text when shown
+            self._mirror_pending = self.follow.isChecked()
+            return
+        self._mirror_pending = False
         if self.follow.isChecked() and text != self.editor.toPlainText():
             self._mirroring = True
             try:
+                # a word thousands of letters long has no word boundary to wrap at: Qt's
+                # search for one costs seconds, so such a text wraps anywhere
+                long_line = any(len(line) >= LONG_LINE for line in text.split("\n"))
+                self.editor.setWordWrapMode(
+                    QTextOption.WrapMode.WrapAnywhere
+                    if long_line
+                    else QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere
+                )
                 self.editor.setPlainText(text)
             finally:
                 self._mirroring = False
@@ -598,6 +612,8 @@ class ComparePanel(QWidget):
         if pending is not None:
             self._full_pending = None
             self._apply_full(pending[0])
+        if getattr(self, "_mirror_pending", False) and self._last_segmentation_text is not None:
+            self._segmentation_text(self._last_segmentation_text)
         if self._stale:
             self._timer.start()
 

@@ -15,18 +15,31 @@ Alt+Left walk the text token by token.
 Only lines whose text changed are re-encoded (results and chips are cached per
 line), so a keystroke in 2,000 characters of Korean costs one line's encoding
 plus the chip layout; the why view waits for a pause in typing.
+
+A line of ``LONG_LINE`` characters or more (a pasted 100,000-character word) is
+encoded on a helper thread (:class:`~subword_gui.background.line_encoder.LineEncoder`)
+while the editor stays live; the counts say so until it lands. Such a line is
+coloured only where it is in view (extra selections, redone on scrolling), the
+editor wraps it anywhere (Qt's search for a word boundary in a 100,000-letter
+word costs seconds per keystroke), the strip lists its first ``STRIP_LIMIT``
+tokens, and the why view explains the tokens around the cursor rather than the
+whole word (``WHY_MAX_CHARS``).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut, QTextCursor
+import bisect
+import html
+
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QKeySequence, QShortcut, QTextCharFormat, QTextCursor, QTextOption
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QScrollArea,
     QSplitter,
+    QTextEdit,
     QToolTip,
     QVBoxLayout,
     QWidget,
@@ -34,8 +47,12 @@ from PySide6.QtWidgets import (
 
 from core.stats import EncodingStats, stats_of_encodings
 from core.text import NormalizedString
+from core.tokenizer import Encoding
+from subword_gui.background.line_encoder import LineEncoder
 from subword_gui.tokens import palette
+from subword_gui.tokens.render import render_html
 from subword_gui.tokens.token_view import (
+    LONG_LINE,
     Chip,
     LineCache,
     LineTokens,
@@ -43,15 +60,22 @@ from subword_gui.tokens.token_view import (
     TokenStrip,
     chips_for_lines,
     cluster_at,
+    span_formats,
+    token_origin,
     token_tooltip,
 )
 from subword_gui.tokens.why_view import WhyView
 
 SAMPLE_TEXT = "토크나이저는 문장을 작은 조각으로 나눕니다.\nTokenizers cut text into subword pieces."
 EDITOR_POINT_SIZE = 14
-STRIP_LIMIT = 5000  # chips laid out at most (the text is coloured whatever its length)
+STRIP_LIMIT = 2000  # chips laid out at most (the text is coloured whatever its length)
 WHY_DELAY_MS = 120  # the why view waits for a pause in typing (it is the slow part)
 WHY_MIN_HEIGHT = 240  # a Unigram lattice (axis, characters, best path, candidates) and the n-best list
+# A longer word is not explained merge by merge (BPE's steps each show the whole word: the
+# cost grows with the square of its length); the why view lists the tokens around the cursor.
+WHY_MAX_CHARS = 64
+WHY_WINDOW_TOKENS = 12  # tokens listed either side of the cursor's, for such a word
+VIEW_MARGIN_CHARS = 200  # a long line is coloured this far beyond what is in view
 
 
 def _count_html(value: str, label: str, colour: str = "#1F2D3D") -> str:
@@ -62,6 +86,16 @@ def _count_html(value: str, label: str, colour: str = "#1F2D3D") -> str:
         f"<span style='font-size:15pt; font-weight:600; color:{colour}'>{value}</span>"
         f"<span style='color:#667'>&nbsp;{label}</span>"
     )
+
+
+class TextEditor(QPlainTextEdit):
+    """The Segmentation editor: a pasted or dropped text with a very long line switches to
+    wrapping anywhere *before* Qt lays it out (see :meth:`SegmentationPanel._set_wrap`)."""
+
+    def insertFromMimeData(self, source) -> None:  # noqa: N802 (Qt override)
+        if source.hasText() and any(len(line) >= LONG_LINE for line in source.text().split("\n")):
+            self.setWordWrapMode(QTextOption.WrapMode.WrapAnywhere)
+        super().insertFromMimeData(source)
 
 
 class SegmentationPanel(QWidget):
@@ -76,8 +110,14 @@ class SegmentationPanel(QWidget):
         self.stats = EncodingStats(0, 0, 0, 0, 0, 0, 0)
         self._lines: list[LineTokens] = []
         self._chip_where: list[tuple[int, int]] = []
+        self._strip_lines: list[LineTokens] = []  # the lines the strip's chips come from
         self._first_chip: list[int] = []
         self._announced: str | None = None  # the text last sent on state.text_changed
+        self._pending: list[int] = []  # long lines being encoded on the helper thread
+        self._has_long = False
+        self._encoder = LineEncoder(self)
+        self._encoder.encoded.connect(self._line_encoded)
+        self._encoder.failed.connect(self._line_failed)
         self._build()
         self.highlighter = TokenHighlighter(self.editor.document(), self.cache)
         self._refresh_timer = QTimer(self, singleShot=True, interval=0)
@@ -89,6 +129,10 @@ class SegmentationPanel(QWidget):
         self._why_timer.timeout.connect(self.explain_at_cursor)
         self.editor.cursorPositionChanged.connect(self._cursor_moved)
         self.editor.viewport().installEventFilter(self)
+        # a long line is coloured where it is in view: again after a scroll or a resize
+        self._view_timer = QTimer(self, singleShot=True, interval=0)
+        self._view_timer.timeout.connect(self._colour_visible)
+        self.editor.verticalScrollBar().valueChanged.connect(self._view_timer.start)
         # Alt+Right / Alt+Left: walk the text token by token (the why view follows)
         for keys, step in (("Alt+Right", 1), ("Alt+Left", -1)):
             shortcut = QShortcut(QKeySequence(keys), self.editor, context=Qt.ShortcutContext.WidgetShortcut)
@@ -120,7 +164,7 @@ class SegmentationPanel(QWidget):
         header.addWidget(self.counts, 1)
         header.addWidget(self.legend, 0)
 
-        self.editor = QPlainTextEdit()
+        self.editor = TextEditor()
         font = QFont(self.editor.font())
         font.setPointSize(EDITOR_POINT_SIZE)
         self.editor.setFont(font)
@@ -163,6 +207,7 @@ class SegmentationPanel(QWidget):
     def set_text(self, text: str) -> None:
         """Replace the text; the cursor goes to the first line's most merged word, so the
         why view starts on something worth explaining."""
+        self._set_wrap(any(len(line) >= LONG_LINE for line in text.split("\n")))
         self.editor.setPlainText(text)
         self.refresh()
         first = self._lines[0].encoding if self._lines else None
@@ -183,6 +228,7 @@ class SegmentationPanel(QWidget):
         return list(self._lines)
 
     def set_tokenizer(self, tokenizer) -> None:
+        self._encoder.forget()
         self.cache.set_tokenizer(tokenizer)
         self.why.clear()
         self.highlighter.rehighlight()
@@ -197,6 +243,7 @@ class SegmentationPanel(QWidget):
             self.state.text_changed.emit(text)
         if self.cache.tokenizer is None:
             self._lines = []
+            self._pending = []
             self.stats = EncodingStats(0, 0, 0, 0, 0, 0, 0)
             self.counts.setText(
                 "<span style='color:#888'>No tokenizer yet: train one or open a tokenizer file.</span>"
@@ -206,19 +253,44 @@ class SegmentationPanel(QWidget):
             return
         doc = self.editor.document()
         lines: list[LineTokens] = []
+        pending: list[int] = []
         block = doc.begin()
         while block.isValid():
-            lines.append(self.cache.get(block.text()))
+            text = block.text()
+            if len(text) >= LONG_LINE:
+                line = self.cache.peek(text)
+                if line is None:  # encoded on the helper thread; no tokens until it lands
+                    self._encoder.request(self.cache.tokenizer, text, key=len(lines))
+                    pending.append(len(lines))
+                    line = LineTokens(text, Encoding(), [], [], [])
+                lines.append(line)
+            else:
+                lines.append(self.cache.get(text))
             block = block.next()
         self._lines = lines
+        self._pending = pending
+        self._set_wrap(any(len(ln.text) >= LONG_LINE for ln in lines))
+        if pending:
+            waiting = sum(len(lines[n].text) for n in pending)
+            self.counts.setText(
+                "<span style='color:#667'>"
+                + self.tr("Segmenting {0:,} characters in the background… (the text stays editable)").format(
+                    waiting
+                )
+                + "</span>"
+            )
+            # the strip keeps the chips it shows (of ``_strip_lines``) until the line lands:
+            # emptying it and laying 2,000 chips out again on every key would flicker and cost
+            self._cursor_timer.stop()
+            return  # ``segmented`` once the long lines have landed
         self.stats = stats_of_encodings(self.cache.tokenizer, [(ln.text, ln.encoding) for ln in lines])
         self._show_counts()
-        chips, where = chips_for_lines(lines, self.cache.style, self.cache.chips)
-        if len(chips) > STRIP_LIMIT:
+        total = sum(len(ln.encoding.ids) for ln in lines)
+        chips, where = chips_for_lines(lines, self.cache.style, self.cache.chips, STRIP_LIMIT)
+        if total > STRIP_LIMIT:
             # subtle: a pasted book would make every keystroke lay out 100 k chips; the text
             # itself stays coloured throughout, the strip shows the beginning
-            more = len(chips) - STRIP_LIMIT
-            chips, where = chips[:STRIP_LIMIT], where[:STRIP_LIMIT]
+            more = total - STRIP_LIMIT
             chips.append(
                 Chip(
                     parts=[("…", "marker")],
@@ -229,6 +301,7 @@ class SegmentationPanel(QWidget):
                 )
             )
         self._chip_where = where
+        self._strip_lines = lines
         self._first_chip = []
         n = 0
         for ln in lines:
@@ -237,8 +310,81 @@ class SegmentationPanel(QWidget):
         self.strip.set_chips(chips)
         self._cursor_timer.stop()
         self._show_current_chip()
+        self._colour_visible()
         self._why_timer.start()
         self.segmented.emit()
+
+    def busy(self) -> bool:
+        """Whether a long line is still being encoded on the helper thread."""
+        return bool(self._pending)
+
+    def _line_encoded(self, tokenizer, text: str, line: LineTokens) -> None:
+        if tokenizer is not self.cache.tokenizer:
+            return  # the slider or a new model moved on meanwhile
+        self.cache.put(text, line)
+        if self._pending:
+            self._refresh_timer.start()
+
+    def _line_failed(self, tokenizer, text: str, message: str) -> None:
+        if tokenizer is self.cache.tokenizer and self._pending:
+            self._pending = []
+            self.counts.setText(
+                "<span style='color:#D7191C'>"
+                + self.tr("Could not segment this text: {0}").format(message)
+                + "</span>"
+            )
+
+    def _set_wrap(self, long_lines: bool) -> None:
+        """Wrap anywhere while a line is ``LONG_LINE`` characters or more (Qt looks for a word
+        boundary first, and in a long word without one that costs seconds per keystroke);
+        otherwise at word boundaries, as an editor should."""
+        if long_lines != self._has_long:
+            self._has_long = long_lines
+            mode = (
+                QTextOption.WrapMode.WrapAnywhere
+                if long_lines
+                else QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere
+            )
+            if self.editor.wordWrapMode() != mode:
+                self.editor.setWordWrapMode(mode)
+        elif long_lines and self.editor.wordWrapMode() != QTextOption.WrapMode.WrapAnywhere:
+            self.editor.setWordWrapMode(QTextOption.WrapMode.WrapAnywhere)
+
+    def _colour_visible(self) -> None:
+        """Colour the long lines where they are in view (the highlighter leaves them out);
+        extra selections are painted, not laid out, and follow edits until the next call."""
+        self._view_timer.stop()
+        if not self._has_long:
+            if self.editor.extraSelections():
+                self.editor.setExtraSelections([])
+            return
+        if self._pending:
+            return  # the selections already there move with the text until the line lands
+        viewport = self.editor.viewport()
+        top = self.editor.cursorForPosition(QPoint(0, 0))
+        bottom = self.editor.cursorForPosition(QPoint(viewport.width() - 1, viewport.height() - 1))
+        selections = []
+        block = top.block()
+        last = bottom.blockNumber()
+        while block.isValid() and block.blockNumber() <= last:
+            n = block.blockNumber()
+            ln = self._lines[n] if n < len(self._lines) else None
+            if ln is not None and len(ln.text) >= LONG_LINE and ln.text == block.text():
+                a = top.positionInBlock() if n == top.blockNumber() else 0
+                z = bottom.positionInBlock() if n == last else len(ln.text)
+                lo = max(0, ln.from_qt(a) - VIEW_MARGIN_CHARS)
+                hi = ln.from_qt(z) + VIEW_MARGIN_CHARS
+                base = block.position()
+                for start, length, fmt in span_formats(ln, ln.tokens_between(lo, hi)):
+                    cursor = QTextCursor(block)
+                    cursor.setPosition(base + ln.to_qt(start))
+                    cursor.setPosition(base + ln.to_qt(start + length), QTextCursor.MoveMode.KeepAnchor)
+                    selection = QTextEdit.ExtraSelection()
+                    selection.cursor = cursor
+                    selection.format = _painted_only(fmt)
+                    selections.append(selection)
+            block = block.next()
+        self.editor.setExtraSelections(selections)
 
     def _show_counts(self) -> None:
         s = self.stats
@@ -273,10 +419,9 @@ class SegmentationPanel(QWidget):
         if not 0 <= line < len(self._lines):
             return ""
         ln = self._lines[line]
-        offsets = ln.encoding.offsets
-        if any(s <= pos < e for s, e in offsets):
+        if ln.covering(pos):
             cs, ce = cluster_at(ln.text, pos)  # 👋🏽 is one character to a reader, two code points
-            covering = [i for i, (s, e) in enumerate(offsets) if s < ce and cs < e and s < e]
+            covering = sorted({i for p in range(cs, ce) for i in ln.covering(p)})
         else:
             covering = []
         if len(covering) > 1:
@@ -294,7 +439,7 @@ class SegmentationPanel(QWidget):
         if index >= len(self._chip_where):  # the "… +N more" chip
             return self.strip.chips()[index].tooltip
         line, i = self._chip_where[index]
-        ln = self._lines[line]
+        ln = self._strip_lines[line]
         return token_tooltip(self.cache.tokenizer, self.cache.style, ln, i)
 
     def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
@@ -310,6 +455,8 @@ class SegmentationPanel(QWidget):
             else:
                 QToolTip.hideText()
             return True
+        if obj is self.editor.viewport() and event.type() == QEvent.Type.Resize and self._has_long:
+            self._view_timer.start()
         return super().eventFilter(obj, event)
 
     def _cursor_moved(self) -> None:
@@ -329,7 +476,7 @@ class SegmentationPanel(QWidget):
         return line, pos, i
 
     def _show_current_chip(self) -> None:
-        if self.cache.tokenizer is None or not self._lines:
+        if self.cache.tokenizer is None or not self._lines or self._pending:
             return
         line, _pos, i = self._current_token()
         if i is None or line >= len(self._first_chip):
@@ -373,12 +520,22 @@ class SegmentationPanel(QWidget):
         if i is None or line >= len(self._lines):
             return
         ln = self._lines[line]
-        word = ln.encoding.word_ids[i]
+        enc = ln.encoding
+        word = enc.word_ids[i]
         if word is None:
-            self.why.clear(f"{ln.encoding.tokens[i]} is an added (special) token: it is matched as a whole.")
+            self.why.clear(f"{enc.tokens[i]} is an added (special) token: it is matched as a whole.")
             return
-        spans = [off for off, w in zip(ln.encoding.offsets, ln.encoding.word_ids) if w == word]
-        start, end = min(s for s, _ in spans), max(e for _, e in spans)
+        # the word's tokens are contiguous: walk out from the cursor's (a long line has 50 k)
+        first, last = i, i
+        while first > 0 and enc.word_ids[first - 1] == word:
+            first -= 1
+        while last + 1 < len(enc.ids) and enc.word_ids[last + 1] == word:
+            last += 1
+        # spans are in order and never nest: the word runs from its first token to its last
+        start, end = enc.offsets[first][0], max(enc.offsets[last][1], enc.offsets[first][1])
+        if end - start > WHY_MAX_CHARS:
+            self._explain_long_word(ln, i, first, last, end - start)
+            return
         # subtle: pre-tokenize just this word's text (a whole 2,000-character line costs
         # tens of milliseconds); the pieces' spans are relative to ``start``.
         pieces = _pieces(tok, ln.text[start:end])
@@ -391,33 +548,53 @@ class SegmentationPanel(QWidget):
         if pieces:
             self.why.show_piece(tok, pieces[0].normalized)
 
+    def _explain_long_word(self, ln: LineTokens, i: int, first: int, last: int, length: int) -> None:
+        """The why view of a word longer than ``WHY_MAX_CHARS``: the tokens around the cursor's,
+        each with how the model came to have it, and a line saying the view stops there."""
+        enc = ln.encoding
+        tok = self.cache.tokenizer
+        lo, hi = max(first, i - WHY_WINDOW_TOKENS), min(last, i + WHY_WINDOW_TOKENS)
+        rows = []
+        for j in range(lo, hi + 1):
+            s, e = enc.offsets[j]
+            origin = "" if ln.unknown[j] else token_origin(tok.model, enc.tokens[j], enc.ids[j])
+            mark = " style='background:#F6C85F'" if j == i else ""
+            rows.append(
+                f"<tr{mark}><td style='color:#555'>{s:,}–{e:,}</td><td>{render_html(enc.tokens[j], self.cache.style)}</td>"
+                f"<td style='color:#555'>{enc.ids[j]}</td><td>{html.escape(origin)}</td></tr>"
+            )
+        note = self.tr(
+            "This word is {0:,} characters long ({1:,} tokens): the why view explains words of up to {2} "
+            "characters step by step. Tokens {3:,} to {4:,} of the word, around the cursor:"
+        ).format(length, last - first + 1, WHY_MAX_CHARS, lo - first + 1, hi - first + 1)
+        self.why.show_html(
+            self.tr("Why this long word was cut this way"),
+            f"<p style='color:#444'>{html.escape(note)}</p><table cellspacing=0 cellpadding=2>{''.join(rows)}</table>",
+            key=(id(ln), lo, hi),
+        )
+
     def step_token(self, step: int) -> None:
         """Move the text cursor to the start of the next (``step`` = 1) or previous (-1) token."""
         if not self._lines:
             return
         cursor = self.editor.textCursor()
         line, pos = self._line_and_pos(cursor)
-        starts = [
-            (n, s)
-            for n, ln in enumerate(self._lines)
-            for s in sorted({o[0] for o in ln.encoding.offsets if o[1] > o[0]})
-        ]
-        here = (line, pos)
-        target = (
-            next((t for t in starts if t > here), None)
-            if step > 0
-            else next((t for t in reversed(starts) if t < here), None)
-        )
+        target = None
+        n = line
+        while target is None and 0 <= n < len(self._lines):
+            target = _next_start(self._lines[n], pos if n == line else None, step)
+            n += step
         if target is None:
             return
-        n, s = target
+        n -= step
+        s = target
         block = self.editor.document().findBlockByNumber(n)
         cursor.setPosition(block.position() + self._lines[n].to_qt(s))
         self.editor.setTextCursor(cursor)
 
     def _chip_clicked(self, index: int) -> None:
-        if index >= len(self._chip_where):
-            return
+        if index >= len(self._chip_where) or self._pending:
+            return  # the "… +N more" chip, or the strip is older than the text
         line, i = self._chip_where[index]
         s, e = self._lines[line].encoding.offsets[i]
         block = self.editor.document().findBlockByNumber(line)
@@ -426,6 +603,32 @@ class SegmentationPanel(QWidget):
         cursor.setPosition(block.position() + ln.to_qt(s))
         cursor.setPosition(block.position() + ln.to_qt(e), QTextCursor.MoveMode.KeepAnchor)
         self.editor.setTextCursor(cursor)
+
+
+def _next_start(line: LineTokens, pos: int | None, step: int) -> int | None:
+    """The first token start after ``pos`` (``step`` = 1) or the last before it (-1) in ``line``;
+    with ``pos`` None, its first (last) token start. Empty tokens have no start to go to."""
+    offsets = line.encoding.offsets
+    if not offsets:
+        return None
+    starts = line.starts()
+    if step > 0:
+        j = 0 if pos is None else bisect.bisect_right(starts, pos)
+        while j < len(offsets) and offsets[j][1] <= offsets[j][0]:
+            j += 1
+        return offsets[j][0] if j < len(offsets) else None
+    j = len(offsets) - 1 if pos is None else bisect.bisect_left(starts, pos) - 1
+    while j >= 0 and offsets[j][1] <= offsets[j][0]:
+        j -= 1
+    return offsets[j][0] if j >= 0 else None
+
+
+def _painted_only(fmt: QTextCharFormat) -> QTextCharFormat:
+    """``fmt`` without what would change the layout (bold): an extra selection is painted over
+    text already laid out."""
+    out = QTextCharFormat(fmt)
+    out.clearProperty(QTextCharFormat.Property.FontWeight)
+    return out
 
 
 def _pieces(tokenizer, text: str) -> list[NormalizedString]:

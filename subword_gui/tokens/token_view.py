@@ -13,7 +13,10 @@ Three pieces:
   where that gives exactly the whole line's encoding), so an edit re-encodes
   a few words;
 - :class:`TokenHighlighter` colours a ``QTextDocument`` line by line from those,
-  re-encoding only lines whose text changed (an edit touches one block);
+  re-encoding only lines whose text changed (an edit touches one block); a line
+  of ``LONG_LINE`` characters or more is left to the panel, which encodes it off
+  the GUI thread and colours only the part in view (:func:`span_formats` over a
+  token range);
 - :class:`TokenStrip` paints tokens as chips (visible rendering and id), wraps
   them like text, and answers hover and clicks; the Compare panel reuses it
   with its own colours and boundary marks.
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import bisect
 import html
+import re
 import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -62,6 +66,12 @@ from subword_gui.tokens.render import (
 
 _LINE_CACHE_LIMIT = 20_000
 _GRAPHEME = regex.compile(r"\X")
+_BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 units each in Qt
+# subtle: at this length a line is no longer highlighted as a whole: formats on every token
+# of a 100,000-character word make Qt lay out tens of thousands of format ranges on each
+# keystroke (about a second), so such a line is coloured only where it is in view.
+LONG_LINE = 3000
+LONG_LINES_KEPT = 4  # long lines cached at most (50 k tokens each: typing in one makes a new one per key)
 
 
 @dataclass(slots=True)
@@ -79,9 +89,10 @@ class LineTokens:
     _qt: list[int] | None = None
     chips: list | None = None  # this line's Chips, built once (see chips_for_lines)
     runs: list | None = None  # this line's (start, length, format) in Qt positions, built once
+    _starts: list[int] | None = None  # each token's start, for bisection (built on first use)
 
     def __post_init__(self) -> None:
-        if any(ord(c) > 0xFFFF for c in self.text):
+        if _BEYOND_BMP.search(self.text):
             qt, n = [], 0
             for c in self.text:
                 qt.append(n)
@@ -99,12 +110,46 @@ class LineTokens:
             return pos
         return bisect.bisect_right(self._qt, pos) - 1
 
+    def starts(self) -> list[int]:
+        """Each token's first character (in order; built once, for bisection)."""
+        if self._starts is None:
+            self._starts = [s for s, _ in self.encoding.offsets]
+        return self._starts
+
+    def covering(self, pos: int) -> list[int]:
+        """Indexes of the tokens covering character ``pos``, in order: one, or several when
+        byte-level pieces share a character; found by bisection (a long line has 50 k tokens).
+
+        >>> segment_line(bytelevel_bpe, "한").covering(0)     # three byte tokens of one syllable
+        [0, 1, 2]
+        """
+        offsets = self.encoding.offsets
+        j = bisect.bisect_right(self.starts(), pos) - 1
+        found = []
+        # subtle: spans are in order and never nest; only pieces of one character share a
+        # span, so the walk back stops at the first non-empty token that ends before ``pos``
+        while j >= 0:
+            s, e = offsets[j]
+            if s <= pos < e:
+                found.append(j)
+            elif e > s:
+                break
+            j -= 1
+        found.reverse()
+        return found
+
     def token_at(self, pos: int) -> int | None:
         """Index of the token covering character ``pos`` (the first one if several share it)."""
-        for i, (s, e) in enumerate(self.encoding.offsets):
-            if s <= pos < e:
-                return i
-        return None
+        found = self.covering(pos)
+        return found[0] if found else None
+
+    def tokens_between(self, start: int, end: int) -> range:
+        """Indexes of the tokens that start before ``end`` and end after ``start`` (about), for
+        colouring a range in view; a few tokens more at either side do no harm."""
+        starts = self.starts()
+        first = max(0, bisect.bisect_right(starts, start) - 2)
+        last = bisect.bisect_left(starts, end)
+        return range(first, last)
 
 
 def segment_line(tokenizer, text: str, unk_id: int | None = None, encoded=None) -> LineTokens:
@@ -217,6 +262,7 @@ class LineCache:
         self._lines: OrderedDict[str, LineTokens] = OrderedDict()
         self._chunks: OrderedDict[str, tuple[Encoding, list[int]]] = OrderedDict()
         self._chunkable = False
+        self._long: list[str] = []  # the long lines cached, oldest first
         self.chips: dict = {}  # look -> Chip, shared by all lines (see chips_for_lines)
 
     def set_tokenizer(self, tokenizer) -> None:
@@ -225,6 +271,7 @@ class LineCache:
         self._unk_id = unknown_id(tokenizer) if tokenizer is not None else None
         self._chunkable = tokenizer is not None and chunkable(tokenizer)
         self._lines.clear()
+        self._long.clear()
         self._chunks.clear()
         self.chips = {}
 
@@ -235,10 +282,22 @@ class LineCache:
         if line is None:
             encoded = self._chunked(text) if self._chunkable and len(text) >= CHUNK_MIN_LINE else None
             line = segment_line(self.tokenizer, text, self._unk_id, encoded)
-            if len(self._lines) >= _LINE_CACHE_LIMIT:
-                self._lines.popitem(last=False)
-            self._lines[text] = line
+            self.put(text, line)
         return line
+
+    def peek(self, text: str) -> LineTokens | None:
+        """The cached line, or None: never encodes (for lines encoded off the GUI thread)."""
+        return self._lines.get(text)
+
+    def put(self, text: str, line: LineTokens) -> None:
+        """Keep ``line`` (encoded elsewhere, by this cache's tokenizer) for ``text``."""
+        if len(self._lines) >= _LINE_CACHE_LIMIT:
+            self._lines.popitem(last=False)
+        self._lines[text] = line
+        if len(text) >= LONG_LINE:
+            self._long.append(text)
+            while len(self._long) > LONG_LINES_KEPT:
+                self._lines.pop(self._long.pop(0), None)
 
     def _chunked(self, text: str) -> tuple[Encoding, list[int]]:
         """Encode a long line chunk by chunk (see :func:`chunk_bounds`), reusing cached chunks:
@@ -318,12 +377,15 @@ def shared_char_format(base: QTextCharFormat) -> QTextCharFormat:
     return fmt
 
 
-def span_formats(line: LineTokens) -> list[tuple[int, int, QTextCharFormat]]:
-    """``(start, length, format)`` runs for one line, in order of application."""
+def span_formats(line: LineTokens, tokens: range | None = None) -> list[tuple[int, int, QTextCharFormat]]:
+    """``(start, length, format)`` runs for one line (or for its ``tokens`` only, the part
+    in view of a long line), in order of application."""
     out: list[tuple[int, int, QTextCharFormat]] = []
     prev_end = -1
     prev_fmt = None
-    for i, (s, e) in enumerate(line.encoding.offsets):
+    offsets = line.encoding.offsets
+    for i in range(len(offsets)) if tokens is None else tokens:
+        s, e = offsets[i]
         if e <= s:
             continue
         fmt = token_format(line.keys[i], line.unknown[i], line.special[i])
@@ -336,7 +398,10 @@ def span_formats(line: LineTokens) -> list[tuple[int, int, QTextCharFormat]]:
             out.append((s, e - s, fmt))
         prev_end = max(prev_end, e)
         prev_fmt = fmt
-    joined = _split_clusters(line)
+    if tokens is None:
+        joined = _split_clusters(line)
+    else:  # only in the range coloured
+        joined = _split_clusters(line, out[0][0], out[-1][0] + out[-1][1]) if out else []
     if joined:
         # subtle: Qt shapes each format run on its own, so a cluster (👋🏽, 👨‍👩‍👧, a letter and
         # its accent) cut by a token boundary would draw as its loose code points: give the
@@ -346,29 +411,36 @@ def span_formats(line: LineTokens) -> list[tuple[int, int, QTextCharFormat]]:
             k = bisect.bisect_right(starts, cs) - 1
             if k >= 0:
                 out.append((cs, ce - cs, shared_char_format(out[k][2])))
-    if line.dropped:
+    if line.dropped and out:
         # A removed character keeps its token's background, struck through in grey.
         starts = [r[0] for r in out]
-        for i in line.dropped:
+        lo, hi = out[0][0], out[-1][0] + out[-1][1]
+        dropped = line.dropped
+        if tokens is not None:  # only those in the range (``dropped`` is in order)
+            dropped = dropped[bisect.bisect_left(dropped, lo) : bisect.bisect_left(dropped, hi)]
+        for i in dropped:
             k = bisect.bisect_right(starts, i) - 1
             base = out[k][2] if k >= 0 and i < out[k][0] + out[k][1] else None
             out.append((i, 1, dropped_format(base)))
     return out
 
 
-def _split_clusters(line: LineTokens) -> list[tuple[int, int]]:
+def _split_clusters(line: LineTokens, lo: int = 0, hi: int | None = None) -> list[tuple[int, int]]:
     """``(start, end)`` of the grapheme clusters of more than one code point that a token
-    boundary cuts (an emoji with a skin tone split into two tokens).
+    boundary cuts (an emoji with a skin tone split into two tokens), in characters ``lo``
+    to ``hi`` (the part of a long line in view).
 
     >>> _split_clusters(segment_line(char_level_bpe, "hi 👋🏽"))
     [(3, 5)]
     """
-    text = line.text
+    text = line.text if hi is None and lo == 0 else line.text[lo:hi]
     if text.isascii():
         return []
-    inner = {b for s, e in line.encoding.offsets for b in (s, e)}
+    offsets = line.encoding.offsets
+    tokens = range(len(offsets)) if hi is None and lo == 0 else line.tokens_between(lo, lo + len(text))
+    inner = {b for i in tokens for b in offsets[i]}
     out = []
-    pos = 0
+    pos = lo
     for g in _GRAPHEME.findall(text):
         end = pos + len(g)
         if len(g) > 1 and any(b in inner for b in range(pos + 1, end)):
@@ -400,6 +472,8 @@ class TokenHighlighter(QSyntaxHighlighter):
         self.cache = cache
 
     def highlightBlock(self, text: str) -> None:  # noqa: N802 (Qt override)
+        if len(text) >= LONG_LINE:
+            return  # the panel colours the part in view (see LONG_LINE)
         line = self.cache.get(text)
         if line is None:
             return
@@ -521,7 +595,9 @@ class TokenStrip(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setMouseTracking(True)
         self._chips: list[Chip] = []
-        self._rects: list[QRect] = []
+        self._rects: list[tuple[int, int, int, int]] = []  # x, y, w, h of each chip
+        self._measured: list[tuple[int, int, int]] | None = None
+        self._heights: dict[int, int] = {}  # width -> height, for heightForWidth
         self._row_tops: list[int] = []
         self._row_first_chip: list[int] = []
         self._sizes: dict[tuple, QSize] = {}  # (parts, caption, bold) -> chip size for this font
@@ -537,6 +613,8 @@ class TokenStrip(QWidget):
     # -- data ------------------------------------------------------------------
     def set_chips(self, chips: list[Chip]) -> None:
         self._chips = chips
+        self._measured = None
+        self._heights = {}
         self._current = -1
         self._relayout(force=True)
         self.update()
@@ -558,11 +636,16 @@ class TokenStrip(QWidget):
             self.update()
 
     def chip_rect(self, index: int) -> QRect:
-        return QRect(self._rects[index])
+        return QRect(*self._rects[index])
 
     def index_at(self, pos: QPoint) -> int:
-        for i, r in enumerate(self._rects):
-            if r.contains(pos):
+        row = bisect.bisect_right(self._row_tops, pos.y()) - 1
+        if row < 0 or not self._rects:
+            return -1
+        end = self._row_first_chip[row + 1] if row + 1 < len(self._row_first_chip) else len(self._rects)
+        for i in range(self._row_first_chip[row], end):
+            x, y, w, h = self._rects[i]
+            if x <= pos.x() < x + w and y <= pos.y() < y + h:
                 return i
         return -1
 
@@ -589,6 +672,8 @@ class TokenStrip(QWidget):
             self._caption_font.setPointSizeF(max(6.0, self.font().pointSizeF() * 0.72))
             for chip in self._chips:
                 chip.size = None
+            self._measured = None
+            self._heights = {}
             self._relayout(force=True)
         super().changeEvent(event)
 
@@ -597,17 +682,29 @@ class TokenStrip(QWidget):
         fm, cfm = QFontMetrics(self.font()), QFontMetrics(self._caption_font)
         return fm.height() + cfm.height() + 2 * _PAD_Y
 
-    def _layout(self, width: int) -> tuple[list[QRect], list[int], list[int], int]:
-        """Wrap the chips into rows ``width`` wide: (rects, row tops, first chip of each row, height)."""
-        fm, cfm = QFontMetrics(self.font()), QFontMetrics(self._caption_font)
+    def _measure(self) -> list[tuple[int, int, int]]:
+        """``(gap before, width, height)`` of every chip, measured once per chips and font."""
+        if self._measured is None:
+            fm, cfm = QFontMetrics(self.font()), QFontMetrics(self._caption_font)
+            out = []
+            for chip in self._chips:
+                size = self._chip_size(chip, fm, cfm)
+                out.append((_WORD_GAP if chip.new_word else _GAP, size.width(), size.height()))
+            self._measured = out
+        return self._measured
+
+    def _layout(self, width: int) -> tuple[list[tuple[int, int, int, int]], list[int], list[int], int]:
+        """Wrap the chips into rows ``width`` wide: (``(x, y, w, h)`` per chip, row tops, first chip
+        of each row, height). Plain integers: thousands of chips are wrapped on every resize."""
         x = y = _MARGIN
         row_h = 0
         rects = []
         row_tops, row_first = [y], [0]
-        for i, chip in enumerate(self._chips):
-            size = self._chip_size(chip, fm, cfm)
-            gap = (_WORD_GAP if chip.new_word else _GAP) if i else 0
-            if x + gap + size.width() > width - _MARGIN and x > _MARGIN:
+        right = width - _MARGIN
+        for i, (gap, w, h) in enumerate(self._measure()):
+            if not i:
+                gap = 0
+            if x + gap + w > right and x > _MARGIN:
                 x = _MARGIN
                 y += row_h + 5
                 row_h = 0
@@ -615,10 +712,11 @@ class TokenStrip(QWidget):
                 row_tops.append(y)
                 row_first.append(i)
             x += gap
-            rects.append(QRect(x, y, size.width(), size.height()))
-            x += size.width()
-            row_h = max(row_h, size.height())
-        height = y + row_h + _MARGIN if self._chips else 2 * _MARGIN + fm.height()
+            rects.append((x, y, w, h))
+            x += w
+            if h > row_h:
+                row_h = h
+        height = y + row_h + _MARGIN if self._chips else 2 * _MARGIN + QFontMetrics(self.font()).height()
         return rects, row_tops, row_first, height
 
     def _relayout(self, force: bool = False) -> None:
@@ -641,7 +739,11 @@ class TokenStrip(QWidget):
     def heightForWidth(self, width: int) -> int:  # noqa: N802
         if width == self._layout_width or not self._chips:
             return max(self._height, 40)
-        return max(self._layout(max(width, 120))[3], 40)
+        # Qt asks again and again for the same few widths while it lays the dock out
+        height = self._heights.get(width)
+        if height is None:
+            height = self._heights[width] = max(self._layout(max(width, 120))[3], 40)
+        return height
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         self._relayout()
@@ -668,7 +770,7 @@ class TokenStrip(QWidget):
         rows_top = self._row_tops
         first = max(0, bisect.bisect_right(rows_top, clip.top() - 80) - 1)
         for i in range(self._row_first_chip[first] if self._row_first_chip else 0, len(self._chips)):
-            r = self._rects[i]
+            r = QRect(*self._rects[i])
             if r.top() > clip.bottom():
                 break
             if r.intersects(clip):
@@ -743,32 +845,42 @@ class TokenStrip(QWidget):
 
 
 def chips_for_lines(
-    lines: list[LineTokens], style: TokenStyle, shared: dict | None = None
+    lines: list[LineTokens], style: TokenStyle, shared: dict | None = None, limit: int | None = None
 ) -> tuple[list[Chip], list[tuple[int, int]]]:
-    """Chips for every token of ``lines`` and, per chip, ``(line number, token index)``.
+    """Chips for the tokens of ``lines`` (the first ``limit`` of them) and, per chip,
+    ``(line number, token index)``.
 
     A line's chips are built once and kept on its :class:`LineTokens` (lines are
     cached by text, so a keystroke rebuilds one line's chips); with ``shared``, a
     dict kept per tokenizer, chips that look the same are one object, so even a
-    long line's rebuild measures no text. Tooltips are left empty: the strip asks
-    its ``tooltip_provider`` on hover.
+    long line's rebuild measures no text. A line cut by ``limit`` gets only the
+    chips shown (a 100,000-character word has 50 k tokens; the strip lists 5 k).
+    Tooltips are left empty: the strip asks its ``tooltip_provider`` on hover.
     """
     chips: list[Chip] = []
     where: list[tuple[int, int]] = []
     for n, line in enumerate(lines):
-        if line.chips is None:
-            line.chips = _line_chips(line, style, {} if shared is None else shared)
-        if line.chips:
-            chips.extend(line.chips)
-            where.extend((n, i) for i in range(len(line.chips)))
+        room = None if limit is None else limit - len(chips)
+        if room is not None and room <= 0:
+            break
+        line_chips = line.chips
+        if line_chips is None:
+            line_chips = _line_chips(line, style, {} if shared is None else shared, room)
+            if room is None or len(line.encoding.ids) <= room:
+                line.chips = line_chips
+        if room is not None:
+            line_chips = line_chips[:room]
+        if line_chips:
+            chips.extend(line_chips)
+            where.extend((n, i) for i in range(len(line_chips)))
     return chips, where
 
 
-def _line_chips(line: LineTokens, style: TokenStyle, shared: dict) -> list[Chip]:
+def _line_chips(line: LineTokens, style: TokenStyle, shared: dict, limit: int | None = None) -> list[Chip]:
     enc = line.encoding
     out = []
     prev_word = object()
-    for i, token in enumerate(enc.tokens):
+    for i, token in enumerate(enc.tokens if limit is None else enc.tokens[:limit]):
         word = enc.word_ids[i]
         # a wider gap between words, and before a line's first token
         new_word = (word != prev_word) or i == 0 or word is None

@@ -417,6 +417,18 @@ class WhyView(QWidget):
         self.steps.clear()
         self.stack.setCurrentIndex(0)
 
+    def show_html(self, title: str, body: str, key: object = None) -> None:
+        """Show a prepared explanation (``key`` identifies it: the same key again does nothing)."""
+        if key is not None and self.piece == ("html", key):
+            return
+        self.piece = ("html", key) if key is not None else None
+        self._tokenizer = None
+        self.kind = "other"
+        self._plain = []
+        self.title.setText(html.escape(title))
+        self.steps.setHtml(body)
+        self.stack.setCurrentIndex(0)
+
     def show_piece(self, tokenizer, piece: str) -> None:
         """Explain how ``tokenizer``'s model cuts one pre-token (normalized text)."""
         if tokenizer is None or not piece:

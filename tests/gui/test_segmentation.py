@@ -6,6 +6,8 @@ each text block (``block.layout().formats()``), in Qt's UTF-16 positions.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from PySide6.QtCore import QEvent, QPoint
 from PySide6.QtGui import QHelpEvent, QInputMethodEvent, QTextCharFormat
@@ -18,6 +20,7 @@ from core.tokenizer import Tokenizer
 from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
 from subword_gui.panels.segmentation import SegmentationPanel
 from subword_gui.state import AppState
+from subword_gui.tokens import palette
 
 HUG_PUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 KO_EN_LINES = [
@@ -436,3 +439,155 @@ def test_an_unknown_token_shows_the_bytes_of_the_text_it_stands_for(panel, hug_b
     assert "6D" in tip  # "m"
     assert "3C 75 6E 6B 3E" not in tip  # not the bytes of "<unk>"
     assert "start of the line" in tip  # offsets say what they count from
+
+
+# -- long lines: encoded off the GUI thread, coloured where in view, explained around the cursor --
+
+
+def long_korean_word(n: int) -> str:
+    """One word of ``n`` Hangul syllables (no space, no punctuation: one pre-token)."""
+    syllables = "".join(c for c in "".join(KO_EN_LINES) if "\uac00" <= c <= "\ud7a3")
+    return (syllables * (n // len(syllables) + 1))[:n]
+
+
+def test_a_long_line_is_encoded_in_the_background_and_coloured_where_in_view(qtbot, panel, ko_bpe):
+    from PySide6.QtGui import QTextOption
+
+    from subword_gui.tokens.token_view import LONG_LINE
+
+    panel.state.set_tokenizer(ko_bpe)
+    word = long_korean_word(LONG_LINE + 1000)
+    with qtbot.waitSignal(panel.segmented, timeout=30_000):
+        panel.set_text(word)
+        # set_text returned before the word was encoded: the counts say what is happening
+        assert panel.busy()
+        assert "Segmenting" in panel.counts.text()
+    assert not panel.busy()
+    (line,) = panel.lines()
+    assert line.encoding.ids == ko_bpe.encode(word).ids
+    assert panel.stats.tokens == len(line.encoding.ids)
+    # a word without a boundary to wrap at wraps anywhere (Qt's boundary search is the slow part)
+    assert panel.editor.wordWrapMode() == QTextOption.WrapMode.WrapAnywhere
+    # the highlighter leaves the line alone; extra selections colour the part in view only
+    assert block_formats(panel, 0) == []
+    selections = panel.editor.extraSelections()
+    assert selections
+    assert max(sel.cursor.selectionEnd() for sel in selections) < len(word) // 2
+    for sel in selections[:50]:
+        s, e = sel.cursor.selectionStart(), sel.cursor.selectionEnd()
+        (i,) = line.covering(s)
+        assert line.encoding.offsets[i] == (s, e)
+        assert sel.format.background().color() == palette.colour_of(line.keys[i])
+    # scrolling to the end colours the end
+    panel.editor.verticalScrollBar().setValue(panel.editor.verticalScrollBar().maximum())
+    qtbot.waitUntil(
+        lambda: max(sel.cursor.selectionEnd() for sel in panel.editor.extraSelections()) == len(word),
+        timeout=5000,
+    )
+    # a short text again: word-boundary wrapping, no extra selections, the highlighter colours it
+    panel.set_text("정말 재미있는 영화")
+    assert panel.editor.wordWrapMode() == QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere
+    assert panel.editor.extraSelections() == []
+    assert block_formats(panel, 0)
+
+
+def test_typing_in_a_long_word_keeps_the_strip_until_the_new_tokens_land(qtbot, panel, ko_bpe):
+    from subword_gui.tokens.token_view import LONG_LINE
+
+    panel.state.set_tokenizer(ko_bpe)
+    word = long_korean_word(LONG_LINE + 500)
+    with qtbot.waitSignal(panel.segmented, timeout=30_000):
+        panel.set_text(word)
+    chips_before = panel.strip.chips()
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(len(word) // 2)
+    panel.editor.setTextCursor(cursor)
+    with qtbot.waitSignal(panel.segmented, timeout=30_000):
+        type_keys(qtbot, panel.editor, "영")
+        panel.refresh()
+        assert panel.strip.chips() is chips_before  # not emptied while the word is re-encoded
+        assert panel._chip_tooltip(0)  # and its tooltips still answer
+    edited = word[: len(word) // 2] + "영" + word[len(word) // 2 :]
+    assert panel.text() == edited
+    assert panel.lines()[0].encoding.ids == ko_bpe.encode(edited).ids
+
+
+def test_the_why_view_of_a_long_word_lists_the_tokens_around_the_cursor_and_says_it_stops(
+    qtbot, panel, ko_bpe
+):
+    from subword_gui.panels.segmentation import WHY_MAX_CHARS, WHY_WINDOW_TOKENS
+
+    panel.state.set_tokenizer(ko_bpe)
+    word = long_korean_word(WHY_MAX_CHARS * 20)
+    panel.set_text(word)
+    line = panel.lines()[0]
+    middle = len(line.encoding.ids) // 2
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(line.encoding.offsets[middle][0])
+    panel.editor.setTextCursor(cursor)
+    panel.explain_at_cursor()
+    shown = panel.why.steps.toPlainText()
+    assert f"{len(word):,} characters long" in shown
+    assert f"up to {WHY_MAX_CHARS} characters" in shown
+    listed = [tuple(int(x.replace(",", "")) for x in m) for m in re.findall(r"([\d,]+)–([\d,]+)", shown)]
+    assert line.encoding.offsets[middle] in listed
+    assert len(listed) == 2 * WHY_WINDOW_TOKENS + 1
+    assert listed == line.encoding.offsets[middle - WHY_WINDOW_TOKENS : middle + WHY_WINDOW_TOKENS + 1]
+    # a short word is still explained merge by merge
+    panel.set_text("정말 재미있는 영화")
+    cursor.setPosition(1)
+    panel.editor.setTextCursor(cursor)
+    panel.explain_at_cursor()
+    assert panel.why.piece == "정말"
+
+
+@pytest.mark.parametrize("text", ["한", "hugs pug", "정말 재미있는 영화 the tokens 👋🏽 ok"])
+def test_tokens_found_by_bisection_are_those_a_scan_finds(text):
+    tok = drain(train_from_counts({"Ġhugs": 10, "Ġpug": 4}, TrainOptions("bytelevel-bpe", vocab_size=262)))
+    from subword_gui.tokens.token_view import segment_line
+
+    line = segment_line(tok, text)
+    for pos in range(len(text) + 1):
+        scanned = [i for i, (s, e) in enumerate(line.encoding.offsets) if s <= pos < e]
+        assert line.covering(pos) == scanned
+        assert line.token_at(pos) == (scanned[0] if scanned else None)
+
+
+def test_every_chip_is_found_where_it_is_drawn(panel, ko_bpe):
+    panel.state.set_tokenizer(ko_bpe)
+    panel.set_text("\n".join(KO_EN_LINES[:8]))
+    strip = panel.strip
+    assert len(strip.chips()) > 40
+    for i in range(len(strip.chips())):
+        assert strip.index_at(strip.chip_rect(i).center()) == i
+    assert strip.index_at(QPoint(1, 1)) == -1  # the margin
+
+
+def test_the_line_encoder_encodes_only_the_newest_request_waiting(qtbot, monkeypatch, ko_bpe):
+    import threading
+
+    from subword_gui.background import line_encoder
+
+    started = threading.Event()
+    release = threading.Event()
+    seen = []
+    real = line_encoder.segment_line
+
+    def slow_segment_line(tokenizer, text):
+        seen.append(text)
+        started.set()
+        release.wait(10)
+        return real(tokenizer, text)
+
+    monkeypatch.setattr(line_encoder, "segment_line", slow_segment_line)
+    encoder = line_encoder.LineEncoder()
+    got = []
+    encoder.encoded.connect(lambda tok, text, line: got.append((text, line.encoding.ids)))
+    encoder.request(ko_bpe, "정말", key=0)
+    assert started.wait(10)
+    for text in ("영화", "배우", "연기"):  # typed while 정말 is being encoded
+        encoder.request(ko_bpe, text, key=0)
+    release.set()
+    qtbot.waitUntil(lambda: len(got) == 2 and not encoder.busy(), timeout=10_000)
+    assert seen == ["정말", "연기"]
+    assert got == [("정말", ko_bpe.encode("정말").ids), ("연기", ko_bpe.encode("연기").ids)]

@@ -1,0 +1,88 @@
+"""Encode long lines on a helper thread, the latest request first, so typing never waits.
+
+    >>> encoder = LineEncoder()
+    >>> encoder.encoded.connect(lambda tok, text, line: cache.put(text, line))
+    >>> encoder.request(tokenizer, "가" * 100_000)   # returns at once; ``encoded`` follows
+
+The Segmentation panel hands over every line of ``LONG_LINE`` characters or more
+(a pasted 100,000-character word takes the engine seconds to encode). One thread
+works through the requests; a request for a text already asked for is dropped,
+and while one is being encoded only the newest waiting request per ``key`` (the
+panel's line number) is kept, so a burst of keystrokes in a long word costs one
+encoding after the one under way, not one per key. ``encoded(tokenizer, text,
+line)`` arrives on the GUI thread; the receiver checks the tokenizer is still the
+one shown.
+
+Why a thread and not a worker process (as training uses): the tokenizer would
+have to be pickled across for every model the slider shows, and the result back;
+a thread shares both. It holds the interpreter lock while it encodes, so the GUI
+thread's Python calls wait up to the switch interval (5 ms) each: slower, never
+frozen.
+
+Leaves out: cancelling an encoding under way (the engine has no cancellation
+point inside ``encode``); its result is simply not used when it is stale.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from PySide6.QtCore import QObject, Signal
+
+from subword_gui.tokens.token_view import segment_line
+
+
+class LineEncoder(QObject):
+    """One helper thread encoding long lines into ``LineTokens``, newest request per key."""
+
+    encoded = Signal(object, str, object)  # tokenizer, text, LineTokens
+    failed = Signal(object, str, str)  # tokenizer, text, message
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._lock = threading.Lock()
+        self._waiting: OrderedDict[object, tuple[object, str]] = OrderedDict()  # key -> (tokenizer, text)
+        self._running: tuple[object, str] | None = None
+        self._thread: threading.Thread | None = None
+
+    def request(self, tokenizer, text: str, key: object = None) -> None:
+        """Encode ``text`` with ``tokenizer`` on the helper thread (replacing a request for ``key``
+        that has not started yet)."""
+        with self._lock:
+            job = (tokenizer, text)
+            if self._running is not None and self._running[0] is tokenizer and self._running[1] == text:
+                return
+            self._waiting.pop(key, None)
+            self._waiting[key] = job
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._work, name="line-encoder", daemon=True)
+                self._thread.start()
+
+    def busy(self) -> bool:
+        """Whether a request is waiting or being encoded."""
+        with self._lock:
+            return self._running is not None or bool(self._waiting)
+
+    def forget(self) -> None:
+        """Drop the requests not started yet (the tokenizer changed, or the text was replaced)."""
+        with self._lock:
+            self._waiting.clear()
+
+    def _work(self) -> None:
+        while True:
+            with self._lock:
+                if not self._waiting:
+                    self._running = None
+                    self._thread = None
+                    return
+                _key, job = self._waiting.popitem(last=False)
+                self._running = job
+            tokenizer, text = job
+            try:
+                line = segment_line(tokenizer, text)
+                line.starts()  # build the bisection table here, not on the GUI thread
+            except Exception as e:  # noqa: BLE001 - reported to the panel, never lost in a thread
+                self.failed.emit(tokenizer, text, f"{type(e).__name__}: {e}")
+            else:
+                self.encoded.emit(tokenizer, text, line)
