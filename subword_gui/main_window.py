@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import json
 import re
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -121,6 +122,8 @@ def _catch_up(dock: QDockWidget) -> None:
 
 class MainWindow(QMainWindow):
     error_reported = Signal(str, str)  # title, message
+    run_restored = Signal(object)  # the Run of the last session, once it is back (None: there was none)
+    _last_run_loaded = Signal(object)  # (Run, shown size) | None | Exception, from the loading thread
 
     def __init__(
         self,
@@ -159,7 +162,9 @@ class MainWindow(QMainWindow):
         # rescanned by every full garbage collection (100+ ms pauses while data streams in).
         gc.freeze()
         if open_sample:
-            QTimer.singleShot(0, self.restore_session)
+            QTimer.singleShot(0, self.open_initial_corpus)
+            # after the first paint: the last run is read on a thread and lands when ready
+            QTimer.singleShot(LATE_PANELS_DELAY_MS, self.restore_last_run)
 
     # -- construction: the table of contents ----------------------------------------------------
     def _set_icon(self) -> None:
@@ -358,6 +363,7 @@ class MainWindow(QMainWindow):
         self.training_panel.training_failed.connect(lambda m: self.report_error("Training failed", m))
         self.training_panel.training_started.connect(lambda: self.docks["training"].raise_())
         self.training_panel.training_finished.connect(self._keep_run)
+        self._last_run_loaded.connect(self._on_last_run_loaded, Qt.ConnectionType.QueuedConnection)
         self.training_panel.busy_changed.connect(lambda busy: self._update_cancel("training", busy))
         self.corpus_panel.busy_changed.connect(lambda busy: self._update_cancel("corpus", busy))
         self.training_panel.curve_ready.connect(self._run_figures)
@@ -382,6 +388,9 @@ class MainWindow(QMainWindow):
                 self.training_panel.apply_options_dict(json.loads(options))
             except ValueError:
                 pass
+        text = s.value("segmentation/text")
+        if isinstance(text, str) and text:
+            self.segmentation_panel.set_text(text)
         encoding = s.value("corpus/encoding")
         if isinstance(encoding, str) and self.corpus_panel.encoding_box.findText(encoding) >= 0:
             self.corpus_panel.encoding_box.setCurrentText(encoding)
@@ -503,14 +512,6 @@ class MainWindow(QMainWindow):
         self.docks["training"].raise_()
 
     # -- opening and saving --------------------------------------------------------------------------
-    def restore_session(self) -> None:
-        """What a relaunch brings back: the last real corpus, the last shown run, the typed text."""
-        self.open_initial_corpus()
-        self.restore_last_run()
-        text = self.settings.value("segmentation/text")
-        if isinstance(text, str) and text:
-            self.segmentation_panel.set_text(text)
-
     def open_initial_corpus(self) -> None:
         """The last corpus if it is still there, else the bundled sample."""
         raw = self.settings.value("corpus/last")
@@ -726,21 +727,37 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage(f"Could not keep the run for the next launch: {exc}", 8000)
             return None
 
-    def restore_last_run(self) -> Run | None:
-        """Bring back the run the last session showed, cut where its slider stood."""
-        try:
-            found = load_last_run(self.data_dir)
-        except (SubwordError, OSError, ValueError) as exc:
-            self.report_error("Cannot restore the last run", str(exc))
-            return None
-        if found is None:
-            return None
-        run, shown_size = found
-        self.state.add_run(run, show=True)
-        if shown_size is not None and shown_size != run.vocab_size:
+    def restore_last_run(self) -> None:
+        """Bring back the run the last session showed, cut where its slider stood.
+
+        The folder is read on a thread (a 32 k-token tokenizer.json takes a while to parse);
+        ``run_restored`` fires when the run is in the Runs list. If the user trained or opened
+        another model meanwhile, the restored run joins the list without replacing it."""
+
+        def load() -> None:
+            try:
+                result: object = load_last_run(self.data_dir)
+            except (SubwordError, OSError, ValueError) as exc:
+                result = exc
+            self._last_run_loaded.emit(result)
+
+        threading.Thread(target=load, daemon=True, name="restore-last-run").start()
+
+    def _on_last_run_loaded(self, result) -> None:
+        if isinstance(result, Exception):
+            self.report_error("Cannot restore the last run", str(result))
+            self.run_restored.emit(None)
+            return
+        if result is None:
+            self.run_restored.emit(None)
+            return
+        run, shown_size = result
+        show = self.state.full_tokenizer is None
+        self.state.add_run(run, show=show)
+        if show and shown_size is not None and shown_size != run.vocab_size:
             self.slider.set_vocab_size(shown_size)
         self.statusBar().showMessage(f"Restored the last session's tokenizer: {run.name}", 8000)
-        return run
+        self.run_restored.emit(run)
 
     def _update_cancel(self, what: str, busy: bool) -> None:
         self._busy[what] = busy
@@ -852,6 +869,8 @@ class MainWindow(QMainWindow):
             from subword_gui.panels.compare import ComparePanel  # pyqtgraph: imported after the first paint
 
             self.compare_panel = ComparePanel(self.state)
+            # the text typed (or restored) before Compare existed: it follows it from the start
+            self.compare_panel._segmentation_text(self.segmentation_panel.text())  # noqa: SLF001
             self.docks["compare"].setWidget(self.compare_panel)
         self.training_panel.ensure_plots()
 

@@ -133,7 +133,8 @@ def test_relaunch_restores_the_shown_run_its_cut_and_the_typed_text(qtbot, windo
     again._show_message_box = lambda title, message: again.messages.append((title, message))
     qtbot.addWidget(again)
     again.show()
-    again.restore_session()
+    with qtbot.waitSignal(again.run_restored, timeout=WAIT_MS):
+        again.restore_last_run()
     assert not again.messages
     run = again.state.shown_run
     assert run is not None and run.restored and run.name == window.state.runs[0].name
@@ -141,13 +142,17 @@ def test_relaunch_restores_the_shown_run_its_cut_and_the_typed_text(qtbot, windo
     assert again.state.vocab_size == cut
     assert again.state.tokenizer.encode("hugs lowest 철수는").tokens == expected
     assert again.segmentation_panel.text() == "hugs 안녕 👋🏽\nlowest"
+    again.finish_startup()  # Compare, built after the first paint, follows the restored text
+    assert again.compare_panel.text() == "hugs 안녕 👋🏽\nlowest"
     again.training_panel.shutdown()
 
 
 def test_a_damaged_last_run_is_reported_in_one_line_and_changes_nothing(qtbot, window):
     (window.data_dir / RUNS_DIR).mkdir(parents=True)
     (window.data_dir / POINTER).write_text("{not json", encoding="utf-8")
-    assert window.restore_last_run() is None
+    with qtbot.waitSignal(window.run_restored, timeout=WAIT_MS) as blocker:
+        window.restore_last_run()
+    assert blocker.args == [None]
     assert len(window.messages) == 1 and POINTER in window.messages[0][1]
     assert window.state.full_tokenizer is None and not window.state.runs
     assert (window.data_dir / POINTER).read_text(encoding="utf-8") == "{not json"
@@ -198,3 +203,18 @@ def test_an_example_does_not_change_the_saved_options_or_the_reopened_corpus(
     with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
         window.open_path(str(small_corpus), "corpus")
     assert window.training_panel.options_dict() == mine
+
+
+def test_a_restored_run_arriving_late_does_not_replace_a_newer_model(qtbot, window):
+    from core.events import drain
+    from core.training import train_from_counts
+
+    hug_pug = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    old = drain(train_from_counts(hug_pug, TrainOptions("bpe", vocab_size=11)))
+    save_last_run(Run(1, "yesterday", old, TrainOptions("bpe", vocab_size=11)), window.data_dir, 9)
+    window.corpus_panel.open_lines(LINES * 5, "mixed.txt")
+    new = train(qtbot, window, TrainOptions("bpe", vocab_size=30))
+    with qtbot.waitSignal(window.run_restored, timeout=WAIT_MS):
+        window.restore_last_run()
+    assert window.state.full_tokenizer is new and window.state.shown_run.tokenizer is new
+    assert [r.name for r in window.state.runs][-1] == "yesterday"
