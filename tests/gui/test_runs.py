@@ -143,7 +143,8 @@ def test_relaunch_restores_the_shown_run_its_cut_and_the_typed_text(qtbot, windo
     assert again.state.tokenizer.encode("hugs lowest 철수는").tokens == expected
     assert again.segmentation_panel.text() == "hugs 안녕 👋🏽\nlowest"
     again.finish_startup()  # Compare, built after the first paint, follows the restored text
-    assert again.compare_panel.text() == "hugs 안녕 👋🏽\nlowest"
+    again.raise_panel("compare")  # (a panel behind a tab takes the text when shown)
+    qtbot.waitUntil(lambda: again.compare_panel.text() == "hugs 안녕 👋🏽\nlowest", timeout=5000)
     again.training_panel.shutdown()
 
 
