@@ -51,6 +51,11 @@ def _parser() -> argparse.ArgumentParser:
         "--screenshot", metavar="OUT.png", help="save a PNG of the window after the steps, then exit"
     )
     p.add_argument("--size", default="1400x900", help="window size for --screenshot (default 1400x900)")
+    p.add_argument(
+        "--language",
+        choices=["en", "ko"],
+        help="interface language for this run (default: View › Language, else the system locale)",
+    )
     return p
 
 
@@ -199,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from core.errors import SubwordError
+    from subword_gui.language import chosen_language, install_translators
     from subword_gui.main_window import APP_NAME, MainWindow
     from subword_gui.style.theme import apply_theme
 
@@ -211,6 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.screenshot:
         tmp = tempfile.TemporaryDirectory(prefix="subword-explorer-")
         settings = QSettings(str(Path(tmp.name) / "settings.ini"), QSettings.Format.IniFormat)
+        install_translators(app, args.language or chosen_language(settings))
         window = MainWindow(settings=settings, open_sample=False)
         try:
             w, h = (int(x) for x in args.size.lower().split("x"))
@@ -238,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         print(out)
         return 0
 
+    install_translators(app, args.language or chosen_language())
     window = MainWindow(open_sample=not (args.file or args.corpus or args.counts))
     window.show()
     if args.file or args.corpus or args.counts or args.train or args.text or args.panel:

@@ -197,16 +197,22 @@ class MainWindow(QMainWindow):
     def _create_actions(self) -> None:
         K = QKeySequence.StandardKey
         self.open_corpus_action = self._action(
-            "Open &corpus…", self.open_corpus_dialog, K.Open, "Count a text file (UTF-8, CP949 or EUC-KR)"
+            self.tr("Open &corpus…"),
+            self.open_corpus_dialog,
+            K.Open,
+            self.tr("Count a text file (UTF-8, CP949 or EUC-KR)"),
         )
         self.open_counts_action = self._action(
-            "Open &word counts…", self.open_counts_dialog, "Ctrl+Shift+W", "Open a word<TAB>count file"
+            self.tr("Open &word counts…"),
+            self.open_counts_dialog,
+            "Ctrl+Shift+W",
+            self.tr("Open a word<TAB>count file"),
         )
         self.open_tokenizer_action = self._action(
-            "Open &tokenizer…",
+            self.tr("Open &tokenizer…"),
             self.open_tokenizer_dialog,
             "Ctrl+Shift+O",
-            "Open tokenizer.json, a SentencePiece model, vocab.json+merges.txt…",
+            self.tr("Open tokenizer.json, a SentencePiece model, vocab.json+merges.txt…"),
         )
         self.save_action = self._action(
             self.tr("&Save tokenizer"),
@@ -215,26 +221,29 @@ class MainWindow(QMainWindow):
             self.tr("Save the shown tokenizer again where it was last saved (else ask where)"),
         )
         self.save_tokenizer_action = self._action(
-            "&Save tokenizer as…",
+            self.tr("&Save tokenizer as…"),
             self.save_tokenizer_dialog,
             K.SaveAs,
-            "Save the shown tokenizer (cut to the slider's size)",
+            self.tr("Save the shown tokenizer (cut to the slider's size)"),
         )
         self.export_log_action = self._action(
-            "&Export merge log…",
+            self.tr("&Export merge log…"),
             self.export_merge_log_dialog,
             "Ctrl+E",
-            "Write the merge log as CSV or JSON lines",
+            self.tr("Write the merge log as CSV or JSON lines"),
         )
-        self.quit_action = self._action("&Quit", self.close, K.Quit)
+        self.quit_action = self._action(self.tr("&Quit"), self.close, K.Quit)
         self.train_action = self._action(
-            "&Train", self.training_panel.train, "Ctrl+T", "Train on the loaded corpus"
+            self.tr("&Train"), self.training_panel.train, "Ctrl+T", self.tr("Train on the loaded corpus")
         )
         self.step_action = self._action(
-            "&Step one merge", self.training_panel.step, "Ctrl+Shift+T", "Advance one merge at a time"
+            self.tr("&Step one merge"),
+            self.training_panel.step,
+            "Ctrl+Shift+T",
+            self.tr("Advance one merge at a time"),
         )
         self.cancel_action = self._action(
-            "&Cancel", self.cancel_work, "Esc", "Cancel counting or training (Esc)"
+            self.tr("&Cancel"), self.cancel_work, "Esc", self.tr("Cancel counting or training (Esc)")
         )
         # Esc is also what closes popups and stops an edit: the action takes it only while
         # there is something to cancel (a disabled action leaves the key to the widget).
@@ -255,17 +264,17 @@ class MainWindow(QMainWindow):
         self.guide_action = self._action(
             self.tr("&User guide"), self.show_guide, K.HelpContents, self.tr("A short illustrated guide")
         )
-        self.about_action = self._action("&About Subword Explorer", self.show_about)
+        self.about_action = self._action(self.tr("&About Subword Explorer"), self.show_about)
         self.save_action.setEnabled(False)
         self.save_tokenizer_action.setEnabled(False)
         self.export_log_action.setEnabled(False)
 
     def _create_menus(self) -> None:
         bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
+        file_menu = bar.addMenu(self.tr("&File"))
         for a in (self.open_corpus_action, self.open_counts_action, self.open_tokenizer_action):
             file_menu.addAction(a)
-        self.recent_menu = file_menu.addMenu("&Recent files")
+        self.recent_menu = file_menu.addMenu(self.tr("&Recent files"))
         file_menu.addSeparator()
         file_menu.addAction(self.save_action)
         file_menu.addAction(self.save_tokenizer_action)
@@ -277,14 +286,14 @@ class MainWindow(QMainWindow):
         edit_menu.addAction(self.copy_tokens_action)
         edit_menu.addAction(self.copy_ids_action)
 
-        train_menu = bar.addMenu("&Train")
+        train_menu = bar.addMenu(self.tr("&Train"))
         for a in (self.train_action, self.step_action, self.cancel_action):
             train_menu.addAction(a)
 
-        self.examples_menu = bar.addMenu("E&xamples")
+        self.examples_menu = bar.addMenu(self.tr("E&xamples"))
         self._fill_examples_menu()
-        self.view_menu = bar.addMenu("&View")
-        help_menu = bar.addMenu("&Help")
+        self.view_menu = bar.addMenu(self.tr("&View"))
+        help_menu = bar.addMenu(self.tr("&Help"))
         help_menu.addAction(self.guide_action)
         help_menu.addAction(self.about_action)
 
@@ -314,18 +323,18 @@ class MainWindow(QMainWindow):
         central = QWidget()
         central.setMaximumSize(0, 0)  # the docks are the window
         self.setCentralWidget(central)
-        corpus = self._dock("corpus", "Corpus", self.corpus_panel, L)
-        training = self._dock("training", "Training", self.training_panel, L)
+        corpus = self._dock("corpus", self.tr("Corpus"), self.corpus_panel, L)
+        training = self._dock("training", self.tr("Training"), self.training_panel, L)
         self.tabifyDockWidget(corpus, training)
-        vocab = self._dock("vocab", "Vocab size", self.slider, R)
+        vocab = self._dock("vocab", self.tr("Vocab size"), self.slider, R)
         vocab.setFeatures(vocab.features() & ~QDockWidget.DockWidgetFeature.DockWidgetFloatable)
-        segmentation = self._dock("segmentation", "Segmentation", self.segmentation_panel, R)
-        placeholder = QLabel("Loading…")
+        segmentation = self._dock("segmentation", self.tr("Segmentation"), self.segmentation_panel, R)
+        placeholder = QLabel(self.tr("Loading…"))
         placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         # Compare wants the height of a column: a tab beside Corpus and Training.
-        compare = self._dock("compare", "Compare", placeholder, L)
+        compare = self._dock("compare", self.tr("Compare"), placeholder, L)
         self.tabifyDockWidget(training, compare)
-        vocabulary = self._dock("vocabulary", "Vocabulary", self.vocabulary_panel, R)
+        vocabulary = self._dock("vocabulary", self.tr("Vocabulary"), self.vocabulary_panel, R)
         runs = self._dock("runs", self.tr("Runs"), self.runs_panel, L)
         self.tabifyDockWidget(compare, runs)
         self.splitDockWidget(vocab, segmentation, Qt.Orientation.Vertical)
@@ -340,12 +349,62 @@ class MainWindow(QMainWindow):
             action.setShortcut(QKeySequence(f"Alt+{n}"))
             self.view_menu.addAction(action)
         self.view_menu.addSeparator()
-        self.view_menu.addAction(self._action("Reset &layout", self.reset_layout))
+        self.view_menu.addAction(self._action(self.tr("Reset &layout"), self.reset_layout))
+        self._create_language_menu()
+
+    def _create_language_menu(self) -> None:
+        """View › Language: system default, English, 한국어 (applies at the next start)."""
+        from PySide6.QtGui import QActionGroup
+
+        from subword_gui.language import LANGUAGES, SETTINGS_KEY
+
+        self.language_menu = self.view_menu.addMenu(self.tr("&Language"))
+        group = QActionGroup(self)
+        current = str(self.settings.value(SETTINGS_KEY, "system") or "system")
+        for code, name in [("system", self.tr("System default")), *LANGUAGES.items()]:
+            action = self.language_menu.addAction(name)
+            action.setCheckable(True)
+            action.setChecked(code == current)
+            action.setData(code)
+            group.addAction(action)
+        group.triggered.connect(self.choose_language)
+
+    def choose_language(self, action) -> None:
+        """Save the chosen interface language; offer to restart so it applies."""
+
+        from subword_gui.language import SETTINGS_KEY
+
+        self.settings.setValue(SETTINGS_KEY, action.data())
+        self.settings.sync()
+        self.statusBar().showMessage(
+            self.tr("The language changes when Subword Explorer starts again."), 8000
+        )
+        if self._ask_restart():
+            self.restart()
+
+    def _ask_restart(self) -> bool:
+        from PySide6.QtWidgets import QMessageBox
+
+        answer = QMessageBox.question(
+            self,
+            self.tr("Language"),
+            self.tr("The language changes when Subword Explorer starts again. Restart now?"),
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def restart(self) -> None:
+        """Close (which saves the settings and the shown run) and start this program again."""
+        import sys
+
+        from PySide6.QtCore import QProcess
+
+        if self.close():
+            QProcess.startDetached(sys.executable, sys.argv)
 
     def _create_status_bar(self) -> None:
         bar = self.statusBar()
-        self.corpus_fact = QLabel("No corpus")
-        self.model_fact = QLabel("No model")
+        self.corpus_fact = QLabel(self.tr("No corpus"))
+        self.model_fact = QLabel(self.tr("No model"))
         self.error_label = QLabel("")
         self.error_label.setObjectName("errorLabel")
         self.error_label.setVisible(False)
@@ -360,7 +419,9 @@ class MainWindow(QMainWindow):
         s.status_message.connect(lambda m: self.statusBar().showMessage(m, 8000))
         self.corpus_panel.failed.connect(self._on_corpus_failed)
         self.corpus_panel.loaded.connect(lambda _r: self.error_label.setVisible(False))
-        self.training_panel.training_failed.connect(lambda m: self.report_error("Training failed", m))
+        self.training_panel.training_failed.connect(
+            lambda m: self.report_error(self.tr("Training failed"), m)
+        )
         self.training_panel.training_started.connect(lambda: self.docks["training"].raise_())
         self.training_panel.training_finished.connect(self._keep_run)
         self._last_run_loaded.connect(self._on_last_run_loaded, Qt.ConnectionType.QueuedConnection)
@@ -446,7 +507,7 @@ class MainWindow(QMainWindow):
         self.recent_menu.clear()
         items = self.recent_files()
         for n, (kind, path) in enumerate(items, start=1):
-            action = self.recent_menu.addAction(f"&{n} {Path(path).name}  ({kind})")
+            action = self.recent_menu.addAction(self.tr("&{0} {1}  ({2})").format(n, Path(path).name, kind))
             action.setToolTip(path)
             action.triggered.connect(lambda _=False, k=kind, p=path: self.open_path(p, k))
         self.recent_menu.setEnabled(bool(items))
@@ -470,7 +531,7 @@ class MainWindow(QMainWindow):
                 action.setStatusTip(ex["description"])
             action.triggered.connect(lambda _=False, e=ex: self.load_example(e))
         if not items:
-            self.examples_menu.addAction("(no examples bundled)").setEnabled(False)
+            self.examples_menu.addAction(self.tr("(no examples bundled)")).setEnabled(False)
 
     def load_example(self, ex: dict) -> None:
         """Load a textbook example and set the training options it was worked with.
@@ -497,7 +558,7 @@ class MainWindow(QMainWindow):
             )
             self.training_panel.set_options(options)
         except (SubwordError, ValueError, TypeError) as exc:
-            self.report_error("Example", f"{path.name}: {exc}")
+            self.report_error(self.tr("Example"), self.tr("{0}: {1}").format(path.name, exc))
             return
         kind = ex.get("kind", "text")
         if kind == "counts":
@@ -506,7 +567,7 @@ class MainWindow(QMainWindow):
             try:
                 lines = path.read_text(encoding="utf-8-sig").splitlines()
             except OSError as exc:
-                self.report_error("Example", about_file(path, exc))
+                self.report_error(self.tr("Example"), about_file(path, exc))
                 return
             self.corpus_panel.open_lines(lines, str(path))
         self.docks["training"].raise_()
@@ -548,14 +609,16 @@ class MainWindow(QMainWindow):
         """Open a corpus, word-count file or tokenizer (``kind`` None: detect it)."""
         p = Path(path)
         if not p.exists():
-            self.report_error("Cannot open", f"{path}: no such file or folder")
+            self.report_error(self.tr("Cannot open"), self.tr("{0}: no such file or folder").format(path))
             return
         kind = kind or detect_kind(p)
         if kind == "tokenizer":
             self.open_tokenizer(str(p))
             return
         if p.is_dir():
-            self.report_error("Cannot open", f"{path} is a folder, not a corpus file")
+            self.report_error(
+                self.tr("Cannot open"), self.tr("{0} is a folder, not a corpus file").format(path)
+            )
             return
         if remember:
             self._remember(kind, str(p))
@@ -583,12 +646,15 @@ class MainWindow(QMainWindow):
         try:
             from core.formats.detect import open_tokenizer
         except ImportError:
-            self.report_error("Open tokenizer", "Opening tokenizer files is not available in this build yet.")
+            self.report_error(
+                self.tr("Open tokenizer"),
+                self.tr("Opening tokenizer files is not available in this build yet."),
+            )
             return
         try:
             loaded = open_tokenizer(path)
         except (SubwordError, OSError, ValueError) as exc:
-            self.report_error("Cannot open tokenizer", about_file(path, exc))
+            self.report_error(self.tr("Cannot open tokenizer"), about_file(path, exc))
             return
         self._remember("tokenizer", path)
         self.state.set_full_tokenizer(loaded.tokenizer)
@@ -603,7 +669,9 @@ class MainWindow(QMainWindow):
         """File › Save tokenizer as…: the shown tokenizer (cut to the slider's size), any format."""
         tok = self.state.tokenizer
         if tok is None:
-            self.report_error("Save tokenizer", "There is no tokenizer to save: train or open one first.")
+            self.report_error(
+                self.tr("Save tokenizer"), self.tr("There is no tokenizer to save: train or open one first.")
+            )
             return
         if self._save_dialog(tok, self.state.train_options, self._corpus_list(), "Save tokenizer as"):
             self._save_target = (self.last_saved[0], self.last_saved[1], tok)
@@ -634,7 +702,10 @@ class MainWindow(QMainWindow):
         try:
             from core.formats.detect import save_tokenizer
         except ImportError:
-            self.report_error("Save tokenizer", "Saving tokenizer files is not available in this build yet.")
+            self.report_error(
+                self.tr("Save tokenizer"),
+                self.tr("Saving tokenizer files is not available in this build yet."),
+            )
             return False
         record = None
         if fmt == "project" and options is not None:
@@ -644,7 +715,7 @@ class MainWindow(QMainWindow):
         try:
             losses = save_tokenizer(tok, path, fmt, record)
         except (SubwordError, OSError, ValueError) as exc:
-            self.report_error("Cannot save tokenizer", about_file(path, exc))
+            self.report_error(self.tr("Cannot save tokenizer"), about_file(path, exc))
             return False
         self.last_saved = (path, fmt, list(losses or []))
         msg = f"Saved {Path(path).name} ({fmt})"
@@ -657,27 +728,31 @@ class MainWindow(QMainWindow):
         events = self.state.merge_events
         if not events:
             self.report_error(
-                "Export merge log", "There is no merge log: train a BPE or WordPiece model first."
+                self.tr("Export merge log"),
+                self.tr("There is no merge log: train a BPE or WordPiece model first."),
             )
             return
         try:
             from core.formats import merge_log
         except ImportError:
             self.report_error(
-                "Export merge log", "Exporting the merge log is not available in this build yet."
+                self.tr("Export merge log"),
+                self.tr("Exporting the merge log is not available in this build yet."),
             )
             return
         path, _ = QFileDialog.getSaveFileName(
-            self, "Export merge log", "merges.csv", "CSV (*.csv);;JSON lines (*.jsonl)"
+            self, self.tr("Export merge log"), "merges.csv", self.tr("CSV (*.csv);;JSON lines (*.jsonl)")
         )
         if not path:
             return
         try:
             merge_log.save_merge_log(events, path)
         except (SubwordError, OSError, ValueError) as exc:
-            self.report_error("Cannot export merge log", about_file(path, exc))
+            self.report_error(self.tr("Cannot export merge log"), about_file(path, exc))
             return
-        self.statusBar().showMessage(f"Wrote {len(events):,} merges to {Path(path).name}", 10000)
+        self.statusBar().showMessage(
+            self.tr("Wrote {0:,} merges to {1}").format(len(events), Path(path).name), 10000
+        )
 
     # -- runs ---------------------------------------------------------------------------------------
     def _keep_run(self, tok) -> None:
@@ -724,7 +799,9 @@ class MainWindow(QMainWindow):
         try:
             return save_last_run(run, self.data_dir, self.state.vocab_size)
         except (SubwordError, OSError, ValueError) as exc:
-            self.statusBar().showMessage(f"Could not keep the run for the next launch: {exc}", 8000)
+            self.statusBar().showMessage(
+                self.tr("Could not keep the run for the next launch: {0}").format(exc), 8000
+            )
             return None
 
     def restore_last_run(self) -> None:
@@ -745,7 +822,7 @@ class MainWindow(QMainWindow):
 
     def _on_last_run_loaded(self, result) -> None:
         if isinstance(result, Exception):
-            self.report_error("Cannot restore the last run", str(result))
+            self.report_error(self.tr("Cannot restore the last run"), str(result))
             self.run_restored.emit(None)
             return
         if result is None:
@@ -756,7 +833,9 @@ class MainWindow(QMainWindow):
         self.state.add_run(run, show=show)
         if show and shown_size is not None and shown_size != run.vocab_size:
             self.slider.set_vocab_size(shown_size)
-        self.statusBar().showMessage(f"Restored the last session's tokenizer: {run.name}", 8000)
+        self.statusBar().showMessage(
+            self.tr("Restored the last session's tokenizer: {0}").format(run.name), 8000
+        )
         self.run_restored.emit(run)
 
     def _update_cancel(self, what: str, busy: bool) -> None:
@@ -811,7 +890,7 @@ class MainWindow(QMainWindow):
     def report_error(self, title: str, message: str) -> None:
         """Tell the user what went wrong (a message box and the status bar); change nothing else."""
         self.last_error = (title, message)
-        self.error_label.setText(f"⚠ {message}")
+        self.error_label.setText(self.tr("⚠ {0}").format(message))
         self.error_label.setToolTip(message)
         self.error_label.setVisible(True)
         self.error_reported.emit(title, message)
@@ -823,18 +902,20 @@ class MainWindow(QMainWindow):
         box.open()  # window-modal, returns at once
 
     def _on_corpus_failed(self, path: str, message: str) -> None:
-        self.report_error("Cannot open corpus", about_file(path, message))
+        self.report_error(self.tr("Cannot open corpus"), about_file(path, message))
 
     def _on_corpus(self, counts) -> None:
         name = Path(self.state.corpus_path).name if self.state.corpus_path else "corpus"
         self.corpus_fact.setText(
-            f"{name} · {counts.lines:,} lines · {counts.n_words:,} words · {counts.distinct_words:,} distinct"
+            self.tr("{0} · {1:,} lines · {2:,} words · {3:,} distinct").format(
+                name, counts.lines, counts.n_words, counts.distinct_words
+            )
         )
-        self.setWindowTitle(f"{name} — {APP_NAME}")
+        self.setWindowTitle(self.tr("{0} — {1}").format(name, APP_NAME))
 
     def _on_tokenizer(self, tok) -> None:
         if tok is None:  # a stepped run was cancelled before any model existed
-            self.model_fact.setText("No model")
+            self.model_fact.setText(self.tr("No model"))
             return
         full = self.state.full_tokenizer
         opts = self.state.train_options

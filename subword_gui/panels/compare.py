@@ -118,7 +118,7 @@ class CompareColumn(QFrame):
         self.result = ColumnResult()
         self.setFrameShape(QFrame.Shape.StyledPanel)
 
-        badge = QLabel(f" {letter} ")
+        badge = QLabel(self.tr(" {0} ").format(letter))
         badge.setStyleSheet(f"background:{colour}; color:white; font-weight:bold; border-radius:3px")
         self.source = QComboBox()
         self.fill_sources()
@@ -128,10 +128,10 @@ class CompareColumn(QFrame):
         self.size.setRange(1, 10_000_000)
         self.size.setSingleStep(100)
         self.size.setKeyboardTracking(False)
-        self.size.setSuffix(" tokens")
+        self.size.setSuffix(self.tr(" tokens"))
         self.remove = QToolButton()
         self.remove.setText("✕")
-        self.remove.setToolTip("Remove this column")
+        self.remove.setToolTip(self.tr("Remove this column"))
         self.remove.clicked.connect(lambda: self.remove_requested.emit(self))
         head = QHBoxLayout()
         head.addWidget(badge)
@@ -212,9 +212,9 @@ class CompareColumn(QFrame):
         if self.source_key() == "file" and self.file_tokenizer is None:
             path, _ = QFileDialog.getOpenFileName(
                 self,
-                "Open a tokenizer to compare",
+                self.tr("Open a tokenizer to compare"),
                 "",
-                "Tokenizer files (*.json *.model *.txt *.vocab *.tiktoken *.codes);;All files (*)",
+                self.tr("Tokenizer files (*.json *.model *.txt *.vocab *.tiktoken *.codes);;All files (*)"),
             )
             if not path:
                 self.set_source("shown")
@@ -228,7 +228,9 @@ class CompareColumn(QFrame):
         try:
             tok = _open_tokenizer(path)
         except (SubwordError, OSError, ValueError) as exc:
-            QMessageBox.warning(self, "Cannot compare this file", f"{path}\n\n{exc}")
+            QMessageBox.warning(
+                self, self.tr("Cannot compare this file"), self.tr("{0}\n\n{1}").format(path, exc)
+            )
             return False
         self.file_tokenizer, self.file_name = tok, path.rsplit("/", 1)[-1]
         self.source.blockSignals(True)
@@ -313,8 +315,11 @@ class CompareColumn(QFrame):
         self.strip.set_chips(chips)
         differing = sum(1 for sh in result.shared for x in sh if not x)
         self.summary.setText(
-            f"<b>{len(chips):,}</b> tokens · <b style='color:{palette.DIFF_MARK.name()}'>{n_marked}</b> "
-            f"boundar{'y' if n_marked == 1 else 'ies'} not shared · {differing} differing tokens"
+            self.tr(
+                "<b>{0:,}</b> tokens · <b style='color:{1}'>{2}</b> boundar{3} not shared · {4} differing tokens"
+            ).format(
+                len(chips), palette.DIFF_MARK.name(), n_marked, "y" if n_marked == 1 else "ies", differing
+            )
         )
 
     def _tooltip(self, index: int) -> str:
@@ -393,18 +398,18 @@ class ComparePanel(QWidget):
         self.editor.setFont(font)
         self.editor.setMaximumHeight(72)
         self.editor.textChanged.connect(self._text_edited)
-        self.follow = QCheckBox("Follow Segmentation")
+        self.follow = QCheckBox(self.tr("Follow Segmentation"))
         self.follow.setToolTip(
-            "Compare whatever is typed in the Segmentation panel; typing here stops following"
+            self.tr("Compare whatever is typed in the Segmentation panel; typing here stops following")
         )
         self.follow.setChecked(True)
         self.follow.toggled.connect(self._follow_toggled)
-        self.add_button = QPushButton("Add tokenizer")
+        self.add_button = QPushButton(self.tr("Add tokenizer"))
         self.add_button.clicked.connect(lambda: self.add_column("full"))
         self.stats_over = QComboBox()
-        self.stats_over.addItem("Statistics over the text above", "text")
+        self.stats_over.addItem(self.tr("Statistics over the text above"), "text")
         self.stats_over.addItem(
-            f"Statistics over the corpus's {CORPUS_WORDS:,} most frequent words", "corpus"
+            self.tr("Statistics over the corpus's {0:,} most frequent words").format(CORPUS_WORDS), "corpus"
         )
         self.stats_over.currentIndexChanged.connect(lambda _i: self._schedule())
         # subtle: a combo box is as wide as its longest item unless told otherwise, and the
@@ -412,7 +417,7 @@ class ComparePanel(QWidget):
         self.stats_over.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.stats_over.setMinimumContentsLength(14)
         top = QHBoxLayout()
-        top.addWidget(QLabel("Text:"))
+        top.addWidget(QLabel(self.tr("Text:")))
         top.addWidget(self.follow)
         top.addStretch(1)
         top.addWidget(self.stats_over)

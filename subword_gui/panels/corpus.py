@@ -81,18 +81,18 @@ class CorpusPanel(QWidget):
 
     # -- construction ------------------------------------------------------------------
     def _create_widgets(self) -> None:
-        self.path_label = QLabel("No corpus")
+        self.path_label = QLabel(self.tr("No corpus"))
         self.path_label.setObjectName("factValue")
         self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.encoding_box = QComboBox()
         self.encoding_box.addItems(ENCODINGS)
-        self.encoding_box.setToolTip("Text encoding of the corpus file (auto: UTF-8, else CP949)")
+        self.encoding_box.setToolTip(self.tr("Text encoding of the corpus file (auto: UTF-8, else CP949)"))
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
         self.progress.setTextVisible(False)
         self.progress_label = QLabel("")
         self.progress_label.setObjectName("hint")
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
         self.fact_labels: dict[str, QLabel] = {}
         for key, _ in FACTS:
             lab = QLabel("–")
@@ -106,7 +106,7 @@ class CorpusPanel(QWidget):
         self.word_view.horizontalHeader().setSortIndicator(1, Qt.SortOrder.DescendingOrder)
         self.word_view.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Search words…")
+        self.search.setPlaceholderText(self.tr("Search words…"))
         self.search.setClearButtonEnabled(True)
         self.match_label = QLabel("")
         self.match_label.setObjectName("hint")
@@ -129,7 +129,7 @@ class CorpusPanel(QWidget):
     def _layout(self) -> None:
         top = QHBoxLayout()
         top.addWidget(self.path_label, 1)
-        enc = QLabel("Encoding")
+        enc = QLabel(self.tr("Encoding"))
         enc.setObjectName("factName")
         top.addWidget(enc)
         top.addWidget(self.encoding_box)
@@ -166,9 +166,9 @@ class CorpusPanel(QWidget):
 
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
-        self.tabs.addTab(words, "Words")
-        self.tabs.addTab(self.char_view, "Characters")
-        self.tabs.addTab(self.preview, "First lines")
+        self.tabs.addTab(words, self.tr("Words"))
+        self.tabs.addTab(self.char_view, self.tr("Characters"))
+        self.tabs.addTab(self.preview, self.tr("First lines"))
 
         root = QVBoxLayout(self)
         root.setContentsMargins(10, 8, 10, 8)
@@ -224,7 +224,7 @@ class CorpusPanel(QWidget):
         self.job.cancelled.connect(self._on_cancelled)
         self._chunks: dict[str, list] = {}
         self.progress.setValue(0)
-        self.progress_label.setText(f"Reading {Path(pending[1]).name}…")
+        self.progress_label.setText(self.tr("Reading {0}…").format(Path(pending[1]).name))
         self._busy_row.setVisible(True)
         self.busy_changed.emit(True)
         self.job.start()

@@ -150,10 +150,12 @@ class SegmentationPanel(QWidget):
         self.counts = QLabel()
         self.counts.setTextFormat(Qt.TextFormat.RichText)
         self.legend = QLabel(
-            "<span style='background:#D7191C; color:white; font-weight:bold'>&nbsp;unknown&nbsp;</span>&nbsp; "
-            "<span style='background:#3B4A5A; color:white'>&nbsp;special&nbsp;</span>&nbsp; "
-            "<span style='color:#8A8A8A; text-decoration:line-through'>removed</span>&nbsp; "
-            "<span style='text-decoration:underline'>split character</span>"
+            self.tr(
+                "<span style='background:#D7191C; color:white; font-weight:bold'>&nbsp;unknown&nbsp;</span>&nbsp; "
+                "<span style='background:#3B4A5A; color:white'>&nbsp;special&nbsp;</span>&nbsp; "
+                "<span style='color:#8A8A8A; text-decoration:line-through'>removed</span>&nbsp; "
+                "<span style='text-decoration:underline'>split character</span>"
+            )
         )
         self.legend.setTextFormat(Qt.TextFormat.RichText)
         # in a narrow dock the counts wrap and the legend is clipped, rather than the
@@ -168,7 +170,7 @@ class SegmentationPanel(QWidget):
         font = QFont(self.editor.font())
         font.setPointSize(EDITOR_POINT_SIZE)
         self.editor.setFont(font)
-        self.editor.setPlaceholderText("Type or paste text here: it is tokenized as you type.")
+        self.editor.setPlaceholderText(self.tr("Type or paste text here: it is tokenized as you type."))
         self.editor.setMouseTracking(True)
 
         self.strip = TokenStrip()
@@ -246,7 +248,9 @@ class SegmentationPanel(QWidget):
             self._pending = []
             self.stats = EncodingStats(0, 0, 0, 0, 0, 0, 0)
             self.counts.setText(
-                "<span style='color:#888'>No tokenizer yet: train one or open a tokenizer file.</span>"
+                self.tr(
+                    "<span style='color:#888'>No tokenizer yet: train one or open a tokenizer file.</span>"
+                )
             )
             self.strip.set_chips([])
             self.segmented.emit()

@@ -37,7 +37,9 @@ class VocabSizeSlider(QWidget):
 
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setObjectName("vocabSlider")
-        self.slider.setToolTip("Cut the trained model to its first k tokens (PageUp/PageDown, Home/End)")
+        self.slider.setToolTip(
+            self.tr("Cut the trained model to its first k tokens (PageUp/PageDown, Home/End)")
+        )
         self.spin = QSpinBox()
         self.spin.setObjectName("vocabSpin")
         self.spin.setGroupSeparatorShown(True)
@@ -45,9 +47,9 @@ class VocabSizeSlider(QWidget):
         self.spin.setKeyboardTracking(False)
         self.spin.setRange(0, 0)
         self.spin.setSpecialValueText("–")  # shown while there is no model (value 0)
-        self.full_button = QPushButton("Full")
-        self.full_button.setToolTip("Back to the full trained vocabulary")
-        self.range_label = QLabel("train or open a model to slide its vocabulary")
+        self.full_button = QPushButton(self.tr("Full"))
+        self.full_button.setToolTip(self.tr("Back to the full trained vocabulary"))
+        self.range_label = QLabel(self.tr("train or open a model to slide its vocabulary"))
         self.range_label.setObjectName("hint")
 
         row = QHBoxLayout(self)
@@ -86,7 +88,7 @@ class VocabSizeSlider(QWidget):
                 self.slider.setValue(size)
                 self.spin.setValue(size)
                 self._set_enabled(False)
-                self.range_label.setText(f"{size:,} tokens (this model cannot be cut)")
+                self.range_label.setText(self.tr("{0:,} tokens (this model cannot be cut)").format(size))
                 return
             low, high = min_vocab_size(tokenizer), tokenizer.model.vocab_size
             low = min(low, high)
@@ -96,7 +98,7 @@ class VocabSizeSlider(QWidget):
                 w.setValue(high)
             self.slider.setPageStep(max(1, (high - low) // 20))
             self._set_enabled(high > low)
-            self.range_label.setText(f"{low:,} … {high:,}")
+            self.range_label.setText(self.tr("{0:,} … {1:,}").format(low, high))
             if high > low:
                 # the model's first cut builds its cut tables (~20 ms at 32 k): do it in an
                 # idle turn after the model landed, not on the user's first slider move

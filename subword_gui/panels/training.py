@@ -241,23 +241,23 @@ class TrainingPanel(QWidget):
         self.min_freq_spin = QSpinBox()
         self.min_freq_spin.setRange(0, 1_000_000)
         self.special_edit = QLineEdit()
-        self.special_edit.setPlaceholderText("comma-separated, e.g. <unk>,<s>,</s>")
+        self.special_edit.setPlaceholderText(self.tr("comma-separated, e.g. <unk>,<s>,</s>"))
         self.prefix_edit = QLineEdit()
-        self.prefix_edit.setPlaceholderText("e.g. ##")
+        self.prefix_edit.setPlaceholderText(self.tr("e.g. ##"))
         self.suffix_edit = QLineEdit()
-        self.suffix_edit.setPlaceholderText("e.g. </w>")
+        self.suffix_edit.setPlaceholderText(self.tr("e.g. </w>"))
 
-        self.train_button = QPushButton("Train")
+        self.train_button = QPushButton(self.tr("Train"))
         self.train_button.setObjectName("primary")
-        self.train_button.setToolTip("Train on the loaded corpus (Ctrl+T)")
-        self.step_button = QPushButton("Step")
-        self.step_button.setToolTip("Advance one merge at a time (Ctrl+Shift+T)")
-        self.cancel_button = QPushButton("Cancel")
+        self.train_button.setToolTip(self.tr("Train on the loaded corpus (Ctrl+T)"))
+        self.step_button = QPushButton(self.tr("Step"))
+        self.step_button.setToolTip(self.tr("Advance one merge at a time (Ctrl+Shift+T)"))
+        self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
         self.progress.setTextVisible(False)
-        self.status = QLabel("Ready to train")
+        self.status = QLabel(self.tr("Ready to train"))
         self.status.setObjectName("hint")
 
         self.merge_model = MergeLogModel(self)
@@ -293,16 +293,16 @@ class TrainingPanel(QWidget):
     def _layout(self) -> None:
         form_left = QFormLayout()
         form_left.setVerticalSpacing(6)
-        form_left.addRow("Algorithm", self.algorithm_box)
-        form_left.addRow("Normalizer", self.normalizer_box)
-        form_left.addRow("Pre-tokenizer", self.pre_tokenizer_box)
-        form_left.addRow("Special tokens", self.special_edit)
+        form_left.addRow(self.tr("Algorithm"), self.algorithm_box)
+        form_left.addRow(self.tr("Normalizer"), self.normalizer_box)
+        form_left.addRow(self.tr("Pre-tokenizer"), self.pre_tokenizer_box)
+        form_left.addRow(self.tr("Special tokens"), self.special_edit)
         form_right = QFormLayout()
         form_right.setVerticalSpacing(6)
-        form_right.addRow("Vocab size", self.vocab_spin)
-        form_right.addRow("Min. frequency", self.min_freq_spin)
-        form_right.addRow("Subword prefix", self.prefix_edit)
-        form_right.addRow("Word suffix", self.suffix_edit)
+        form_right.addRow(self.tr("Vocab size"), self.vocab_spin)
+        form_right.addRow(self.tr("Min. frequency"), self.min_freq_spin)
+        form_right.addRow(self.tr("Subword prefix"), self.prefix_edit)
+        form_right.addRow(self.tr("Word suffix"), self.suffix_edit)
         forms = QHBoxLayout()
         forms.setSpacing(18)
         forms.addLayout(form_left, 3)
@@ -319,8 +319,8 @@ class TrainingPanel(QWidget):
 
         self.log_tabs = QTabWidget()
         self.log_tabs.setDocumentMode(True)
-        self.log_tabs.addTab(self.merge_view, "Merge log")
-        self.log_tabs.addTab(self.round_view, "Unigram rounds")
+        self.log_tabs.addTab(self.merge_view, self.tr("Merge log"))
+        self.log_tabs.addTab(self.round_view, self.tr("Unigram rounds"))
 
         self._plot_pages[2].layout().addStretch(1)
         self._plot_pages[2].layout().addWidget(self.curve_label)
@@ -453,7 +453,7 @@ class TrainingPanel(QWidget):
             if self.stepping:
                 self.stepping = False
                 self.job.run()
-                self.status.setText("Running to the end…")
+                self.status.setText(self.tr("Running to the end…"))
             return
         self._start(stepping=False)
 
@@ -580,8 +580,9 @@ class TrainingPanel(QWidget):
             self.progress.setValue(int(1000 * min(last.vocab_size / max(target, 1), 1.0)))
             verb = "Stepped to" if self.stepping else "Merging…"
             self.status.setText(
-                f"{verb} step {last.step:,}: {last.left} + {last.right} → {last.new_token}  "
-                f"(vocab {last.vocab_size:,} of {target:,})"
+                self.tr("{0} step {1:,}: {2} + {3} → {4}  (vocab {5:,} of {6:,})").format(
+                    verb, last.step, last.left, last.right, last.new_token, last.vocab_size, target
+                )
             )
             if follow:
                 self.merge_view.scrollToBottom()
@@ -591,7 +592,9 @@ class TrainingPanel(QWidget):
             self._redraw_plots(merges=False, curve=False)
             last = self.round_model.rows[-1]
             self.status.setText(
-                f"Unigram {last.phase} round {last.round}: vocab {last.vocab_size:,}, loss {last.loss:,.1f}"
+                self.tr("Unigram {0} round {1}: vocab {2:,}, loss {3:,.1f}").format(
+                    last.phase, last.round, last.vocab_size, last.loss
+                )
             )
             self.round_view.scrollToBottom()
             self.progress.setValue(int(1000 * min(target / max(last.vocab_size, 1), 1.0)))
@@ -599,7 +602,9 @@ class TrainingPanel(QWidget):
             if last_progress.total:
                 self.progress.setValue(int(1000 * last_progress.done / last_progress.total))
             self.status.setText(
-                f"{last_progress.phase.capitalize()}… {last_progress.done / max(last_progress.total, 1):.0%}"
+                self.tr("{0}… {1:.0%}").format(
+                    last_progress.phase.capitalize(), last_progress.done / max(last_progress.total, 1)
+                )
             )
         if trained is not None:
             self._on_trained(trained)
@@ -676,27 +681,27 @@ class TrainingPanel(QWidget):
     def _on_failed(self, message: str) -> None:
         if self._phase == "curve":
             self._phase = "idle"
-            self.curve_label.setText(f"Could not measure the curve: {message}")
+            self.curve_label.setText(self.tr("Could not measure the curve: {0}").format(message))
             return
         self._phase = "idle"
         self._set_busy(False)
         self.stepping = False
         self._undo_step_preview()
         self._restore_previous_run()
-        self.status.setText("Training failed")
+        self.status.setText(self.tr("Training failed"))
         self.training_failed.emit(message)
 
     def _on_cancelled(self) -> None:
         if self._phase == "curve":
             self._phase = "idle"
-            self.curve_label.setText("Curve not measured (cancelled).")
+            self.curve_label.setText(self.tr("Curve not measured (cancelled)."))
             return
         self._phase = "idle"
         self._set_busy(False)
         self.stepping = False
         self._undo_step_preview()
         self._restore_previous_run()
-        self.status.setText("Cancelled; the previous model is unchanged")
+        self.status.setText(self.tr("Cancelled; the previous model is unchanged"))
         self.training_cancelled.emit()
 
     def _restore_previous_run(self) -> None:
@@ -797,8 +802,9 @@ class TrainingPanel(QWidget):
         if points:
             last = points[-1]
             self.curve_label.setText(
-                f"On {n_lines:,} {kind}: at {last.vocab_size:,} tokens, {last.tokens_per_word:.2f} tokens per word, "
-                f"{last.chars_per_token:.2f} characters per token"
+                self.tr(
+                    "On {0:,} {1}: at {2:,} tokens, {3:.2f} tokens per word, {4:.2f} characters per token"
+                ).format(n_lines, kind, last.vocab_size, last.tokens_per_word, last.chars_per_token)
             )
         self._on_cut(self.state.vocab_size)
         self.curve_ready.emit(points)

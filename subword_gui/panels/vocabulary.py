@@ -542,7 +542,7 @@ class VocabularyPanel(QWidget):
 
     def _build(self) -> None:
         self.search = QLineEdit()
-        self.search.setPlaceholderText("Search tokens: text, ##, ▁, ␣, or an id")
+        self.search.setPlaceholderText(self.tr("Search tokens: text, ##, ▁, ␣, or an id"))
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(self._search_changed)
         self.count = QLabel()
@@ -569,11 +569,11 @@ class VocabularyPanel(QWidget):
         self.table.setFont(font)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
 
-        self.tree_title = QLabel("Select a token to see how it was built.")
+        self.tree_title = QLabel(self.tr("Select a token to see how it was built."))
         self.tree_title.setTextFormat(Qt.TextFormat.RichText)
         self.tree_title.setWordWrap(True)
         self.tree = QTreeWidget()
-        self.tree.setHeaderLabels(["token", "merge"])
+        self.tree.setHeaderLabels([self.tr("token"), self.tr("merge")])
         self.tree.setColumnWidth(0, 200)
         self.tree.setFont(font)
         right = QWidget()
@@ -668,11 +668,11 @@ class VocabularyPanel(QWidget):
     def _update_count(self) -> None:
         total = self.model.total()
         if self.model.tokenizer is None:
-            self.count.setText("no tokenizer yet")
+            self.count.setText(self.tr("no tokenizer yet"))
         elif self.search.text():
-            self.count.setText(f"{self.proxy.rowCount():,} of {total:,} tokens")
+            self.count.setText(self.tr("{0:,} of {1:,} tokens").format(self.proxy.rowCount(), total))
         else:
-            self.count.setText(f"{total:,} tokens")
+            self.count.setText(self.tr("{0:,} tokens").format(total))
 
     # -- selection and the merge tree -------------------------------------------------
     def selected_token(self) -> str | None:
@@ -719,7 +719,7 @@ class VocabularyPanel(QWidget):
     def _show_tree(self, token: str | None) -> None:
         self.tree.clear()
         if token is None or self.model.tokenizer is None:
-            self.tree_title.setText("Select a token to see how it was built.")
+            self.tree_title.setText(self.tr("Select a token to see how it was built."))
             return
         style = self.model.style
         # subtle: the label is rich text, so "<unk>" must be escaped or it vanishes as a tag
@@ -728,8 +728,9 @@ class VocabularyPanel(QWidget):
             tid = self.model.tokenizer.model.token_to_id(token)
             score = self.model.tokenizer.model.score(tid) if tid is not None else float("nan")
             self.tree_title.setText(
-                f"<b>{shown}</b>: a Unigram piece (log-probability {score:.3f}). Unigram keeps the pieces "
-                "that best explain the corpus; no piece is built from others by merges."
+                self.tr(
+                    "<b>{0}</b>: a Unigram piece (log-probability {1:.3f}). Unigram keeps the pieces that best explain the corpus; no piece is built from others by merges."
+                ).format(shown, score)
             )
             return
         root = merge_tree(token, self.model.sources)
@@ -737,9 +738,11 @@ class VocabularyPanel(QWidget):
             why = base_token_kind(self.model.tokenizer, token)
             if self.model.kind == "wordpiece" and not self.model.sources:
                 why = "this WordPiece vocabulary carries no merges (train it here to see them)"
-            self.tree_title.setText(f"<b>{shown}</b>: {why}")
+            self.tree_title.setText(self.tr("<b>{0}</b>: {1}").format(shown, why))
         else:
-            self.tree_title.setText(f"How <b>{shown}</b> was built, merge by merge (numbers: merge step)")
+            self.tree_title.setText(
+                self.tr("How <b>{0}</b> was built, merge by merge (numbers: merge step)").format(shown)
+            )
         item = self._tree_item(root, style)
         self.tree.addTopLevelItem(item)
         self.tree.expandAll()

@@ -376,7 +376,7 @@ class WhyView(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self.title = QLabel("Put the cursor in a word to see why it was cut that way.")
+        self.title = QLabel(self.tr("Put the cursor in a word to see why it was cut that way."))
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.title.setWordWrap(True)
         self.steps = QTextBrowser()
@@ -444,8 +444,9 @@ class WhyView(QWidget):
         final = [t.value for t in model.tokenize(piece)]
         final_html = " ".join(f"<b>{render_html(t, style)}</b>" for t in final)
         self.title.setText(
-            f"Why <span style='background:#EEF2F7'>&nbsp;{render_html(piece, style)}&nbsp;</span> "
-            f"→ {final_html}"
+            self.tr("Why <span style='background:#EEF2F7'>&nbsp;{0}&nbsp;</span> → {1}").format(
+                render_html(piece, style), final_html
+            )
         )
         if self.kind == "unigram":
             lat = model.lattice(piece)

@@ -1,0 +1,60 @@
+"""The interface language: English as the code writes it, or Korean, through Qt's translators.
+
+    >>> install_translators(app, "ko")     # before any window is built
+    'ko'
+    >>> MainWindow().menuBar().actions()[0].text()
+    '파일(&F)'
+
+The choice lives in QSettings under ``language``: ``"system"`` (the default: Korean when the
+system locale's language is Korean, else English), ``"en"`` or ``"ko"``. View › Language sets it;
+like most desktop programs, the new language applies at the next start (the menu offers to restart
+now). Every user-visible string goes through ``self.tr`` / ``QCoreApplication.translate``; the
+Korean catalogue is ``translations/subword_explorer_ko.ts`` (edit it with ``pyside6-linguist``,
+refresh it with ``bash subword_gui/translations/update.sh``), compiled to the ``.qm`` beside it.
+Qt's own strings (standard buttons, file dialogs) come from the ``qtbase`` catalogue PySide6 ships.
+
+Leaves out: switching language without a restart (every panel would have to rebuild its texts).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QSettings, QTranslator
+
+LANGUAGES = {"en": "English", "ko": "한국어"}  # each language names itself, as language menus do
+SETTINGS_KEY = "language"
+TRANSLATIONS = Path(__file__).with_name("translations")
+CATALOGUE = "subword_explorer"
+
+
+def chosen_language(settings: QSettings | None = None, locale: QLocale | None = None) -> str:
+    """``"en"`` or ``"ko"``: the saved choice, or the system locale's language when it is ``system``."""
+    choice = str((settings or QSettings()).value(SETTINGS_KEY, "system") or "system")
+    if choice in LANGUAGES:
+        return choice
+    name = (locale or QLocale.system()).name()  # e.g. "ko_KR"
+    return "ko" if name.split("_")[0] == "ko" else "en"
+
+
+def install_translators(app: QCoreApplication, language: str) -> str:
+    """Install the explorer's and Qt's own catalogues for ``language``; the language in force."""
+    for old in getattr(app, "_subword_translators", []):
+        app.removeTranslator(old)
+    installed: list[QTranslator] = []
+    if language != "en":
+        ours = QTranslator(app)
+        if not ours.load(f"{CATALOGUE}_{language}", str(TRANSLATIONS)):
+            return "en"  # no catalogue for it: the interface stays English
+        qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+        for translator in (ours, _qt_catalogue(app, language, qt_dir)):
+            if translator is not None:
+                app.installTranslator(translator)
+                installed.append(translator)
+    app._subword_translators = installed  # type: ignore[attr-defined]  # keep them alive
+    return language
+
+
+def _qt_catalogue(app: QCoreApplication, language: str, qt_dir: str) -> QTranslator | None:
+    qt = QTranslator(app)
+    return qt if qt.load(f"qtbase_{language}", qt_dir) else None
