@@ -380,7 +380,8 @@ class Replace:
         self._re = compile_pattern(self.pattern, "Replace pattern")
 
     def normalize_str(self, text: str) -> str:
-        return self._re.sub(lambda m: self.content, text)
+        # subtle: as normalize(), an empty match replaces nothing
+        return self._re.sub(lambda m: self.content if m.end() > m.start() else "", text)
 
     def normalize(self, text: NormalizedString) -> NormalizedString:
         s = text.normalized

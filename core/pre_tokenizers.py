@@ -320,12 +320,17 @@ class Metaspace(_Base):
         bounds = [0] + cuts + [len(s)]
         return [text.slice(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
 
-    def split_words(self, text: str) -> list[str]:
-        # Fast path (no per-character offsets): counting a corpus calls this on every line.
+    def split_words(self, text: str, first_section: bool = True) -> list[str]:
+        """Fast path (no per-character offsets): counting a corpus calls this on every line.
+        ``first_section`` says ``text`` starts the input (at offset 0), for ``prepend_scheme="first"``."""
         r = self.replacement
         s = text.replace(" ", r)
-        if s and not s.startswith(r) and self.prepend_scheme != "never":
-            s = r + s  # a whole input starts at offset 0, so "first" prepends too
+        if (
+            s
+            and not s.startswith(r)
+            and (self.prepend_scheme == "always" or (self.prepend_scheme == "first" and first_section))
+        ):
+            s = r + s
         if not self.split:
             return [s] if s else []
         parts = s.split(r)

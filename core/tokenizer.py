@@ -16,6 +16,11 @@ Encoding a text, step by step (as `tokenizers` does, so ids *and* offsets match)
 4. a loaded post-processor trims byte-level offsets and, with
    ``add_special_tokens=True``, adds its ``[CLS]``/``[SEP]`` (see :func:`post_process`).
 
+The ids fast path (:meth:`Tokenizer.encode_ids`, :meth:`Tokenizer.encode_batch_ids`) runs
+the same steps on plain strings: no offsets, no per-token objects, and a cache of the
+ids of each pre-token (most words repeat). It gives exactly ``encode(text).ids``; a
+pipeline stage it cannot run on strings sends it through :meth:`Tokenizer.encode`.
+
 Conventions that differ from `tokenizers` on purpose: ``word_ids`` is None for
 added tokens (they still use up a word index), and ``special_tokens_mask`` is 1
 for special added tokens found in the text. Leaves out: pairs of sequences,
@@ -24,6 +29,7 @@ truncation, padding, ``encode_special_tokens``.
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -205,7 +211,106 @@ class Tokenizer:
         return enc
 
     def encode_batch(self, texts: list[str], add_special_tokens: bool = False) -> list[Encoding]:
-        return [self.encode(t, add_special_tokens) for t in texts]
+        """``[encode(t) for t in texts]``, as fast per text as that loop."""
+        # subtle: every kept Encoding holds five lists, so a big batch makes the cyclic
+        # garbage collector walk all of them again and again (it made a batch 2-3x slower
+        # than a loop); none of them can be part of a cycle, so it is paused meanwhile.
+        with _collector_paused():
+            return [self.encode(t, add_special_tokens) for t in texts]
+
+    # -- ids only -------------------------------------------------------------------
+    def encode_ids(self, text: str, add_special_tokens: bool = False) -> list[int]:
+        """``encode(text, add_special_tokens).ids``, without offsets or per-token objects.
+
+            >>> tok.encode_ids("철수는 먹고") == tok.encode("철수는 먹고").ids
+            True
+
+        Each stage runs on plain strings (``normalize_str``, ``split_words``) and the
+        ids of each pre-token are cached, so a repeated word costs one look-up.
+        """
+        plan = self._ids_plan()
+        if plan is None:
+            return self.encode(text, add_special_tokens).ids
+        ids: list[int] = []
+        if add_special_tokens and plan.before:
+            ids.extend(plan.before)
+        self._append_ids(plan, text, ids)
+        if add_special_tokens and plan.after:
+            ids.extend(plan.after)
+        return ids
+
+    def encode_batch_ids(self, texts, add_special_tokens: bool = False) -> list[list[int]]:
+        """``[encode_ids(t) for t in texts]``; ``texts`` may be any iterable (a file's lines)."""
+        plan = self._ids_plan()
+        if plan is None:
+            with _collector_paused():
+                return [self.encode(t, add_special_tokens).ids for t in texts]
+        before = plan.before if add_special_tokens else ()
+        after = plan.after if add_special_tokens else ()
+        out = []
+        append_ids = self._append_ids
+        with _collector_paused():
+            for text in texts:
+                ids = list(before)
+                append_ids(plan, text, ids)
+                if after:
+                    ids.extend(after)
+                out.append(ids)
+        return out
+
+    def _ids_plan(self) -> _IdsPlan | None:
+        """The string-only pipeline for the current stages (rebuilt when a stage is swapped),
+        or None when some stage can only run with offsets."""
+        key = (self.model, self.normalizer, self.pre_tokenizer, self.post_processor, len(self.added_tokens))
+        plan = self.__dict__.get("_plan")
+        if plan is None or plan.key != key or any(a is not b for a, b in zip(plan.key, key)):
+            plan = self._plan = _IdsPlan.build(self, key)
+        return plan if plan.words is not None else None
+
+    def _append_ids(self, plan: _IdsPlan, text: str, ids: list[int]) -> None:
+        """Append the ids of ``text`` (no post-processor tokens) to ``ids``."""
+        cache, words, piece_ids, normalize = plan.cache, plan.words, plan.piece_ids, plan.normalize
+        if self._indexed_for is not self.normalizer:  # the normalizer was swapped since
+            self._index_normalized_tokens()
+        for i, (start, end, added) in enumerate(self._sections(text)):
+            if added is not None:
+                ids.append(self._by_content[added].id)
+                continue
+            if end <= start:
+                continue
+            section = text[start:end] if (start, end) != (0, len(text)) else text
+            if normalize is not None:
+                section = normalize(section)
+            for pos, part, token in self._split_normalized_str(section):
+                if token is not None:
+                    ids.append(token.id)
+                    continue
+                # subtle: Metaspace's "first" scheme prepends only at offset 0 of the input;
+                # the plan allows that scheme only without a normalizer, so positions are offsets
+                for word in words(part, i == 0 and start + pos == 0):
+                    found = cache.get(word)
+                    if found is None:
+                        found = piece_ids(word)
+                        if len(word) <= _IDS_CACHE_MAX_PIECE:
+                            if len(cache) >= _IDS_CACHE_LIMIT:
+                                cache.clear()
+                            cache[word] = found
+                    ids.extend(found)
+
+    def _split_normalized_str(self, s: str):
+        """:meth:`_split_normalized` on a string: ``(position, part, None)`` or ``(position, text, token)``."""
+        if self._norm_re is None:
+            if s:
+                yield 0, s, None
+            return
+        pos = 0
+        for start, end, token in _find_added(s, self._norm_re, self._normalized_by_content):
+            if start > pos:
+                yield pos, s[pos:start], None
+            yield start, s[start:end], token
+            pos = end
+        if pos < len(s):
+            yield pos, s[pos:], None
 
     def decode(self, ids: list[int], skip_special_tokens: bool = True) -> str:
         special = {t.id for t in self.added_tokens if t.special}
@@ -248,6 +353,96 @@ class Tokenizer:
         return model.vocab_size + sum(
             1 for t in {t.content for t in self.added_tokens} if model.token_to_id(t) is None
         )
+
+
+_IDS_CACHE_LIMIT = 200_000  # pre-tokens; the ids cache is emptied when it gets this big
+_IDS_CACHE_MAX_PIECE = 256  # longer pre-tokens (whole lines, long words) are not cached
+
+
+class _collector_paused:
+    """Pause the cyclic garbage collector inside a ``with`` block (restored as it was)."""
+
+    def __enter__(self):
+        self.was_enabled = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc):
+        if self.was_enabled:
+            gc.enable()
+
+
+@dataclass
+class _IdsPlan:
+    """How :meth:`Tokenizer.encode_ids` runs each stage on strings.
+
+    ``words(part, at_start)`` splits a normalized part into pre-tokens (None: some
+    pre-tokenizer needs offsets, so ids go through ``encode``); ``piece_ids(word)`` is
+    the model's ids of one pre-token; ``before``/``after`` are the ids a post-processor
+    adds with ``add_special_tokens``; ``cache`` maps pre-tokens to their ids.
+    """
+
+    key: tuple
+    normalize: Any
+    words: Any
+    piece_ids: Any
+    before: tuple[int, ...] = ()
+    after: tuple[int, ...] = ()
+    cache: dict = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, tok: Tokenizer, key: tuple) -> _IdsPlan:
+        model = tok.model
+        piece_ids = getattr(model, "tokenize_ids", None)
+        if piece_ids is None:
+
+            def piece_ids(word, tokenize=model.tokenize):
+                return [t.id for t in tokenize(word)]
+
+        normalize = tok.normalizer.normalize_str if tok.normalizer is not None else None
+        words = _string_splitter(tok.pre_tokenizer, has_normalizer=normalize is not None)
+        before: tuple[int, ...] = ()
+        after: tuple[int, ...] = ()
+        if tok.post_processor is not None:
+            # the tokens a post-processor adds around one sequence, found around a marker id
+            marked = post_process(tok.post_processor, Encoding([-1], ["?"], [(0, 0)], [0], [0]), True)
+            at = marked.ids.index(-1)
+            before, after = tuple(marked.ids[:at]), tuple(marked.ids[at + 1 :])
+        return cls(key, normalize, words, piece_ids, before, after)
+
+
+def _string_splitter(pre_tokenizer, has_normalizer: bool):
+    """``words(text, at_start) -> [pre-token, ...]`` for a pre-tokenizer, exactly the texts
+    of its ``pre_tokenize`` pieces; None if it cannot be done on strings alone."""
+    from core.pre_tokenizers import Metaspace
+    from core.pre_tokenizers import Sequence as PreSequence
+
+    if pre_tokenizer is None:
+        return lambda text, at_start: [text] if text else []
+    if isinstance(pre_tokenizer, Metaspace):
+        if pre_tokenizer.prepend_scheme == "first" and has_normalizer:
+            return None  # whether a part starts at offset 0 needs the normalizer's alignments
+        return pre_tokenizer.split_words
+    if isinstance(pre_tokenizer, PreSequence):
+        parts = []
+        for p in pre_tokenizer.pre_tokenizers:
+            if isinstance(p, Metaspace) and p.prepend_scheme == "first":
+                return None  # inside a sequence a piece's offset is not known without alignments
+            split = _string_splitter(p, has_normalizer)
+            if split is None:
+                return None
+            parts.append(split)
+
+        def words(text, at_start):
+            pieces = [text]
+            for split in parts:
+                pieces = [w for piece in pieces for w in split(piece, at_start)]
+            return pieces
+
+        return words
+    split_words = getattr(pre_tokenizer, "split_words", None)
+    if split_words is None:
+        return None
+    return lambda text, at_start: split_words(text)
 
 
 def _section(text: str, start: int, end: int) -> NormalizedString:

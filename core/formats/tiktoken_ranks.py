@@ -152,6 +152,13 @@ def looks_like_rank_file(path: str | os.PathLike, lines: int = 5) -> bool:
 
 # -- the model --------------------------------------------------------------------------
 
+# The GPT-2 byte alphabet back to Latin-1 code points, so ``str.translate`` + ``encode("latin-1")``
+# turn a byte-level piece into its bytes without a Python loop.
+_TO_LATIN1 = {ord(c): b for c, b in CHAR_TO_BYTE.items()}
+_SHORT_PIECE = 64  # bytes; longer pieces are merged with the heap of TiktokenBPE._merge
+_NO_RANK = 1 << 62  # above every rank
+_NO_RANKS = (_NO_RANK,) * _SHORT_PIECE
+
 
 class TiktokenBPE:
     """Rank-based byte-level BPE; pieces and token values are in the GPT-2 byte alphabet.
@@ -241,6 +248,44 @@ class TiktokenBPE:
         self._cache[piece] = out
         return out
 
+    def tokenize_ids(self, piece: str) -> list[int]:
+        """The ids of :meth:`tokenize` (the ids fast path: no offsets, no Token objects).
+
+        >>> TiktokenBPE({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4}).tokenize_ids("abc")
+        [3, 2]
+        """
+        try:
+            data = piece.translate(_TO_LATIN1).encode("latin-1")
+        except UnicodeEncodeError:  # not byte-level text
+            return [t.id for t in self.tokenize(piece)]
+        ranks = self.ranks
+        rank = ranks.get(data)
+        if rank is not None:
+            return [rank]
+        if len(data) > _SHORT_PIECE:
+            return [t.id for t in self.tokenize(piece)]
+        # step 3 on a short piece: scan all pairs, join the leftmost lowest-ranked one
+        # (the heap's order, with less bookkeeping for a handful of bytes; tiktoken does the same)
+        parts = [data[k : k + 1] for k in range(len(data))]
+        get = ranks.get
+        # found[k] = rank of parts[k] + parts[k + 1]; after a join only the two beside it change
+        found = list(map(get, map(bytes.__add__, parts, parts[1:]), _NO_RANKS[: len(parts) - 1]))
+        while found:
+            best = min(found)
+            if best == _NO_RANK:
+                break
+            at = found.index(best)
+            parts[at : at + 2] = (parts[at] + parts[at + 1],)
+            del found[at]
+            if at < len(found):
+                found[at] = get(parts[at] + parts[at + 1], _NO_RANK)
+            if at > 0:
+                found[at - 1] = get(parts[at - 1] + parts[at], _NO_RANK)
+        try:
+            return [ranks[p] for p in parts]
+        except KeyError:
+            return [t.id for t in self.tokenize(piece)]  # a byte without a rank: tokenize says which
+
     def token_to_id(self, token: str) -> int | None:
         return self._vocab.get(token)
 
@@ -314,7 +359,7 @@ class TiktokenSplit:
         return [(p.normalized, p.offsets) for p in self.pre_tokenize(NormalizedString.from_str(text))]
 
     def split_words(self, text: str) -> list[str]:
-        return [bytes_to_chars(m.encode("utf-8")) for m in self._re.findall(text)]
+        return [bytes_to_chars(m.encode("utf-8", errors="surrogatepass")) for m in self._re.findall(text)]
 
     def to_dict(self) -> dict:
         return {

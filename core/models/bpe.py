@@ -35,6 +35,9 @@ from core.models.base import Token, VocabLookup
 
 _CACHE_LIMIT = 100_000  # pre-tokens; the cache is emptied when it gets this big
 _CACHE_MAX_PIECE = 256  # longer pieces (whole lines with pre-tokenizer "none") are not cached
+_SHORT_PIECE = 48  # up to this many symbols, tokenize_ids scans pairs instead of keeping a heap
+_NO_MERGE = (float("inf"), -1)  # the rank of a pair that is no merge: above every rank
+_NO_MERGE_PAIRS = (_NO_MERGE,) * _SHORT_PIECE
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +136,53 @@ class BPE(VocabLookup):
             self._cache[piece] = tokens
             return list(tokens)
         return tokens
+
+    def tokenize_ids(self, piece: str) -> list[int]:
+        """The ids of :meth:`tokenize` (the ids fast path: no offsets, no Token objects).
+
+        >>> BPE({"<unk>": 0, "g": 1, "p": 2, "u": 3, "ug": 4}, [("u", "g")], unk_token="<unk>").tokenize_ids("pug")
+        [2, 4]
+        """
+        vocab = self.vocab
+        if self.ignore_merges and piece in vocab:
+            return [vocab[piece]]
+        prefix, suffix = self.continuing_subword_prefix, self.end_of_word_suffix
+        if prefix is None and suffix is None:
+            ids = list(map(vocab.get, piece))
+        else:
+            chars = list(piece)
+            if prefix:
+                chars[1:] = [prefix + c for c in chars[1:]]
+            if suffix and chars:
+                chars[-1] += suffix
+            ids = list(map(vocab.get, chars))
+        if None in ids:  # unknown characters: bytes, the unknown token or dropped (step 2)
+            ids = [s[0] for s in self._initial_symbols(piece)]
+        if len(ids) > _SHORT_PIECE:
+            symbols = [[i, k, k + 1] for k, i in enumerate(ids)]
+            self._merge_all(symbols, None)
+            return [s[0] for s in symbols]
+        # step 3 on a short piece: scan all pairs, merge the leftmost lowest-ranked one
+        # (the heap's order, with less bookkeeping for a handful of symbols)
+        if len(ids) < 2:
+            return ids
+        get = self._ranks.get
+        # found[k] = (rank, new id) of the pair (ids[k], ids[k + 1]); after a merge only
+        # the two pairs beside it change
+        found = list(map(get, zip(ids, ids[1:]), _NO_MERGE_PAIRS[: len(ids) - 1]))
+        while True:
+            best = min(found)
+            if best is _NO_MERGE:
+                return ids
+            at = found.index(best)
+            ids[at : at + 2] = (best[1],)
+            del found[at]
+            if at < len(found):
+                found[at] = get((ids[at], ids[at + 1]), _NO_MERGE)
+            if at > 0:
+                found[at - 1] = get((ids[at - 1], ids[at]), _NO_MERGE)
+            if not found:
+                return ids
 
     def explain(self, piece: str) -> list[MergeStep]:
         """The merges applied to ``piece``, in the order applied.

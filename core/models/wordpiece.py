@@ -152,6 +152,18 @@ class WordPiece(VocabLookup):
         self._cache[piece] = tokens
         return list(tokens)
 
+    def tokenize_ids(self, piece: str) -> list[int]:
+        """The ids of :meth:`tokenize` (the ids fast path: no offsets, no Token objects).
+
+        >>> WordPiece({"[UNK]": 0, "hu": 1, "##gs": 2}).tokenize_ids("hugs")
+        [1, 2]
+        """
+        steps = self.explain(piece)
+        if steps and steps[-1][2] is None:
+            return [self._unk_id]
+        vocab = self.vocab
+        return [vocab[t] for _, _, t in steps]
+
     # -- serialization -------------------------------------------------------------
     def to_dict(self) -> dict:
         """The ``"model"`` entry of a Hugging Face ``tokenizer.json``."""

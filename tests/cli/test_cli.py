@@ -66,6 +66,43 @@ def test_encode_json_lines_from_a_file(tmp_path, hug_corpus, capsys):
     assert rows[1]["ids"] == [0, 8, 10]
 
 
+def test_encode_ids_streams_the_ids_of_json(tmp_path, capsys, monkeypatch):
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("Hug HUG hug, Pug pun!\n철수는 치킨을 먹고 볶음밥을 먹고 있다\n" * 3, encoding="utf-8")
+    out_dir = tmp_path / "m"
+    assert run(["train", corpus, "-v", 60, "-o", out_dir, "-q", "--normalizer", "nfkc"], capsys)[0] == 0
+    lines = tmp_path / "in.txt"
+    # a BOM, CRLF and a lone CR, an empty line, text outside the vocabulary, and more
+    # lines than one batch, so batches join in order
+    body = "\r\n".join(["hug pug", "", "철수는 먹고 😀", "zzz\rHUG"] * 700)
+    lines.write_bytes(("\ufeff" + body + "\n").encode("utf-8"))
+    monkeypatch.setattr("core.cli.IDS_BATCH_LINES", 64)
+    code, out, err = run(["encode", "-m", out_dir, "--input", lines, "--json"], capsys)
+    assert code == 0, err
+    want = [json.loads(row)["ids"] for row in out.splitlines()]
+    code, out, err = run(["encode", "-m", out_dir, "--input", lines, "--ids"], capsys)
+    assert code == 0 and err == ""  # stderr is not a terminal: no progress bar unless asked
+    got = [[int(i) for i in row.split()] for row in out.split("\n")[:-1]]
+    assert got == want and len(got) == 3500 and got[1] == []  # a lone CR ends a line too
+    code, _, err = run(["encode", "-m", out_dir, "--input", lines, "--ids", "--progress"], capsys)
+    assert code == 0 and err.startswith("encode") and "100.0%" in err
+    code, out, _ = run(["encode", "-m", out_dir, "--ids", "철수는 먹고"], capsys)
+    assert out == " ".join(map(str, want[2][:-1])) + "\n"  # the same line without its emoji's <unk>
+
+
+def test_encode_ids_errors_are_one_line(tmp_path, hug_corpus, capsys):
+    out_dir = tmp_path / "m"
+    assert run(["train", hug_corpus, "-v", 11, "-o", out_dir, "-q"], capsys)[0] == 0
+    code, _, err = run(["encode", "-m", out_dir, "--ids", "--json", "hug"], capsys)
+    assert_one_line_error(code, err, "--ids")
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"hug\n" * 3 + b"\xff\xfe pug\n")
+    code, out, err = run(["encode", "-m", out_dir, "--input", bad, "--ids"], capsys)
+    assert_one_line_error(code, err, "UTF-8")
+    code, _, err = run(["encode", "-m", out_dir, "--input", tmp_path / "missing.txt", "--ids"], capsys)
+    assert_one_line_error(code, err, "missing.txt")
+
+
 def test_counts_files(tmp_path, capsys):
     counts = tmp_path / "counts.tsv"
     counts.write_text("hug\t10\npug\t5\npun\t12\nbun\t4\nhugs\t5\n", encoding="utf-8")

@@ -258,6 +258,16 @@ def test_their_file_loads_in_ours_and_encodes_the_same(trained):
     assert sum(len(e.ids) for e in ours_encs) > len(lines)  # not vacuous
 
 
+def test_ids_fast_path_gives_their_ids(trained):
+    # encode_batch_ids runs the pipeline on plain strings with a cache per pre-token:
+    # the same ids as `tokenizers` (special tokens of the post-processor included)
+    name, lines, theirs_path, expected, ours, ours_encs = trained
+    got = ours.encode_batch_ids(lines, add_special_tokens=True)
+    differ = [n for n, (a, b) in enumerate(zip(got, expected)) if a != b.ids]
+    assert not differ, f"{len(differ)} lines differ, first: {lines[differ[0]]!r}"
+    assert [ours.encode_ids(line) for line in lines[:500]] == [e.ids for e in ours.encode_batch(lines[:500])]
+
+
 def test_decoding_matches_tokenizers(trained, tmp_path):
     name, lines, theirs_path, expected, ours, ours_encs = trained
     theirs = tokenizers.Tokenizer.from_file(str(theirs_path))

@@ -81,6 +81,10 @@ def test_ids_equal_sentencepiece_on_every_line(tmp_path, corpus, model_type, rul
     assert not mismatches, f"{len(mismatches)} of {len(lines)} lines differ, first: {mismatches[:3]}"
     # offsets too: spans of the original line, as SentencePiece reports them
     assert not offset_mismatches, f"{len(offset_mismatches)} lines differ in offsets: {offset_mismatches[:3]}"
+    # the ids fast path (plain strings, cached segments) gives SentencePiece's ids too
+    fast = ours.encode_batch_ids(lines + PROBES)
+    differ = [line for line, got in zip(lines + PROBES, fast) if got != sp.encode(line)]
+    assert not differ, f"encode_batch_ids: {len(differ)} lines differ, first: {differ[0]!r}"
     used = {p for line in PROBES for p in ours.encode(line).tokens}
     if byte_fallback:  # the emoji went through the byte path, not <unk>
         assert "<0xF0>" in used and "<unk>" not in used

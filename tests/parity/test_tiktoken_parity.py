@@ -78,6 +78,11 @@ def test_ids_equal_tiktoken_on_every_line(rank_files, corpus, pattern):
         if got != expected:
             mismatches.append((i, line[:60], expected[:12], got[:12]))
     assert not mismatches, f"{len(mismatches)} lines differ, first: {mismatches[:3]}"
+    # the ids fast path (plain strings, cached pieces, pair scan on short pieces) too
+    lines = _lines(corpus) + PROBES
+    fast = ours.encode_batch_ids(lines)
+    differ = [line for line, got in zip(lines, fast) if got != theirs.encode_ordinary(line)]
+    assert not differ, f"encode_batch_ids: {len(differ)} lines differ, first: {differ[0]!r}"
     assert ours.decode(ours.encode("한국어 text").ids) == "한국어 text"
 
 
@@ -91,3 +96,4 @@ def test_special_tokens_match_like_allowed_special_all(rank_files):
     ours = load_tiktoken(path, "cl100k_base", special_tokens=specials)
     for text in ["a<|endoftext|>b", "<|fim|><|endoftext|>", "x <|endoftext|> y<|fim", "no specials here"]:
         assert ours.encode(text).ids == theirs.encode(text, allowed_special="all"), text
+        assert ours.encode_ids(text) == theirs.encode(text, allowed_special="all"), text
