@@ -146,6 +146,7 @@ class MainWindow(QMainWindow):
         self._options_before_example: dict | None = None
         self._save_target: tuple | None = None  # (path, format, tokenizer) of the last save: Ctrl+S
         self.guide = None  # the User guide window, made on first F1
+        self._opened_tokenizer: tuple | None = None  # (Tokenizer, path) of the last opened file
         self._busy = {"training": False, "corpus": False}  # what Cancel (Esc) would stop
         self.setWindowTitle(APP_NAME)
         self.setAcceptDrops(True)
@@ -571,6 +572,14 @@ class MainWindow(QMainWindow):
                 return
             self.corpus_panel.open_lines(lines, str(path))
         self.docks["training"].raise_()
+        label = ALGORITHM_LABELS.get(options.algorithm, options.algorithm)
+        self.statusBar().showMessage(
+            self.tr(
+                "The example set its own training options ({label}, {size} tokens); "
+                "yours come back when you open a corpus"
+            ).format(label=label, size=f"{options.vocab_size:,}"),
+            12000,
+        )
 
     # -- opening and saving --------------------------------------------------------------------------
     def open_initial_corpus(self) -> None:
@@ -658,6 +667,7 @@ class MainWindow(QMainWindow):
             return
         self._remember("tokenizer", path)
         self.state.set_full_tokenizer(loaded.tokenizer)
+        self._opened_tokenizer = (loaded.tokenizer, path)  # kept for the next launch if still shown
         fmt = getattr(loaded, "format", "")
         note = f"Opened {Path(path).name} ({fmt})"
         warnings = list(getattr(loaded, "warnings", []) or [])
@@ -792,8 +802,12 @@ class MainWindow(QMainWindow):
             self.raise_panel("compare")
 
     def save_last_run(self) -> Path | None:
-        """Keep the shown run (and where the slider stands) for the next launch; None if no run is shown."""
+        """Keep the shown run, or the tokenizer file opened last if that is what is shown, and
+        where the slider stands, for the next launch; None if there is no model."""
         run = self.state.shown_run
+        opened = self._opened_tokenizer
+        if run is None and opened is not None and opened[0] is self.state.full_tokenizer:
+            run = Run(0, Path(opened[1]).name, opened[0], None, saved_to=opened[1])
         if run is None:
             return None
         try:

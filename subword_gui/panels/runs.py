@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, Qt, Signal
 from PySide6.QtGui import QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -93,7 +93,7 @@ class RunsModel(QAbstractTableModel):
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
         if role == Qt.ItemDataRole.DisplayRole:
             if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):
-                return self.COLUMNS[section]
+                return QCoreApplication.translate("RunsModel", self.COLUMNS[section])
             if orientation == Qt.Orientation.Vertical:
                 return str(section + 1)
         return None

@@ -219,3 +219,33 @@ def test_a_restored_run_arriving_late_does_not_replace_a_newer_model(qtbot, wind
         window.restore_last_run()
     assert window.state.full_tokenizer is new and window.state.shown_run.tokenizer is new
     assert [r.name for r in window.state.runs][-1] == "yesterday"
+
+
+def test_an_opened_tokenizer_file_is_what_a_relaunch_restores(qtbot, window, settings, tmp_path):
+    from core.events import drain
+    from core.formats.hf_json import save_tokenizer_json
+    from core.training import train_from_counts
+
+    hug_pug = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    path = tmp_path / "hug.json"
+    save_tokenizer_json(drain(train_from_counts(hug_pug, TrainOptions("bpe", vocab_size=11))), path)
+    window.open_tokenizer(str(path))
+    opened = window.state.full_tokenizer
+    window.close()
+    again = MainWindow(settings=settings, open_sample=False)
+    qtbot.addWidget(again)
+    with qtbot.waitSignal(again.run_restored, timeout=WAIT_MS) as blocker:
+        again.restore_last_run()
+    run = blocker.args[0]
+    assert run.name == "hug.json" and run.options is None
+    assert again.state.full_tokenizer.get_vocab() == opened.get_vocab()
+    again.training_panel.shutdown()
+
+
+def test_loading_an_example_says_it_set_its_own_options(qtbot, window):
+    examples = [e for e in window.examples() if e.get("kind") == "counts"] if EXAMPLES_FILE.is_file() else []
+    if not examples:
+        pytest.skip("no word-count example is bundled")
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.load_example(examples[0])
+    assert "its own training options" in window.statusBar().currentMessage()
