@@ -409,10 +409,16 @@ def _add_encode_options(p: argparse.ArgumentParser) -> None:
         "-m",
         type=Path,
         help="any supported tokenizer file or folder (tokenizer.json, vocab.json + merges.txt, "
-        "vocab.txt, .model, .vocab, tiktoken ranks, subword-nmt codes, a project)",
+        "vocab.txt, .model, .vocab, tiktoken ranks, tekken.json, subword-nmt codes, a project)",
     )
     p.add_argument(
         "--pattern", help="split pattern of a tiktoken rank file: gpt2, cl100k_base, o200k_base or a regex"
+    )
+    p.add_argument(
+        "--allow-special",
+        action="store_true",
+        help="special tokens written in the text become their ids (tiktoken's allowed_special='all'); "
+        "by default rank-file and tekken tokenizers encode them as ordinary text",
     )
     p.add_argument("--input", "-i", help="encode each line of this file ('-' for stdin)")
     p.add_argument("--json", action="store_true", help="one JSON object per line: tokens, ids, offsets")
@@ -558,6 +564,8 @@ def _cmd_encode(args: argparse.Namespace) -> int:
         if not (math.isfinite(args.alpha) and args.alpha > 0):
             raise SubwordError(f"--alpha must be a finite number greater than 0, not {args.alpha}")
     tokenizer = load_model_path(args.model, args.pattern)
+    if args.allow_special:
+        tokenizer.encode_special_tokens = False
     if args.ids:
         return _encode_ids(tokenizer, args)
     texts = [args.text] if args.text is not None else _read_lines(args.input)

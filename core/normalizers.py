@@ -23,7 +23,7 @@ tables of several Unicode versions, so characters assigned in other versions may
 be classified differently (a random test over the whole code space finds only those).
 
 Leaves out: the ``Precompiled`` normalizer lives in ``core.precompiled`` (it is
-loaded from here lazily); NMT, Replace with a pattern that can match empty text.
+loaded from here lazily); Replace with a pattern that can match empty text.
 """
 
 from __future__ import annotations
@@ -322,6 +322,43 @@ class Strip:
         return f"Strip(left={self.left}, right={self.right})"
 
 
+# Nmt: what SentencePiece's nmt_nfkc rules do besides NFKC, as `tokenizers`' Nmt normalizer.
+_NMT_DROPPED = frozenset(
+    [chr(c) for c in range(0x01, 0x09)]
+    + ["\x0b"]
+    + [chr(c) for c in range(0x0E, 0x20)]
+    + ["\x7f", "\x8f", "\x9f"]
+)
+_NMT_SPACES = frozenset(
+    ["\t", "\n", "\x0c", "\r", "\u1680"]
+    + [chr(c) for c in range(0x200B, 0x2010)]
+    + ["\u2028", "\u2029", "\u2581", "\ufeff", "\ufffd"]
+)
+
+
+class Nmt:
+    """Drop ASCII control characters and turn other break and space-like characters into a space:
+    ``"a\tb\x07c"`` -> ``"a bc"`` (what `tokenizers`' ``SentencePieceUnigramTokenizer`` writes,
+    before its NFKC)."""
+
+    def normalize_str(self, text: str) -> str:
+        return "".join(" " if c in _NMT_SPACES else c for c in text if c not in _NMT_DROPPED)
+
+    def normalize(self, text: NormalizedString) -> NormalizedString:
+        kept = _keep(text, lambda c: c not in _NMT_DROPPED)
+        s = kept.normalized
+        if not any(c in _NMT_SPACES for c in s):
+            return kept
+        mapped = "".join(" " if c in _NMT_SPACES else c for c in s)
+        return NormalizedString(mapped, kept.alignments, kept.original_length)
+
+    def to_dict(self) -> dict:
+        return {"type": "Nmt"}
+
+    def __repr__(self) -> str:
+        return "Nmt()"
+
+
 class Prepend:
     """Put a string before non-empty text, spanning its first character: ``"a"`` -> ``"▁a"``."""
 
@@ -591,6 +628,7 @@ NORMALIZER_TYPES: dict[str, type] = {
     "Prepend": Prepend,
     "Replace": Replace,
     "BertNormalizer": BertNormalizer,
+    "Nmt": Nmt,
     "Jamo": Jamo,  # ours: `tokenizers` has no such type
 }
 LAZY_NORMALIZER_TYPES: dict[str, str] = {"Precompiled": "core.precompiled:PrecompiledNormalizer"}

@@ -24,7 +24,7 @@ pipeline stage it cannot run on strings sends it through :meth:`Tokenizer.encode
 Conventions that differ from `tokenizers` on purpose: ``word_ids`` is None for
 added tokens (they still use up a word index), and ``special_tokens_mask`` is 1
 for special added tokens found in the text. Leaves out: pairs of sequences,
-truncation, padding, ``encode_special_tokens``.
+truncation, padding.
 """
 
 from __future__ import annotations
@@ -98,6 +98,7 @@ class Tokenizer:
         # Anything else a loaded file carried (truncation, padding, unknown parts).
         self.extra = dict(extra or {})
         self.added_tokens: list[AddedToken] = []
+        self._encode_special_tokens = False
         self._by_content: dict[str, AddedToken] = {}
         self._raw_re = self._norm_re = None
         self._normalized_by_content: dict[str, AddedToken] = {}
@@ -109,14 +110,34 @@ class Tokenizer:
     def add_token(self, token: AddedToken) -> None:
         self.added_tokens = [t for t in self.added_tokens if t.content != token.content] + [token]
         self._by_content = {t.content: t for t in self.added_tokens}
-        self._raw_re = _alternation(t.content for t in self.added_tokens if not t.normalized)
+        self._index_added_tokens()
+
+    @property
+    def encode_special_tokens(self) -> bool:
+        """True: special tokens written in the text are encoded as ordinary text (as `tokenizers`'
+        setting of that name, tiktoken's ``encode_ordinary`` and mistral-common's ``encode``);
+        False (the default): they become their special token."""
+        return self._encode_special_tokens
+
+    @encode_special_tokens.setter
+    def encode_special_tokens(self, value: bool) -> None:
+        self._encode_special_tokens = bool(value)
+        self._index_added_tokens()
+
+    def _matched(self, t: AddedToken) -> bool:
+        return not (t.special and self._encode_special_tokens)
+
+    def _index_added_tokens(self) -> None:
+        self._raw_re = _alternation(
+            t.content for t in self.added_tokens if not t.normalized and self._matched(t)
+        )
         self._index_normalized_tokens()
 
     def _index_normalized_tokens(self) -> None:
         """Tokens with ``normalized=True`` are matched by their normalized content."""
         self._normalized_by_content = {}
         for t in self.added_tokens:
-            if t.normalized and t.content:
+            if t.normalized and t.content and self._matched(t):
                 key = self.normalizer.normalize_str(t.content) if self.normalizer is not None else t.content
                 self._normalized_by_content.setdefault(key, t)
         self._norm_re = _alternation(self._normalized_by_content)

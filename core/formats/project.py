@@ -161,9 +161,9 @@ def load_project(folder: str | os.PathLike):
 
             return load_sentencepiece(path), record
         if source.get("format") == "tiktoken":
-            from core.formats.tiktoken_ranks import load_tiktoken
+            from core.formats.tiktoken_ranks import rank_file_tokenizer
 
-            return load_tiktoken(path, source.get("pattern") or "cl100k_base"), record
+            return rank_file_tokenizer(path, source.get("pattern") or "cl100k_base")[0], record
     return load_tokenizer_json(folder / TOKENIZER), record
 
 

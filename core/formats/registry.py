@@ -32,6 +32,7 @@ Leaves out: the file formats that hold no tokenizer (merge logs, word counts).
 
 from __future__ import annotations
 
+import fnmatch
 import importlib
 from dataclasses import dataclass
 from types import ModuleType
@@ -44,8 +45,7 @@ class Format:
     name: str  # what --format/--to/--from say, e.g. "hf-json"
     title: str  # what a person reads, e.g. "Hugging Face tokenizer.json"
     module: str  # the module that recognises, reads and writes it
-    names: tuple[str, ...] = ()  # exact file names (lower case) that mean this format
-    suffixes: tuple[str, ...] = ()  # file name endings that mean it, when no name in the table did
+    globs: tuple[str, ...] = ()  # file names (lower case, fnmatch) that mean this format
     folder_hint: str = ""  # how a folder error message names what it looked for
     sniff_priority: int = 50  # content checks run lowest first (see the module docstring)
     saves: bool = False  # has save_file
@@ -56,15 +56,9 @@ class Format:
         return importlib.import_module(self.module)
 
     @property
-    def patterns(self) -> tuple[str, ...]:
-        """File-dialog globs: ``('vocab.json', 'merges.txt')``, ``('*.model',)``."""
-        return self.names + tuple("*" + s for s in self.suffixes)
-
-    @property
     def dialog_filter(self) -> str:
-        """``"SentencePiece model (*.model)"``; a folder format shows ``(*)``."""
-        globs = "*" if self.saves_folder and not self.patterns else " ".join(self.patterns)
-        return f"{self.title} ({globs})"
+        """``"SentencePiece model (*.model)"``."""
+        return f"{self.title} ({' '.join(self.globs)})"
 
 
 FORMATS: tuple[Format, ...] = (
@@ -72,7 +66,7 @@ FORMATS: tuple[Format, ...] = (
         "project",
         "Project folder: tokenizer.json + training record",
         "core.formats.project",
-        names=("training.json",),
+        globs=("training.json",),
         folder_hint="training.json",
         sniff_priority=0,  # never by content: it is a folder
         saves=True,
@@ -82,17 +76,25 @@ FORMATS: tuple[Format, ...] = (
         "hf-json",
         "Hugging Face tokenizer.json",
         "core.formats.hf_json",
-        suffixes=(".json",),
+        globs=("*.json",),
         folder_hint="tokenizer.json",
         sniff_priority=10,
         saves=True,
         save_suffix=".json",
     ),
     Format(
+        "tekken",
+        "Mistral tekken.json",
+        "core.formats.tekken",
+        globs=("*tekken*.json",),  # as mistral-common's is_tekken
+        folder_hint="tekken.json",
+        sniff_priority=5,  # a JSON object too: before hf-json's check
+    ),
+    Format(
         "gpt2",
         "GPT-2 folder: vocab.json + merges.txt",
         "core.formats.gpt2",
-        names=("vocab.json", "merges.txt"),
+        globs=("vocab.json", "merges.txt"),
         folder_hint="vocab.json + merges.txt",
         sniff_priority=0,  # never by content: two files
         saves=True,
@@ -102,7 +104,7 @@ FORMATS: tuple[Format, ...] = (
         "sentencepiece",
         "SentencePiece model",
         "core.formats.sentencepiece_model",
-        suffixes=(".model",),
+        globs=("*.model",),
         folder_hint="*.model",
         sniff_priority=10,
         saves=True,
@@ -112,7 +114,7 @@ FORMATS: tuple[Format, ...] = (
         "bert",
         "BERT vocab.txt",
         "core.formats.bert_vocab",
-        names=("vocab.txt",),
+        globs=("vocab.txt",),
         folder_hint="vocab.txt",
         sniff_priority=90,  # any file of single words: the last guess
         saves=True,
@@ -122,7 +124,7 @@ FORMATS: tuple[Format, ...] = (
         "tiktoken",
         "tiktoken ranks",
         "core.formats.tiktoken_ranks",
-        suffixes=(".tiktoken",),
+        globs=("*.tiktoken",),
         folder_hint="*.tiktoken",
         sniff_priority=20,
         saves=True,
@@ -132,7 +134,7 @@ FORMATS: tuple[Format, ...] = (
         "subword-nmt",
         "subword-nmt codes",
         "core.formats.subword_nmt_codes",
-        suffixes=(".codes",),
+        globs=("*.codes",),
         folder_hint="codes",
         sniff_priority=40,
         saves=True,
@@ -142,7 +144,7 @@ FORMATS: tuple[Format, ...] = (
         "sentencepiece-vocab",
         "SentencePiece .vocab",
         "core.formats.sentencepiece_vocab",
-        suffixes=(".vocab",),
+        globs=("*.vocab",),
         folder_hint="*.vocab",
         sniff_priority=30,
     ),
@@ -166,24 +168,25 @@ def format_named(name: str, saving: bool = False) -> Format:
 
 
 def format_for_name(file_name: str) -> Format | None:
-    """The row a file's name alone decides (exact names first, then endings), or None.
+    """The row a file's name alone decides, or None; the most specific glob wins (the one with
+    the most characters that are not wildcards), so ``vocab.json`` beats ``*.json``.
 
     >>> format_for_name("Vocab.JSON").name, format_for_name("m.model").name
     ('gpt2', 'sentencepiece')
     """
     name = file_name.lower()
+    best, best_literal = None, -1
     for f in FORMATS:
-        if name in f.names:
-            return f
-    for f in FORMATS:
-        if any(name.endswith(s) for s in f.suffixes):
-            return f
-    return None
+        for glob in f.globs:
+            literal = len(glob) - glob.count("*") - glob.count("?")
+            if literal > best_literal and fnmatch.fnmatchcase(name, glob):
+                best, best_literal = f, literal
+    return best
 
 
 def open_dialog_filters() -> list[str]:
     """Filters for a file dialog that opens any tokenizer: all formats first, then one per format."""
-    globs = sorted({g for f in FORMATS for g in f.patterns})
+    globs = sorted({g for f in FORMATS for g in f.globs})
     return [f"Tokenizers ({' '.join(globs)})"] + [f.dialog_filter for f in FORMATS] + ["All files (*)"]
 
 

@@ -26,8 +26,14 @@ SentencePiece's encoder, step by step, as rebuilt here:
      frozen whole) and repeatedly merge the adjacent pair whose merged piece is
      in the vocabulary with the HIGHEST score (ties: leftmost); unused pieces are
      split back into the pieces they were merged from.
+   - char (:class:`SentencePieceChar`): one piece per character;
+   - word (:class:`SentencePieceWord`): one piece per ``▁``-initial word.
 3. Unknown pieces: with byte fallback each becomes its UTF-8 bytes ``<0xXX>``;
    without it, a run of adjacent unknown pieces becomes ONE ``<unk>``.
+4. Other segmentations of a unigram model: n-best (``nbest_encode``) and sampling
+   (``enable_sampling=True, nbest_size=-1``) on the same lattice
+   (:meth:`SentencePieceUnigram.lattice`); segmentations of equal score may come in
+   another order than SentencePiece's.
 
 Offsets follow SentencePiece too (``encode(..., return_type="offset_mapping")``):
 a piece spans from where its first character's source starts to where the
@@ -42,8 +48,8 @@ written back byte for byte; a unigram or BPE tokenizer with the metaspace
 pre-tokenizer becomes a new ``ModelProto`` (BPE scores are minus the merge
 rank), with a list of what SentencePiece cannot express.
 
-Leaves out: the ``word`` and ``char`` model types, sampling
-(``enable_sampling``), n-best.
+Leaves out: sampling among the n best only (``nbest_size`` > 1), and writing char
+and word models anew (a file opened from one is written back byte for byte).
 """
 
 from __future__ import annotations
@@ -233,9 +239,10 @@ def parse_model_proto(data: bytes, name: str = "<bytes>") -> ModelProto:
         seen[p.piece] = i
     if sum(p.type == UNKNOWN for p in pieces) != 1:
         raise FormatError(f"{name}: a SentencePiece model needs exactly one unknown piece")
-    if trainer.model_type not in ("unigram", "bpe"):
+    if trainer.model_type not in ("unigram", "bpe", "char", "word"):
         raise FormatError(
-            f"{name}: SentencePiece model type {trainer.model_type!r} is not supported (unigram, bpe)"
+            f"{name}: SentencePiece model type {trainer.model_type!r} is not supported "
+            "(unigram, bpe, char, word)"
         )
     return ModelProto(pieces, trainer, normalizer)
 
@@ -424,9 +431,13 @@ class _SentencePieceModel:
 
     def tokenize(self, piece: str) -> list[Token]:
         """Segment one normalized sentence; unknowns become bytes or merge into one ``<unk>``."""
+        return self._tokens(piece, self._segment(piece))
+
+    def _tokens(self, piece: str, segments: list[tuple[int, int, int]]) -> list[Token]:
+        """``(start, end, id)`` segments as tokens, unknown characters as bytes or one ``<unk>``."""
         out: list[Token] = []
         prev_unk = False
-        for start, end, id in self._segment(piece):
+        for start, end, id in segments:
             is_unk = id == self.unk_id
             if is_unk and self.byte_fallback:
                 for ci in range(start, end):
@@ -529,6 +540,73 @@ class SentencePieceUnigram(_SentencePieceModel):
             end = start
         out.reverse()
         return out
+
+    # -- other segmentations: n-best and sampling (SentencePiece's NBestEncode, SampleEncode) --
+
+    def lattice(self, s: str):
+        """Every piece that matches in ``s``, scored as :meth:`_segment` scores them, plus an
+        unknown node for each character no single-character piece covers."""
+        from core.lattice import Lattice, Node
+
+        nodes = []
+        for start in range(len(s)):
+            has_single = False
+            node = self._trie
+            ubytes = 0
+            for j in range(start, len(s)):
+                node = node.get(s[j])
+                if node is None:
+                    break
+                ubytes += len(s[j].encode("utf-8", errors="surrogatepass"))
+                hit = node.get("")
+                if hit is None:
+                    continue
+                id, score = hit
+                if score is None:
+                    score = f32(f32(ubytes * self.max_score) - 0.1)
+                nodes.append(Node(start, j + 1, self.pieces[id].piece, id, score))
+                has_single = has_single or j == start
+            if not has_single:
+                nodes.append(Node(start, start + 1, self.unk_token, self.unk_id, self.unk_score))
+        return Lattice(s, nodes)
+
+    def _path_tokens(self, s: str, path) -> list[Token]:
+        """A lattice path as tokens, unknown characters handled as :meth:`tokenize` does."""
+        return self._tokens(s, [(n.start, n.end, n.id) for n in path])
+
+    def nbest_words(self, words: list[str], k: int) -> list[tuple[list[str], float]]:
+        """The ``k`` best segmentations of a sequence of pre-tokens, best first, with their scores.
+
+        >>> m = SentencePieceUnigram([Piece("<unk>", 0, UNKNOWN), Piece("▁a", -1), Piece("▁", -2), Piece("a", -3)])
+        >>> m.nbest_words(["▁a"], 2)
+        [(['▁a'], -1.0), (['▁', 'a'], -5.0)]
+        """
+        import heapq
+
+        from core.errors import ConfigError
+
+        if k < 1:
+            raise ConfigError(f"n-best needs k >= 1, not {k}")
+        best: list[tuple[list[str], float]] = [([], 0.0)]
+        for word in words:
+            options = [
+                ([t.value for t in self._path_tokens(word, path)], score)
+                for path, score in self.lattice(word).nbest(k)
+            ]
+            pairs = [(a + b, s + t) for a, s in best for b, t in options]
+            best = heapq.nlargest(k, pairs, key=lambda x: x[1])
+        return best
+
+    def sample(self, piece: str, alpha: float = 0.1, rng=None) -> list[Token]:
+        """A segmentation drawn with probability proportional to ``exp(alpha * score)``
+        (SentencePiece's ``enable_sampling=True, nbest_size=-1``)."""
+        from core.errors import ConfigError
+
+        if not alpha > 0:
+            raise ConfigError(f"sampling needs alpha > 0, not {alpha}")
+        if not piece:
+            return []
+        return self._path_tokens(piece, self.lattice(piece).sample(alpha, rng))
 
     def to_dict(self) -> dict:
         return {
@@ -654,6 +732,55 @@ class SentencePieceBPE(_SentencePieceModel):
 # -- decoding ------------------------------------------------------------------------------------
 
 
+class SentencePieceChar(_SentencePieceModel):
+    """SentencePiece's ``char`` model: each character is a piece (a user-defined piece that
+    starts here, the longest, is one piece instead).
+
+    >>> m = SentencePieceChar([Piece("<unk>", 0, UNKNOWN), Piece("▁", -1), Piece("a", -2)])
+    >>> [t.value for t in m.tokenize("▁ab")]
+    ['▁', 'a', '<unk>']
+    """
+
+    def __init__(self, pieces: list[Piece], byte_fallback: bool = False):
+        super().__init__(pieces, byte_fallback)
+        self._user = sorted(self.user_defined, key=len, reverse=True)
+
+    def _segment(self, s: str) -> list[tuple[int, int, int]]:
+        out = []
+        i = 0
+        while i < len(s):
+            n = next((len(u) for u in self._user if s.startswith(u, i)), 1)
+            out.append((i, i + n, self.piece_to_id(s[i : i + n])))
+            i += n
+        return out
+
+    def to_dict(self) -> dict:
+        return _word_level_dict(self)
+
+
+class SentencePieceWord(_SentencePieceModel):
+    """SentencePiece's ``word`` model: the sentence is cut before every ``▁`` and each word
+    is one piece or unknown.
+
+    >>> m = SentencePieceWord([Piece("<unk>", 0, UNKNOWN), Piece("▁a", -1)])
+    >>> [t.value for t in m.tokenize("▁a▁b")]
+    ['▁a', '<unk>']
+    """
+
+    def _segment(self, s: str) -> list[tuple[int, int, int]]:
+        starts = [0] + [i for i, c in enumerate(s) if c == SPACE and i > 0]
+        ends = starts[1:] + [len(s)]
+        return [(a, b, self.piece_to_id(s[a:b])) for a, b in zip(starts, ends) if b > a]
+
+    def to_dict(self) -> dict:
+        return _word_level_dict(self)
+
+
+def _word_level_dict(model: _SentencePieceModel) -> dict:
+    """A char or word model as `tokenizers`' nearest model: a WordLevel vocabulary."""
+    return {"type": "WordLevel", "vocab": model.get_vocab(), "unk_token": model.unk_token}
+
+
 class SentencePieceDecoder:
     """Pieces back to text as ``SentencePieceProcessor.decode`` does.
 
@@ -745,7 +872,9 @@ def tokenizer_from_proto(proto: ModelProto):
     from core.tokenizer import Tokenizer
 
     t, ns = proto.trainer_spec, proto.normalizer_spec
-    cls = SentencePieceBPE if t.model_type == "bpe" else SentencePieceUnigram
+    cls = {"bpe": SentencePieceBPE, "char": SentencePieceChar, "word": SentencePieceWord}.get(
+        t.model_type, SentencePieceUnigram
+    )
     model = cls(proto.pieces, byte_fallback=t.byte_fallback)
     normalizer = SentencePieceNormalizer(
         ns.precompiled_charsmap,

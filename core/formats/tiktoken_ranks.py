@@ -97,7 +97,9 @@ def read_ranks(path: str | os.PathLike) -> dict[bytes, int]:
         if len(parts) != 2:
             raise FormatError(f"{path}: line {lineno} is not '<base64 token> <rank>'")
         try:
-            token = base64.b64decode(parts[0], validate=True)
+            # subtle: an empty token is written "=" (Whisper's multilingual file ends "= 50256");
+            # tiktoken's lenient decoding reads it as b"", strict decoding refuses it.
+            token = b"" if parts[0] == b"=" else base64.b64decode(parts[0], validate=True)
         except (binascii.Error, ValueError):
             raise FormatError(f"{path}: line {lineno}: {parts[0][:40]!r} is not base64") from None
         try:
@@ -108,8 +110,6 @@ def read_ranks(path: str | os.PathLike) -> dict[bytes, int]:
             ) from None
         if rank < 0:
             raise FormatError(f"{path}: line {lineno}: negative rank {rank}")
-        if not token:
-            raise FormatError(f"{path}: line {lineno}: empty token")
         if token in ranks:
             raise FormatError(f"{path}: line {lineno}: token {token!r} already has rank {ranks[token]}")
         if rank in seen_rank:
@@ -137,17 +137,48 @@ def looks_like_rank_file(path: str | os.PathLike, lines: int = 5) -> bool:
     except OSError:
         return False
     head = [h.strip() for h in head if h.strip()]
-    if not head:
-        return False
-    for h in head:
-        parts = h.split()
-        if len(parts) != 2 or not parts[1].isdigit():
-            return False
-        try:
-            base64.b64decode(parts[0], validate=True)
-        except (binascii.Error, ValueError):
-            return False
-    return True
+    return bool(head) and all(_is_rank_line(h) for h in head)
+
+
+# The encodings tiktoken ships (tiktoken_ext.openai_public), known by how many ranks their files hold.
+ENDOFTEXT, ENDOFPROMPT = "<|endoftext|>", "<|endofprompt|>"
+KNOWN_RANK_COUNTS: dict[int, tuple[str, dict[str, int]]] = {
+    50256: ("r50k_base", {ENDOFTEXT: 50256}),
+    50280: ("p50k_base", {ENDOFTEXT: 50256}),
+    100256: (
+        "cl100k_base",
+        {
+            ENDOFTEXT: 100257,
+            "<|fim_prefix|>": 100258,
+            "<|fim_middle|>": 100259,
+            "<|fim_suffix|>": 100260,
+            ENDOFPROMPT: 100276,
+        },
+    ),
+    199998: ("o200k_base", {ENDOFTEXT: 199999, ENDOFPROMPT: 200018}),
+}
+
+
+def guess_encoding(n_ranks: int) -> tuple[str, dict[str, int], str]:
+    """``(pattern name, special tokens, why)`` for a rank file of ``n_ranks`` ranks.
+
+    A file the size of one tiktoken ships is that encoding, with its special tokens;
+    any other size takes the pattern of the nearest family (GPT-2's ~50k, cl100k's
+    ~100k, o200k's ~200k) and no special tokens.
+
+    >>> guess_encoding(50257)[:2]      # Whisper's multilingual file: GPT-2 plus an empty token
+    ('gpt2', {})
+    """
+    if n_ranks in KNOWN_RANK_COUNTS:
+        name, specials = KNOWN_RANK_COUNTS[n_ranks]
+        return name, dict(specials), f"{n_ranks:,} ranks, as tiktoken's {name}"
+    if n_ranks < 75_000:
+        name = "gpt2"
+    elif n_ranks < 150_000:
+        name = "cl100k_base"
+    else:
+        name = "o200k_base"
+    return name, {}, f"{n_ranks:,} ranks, nearest in size to {name}"
 
 
 # -- the model --------------------------------------------------------------------------
@@ -230,10 +261,10 @@ class TiktokenBPE:
             data = piece.encode("utf-8")
             piece = bytes_to_chars(data)
         rank = self.ranks.get(data)
-        if rank is not None:
-            out = [Token(rank, piece, 0, len(data))]
-        elif not data:
+        if not data:  # subtle: before the look-up, which would find a file's empty token
             out = []
+        elif rank is not None:
+            out = [Token(rank, piece, 0, len(data))]
         else:
             out = []
             for a, b in self._merge(data):
@@ -258,6 +289,8 @@ class TiktokenBPE:
             data = piece.translate(_TO_LATIN1).encode("latin-1")
         except UnicodeEncodeError:  # not byte-level text
             return [t.id for t in self.tokenize(piece)]
+        if not data:  # subtle: before the look-up, which would find a file's empty token
+            return []
         ranks = self.ranks
         rank = ranks.get(data)
         if rank is not None:
@@ -454,6 +487,8 @@ def _is_rank_line(line: bytes) -> bool:
     parts = line.split()
     if len(parts) != 2 or not parts[1].isdigit():
         return False
+    if parts[0] == b"=":  # the empty token
+        return True
     try:
         base64.b64decode(parts[0], validate=True)
         return True
@@ -462,16 +497,33 @@ def _is_rank_line(line: bytes) -> bool:
 
 
 def open_file(path: Path, pattern: str | None = None):
-    """``pattern``: the split pattern, which the file does not store (a name or a regex)."""
+    """``pattern``: the split pattern, which the file does not store (a name or a regex);
+    without it, the one its size suggests (:func:`guess_encoding`).
+
+    A file the size of one of tiktoken's encodings gets that encoding's special tokens;
+    text that spells one is encoded as ordinary text (``encode_ordinary``) until the
+    tokenizer's ``encode_special_tokens`` is set to False (``allowed_special="all"``).
+    """
     from core.formats.common import LoadedTokenizer
 
+    tok, warnings = rank_file_tokenizer(path, pattern)
+    return LoadedTokenizer(tok, "tiktoken", path, warnings)
+
+
+def rank_file_tokenizer(path: Path, pattern: str | None = None):
+    """``(tokenizer, warnings)`` of a rank file, its pattern and special tokens guessed from its size."""
+    ranks = read_ranks(path)
+    guessed, specials, why = guess_encoding(len(ranks))
     warnings = []
     if pattern is None:
-        pattern = "cl100k_base"
+        pattern = guessed
         warnings.append(
-            f"{path.name} does not store its split pattern: assumed cl100k_base (choose with --pattern)"
+            f"{path.name} does not store its split pattern: assumed {guessed} ({why}; choose with --pattern)"
         )
-    return LoadedTokenizer(load_tiktoken(path, pattern), "tiktoken", path, warnings)
+    taken = set(ranks.values())
+    tok = tiktoken_tokenizer(ranks, pattern, {t: i for t, i in specials.items() if i not in taken})
+    tok.encode_special_tokens = True
+    return tok, warnings
 
 
 def save_file(tok, path: Path, record=None) -> list[str]:

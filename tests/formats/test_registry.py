@@ -63,7 +63,7 @@ def test_dialog_filters_cover_every_format():
     opened = registry.open_dialog_filters()
     assert opened[0].startswith("Tokenizers (") and opened[-1] == "All files (*)"
     for fmt in registry.FORMATS:
-        for glob in fmt.patterns:
+        for glob in fmt.globs:
             assert glob in opened[0]
     saved = registry.save_dialog_filters()
     assert [name for _, name in saved] == list(registry.SAVE_FORMATS)

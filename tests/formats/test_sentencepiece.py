@@ -244,7 +244,7 @@ def test_protobuf_cut_in_half(trained, tmp_path):
         (model_bytes([("a", 0.0, NORMAL)]), "exactly one unknown"),
         (model_bytes([("<unk>", 0.0, UNKNOWN), ("a", 0.0, NORMAL), ("a", -1.0, NORMAL)]), "defined twice"),
         (model_bytes([("<unk>", 0.0, UNKNOWN), ("a", 0.0, 9)]), "unknown type 9"),
-        (model_bytes([("<unk>", 0.0, UNKNOWN)], model_type=3), "'word' is not supported"),
+        (model_bytes([("<unk>", 0.0, UNKNOWN)], model_type=7), "'type 7' is not supported"),
     ],
 )
 def test_bad_model_files(tmp_path, data, words):
