@@ -33,6 +33,7 @@ DIFF_MARK = QColor("#D81B60")  # Compare: a boundary only this tokenizer has
 
 _LIGHT = [QColor(c) for c in LIGHT_HUES]
 _DARK = [QColor(c).darker(SHADE_FACTOR) for c in LIGHT_HUES]
+_KEYS = [((h, 0), (h, 1)) for h in range(len(LIGHT_HUES))]  # one tuple per key, shared
 
 
 def hue_index(token_id: int) -> int:
@@ -53,12 +54,14 @@ def colour_keys(ids: list[int]) -> list[tuple[int, int]]:
     [(0, 0), (0, 1), (0, 0)]
     """
     keys: list[tuple[int, int]] = []
-    prev: tuple[int, int] | None = None
+    append = keys.append
+    n = len(LIGHT_HUES)
+    prev_hue, prev_shade = -1, 0
     for i in ids:
-        hue = hue_index(i)
-        shade = 1 - prev[1] if prev is not None and prev[0] == hue else 0
-        prev = (hue, shade)
-        keys.append(prev)
+        hue = ((i * 2654435761) & 0xFFFFFFFF) * n >> 32  # hue_index, inlined: 50 k tokens a line
+        shade = 1 - prev_shade if hue == prev_hue else 0
+        append(_KEYS[hue][shade])
+        prev_hue, prev_shade = hue, shade
     return keys
 
 

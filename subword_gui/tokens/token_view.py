@@ -66,6 +66,14 @@ from subword_gui.tokens.render import (
 
 _LINE_CACHE_LIMIT = 20_000
 _GRAPHEME = regex.compile(r"\X")
+# Characters that join the one before them into a grapheme cluster (accents, emoji modifiers
+# and joiners, variation selectors, Hangul jamo, flags): without any, every cluster is one
+# code point and no token boundary can cut one (the common case, checked at C speed).
+_JOINS_CLUSTER = regex.compile(
+    r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}\p{GCB=Prepend}\p{GCB=Regional_Indicator}"
+    r"\p{GCB=L}\p{GCB=V}\p{GCB=T}]"
+)
+_CHIPS_KEPT = 200_000  # chip looks kept across tokenizers at most
 _BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 units each in Qt
 # subtle: at this length a line is no longer highlighted as a whole: formats on every token
 # of a 100,000-character word make Qt lay out tens of thousands of format ranges on each
@@ -266,14 +274,19 @@ class LineCache:
         self.chips: dict = {}  # look -> Chip, shared by all lines (see chips_for_lines)
 
     def set_tokenizer(self, tokenizer) -> None:
+        style = style_for(tokenizer)
+        if style != self.style or len(self.chips) > _CHIPS_KEPT:
+            # subtle: a chip's look is keyed by token, id, colour and flags, so chips stay
+            # right across tokenizers drawn alike: each slider move (the same ids, cut)
+            # reuses them rather than building a thousand again
+            self.chips = {}
         self.tokenizer = tokenizer
-        self.style = style_for(tokenizer)
+        self.style = style
         self._unk_id = unknown_id(tokenizer) if tokenizer is not None else None
         self._chunkable = tokenizer is not None and chunkable(tokenizer)
         self._lines.clear()
         self._long.clear()
         self._chunks.clear()
-        self.chips = {}
 
     def get(self, text: str) -> LineTokens | None:
         if self.tokenizer is None:
@@ -434,7 +447,7 @@ def _split_clusters(line: LineTokens, lo: int = 0, hi: int | None = None) -> lis
     [(3, 5)]
     """
     text = line.text if hi is None and lo == 0 else line.text[lo:hi]
-    if text.isascii():
+    if text.isascii() or not _JOINS_CLUSTER.search(text):
         return []
     offsets = line.encoding.offsets
     tokens = range(len(offsets)) if hi is None and lo == 0 else line.tokens_between(lo, lo + len(text))
