@@ -36,6 +36,12 @@ from PySide6.QtWidgets import (
 )
 
 from core.errors import SubwordError
+from core.formats.registry import (
+    format_for_name,
+    open_dialog_filters,
+    save_dialog_filters,
+    save_format_for_suffix,
+)
 from subword_gui.panels.corpus import CorpusPanel
 from subword_gui.panels.runs import RunsPanel
 from subword_gui.panels.segmentation import SegmentationPanel
@@ -65,10 +71,8 @@ _COUNT_LINE = re.compile(r"^\S+\t[0-9]+$")
 
 CORPUS_FILTER = "Text files (*.txt *.text *.tsv *.csv);;All files (*)"
 COUNTS_FILTER = "Word counts (*.tsv *.counts *.txt);;All files (*)"
-TOKENIZER_FILTER = (
-    "Tokenizers (*.json *.model *.vocab *.tiktoken merges.txt);;"
-    "Hugging Face tokenizer.json (*.json);;SentencePiece (*.model);;All files (*)"
-)
+# Every format of core.formats.registry: one filter for all of them, then one per format.
+TOKENIZER_FILTER = ";;".join(open_dialog_filters())
 
 
 def detect_kind(path: str | Path) -> str:
@@ -78,7 +82,7 @@ def detect_kind(path: str | Path) -> str:
     ('tokenizer', 'counts')
     """
     p = Path(path)
-    if p.is_dir() or p.suffix.lower() in TOKENIZER_SUFFIXES or p.name == "merges.txt":
+    if p.is_dir() or p.suffix.lower() in TOKENIZER_SUFFIXES or format_for_name(p.name) is not None:
         return "tokenizer"
     if p.suffix.lower() in COUNTS_SUFFIXES:
         return "counts"
@@ -991,16 +995,8 @@ class MainWindow(QMainWindow):
                 return
 
 
-# (file-dialog filter, format of core.formats.detect.save_tokenizer); folders for gpt2 and project.
-SAVE_FILTERS = [
-    ("Hugging Face tokenizer.json (*.json)", "hf-json"),
-    ("Project folder: tokenizer.json + training record (*)", "project"),
-    ("GPT-2 folder: vocab.json + merges.txt (*)", "gpt2"),
-    ("SentencePiece model (*.model)", "sentencepiece"),
-    ("BERT vocab.txt (*.txt)", "bert"),
-    ("subword-nmt codes (*.codes)", "subword-nmt"),
-    ("tiktoken ranks (*.tiktoken)", "tiktoken"),
-]
+# (file-dialog filter, format of core.formats.detect.save_tokenizer), from the format table.
+SAVE_FILTERS = save_dialog_filters()
 
 
 def _format_for(path: str, chosen_filter: str) -> str:
@@ -1012,10 +1008,7 @@ def _format_for(path: str, chosen_filter: str) -> str:
     for label, fmt in SAVE_FILTERS:
         if chosen_filter == label:
             return fmt
-    suffix = Path(path).suffix.lower()
-    return {".model": "sentencepiece", ".tiktoken": "tiktoken", ".codes": "subword-nmt", ".txt": "bert"}.get(
-        suffix, "hf-json"
-    )
+    return save_format_for_suffix(Path(path).name)
 
 
 __all__ = ["MainWindow", "detect_kind", "theme"]

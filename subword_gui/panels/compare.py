@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.errors import SubwordError
+from core.formats.registry import open_dialog_filters
 from core.stats import (
     EncodingStats,
     boundaries,
@@ -214,7 +215,7 @@ class CompareColumn(QFrame):
                 self,
                 self.tr("Open a tokenizer to compare"),
                 "",
-                self.tr("Tokenizer files (*.json *.model *.txt *.vocab *.tiktoken *.codes);;All files (*)"),
+                ";;".join(open_dialog_filters()),  # every format of the format table
             )
             if not path:
                 self.set_source("shown")

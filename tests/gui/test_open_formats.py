@@ -1,0 +1,72 @@
+"""The explorer opens every format of the format table: the open dialog offers each one's
+file names, and a dropped file of each is taken for a tokenizer and opened."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+from PySide6.QtCore import QMimeData, QUrl
+
+from core.formats import registry
+from subword_gui.main_window import SAVE_FILTERS, TOKENIZER_FILTER, detect_kind
+
+
+@pytest.mark.parametrize("fmt", registry.FORMATS, ids=lambda f: f.name)
+def test_the_open_dialog_and_drops_know_every_format(fmt, tmp_path):
+    first = TOKENIZER_FILTER.split(";;")[0]
+    for glob in fmt.globs:
+        assert glob in first
+        named = tmp_path / glob.replace("*", "x")
+        named.write_text("x", encoding="utf-8")
+        assert detect_kind(named) == "tokenizer", named.name
+    assert fmt.dialog_filter in TOKENIZER_FILTER.split(";;")
+
+
+def test_the_save_dialog_offers_every_writable_format():
+    assert [name for _, name in SAVE_FILTERS] == list(registry.SAVE_FORMATS)
+
+
+def test_a_corpus_is_still_a_corpus(small_corpus):
+    assert detect_kind(small_corpus) == "corpus"
+
+
+class _Drop:
+    """What dropEvent reads of a QDropEvent."""
+
+    def __init__(self, path):
+        self._mime = QMimeData()
+        self._mime.setUrls([QUrl.fromLocalFile(str(path))])
+        self.accepted = False
+
+    def mimeData(self):
+        return self._mime
+
+    def acceptProposedAction(self):
+        self.accepted = True
+
+
+def test_dropping_a_tekken_file_opens_it(window, tmp_path):
+    d = {
+        "config": {
+            "pattern": r"\S+|\s+",
+            "default_vocab_size": 2 + 256,
+            "default_num_special_tokens": 2,
+            "version": "v13",
+        },
+        "vocab": [
+            {"rank": b, "token_bytes": base64.b64encode(bytes([b])).decode(), "token_str": None}
+            for b in range(256)
+        ],
+        "special_tokens": [{"rank": 0, "token_str": "<unk>", "is_control": True}],
+    }
+    path = tmp_path / "tekken.json"
+    path.write_text(json.dumps(d), encoding="utf-8")
+    drop = _Drop(path)
+    window.dropEvent(drop)
+    assert drop.accepted
+    assert window.messages == []
+    assert window.state.full_tokenizer is not None
+    assert window.state.full_tokenizer.encode("hi").ids == [2 + ord("h"), 2 + ord("i")]
+    assert "(tekken)" in window.statusBar().currentMessage()
