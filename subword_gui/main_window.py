@@ -151,6 +151,7 @@ class MainWindow(QMainWindow):
         self._save_target: tuple | None = None  # (path, format, tokenizer) of the last save: Ctrl+S
         self.guide = None  # the User guide window, made on first F1
         self._opened_tokenizer: tuple | None = None  # (Tokenizer, path) of the last opened file
+        self._kept: tuple | None = None  # (tokenizer, name, cut) the data dir holds: unchanged, not rewritten
         self._busy = {"training": False, "corpus": False}  # what Cancel (Esc) would stop
         self.setWindowTitle(APP_NAME)
         self.setAcceptDrops(True)
@@ -814,8 +815,13 @@ class MainWindow(QMainWindow):
             run = Run(0, Path(opened[1]).name, opened[0], None, saved_to=opened[1])
         if run is None:
             return None
+        kept = (run.tokenizer, run.name, self.state.vocab_size)
+        if self._kept == kept:  # what the data dir already holds (e.g. the run restored at launch)
+            return None
         try:
-            return save_last_run(run, self.data_dir, self.state.vocab_size)
+            folder = save_last_run(run, self.data_dir, self.state.vocab_size)
+            self._kept = kept
+            return folder
         except (SubwordError, OSError, ValueError) as exc:
             self.statusBar().showMessage(
                 self.tr("Could not keep the run for the next launch: {0}").format(exc), 8000
@@ -848,6 +854,8 @@ class MainWindow(QMainWindow):
             return
         run, shown_size = result
         show = self.state.full_tokenizer is None
+        if show:
+            self._kept = (run.tokenizer, run.name, shown_size or run.vocab_size)
         self.state.add_run(run, show=show)
         if show and shown_size is not None and shown_size != run.vocab_size:
             self.slider.set_vocab_size(shown_size)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, Qt, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -213,18 +213,19 @@ class RunsPanel(QWidget):
         self.rename_button.clicked.connect(self.rename_selected)
         self.save_button.clicked.connect(lambda: self._emit_for_selected(self.save_requested))
         self.discard_button.clicked.connect(self.discard_selected)
+        # right-click a run: the same five actions (a desktop table's habit)
+        self.view.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        for button in self._buttons():
+            action = QAction(button.text(), self.view)
+            action.triggered.connect(button.click)
+            button.setProperty("menu_action", action)
+            self.view.addAction(action)
         delete = QShortcut(QKeySequence.StandardKey.Delete, self.view)
         delete.setContext(Qt.ShortcutContext.WidgetShortcut)
         delete.activated.connect(self.discard_selected)
 
         buttons = QHBoxLayout()
-        for b in (
-            self.show_button,
-            self.compare_button,
-            self.rename_button,
-            self.save_button,
-            self.discard_button,
-        ):
+        for b in self._buttons():
             buttons.addWidget(b)
         buttons.addStretch(1)
         layout = QVBoxLayout(self)
@@ -256,6 +257,15 @@ class RunsPanel(QWidget):
         self.hint.setVisible(not runs)
         self._update_buttons()
 
+    def _buttons(self) -> list[QPushButton]:
+        return [
+            self.show_button,
+            self.compare_button,
+            self.rename_button,
+            self.save_button,
+            self.discard_button,
+        ]
+
     def _update_buttons(self) -> None:
         run = self.selected_run()
         if run is not None or not self.state.runs:
@@ -263,6 +273,10 @@ class RunsPanel(QWidget):
         for b in (self.compare_button, self.rename_button, self.save_button, self.discard_button):
             b.setEnabled(run is not None)
         self.show_button.setEnabled(run is not None and run is not self.state.shown_run)
+        for b in self._buttons():
+            action = b.property("menu_action")
+            if action is not None:
+                action.setEnabled(b.isEnabled())
 
     # -- actions -----------------------------------------------------------------------------
     def show_selected(self) -> None:

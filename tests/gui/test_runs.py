@@ -97,8 +97,13 @@ def test_rename_and_discard(qtbot, two_runs):
     assert model.setData(model.index(0, 0), "  small BPE  ")
     assert first.name == "small BPE" and not model.setData(model.index(0, 0), "   ")
     assert column.source.currentText() == "small BPE"  # the Compare menu follows the rename
+    menu = {a.text(): a for a in window.runs_panel.view.actions()}  # the right-click menu
+    assert list(menu) == ["Show", "Compare", "Rename", "Save…", "Discard"]
+    window.runs_panel.select(window.state.shown_run)
+    assert not menu["Show"].isEnabled() and menu["Discard"].isEnabled()
     window.runs_panel.select(first)
-    window.runs_panel.discard_button.click()
+    assert menu["Show"].isEnabled()
+    menu["Discard"].trigger()
     assert first not in window.state.runs and len(window.state.runs) == 1
     assert column.source_key() == "shown" and column.tokenizer is window.state.tokenizer
     assert window.runs_panel.selected_run() is window.state.runs[0]
@@ -142,6 +147,9 @@ def test_relaunch_restores_the_shown_run_its_cut_and_the_typed_text(qtbot, windo
     assert again.state.vocab_size == cut
     assert again.state.tokenizer.encode("hugs lowest 철수는").tokens == expected
     assert again.segmentation_panel.text() == "hugs 안녕 👋🏽\nlowest"
+    assert again.save_last_run() is None  # unchanged since launch: not rewritten
+    again.slider.set_vocab_size(cut - 1)
+    assert again.save_last_run() is not None
     again.finish_startup()  # Compare, built after the first paint, follows the restored text
     again.raise_panel("compare")  # (a panel behind a tab takes the text when shown)
     qtbot.waitUntil(lambda: again.compare_panel.text() == "hugs 안녕 👋🏽\nlowest", timeout=5000)
