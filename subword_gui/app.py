@@ -218,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
         tmp = tempfile.TemporaryDirectory(prefix="subword-explorer-")
         settings = QSettings(str(Path(tmp.name) / "settings.ini"), QSettings.Format.IniFormat)
         install_translators(app, args.language or chosen_language(settings))
-        window = MainWindow(settings=settings, open_sample=False)
+        # its own data dir too: quitting a screenshot must not replace the user's kept run
+        window = MainWindow(settings=settings, open_sample=False, data_dir=Path(tmp.name) / "data")
         try:
             w, h = (int(x) for x in args.size.lower().split("x"))
         except ValueError:

@@ -51,6 +51,8 @@ def test_screenshot_after_training_and_typing(tmp_path, small_corpus):
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1400, 900)
     assert distinct_colours(image) > 20  # a drawn window, not a blank rectangle
+    # the run it trained is not kept as the user's last run (conftest points XDG_DATA_HOME here)
+    assert not (tmp_path / "xdg-data").exists()
 
 
 def test_screenshot_of_a_word_count_file_given_as_file(tmp_path):
