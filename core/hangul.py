@@ -120,6 +120,37 @@ def compose_spans(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
+@cache
+def _compatibility_table() -> dict[str, str]:
+    import unicodedata
+
+    table: dict[str, str] = {}
+    for code in range(0x3131, 0x318F):  # NFKC maps each compatibility letter to a conjoining one
+        c = chr(code)
+        conjoining = unicodedata.normalize("NFKC", c)
+        if len(conjoining) == 1 and is_conjoining_jamo(conjoining):
+            table.setdefault(conjoining, c)
+    # a final consonant has no compatibility letter of its own: it shares its leading twin's
+    for code in range(TRAILING_FIRST + 1, TRAILING_FIRST + N_TRAILING):
+        t = chr(code)
+        if t not in table:
+            try:
+                twin = unicodedata.lookup(unicodedata.name(t).replace("JONGSEONG", "CHOSEONG"))
+            except KeyError:
+                continue
+            table[t] = table.get(twin, t)
+    return table
+
+
+def to_compatibility(text: str) -> str:
+    """Conjoining jamo shown as the stand-alone letters people type (ㄱ, ㅏ): readable on their own.
+
+    ``to_compatibility("\u110e\u1165\u11af") == "ㅊㅓㄹ"``; other characters are kept.
+    """
+    table = _compatibility_table()
+    return "".join(table.get(c, c) for c in text)
+
+
 def compose_jamo(text: str) -> str:
     """Conjoining jamo back to syllables: the inverse of :func:`decompose_text` on Hangul.
 

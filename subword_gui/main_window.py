@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 APP_NAME = "Subword Explorer"
 SAMPLE_CORPUS = resource_path("sample", "sample-ko-en.txt")
 EXAMPLES_FILE = resource_path("examples", "examples.json")
+KOREAN_STUDY_VOCAB = 2000  # the sample has ~1,000 distinct characters: room for ~1,000 merges
 ICON_FILE = resource_path("icons", "subword-explorer.svg")
 SETTINGS_VERSION = 2  # 2: Compare beside Training, Segmentation takes the right column
 MAX_RECENT = 8
@@ -188,6 +189,7 @@ class MainWindow(QMainWindow):
         self.runs_panel = RunsPanel(self.state)
         # Compare imports pyqtgraph (slow): it is built right after the window first shows.
         self.compare_panel: ComparePanel | None = None
+        self.korean_study = None  # panels.korean_study.KoreanStudy, made on first use
         self._compare_pending = True
 
     def _action(self, text: str, slot, shortcut=None, tip: str = "") -> QAction:
@@ -538,6 +540,28 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _=False, e=ex: self.load_example(e))
         if not items:
             self.examples_menu.addAction(self.tr("(no examples bundled)")).setEnabled(False)
+        self.examples_menu.addSeparator()
+        self.korean_study_action = self.examples_menu.addAction(
+            self.tr("Korean study: syllable, jamo and morpheme-aware BPE (sample corpus)")
+        )
+        self.korean_study_action.setStatusTip(
+            self.tr("Train BPE three ways on the bundled Korean sample at one vocab size and compare them")
+        )
+        self.korean_study_action.triggered.connect(lambda _=False: self.open_korean_study())
+
+    def open_korean_study(self, vocab_size: int = KOREAN_STUDY_VOCAB):
+        """Examples › Korean study: three BPE pipelines on the bundled sample (see panels.korean_study)."""
+        from subword_gui.panels.korean_study import KoreanStudy
+
+        try:
+            lines = SAMPLE_CORPUS.read_text(encoding="utf-8-sig").splitlines()
+        except OSError as exc:
+            self.report_error(self.tr("Korean study"), about_file(SAMPLE_CORPUS, exc))
+            return None
+        if self.korean_study is None:
+            self.korean_study = KoreanStudy(self)
+        self.korean_study.start(lines, vocab_size, SAMPLE_CORPUS.name)
+        return self.korean_study
 
     def load_example(self, ex: dict) -> None:
         """Load a textbook example and set the training options it was worked with.
@@ -911,6 +935,8 @@ class MainWindow(QMainWindow):
     def cancel_work(self) -> None:
         self.training_panel.cancel()
         self.corpus_panel.cancel()
+        if self.korean_study is not None:
+            self.korean_study.cancel()
 
     # -- errors and status ---------------------------------------------------------------------------
     def report_error(self, title: str, message: str) -> None:

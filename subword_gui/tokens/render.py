@@ -14,7 +14,9 @@ A token is cut into *parts*, each tagged with a kind the views style:
 - ``"marker"``: the continuing-subword prefix (``##``) or end-of-word suffix (``</w>``);
 - ``"byte"``: a byte that is not a whole UTF-8 character: a byte-level
   token's stray bytes (``íķ`` is the first two bytes of 한 and shows as
-  ``⟨ED 95⟩``) or a SentencePiece byte-fallback token (``<0xE2>``).
+  ``⟨ED 95⟩``) or a SentencePiece byte-fallback token (``<0xE2>``); and,
+  the same way, jamo that are not a whole syllable (a jamo model's token
+  ``ᆯ수`` shows as ``⟨ㄹ⟩수``: the ``ㄹ`` ends the syllable before it).
 
 Byte-level tokens (GPT-2's 256-symbol alphabet, ``Ġ`` for a space) are shown
 as the text their bytes spell, never as the alphabet's stand-in characters.
@@ -32,6 +34,7 @@ import regex
 
 from core import decoders
 from core.bytelevel import chars_to_bytes
+from core.hangul import compose_jamo, is_conjoining_jamo, is_syllable, to_compatibility
 from core.pre_tokenizers import ByteLevel
 
 _GRAPHEME = regex.compile(r"\X")
@@ -107,6 +110,14 @@ def _text_parts(text: str) -> list[tuple[str, str]]:
         c = g[0]
         if 0xDC80 <= ord(c) <= 0xDCFF:  # a byte that did not decode (surrogateescape)
             shown, kind = f"{ord(c) - 0xDC00:02X}", "byte"
+        elif is_conjoining_jamo(c):
+            # a whole syllable's jamo (L V or L V T) show as the syllable; any other run
+            # is part of a syllable cut by a token boundary: shown as the letters people type
+            composed = compose_jamo(g)
+            if len(composed) == 1 and is_syllable(composed):
+                shown, kind = composed, "text"
+            else:
+                shown, kind = to_compatibility(g), "byte"
         elif len(g) > 1 and _visible_char(c)[1] == "text":
             shown, kind = g, "text"
         else:

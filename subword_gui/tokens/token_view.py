@@ -51,6 +51,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from core.hangul import decompose_syllable, is_conjoining_jamo, is_syllable, to_compatibility
 from core.stats import unknown_id, unknown_mask
 from core.text import NormalizedString
 from core.tokenizer import Encoding
@@ -547,6 +548,9 @@ def token_tooltip(tokenizer, style: TokenStyle, line: LineTokens, index: int) ->
         ("text", html.escape(line.text[s:e]) or "∅"),
         ("bytes", raw.hex(" ").upper() if raw else "∅"),
     ]
+    jamo = _jamo_row(token, line.text[s:e])
+    if jamo:
+        rows.append(("jamo", jamo))
     if line.unknown[index]:
         rows.append(("unknown", '<b style="color:#D7191C">not in the vocabulary</b>'))
     elif line.special[index]:
@@ -557,6 +561,22 @@ def token_tooltip(tokenizer, style: TokenStyle, line: LineTokens, index: int) ->
             rows.append(("origin", html.escape(origin)))
     body = "".join(f"<tr><td style='color:#666'>{k}</td><td>{v}</td></tr>" for k, v in rows)
     return f"<table cellspacing=0 cellpadding=1>{body}</table>"
+
+
+def _jamo_row(token: str, text: str) -> str:
+    """For a token made of jamo: its letters, and the letters of the syllables it covers.
+
+    >>> _jamo_row("\u11af\u1109\u116e", "철수")     # the ㄹ that ends 철, then 수
+    'ㄹ ㅅ ㅜ <span ...>of 철수 = ㅊ ㅓ ㄹ · ㅅ ㅜ</span>'
+    """
+    if not any(is_conjoining_jamo(c) for c in token):
+        return ""
+    own = " ".join(to_compatibility(c) for c in token if is_conjoining_jamo(c))
+    syllables = [c for c in text if is_syllable(c)]
+    if not syllables:
+        return html.escape(own)
+    spelled = " · ".join(" ".join(to_compatibility(decompose_syllable(c))) for c in syllables)
+    return f"{html.escape(own)} <span style='color:#666'>of {html.escape(''.join(syllables))} = {html.escape(spelled)}</span>"
 
 
 # -- the chip strip ------------------------------------------------------------------

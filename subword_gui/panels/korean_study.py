@@ -1,0 +1,192 @@
+"""The Korean study (Examples menu): syllable, jamo and morpheme-aware BPE side by side.
+
+    >>> study = KoreanStudy(window)                     # window: the MainWindow
+    >>> study.start(lines, vocab_size=1500, name="sample-ko-en.txt")
+
+The engine does the work (:func:`core.korean_study.korean_study`, in a background
+job, cancellable between pipelines). When it lands, each pipeline becomes a run
+of the session (the Runs panel), the three open side by side in Compare, and a
+small window shows the held-out figures and a plot of tokens per word against
+vocab size for the three (each model cut to smaller sizes, as the slider cuts it).
+
+Leaves out: choosing other pipelines (train them from the Training panel and
+compare them as any other runs).
+"""
+
+from __future__ import annotations
+
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from core.events import Progress
+from core.korean_study import PIPELINES, korean_study, split_held_out
+from subword_gui.background.workers import Job
+from subword_gui.runs import Run
+
+# Okabe-Ito, as the Compare panel's columns
+STUDY_COLOURS = {"syllable BPE": "#0072B2", "jamo BPE": "#E69F00", "morpheme-aware BPE": "#009E73"}
+COMPARE_TEXT = "철수는 치킨을 먹고 볶음밥을 먹고 있다"
+INTRO = (
+    "One corpus, one vocab size, three ways for BPE to see Korean: syllables (metaspace), jamo "
+    "(the jamo normalizer: ~70 letters, tokens may end inside a syllable), and morphemes first "
+    "(ko-morph, kiwipiepy: no token crosses a morpheme, as in Park et al. 2020). Figures are over "
+    "held-out lines (every 20th); a word is a space-separated word (어절) for all three."
+)
+
+
+class KoreanStudyWindow(QWidget):
+    """The study's figures: a table and the tokens-per-word curves."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent, Qt.WindowType.Window)
+        self.setWindowTitle("Korean study: syllable, jamo and morpheme-aware BPE")
+        self.resize(760, 620)
+        intro = QLabel(INTRO)
+        intro.setWordWrap(True)
+        self.status = QLabel("")
+        self.cancel_button = QPushButton("Cancel")
+        self.table = QTableWidget(0, 6)
+        self.table.setHorizontalHeaderLabels(
+            [
+                "pipeline",
+                "vocab",
+                "tokens per word",
+                "characters per token",
+                "unknown rate",
+                "vocabulary used",
+            ]
+        )
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.plot = pg.PlotWidget()
+        self.plot.setLabel("bottom", "vocab size")
+        self.plot.setLabel("left", "tokens per word")
+        self.plot.setLogMode(x=True, y=False)
+        self.plot.showGrid(x=True, y=True, alpha=0.2)
+        self.plot.addLegend(offset=(-10, 10))
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self.status)
+        layout.addWidget(self.cancel_button, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.table)
+        layout.addWidget(self.plot, 1)
+
+    def show_rows(self, rows) -> None:
+        self.table.setRowCount(len(rows))
+        self.plot.clear()
+        for i, r in enumerate(rows):
+            s = r.stats
+            cells = [
+                r.name,
+                f"{s.vocab_size:,}",
+                f"{s.tokens_per_word:.3f}",
+                f"{s.chars_per_token:.3f}",
+                f"{s.unk_rate:.3%}",
+                f"{s.vocab_used:.1%}",
+            ]
+            for j, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if j:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(i, j, item)
+            xs = [k for k, _ in r.curve]
+            ys = [v for _, v in r.curve]
+            colour = STUDY_COLOURS.get(r.name, "#555555")
+            self.plot.plot(xs, ys, pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6,
+                           symbolBrush=colour, name=r.name)  # fmt: skip
+
+
+class KoreanStudy(QObject):
+    """Runs the study for the main window and puts its results where a user looks for them."""
+
+    def __init__(self, window):
+        super().__init__(window)
+        self.window = window
+        self.view = KoreanStudyWindow(window)
+        self.view.cancel_button.clicked.connect(self.cancel)
+        self.job: Job | None = None
+        self.rows: list = []
+        self.runs: list[Run] = []
+        self._name = ""
+        self._vocab_size = 0
+
+    @property
+    def running(self) -> bool:
+        return self.job is not None and self.job.running
+
+    def start(self, lines: list[str], vocab_size: int, name: str = "") -> None:
+        self.cancel()
+        train, held_out = split_held_out(lines)
+        self._name, self._vocab_size = name, vocab_size
+        self.view.status.setText(f"Training {len(PIPELINES)} tokenizers on {len(train):,} lines…")
+        self.view.cancel_button.setEnabled(True)
+        self.view.show()
+        self.view.raise_()
+        self.job = Job(korean_study, train, held_out, vocab_size, parent=self)
+        self.job.events.connect(self._on_events)
+        self.job.finished.connect(self._on_finished)
+        self.job.failed.connect(self._on_failed)
+        self.job.cancelled.connect(lambda: self.view.status.setText("Cancelled."))
+        self.job.ended.connect(lambda: self.view.cancel_button.setEnabled(False))
+        self.job.start()
+
+    def cancel(self) -> None:
+        if self.running:
+            self.job.cancel()
+
+    def _on_events(self, events: list) -> None:
+        progress = [e for e in events if isinstance(e, Progress)]
+        if progress:
+            p = progress[-1]
+            names = list(PIPELINES)
+            if p.done < len(names):
+                self.view.status.setText(f"Training {names[p.done]} ({p.done + 1} of {p.total})…")
+
+    def _on_failed(self, message: str) -> None:
+        self.view.status.setText(f"⚠ {message}")
+        self.window.report_error("Korean study", message)
+
+    def _on_finished(self, rows) -> None:
+        self.rows = rows
+        self.view.show_rows(rows)
+        self.view.status.setText(
+            f"{self._name}: {self._vocab_size:,} tokens each; the three runs are open side by side in Compare."
+        )
+        window = self.window
+        self.runs = []
+        for i, r in enumerate(rows):
+            run = Run(
+                id=0,
+                name=f"{r.name} {r.stats.vocab_size:,}",
+                tokenizer=r.tokenizer,
+                options=r.options,
+                corpus=self._name,
+                figures={
+                    "tokens_per_word": r.stats.tokens_per_word,
+                    "chars_per_token": r.stats.chars_per_token,
+                    "on": "held-out lines",
+                },
+            )
+            window.state.add_run(run, show=i == len(rows) - 1)
+            self.runs.append(run)
+        window.finish_startup()
+        compare = window.compare_panel
+        if compare is None:
+            return
+        columns = [compare.add_run_column(run) for run in self.runs]
+        for column in list(compare.columns):
+            if column not in columns:
+                compare.remove_column(column)
+        compare.set_text(COMPARE_TEXT)
+        window.raise_panel("compare")
+        self.view.raise_()

@@ -1,0 +1,75 @@
+"""Korean in the explorer: jamo tokens drawn as pieces of a syllable, the analyser options,
+and the Korean study from the Examples menu (three runs side by side in Compare, and a plot)."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import morphemes
+from core.errors import ConfigError
+from core.events import drain
+from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from subword_gui.tokens.render import render_parts
+from subword_gui.tokens.token_view import segment_line, token_tooltip
+
+WAIT_MS = 180_000
+
+
+def test_a_jamo_token_that_cuts_a_syllable_is_drawn_as_a_piece():
+    assert render_parts("\u11af\u1109\u116e") == [("⟨ㄹ⟩", "byte"), ("수", "text")]  # ㄹ ends 철
+    assert render_parts("\u110e\u1165\u11af") == [("철", "text")]  # a whole syllable's jamo
+
+
+def test_hover_shows_the_jamo_and_the_editor_marks_the_split_syllable():
+    from subword_gui.tokens.render import style_for
+    from subword_gui.tokens.token_view import shared_char_format, span_formats
+
+    # ᅥᆯ is the most frequent pair (six syllables end in it): the first merge, and the only one
+    lines = ["철 설 걸 덜 벌 멀"] * 3
+    options = TrainOptions("bpe", vocab_size=10, normalizer="jamo", pre_tokenizer="whitespace-split")
+    tok = drain(train_from_counts(pre_tokenize_lines(lines, options), options))
+    line = segment_line(tok, "철")
+    assert line.encoding.tokens == ["\u110e", "\u1165\u11af"]  # ᄎ | ᅥᆯ: the token cuts the syllable
+    offsets = line.encoding.offsets
+    shared = [i for i in range(1, len(offsets)) if offsets[i][0] < offsets[i - 1][1]]
+    assert shared == [1] and offsets == [(0, 1), (0, 1)]
+    i = shared[0]
+    tip = token_tooltip(tok, style_for(tok), line, i)
+    assert "jamo" in tip and "ㅓ ㄹ" in tip and "ㅊ ㅓ ㄹ" in tip  # its letters, and its syllable's
+    underlined = {f.underlineStyle() for _, _, f in span_formats(line)}
+    assert shared_char_format(span_formats(line)[0][2]).underlineStyle() in underlined
+
+
+def test_the_training_panel_offers_the_analysers_and_jamo(qtbot, window, monkeypatch):
+    panel = window.training_panel
+    names = [panel.pre_tokenizer_box.itemText(i) for i in range(panel.pre_tokenizer_box.count())]
+    assert "ko-morph" in names and "ja-morph" in names
+    panel.normalizer_box.setCurrentText("nfkc,jamo")
+    panel.pre_tokenizer_box.setCurrentText("ko-morph")
+    options = panel.options()
+    assert (options.normalizer, options.pre_tokenizer) == ("nfkc,jamo", "ko-morph")
+
+    def missing(language):
+        raise ConfigError("the ja-morph pre-tokenizer needs ...: pip install sudachipy sudachidict_core")
+
+    monkeypatch.setattr(morphemes, "check_analyser", missing)
+    panel.pre_tokenizer_box.setCurrentText("ja-morph")  # said at once, not after counting
+    assert "pip install sudachipy" in panel.status.text()
+    with pytest.raises(ConfigError):
+        panel.options()
+
+
+def test_korean_study_from_the_examples_menu(qtbot, window):
+    window.finish_startup()
+    window.korean_study_action.trigger()
+    study = window.korean_study
+    with qtbot.waitSignal(study.job.finished, timeout=WAIT_MS):
+        pass
+    assert [r.name for r in study.rows] == ["syllable BPE", "jamo BPE", "morpheme-aware BPE"]
+    assert {r.stats.vocab_size for r in study.rows} == {2000}
+    assert len(window.state.runs) == 3
+    compare = window.compare_panel
+    assert sorted(c.source_key() for c in compare.columns) == sorted(f"run:{r.id}" for r in study.runs)
+    assert study.view.table.rowCount() == 3
+    curves = study.view.plot.getPlotItem().listDataItems()
+    assert len(curves) == 3 and all(len(c.getData()[0]) >= 2 for c in curves)
