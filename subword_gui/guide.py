@@ -34,6 +34,8 @@ EXAMPLES_DIR = resource_path("examples")
 
 
 def _tr(text: str) -> str:
+    """Translate a message built elsewhere; literal guide text calls ``QCoreApplication.translate``
+    itself so that ``pyside6-lupdate`` finds it."""
     return QCoreApplication.translate("Guide", text)
 
 
@@ -177,8 +179,17 @@ def chips_html(tokens: list[str], ids: list[int], tokenizer=None) -> str:
 
 
 def _merges_table(merges: list, limit: int = 8, score: bool = False) -> str:
-    head = _tr("step"), _tr("pair"), _tr("new token"), _tr("count")
-    rows = ["<tr>" + "".join(f"<th>{h}</th>" for h in head) + (f"<th>{_tr('score')}</th>" if score else "")]
+    head = (
+        QCoreApplication.translate("Guide", "step"),
+        QCoreApplication.translate("Guide", "pair"),
+        QCoreApplication.translate("Guide", "new token"),
+        QCoreApplication.translate("Guide", "count"),
+    )
+    rows = [
+        "<tr>"
+        + "".join(f"<th>{h}</th>" for h in head)
+        + (f"<th>{QCoreApplication.translate('Guide', 'score')}</th>" if score else "")
+    ]
     for e in merges[:limit]:
         pair = f"{html.escape(e.left)} + {html.escape(e.right)}"
         cells = [str(e.step), pair, f"<b>{html.escape(e.new_token)}</b>", str(e.count)]
@@ -211,81 +222,110 @@ def _section(anchor: str, title: str, body: str) -> str:
 
 def guide_html(examples: dict[str, WorkedExample] | None) -> str:
     """The whole guide; ``examples`` None: the worked examples are still being trained."""
-    waiting = f"<p><i>{_tr('Working the example out with the engine…')}</i></p>"
+    waiting = (
+        f"<p><i>{QCoreApplication.translate('Guide', 'Working the example out with the engine…')}</i></p>"
+    )
 
     def worked(key: str, draw) -> str:
         return draw(examples[key]) if examples and key in examples else waiting
 
     contents = [
-        ("flow", _tr("The main flow")),
-        ("panels", _tr("The panels")),
-        ("bpe", _tr("BPE")),
-        ("wordpiece", _tr("WordPiece")),
-        ("unigram", _tr("Unigram")),
-        ("bytelevel", _tr("Byte-level BPE")),
-        ("korean", _tr("Korean text")),
-        ("why", _tr("Reading the why view")),
-        ("keys", _tr("Keys")),
+        ("flow", QCoreApplication.translate("Guide", "The main flow")),
+        ("panels", QCoreApplication.translate("Guide", "The panels")),
+        ("bpe", QCoreApplication.translate("Guide", "BPE")),
+        ("wordpiece", QCoreApplication.translate("Guide", "WordPiece")),
+        ("unigram", QCoreApplication.translate("Guide", "Unigram")),
+        ("bytelevel", QCoreApplication.translate("Guide", "Byte-level BPE")),
+        ("korean", QCoreApplication.translate("Guide", "Korean text")),
+        ("why", QCoreApplication.translate("Guide", "Reading the why view")),
+        ("keys", QCoreApplication.translate("Guide", "Keys")),
     ]
-    out = [f"<h1>{_tr('Subword Explorer: a short guide')}</h1>"]
+    out = [f"<h1>{QCoreApplication.translate('Guide', 'Subword Explorer: a short guide')}</h1>"]
     out.append(
         "<p>"
-        + _tr(
+        + QCoreApplication.translate(
+            "Guide",
             "A subword tokenizer cuts text into pieces from a fixed vocabulary that it learned from a "
             "corpus. This app trains one in front of you, lets you shrink its vocabulary and shows "
-            "how any text you type is cut, and why."
+            "how any text you type is cut, and why.",
         )
         + "</p>"
     )
     out.append("<p>" + " · ".join(f"<a href='#{a}'>{html.escape(t)}</a>" for a, t in contents) + "</p>")
     steps = [
-        _tr(
+        QCoreApplication.translate(
+            "Guide",
             "<b>Open a corpus</b>: File › Open corpus (Ctrl+O), drop a text file on the window, or pick "
-            "an entry of the Examples menu (a textbook example with its own options)."
+            "an entry of the Examples menu (a textbook example with its own options).",
         ),
-        _tr(
+        QCoreApplication.translate(
+            "Guide",
             "<b>Train</b> (Ctrl+T) in the Training panel: choose the algorithm and vocab size first. "
             "The merge log and the plots grow live; Step (Ctrl+Shift+T) goes one merge at a time; "
-            "Esc cancels."
+            "Esc cancels.",
         ),
-        _tr(
+        QCoreApplication.translate(
+            "Guide",
             "<b>Move the Vocab size slider</b>: the model is cut to its first k tokens and every panel "
-            "follows, so you see what a smaller vocabulary does to the same text."
+            "follows, so you see what a smaller vocabulary does to the same text.",
         ),
-        _tr(
+        QCoreApplication.translate(
+            "Guide",
             "<b>Type or paste text</b> in the Segmentation panel. Each token gets a colour; hover one "
-            "for its id, bytes and offsets; click one to see why it was cut that way."
+            "for its id, bytes and offsets; click one to see why it was cut that way.",
         ),
-        _tr(
+        QCoreApplication.translate(
+            "Guide",
             "<b>Compare and keep</b>: every finished run is in the Runs panel; add runs as Compare "
-            "columns, rename them, save them (Ctrl+S saves the shown tokenizer)."
+            "columns, rename them, save them (Ctrl+S saves the shown tokenizer).",
         ),
     ]
     out.append(_section("flow", contents[0][1], "<ol>" + "".join(f"<li>{s}</li>" for s in steps) + "</ol>"))
     panels = [
-        (_tr("Corpus"), _tr("What the corpus holds: its words and characters, by count, searchable.")),
         (
-            _tr("Training"),
-            _tr("Options, Train / Step / Cancel, the merge log (or Unigram rounds) and live plots."),
-        ),
-        (_tr("Vocab size"), _tr("The slider that cuts the trained model to a smaller vocabulary.")),
-        (
-            _tr("Segmentation"),
-            _tr("Your text, coloured by token; the token chips with their ids; the why view."),
-        ),
-        (_tr("Vocabulary"), _tr("Every token of the model, searchable, and the merges that built it.")),
-        (
-            _tr("Compare"),
-            _tr(
-                "One text under several tokenizers side by side: grey where they agree, a magenta bar "
-                "at each boundary not all of them have, and their statistics."
+            QCoreApplication.translate("Guide", "Corpus"),
+            QCoreApplication.translate(
+                "Guide", "What the corpus holds: its words and characters, by count, searchable."
             ),
         ),
         (
-            _tr("Runs"),
-            _tr(
+            QCoreApplication.translate("Guide", "Training"),
+            QCoreApplication.translate(
+                "Guide", "Options, Train / Step / Cancel, the merge log (or Unigram rounds) and live plots."
+            ),
+        ),
+        (
+            QCoreApplication.translate("Guide", "Vocab size"),
+            QCoreApplication.translate(
+                "Guide", "The slider that cuts the trained model to a smaller vocabulary."
+            ),
+        ),
+        (
+            QCoreApplication.translate("Guide", "Segmentation"),
+            QCoreApplication.translate(
+                "Guide", "Your text, coloured by token; the token chips with their ids; the why view."
+            ),
+        ),
+        (
+            QCoreApplication.translate("Guide", "Vocabulary"),
+            QCoreApplication.translate(
+                "Guide", "Every token of the model, searchable, and the merges that built it."
+            ),
+        ),
+        (
+            QCoreApplication.translate("Guide", "Compare"),
+            QCoreApplication.translate(
+                "Guide",
+                "One text under several tokenizers side by side: grey where they agree, a magenta bar "
+                "at each boundary not all of them have, and their statistics.",
+            ),
+        ),
+        (
+            QCoreApplication.translate("Guide", "Runs"),
+            QCoreApplication.translate(
+                "Guide",
                 "Every training run of the session: show it again, compare, rename, save or discard. "
-                "The shown one comes back when you relaunch."
+                "The shown one comes back when you relaunch.",
             ),
         ),
     ]
@@ -295,7 +335,10 @@ def guide_html(examples: dict[str, WorkedExample] | None) -> str:
             "panels",
             contents[1][1],
             f"<table cellpadding='3'>{rows}</table><p>"
-            + _tr("View › (Alt+1 … Alt+7) shows or hides each panel; View › Reset layout puts them back.")
+            + QCoreApplication.translate(
+                "Guide",
+                "View › (Alt+1 … Alt+7) shows or hides each panel; View › Reset layout puts them back.",
+            )
             + "</p>",
         )
     )
@@ -304,26 +347,31 @@ def guide_html(examples: dict[str, WorkedExample] | None) -> str:
             "bpe",
             contents[2][1],
             "<p>"
-            + _tr(
+            + QCoreApplication.translate(
+                "Guide",
                 "Byte-pair encoding (Sennrich et al., 2016) starts from single characters and repeatedly "
                 "merges the pair of neighbouring symbols that occurs most often in the corpus, until the "
-                "vocabulary has the size you asked for. The merges, in order, are the model."
+                "vocabulary has the size you asked for. The merges, in order, are the model.",
             )
             + "</p><p>"
-            + _tr(
+            + QCoreApplication.translate(
+                "Guide",
                 "The Hugging Face course's example (Examples › hug / pug / pun / bun / hugs): the words "
-                "hug ×10, pug ×5, pun ×12, bun ×4 and hugs ×5. The engine learns:"
+                "hug ×10, pug ×5, pun ×12, bun ×4 and hugs ×5. The engine learns:",
             )
             + "</p>"
             + worked("bpe", lambda e: _merges_table(e.merges))
             + "<p>"
-            + _tr("To encode a word, the merges are applied in the order they were learned:")
+            + QCoreApplication.translate(
+                "Guide", "To encode a word, the merges are applied in the order they were learned:"
+            )
             + "</p>"
             + worked("bpe", lambda e: "<p>" + _replay_html("hugs", e.merges) + "</p>" + _encoded_html(e))
             + "<p>"
-            + _tr(
+            + QCoreApplication.translate(
+                "Guide",
                 "m was never in the corpus, so it is the unknown token (red); b was, so it stays a "
-                "letter of its own."
+                "letter of its own.",
             )
             + "</p>",
         )
@@ -333,15 +381,16 @@ def guide_html(examples: dict[str, WorkedExample] | None) -> str:
             "wordpiece",
             contents[3][1],
             "<p>"
-            + _tr(
+            + QCoreApplication.translate(
+                "Guide",
                 "WordPiece (used by BERT) also merges pairs, but ranks a pair by "
                 "count(pair) / (count(first) × count(second)): a pair wins when its parts are rarely "
                 "seen apart. Pieces inside a word carry the prefix ##. To encode, it takes the longest "
                 "vocabulary entry that matches at the start of the word, then again from where that "
-                "ended; if nothing matches, the whole word becomes the unknown token."
+                "ended; if nothing matches, the whole word becomes the unknown token.",
             )
             + "</p><p>"
-            + _tr("The same hug / pug counts, trained to 16 tokens:")
+            + QCoreApplication.translate("Guide", "The same hug / pug counts, trained to 16 tokens:")
             + "</p>"
             + worked("wordpiece", lambda e: _merges_table(e.merges, score=True) + _encoded_html(e)),
         )
@@ -351,17 +400,19 @@ def guide_html(examples: dict[str, WorkedExample] | None) -> str:
             "unigram",
             contents[4][1],
             "<p>"
-            + _tr(
+            + QCoreApplication.translate(
+                "Guide",
                 "Unigram (Kudo, 2018; SentencePiece) works the other way round: it starts from a large "
                 "set of candidate pieces, gives each a probability, and removes the pieces whose loss "
                 "would hurt the corpus least, round after round, until the vocabulary is small enough. "
                 "To encode, it picks the cut whose pieces have the highest total log-probability "
-                "(the Viterbi path through the lattice of all possible cuts)."
+                "(the Viterbi path through the lattice of all possible cuts).",
             )
             + "</p><p>"
-            + _tr(
+            + QCoreApplication.translate(
+                "Guide",
                 "The Hugging Face course's four sentences (Examples › Four sentences), pre-tokenized the "
-                "SentencePiece way (▁ marks a word start), trained to 100 pieces:"
+                "SentencePiece way (▁ marks a word start), trained to 100 pieces:",
             )
             + "</p>"
             + worked("unigram", _encoded_html),
@@ -372,16 +423,18 @@ def guide_html(examples: dict[str, WorkedExample] | None) -> str:
             "bytelevel",
             contents[5][1],
             "<p>"
-            + _tr(
+            + QCoreApplication.translate(
+                "Guide",
                 "Byte-level BPE (the GPT-2 paper, Radford et al., 2019) runs BPE over the UTF-8 bytes "
                 "of the text instead of its characters. Its alphabet is the 256 byte values, so no text "
                 "is ever unknown: a character the corpus never had is spelled by its bytes. A Korean "
-                "syllable is three bytes; 👋🏽 (a hand and a skin tone) is eight."
+                "syllable is three bytes; 👋🏽 (a hand and a skin tone) is eight.",
             )
             + "</p><p>"
-            + _tr(
+            + QCoreApplication.translate(
+                "Guide",
                 "Trained on the hug / pug counts, it knows hug but has never seen Korean or emoji; "
-                "their bytes are drawn ⟨like this⟩ where a token is not a whole character:"
+                "their bytes are drawn ⟨like this⟩ where a token is not a whole character:",
             )
             + "</p>"
             + worked("bytelevel", _encoded_html),
@@ -392,11 +445,12 @@ def guide_html(examples: dict[str, WorkedExample] | None) -> str:
             "korean",
             contents[6][1],
             "<p>"
-            + _tr(
+            + QCoreApplication.translate(
+                "Guide",
                 "Korean words (어절) glue particles and endings to their stems, so how a tokenizer cuts "
                 "them matters a lot (Park et al., 2020 compare syllable, morpheme and subword cuts). "
                 "Examples › 철수는 / 치킨을 / 먹고 / 볶음밥을 / 있다 counts five 어절; BPE over syllables "
-                "learns:"
+                "learns:",
             )
             + "</p>"
             + worked("korean", lambda e: _merges_table(e.merges) + _encoded_html(e)),
@@ -407,46 +461,54 @@ def guide_html(examples: dict[str, WorkedExample] | None) -> str:
             "why",
             contents[7][1],
             "<p>"
-            + _tr(
+            + QCoreApplication.translate(
+                "Guide",
                 "Click a token (or move the cursor onto it) and the why view below the chips explains "
-                "the word it belongs to:"
+                "the word it belongs to:",
             )
             + "</p><ul><li>"
-            + _tr(
+            + QCoreApplication.translate(
+                "Guide",
                 "<b>BPE</b>: the word's characters on the first row, then one row per merge that applied, "
                 "in the order the encoder applies them, the new symbol highlighted (as in the hugs "
-                "example above). Unknown characters are red."
+                "example above). Unknown characters are red.",
             )
             + "</li><li>"
-            + _tr(
+            + QCoreApplication.translate(
+                "Guide",
                 "<b>WordPiece</b>: the greedy walk: at each position, the longest vocabulary entry "
-                "that matches; a position with no match turns the whole word into the unknown token."
+                "that matches; a position with no match turns the whole word into the unknown token.",
             )
             + "</li><li>"
-            + _tr(
+            + QCoreApplication.translate(
+                "Guide",
                 "<b>Unigram</b>: the lattice: the characters along the top, every candidate piece as a "
                 "box under the characters it spans with its log-probability, the chosen path "
-                "highlighted; below it the next-best cuts and a few sampled ones."
+                "highlighted; below it the next-best cuts and a few sampled ones.",
             )
             + "</li></ul><p>"
-            + _tr(
+            + QCoreApplication.translate(
+                "Guide",
                 "Colours: each token id keeps its colour; <span style='background:#D7191C; color:white'>"
                 "&nbsp;unknown&nbsp;</span> tokens are red, <span style='background:#3B4A5A; color:white'>"
                 "&nbsp;special&nbsp;</span> ones dark, and characters no token covers are grey and struck "
-                "through. In tooltips, offsets count characters from the start of the line."
+                "through. In tooltips, offsets count characters from the start of the line.",
             )
             + "</p>",
         )
     )
     keys = [
-        ("F1", _tr("this guide")),
-        ("Ctrl+O", _tr("open a corpus")),
-        ("Ctrl+T / Ctrl+Shift+T", _tr("train / step one merge")),
-        ("Esc", _tr("cancel counting or training")),
-        ("Ctrl+S / Ctrl+Shift+S", _tr("save the shown tokenizer / save as")),
-        ("Ctrl+Shift+C / Ctrl+Shift+I", _tr("copy the text's tokens / ids")),
-        ("Alt+← / Alt+→", _tr("walk the text token by token (the why view follows)")),
-        ("Alt+1 … Alt+7", _tr("show or hide a panel")),
+        ("F1", QCoreApplication.translate("Guide", "this guide")),
+        ("Ctrl+O", QCoreApplication.translate("Guide", "open a corpus")),
+        ("Ctrl+T / Ctrl+Shift+T", QCoreApplication.translate("Guide", "train / step one merge")),
+        ("Esc", QCoreApplication.translate("Guide", "cancel counting or training")),
+        ("Ctrl+S / Ctrl+Shift+S", QCoreApplication.translate("Guide", "save the shown tokenizer / save as")),
+        ("Ctrl+Shift+C / Ctrl+Shift+I", QCoreApplication.translate("Guide", "copy the text's tokens / ids")),
+        (
+            "Alt+← / Alt+→",
+            QCoreApplication.translate("Guide", "walk the text token by token (the why view follows)"),
+        ),
+        ("Alt+1 … Alt+7", QCoreApplication.translate("Guide", "show or hide a panel")),
     ]
     rows = "".join(f"<tr><td><b>{k}</b></td><td>{d}</td></tr>" for k, d in keys)
     out.append(_section("keys", contents[8][1], f"<table cellpadding='3'>{rows}</table>"))
@@ -496,8 +558,9 @@ class GuideDialog(QDialog):
             self.failed = result
             self.browser.setHtml(
                 guide_html(None).replace(
-                    _tr("Working the example out with the engine…"),
-                    _tr("The example could not be worked out: ") + html.escape(result),
+                    QCoreApplication.translate("Guide", "Working the example out with the engine…"),
+                    QCoreApplication.translate("Guide", "The example could not be worked out: ")
+                    + html.escape(result),
                 )
             )
         else:

@@ -1,0 +1,952 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ko_KR">
+<context>
+    <name>CompareColumn</name>
+    <message>
+        <source> {0} </source>
+        <translation> {0} </translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 토큰</translation>
+    </message>
+    <message>
+        <source>Remove this column</source>
+        <translation>이 열 지우기</translation>
+    </message>
+    <message>
+        <source>Open a tokenizer to compare</source>
+        <translation>비교할 토크나이저 열기</translation>
+    </message>
+    <message>
+        <source>Tokenizer files (*.json *.model *.txt *.vocab *.tiktoken *.codes);;All files (*)</source>
+        <translation>토크나이저 파일 (*.json *.model *.txt *.vocab *.tiktoken *.codes);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot compare this file</source>
+        <translation>이 파일은 비교할 수 없습니다</translation>
+    </message>
+    <message>
+        <source>{0}
+
+{1}</source>
+        <translation>{0}
+
+{1}</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{0:,}&lt;/b&gt; tokens · &lt;b style=&apos;color:{1}&apos;&gt;{2}&lt;/b&gt; boundar{3} not shared · {4} differing tokens</source>
+        <translation>토큰 &lt;b&gt;{0:,}&lt;/b&gt;개 · 공유되지 않는 경계 &lt;b style=&apos;color:{1}&apos;&gt;{2}&lt;/b&gt;개 · 다른 토큰 {4}개</translation>
+    </message>
+</context>
+<context>
+    <name>ComparePanel</name>
+    <message>
+        <source>Follow Segmentation</source>
+        <translation>분절 패널 따라가기</translation>
+    </message>
+    <message>
+        <source>Compare whatever is typed in the Segmentation panel; typing here stops following</source>
+        <translation>분절 패널에 입력한 텍스트를 비교합니다. 여기에 입력하면 따라가기를 멈춥니다</translation>
+    </message>
+    <message>
+        <source>Add tokenizer</source>
+        <translation>토크나이저 추가</translation>
+    </message>
+    <message>
+        <source>Statistics over the text above</source>
+        <translation>위 텍스트에 대한 통계</translation>
+    </message>
+    <message>
+        <source>Statistics over the corpus&apos;s {0:,} most frequent words</source>
+        <translation>말뭉치에서 가장 자주 나온 단어 {0:,}개에 대한 통계</translation>
+    </message>
+    <message>
+        <source>Text:</source>
+        <translation>텍스트:</translation>
+    </message>
+</context>
+<context>
+    <name>CorpusPanel</name>
+    <message>
+        <source>No corpus</source>
+        <translation>말뭉치 없음</translation>
+    </message>
+    <message>
+        <source>Text encoding of the corpus file (auto: UTF-8, else CP949)</source>
+        <translation>말뭉치 파일의 텍스트 인코딩 (자동: UTF-8, 안 되면 CP949)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Search words…</source>
+        <translation>단어 검색…</translation>
+    </message>
+    <message>
+        <source>Encoding</source>
+        <translation>인코딩</translation>
+    </message>
+    <message>
+        <source>Words</source>
+        <translation>단어</translation>
+    </message>
+    <message>
+        <source>Characters</source>
+        <translation>문자</translation>
+    </message>
+    <message>
+        <source>First lines</source>
+        <translation>첫 줄들</translation>
+    </message>
+    <message>
+        <source>Reading {0}…</source>
+        <translation>{0} 읽는 중…</translation>
+    </message>
+</context>
+<context>
+    <name>Guide</name>
+    <message>
+        <source>step</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>pair</source>
+        <translation>쌍</translation>
+    </message>
+    <message>
+        <source>new token</source>
+        <translation>새 토큰</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>빈도</translation>
+    </message>
+    <message>
+        <source>The main flow</source>
+        <translation>기본 흐름</translation>
+    </message>
+    <message>
+        <source>The panels</source>
+        <translation>패널</translation>
+    </message>
+    <message>
+        <source>BPE</source>
+        <translation>BPE</translation>
+    </message>
+    <message>
+        <source>WordPiece</source>
+        <translation>WordPiece</translation>
+    </message>
+    <message>
+        <source>Unigram</source>
+        <translation>Unigram</translation>
+    </message>
+    <message>
+        <source>Byte-level BPE</source>
+        <translation>바이트 수준 BPE</translation>
+    </message>
+    <message>
+        <source>Korean text</source>
+        <translation>한국어 텍스트</translation>
+    </message>
+    <message>
+        <source>Reading the why view</source>
+        <translation>이유 보기 읽는 법</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>단축키</translation>
+    </message>
+    <message>
+        <source>A subword tokenizer cuts text into pieces from a fixed vocabulary that it learned from a corpus. This app trains one in front of you, lets you shrink its vocabulary and shows how any text you type is cut, and why.</source>
+        <translation>서브워드 토크나이저는 말뭉치에서 배운 고정된 어휘의 조각으로 텍스트를 자릅니다. 이 앱은 눈앞에서 토크나이저를 학습하고, 어휘를 줄여 보게 하고, 입력한 텍스트가 어떻게, 왜 잘리는지 보여 줍니다.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Open a corpus&lt;/b&gt;: File › Open corpus (Ctrl+O), drop a text file on the window, or pick an entry of the Examples menu (a textbook example with its own options).</source>
+        <translation>&lt;b&gt;말뭉치 열기&lt;/b&gt;: 파일 › 말뭉치 열기(Ctrl+O), 창에 텍스트 파일을 끌어다 놓기, 또는 예제 메뉴에서 항목 고르기(자체 옵션이 있는 교과서 예제).</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Train&lt;/b&gt; (Ctrl+T) in the Training panel: choose the algorithm and vocab size first. The merge log and the plots grow live; Step (Ctrl+Shift+T) goes one merge at a time; Esc cancels.</source>
+        <translation>학습 패널에서 &lt;b&gt;학습&lt;/b&gt;(Ctrl+T): 먼저 알고리즘과 어휘 크기를 고릅니다. 병합 기록과 그래프가 실시간으로 늘어납니다. 한 단계(Ctrl+Shift+T)는 병합을 한 번씩 진행하고, Esc는 취소합니다.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Move the Vocab size slider&lt;/b&gt;: the model is cut to its first k tokens and every panel follows, so you see what a smaller vocabulary does to the same text.</source>
+        <translation>&lt;b&gt;어휘 크기 슬라이더 움직이기&lt;/b&gt;: 모델이 처음 k개 토큰으로 잘리고 모든 패널이 따라오므로, 어휘가 작아지면 같은 텍스트가 어떻게 달라지는지 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Type or paste text&lt;/b&gt; in the Segmentation panel. Each token gets a colour; hover one for its id, bytes and offsets; click one to see why it was cut that way.</source>
+        <translation>분절 패널에 &lt;b&gt;텍스트를 입력하거나 붙여 넣으세요&lt;/b&gt;. 토큰마다 색이 붙습니다. 마우스를 올리면 ID, 바이트, 위치가 보이고, 누르면 왜 그렇게 잘렸는지 보입니다.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Compare and keep&lt;/b&gt;: every finished run is in the Runs panel; add runs as Compare columns, rename them, save them (Ctrl+S saves the shown tokenizer).</source>
+        <translation>&lt;b&gt;비교하고 보관하기&lt;/b&gt;: 끝난 실행은 모두 실행 기록 패널에 있습니다. 비교 열로 추가하고, 이름을 바꾸고, 저장하세요 (Ctrl+S는 보이는 토크나이저를 저장합니다).</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>말뭉치</translation>
+    </message>
+    <message>
+        <source>What the corpus holds: its words and characters, by count, searchable.</source>
+        <translation>말뭉치에 든 것: 단어와 문자를 빈도순으로, 검색할 수 있게.</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>학습</translation>
+    </message>
+    <message>
+        <source>Options, Train / Step / Cancel, the merge log (or Unigram rounds) and live plots.</source>
+        <translation>옵션, 학습 / 한 단계 / 취소, 병합 기록(또는 Unigram 라운드)과 실시간 그래프.</translation>
+    </message>
+    <message>
+        <source>Vocab size</source>
+        <translation>어휘 크기</translation>
+    </message>
+    <message>
+        <source>The slider that cuts the trained model to a smaller vocabulary.</source>
+        <translation>학습된 모델을 더 작은 어휘로 자르는 슬라이더.</translation>
+    </message>
+    <message>
+        <source>Segmentation</source>
+        <translation>분절</translation>
+    </message>
+    <message>
+        <source>Your text, coloured by token; the token chips with their ids; the why view.</source>
+        <translation>토큰별로 색칠된 텍스트, ID가 붙은 토큰 칩, 이유 보기.</translation>
+    </message>
+    <message>
+        <source>Vocabulary</source>
+        <translation>어휘</translation>
+    </message>
+    <message>
+        <source>Every token of the model, searchable, and the merges that built it.</source>
+        <translation>모델의 모든 토큰(검색 가능)과 그것을 만든 병합.</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>비교</translation>
+    </message>
+    <message>
+        <source>One text under several tokenizers side by side: grey where they agree, a magenta bar at each boundary not all of them have, and their statistics.</source>
+        <translation>한 텍스트를 여러 토크나이저로 나란히: 일치하는 곳은 회색, 모두가 갖지 않은 경계에는 자홍색 막대, 그리고 통계.</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>실행 기록</translation>
+    </message>
+    <message>
+        <source>Every training run of the session: show it again, compare, rename, save or discard. The shown one comes back when you relaunch.</source>
+        <translation>이 세션의 모든 학습 실행: 다시 보이기, 비교, 이름 바꾸기, 저장, 버리기. 보이던 실행은 다시 실행할 때 돌아옵니다.</translation>
+    </message>
+    <message>
+        <source>View › (Alt+1 … Alt+7) shows or hides each panel; View › Reset layout puts them back.</source>
+        <translation>보기 › (Alt+1 … Alt+7)로 패널을 보이거나 숨기고, 보기 › 배치 초기화로 되돌립니다.</translation>
+    </message>
+    <message>
+        <source>Byte-pair encoding (Sennrich et al., 2016) starts from single characters and repeatedly merges the pair of neighbouring symbols that occurs most often in the corpus, until the vocabulary has the size you asked for. The merges, in order, are the model.</source>
+        <translation>바이트 페어 인코딩(Sennrich 외, 2016)은 낱글자에서 시작해, 말뭉치에서 가장 자주 나오는 이웃한 기호 쌍을 거듭 병합하며 어휘가 원하는 크기가 될 때까지 계속합니다. 순서대로 나열한 병합들이 곧 모델입니다.</translation>
+    </message>
+    <message>
+        <source>The Hugging Face course&apos;s example (Examples › hug / pug / pun / bun / hugs): the words hug ×10, pug ×5, pun ×12, bun ×4 and hugs ×5. The engine learns:</source>
+        <translation>Hugging Face 강좌의 예제(예제 › hug / pug / pun / bun / hugs): 단어 hug ×10, pug ×5, pun ×12, bun ×4, hugs ×5. 엔진이 배우는 병합:</translation>
+    </message>
+    <message>
+        <source>To encode a word, the merges are applied in the order they were learned:</source>
+        <translation>단어를 인코딩할 때는 배운 순서대로 병합을 적용합니다:</translation>
+    </message>
+    <message>
+        <source>m was never in the corpus, so it is the unknown token (red); b was, so it stays a letter of its own.</source>
+        <translation>m은 말뭉치에 없었으므로 미등록 토큰(빨강)이 되고, b는 있었으므로 낱글자로 남습니다.</translation>
+    </message>
+    <message>
+        <source>WordPiece (used by BERT) also merges pairs, but ranks a pair by count(pair) / (count(first) × count(second)): a pair wins when its parts are rarely seen apart. Pieces inside a word carry the prefix ##. To encode, it takes the longest vocabulary entry that matches at the start of the word, then again from where that ended; if nothing matches, the whole word becomes the unknown token.</source>
+        <translation>WordPiece(BERT가 사용)도 쌍을 병합하지만, 쌍의 순위를 빈도(쌍) / (빈도(앞) × 빈도(뒤))로 매깁니다. 구성 요소가 따로 나오는 일이 드물수록 그 쌍이 이깁니다. 단어 안쪽 조각에는 접두사 ##가 붙습니다. 인코딩할 때는 단어 앞에서 일치하는 가장 긴 어휘를 고르고, 그 끝에서 다시 반복합니다. 아무것도 맞지 않으면 단어 전체가 미등록 토큰이 됩니다.</translation>
+    </message>
+    <message>
+        <source>The same hug / pug counts, trained to 16 tokens:</source>
+        <translation>같은 hug / pug 빈도로 토큰 16개까지 학습한 결과:</translation>
+    </message>
+    <message>
+        <source>Unigram (Kudo, 2018; SentencePiece) works the other way round: it starts from a large set of candidate pieces, gives each a probability, and removes the pieces whose loss would hurt the corpus least, round after round, until the vocabulary is small enough. To encode, it picks the cut whose pieces have the highest total log-probability (the Viterbi path through the lattice of all possible cuts).</source>
+        <translation>Unigram(Kudo, 2018; SentencePiece)은 반대로 움직입니다. 큰 후보 조각 집합에서 시작해 조각마다 확률을 주고, 없애도 말뭉치 손실이 가장 적게 느는 조각을 라운드마다 지워 어휘가 충분히 작아질 때까지 계속합니다. 인코딩할 때는 조각들의 로그 확률 합이 가장 큰 분할(모든 분할의 격자를 지나는 비터비 경로)을 고릅니다.</translation>
+    </message>
+    <message>
+        <source>The Hugging Face course&apos;s four sentences (Examples › Four sentences), pre-tokenized the SentencePiece way (▁ marks a word start), trained to 100 pieces:</source>
+        <translation>Hugging Face 강좌의 네 문장(예제 › Four sentences)을 SentencePiece 방식(▁는 단어 시작 표시)으로 사전 토큰화하고 조각 100개까지 학습한 결과:</translation>
+    </message>
+    <message>
+        <source>Byte-level BPE (the GPT-2 paper, Radford et al., 2019) runs BPE over the UTF-8 bytes of the text instead of its characters. Its alphabet is the 256 byte values, so no text is ever unknown: a character the corpus never had is spelled by its bytes. A Korean syllable is three bytes; 👋🏽 (a hand and a skin tone) is eight.</source>
+        <translation>바이트 수준 BPE(GPT-2 논문, Radford 외, 2019)는 문자 대신 텍스트의 UTF-8 바이트 위에서 BPE를 돌립니다. 알파벳이 256개 바이트 값이므로 모르는 텍스트가 없습니다. 말뭉치에 없던 문자는 바이트로 씁니다. 한글 음절 하나는 3바이트, 👋🏽(손과 피부색)는 8바이트입니다.</translation>
+    </message>
+    <message>
+        <source>Trained on the hug / pug counts, it knows hug but has never seen Korean or emoji; their bytes are drawn ⟨like this⟩ where a token is not a whole character:</source>
+        <translation>hug / pug 빈도로 학습하면 hug는 알지만 한국어나 이모지는 본 적이 없습니다. 토큰이 온전한 문자가 아닌 곳에서는 바이트를 ⟨이렇게⟩ 그립니다:</translation>
+    </message>
+    <message>
+        <source>Korean words (어절) glue particles and endings to their stems, so how a tokenizer cuts them matters a lot (Park et al., 2020 compare syllable, morpheme and subword cuts). Examples › 철수는 / 치킨을 / 먹고 / 볶음밥을 / 있다 counts five 어절; BPE over syllables learns:</source>
+        <translation>한국어 어절은 어간에 조사와 어미가 붙어 있어서, 토크나이저가 어떻게 자르는지가 매우 중요합니다(Park 외, 2020은 음절, 형태소, 서브워드 분할을 비교합니다). 예제 › 철수는 / 치킨을 / 먹고 / 볶음밥을 / 있다는 어절 다섯 개를 셉니다. 음절 위의 BPE가 배우는 병합:</translation>
+    </message>
+    <message>
+        <source>Click a token (or move the cursor onto it) and the why view below the chips explains the word it belongs to:</source>
+        <translation>토큰을 누르면(또는 커서를 그 위로 옮기면) 칩 아래의 이유 보기가 그 토큰이 속한 단어를 설명합니다:</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;BPE&lt;/b&gt;: the word&apos;s characters on the first row, then one row per merge that applied, in the order the encoder applies them, the new symbol highlighted (as in the hugs example above). Unknown characters are red.</source>
+        <translation>&lt;b&gt;BPE&lt;/b&gt;: 첫 줄에 단어의 문자, 그 아래로 적용된 병합마다 한 줄씩 인코더가 적용하는 순서대로, 새 기호는 강조해서(위 hugs 예제처럼). 미등록 문자는 빨강입니다.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;WordPiece&lt;/b&gt;: the greedy walk: at each position, the longest vocabulary entry that matches; a position with no match turns the whole word into the unknown token.</source>
+        <translation>&lt;b&gt;WordPiece&lt;/b&gt;: 탐욕적 탐색. 위치마다 일치하는 가장 긴 어휘. 일치하는 것이 없는 위치가 있으면 단어 전체가 미등록 토큰이 됩니다.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Unigram&lt;/b&gt;: the lattice: the characters along the top, every candidate piece as a box under the characters it spans with its log-probability, the chosen path highlighted; below it the next-best cuts and a few sampled ones.</source>
+        <translation>&lt;b&gt;Unigram&lt;/b&gt;: 격자. 위쪽에 문자, 후보 조각마다 덮는 문자 아래에 로그 확률과 함께 상자로, 고른 경로는 강조. 그 아래에 차선의 분할들과 표본 분할 몇 개.</translation>
+    </message>
+    <message>
+        <source>Colours: each token id keeps its colour; &lt;span style=&apos;background:#D7191C; color:white&apos;&gt;&amp;nbsp;unknown&amp;nbsp;&lt;/span&gt; tokens are red, &lt;span style=&apos;background:#3B4A5A; color:white&apos;&gt;&amp;nbsp;special&amp;nbsp;&lt;/span&gt; ones dark, and characters no token covers are grey and struck through. In tooltips, offsets count characters from the start of the line.</source>
+        <translation>색: 토큰 ID마다 색이 유지됩니다. &lt;span style=&apos;background:#D7191C; color:white&apos;&gt;&amp;nbsp;미등록&amp;nbsp;&lt;/span&gt; 토큰은 빨강, &lt;span style=&apos;background:#3B4A5A; color:white&apos;&gt;&amp;nbsp;특수&amp;nbsp;&lt;/span&gt; 토큰은 어두운색, 어떤 토큰도 덮지 않는 문자는 회색 취소선입니다. 도구 설명의 위치는 줄 처음부터 센 문자 수입니다.</translation>
+    </message>
+    <message>
+        <source>this guide</source>
+        <translation>이 안내서</translation>
+    </message>
+    <message>
+        <source>open a corpus</source>
+        <translation>말뭉치 열기</translation>
+    </message>
+    <message>
+        <source>train / step one merge</source>
+        <translation>학습 / 한 번 병합</translation>
+    </message>
+    <message>
+        <source>cancel counting or training</source>
+        <translation>세기나 학습 취소</translation>
+    </message>
+    <message>
+        <source>save the shown tokenizer / save as</source>
+        <translation>보이는 토크나이저 저장 / 다른 이름으로 저장</translation>
+    </message>
+    <message>
+        <source>copy the text&apos;s tokens / ids</source>
+        <translation>텍스트의 토큰 / ID 복사</translation>
+    </message>
+    <message>
+        <source>walk the text token by token (the why view follows)</source>
+        <translation>텍스트를 토큰 단위로 이동 (이유 보기가 따라옴)</translation>
+    </message>
+    <message>
+        <source>show or hide a panel</source>
+        <translation>패널 보이기 / 숨기기</translation>
+    </message>
+    <message>
+        <source>Working the example out with the engine…</source>
+        <translation>엔진으로 예제를 계산하는 중…</translation>
+    </message>
+    <message>
+        <source>The example could not be worked out: </source>
+        <translation>예제를 계산할 수 없습니다: </translation>
+    </message>
+</context>
+<context>
+    <name>GuideDialog</name>
+    <message>
+        <source>Subword Explorer — User guide</source>
+        <translation>Subword Explorer — 사용 안내서</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Open &amp;corpus…</source>
+        <translation>말뭉치 열기(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Count a text file (UTF-8, CP949 or EUC-KR)</source>
+        <translation>텍스트 파일의 단어를 셉니다 (UTF-8, CP949, EUC-KR)</translation>
+    </message>
+    <message>
+        <source>Open &amp;word counts…</source>
+        <translation>단어 빈도 파일 열기(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Open a word&lt;TAB&gt;count file</source>
+        <translation>단어&lt;TAB&gt;빈도 파일을 엽니다</translation>
+    </message>
+    <message>
+        <source>Open &amp;tokenizer…</source>
+        <translation>토크나이저 열기(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Open tokenizer.json, a SentencePiece model, vocab.json+merges.txt…</source>
+        <translation>tokenizer.json, SentencePiece 모델, vocab.json+merges.txt 등을 엽니다…</translation>
+    </message>
+    <message>
+        <source>&amp;Save tokenizer</source>
+        <translation>토크나이저 저장(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save the shown tokenizer again where it was last saved (else ask where)</source>
+        <translation>보이는 토크나이저를 마지막으로 저장한 곳에 다시 저장합니다 (없으면 위치를 묻습니다)</translation>
+    </message>
+    <message>
+        <source>&amp;Save tokenizer as…</source>
+        <translation>다른 이름으로 토크나이저 저장(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Save the shown tokenizer (cut to the slider&apos;s size)</source>
+        <translation>보이는 토크나이저를 저장합니다 (슬라이더 크기로 자른 상태)</translation>
+    </message>
+    <message>
+        <source>&amp;Export merge log…</source>
+        <translation>병합 기록 내보내기(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Write the merge log as CSV or JSON lines</source>
+        <translation>병합 기록을 CSV 또는 JSON lines로 씁니다</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>끝내기(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Train</source>
+        <translation>학습(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Train on the loaded corpus</source>
+        <translation>불러온 말뭉치로 학습합니다</translation>
+    </message>
+    <message>
+        <source>&amp;Step one merge</source>
+        <translation>한 번 병합(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Advance one merge at a time</source>
+        <translation>병합을 한 번씩 진행합니다</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>취소(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Cancel counting or training (Esc)</source>
+        <translation>세기 또는 학습을 취소합니다 (Esc)</translation>
+    </message>
+    <message>
+        <source>Copy &amp;tokens</source>
+        <translation>토큰 복사(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Copy the tokens of the Segmentation text (a JSON list per line)</source>
+        <translation>분절 패널 텍스트의 토큰을 복사합니다 (줄마다 JSON 목록)</translation>
+    </message>
+    <message>
+        <source>Copy &amp;ids</source>
+        <translation>ID 복사(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Copy the token ids of the Segmentation text (a JSON list per line)</source>
+        <translation>분절 패널 텍스트의 토큰 ID를 복사합니다 (줄마다 JSON 목록)</translation>
+    </message>
+    <message>
+        <source>&amp;User guide</source>
+        <translation>사용 안내서(&amp;U)</translation>
+    </message>
+    <message>
+        <source>A short illustrated guide</source>
+        <translation>그림이 있는 짧은 안내서</translation>
+    </message>
+    <message>
+        <source>&amp;About Subword Explorer</source>
+        <translation>Subword Explorer 정보(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>파일(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Recent files</source>
+        <translation>최근 파일(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>편집(&amp;E)</translation>
+    </message>
+    <message>
+        <source>E&amp;xamples</source>
+        <translation>예제(&amp;X)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>보기(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>도움말(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>말뭉치</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>학습</translation>
+    </message>
+    <message>
+        <source>Vocab size</source>
+        <translation>어휘 크기</translation>
+    </message>
+    <message>
+        <source>Segmentation</source>
+        <translation>분절</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>불러오는 중…</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>비교</translation>
+    </message>
+    <message>
+        <source>Vocabulary</source>
+        <translation>어휘</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>실행 기록</translation>
+    </message>
+    <message>
+        <source>Reset &amp;layout</source>
+        <translation>배치 초기화(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>언어(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System default</source>
+        <translation>시스템 기본값</translation>
+    </message>
+    <message>
+        <source>The language changes when Subword Explorer starts again.</source>
+        <translation>Subword Explorer를 다시 시작하면 언어가 바뀝니다.</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>언어</translation>
+    </message>
+    <message>
+        <source>The language changes when Subword Explorer starts again. Restart now?</source>
+        <translation>Subword Explorer를 다시 시작하면 언어가 바뀝니다. 지금 다시 시작할까요?</translation>
+    </message>
+    <message>
+        <source>No corpus</source>
+        <translation>말뭉치 없음</translation>
+    </message>
+    <message>
+        <source>No model</source>
+        <translation>모델 없음</translation>
+    </message>
+    <message>
+        <source>Training failed</source>
+        <translation>학습 실패</translation>
+    </message>
+    <message>
+        <source>&amp;{0} {1}  ({2})</source>
+        <translation>&amp;{0} {1}  ({2})</translation>
+    </message>
+    <message>
+        <source>(no examples bundled)</source>
+        <translation>(포함된 예제 없음)</translation>
+    </message>
+    <message>
+        <source>Example</source>
+        <translation>예제</translation>
+    </message>
+    <message>
+        <source>{0}: {1}</source>
+        <translation>{0}: {1}</translation>
+    </message>
+    <message>
+        <source>Cannot open</source>
+        <translation>열 수 없음</translation>
+    </message>
+    <message>
+        <source>{0}: no such file or folder</source>
+        <translation>{0}: 그런 파일이나 폴더가 없습니다</translation>
+    </message>
+    <message>
+        <source>{0} is a folder, not a corpus file</source>
+        <translation>{0}은(는) 말뭉치 파일이 아니라 폴더입니다</translation>
+    </message>
+    <message>
+        <source>Training options are yours again (the example had set its own)</source>
+        <translation>학습 옵션을 사용자 설정으로 되돌렸습니다 (예제가 자체 옵션을 썼습니다)</translation>
+    </message>
+    <message>
+        <source>Open tokenizer</source>
+        <translation>토크나이저 열기</translation>
+    </message>
+    <message>
+        <source>Opening tokenizer files is not available in this build yet.</source>
+        <translation>이 빌드에서는 아직 토크나이저 파일을 열 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Cannot open tokenizer</source>
+        <translation>토크나이저를 열 수 없음</translation>
+    </message>
+    <message>
+        <source>Save tokenizer</source>
+        <translation>토크나이저 저장</translation>
+    </message>
+    <message>
+        <source>There is no tokenizer to save: train or open one first.</source>
+        <translation>저장할 토크나이저가 없습니다. 먼저 학습하거나 여세요.</translation>
+    </message>
+    <message>
+        <source>Saving tokenizer files is not available in this build yet.</source>
+        <translation>이 빌드에서는 아직 토크나이저 파일을 저장할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Cannot save tokenizer</source>
+        <translation>토크나이저를 저장할 수 없음</translation>
+    </message>
+    <message>
+        <source>Export merge log</source>
+        <translation>병합 기록 내보내기</translation>
+    </message>
+    <message>
+        <source>There is no merge log: train a BPE or WordPiece model first.</source>
+        <translation>병합 기록이 없습니다. 먼저 BPE나 WordPiece 모델을 학습하세요.</translation>
+    </message>
+    <message>
+        <source>Exporting the merge log is not available in this build yet.</source>
+        <translation>이 빌드에서는 아직 병합 기록을 내보낼 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON lines (*.jsonl)</source>
+        <translation>CSV (*.csv);;JSON lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Cannot export merge log</source>
+        <translation>병합 기록을 내보낼 수 없음</translation>
+    </message>
+    <message>
+        <source>Wrote {0:,} merges to {1}</source>
+        <translation>병합 {0:,}개를 {1}에 썼습니다</translation>
+    </message>
+    <message>
+        <source>Could not keep the run for the next launch: {0}</source>
+        <translation>다음 실행을 위해 이 실행 기록을 보관하지 못했습니다: {0}</translation>
+    </message>
+    <message>
+        <source>Cannot restore the last run</source>
+        <translation>마지막 실행 기록을 되살릴 수 없음</translation>
+    </message>
+    <message>
+        <source>Restored the last session&apos;s tokenizer: {0}</source>
+        <translation>지난 세션의 토크나이저를 되살렸습니다: {0}</translation>
+    </message>
+    <message>
+        <source>Nothing to copy: train or open a tokenizer first</source>
+        <translation>복사할 것이 없습니다. 먼저 토크나이저를 학습하거나 여세요</translation>
+    </message>
+    <message>
+        <source>Copied {n} {what}</source>
+        <translation>{what} {n}줄을 복사했습니다</translation>
+    </message>
+    <message>
+        <source>⚠ {0}</source>
+        <translation>⚠ {0}</translation>
+    </message>
+    <message>
+        <source>Cannot open corpus</source>
+        <translation>말뭉치를 열 수 없음</translation>
+    </message>
+    <message>
+        <source>{0} · {1:,} lines · {2:,} words · {3:,} distinct</source>
+        <translation>{0} · {1:,}줄 · 단어 {2:,}개 · 서로 다른 단어 {3:,}개</translation>
+    </message>
+    <message>
+        <source>{0} — {1}</source>
+        <translation>{0} — {1}</translation>
+    </message>
+</context>
+<context>
+    <name>RunsPanel</name>
+    <message>
+        <source>Every training run of this session appears here. Train one to start.</source>
+        <translation>이 세션의 모든 학습 실행이 여기에 나타납니다. 학습을 시작해 보세요.</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>보이기</translation>
+    </message>
+    <message>
+        <source>Make this run&apos;s tokenizer the one every panel shows</source>
+        <translation>이 실행의 토크나이저를 모든 패널에 보입니다</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>비교</translation>
+    </message>
+    <message>
+        <source>Add this run as a column of the Compare panel</source>
+        <translation>이 실행을 비교 패널의 열로 추가합니다</translation>
+    </message>
+    <message>
+        <source>Rename</source>
+        <translation>이름 바꾸기</translation>
+    </message>
+    <message>
+        <source>Rename the run (F2)</source>
+        <translation>실행 이름 바꾸기 (F2)</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>저장…</translation>
+    </message>
+    <message>
+        <source>Save this run&apos;s tokenizer, uncut, in any format</source>
+        <translation>이 실행의 토크나이저를 자르지 않은 채 원하는 형식으로 저장합니다</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>버리기</translation>
+    </message>
+    <message>
+        <source>Forget this run (Delete)</source>
+        <translation>이 실행을 잊습니다 (Delete)</translation>
+    </message>
+</context>
+<context>
+    <name>SegmentationPanel</name>
+    <message>
+        <source>&lt;span style=&apos;background:#D7191C; color:white; font-weight:bold&apos;&gt;&amp;nbsp;unknown&amp;nbsp;&lt;/span&gt;&amp;nbsp; &lt;span style=&apos;background:#3B4A5A; color:white&apos;&gt;&amp;nbsp;special&amp;nbsp;&lt;/span&gt;&amp;nbsp; &lt;span style=&apos;color:#8A8A8A; text-decoration:line-through&apos;&gt;removed&lt;/span&gt;&amp;nbsp; &lt;span style=&apos;text-decoration:underline&apos;&gt;split character&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;background:#D7191C; color:white; font-weight:bold&apos;&gt;&amp;nbsp;미등록&amp;nbsp;&lt;/span&gt;&amp;nbsp; &lt;span style=&apos;background:#3B4A5A; color:white&apos;&gt;&amp;nbsp;특수&amp;nbsp;&lt;/span&gt;&amp;nbsp; &lt;span style=&apos;color:#8A8A8A; text-decoration:line-through&apos;&gt;제거됨&lt;/span&gt;&amp;nbsp; &lt;span style=&apos;text-decoration:underline&apos;&gt;쪼개진 문자&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>Type or paste text here: it is tokenized as you type.</source>
+        <translation>여기에 텍스트를 입력하거나 붙여 넣으세요. 입력하는 대로 토큰화됩니다.</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&apos;color:#888&apos;&gt;No tokenizer yet: train one or open a tokenizer file.&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:#888&apos;&gt;아직 토크나이저가 없습니다. 학습하거나 토크나이저 파일을 여세요.&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>Segmenting {0:,} characters in the background… (the text stays editable)</source>
+        <translation>문자 {0:,}개를 뒤에서 분절하는 중… (텍스트는 계속 편집할 수 있습니다)</translation>
+    </message>
+    <message>
+        <source>Could not segment this text: {0}</source>
+        <translation>이 텍스트를 분절할 수 없습니다: {0}</translation>
+    </message>
+    <message>
+        <source>This word is {0:,} characters long ({1:,} tokens): the why view explains words of up to {2} characters step by step. Tokens {3:,} to {4:,} of the word, around the cursor:</source>
+        <translation>이 단어는 {0:,}자입니다 (토큰 {1:,}개). 이유 보기는 {2}자까지의 단어를 단계별로 설명합니다. 커서 주변, 이 단어의 토큰 {3:,}~{4:,}:</translation>
+    </message>
+    <message>
+        <source>Why this long word was cut this way</source>
+        <translation>이 긴 단어가 이렇게 잘린 이유</translation>
+    </message>
+</context>
+<context>
+    <name>TrainingPanel</name>
+    <message>
+        <source>comma-separated, e.g. &lt;unk&gt;,&lt;s&gt;,&lt;/s&gt;</source>
+        <translation>쉼표로 구분, 예: &lt;unk&gt;,&lt;s&gt;,&lt;/s&gt;</translation>
+    </message>
+    <message>
+        <source>e.g. ##</source>
+        <translation>예: ##</translation>
+    </message>
+    <message>
+        <source>e.g. &lt;/w&gt;</source>
+        <translation>예: &lt;/w&gt;</translation>
+    </message>
+    <message>
+        <source>Train</source>
+        <translation>학습</translation>
+    </message>
+    <message>
+        <source>Train on the loaded corpus (Ctrl+T)</source>
+        <translation>불러온 말뭉치로 학습합니다 (Ctrl+T)</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>한 단계</translation>
+    </message>
+    <message>
+        <source>Advance one merge at a time (Ctrl+Shift+T)</source>
+        <translation>병합을 한 번씩 진행합니다 (Ctrl+Shift+T)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Ready to train</source>
+        <translation>학습 준비 완료</translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>알고리즘</translation>
+    </message>
+    <message>
+        <source>Normalizer</source>
+        <translation>정규화기</translation>
+    </message>
+    <message>
+        <source>Pre-tokenizer</source>
+        <translation>사전 토큰화기</translation>
+    </message>
+    <message>
+        <source>Special tokens</source>
+        <translation>특수 토큰</translation>
+    </message>
+    <message>
+        <source>Vocab size</source>
+        <translation>어휘 크기</translation>
+    </message>
+    <message>
+        <source>Min. frequency</source>
+        <translation>최소 빈도</translation>
+    </message>
+    <message>
+        <source>Subword prefix</source>
+        <translation>서브워드 접두사</translation>
+    </message>
+    <message>
+        <source>Word suffix</source>
+        <translation>단어 접미사</translation>
+    </message>
+    <message>
+        <source>Merge log</source>
+        <translation>병합 기록</translation>
+    </message>
+    <message>
+        <source>Unigram rounds</source>
+        <translation>Unigram 라운드</translation>
+    </message>
+    <message>
+        <source>Running to the end…</source>
+        <translation>끝까지 진행하는 중…</translation>
+    </message>
+    <message>
+        <source>{0} step {1:,}: {2} + {3} → {4}  (vocab {5:,} of {6:,})</source>
+        <translation>{0} {1:,}단계: {2} + {3} → {4}  (어휘 {5:,} / {6:,})</translation>
+    </message>
+    <message>
+        <source>Unigram {0} round {1}: vocab {2:,}, loss {3:,.1f}</source>
+        <translation>Unigram {0} 라운드 {1}: 어휘 {2:,}, 손실 {3:,.1f}</translation>
+    </message>
+    <message>
+        <source>{0}… {1:.0%}</source>
+        <translation>{0}… {1:.0%}</translation>
+    </message>
+    <message>
+        <source>Could not measure the curve: {0}</source>
+        <translation>곡선을 잴 수 없습니다: {0}</translation>
+    </message>
+    <message>
+        <source>Training failed</source>
+        <translation>학습 실패</translation>
+    </message>
+    <message>
+        <source>Curve not measured (cancelled).</source>
+        <translation>곡선을 재지 않았습니다 (취소됨).</translation>
+    </message>
+    <message>
+        <source>Cancelled; the previous model is unchanged</source>
+        <translation>취소했습니다. 이전 모델은 그대로입니다</translation>
+    </message>
+    <message>
+        <source>On {0:,} {1}: at {2:,} tokens, {3:.2f} tokens per word, {4:.2f} characters per token</source>
+        <translation>{1} {0:,}개 기준: 토큰 {2:,}개일 때 단어당 토큰 {3:.2f}개, 토큰당 문자 {4:.2f}개</translation>
+    </message>
+</context>
+<context>
+    <name>VocabSizeSlider</name>
+    <message>
+        <source>Cut the trained model to its first k tokens (PageUp/PageDown, Home/End)</source>
+        <translation>학습된 모델을 처음 k개 토큰으로 자릅니다 (PageUp/PageDown, Home/End)</translation>
+    </message>
+    <message>
+        <source>Full</source>
+        <translation>전체</translation>
+    </message>
+    <message>
+        <source>Back to the full trained vocabulary</source>
+        <translation>학습된 전체 어휘로 돌아갑니다</translation>
+    </message>
+    <message>
+        <source>train or open a model to slide its vocabulary</source>
+        <translation>모델을 학습하거나 열면 어휘 크기를 조절할 수 있습니다</translation>
+    </message>
+    <message>
+        <source>{0:,} tokens (this model cannot be cut)</source>
+        <translation>토큰 {0:,}개 (이 모델은 자를 수 없습니다)</translation>
+    </message>
+    <message>
+        <source>{0:,} … {1:,}</source>
+        <translation>{0:,} … {1:,}</translation>
+    </message>
+</context>
+<context>
+    <name>VocabularyPanel</name>
+    <message>
+        <source>Search tokens: text, ##, ▁, ␣, or an id</source>
+        <translation>토큰 검색: 텍스트, ##, ▁, ␣ 또는 ID</translation>
+    </message>
+    <message>
+        <source>Select a token to see how it was built.</source>
+        <translation>토큰을 고르면 어떻게 만들어졌는지 보여 줍니다.</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <source>merge</source>
+        <translation>병합</translation>
+    </message>
+    <message>
+        <source>no tokenizer yet</source>
+        <translation>아직 토크나이저 없음</translation>
+    </message>
+    <message>
+        <source>{0:,} of {1:,} tokens</source>
+        <translation>토큰 {1:,}개 중 {0:,}개</translation>
+    </message>
+    <message>
+        <source>{0:,} tokens</source>
+        <translation>토큰 {0:,}개</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{0}&lt;/b&gt;: a Unigram piece (log-probability {1:.3f}). Unigram keeps the pieces that best explain the corpus; no piece is built from others by merges.</source>
+        <translation>&lt;b&gt;{0}&lt;/b&gt;: Unigram 조각 (로그 확률 {1:.3f}). Unigram은 말뭉치를 가장 잘 설명하는 조각을 남깁니다. 어떤 조각도 다른 조각을 병합해 만들지 않습니다.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{0}&lt;/b&gt;: {1}</source>
+        <translation>&lt;b&gt;{0}&lt;/b&gt;: {1}</translation>
+    </message>
+    <message>
+        <source>How &lt;b&gt;{0}&lt;/b&gt; was built, merge by merge (numbers: merge step)</source>
+        <translation>&lt;b&gt;{0}&lt;/b&gt;이(가) 만들어진 과정, 병합 순서대로 (숫자: 병합 단계)</translation>
+    </message>
+</context>
+<context>
+    <name>WhyView</name>
+    <message>
+        <source>Put the cursor in a word to see why it was cut that way.</source>
+        <translation>단어에 커서를 두면 왜 그렇게 잘렸는지 보여 줍니다.</translation>
+    </message>
+    <message>
+        <source>Why &lt;span style=&apos;background:#EEF2F7&apos;&gt;&amp;nbsp;{0}&amp;nbsp;&lt;/span&gt; → {1}</source>
+        <translation>&lt;span style=&apos;background:#EEF2F7&apos;&gt;&amp;nbsp;{0}&amp;nbsp;&lt;/span&gt; → {1}인 이유</translation>
+    </message>
+</context>
+</TS>

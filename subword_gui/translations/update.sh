@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Refresh the Korean catalogue from the code, then compile it:
+#   bash subword_gui/translations/update.sh
+# lupdate adds new messages (marked unfinished) and keeps existing translations; translate the
+# new ones (pyside6-linguist, or by hand in the .ts), run this again, and commit .ts and .qm.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=${BIN:-.venv/bin}
+"$BIN/pyside6-lupdate" -no-obsolete -locations none $(git ls-files 'subword_gui/*.py' 'subword_gui/**/*.py' | sort -u) \
+  -ts subword_gui/translations/subword_explorer_ko.ts
+"$BIN/pyside6-lrelease" -silent subword_gui/translations/subword_explorer_ko.ts \
+  -qm subword_gui/translations/subword_explorer_ko.qm
