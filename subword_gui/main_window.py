@@ -972,9 +972,9 @@ class MainWindow(QMainWindow):
         full = self.state.full_tokenizer
         opts = self.state.train_options
         algo = ALGORITHM_LABELS.get(opts.algorithm, opts.algorithm) if opts else type(tok.model).__name__
-        text = f"{algo} · {tok.vocab_size:,} tokens"
+        text = self.tr("{0} · {1:,} tokens").format(algo, tok.vocab_size)
         if full is not None and tok is not full:
-            text += f" (cut from {full.vocab_size:,})"
+            text += self.tr(" (cut from {0:,})").format(full.vocab_size)
         self.model_fact.setText(text)
         self.save_tokenizer_action.setEnabled(True)
         self.save_action.setEnabled(True)

@@ -21,7 +21,7 @@ import heapq
 from dataclasses import dataclass, field
 
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QTextOption
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -65,28 +65,28 @@ DEFAULT_TEXT = "토크나이저는 문장을 작은 조각으로 나눕니다.\n
 # Okabe-Ito: one colour per column, in the headers and in the plots.
 COLUMN_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00"]
 SOURCES = [
-    ("shown", "Shown (slider)"),
-    ("full", "Full trained"),
-    ("size", "Full cut to size…"),
-    ("file", "File…"),
+    ("shown", QT_TRANSLATE_NOOP("Labels", "Shown (slider)")),
+    ("full", QT_TRANSLATE_NOOP("Labels", "Full trained")),
+    ("size", QT_TRANSLATE_NOOP("Labels", "Full cut to size…")),
+    ("file", QT_TRANSLATE_NOOP("Labels", "File…")),
 ]
 METRICS = [
-    ("tokens", "tokens", "{:,}"),
-    ("words", "words", "{:,}"),
-    ("characters", "characters", "{:,}"),
-    ("tokens_per_word", "tokens / word", "{:.3f}"),
-    ("chars_per_token", "chars / token", "{:.3f}"),
-    ("unknown", "unknown tokens", "{:,}"),
-    ("unk_rate", "unknown rate", "{:.2%}"),
-    ("distinct_ids", "distinct tokens used", "{:,}"),
-    ("vocab_size", "vocab size", "{:,}"),
-    ("vocab_used", "vocab used", "{:.2%}"),
+    ("tokens", QT_TRANSLATE_NOOP("Labels", "tokens"), "{:,}"),
+    ("words", QT_TRANSLATE_NOOP("Labels", "words"), "{:,}"),
+    ("characters", QT_TRANSLATE_NOOP("Labels", "characters"), "{:,}"),
+    ("tokens_per_word", QT_TRANSLATE_NOOP("Labels", "tokens / word"), "{:.3f}"),
+    ("chars_per_token", QT_TRANSLATE_NOOP("Labels", "chars / token"), "{:.3f}"),
+    ("unknown", QT_TRANSLATE_NOOP("Labels", "unknown tokens"), "{:,}"),
+    ("unk_rate", QT_TRANSLATE_NOOP("Labels", "unknown rate"), "{:.2%}"),
+    ("distinct_ids", QT_TRANSLATE_NOOP("Labels", "distinct tokens used"), "{:,}"),
+    ("vocab_size", QT_TRANSLATE_NOOP("Labels", "vocab size"), "{:,}"),
+    ("vocab_used", QT_TRANSLATE_NOOP("Labels", "vocab used"), "{:.2%}"),
 ]
 PLOTTED = [
-    ("tokens_per_word", "tokens / word", 1),
-    ("chars_per_token", "chars / token", 1),
-    ("unk_rate", "unknown %", 100),
-    ("vocab_used", "vocab used %", 100),
+    ("tokens_per_word", QT_TRANSLATE_NOOP("Labels", "tokens / word"), 1),
+    ("chars_per_token", QT_TRANSLATE_NOOP("Labels", "chars / token"), 1),
+    ("unk_rate", QT_TRANSLATE_NOOP("Labels", "unknown %"), 100),
+    ("vocab_used", QT_TRANSLATE_NOOP("Labels", "vocab used %"), 100),
 ]
 COMPARE_DELAY_MS = 100  # the columns re-encode once edits or slider moves pause this long
 CORPUS_WORDS = 2000  # "statistics over the corpus": its most frequent words, weighted by count
@@ -175,7 +175,7 @@ class CompareColumn(QFrame):
         self.source.blockSignals(True)
         self.source.clear()
         for key, label in SOURCES:
-            self.source.addItem(label, key)
+            self.source.addItem(QCoreApplication.translate("Labels", label), key)
         for run in getattr(self.panel.state, "runs", []):
             self.source.addItem(run.name, f"run:{run.id}")
         i = self.source.findData(current) if current is not None else -1
@@ -428,7 +428,9 @@ class ComparePanel(QWidget):
         self.columns_splitter.setChildrenCollapsible(False)
 
         self.table = QTableWidget(len(METRICS), 0)
-        self.table.setVerticalHeaderLabels([label for _, label, _ in METRICS])
+        self.table.setVerticalHeaderLabels(
+            [QCoreApplication.translate("Labels", label) for _, label, _ in METRICS]
+        )
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setMinimumSectionSize(60)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -441,7 +443,7 @@ class ComparePanel(QWidget):
         self._plots_per_row = 0
         for _key, label, _scale in PLOTTED:
             plot = pg.PlotItem()
-            plot.setTitle(label, size="9pt")
+            plot.setTitle(QCoreApplication.translate("Labels", label), size="9pt")
             plot.setMouseEnabled(x=False, y=False)
             plot.hideButtons()
             plot.showGrid(y=True, alpha=0.2)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -42,13 +42,13 @@ ENCODINGS = ["auto", "utf-8", "cp949", "euc-kr"]
 SEARCH_DELAY_MS = 150
 
 FACTS = [
-    ("lines", "Lines"),
-    ("characters", "Characters"),
-    ("n_words", "Words"),
-    ("distinct_words", "Distinct words"),
-    ("distinct_chars", "Distinct characters"),
-    ("replaced_bytes", "Replaced bytes"),
-    ("encoding", "Encoding"),
+    ("lines", QT_TRANSLATE_NOOP("Labels", "Lines")),
+    ("characters", QT_TRANSLATE_NOOP("Labels", "Characters")),
+    ("n_words", QT_TRANSLATE_NOOP("Labels", "Words")),
+    ("distinct_words", QT_TRANSLATE_NOOP("Labels", "Distinct words")),
+    ("distinct_chars", QT_TRANSLATE_NOOP("Labels", "Distinct characters")),
+    ("replaced_bytes", QT_TRANSLATE_NOOP("Labels", "Replaced bytes")),
+    ("encoding", QT_TRANSLATE_NOOP("Labels", "Encoding")),
 ]
 
 
@@ -147,7 +147,7 @@ class CorpusPanel(QWidget):
         facts.setHorizontalSpacing(16)
         facts.setVerticalSpacing(4)
         for n, (key, title) in enumerate(FACTS):
-            name = QLabel(title)
+            name = QLabel(QCoreApplication.translate("Labels", title))
             name.setObjectName("factName")
             r, c = divmod(n, 2)
             facts.addWidget(name, r, 2 * c)
@@ -248,7 +248,9 @@ class CorpusPanel(QWidget):
                     e.phase, e.phase
                 )
                 self.progress_label.setText(
-                    f"{label}… {e.done / max(e.total, 1):.0%}" if e.phase == "count" else f"{label}…"
+                    self.tr("{0}… {1:.0%}").format(label, e.done / max(e.total, 1))
+                    if e.phase == "count"
+                    else self.tr("{0}…").format(label)
                 )
                 break
         for e in events:
@@ -293,12 +295,16 @@ class CorpusPanel(QWidget):
     def _update_match_label(self) -> None:
         n = self.word_model.matching_rows
         total = len(self.word_model.words)
-        self.match_label.setText(f"{n:,} of {total:,}" if self.search.text().strip() else f"{total:,} words")
+        self.match_label.setText(
+            self.tr("{0:,} of {1:,}").format(n, total)
+            if self.search.text().strip()
+            else self.tr("{0:,} words").format(total)
+        )
 
     # -- display ---------------------------------------------------------------------------
     def _show(self, result, name: str) -> None:
         counts = result.counts
-        self.path_label.setText(Path(name).name if name else "corpus")
+        self.path_label.setText(Path(name).name if name else self.tr("corpus"))
         self.path_label.setToolTip(str(name))
         for key, _ in FACTS:
             value = getattr(counts, key, None)

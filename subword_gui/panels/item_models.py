@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QCoreApplication, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
 from subword_gui.tokens.render import TokenStyle, render_token
@@ -64,7 +64,7 @@ class _Table(QAbstractTableModel):
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.HEADERS):
             if role == Qt.ItemDataRole.DisplayRole:
-                return self.HEADERS[section]
+                return QCoreApplication.translate("Headers", self.HEADERS[section])
             if role == Qt.ItemDataRole.TextAlignmentRole:
                 return _align(self.NUMERIC[section])
         elif orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole:
@@ -87,7 +87,15 @@ class MergeLogModel(_Table):
     and explained in a tooltip.
     """
 
-    HEADERS = ("Step", "Left", "Right", "New token", "Count", "Score", "Vocab")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("Headers", "Step"),
+        QT_TRANSLATE_NOOP("Headers", "Left"),
+        QT_TRANSLATE_NOOP("Headers", "Right"),
+        QT_TRANSLATE_NOOP("Headers", "New token"),
+        QT_TRANSLATE_NOOP("Headers", "Count"),
+        QT_TRANSLATE_NOOP("Headers", "Score"),
+        QT_TRANSLATE_NOOP("Headers", "Vocab"),
+    )
     NUMERIC = (True, False, False, False, True, True, True)
 
     def __init__(self, parent=None):
@@ -179,7 +187,13 @@ class MergeLogModel(_Table):
 class UnigramRoundModel(_Table):
     """One row per UnigramRound: phase, round, vocab size, loss, pieces removed."""
 
-    HEADERS = ("Phase", "Round", "Vocab", "Loss", "Removed")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("Headers", "Phase"),
+        QT_TRANSLATE_NOOP("Headers", "Round"),
+        QT_TRANSLATE_NOOP("Headers", "Vocab"),
+        QT_TRANSLATE_NOOP("Headers", "Loss"),
+        QT_TRANSLATE_NOOP("Headers", "Removed"),
+    )
     NUMERIC = (False, True, True, True, False)
 
     def __init__(self, parent=None):
@@ -239,7 +253,11 @@ class WordFrequencyModel(_Table):
     contain the search text. Neither touches more than one pass over the indices.
     """
 
-    HEADERS = ("Word", "Count", "Share")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("Headers", "Word"),
+        QT_TRANSLATE_NOOP("Headers", "Count"),
+        QT_TRANSLATE_NOOP("Headers", "Share"),
+    )
     NUMERIC = (False, True, True)
 
     def __init__(self, parent=None):
@@ -340,7 +358,12 @@ class CharTableModel(_Table):
     ``data()`` for every row several times, which costs more than sorting here.
     """
 
-    HEADERS = ("Char", "Code point", "Name", "Count")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("Headers", "Char"),
+        QT_TRANSLATE_NOOP("Headers", "Code point"),
+        QT_TRANSLATE_NOOP("Headers", "Name"),
+        QT_TRANSLATE_NOOP("Headers", "Count"),
+    )
     NUMERIC = (False, False, False, True)
 
     def __init__(self, parent=None):

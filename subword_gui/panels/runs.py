@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, Qt, Signal
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QCoreApplication, QModelIndex, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -70,7 +70,16 @@ def options_summary(options) -> str:
 class RunsModel(QAbstractTableModel):
     """``state.runs`` as a table; the Name column is editable (renames the run)."""
 
-    COLUMNS = ["Name", "Algorithm", "Vocab", "Corpus", "Time", "Tokens/word", "Chars/token", "Options"]
+    COLUMNS = [
+        QT_TRANSLATE_NOOP("RunsModel", "Name"),
+        QT_TRANSLATE_NOOP("RunsModel", "Algorithm"),
+        QT_TRANSLATE_NOOP("RunsModel", "Vocab"),
+        QT_TRANSLATE_NOOP("RunsModel", "Corpus"),
+        QT_TRANSLATE_NOOP("RunsModel", "Time"),
+        QT_TRANSLATE_NOOP("RunsModel", "Tokens/word"),
+        QT_TRANSLATE_NOOP("RunsModel", "Chars/token"),
+        QT_TRANSLATE_NOOP("RunsModel", "Options"),
+    ]
 
     def __init__(self, state, parent=None):
         super().__init__(parent)

@@ -25,7 +25,7 @@ import os
 import tempfile
 import time
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -142,7 +142,11 @@ class _Plots:
         theme.configure_plots()
         self.pg = pg
         dash = pg.mkPen(theme.PLOT_VERMILLION, style=Qt.PenStyle.DashLine)
-        self.merge_plot = _plot("Pair count of each merge", "count", "merge step")
+        self.merge_plot = _plot(
+            QCoreApplication.translate("TrainingPanel", "Pair count of each merge"),
+            QCoreApplication.translate("TrainingPanel", "count"),
+            QCoreApplication.translate("TrainingPanel", "merge step"),
+        )
         self.merge_plot.setLogMode(x=False, y=True)
         self.merge_curve = self.merge_plot.plot(pen=pg.mkPen(theme.PLOT_BLUE, width=1.5))
         self.merge_curve.setDownsampling(auto=True, method="peak")
@@ -153,10 +157,12 @@ class _Plots:
         self.merge_plot.addItem(self.merge_cut_line)
 
         self.unigram_plot = _plot(
-            f"Unigram per round: <span style='color:{theme.PLOT_BLUE}'>● loss</span> (left) and "
-            f"<span style='color:{theme.PLOT_ORANGE}'>■ vocab size</span> (right)",
-            "loss",
-            "round",
+            QCoreApplication.translate(
+                "TrainingPanel",
+                "Unigram per round: <span style='color:{0}'>● loss</span> (left) and <span style='color:{1}'>■ vocab size</span> (right)",
+            ).format(theme.PLOT_BLUE, theme.PLOT_ORANGE),
+            QCoreApplication.translate("TrainingPanel", "loss"),
+            QCoreApplication.translate("TrainingPanel", "round"),
         )
         self.loss_curve = self.unigram_plot.plot(
             pen=pg.mkPen(theme.PLOT_BLUE, width=2), symbol="o", symbolSize=5, name="loss"
@@ -176,10 +182,12 @@ class _Plots:
 
         # Colour-keyed titles instead of legends: a legend box would sit on the curves.
         self.curve_plot = _plot(
-            f"Held-out text: <span style='color:{theme.PLOT_BLUE}'>● tokens per word</span> and "
-            f"<span style='color:{theme.PLOT_GREEN}'>▼ characters per token</span>",
-            "ratio",
-            "vocab size",
+            QCoreApplication.translate(
+                "TrainingPanel",
+                "Held-out text: <span style='color:{0}'>● tokens per word</span> and <span style='color:{1}'>▼ characters per token</span>",
+            ).format(theme.PLOT_BLUE, theme.PLOT_GREEN),
+            QCoreApplication.translate("TrainingPanel", "ratio"),
+            QCoreApplication.translate("TrainingPanel", "vocab size"),
         )
         self.tpw_curve = self.curve_plot.plot(
             pen=pg.mkPen(theme.PLOT_BLUE, width=2), symbol="o", symbolSize=6, name="tokens per word"
@@ -345,7 +353,9 @@ class TrainingPanel(QWidget):
         self._plot_pages[2].layout().addWidget(self.curve_label)
         self.plot_tabs = QTabWidget()
         self.plot_tabs.setDocumentMode(True)
-        for page, title in zip(self._plot_pages, ("Merge counts", "Unigram", "Held-out curve")):
+        for page, title in zip(
+            self._plot_pages, (self.tr("Merge counts"), self.tr("Unigram"), self.tr("Held-out curve"))
+        ):
             self.plot_tabs.addTab(page, title)
 
         split = QSplitter(Qt.Orientation.Vertical)
@@ -538,7 +548,9 @@ class TrainingPanel(QWidget):
         self.job.cancelled.connect(self._on_cancelled)
         self._set_busy(True)
         self.status.setText(
-            "Training…" if os.path.isfile(cache) else "Counting the corpus under this pipeline…"
+            self.tr("Training…")
+            if os.path.isfile(cache)
+            else self.tr("Counting the corpus under this pipeline…")
         )
         self.training_started.emit()
         self.job.start(stepping=stepping)
@@ -671,9 +683,10 @@ class TrainingPanel(QWidget):
         self.held_out_kind = event.held_out_kind
         tok = event.tokenizer
         stopped = getattr(self, "_stopped", None)
-        msg = f"Trained {ALGORITHM_LABELS.get(self._options.algorithm, self._options.algorithm)}: {tok.vocab_size:,} tokens"
+        label = ALGORITHM_LABELS.get(self._options.algorithm, self._options.algorithm)
+        msg = self.tr("Trained {0}: {1:,} tokens").format(label, tok.vocab_size)
         if stopped is not None and not stopped.reached_target:
-            msg += f" (stopped early: {stopped.reason})"
+            msg += self.tr(" (stopped early: {0})").format(stopped.reason)
         # what the Runs list keeps of this run (read on training_finished)
         self.last_run_facts = {
             "duration_s": time.monotonic() - getattr(self, "_started_at", time.monotonic()),
@@ -686,9 +699,11 @@ class TrainingPanel(QWidget):
         self.curve = []
         self._redraw_plots(merges=False, rounds=False)
         self.curve_label.setText(
-            f"Measuring {len(event.held_out):,} {event.held_out_kind} at ~10 vocab sizes…"
+            self.tr("Measuring {0:,} {1} at ~10 vocab sizes…").format(
+                len(event.held_out), event.held_out_kind
+            )
             if event.held_out
-            else "No held-out text for this corpus."
+            else self.tr("No held-out text for this corpus.")
         )
         # subtle: the model reaches the other panels on the next event-loop turn, so the
         # turn that unpickled it (tens of ms for 32 k merges) repaints before they re-render
@@ -796,11 +811,13 @@ class TrainingPanel(QWidget):
             if scored != p.merge_scored:  # WordPiece ranks by a score, not by the count
                 p.merge_scored = scored
                 p.merge_plot.setTitle(
-                    "Score of each merge (what ranked it)" if scored else "Pair count of each merge",
+                    self.tr("Score of each merge (what ranked it)")
+                    if scored
+                    else self.tr("Pair count of each merge"),
                     color=theme.TEXT,
                     size="10pt",
                 )
-                p.merge_plot.setLabel("left", "score" if scored else "count")
+                p.merge_plot.setLabel("left", self.tr("score") if scored else self.tr("count"))
             p.merge_curve.setData(
                 np.asarray(self._merge_x, dtype=float), np.asarray(self._merge_y, dtype=float)
             )

@@ -30,7 +30,16 @@ import time
 from collections import Counter
 
 import shiboken6
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -140,7 +149,13 @@ def merge_tree(token: str, sources, depth: int = 0, limit: int = 64):
 class VocabModel(QAbstractTableModel):
     """The shown tokenizer's vocabulary by id, loaded into the view in batches."""
 
-    HEADERS = ("ID", "Token", "Length", "Frequency", "Merge")
+    HEADERS = (
+        QT_TRANSLATE_NOOP("Headers", "ID"),
+        QT_TRANSLATE_NOOP("Headers", "Token"),
+        QT_TRANSLATE_NOOP("Headers", "Length"),
+        QT_TRANSLATE_NOOP("Headers", "Frequency"),
+        QT_TRANSLATE_NOOP("Headers", "Merge"),
+    )
 
     def __init__(self, parent=None):
         super().__init__(parent)
@@ -298,8 +313,8 @@ class VocabModel(QAbstractTableModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             if section == COL_RANK:
-                return "Score" if self.kind == "unigram" else "Merge"
-            return self.HEADERS[section]
+                return QCoreApplication.translate("Headers", "Score" if self.kind == "unigram" else "Merge")
+            return QCoreApplication.translate("Headers", self.HEADERS[section])
         if role == Qt.ItemDataRole.ToolTipRole:
             return {
                 COL_LENGTH: "characters of the text the token stands for (##, </w> left out)",
@@ -505,10 +520,16 @@ def base_token_kind(tokenizer, token: str) -> str:
         return ""
     unk = getattr(tokenizer.model, "unk_token", None)
     if token == unk:
-        return "the unknown token: it stands for any text the vocabulary cannot spell"
+        return QCoreApplication.translate(
+            "Tokens", "the unknown token: it stands for any text the vocabulary cannot spell"
+        )
     if any(t.content == token for t in tokenizer.added_tokens):
-        return "a special token: added whole, never built by merges nor split"
-    return "a base token: one of the alphabet's characters (or bytes), present before the first merge"
+        return QCoreApplication.translate(
+            "Tokens", "a special token: added whole, never built by merges nor split"
+        )
+    return QCoreApplication.translate(
+        "Tokens", "a base token: one of the alphabet's characters (or bytes), present before the first merge"
+    )
 
 
 class VocabularyPanel(QWidget):

@@ -38,7 +38,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import regex
-from PySide6.QtCore import QPoint, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QPoint, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -538,27 +538,36 @@ def token_tooltip(tokenizer, style: TokenStyle, line: LineTokens, index: int) ->
     raw = (
         line.text[s:e].encode("utf-8", "surrogatepass") if line.unknown[index] else token_bytes(token, style)
     )
+    counted = QCoreApplication.translate("Tokens", "(characters, counted from the start of the line)")
     rows = [
-        ("token", render_html(token, style)),
-        ("id", str(tid)),
+        (QCoreApplication.translate("Tokens", "token"), render_html(token, style)),
+        (QCoreApplication.translate("Tokens", "id"), str(tid)),
         (
-            "offsets",
-            f"{s}–{e} <span style='color:#666'>(characters, counted from the start of the line)</span>",
+            QCoreApplication.translate("Tokens", "offsets"),
+            f"{s}–{e} <span style='color:#666'>{counted}</span>",
         ),
-        ("text", html.escape(line.text[s:e]) or "∅"),
-        ("bytes", raw.hex(" ").upper() if raw else "∅"),
+        (QCoreApplication.translate("Tokens", "text"), html.escape(line.text[s:e]) or "∅"),
+        (QCoreApplication.translate("Tokens", "bytes"), raw.hex(" ").upper() if raw else "∅"),
     ]
     jamo = _jamo_row(token, line.text[s:e])
     if jamo:
         rows.append(("jamo", jamo))
     if line.unknown[index]:
-        rows.append(("unknown", '<b style="color:#D7191C">not in the vocabulary</b>'))
+        not_in = QCoreApplication.translate("Tokens", "not in the vocabulary")
+        rows.append(
+            (QCoreApplication.translate("Tokens", "unknown"), f'<b style="color:#D7191C">{not_in}</b>')
+        )
     elif line.special[index]:
-        rows.append(("special", "added token, matched before normalization"))
+        rows.append(
+            (
+                QCoreApplication.translate("Tokens", "special"),
+                QCoreApplication.translate("Tokens", "added token, matched before normalization"),
+            )
+        )
     else:
         origin = token_origin(tokenizer.model, token, tid)
         if origin:
-            rows.append(("origin", html.escape(origin)))
+            rows.append((QCoreApplication.translate("Tokens", "origin"), html.escape(origin)))
     body = "".join(f"<tr><td style='color:#666'>{k}</td><td>{v}</td></tr>" for k, v in rows)
     return f"<table cellspacing=0 cellpadding=1>{body}</table>"
 

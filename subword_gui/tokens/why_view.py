@@ -24,7 +24,7 @@ import html
 import math
 import random
 
-from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtCore import QCoreApplication, QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import (
     QLabel,
@@ -95,13 +95,15 @@ def _chip_cells(
 
 def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]]:
     """HTML for the BPE walk-through, and the same as plain lines (for tests and copying)."""
+    start_label = QCoreApplication.translate("Tokens", "start")
     start = initial_symbols(model, piece)
     symbols = [s for s, _ in start]
     unknown = {i for i, (_, known) in enumerate(start) if not known}
     steps = model.explain(piece)
     plain = [" ".join(render_token(s, style) for s in symbols)]
     rows = [
-        f"<tr><td style='color:#555; padding-right:8px'>start</td><td>{_chip_cells(symbols, style, None, unknown)}</td></tr>"
+        f"<tr><td style='color:#555; padding-right:8px'>{start_label}</td>"
+        f"<td>{_chip_cells(symbols, style, None, unknown)}</td></tr>"
     ]
     for step in steps:
         seq = list(step.symbols)
@@ -119,11 +121,12 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
             + " ".join(render_token(s, style) for s in seq)
         )
     if not steps:
-        rows.append("<tr><td colspan=2 style='color:#666'>no merge applies to this word</td></tr>")
-    head = (
-        f"<p style='color:#444'>{len(steps)} merge{'s' if len(steps) != 1 else ''} applied, lowest rank first "
-        f"(rank = the order training learned them).</p>"
-    )
+        no_merge = QCoreApplication.translate("Tokens", "no merge applies to this word")
+        rows.append(f"<tr><td colspan=2 style='color:#666'>{no_merge}</td></tr>")
+    applied = QCoreApplication.translate(
+        "Tokens", "{0} merge(s) applied, lowest rank first (rank = the order training learned them)."
+    ).format(len(steps))
+    head = f"<p style='color:#444'>{applied}</p>"
     return head + "<table cellspacing=0 cellpadding=2>" + "".join(rows) + "</table>", plain
 
 

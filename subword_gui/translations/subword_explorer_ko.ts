@@ -105,6 +105,26 @@
         <source>Reading {0}…</source>
         <translation>{0} 읽는 중…</translation>
     </message>
+    <message>
+        <source>{0}… {1:.0%}</source>
+        <translation>{0}… {1:.0%}</translation>
+    </message>
+    <message>
+        <source>{0}…</source>
+        <translation>{0}…</translation>
+    </message>
+    <message>
+        <source>{0:,} of {1:,}</source>
+        <translation>{1:,}개 중 {0:,}개</translation>
+    </message>
+    <message>
+        <source>{0:,} words</source>
+        <translation>단어 {0:,}개</translation>
+    </message>
+    <message>
+        <source>corpus</source>
+        <translation>말뭉치</translation>
+    </message>
 </context>
 <context>
     <name>Guide</name>
@@ -357,6 +377,188 @@
     </message>
 </context>
 <context>
+    <name>Headers</name>
+    <message>
+        <source>Step</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Left</source>
+        <translation>왼쪽</translation>
+    </message>
+    <message>
+        <source>Right</source>
+        <translation>오른쪽</translation>
+    </message>
+    <message>
+        <source>New token</source>
+        <translation>새 토큰</translation>
+    </message>
+    <message>
+        <source>Count</source>
+        <translation>빈도</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>점수</translation>
+    </message>
+    <message>
+        <source>Vocab</source>
+        <translation>어휘</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Round</source>
+        <translation>라운드</translation>
+    </message>
+    <message>
+        <source>Loss</source>
+        <translation>손실</translation>
+    </message>
+    <message>
+        <source>Removed</source>
+        <translation>제거됨</translation>
+    </message>
+    <message>
+        <source>Word</source>
+        <translation>단어</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>비율</translation>
+    </message>
+    <message>
+        <source>Char</source>
+        <translation>문자</translation>
+    </message>
+    <message>
+        <source>Code point</source>
+        <translation>코드 포인트</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>이름</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Token</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <source>Length</source>
+        <translation>길이</translation>
+    </message>
+    <message>
+        <source>Frequency</source>
+        <translation>빈도</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>병합</translation>
+    </message>
+</context>
+<context>
+    <name>Labels</name>
+    <message>
+        <source>Shown (slider)</source>
+        <translation>보이는 모델 (슬라이더)</translation>
+    </message>
+    <message>
+        <source>Full trained</source>
+        <translation>학습된 전체</translation>
+    </message>
+    <message>
+        <source>Full cut to size…</source>
+        <translation>전체를 크기로 자르기…</translation>
+    </message>
+    <message>
+        <source>File…</source>
+        <translation>파일…</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <source>words</source>
+        <translation>단어</translation>
+    </message>
+    <message>
+        <source>characters</source>
+        <translation>문자</translation>
+    </message>
+    <message>
+        <source>tokens / word</source>
+        <translation>토큰 / 단어</translation>
+    </message>
+    <message>
+        <source>chars / token</source>
+        <translation>문자 / 토큰</translation>
+    </message>
+    <message>
+        <source>unknown tokens</source>
+        <translation>미등록 토큰</translation>
+    </message>
+    <message>
+        <source>unknown rate</source>
+        <translation>미등록 비율</translation>
+    </message>
+    <message>
+        <source>distinct tokens used</source>
+        <translation>쓰인 서로 다른 토큰</translation>
+    </message>
+    <message>
+        <source>vocab size</source>
+        <translation>어휘 크기</translation>
+    </message>
+    <message>
+        <source>vocab used</source>
+        <translation>어휘 사용률</translation>
+    </message>
+    <message>
+        <source>unknown %</source>
+        <translation>미등록 %</translation>
+    </message>
+    <message>
+        <source>vocab used %</source>
+        <translation>어휘 사용률 %</translation>
+    </message>
+    <message>
+        <source>Lines</source>
+        <translation>줄</translation>
+    </message>
+    <message>
+        <source>Characters</source>
+        <translation>문자</translation>
+    </message>
+    <message>
+        <source>Words</source>
+        <translation>단어</translation>
+    </message>
+    <message>
+        <source>Distinct words</source>
+        <translation>서로 다른 단어</translation>
+    </message>
+    <message>
+        <source>Distinct characters</source>
+        <translation>서로 다른 문자</translation>
+    </message>
+    <message>
+        <source>Replaced bytes</source>
+        <translation>대체된 바이트</translation>
+    </message>
+    <message>
+        <source>Encoding</source>
+        <translation>인코딩</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>Open &amp;corpus…</source>
@@ -571,6 +773,10 @@
         <translation>{0}: {1}</translation>
     </message>
     <message>
+        <source>The example set its own training options ({label}, {size} tokens); yours come back when you open a corpus</source>
+        <translation>예제가 자체 학습 옵션({label}, 토큰 {size}개)을 설정했습니다. 말뭉치를 열면 사용자 옵션이 돌아옵니다</translation>
+    </message>
+    <message>
         <source>Cannot open</source>
         <translation>열 수 없음</translation>
     </message>
@@ -674,6 +880,49 @@
         <source>{0} — {1}</source>
         <translation>{0} — {1}</translation>
     </message>
+    <message>
+        <source>{0} · {1:,} tokens</source>
+        <translation>{0} · 토큰 {1:,}개</translation>
+    </message>
+    <message>
+        <source> (cut from {0:,})</source>
+        <translation> ({0:,}개에서 자름)</translation>
+    </message>
+</context>
+<context>
+    <name>RunsModel</name>
+    <message>
+        <source>Name</source>
+        <translation>이름</translation>
+    </message>
+    <message>
+        <source>Algorithm</source>
+        <translation>알고리즘</translation>
+    </message>
+    <message>
+        <source>Vocab</source>
+        <translation>어휘</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>말뭉치</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>시간</translation>
+    </message>
+    <message>
+        <source>Tokens/word</source>
+        <translation>토큰/단어</translation>
+    </message>
+    <message>
+        <source>Chars/token</source>
+        <translation>문자/토큰</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>옵션</translation>
+    </message>
 </context>
 <context>
     <name>RunsPanel</name>
@@ -745,12 +994,103 @@
         <translation>이 텍스트를 분절할 수 없습니다: {0}</translation>
     </message>
     <message>
+        <source>tokens</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <source>characters</source>
+        <translation>문자</translation>
+    </message>
+    <message>
+        <source>chars/token</source>
+        <translation>문자/토큰</translation>
+    </message>
+    <message>
+        <source>tokens/word</source>
+        <translation>토큰/단어</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>미등록</translation>
+    </message>
+    <message>
         <source>This word is {0:,} characters long ({1:,} tokens): the why view explains words of up to {2} characters step by step. Tokens {3:,} to {4:,} of the word, around the cursor:</source>
         <translation>이 단어는 {0:,}자입니다 (토큰 {1:,}개). 이유 보기는 {2}자까지의 단어를 단계별로 설명합니다. 커서 주변, 이 단어의 토큰 {3:,}~{4:,}:</translation>
     </message>
     <message>
         <source>Why this long word was cut this way</source>
         <translation>이 긴 단어가 이렇게 잘린 이유</translation>
+    </message>
+</context>
+<context>
+    <name>Tokens</name>
+    <message>
+        <source>the unknown token: it stands for any text the vocabulary cannot spell</source>
+        <translation>미등록 토큰: 어휘로 적을 수 없는 모든 텍스트를 대신합니다</translation>
+    </message>
+    <message>
+        <source>a special token: added whole, never built by merges nor split</source>
+        <translation>특수 토큰: 통째로 추가되며 병합으로 만들어지거나 쪼개지지 않습니다</translation>
+    </message>
+    <message>
+        <source>a base token: one of the alphabet&apos;s characters (or bytes), present before the first merge</source>
+        <translation>기본 토큰: 알파벳의 문자(또는 바이트) 중 하나로, 첫 병합 전부터 있습니다</translation>
+    </message>
+    <message>
+        <source>(characters, counted from the start of the line)</source>
+        <translation>(문자 수, 줄 처음부터 셈)</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>토큰</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>offsets</source>
+        <translation>위치</translation>
+    </message>
+    <message>
+        <source>text</source>
+        <translation>텍스트</translation>
+    </message>
+    <message>
+        <source>bytes</source>
+        <translation>바이트</translation>
+    </message>
+    <message>
+        <source>not in the vocabulary</source>
+        <translation>어휘에 없음</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>미등록</translation>
+    </message>
+    <message>
+        <source>special</source>
+        <translation>특수</translation>
+    </message>
+    <message>
+        <source>added token, matched before normalization</source>
+        <translation>추가된 토큰, 정규화 전에 찾음</translation>
+    </message>
+    <message>
+        <source>origin</source>
+        <translation>유래</translation>
+    </message>
+    <message>
+        <source>start</source>
+        <translation>시작</translation>
+    </message>
+    <message>
+        <source>no merge applies to this word</source>
+        <translation>이 단어에 적용되는 병합이 없습니다</translation>
+    </message>
+    <message>
+        <source>{0} merge(s) applied, lowest rank first (rank = the order training learned them).</source>
+        <translation>병합 {0}개 적용, 순위가 낮은 것부터 (순위 = 학습이 배운 순서).</translation>
     </message>
 </context>
 <context>
@@ -777,7 +1117,7 @@
     </message>
     <message>
         <source>Step</source>
-        <translation>한 단계</translation>
+        <translation>단계</translation>
     </message>
     <message>
         <source>Advance one merge at a time (Ctrl+Shift+T)</source>
@@ -832,8 +1172,28 @@
         <translation>Unigram 라운드</translation>
     </message>
     <message>
+        <source>Merge counts</source>
+        <translation>병합 빈도</translation>
+    </message>
+    <message>
+        <source>Unigram</source>
+        <translation>Unigram</translation>
+    </message>
+    <message>
+        <source>Held-out curve</source>
+        <translation>검증 곡선</translation>
+    </message>
+    <message>
         <source>Running to the end…</source>
         <translation>끝까지 진행하는 중…</translation>
+    </message>
+    <message>
+        <source>Training…</source>
+        <translation>학습 중…</translation>
+    </message>
+    <message>
+        <source>Counting the corpus under this pipeline…</source>
+        <translation>이 파이프라인으로 말뭉치를 세는 중…</translation>
     </message>
     <message>
         <source>{0} step {1:,}: {2} + {3} → {4}  (vocab {5:,} of {6:,})</source>
@@ -846,6 +1206,22 @@
     <message>
         <source>{0}… {1:.0%}</source>
         <translation>{0}… {1:.0%}</translation>
+    </message>
+    <message>
+        <source>Trained {0}: {1:,} tokens</source>
+        <translation>{0} 학습 완료: 토큰 {1:,}개</translation>
+    </message>
+    <message>
+        <source> (stopped early: {0})</source>
+        <translation> (일찍 멈춤: {0})</translation>
+    </message>
+    <message>
+        <source>Measuring {0:,} {1} at ~10 vocab sizes…</source>
+        <translation>{1} {0:,}개로 어휘 크기 약 10가지를 재는 중…</translation>
+    </message>
+    <message>
+        <source>No held-out text for this corpus.</source>
+        <translation>이 말뭉치에는 검증용 텍스트가 없습니다.</translation>
     </message>
     <message>
         <source>Could not measure the curve: {0}</source>
@@ -862,6 +1238,50 @@
     <message>
         <source>Cancelled; the previous model is unchanged</source>
         <translation>취소했습니다. 이전 모델은 그대로입니다</translation>
+    </message>
+    <message>
+        <source>Score of each merge (what ranked it)</source>
+        <translation>병합마다의 점수 (순위를 정한 값)</translation>
+    </message>
+    <message>
+        <source>Pair count of each merge</source>
+        <translation>병합마다의 쌍 빈도</translation>
+    </message>
+    <message>
+        <source>merge step</source>
+        <translation>병합 단계</translation>
+    </message>
+    <message>
+        <source>Unigram per round: &lt;span style=&apos;color:{0}&apos;&gt;● loss&lt;/span&gt; (left) and &lt;span style=&apos;color:{1}&apos;&gt;■ vocab size&lt;/span&gt; (right)</source>
+        <translation>라운드별 Unigram: &lt;span style=&apos;color:{0}&apos;&gt;● 손실&lt;/span&gt;(왼쪽)과 &lt;span style=&apos;color:{1}&apos;&gt;■ 어휘 크기&lt;/span&gt;(오른쪽)</translation>
+    </message>
+    <message>
+        <source>loss</source>
+        <translation>손실</translation>
+    </message>
+    <message>
+        <source>round</source>
+        <translation>라운드</translation>
+    </message>
+    <message>
+        <source>Held-out text: &lt;span style=&apos;color:{0}&apos;&gt;● tokens per word&lt;/span&gt; and &lt;span style=&apos;color:{1}&apos;&gt;▼ characters per token&lt;/span&gt;</source>
+        <translation>검증 텍스트: &lt;span style=&apos;color:{0}&apos;&gt;● 단어당 토큰&lt;/span&gt;과 &lt;span style=&apos;color:{1}&apos;&gt;▼ 토큰당 문자&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>ratio</source>
+        <translation>비율</translation>
+    </message>
+    <message>
+        <source>vocab size</source>
+        <translation>어휘 크기</translation>
+    </message>
+    <message>
+        <source>score</source>
+        <translation>점수</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>빈도</translation>
     </message>
     <message>
         <source>On {0:,} {1}: at {2:,} tokens, {3:.2f} tokens per word, {4:.2f} characters per token</source>

@@ -1,0 +1,90 @@
+"""The Korean interface: catalogue complete and compiled, chosen from the locale or the menu."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QLocale, QSettings
+from PySide6.QtWidgets import QApplication
+
+from subword_gui import language
+from subword_gui.main_window import MainWindow
+
+TS = language.TRANSLATIONS / "subword_explorer_ko.ts"
+QM = language.TRANSLATIONS / "subword_explorer_ko.qm"
+BIN = Path(
+    shutil.which("pyside6-lrelease") or Path(__import__("sys").executable).with_name("pyside6-lrelease")
+)
+
+
+def _messages() -> list[tuple[str, ET.Element]]:
+    root = ET.parse(TS).getroot()
+    return [(ctx.findtext("name"), m) for ctx in root.iter("context") for m in ctx.iter("message")]
+
+
+def test_every_message_has_a_korean_translation_with_the_same_placeholders():
+    import re
+
+    messages = _messages()
+    assert len(messages) > 250
+    for ctx, m in messages:
+        source, translation = m.findtext("source"), m.find("translation")
+        assert translation.get("type") is None, f"{ctx}: {source!r} is not translated"
+        assert translation.text, f"{ctx}: {source!r} has an empty translation"
+        fields = re.compile(r"\{[^{}]*\}")
+        ours, theirs = set(fields.findall(source)), set(fields.findall(translation.text))
+        assert theirs <= ours, f"{ctx}: {translation.text!r} invents a placeholder"
+        # every value survives; only a grammatical one may go (English plural endings: boundar{3})
+        lost = ours - theirs
+        assert lost <= {"{3}"}, f"{ctx}: {translation.text!r} drops {lost}"
+
+
+def test_the_shipped_qm_is_compiled_from_the_ts(tmp_path):
+    if not BIN.exists():
+        pytest.skip("pyside6-lrelease is not installed")
+    out = tmp_path / "ko.qm"
+    subprocess.run([str(BIN), "-silent", str(TS), "-qm", str(out)], check=True, timeout=60)
+    assert out.read_bytes() == QM.read_bytes(), "run: bash subword_gui/translations/update.sh"
+
+
+def test_language_follows_the_saved_choice_then_the_system_locale(tmp_path):
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    assert language.chosen_language(settings, QLocale("ko_KR")) == "ko"
+    assert language.chosen_language(settings, QLocale("en_GB")) == "en"
+    settings.setValue(language.SETTINGS_KEY, "en")
+    assert language.chosen_language(settings, QLocale("ko_KR")) == "en"
+    settings.setValue(language.SETTINGS_KEY, "ko")
+    assert language.chosen_language(settings, QLocale("en_US")) == "ko"
+
+
+@pytest.fixture
+def korean(qapp):
+    assert language.install_translators(qapp, "ko") == "ko"
+    yield qapp
+    language.install_translators(qapp, "en")
+
+
+def test_the_window_speaks_korean_when_korean_is_installed(korean, qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings=settings, open_sample=False)
+    qtbot.addWidget(window)
+    menus = [a.text() for a in window.menuBar().actions()]
+    assert menus[0] == "파일(&F)" and "도움말(&H)" in menus
+    assert window.docks["corpus"].windowTitle() == "말뭉치"
+    assert QApplication.translate("Headers", "Frequency") == "빈도"
+
+
+def test_the_language_menu_saves_the_choice_and_offers_a_restart(qtbot, tmp_path, monkeypatch):
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings=settings, open_sample=False)
+    qtbot.addWidget(window)
+    asked = []
+    monkeypatch.setattr(window, "_ask_restart", lambda: asked.append(True) or False)
+    korean_action = next(a for a in window.language_menu.actions() if a.data() == "ko")
+    korean_action.trigger()
+    assert settings.value(language.SETTINGS_KEY) == "ko" and asked == [True]
+    assert korean_action.isChecked()
