@@ -20,10 +20,6 @@
         <translation>비교할 토크나이저 열기</translation>
     </message>
     <message>
-        <source>Tokenizer files (*.json *.model *.txt *.vocab *.tiktoken *.codes);;All files (*)</source>
-        <translation>토크나이저 파일 (*.json *.model *.txt *.vocab *.tiktoken *.codes);;모든 파일 (*)</translation>
-    </message>
-    <message>
         <source>Cannot compare this file</source>
         <translation>이 파일은 비교할 수 없습니다</translation>
     </message>
@@ -763,6 +759,18 @@
     <message>
         <source>(no examples bundled)</source>
         <translation>(포함된 예제 없음)</translation>
+    </message>
+    <message>
+        <source>Korean study: syllable, jamo and morpheme-aware BPE (sample corpus)</source>
+        <translation>한국어 연구: 음절, 자모, 형태소 인식 BPE (예시 말뭉치)</translation>
+    </message>
+    <message>
+        <source>Train BPE three ways on the bundled Korean sample at one vocab size and compare them</source>
+        <translation>포함된 한국어 예시로 같은 어휘 크기에서 BPE를 세 가지 방식으로 학습해 비교합니다</translation>
+    </message>
+    <message>
+        <source>Korean study</source>
+        <translation>한국어 연구</translation>
     </message>
     <message>
         <source>Example</source>
