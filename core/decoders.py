@@ -11,7 +11,7 @@ they compose in a ``Sequence``); ``decode(tokens) -> str`` joins the result.
 Each behaves exactly as its `tokenizers` namesake (a parity test decodes the same
 tokens with both) and serializes to the same ``"type"``-tagged dict.
 
-Leaves out: CTC.
+Leaves out: ``DecodeStream`` (a streaming helper of the Python API, never in a file).
 """
 
 from __future__ import annotations
@@ -287,7 +287,42 @@ class Sequence(_Base):
         return f"Sequence({self.decoders!r})"
 
 
+class CTC(_Base):
+    """A speech model's per-frame tokens to text: repeats collapse, the pad token goes, and with
+    ``cleanup`` the word delimiter becomes a space (``h h <pad> i | a`` -> ``hi a``)."""
+
+    def __init__(self, pad_token: str = "<pad>", word_delimiter_token: str = "|", cleanup: bool = True):
+        self.pad_token = pad_token
+        self.word_delimiter_token = word_delimiter_token
+        self.cleanup = cleanup
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        out = []
+        for i, t in enumerate(tokens):
+            if i and t == tokens[i - 1]:
+                continue  # repeated frames are one token
+            t = t.replace(self.pad_token, "") if self.pad_token else t
+            if self.cleanup:
+                t = _cleanup(t).replace(self.word_delimiter_token, " ")
+            if t:
+                out.append(t)
+        return out
+
+    def to_dict(self) -> dict:
+        return {
+            "type": "CTC",
+            "pad_token": self.pad_token,
+            "word_delimiter_token": self.word_delimiter_token,
+            "cleanup": self.cleanup,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> CTC:
+        return cls(d.get("pad_token", "<pad>"), d.get("word_delimiter_token", "|"), d.get("cleanup", True))
+
+
 DECODER_TYPES: dict[str, type] = {
+    "CTC": CTC,
     "ByteLevel": ByteLevel,
     "WordPiece": WordPiece,
     "Metaspace": Metaspace,

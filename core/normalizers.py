@@ -322,6 +322,30 @@ class Strip:
         return f"Strip(left={self.left}, right={self.right})"
 
 
+class ByteLevel:
+    """Each character as its UTF-8 bytes in the GPT-2 byte alphabet: ``"한 a"`` -> ``"íķľĠa"``;
+    every byte character spans the character it came from."""
+
+    def normalize_str(self, text: str) -> str:
+        from core.bytelevel import bytes_to_chars
+
+        return bytes_to_chars(text.encode("utf-8", errors="surrogatepass"))
+
+    def normalize(self, text: NormalizedString) -> NormalizedString:
+        from core.bytelevel import bytes_to_chars
+
+        return text.transform(
+            (bytes_to_chars(c.encode("utf-8", errors="surrogatepass")), text.alignments[i])
+            for i, c in enumerate(text.normalized)
+        )
+
+    def to_dict(self) -> dict:
+        return {"type": "ByteLevel"}
+
+    def __repr__(self) -> str:
+        return "ByteLevel()"
+
+
 # Nmt: what SentencePiece's nmt_nfkc rules do besides NFKC, as `tokenizers`' Nmt normalizer.
 _NMT_DROPPED = frozenset(
     [chr(c) for c in range(0x01, 0x09)]
@@ -629,6 +653,7 @@ NORMALIZER_TYPES: dict[str, type] = {
     "Replace": Replace,
     "BertNormalizer": BertNormalizer,
     "Nmt": Nmt,
+    "ByteLevel": ByteLevel,
     "Jamo": Jamo,  # ours: `tokenizers` has no such type
 }
 LAZY_NORMALIZER_TYPES: dict[str, str] = {"Precompiled": "core.precompiled:PrecompiledNormalizer"}

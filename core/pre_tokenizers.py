@@ -16,7 +16,7 @@ Every pre-tokenizer cuts as `tokenizers` does: matches of a pattern become
 pieces according to a *behavior* (:func:`split_by_matches`), empty pieces are
 dropped, and "whitespace" is Rust's (the Unicode White_Space property).
 
-Leaves out: UnicodeScripts, FixedLength; Split patterns use Python's ``regex``
+Leaves out: nothing `tokenizers` writes. Split patterns use Python's ``regex``
 module where `tokenizers` uses Oniguruma (the same for the usual patterns, with
 ``\\s`` read as White_Space as both engines do).
 """
@@ -24,6 +24,7 @@ module where `tokenizers` uses Oniguruma (the same for the usual patterns, with
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 from typing import Protocol
 
 import regex
@@ -454,6 +455,78 @@ class CharDelimiterSplit(_Base):
         return cls(d.get("delimiter"))
 
 
+class FixedLength(_Base):
+    """Pieces of ``length`` characters (the last may be shorter): ``abcdefg`` -> ``abcde fg``."""
+
+    def __init__(self, length: int = 5):
+        if not isinstance(length, int) or length < 1:
+            raise ConfigError(f"FixedLength needs a length of at least 1, not {length!r}")
+        self.length = length
+
+    def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
+        n = len(text.normalized)
+        return [text.slice(a, min(a + self.length, n)) for a in range(0, n, self.length)]
+
+    def to_dict(self) -> dict:
+        return {"type": "FixedLength", "length": self.length}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> FixedLength:
+        return cls(d.get("length", 5))
+
+
+def _script_names() -> list[str]:
+    """Every Unicode script name the `regex` module knows (``\\p{Script=...}`` values)."""
+    # subtle: `regex` keeps its property tables in a private module; a public list does not exist
+    from regex import _regex_core
+
+    values = _regex_core.PROPERTIES["SCRIPT"][1]
+    by_number: dict[int, str] = {}
+    for name, number in values.items():
+        if len(name) > 4 or number not in by_number:  # prefer the long name to the 4-letter code
+            by_number[number] = name
+    return [n for _, n in sorted(by_number.items())]
+
+
+@lru_cache(maxsize=1)
+def _script_regex() -> regex.Pattern:
+    names = [n for n in _script_names() if n.isidentifier()]
+    return regex.compile("|".join(f"(?P<{n}>\\p{{Script={n}}})" for n in names))
+
+
+@lru_cache(maxsize=65536)
+def _unicode_script(c: str) -> str:
+    """The script `tokenizers`' UnicodeScripts groups ``c`` under: kana and ``ー`` count as Han,
+    a space as "Any" (joins any neighbour)."""
+    if c == "\u30fc":
+        return "HAN"
+    if c == " ":
+        return "ANY"
+    m = _script_regex().match(c)
+    name = m.lastgroup if m else "UNKNOWN"
+    return "HAN" if name in ("HIRAGANA", "KATAKANA") else name
+
+
+class UnicodeScripts(_Base):
+    """Cut where the Unicode script changes: ``こんにちはworld`` -> ``こんにちは world``; spaces join
+    the piece before them (and leading spaces are dropped, as `tokenizers` does)."""
+
+    def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
+        cuts: list[int] = []
+        last = None
+        for i, c in enumerate(text.normalized):
+            script = _unicode_script(c)
+            if script != "ANY" and last != "ANY" and last != script:
+                cuts.append(i)
+            if script != "ANY":
+                last = script
+        cuts.append(len(text.normalized))
+        return [text.slice(a, b) for a, b in zip(cuts, cuts[1:]) if b > a]
+
+    def to_dict(self) -> dict:
+        return {"type": "UnicodeScripts"}
+
+
 class NoSplit(_Base):
     """The whole input (one line of a corpus) is one piece: BPE as compression."""
 
@@ -535,6 +608,8 @@ PRE_TOKENIZER_TYPES: dict[str, type] = {
     "Punctuation": Punctuation,
     "Digits": Digits,
     "CharDelimiterSplit": CharDelimiterSplit,
+    "FixedLength": FixedLength,
+    "UnicodeScripts": UnicodeScripts,
     "NoSplit": NoSplit,
 }
 

@@ -29,7 +29,7 @@ A loaded tokenizer's ``extra`` holds: ``warnings`` (list of messages), ``source`
 (the path), ``version``, ``truncation`` and ``padding`` (verbatim), and for the
 round trip ``unknown_decoder`` and ``unknown_keys`` when the file had them.
 
-Leaves out: WordLevel models; ``"version"`` other than ``1.0`` is read as is.
+Leaves out: ``"version"`` other than ``1.0`` is read as is.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ MODEL_TYPES: dict[str, str] = {
     "BPE": "core.models.bpe:BPE",
     "WordPiece": "core.models.wordpiece:WordPiece",
     "Unigram": "core.models.unigram:Unigram",
+    "WordLevel": "core.models.wordlevel:WordLevel",
 }
 
 _KNOWN_KEYS = (
@@ -312,7 +313,7 @@ def _check_model(model_d: dict, src: str) -> None:
     """Vocabulary sanity checks, with messages naming the offending entries."""
     kind = model_d["type"]
     vocab = model_d.get("vocab")
-    if kind in ("BPE", "WordPiece"):
+    if kind in ("BPE", "WordPiece", "WordLevel"):
         if not isinstance(vocab, dict):
             raise FormatError(f'{src}: its {kind} model has no "vocab" object of token -> id')
         seen: dict[int, str] = {}

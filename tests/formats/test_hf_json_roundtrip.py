@@ -166,11 +166,11 @@ def test_unknown_post_processor_is_kept_and_named(tmp_path):
 
 
 def test_unknown_decoder_is_kept_and_named(tmp_path):
-    decoder = {"type": "CTC", "pad_token": "<pad>", "word_delimiter_token": "|", "cleanup": True}
+    decoder = {"type": "Braille", "dots": 6}  # a type no library has: kept verbatim
     path, d = _bert_like_file(tmp_path, decoder=decoder, post_processor=None, truncation=None)
     tok = load_tokenizer_json(path)
     assert tok.decoder is None
-    assert [w for w in tok.extra["warnings"] if "'CTC'" in w and "does not implement" in w]
+    assert [w for w in tok.extra["warnings"] if "'Braille'" in w and "does not implement" in w]
     out = tmp_path / "again.json"
     save_tokenizer_json(tok, out)
     assert json.loads(out.read_text(encoding="utf-8"))["decoder"] == decoder
