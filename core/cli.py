@@ -285,36 +285,50 @@ def _count_corpus(args: argparse.Namespace, options: TrainOptions, progress) -> 
 
 
 def _save_outputs(tokenizer, directory: Path, stream) -> list[Path]:
-    """Write ``tokenizer.json`` and the model's own files; returns what was written."""
+    """Write ``tokenizer.json`` and the model's own files, all or nothing; returns what was written.
+
+    The folder then holds exactly this model's files: those of an earlier model
+    saved there that this one does not write (``vocab.json`` + ``merges.txt`` when
+    WordPiece replaces BPE) are removed in the same step (see ``core.atomic``).
+    """
+    from core.atomic import save_folder
     from core.formats.hf_json import save_tokenizer_json
     from core.models.bpe import BPE
-
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    if isinstance(tokenizer.model, BPE):
-        from core.formats.gpt2 import save_gpt2
-
-        try:
-            written.extend(save_gpt2(tokenizer.model, directory))
-        except FormatError as e:
-            print(f"subword: warning: merges.txt and vocab.json not written: {e}", file=stream)
     from core.models.wordpiece import WordPiece
 
-    if isinstance(tokenizer.model, WordPiece):
-        from core.formats.bert_vocab import save_bert_vocab
+    with save_folder(directory) as stage:
+        if isinstance(tokenizer.model, BPE):
+            from core.formats.gpt2 import save_gpt2
 
-        save_bert_vocab(tokenizer.model, directory / "vocab.txt")
-        written.append(directory / "vocab.txt")
-    path = directory / "tokenizer.json"
-    save_tokenizer_json(tokenizer, path)
-    written.append(path)
-    return written
+            try:
+                save_gpt2(tokenizer.model, stage)
+            except FormatError as e:
+                print(f"subword: warning: merges.txt and vocab.json not written: {e}", file=stream)
+        if isinstance(tokenizer.model, WordPiece):
+            from core.formats.bert_vocab import save_bert_vocab
+
+            save_bert_vocab(tokenizer.model, stage / "vocab.txt")
+        save_tokenizer_json(tokenizer, stage / "tokenizer.json")
+        names = sorted(p.name for p in stage.iterdir() if not p.name.startswith("."))
+    order = {"vocab.json": 0, "merges.txt": 1, "vocab.txt": 2, "tokenizer.json": 3}
+    return [directory / name for name in sorted(names, key=lambda n: order.get(n, 9))]
+
+
+def _output_bytes_needed(vocab_size: int) -> int:
+    """A generous guess of the saved files' size, to refuse a nearly full disk before training.
+
+    About 200 bytes per token across tokenizer.json, vocab.json and merges.txt (a
+    32,000-token BPE writes about 2.5 MB), plus a megabyte.
+    """
+    return (1 << 20) + 200 * vocab_size
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
+    from core.atomic import check_writable_folder
+
     options = _train_options(args)
-    if args.output.exists() and not args.output.is_dir():
-        raise SubwordError(f"--output {args.output} exists and is not a directory")
+    # Permission and space problems now, not after an hour of training.
+    check_writable_folder(args.output, _output_bytes_needed(options.vocab_size))
     progress = ProgressBar(enabled=not args.quiet, target=options.vocab_size)
     from core.training import train_from_counts
 

@@ -227,6 +227,7 @@ class Tokenizer:
                         enc.word_ids.append(word)
                         enc.special_tokens_mask.append(0)
                     word += 1
+        _without_overlaps(enc.offsets)
         if self.post_processor is not None:
             enc = post_process(self.post_processor, enc, add_special_tokens)
         return enc
@@ -290,6 +291,7 @@ class Tokenizer:
 
     def _append_ids(self, plan: _IdsPlan, text: str, ids: list[int]) -> None:
         """Append the ids of ``text`` (no post-processor tokens) to ``ids``."""
+        check_text(text)  # the same rule as encode: str only, no lone surrogates
         cache, words, piece_ids, normalize = plan.cache, plan.words, plan.piece_ids, plan.normalize
         if self._indexed_for is not self.normalizer:  # the normalizer was swapped since
             self._index_normalized_tokens()
@@ -464,6 +466,28 @@ def _string_splitter(pre_tokenizer, has_normalizer: bool):
     if split_words is None:
         return None
     return lambda text, at_start: split_words(text)
+
+
+def _without_overlaps(offsets: list[tuple[int, int]]) -> None:
+    """Make token spans disjoint, in place: a character cut into several tokens belongs to the last.
+
+        >>> offsets = [(0, 1), (0, 1), (0, 1), (1, 2)]   # the three UTF-8 bytes of "한", then "!"
+        >>> _without_overlaps(offsets); offsets
+        [(0, 0), (0, 0), (0, 1), (1, 2)]
+
+    subtle: several tokens can come from one character: its bytes under byte-level,
+    ``ᄀ`` ``ᅡ`` of an NFD ``가``, a prepended ``▁`` or prefix space and the character
+    after it (``"0"`` with ``▁0`` missing from a Unigram vocabulary). `tokenizers`
+    gives each of them the whole character, so its spans overlap (``▁ (0, 1)``,
+    ``0 (0, 1)``). We follow SentencePiece: the token holding the character's last
+    part owns it, and the tokens before end where it starts (``▁ (0, 0)``,
+    ``0 (0, 1)``), so spans never overlap and each still slices the original text.
+    """
+    for i in range(len(offsets) - 1):
+        end = offsets[i][1]
+        next_start, next_end = offsets[i + 1]
+        if next_start < end <= next_end:
+            offsets[i] = (min(offsets[i][0], next_start), next_start)
 
 
 def _section(text: str, start: int, end: int) -> NormalizedString:

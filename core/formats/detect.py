@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from core.atomic import recover_folder
 from core.errors import ConfigError, FormatError
 from core.formats.common import Head, LoadedTokenizer
 from core.formats.registry import FORMATS, LOAD_FORMATS, SAVE_FORMATS, format_for_name, format_named
@@ -98,12 +99,14 @@ def open_tokenizer(
 ) -> LoadedTokenizer:
     """Open a tokenizer file or folder; ``format`` skips detection, ``pattern`` is tiktoken's split pattern.
 
-    Nothing is changed on disk; any problem is a FormatError naming the file.
+    Nothing is changed on disk (except that a save killed part-way in the folder is
+    finished or undone first, so it never reads as two models: ``core.atomic``); any
+    problem is a FormatError naming the file.
     """
     path = Path(path)
-    require_regular_file(
-        path, FormatError, "a tokenizer file or folder", allow_folder=True
-    )  # a FIFO would block the read
+    # subtle: before any open: a FIFO would block the read forever
+    require_regular_file(path, FormatError, "a tokenizer file or folder", allow_folder=True)
+    recover_folder(path if path.is_dir() else path.parent)
     if format is None:
         format, main = detect_format(path)
     else:

@@ -14,8 +14,8 @@ The folder holds:
   file, a copy of that file (``source.model`` / ``source.tiktoken``): a
   ``tokenizer.json`` can only approximate those, so loading prefers the copy.
 
-Each file is written atomically; the sidecar is written last, so a folder with a
-sidecar always has a complete tokenizer next to it.
+The folder is written all or nothing (:func:`core.atomic.save_folder`): a reader
+sees the complete earlier project or the complete new one, never a mix.
 
 Leaves out: the corpus itself (only its paths), and the merge log (export it
 with :mod:`core.formats.merge_log`).
@@ -97,30 +97,33 @@ def is_project(folder: str | os.PathLike) -> bool:
 
 
 def save_project(tok, folder: str | os.PathLike, record: TrainingRecord | None = None) -> Path:
-    """Write the project folder (created if needed); returns its path.
+    """Write the project folder (created if needed), all or nothing; returns its path.
 
-    An existing folder's files are replaced one by one, atomically; files of
+    The folder's earlier tokenizer files are replaced together (see ``core.atomic.save_folder``):
+    a reader sees the whole old project or the whole new one, and a ``source.model``
+    of an earlier project does not survive beside a new one that has none. Files of
     other programs in it are left alone.
     """
+    from core.atomic import save_folder
     from core.formats.hf_json import save_tokenizer_json
 
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise ConfigError(f"{folder} is a file; a project is saved as a folder")
-    folder.mkdir(parents=True, exist_ok=True)
     record = record or TrainingRecord()
     if not record.date:
         record.date = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
-    # 1. the tokenizer, readable by `tokenizers` too
-    save_tokenizer_json(tok, folder / TOKENIZER)
-    # 2. the exact original of formats tokenizer.json only approximates
-    source = _save_source(tok, folder)
-    if source:
-        record.extra = dict(record.extra, source=source)
-    else:
-        record.extra = {k: v for k, v in record.extra.items() if k != "source"}
-    # 3. the sidecar last
-    write_atomic(folder / SIDECAR, json.dumps(record.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    with save_folder(folder) as stage:
+        # 1. the tokenizer, readable by `tokenizers` too
+        save_tokenizer_json(tok, stage / TOKENIZER)
+        # 2. the exact original of formats tokenizer.json only approximates
+        source = _save_source(tok, stage)
+        if source:
+            record.extra = dict(record.extra, source=source)
+        else:
+            record.extra = {k: v for k, v in record.extra.items() if k != "source"}
+        # 3. the sidecar
+        write_atomic(stage / SIDECAR, json.dumps(record.to_dict(), ensure_ascii=False, indent=2) + "\n")
     return folder
 
 
