@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from core.atomic import recover_folder
+from core.atomic import recover_folder, save_folder
 from core.errors import ConfigError, FormatError
 from core.formats.common import Head, LoadedTokenizer
 from core.formats.registry import FORMATS, LOAD_FORMATS, SAVE_FORMATS, format_for_name, format_named
@@ -134,15 +134,22 @@ def save_tokenizer(tok, path: str | os.PathLike, format: str, record=None) -> li
     """Write ``tok`` in ``format`` at ``path``; return what that format cannot carry.
 
     ``path`` is a folder for ``gpt2`` and ``project``, a file otherwise (a folder
-    given for a file format gets the format's usual file name inside it). Files
-    are written atomically. A tokenizer the format cannot hold at all (e.g. a
+    given for a file format gets the format's usual file name inside it). A file
+    is replaced atomically; a folder all or nothing, losing the files of an earlier
+    model saved there that this format does not write (see ``core.atomic.save_folder``). A tokenizer the format cannot hold at all (e.g. a
     WordPiece model as tiktoken ranks) is a ConfigError and nothing is written.
     """
     fmt = format_named(format, saving=True)
     path = Path(path)
+    module = fmt.load_module()
     if not fmt.saves_folder and not path.parent.is_dir():
         raise ConfigError(f"cannot save to {path}: the folder {path.parent} does not exist")
-    return fmt.load_module().save_file(tok, path, record)
+    if path.is_dir() or (fmt.saves_folder and not path.exists()):
+        # A folder is written all or nothing, and the files of an earlier model saved
+        # there that this format does not write go in the same step (core.atomic).
+        with save_folder(path) as stage:
+            return module.save_file(tok, stage, record)
+    return module.save_file(tok, path, record)
 
 
 def convert(
