@@ -8,7 +8,7 @@ byte-level BPE do, and how to read the why view. The illustrations are the
 app's own output, not pictures: the worked examples of the Examples menu
 (``resources/examples``) are trained with the engine when the guide opens, and
 their merges, pieces and token chips are drawn as HTML with the colours the
-Segmentation panel uses. Training them takes a second or two, so it runs on a
+Segmentation panel uses, and two pictures are the real why view drawn offscreen. Training them takes a second or two, so it runs on a
 worker thread and the guide shows the prose first, the examples when they are ready.
 
 Every sentence goes through ``QCoreApplication.translate("Guide", …)`` so the
@@ -24,6 +24,7 @@ import threading
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtGui import QImage, QTextDocument
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout
 
 from subword_gui.resources import resource_path
@@ -220,8 +221,50 @@ def _section(anchor: str, title: str, body: str) -> str:
     return f"<h2><a name='{anchor}'></a>{title}</h2>{body}"
 
 
-def guide_html(examples: dict[str, WorkedExample] | None) -> str:
-    """The whole guide; ``examples`` None: the worked examples are still being trained."""
+WHY_IMAGES = {  # image name -> (worked example, the piece its why view explains, picture size)
+    "why-bpe.png": ("bpe", "hugs", (640, 110)),
+    # the lattice of a 13-letter word has many rows, and the n-best list goes under it
+    "why-unigram.png": ("unigram", "▁tokenization", (640, 470)),
+}
+
+
+def draw_why_views(examples: dict[str, WorkedExample]) -> dict[str, QImage]:
+    """The real why view, drawn offscreen for the guide's pictures (GUI thread only)."""
+    from subword_gui.tokens.why_view import WhyView
+
+    images = {}
+    for name, (key, piece, size) in WHY_IMAGES.items():
+        if key not in examples:
+            continue
+        view = WhyView()
+        view.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen)
+        view.resize(*size)
+        view.show()  # offscreen: lays it out so grab() draws what a user would see
+        view.show_piece(examples[key].tokenizer, piece)
+        image = view.grab().toImage()
+        # the view has a minimum height; the picture keeps only the rows the word needs
+        images[name] = image.copy(0, 0, image.width(), min(image.height(), size[1]))
+        view.close()
+        view.deleteLater()
+    return images
+
+
+class _GuideBrowser(QTextBrowser):
+    """A text browser that also serves the guide's drawn pictures by name."""
+
+    def __init__(self):
+        super().__init__()
+        self.images: dict[str, QImage] = {}
+
+    def loadResource(self, kind: int, url):  # noqa: N802
+        if kind == QTextDocument.ResourceType.ImageResource.value and url.toString() in self.images:
+            return self.images[url.toString()]
+        return super().loadResource(kind, url)
+
+
+def guide_html(examples: dict[str, WorkedExample] | None, images: frozenset | set = frozenset()) -> str:
+    """The whole guide; ``examples`` None: the worked examples are still being trained.
+    ``images``: the names of the drawn pictures available (see ``draw_why_views``)."""
     waiting = (
         f"<p><i>{QCoreApplication.translate('Guide', 'Working the example out with the engine…')}</i></p>"
     )
@@ -486,7 +529,26 @@ def guide_html(examples: dict[str, WorkedExample] | None) -> str:
                 "box under the characters it spans with its log-probability, the chosen path "
                 "highlighted; below it the next-best cuts and a few sampled ones.",
             )
-            + "</li></ul><p>"
+            + "</li></ul>"
+            + "".join(
+                f"<p><img src='{name}'><br><i>{html.escape(caption)}</i></p>"
+                for name, caption in (
+                    (
+                        "why-bpe.png",
+                        QCoreApplication.translate(
+                            "Guide", "The why view of hugs under the BPE example above."
+                        ),
+                    ),
+                    (
+                        "why-unigram.png",
+                        QCoreApplication.translate(
+                            "Guide", "The why view of ▁tokenization under the Unigram example."
+                        ),
+                    ),
+                )
+                if name in images
+            )
+            + "<p>"
             + QCoreApplication.translate(
                 "Guide",
                 "Colours: each token id keeps its colour; <span style='background:#D7191C; color:white'>"
@@ -529,7 +591,7 @@ class GuideDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(self.tr("Subword Explorer — User guide"))
         self.resize(860, 720)
-        self.browser = QTextBrowser()
+        self.browser = _GuideBrowser()
         self.browser.setOpenExternalLinks(False)
         self.browser.setOpenLinks(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
@@ -538,7 +600,9 @@ class GuideDialog(QDialog):
         layout.addWidget(self.browser, 1)
         layout.addWidget(buttons)
         self.failed: str | None = None
-        self.browser.setHtml(guide_html(GuideDialog._cache))
+        if GuideDialog._cache is not None:
+            self.browser.images = draw_why_views(GuideDialog._cache)
+        self.browser.setHtml(guide_html(GuideDialog._cache, set(self.browser.images)))
         if GuideDialog._cache is None:
             self._worker = _Worker()
             self._worker.done.connect(self._examples_worked, Qt.ConnectionType.QueuedConnection)
@@ -566,7 +630,8 @@ class GuideDialog(QDialog):
         else:
             GuideDialog._cache = result
             scroll = self.browser.verticalScrollBar().value()
-            self.browser.setHtml(guide_html(result))
+            self.browser.images = draw_why_views(result)
+            self.browser.setHtml(guide_html(result, set(self.browser.images)))
             self.browser.verticalScrollBar().setValue(scroll)
         self.examples_ready.emit()
 

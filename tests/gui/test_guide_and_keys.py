@@ -69,6 +69,11 @@ def test_f1_opens_the_guide_with_every_section_and_the_examples(qtbot, window):
         assert heading in text
     assert "Working the example out" not in text
     assert "Sennrich" in text and "GPT-2 paper" in text and "Park et al." in text
+    # the why view itself, drawn offscreen: a BPE word and a Unigram lattice
+    assert set(guide.browser.images) == {"why-bpe.png", "why-unigram.png"}
+    for image in guide.browser.images.values():
+        assert not image.isNull() and len({image.pixel(x, 40) for x in range(0, image.width(), 4)}) > 3
+    assert "why-bpe.png" in guide.browser.toHtml()
     guide.show_section("unigram")
     window.guide_action.trigger()  # a second F1 raises the same window
     assert window.guide is guide
