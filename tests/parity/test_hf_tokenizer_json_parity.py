@@ -239,7 +239,7 @@ def _nmt_nfkc_charsmap(lines, folder) -> bytes:
 
 def _same(a, b) -> bool:
     # spans: theirs overlap where a character is cut; ours follow SentencePiece (tests/spans.py)
-    return a.ids == b.ids and list(map(tuple, a.offsets)) == sentencepiece_spans(b.offsets)
+    return a.ids == b.ids and sentencepiece_spans(a.offsets) == sentencepiece_spans(b.offsets)
 
 
 def _first_difference(lines, ours_encs, expected):
