@@ -39,8 +39,11 @@ class LineEncoder(QObject):
     encoded = Signal(object, str, object)  # tokenizer, text, LineTokens
     failed = Signal(object, str, str)  # tokenizer, text, message
 
-    def __init__(self, parent: QObject | None = None):
+    def __init__(self, parent: QObject | None = None, prepare=None):
+        """``prepare(tokenizer, line)``, if given, also runs on the helper thread once a line is
+        encoded (the panel counts its tokens and builds its first chips there)."""
         super().__init__(parent)
+        self._prepare = prepare
         self._lock = threading.Lock()
         self._waiting: OrderedDict[object, tuple[object, str]] = OrderedDict()  # key -> (tokenizer, text)
         self._running: tuple[object, str] | None = None
@@ -82,6 +85,8 @@ class LineEncoder(QObject):
             try:
                 line = segment_line(tokenizer, text)
                 line.starts()  # build the bisection table here, not on the GUI thread
+                if self._prepare is not None:
+                    self._prepare(tokenizer, line)
             except Exception as e:  # noqa: BLE001 - reported to the panel, never lost in a thread
                 self.failed.emit(tokenizer, text, f"{type(e).__name__}: {e}")
             else:

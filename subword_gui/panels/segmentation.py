@@ -45,12 +45,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from core.stats import EncodingStats, stats_of_encodings
+from core.stats import EncodingStats
 from core.text import NormalizedString
 from core.tokenizer import Encoding
 from subword_gui.background.line_encoder import LineEncoder
 from subword_gui.tokens import palette
-from subword_gui.tokens.render import render_html
+from subword_gui.tokens.render import render_html, style_for
 from subword_gui.tokens.token_view import (
     LONG_LINE,
     Chip,
@@ -60,7 +60,9 @@ from subword_gui.tokens.token_view import (
     TokenStrip,
     chips_for_lines,
     cluster_at,
+    line_stats,
     span_formats,
+    stats_of_lines,
     token_origin,
     token_tooltip,
 )
@@ -75,7 +77,7 @@ WHY_MIN_HEIGHT = 240  # a Unigram lattice (axis, characters, best path, candidat
 # cost grows with the square of its length); the why view lists the tokens around the cursor.
 WHY_MAX_CHARS = 64
 WHY_WINDOW_TOKENS = 12  # tokens listed either side of the cursor's, for such a word
-VIEW_MARGIN_CHARS = 200  # a long line is coloured this far beyond what is in view
+VIEW_MARGIN_CHARS = 60  # a long line is coloured this far beyond what is in view (a line or two)
 
 
 def _count_html(value: str, label: str, colour: str = "#1F2D3D") -> str:
@@ -115,7 +117,7 @@ class SegmentationPanel(QWidget):
         self._announced: str | None = None  # the text last sent on state.text_changed
         self._pending: list[int] = []  # long lines being encoded on the helper thread
         self._has_long = False
-        self._encoder = LineEncoder(self)
+        self._encoder = LineEncoder(self, prepare=self._prepare_long_line)
         self._encoder.encoded.connect(self._line_encoded)
         self._encoder.failed.connect(self._line_failed)
         self._build()
@@ -287,7 +289,7 @@ class SegmentationPanel(QWidget):
             # emptying it and laying 2,000 chips out again on every key would flicker and cost
             self._cursor_timer.stop()
             return  # ``segmented`` once the long lines have landed
-        self.stats = stats_of_encodings(self.cache.tokenizer, [(ln.text, ln.encoding) for ln in lines])
+        self.stats = stats_of_lines(self.cache.tokenizer, lines)
         self._show_counts()
         total = sum(len(ln.encoding.ids) for ln in lines)
         chips, where = chips_for_lines(lines, self.cache.style, self.cache.chips, STRIP_LIMIT)
@@ -317,6 +319,12 @@ class SegmentationPanel(QWidget):
         self._colour_visible()
         self._why_timer.start()
         self.segmented.emit()
+
+    def _prepare_long_line(self, tokenizer, line: LineTokens) -> None:
+        """On the helper thread: what refresh() would otherwise do for the line on the GUI thread
+        (its counts, and the chips the strip can show: ``line.chips`` holds only those)."""
+        line_stats(tokenizer, line)
+        line.chips = chips_for_lines([line], style_for(tokenizer), None, STRIP_LIMIT)[0]
 
     def busy(self) -> bool:
         """Whether a long line is still being encoded on the helper thread."""

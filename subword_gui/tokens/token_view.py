@@ -52,7 +52,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from core.hangul import decompose_syllable, is_conjoining_jamo, is_syllable, to_compatibility
-from core.stats import unknown_id, unknown_mask
+from core.stats import EncodingStats, stats_of_encodings, unknown_id, unknown_mask
 from core.text import NormalizedString
 from core.tokenizer import Encoding
 from subword_gui.tokens import palette
@@ -98,6 +98,7 @@ class LineTokens:
     _qt: list[int] | None = None
     chips: list | None = None  # this line's Chips, built once (see chips_for_lines)
     runs: list | None = None  # this line's (start, length, format) in Qt positions, built once
+    stats: tuple | None = None  # (EncodingStats of this line alone, its set of ids): see line_stats
     _starts: list[int] | None = None  # each token's start, for bisection (built on first use)
 
     def __post_init__(self) -> None:
@@ -159,6 +160,28 @@ class LineTokens:
         first = max(0, bisect.bisect_right(starts, start) - 2)
         last = bisect.bisect_left(starts, end)
         return range(first, last)
+
+
+def line_stats(tokenizer, line: LineTokens) -> tuple:
+    """This line's counts (``core.stats``) and its set of ids, kept on the line: the panel's
+    counts add the lines up, so a keystroke counts one line again, not all of them."""
+    if line.stats is None:
+        line.stats = (stats_of_encodings(tokenizer, [(line.text, line.encoding)]), set(line.encoding.ids))
+    return line.stats
+
+
+def stats_of_lines(tokenizer, lines: list[LineTokens]) -> EncodingStats:
+    """:func:`core.stats.stats_of_encodings` over ``lines``, from each line's kept counts."""
+    tokens = words = characters = unknown = 0
+    distinct: set[int] = set()
+    for line in lines:
+        one, ids = line_stats(tokenizer, line)
+        tokens += one.tokens
+        words += one.words
+        characters += one.characters
+        unknown += one.unknown
+        distinct |= ids
+    return EncodingStats(len(lines), tokens, words, characters, unknown, len(distinct), tokenizer.vocab_size)
 
 
 def segment_line(tokenizer, text: str, unk_id: int | None = None, encoded=None) -> LineTokens:

@@ -591,3 +591,12 @@ def test_the_line_encoder_encodes_only_the_newest_request_waiting(qtbot, monkeyp
     qtbot.waitUntil(lambda: len(got) == 2 and not encoder.busy(), timeout=10_000)
     assert seen == ["정말", "연기"]
     assert got == [("정말", ko_bpe.encode("정말").ids), ("연기", ko_bpe.encode("연기").ids)]
+
+
+def test_the_counts_added_up_line_by_line_are_the_engines_counts(ko_bpe, hug_bpe):
+    from core.stats import stats_of_encodings
+    from subword_gui.tokens.token_view import segment_line, stats_of_lines
+
+    for tok, text in ((ko_bpe, KO_EN_LINES), (hug_bpe, ["hugs mug", "", "pug pug <unk>", "bun"])):
+        lines = [segment_line(tok, t) for t in text]
+        assert stats_of_lines(tok, lines) == stats_of_encodings(tok, [(ln.text, ln.encoding) for ln in lines])
