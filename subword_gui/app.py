@@ -56,6 +56,11 @@ def _parser() -> argparse.ArgumentParser:
         choices=["en", "ko"],
         help="interface language for this run (default: View › Language, else the system locale)",
     )
+    p.add_argument(
+        "--theme",
+        choices=("system", "light", "dark"),
+        help="colour theme (default: as last chosen in View › Theme)",
+    )
     return p
 
 
@@ -218,6 +223,8 @@ def main(argv: list[str] | None = None) -> int:
         tmp = tempfile.TemporaryDirectory(prefix="subword-explorer-")
         settings = QSettings(str(Path(tmp.name) / "settings.ini"), QSettings.Format.IniFormat)
         install_translators(app, args.language or chosen_language(settings))
+        if args.theme:
+            settings.setValue("view/theme", args.theme)
         # its own data dir too: quitting a screenshot must not replace the user's kept run
         window = MainWindow(settings=settings, open_sample=False, data_dir=Path(tmp.name) / "data")
         try:
@@ -248,6 +255,8 @@ def main(argv: list[str] | None = None) -> int:
 
     install_translators(app, args.language or chosen_language())
     window = MainWindow(open_sample=not (args.file or args.corpus or args.counts))
+    if args.theme:
+        window.set_theme(args.theme)
     window.show()
     if args.file or args.corpus or args.counts or args.train or args.text or args.panel:
         from PySide6.QtCore import QTimer

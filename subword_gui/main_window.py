@@ -61,7 +61,8 @@ SAMPLE_CORPUS = resource_path("sample", "sample-ko-en.txt")
 EXAMPLES_FILE = resource_path("examples", "examples.json")
 KOREAN_STUDY_VOCAB = 2000  # the sample has ~1,000 distinct characters: room for ~1,000 merges
 ICON_FILE = resource_path("icons", "subword-explorer.svg")
-SETTINGS_VERSION = 2  # 2: Compare beside Training, Segmentation takes the right column
+SETTINGS_VERSION = 3  # 3: the text column on the left, the other panels as tabs on the right
+TEXT_SHARE = 0.58  # of the window's width, for the text column of the default layout
 MAX_RECENT = 8
 DEFAULT_SIZE = (1400, 900)
 LATE_PANELS_DELAY_MS = 150
@@ -323,40 +324,40 @@ class MainWindow(QMainWindow):
         return dock
 
     def _create_docks(self) -> None:
-        """Default layout at 1400x900: Corpus|Training|Compare tabs on the left; on the
-        right the slider, Segmentation (most of the column: text, chips and the why view
-        all need height) and Vocabulary below it."""
+        """Default layout: the text first. On the left, most of the width, the vocab-size
+        slider over Segmentation (the text, its tokens and the why view); on the right, one
+        click away, the tabs Corpus | Training | Runs | Vocabulary | Compare, Training raised
+        (a newcomer's next step). Proportions follow the window (``_fit_default_layout``)."""
         L, R = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.RightDockWidgetArea
         self.docks: dict[str, QDockWidget] = {}
         central = QWidget()
         central.setMaximumSize(0, 0)  # the docks are the window
         self.setCentralWidget(central)
-        corpus = self._dock("corpus", self.tr("Corpus"), self.corpus_panel, L)
-        training = self._dock("training", self.tr("Training"), self.training_panel, L)
+        corpus = self._dock("corpus", self.tr("Corpus"), self.corpus_panel, R)
+        training = self._dock("training", self.tr("Training"), self.training_panel, R)
         self.tabifyDockWidget(corpus, training)
-        vocab = self._dock("vocab", self.tr("Vocab size"), self.slider, R)
+        vocab = self._dock("vocab", self.tr("Vocab size"), self.slider, L)
         vocab.setFeatures(vocab.features() & ~QDockWidget.DockWidgetFeature.DockWidgetFloatable)
-        segmentation = self._dock("segmentation", self.tr("Segmentation"), self.segmentation_panel, R)
+        segmentation = self._dock("segmentation", self.tr("Segmentation"), self.segmentation_panel, L)
         placeholder = QLabel(self.tr("Loading…"))
         placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        # Compare wants the height of a column: a tab beside Corpus and Training.
-        compare = self._dock("compare", self.tr("Compare"), placeholder, L)
-        self.tabifyDockWidget(training, compare)
+        compare = self._dock("compare", self.tr("Compare"), placeholder, R)
         vocabulary = self._dock("vocabulary", self.tr("Vocabulary"), self.vocabulary_panel, R)
-        runs = self._dock("runs", self.tr("Runs"), self.runs_panel, L)
-        self.tabifyDockWidget(compare, runs)
+        runs = self._dock("runs", self.tr("Runs"), self.runs_panel, R)
+        self.tabifyDockWidget(training, runs)
+        self.tabifyDockWidget(runs, vocabulary)
+        self.tabifyDockWidget(vocabulary, compare)
         self.splitDockWidget(vocab, segmentation, Qt.Orientation.Vertical)
-        self.splitDockWidget(segmentation, vocabulary, Qt.Orientation.Vertical)
         # subtle: without a cap the slider's dock takes a share of the spare height.
         vocab.setMaximumHeight(self.slider.sizeHint().height() + 34)
-        self.resizeDocks([corpus, vocab], [620, 780], Qt.Orientation.Horizontal)
-        self.resizeDocks([segmentation, vocabulary], [560, 240], Qt.Orientation.Vertical)
+        self._fit_default_layout(*DEFAULT_SIZE)
         training.raise_()
         for n, dock in enumerate(self.docks.values(), start=1):
             action = dock.toggleViewAction()
             action.setShortcut(QKeySequence(f"Alt+{n}"))
             self.view_menu.addAction(action)
         self.view_menu.addSeparator()
+        self._create_theme_menu()
         self.view_menu.addAction(self._action(self.tr("Reset &layout"), self.reset_layout))
         self._create_language_menu()
 
@@ -409,6 +410,57 @@ class MainWindow(QMainWindow):
         if self.close():
             QProcess.startDetached(sys.executable, sys.argv)
 
+    def _fit_default_layout(self, width: int, height: int) -> None:
+        """The text column takes TEXT_SHARE of the width (whatever the screen: 1280x800 up
+        to 1920x1080 and beyond), the tabs the rest."""
+        text_w = int(width * TEXT_SHARE)
+        self.resizeDocks(
+            [self.docks["segmentation"], self.docks["training"]],
+            [text_w, width - text_w],
+            Qt.Orientation.Horizontal,
+        )
+
+    def _create_theme_menu(self) -> None:
+        """View › Theme: follow the system (the default), or light, or dark."""
+        from PySide6.QtGui import QActionGroup
+
+        menu = self.view_menu.addMenu(self.tr("&Theme"))
+        group = QActionGroup(self)
+        group.setExclusive(True)
+        self.theme_actions: dict[str, QAction] = {}
+        labels = {"system": self.tr("&System"), "light": self.tr("&Light"), "dark": self.tr("&Dark")}
+        for choice in theme.THEMES:
+            action = menu.addAction(labels[choice])
+            action.setCheckable(True)
+            action.setChecked(choice == theme.mode())
+            group.addAction(action)
+            action.triggered.connect(lambda _=False, c=choice: self.set_theme(c))
+            self.theme_actions[choice] = action
+
+    def set_theme(self, choice: str) -> None:
+        """Switch to the "system", "light" or "dark" theme now, and remember it."""
+        app = QApplication.instance()
+        if app is None:
+            return
+        theme.apply_theme(app, choice)
+        self.theme_actions[theme.mode()].setChecked(True)
+        self.settings.setValue("view/theme", theme.mode())
+        self.restyle()
+
+    def restyle(self) -> None:
+        """Views that paint with the theme's colours redraw in the new ones."""
+        try:
+            import pyqtgraph as pg
+        except ImportError:
+            pg = None
+        if pg is not None:
+            for plot in self.findChildren(pg.PlotWidget):
+                theme.restyle_plot(plot)
+        self.segmentation_panel.refresh()
+        self.segmentation_panel.explain_at_cursor()
+        for w in self.findChildren(QWidget):
+            w.update()
+
     def _create_status_bar(self) -> None:
         bar = self.statusBar()
         self.corpus_fact = QLabel(self.tr("No corpus"))
@@ -443,14 +495,24 @@ class MainWindow(QMainWindow):
     def _read_settings(self) -> None:
         s = self.settings
         self._default_state = self.saveState(SETTINGS_VERSION)
+        chosen = s.value("view/theme")
+        if isinstance(chosen, str) and chosen in theme.THEMES and chosen != theme.mode():
+            app = QApplication.instance()
+            if app is not None:
+                theme.apply_theme(app, chosen)
+                self.theme_actions[theme.mode()].setChecked(True)
         geometry = s.value("window/geometry")
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
             self.resize(*DEFAULT_SIZE)
         dock_state = s.value("window/state")
-        if isinstance(dock_state, QByteArray) and not dock_state.isEmpty():
-            self.restoreState(dock_state, SETTINGS_VERSION)
+        # the default layout is fitted to the window when it first shows, unless one was restored
+        self._fit_on_show = not (
+            isinstance(dock_state, QByteArray)
+            and not dock_state.isEmpty()
+            and self.restoreState(dock_state, SETTINGS_VERSION)
+        )
         options = s.value("training/options")
         if isinstance(options, str) and options:
             try:
@@ -486,6 +548,8 @@ class MainWindow(QMainWindow):
         self.restoreState(self._default_state, SETTINGS_VERSION)
         for dock in self.docks.values():
             dock.show()
+        self._fit_default_layout(self.width(), self.height())
+        self.docks["training"].raise_()
 
     def closeEvent(self, event) -> None:
         self.write_settings()
@@ -991,6 +1055,9 @@ class MainWindow(QMainWindow):
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
+        if getattr(self, "_fit_on_show", False):
+            self._fit_on_show = False
+            self._fit_default_layout(self.width(), self.height())
         if self._compare_pending:
             QTimer.singleShot(LATE_PANELS_DELAY_MS, self.finish_startup)
 

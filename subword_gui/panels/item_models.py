@@ -18,13 +18,13 @@ import unicodedata
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QCoreApplication, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from subword_gui.style import theme
 from subword_gui.tokens.render import TokenStyle, render_token
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # raw value for QSortFilterProxyModel
 FETCH_BATCH = 2000
 
 _GREY = QBrush(QColor("#9aa0a6"))
-_TIE_BG = QBrush(QColor("#fff4d6"))
 _ITALIC = QFont()
 _ITALIC.setItalic(True)
 
@@ -173,7 +173,7 @@ class MergeLogModel(_Table):
                 return _ITALIC
         elif role == Qt.ItemDataRole.BackgroundRole:
             if e.tie and not self.is_cut(index.row()):
-                return _TIE_BG
+                return QBrush(QColor(theme.current().tie))
         elif role == Qt.ItemDataRole.ToolTipRole:
             tip = f"step {e.step}: {e.left!r} + {e.right!r} -> {e.new_token!r}, pair count {e.count:,}"
             if e.tie:

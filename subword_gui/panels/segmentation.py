@@ -49,6 +49,7 @@ from core.stats import EncodingStats
 from core.text import NormalizedString
 from core.tokenizer import Encoding
 from subword_gui.background.line_encoder import LineEncoder
+from subword_gui.style import theme
 from subword_gui.tokens import palette
 from subword_gui.tokens.render import render_html, style_for
 from subword_gui.tokens.token_view import (
@@ -70,6 +71,7 @@ from subword_gui.tokens.why_view import WhyView
 
 SAMPLE_TEXT = "토크나이저는 문장을 작은 조각으로 나눕니다.\nTokenizers cut text into subword pieces."
 EDITOR_POINT_SIZE = 14
+EDITOR_MIN_LINES = 4  # pasting three lines never scrolls the first out of view
 STRIP_LIMIT = 2000  # chips laid out at most (the text is coloured whatever its length)
 WHY_DELAY_MS = 120  # the why view waits for a pause in typing (it is the slow part)
 WHY_MIN_HEIGHT = 240  # a Unigram lattice (axis, characters, best path, candidates) and the n-best list
@@ -80,13 +82,14 @@ WHY_WINDOW_TOKENS = 12  # tokens listed either side of the cursor's, for such a 
 VIEW_MARGIN_CHARS = 60  # a long line is coloured this far beyond what is in view (a line or two)
 
 
-def _count_html(value: str, label: str, colour: str = "#1F2D3D") -> str:
+def _count_html(value: str, label: str, colour: str | None = None) -> str:
     # subtle: a word joiner after "/" and breakable spaces only between counts, so a
     # narrow dock wraps whole counts, never "tokens/" apart from "word"
     label = label.replace("/", "/\u2060")
+    colour = colour or theme.current().text
     return (
         f"<span style='font-size:15pt; font-weight:600; color:{colour}'>{value}</span>"
-        f"<span style='color:#667'>&nbsp;{label}</span>"
+        f"<span style='color:{theme.current().muted}'>&nbsp;{label}</span>"
     )
 
 
@@ -191,7 +194,7 @@ class SegmentationPanel(QWidget):
         self.splitter.addWidget(self.editor)
         self.splitter.addWidget(self.strip_scroll)
         self.splitter.addWidget(self.why)
-        self.splitter.setStretchFactor(0, 2)
+        self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setStretchFactor(2, 3)
         self.splitter.setChildrenCollapsible(False)
@@ -199,8 +202,9 @@ class SegmentationPanel(QWidget):
         # never the only (clipped) thing in view; the why view keeps room for a lattice.
         self.strip_scroll.setMinimumHeight(self.strip_min_height())
         self.why.setMinimumHeight(WHY_MIN_HEIGHT)
-        self.editor.setMinimumHeight(60)
-        self.splitter.setSizes([110, 170, 360])
+        # the text is the heart of the app: a pasted paragraph of a few lines stays in view
+        self.editor.setMinimumHeight(self.editor_min_height())
+        self.splitter.setSizes([260, 170, 330])
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -252,7 +256,7 @@ class SegmentationPanel(QWidget):
             self.counts.setText(
                 self.tr(
                     "<span style='color:#888'>No tokenizer yet: train one or open a tokenizer file.</span>"
-                )
+                ).replace("#888", theme.current().muted)
             )
             self.strip.set_chips([])
             self.segmented.emit()
@@ -400,7 +404,7 @@ class SegmentationPanel(QWidget):
 
     def _show_counts(self) -> None:
         s = self.stats
-        unk_colour = "#D7191C" if s.unknown else "#1F2D3D"
+        unk_colour = "#D7191C" if s.unknown else None
         self.counts.setText(
             "&nbsp;&nbsp; ".join(
                 [
@@ -504,6 +508,12 @@ class SegmentationPanel(QWidget):
                 focused.emit(self._lines[line].encoding.tokens[i])
         self.strip.set_current(index)
         self._scroll_strip_to(index)
+
+    def editor_min_height(self) -> int:
+        """EDITOR_MIN_LINES lines of text, the document margins and the frame."""
+        spacing = self.editor.fontMetrics().lineSpacing()
+        margins = 2 * int(self.editor.document().documentMargin()) + 2 * self.editor.frameWidth() + 8
+        return EDITOR_MIN_LINES * spacing + margins
 
     def strip_min_height(self) -> int:
         """Two whole rows of chips, their margins and the scroll area's frame."""

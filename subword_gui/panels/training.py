@@ -101,13 +101,53 @@ def _plot(title: str, left: str, bottom: str):
     import pyqtgraph as pg
 
     w = pg.PlotWidget()
-    w.setTitle(title, color=theme.TEXT, size="10pt")
+    w.setTitle(title, color=theme.current().text, size="10pt")
     w.setLabel("left", left)
     w.setLabel("bottom", bottom)
     w.showGrid(x=True, y=True, alpha=0.15)
     w.setMenuEnabled(False)
+    for name in ("left", "bottom", "right"):
+        # subtle: one point (the Unigram seed) made pyqtgraph zoom to ±0.4 and label the
+        # axis "round (x0.001)"; plain numbers always
+        w.getAxis(name).enableAutoSIPrefix(False)
+    _fit(w, has_data=False)
     w.setMinimumHeight(150)
     return w
+
+
+# What an empty plot shows (x range, y range; log10 for the merge plot): a few plain
+# ticks instead of pyqtgraph's default of crowded fractions.
+EMPTY_RANGE = ((0.0, 100.0), (0.0, 3.0))
+
+
+def _fit(plot, has_data: bool, min_x_span: float = 0.0) -> None:
+    """Autorange a plot with data (at least ``min_x_span`` wide, so a lone point is not
+    zoomed in on); an empty one shows EMPTY_RANGE."""
+    if has_data:
+        plot.enableAutoRange()
+        if min_x_span:
+            lo, hi = plot.getViewBox().childrenBounds()[0] or (0.0, 0.0)
+            if hi - lo < min_x_span:
+                plot.setXRange(lo, lo + min_x_span, padding=0.05)
+    else:
+        plot.setXRange(*EMPTY_RANGE[0], padding=0)
+        plot.setYRange(*EMPTY_RANGE[1], padding=0)
+
+
+def _round_position(event, earlier: list[float]) -> float:
+    """Where a UnigramRound sits on the plot's x axis: EM rounds at their number (as the
+    table numbers them), the seed at 0, prune and final steps half a round after the EM
+    round before them.
+
+    >>> _round_position(UnigramRound("prune", 1, 3697, 9.0), [0.0, 1.0, 2.0])
+    2.5
+    """
+    if event.phase == "em":
+        return float(event.round)
+    if event.phase == "seed" or not earlier:
+        return 0.0
+    last_em = max((x for x in earlier if x == int(x)), default=0.0)
+    return last_em + 0.5
 
 
 def _merge_height(e) -> float:
@@ -162,7 +202,7 @@ class _Plots:
                 "Unigram per round: <span style='color:{0}'>● loss</span> (left) and <span style='color:{1}'>■ vocab size</span> (right)",
             ).format(theme.PLOT_BLUE, theme.PLOT_ORANGE),
             QCoreApplication.translate("TrainingPanel", "loss"),
-            QCoreApplication.translate("TrainingPanel", "round"),
+            QCoreApplication.translate("TrainingPanel", "EM round (prune steps between)"),
         )
         self.loss_curve = self.unigram_plot.plot(
             pen=pg.mkPen(theme.PLOT_BLUE, width=2), symbol="o", symbolSize=5, name="loss"
@@ -595,7 +635,7 @@ class TrainingPanel(QWidget):
                 self._merge_x.append(e.step)
                 self._merge_y.append(_merge_height(e))
             elif name == "UnigramRound":
-                self._round_x.append(len(self._round_x))
+                self._round_x.append(_round_position(e, self._round_x))
                 self._round_loss.append(e.loss)
                 self._round_vocab.append(e.vocab_size)
             elif name == "Progress":
@@ -807,27 +847,35 @@ class TrainingPanel(QWidget):
             import numpy as np
 
             rows = self.merge_model.rows
-            scored = bool(rows) and any(e.score != e.count for e in rows[:50])
+            # WordPiece ranks by a score (unless told to rank by frequency), BPE by the count
+            wordpiece = self._options is not None and self._options.algorithm == "wordpiece"
+            by_frequency = wordpiece and (self._options.extra or {}).get("score") == "frequency"
+            scored = bool(rows) and (
+                (wordpiece and not by_frequency) or any(e.score != e.count for e in rows[:50])
+            )
             if scored != p.merge_scored:  # WordPiece ranks by a score, not by the count
                 p.merge_scored = scored
                 p.merge_plot.setTitle(
                     self.tr("Score of each merge (what ranked it)")
                     if scored
                     else self.tr("Pair count of each merge"),
-                    color=theme.TEXT,
+                    color=theme.current().text,
                     size="10pt",
                 )
                 p.merge_plot.setLabel("left", self.tr("score") if scored else self.tr("count"))
             p.merge_curve.setData(
                 np.asarray(self._merge_x, dtype=float), np.asarray(self._merge_y, dtype=float)
             )
+            _fit(p.merge_plot, bool(self._merge_x))
         if rounds:
             p.loss_curve.setData(self._round_x, self._round_loss)
             p.vocab_curve.setData(self._round_x, self._round_vocab)
+            _fit(p.unigram_plot, bool(self._round_x), min_x_span=4.0)
         if curve:
             xs = [pt.vocab_size for pt in self.curve]
             p.tpw_curve.setData(xs, [pt.tokens_per_word for pt in self.curve])
             p.cpt_curve.setData(xs, [pt.chars_per_token for pt in self.curve])
+            _fit(p.curve_plot, bool(xs))
         self._redraw_cut()
 
     def _redraw_cut(self) -> None:

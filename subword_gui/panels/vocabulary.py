@@ -56,6 +56,7 @@ from PySide6.QtWidgets import (
 )
 
 from subword_gui.state import on_screen
+from subword_gui.style import theme
 from subword_gui.tokens import palette
 from subword_gui.tokens.render import TokenStyle, render_token, style_for, token_bytes
 from subword_gui.tokens.why_view import model_kind
@@ -776,7 +777,7 @@ class VocabularyPanel(QWidget):
         if tid is not None:  # the token's colour in the segmentation
             item.setData(0, Qt.ItemDataRole.DecorationRole, palette.colour_of((palette.hue_index(tid), 0)))
         if step is None:
-            item.setForeground(0, QBrush(QColor("#555555")))
+            item.setForeground(0, QBrush(QColor(theme.current().muted)))
         for child in children:
             item.addChild(self._tree_item(child, style))
         return item

@@ -1,17 +1,31 @@
-"""The explorer's look: Fusion style, a calm light palette, fonts that render Korean and Japanese.
+"""The explorer's look: Fusion style, a calm light or dark palette, fonts that render Korean and Japanese.
 
-    >>> apply_theme(app)     # once, right after QApplication()
+    >>> apply_theme(app)             # once, right after QApplication(): follows the system
+    >>> apply_theme(app, "dark")     # View › Theme › Dark
+    >>> current().muted              # colours for rich text and painting, of the theme in use
+    '#9198a1'
+
+"system" follows the desktop: Qt's colour-scheme hint when the platform gives one,
+else the lightness of the palette the platform handed the application before
+ours replaced it; a change of the desktop's scheme is followed while the app runs.
 
 Fonts: the UI font is a family *list* so Hangul and kana fall back to Noto CJK
-and emoji to Noto Color Emoji instead of drawing boxes when the first family lacks them (Qt only falls back
+and emoji to Noto Color Emoji instead of drawing boxes (Qt only falls back
 within the list and the platform's defaults, which offscreen has none of).
+
+Token colours (``tokens/palette.py``) are pale backgrounds behind black text in both
+themes: a chip is a coloured label, not text on the window.
 """
 
 from __future__ import annotations
 
+import sys
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from string import Template
 
-from PySide6.QtGui import QColor, QFont, QFontDatabase, QPalette
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
 # Noto Color Emoji last but one: 👋🏽 and 👨‍👩‍👧 draw in colour instead of as boxes.
@@ -19,20 +33,109 @@ EMOJI_FAMILY = "Noto Color Emoji"
 UI_FAMILIES = ["Noto Sans", "Noto Sans CJK KR", "Noto Sans CJK JP", "DejaVu Sans", EMOJI_FAMILY, "Sans Serif"]
 MONO_FAMILIES = ["Noto Sans Mono CJK KR", "DejaVu Sans Mono", EMOJI_FAMILY, "Monospace"]
 UI_POINT_SIZE = 10
+THEMES = ("system", "light", "dark")
 
-ACCENT = "#2f6feb"
-WINDOW_BG = "#f6f7f9"
-BASE_BG = "#ffffff"
-ALT_BG = "#f3f5f8"
-TEXT = "#1f2328"
-MUTED = "#6b7280"
-BORDER = "#d0d7de"
 
-# Plot colours (Okabe–Ito, colour-blind safe).
+@dataclass(frozen=True)
+class Colours:
+    """One theme's colours (names as in the style sheet template, ``$window`` …)."""
+
+    dark: bool
+    window: str
+    base: str
+    alt: str
+    text: str
+    muted: str
+    border: str
+    button: str
+    title: str  # dock titles, tabs, headers, status bar
+    separator: str
+    hover: str
+    pressed: str
+    accent: str
+    accent_hover: str
+    accent_disabled: str
+    selection: str  # a selected table row (text keeps its colour)
+    disabled: str
+    tooltip: str
+    error: str
+    tie: str  # a merge-log row decided by the tie rule
+
+
+LIGHT = Colours(
+    dark=False,
+    window="#f6f7f9",
+    base="#ffffff",
+    alt="#f3f5f8",
+    text="#1f2328",
+    muted="#656d76",
+    border="#c4ccd5",
+    button="#ffffff",
+    title="#eceff3",
+    separator="#e3e7ec",
+    hover="#f1f4f8",
+    pressed="#e4e9ef",
+    accent="#2f6feb",
+    accent_hover="#2a62d0",
+    accent_disabled="#a9c1f5",
+    selection="#dbe7ff",
+    disabled="#9aa0a6",
+    tooltip="#fffbe6",
+    error="#b42318",
+    tie="#fff4d6",
+)
+DARK = Colours(
+    dark=True,
+    window="#1d2125",
+    base="#15181b",
+    alt="#1b1f23",
+    text="#e6edf3",
+    muted="#9198a1",
+    border="#3d444d",
+    button="#262c33",
+    title="#262c33",
+    separator="#30363d",
+    hover="#2f363e",
+    pressed="#383f48",
+    accent="#4c8dff",
+    accent_hover="#3a7af0",
+    accent_disabled="#2b4470",
+    selection="#1f3a66",
+    disabled="#6e7681",
+    tooltip="#2b3036",
+    error="#ff7b72",
+    tie="#4a3f1c",
+)
+
+# Plot colours (Okabe–Ito, colour-blind safe); readable on both backgrounds.
 PLOT_BLUE = "#0072B2"
 PLOT_ORANGE = "#E69F00"
 PLOT_GREEN = "#009E73"
 PLOT_VERMILLION = "#D55E00"
+
+# The light theme's names, kept for code that reads them directly.
+ACCENT = LIGHT.accent
+WINDOW_BG = LIGHT.window
+BASE_BG = LIGHT.base
+ALT_BG = LIGHT.alt
+TEXT = LIGHT.text
+MUTED = LIGHT.muted
+BORDER = LIGHT.border
+
+_current = LIGHT
+_mode = "system"
+_system_palette: QPalette | None = None  # what the platform gave, before ours replaced it
+_following = False
+
+
+def current() -> Colours:
+    """The colours of the theme in use."""
+    return _current
+
+
+def mode() -> str:
+    """ "system", "light" or "dark": what the user chose."""
+    return _mode
 
 
 def _available(families: list[str]) -> list[str]:
@@ -56,48 +159,113 @@ def mono_font(point_size: int = UI_POINT_SIZE) -> QFont:
     return font
 
 
-def _palette() -> QPalette:
+def palette_of(c: Colours) -> QPalette:
     p = QPalette()
     roles = {
-        QPalette.ColorRole.Window: WINDOW_BG,
-        QPalette.ColorRole.WindowText: TEXT,
-        QPalette.ColorRole.Base: BASE_BG,
-        QPalette.ColorRole.AlternateBase: ALT_BG,
-        QPalette.ColorRole.Text: TEXT,
-        QPalette.ColorRole.Button: "#eef1f4",
-        QPalette.ColorRole.ButtonText: TEXT,
-        QPalette.ColorRole.Highlight: ACCENT,
+        QPalette.ColorRole.Window: c.window,
+        QPalette.ColorRole.WindowText: c.text,
+        QPalette.ColorRole.Base: c.base,
+        QPalette.ColorRole.AlternateBase: c.alt,
+        QPalette.ColorRole.Text: c.text,
+        QPalette.ColorRole.Button: c.button,
+        QPalette.ColorRole.ButtonText: c.text,
+        QPalette.ColorRole.BrightText: "#ffffff",
+        QPalette.ColorRole.Highlight: c.accent,
         QPalette.ColorRole.HighlightedText: "#ffffff",
-        QPalette.ColorRole.ToolTipBase: "#fffbe6",
-        QPalette.ColorRole.ToolTipText: TEXT,
-        QPalette.ColorRole.PlaceholderText: MUTED,
-        QPalette.ColorRole.Link: ACCENT,
+        QPalette.ColorRole.ToolTipBase: c.tooltip,
+        QPalette.ColorRole.ToolTipText: c.text,
+        QPalette.ColorRole.PlaceholderText: c.muted,
+        QPalette.ColorRole.Link: c.accent,
+        QPalette.ColorRole.Light: c.hover,
+        QPalette.ColorRole.Midlight: c.separator,
+        QPalette.ColorRole.Mid: c.border,
+        QPalette.ColorRole.Dark: c.border,
+        QPalette.ColorRole.Shadow: "#000000",
     }
     for role, colour in roles.items():
         p.setColor(role, QColor(colour))
-    p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text, QColor(MUTED))
-    p.setColor(QPalette.ColorGroup.Disabled, QPalette.ColorRole.ButtonText, QColor(MUTED))
+    for role in (
+        QPalette.ColorRole.Text,
+        QPalette.ColorRole.ButtonText,
+        QPalette.ColorRole.WindowText,
+    ):
+        p.setColor(QPalette.ColorGroup.Disabled, role, QColor(c.disabled))
     return p
 
 
-def style_sheet() -> str:
+def style_sheet(c: Colours = LIGHT) -> str:
+    """The style sheet template (``explorer.qss``) filled with a theme's colours."""
     path = Path(__file__).with_name("explorer.qss")
-    return path.read_text(encoding="utf-8") if path.is_file() else ""
+    if not path.is_file():
+        return ""
+    return Template(path.read_text(encoding="utf-8")).safe_substitute(asdict(c))
 
 
-def apply_theme(app: QApplication) -> None:
+def system_prefers_dark(app: QGuiApplication | None = None) -> bool:
+    """Does the desktop ask for dark? Qt's colour-scheme hint, else the platform palette."""
+    app = app or QGuiApplication.instance()
+    if app is None:
+        return False
+    scheme = app.styleHints().colorScheme()
+    if scheme == Qt.ColorScheme.Dark:
+        return True
+    if scheme == Qt.ColorScheme.Light:
+        return False
+    base = _system_palette if _system_palette is not None else app.palette()
+    return base.color(QPalette.ColorRole.Window).lightness() < 128
+
+
+def colours_for(choice: str, app: QGuiApplication | None = None) -> Colours:
+    """The colours ``choice`` ("system", "light", "dark") stands for on this desktop."""
+    if choice == "dark" or (choice == "system" and system_prefers_dark(app)):
+        return DARK
+    return LIGHT
+
+
+def apply_theme(app: QApplication, choice: str = "system") -> Colours:
+    """Fusion, the palette, the fonts and the style sheet of ``choice``; returns its colours."""
+    global _current, _mode, _system_palette, _following
+    if _system_palette is None:
+        _system_palette = QPalette(app.palette())
+    _mode = choice if choice in THEMES else "system"
+    _current = colours_for(_mode, app)
     app.setStyle("Fusion")
-    app.setPalette(_palette())
+    app.setPalette(palette_of(_current))
     app.setFont(ui_font())
-    app.setStyleSheet(style_sheet())
+    app.setStyleSheet(style_sheet(_current))
+    if "pyqtgraph" in sys.modules:  # else configured when the first plot is built
+        configure_plots()
+    if not _following:
+        _following = True
+        # the desktop switched between light and dark while we run: follow it if asked to
+        app.styleHints().colorSchemeChanged.connect(
+            lambda _s: _mode == "system" and apply_theme(app, "system")
+        )
+    return _current
 
 
 def configure_plots() -> None:
-    """pyqtgraph's colours to match the theme; called just before the first plot is built
-    (importing pyqtgraph costs about half a second, so not at start-up)."""
+    """pyqtgraph's colours to match the theme (for plots built from now on);
+    called just before the first plot is built (importing pyqtgraph costs about half a
+    second, so not at start-up)."""
     try:
         import pyqtgraph as pg
-
-        pg.setConfigOptions(background=BASE_BG, foreground=MUTED, antialias=True)
     except Exception:  # noqa: BLE001 - plots fall back to their defaults
-        pass
+        return
+    pg.setConfigOptions(background=_current.base, foreground=_current.muted, antialias=True)
+
+
+def restyle_plot(widget) -> None:
+    """Give a built pyqtgraph PlotWidget the current theme's background, axes and title colour."""
+    import pyqtgraph as pg
+
+    c = _current
+    widget.setBackground(c.base)
+    item = widget.getPlotItem()
+    for name in ("left", "bottom", "right", "top"):
+        axis = item.getAxis(name)
+        axis.setPen(pg.mkPen(c.muted))
+        axis.setTextPen(pg.mkPen(c.muted))
+    title = item.titleLabel
+    if title is not None and title.text:
+        title.setText(title.text, color=c.text)

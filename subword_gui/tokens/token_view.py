@@ -45,6 +45,7 @@ from PySide6.QtGui import (
     QFont,
     QFontMetrics,
     QPainter,
+    QPalette,
     QPen,
     QSyntaxHighlighter,
     QTextCharFormat,
@@ -55,6 +56,7 @@ from core.hangul import decompose_syllable, is_conjoining_jamo, is_syllable, to_
 from core.stats import EncodingStats, stats_of_encodings, unknown_id, unknown_mask
 from core.text import NormalizedString
 from core.tokenizer import Encoding
+from subword_gui.style import theme
 from subword_gui.tokens import palette
 from subword_gui.tokens.render import (
     PART_COLOURS,
@@ -393,6 +395,9 @@ def token_format(key: tuple[int, int], unknown: bool, special: bool) -> QTextCha
         fmt.setForeground(QBrush(palette.SPECIAL_FOREGROUND))
     else:
         fmt.setBackground(QBrush(palette.colour_of(key)))
+        # the hues are pale in both themes: their text is always dark (a dark theme's light
+        # text would vanish on them)
+        fmt.setForeground(QBrush(_INK))
     _FORMATS[look] = fmt
     return fmt
 
@@ -567,7 +572,7 @@ def token_tooltip(tokenizer, style: TokenStyle, line: LineTokens, index: int) ->
         (QCoreApplication.translate("Tokens", "id"), str(tid)),
         (
             QCoreApplication.translate("Tokens", "offsets"),
-            f"{s}–{e} <span style='color:#666'>{counted}</span>",
+            f"{s}–{e} <span style='color:{theme.current().muted}'>{counted}</span>",
         ),
         (QCoreApplication.translate("Tokens", "text"), html.escape(line.text[s:e]) or "∅"),
         (QCoreApplication.translate("Tokens", "bytes"), raw.hex(" ").upper() if raw else "∅"),
@@ -591,7 +596,8 @@ def token_tooltip(tokenizer, style: TokenStyle, line: LineTokens, index: int) ->
         origin = token_origin(tokenizer.model, token, tid)
         if origin:
             rows.append((QCoreApplication.translate("Tokens", "origin"), html.escape(origin)))
-    body = "".join(f"<tr><td style='color:#666'>{k}</td><td>{v}</td></tr>" for k, v in rows)
+    muted = theme.current().muted
+    body = "".join(f"<tr><td style='color:{muted}'>{k}</td><td>{v}</td></tr>" for k, v in rows)
     return f"<table cellspacing=0 cellpadding=1>{body}</table>"
 
 
@@ -874,7 +880,7 @@ class TokenStrip(QWidget):
         p.drawText(cap_x, r.y() + _PAD_Y + ctx.fm.height() + ctx.cfm.ascent(), chip.caption)
         if current:
             p.setBrush(Qt.BrushStyle.NoBrush)
-            p.setPen(QPen(QColor("#1F1F1F"), 2))
+            p.setPen(QPen(self.palette().color(QPalette.ColorRole.WindowText), 2))
             p.drawRoundedRect(rf.adjusted(-1.5, -1.5, 1.5, 1.5), 5, 5)
         if chip.mark_before or chip.mark_after:
             p.setPen(QPen(palette.DIFF_MARK, 3, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))

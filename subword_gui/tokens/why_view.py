@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from subword_gui.style import theme
 from subword_gui.tokens import palette
 from subword_gui.tokens.render import TokenStyle, render_html, render_token, style_for
 
@@ -102,7 +103,7 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
     steps = model.explain(piece)
     plain = [" ".join(render_token(s, style) for s in symbols)]
     rows = [
-        f"<tr><td style='color:#555; padding-right:8px'>{start_label}</td>"
+        f"<tr><td style='color:{theme.current().muted}; padding-right:8px'>{start_label}</td>"
         f"<td>{_chip_cells(symbols, style, None, unknown)}</td></tr>"
     ]
     for step in steps:
@@ -114,7 +115,7 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
             f" → <b>{render_html(step.merged, style)}</b>"
         )
         rows.append(
-            f"<tr><td style='color:#333; padding-right:8px'>{label}</td><td>{_chip_cells(seq, style, hi)}</td></tr>"
+            f"<tr><td style='color:{theme.current().muted}; padding-right:8px'>{label}</td><td>{_chip_cells(seq, style, hi)}</td></tr>"
         )
         plain.append(
             f"#{step.rank + 1} {render_token(step.left, style)} + {render_token(step.right, style)} → "
@@ -122,11 +123,11 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
         )
     if not steps:
         no_merge = QCoreApplication.translate("Tokens", "no merge applies to this word")
-        rows.append(f"<tr><td colspan=2 style='color:#666'>{no_merge}</td></tr>")
+        rows.append(f"<tr><td colspan=2 style='color:{theme.current().muted}'>{no_merge}</td></tr>")
     applied = QCoreApplication.translate(
         "Tokens", "{0} merge(s) applied, lowest rank first (rank = the order training learned them)."
     ).format(len(steps))
-    head = f"<p style='color:#444'>{applied}</p>"
+    head = f"<p style='color:{theme.current().muted}'>{applied}</p>"
     return head + "<table cellspacing=0 cellpadding=2>" + "".join(rows) + "</table>", plain
 
 
@@ -159,7 +160,7 @@ def wordpiece_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, lis
             failed = True
             plain.append(f"{start}: no match")
             rows.append(
-                f"<tr><td style='color:#555'>at {start}</td><td>{where}</td>"
+                f"<tr><td style='color:{theme.current().muted}'>at {start}</td><td>{where}</td>"
                 f"<td style='color:{palette.UNKNOWN_BACKGROUND.name()}'><b>no vocabulary entry matches here</b></td></tr>"
             )
         else:
@@ -167,14 +168,14 @@ def wordpiece_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, lis
             longer = _longer_misses(model, piece, start, end)
             tried = (
                 (
-                    f"<span style='color:#777'> after {longer} longer string{'s' if longer != 1 else ''} "
+                    f"<span style='color:{theme.current().muted}'> after {longer} longer string{'s' if longer != 1 else ''} "
                     f"not in the vocabulary</span>"
                 )
                 if longer
                 else ""
             )
             rows.append(
-                f"<tr><td style='color:#555'>at {start}</td><td>{where}</td>"
+                f"<tr><td style='color:{theme.current().muted}'>at {start}</td><td>{where}</td>"
                 f"<td>longest match {_chip_cells([token], style, 0)}{tried}</td></tr>"
             )
     unk = getattr(model, "unk_token", None)
@@ -185,7 +186,7 @@ def wordpiece_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, lis
             f"{html.escape(str(unk))}</b>, as BERT does.</p>"
         )
         plain.append(f"→ {unk}")
-    head = "<p style='color:#444'>Greedy longest match first, left to right.</p>"
+    head = f"<p style='color:{theme.current().muted}'>Greedy longest match first, left to right.</p>"
     return head + "<table cellspacing=4 cellpadding=2>" + "".join(rows) + "</table>" + note, plain
 
 
@@ -288,7 +289,8 @@ class LatticeView(QWidget):
     def paintEvent(self, event) -> None:  # noqa: N802
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.fillRect(self.rect(), QColor("#FFFFFF"))
+        colours = theme.current()
+        p.fillRect(self.rect(), QColor(colours.base))
         if self.lattice is None:
             return
         text = self.lattice.text
@@ -317,7 +319,7 @@ class LatticeView(QWidget):
         if self.best:
             total = sum(n.score for n in self.best)
             p.setFont(self._small)
-            p.setPen(QColor("#202020"))
+            p.setPen(QColor(colours.text))
             p.drawText(
                 QRectF(x0 + len(text) * self._cell + 4, y, 200, 34),
                 Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
@@ -331,7 +333,7 @@ class LatticeView(QWidget):
             y += 40
         if self.hidden:
             p.setFont(self._small)
-            p.setPen(QColor("#666666"))
+            p.setPen(QColor(colours.muted))
             p.drawText(
                 QRectF(x0, y, 400, 16), Qt.AlignmentFlag.AlignLeft, f"… and {self.hidden} more candidates"
             )
@@ -349,11 +351,11 @@ def unigram_nbest_html(model, piece: str, style: TokenStyle, k: int = _NBEST) ->
         plain.append(f"{rank}. {shown} ({score:.2f})")
         chips = _chip_cells(tokens, style)
         rows.append(
-            f"<tr><td style='color:#555'>{rank}.</td><td>{chips}</td><td style='color:#444'>{score:.2f}"
+            f"<tr><td style='color:{theme.current().muted}'>{rank}.</td><td>{chips}</td><td style='color:{theme.current().muted}'>{score:.2f}"
             f" &nbsp;(p ∝ {math.exp(score - best[0][1]):.2g})</td></tr>"
         )
     body = (
-        "<p style='color:#444'>The best segmentations (sum of log-probabilities; relative probability to the best):</p>"
+        f"<p style='color:{theme.current().muted}'>The best segmentations (sum of log-probabilities; relative probability to the best):</p>"
         "<table cellspacing=2>" + "".join(rows) + "</table>"
     )
     # Subword regularization: what training with sampling would feed the model. A fixed
@@ -367,7 +369,7 @@ def unigram_nbest_html(model, piece: str, style: TokenStyle, k: int = _NBEST) ->
             samples = []
         if samples:
             body += (
-                f"<p style='color:#444'>Sampled segmentations (subword regularization, α = {SAMPLE_ALPHA}):</p>"
+                f"<p style='color:{theme.current().muted}'>Sampled segmentations (subword regularization, α = {SAMPLE_ALPHA}):</p>"
                 + "<br>".join(_chip_cells(t, style) for t in samples)
             )
             plain.extend("sample: " + " ".join(render_token(t, style) for t in toks) for toks in samples)
@@ -447,9 +449,10 @@ class WhyView(QWidget):
         final = [t.value for t in model.tokenize(piece)]
         final_html = " ".join(f"<b>{render_html(t, style)}</b>" for t in final)
         self.title.setText(
-            self.tr("Why <span style='background:#EEF2F7'>&nbsp;{0}&nbsp;</span> → {1}").format(
-                render_html(piece, style), final_html
-            )
+            self.tr("Why <span style='background:#EEF2F7'>&nbsp;{0}&nbsp;</span> → {1}")
+            # the piece's light label keeps dark text in the dark theme too
+            .replace("background:#EEF2F7'", "background:#EEF2F7; color:#111111'")
+            .format(render_html(piece, style), final_html)
         )
         if self.kind == "unigram":
             lat = model.lattice(piece)

@@ -380,3 +380,33 @@ def test_each_step_updates_the_segmentation_and_cancel_takes_it_back(qtbot, load
         window.cancel_action.trigger()
     assert window.state.tokenizer is None  # nothing was shown before the stepped run
     assert seg.lines() == []
+
+
+def test_plots_say_what_they_plot(qtbot, loaded):
+    window = loaded
+    panel = window.training_panel
+    plots = panel.ensure_plots()
+    # empty, on the first screen: a few plain ticks, not pyqtgraph's crowded default
+    assert plots.merge_plot.getViewBox().viewRange()[1] == [0.0, 3.0]
+    train(qtbot, window, TrainOptions("wordpiece", vocab_size=150))
+    assert "Score" in plots.merge_plot.plotItem.titleLabel.text
+    assert plots.merge_plot.getAxis("left").labelText == "score"
+    train(qtbot, window, TrainOptions("unigram", vocab_size=150))
+    xs = plots.loss_curve.getData()[0]
+    em_rounds = [r.round for r in panel.round_model.rows if r.phase == "em"]
+    # the x axis counts EM rounds as the table numbers them (prune steps in between)
+    assert max(xs) <= max(em_rounds) + 0.5
+    assert sorted(xs) == list(xs)
+    bottom = plots.unigram_plot.getAxis("bottom")
+    assert "x0.0" not in bottom.labelString()  # no SI-prefix scaling of round numbers
+
+
+def test_a_lone_unigram_point_is_not_zoomed_in_on(qtbot, window):
+    from core.events import UnigramRound
+
+    panel = window.training_panel
+    plots = panel.ensure_plots()
+    panel._on_events([UnigramRound("seed", 0, 11104, 900.0)])
+    lo, hi = plots.unigram_plot.getViewBox().viewRange()[0]
+    assert hi - lo >= 4.0
+    assert "x0.0" not in plots.unigram_plot.getAxis("bottom").labelString()
