@@ -106,6 +106,18 @@ def detect_kind(path: str | Path) -> str:
     return "corpus"
 
 
+def first_size(available) -> tuple[int, int]:
+    """The window's size on a first start: DEFAULT_SIZE, grown to 80 % of a large screen,
+    never larger than the screen's free area (a 1280x800 laptop gets all of it).
+
+    >>> first_size(QSize(1280, 770)), first_size(QSize(1920, 1050))
+    ((1280, 770), (1536, 900))
+    """
+    w = min(available.width(), max(DEFAULT_SIZE[0], int(available.width() * 0.8)))
+    h = min(available.height(), max(DEFAULT_SIZE[1], int(available.height() * 0.8)))
+    return w, h
+
+
 def about_file(path: str | Path, problem: object) -> str:
     """An error message naming the file once: engine errors often name it already.
 
@@ -505,7 +517,7 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
-            self.resize(*DEFAULT_SIZE)
+            self.resize(*first_size(self.screen().availableGeometry().size()))
         dock_state = s.value("window/state")
         # the default layout is fitted to the window when it first shows, unless one was restored
         self._fit_on_show = not (

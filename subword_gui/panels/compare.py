@@ -420,8 +420,9 @@ class ComparePanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel(self.tr("Text:")))
         top.addWidget(self.follow)
-        top.addStretch(1)
-        top.addWidget(self.stats_over)
+        # the combo takes the row's free width (its minimum stays small): a narrow tab read
+        # "Statistics over the te" with a fixed width
+        top.addWidget(self.stats_over, 1)
         top.addWidget(self.add_button)
 
         self.columns_splitter = QSplitter(Qt.Orientation.Horizontal)
