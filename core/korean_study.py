@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Generator
 from dataclasses import dataclass, field
+from typing import Any
 
 from core.events import Progress, drain
 from core.stats import EncodingStats, unknown_id
@@ -106,7 +107,7 @@ def study_one(
     words = sum(len(line.split()) for line in held_out)
     characters = sum(len(line) for line in held_out)
     row = StudyRow(name, options, tok, measure(tok, pieces, words, characters))
-    model = tok.model
+    model: Any = tok.model  # BPE here: the study trains BPE three ways
     low = int(getattr(model, "min_vocab_size", 0) or 0) + 1
     for k in sizes or curve_sizes(min(low, tok.vocab_size), tok.vocab_size):
         cut = Tokenizer(model.truncated(k), tok.normalizer, tok.pre_tokenizer, tok.decoder, tok.added_tokens)

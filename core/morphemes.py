@@ -196,7 +196,8 @@ class MorphemeSplit(Metaspace):
         shift = len(replaced.normalized) - len(text.normalized)  # 1 if a ▁ was prepended
         return _cut(replaced, self.replacement, [c + shift for c in cuts])
 
-    def split_words(self, text: str) -> list[str]:
+    def split_words(self, text: str, first_section: bool = True) -> list[str]:
+        # first_section: Metaspace's signature; a line of a corpus is always a first section here
         return self._pieces(text, self.morpheme_cuts(text))
 
     def split_lines(self, lines: Iterable[str]) -> list[str]:

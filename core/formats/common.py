@@ -138,7 +138,8 @@ def bpe_parts(tok, target: str) -> tuple[dict[str, int], list[tuple[str, str]], 
     d = tok.model.to_dict()
     if d.get("type") != "BPE":
         raise ConfigError(f"{target} holds a BPE model; this tokenizer's model is {d.get('type')}")
-    merges = [tuple(m.split(" ", 1)) if isinstance(m, str) else tuple(m) for m in d.get("merges", [])]
+    pairs = (m.split(" ", 1) if isinstance(m, str) else m for m in d.get("merges", []))
+    merges = [(str(a), str(b)) for a, b in pairs]
     return dict(d["vocab"]), merges, d
 
 

@@ -32,7 +32,7 @@ MERGES_NAME = "merges.txt"
 MERGES_HEADER = "#version: 0.2"
 
 
-def save_gpt2(model: BPE, directory, prefix: str | None = None) -> tuple[Path, Path]:
+def save_gpt2(model: BPE | _BpeFiles, directory, prefix: str | None = None) -> tuple[Path, Path]:
     """Write ``[prefix-]vocab.json`` and ``[prefix-]merges.txt`` into ``directory``; returns both paths."""
     directory = Path(directory)
     merges = model.ranked_merges()

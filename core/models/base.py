@@ -42,7 +42,8 @@ class VocabLookup:
 
 @runtime_checkable
 class Model(Protocol):
-    unk_token: str | None
+    @property
+    def unk_token(self) -> str | None: ...  # read-only here, so a model may narrow it to str
 
     def tokenize(self, piece: str) -> list[Token]:
         """Split one pre-token into tokens. Never raises on any string."""
