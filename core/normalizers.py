@@ -28,6 +28,7 @@ loaded from here lazily); Replace with a pattern that can match empty text.
 
 from __future__ import annotations
 
+import html
 import unicodedata
 from collections.abc import Iterable
 from collections.abc import Sequence as SequenceT
@@ -604,6 +605,50 @@ class Jamo:
         return "Jamo()"
 
 
+class ClipCleaning:
+    """CLIP's text cleaning with offsets: HTML entities unescaped twice, white space collapsed and
+    stripped, lower-cased: ``" A&amp;amp;B\\n\\nc "`` -> ``"a&b c"``."""
+
+    def normalize_str(self, text: str) -> str:
+        return self.normalize(NormalizedString.from_str(text)).normalized
+
+    def normalize(self, text: NormalizedString) -> NormalizedString:
+        text = NFC().normalize(text)
+        text = _unescape(_unescape(text))
+        # subtle: CLIP strips before and after collapsing; `\s` is the regex module's, as in CLIP
+        text = Replace({"Regex": r"\s+"}, " ").normalize(text)
+        text = Strip().normalize(text)
+        return Lowercase().normalize(text)
+
+    def to_dict(self) -> dict:
+        # ours: `tokenizers` has no such step (core.formats.hf_compat writes a stand-in)
+        return {"type": "ClipCleaning"}
+
+    def __repr__(self) -> str:
+        return "ClipCleaning()"
+
+
+def _unescape(text: NormalizedString) -> NormalizedString:
+    """``html.unescape`` with offsets: each entity's characters span the whole entity."""
+    s = text.normalized
+    if "&" not in s:
+        return text
+    pieces = []
+    pos = 0
+    for m in html._charref.finditer(s):  # subtle: the (private) pattern html.unescape itself uses
+        a, b = m.span()
+        for i in range(pos, a):
+            pieces.append((s[i], text.alignments[i]))
+        replacement = html.unescape(m.group(0))
+        span = (text.alignments[a][0], text.alignments[b - 1][1])
+        for c in replacement:
+            pieces.append((c, span))
+        pos = b
+    for i in range(pos, len(s)):
+        pieces.append((s[i], text.alignments[i]))
+    return text.transform(pieces)
+
+
 class Sequence:
     """Apply normalizers in order."""
 
@@ -655,6 +700,7 @@ NORMALIZER_TYPES: dict[str, type] = {
     "Nmt": Nmt,
     "ByteLevel": ByteLevel,
     "Jamo": Jamo,  # ours: `tokenizers` has no such type
+    "ClipCleaning": ClipCleaning,  # ours: CLIP's cleaning (core.formats.clip_bpe)
 }
 LAZY_NORMALIZER_TYPES: dict[str, str] = {"Precompiled": "core.precompiled:PrecompiledNormalizer"}
 

@@ -46,6 +46,19 @@ def _normalizer(n, losses: list[str]):
             "syllables the same way but also decomposes accented letters (é -> e + U+0301)"
         )
         return normalizers.NFD()
+    if isinstance(n, normalizers.ClipCleaning):
+        losses.append(
+            "tokenizer.json has no HTML-unescaping step: CLIP's cleaning is written as NFC, white space "
+            "collapsed, stripped and lower-cased (as Hugging Face's own CLIP files), so '&amp;' stays as is"
+        )
+        return normalizers.Sequence(
+            [
+                normalizers.NFC(),
+                normalizers.Replace({"Regex": r"\s+"}, " "),
+                normalizers.Strip(),
+                normalizers.Lowercase(),
+            ]
+        )
     if isinstance(n, normalizers.Sequence):
         return normalizers.Sequence([_normalizer(x, losses) for x in n.normalizers])
     return n

@@ -141,6 +141,14 @@ FORMATS: tuple[Format, ...] = (
         save_suffix=".codes",
     ),
     Format(
+        "clip",
+        "CLIP merges (bpe_simple_vocab_16e6.txt.gz)",
+        "core.formats.clip_bpe",
+        globs=("bpe_simple_vocab*.txt.gz",),
+        folder_hint="bpe_simple_vocab*.txt.gz",
+        sniff_priority=5,  # gzip: before the SentencePiece protobuf check
+    ),
+    Format(
         "sentencepiece-vocab",
         "SentencePiece .vocab",
         "core.formats.sentencepiece_vocab",
