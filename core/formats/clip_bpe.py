@@ -75,7 +75,7 @@ def read_merges(path: Path) -> list[tuple[str, str] | None]:
         lines = data.decode("utf-8").split("\n")
     except UnicodeDecodeError as e:
         raise FormatError(f"{path}: not UTF-8 text inside the gzip (byte {e.start})") from None
-    merges = []
+    merges: list[tuple[str, str] | None] = []
     for lineno, line in enumerate(lines[1 : N_MERGES + 1], 2):
         if not line.strip():
             merges.append(None)

@@ -34,7 +34,7 @@ class WordLevel(VocabLookup):
         if id is not None:
             return [Token(id, piece, 0, len(piece))]
         unk = self.vocab.get(self.unk_token) if self.unk_token is not None else None
-        if unk is None:
+        if unk is None or self.unk_token is None:
             # subtle: `tokenizers` fails the whole encoding here; we never raise on text,
             # so the piece is dropped (the explorer shows it as uncovered)
             return []
