@@ -89,6 +89,7 @@ PLOTTED = [
     ("vocab_used", QT_TRANSLATE_NOOP("Labels", "vocab used %"), 100),
 ]
 COMPARE_DELAY_MS = 100  # the columns re-encode once edits or slider moves pause this long
+COMPARE_MAX_CHARS = 10_000  # compared at most (every column encodes on the GUI thread)
 CORPUS_WORDS = 2000  # "statistics over the corpus": its most frequent words, weighted by count
 
 
@@ -342,6 +343,23 @@ def _open_tokenizer(path: str):
     return getattr(loaded, "tokenizer", loaded)
 
 
+def capped_lines(text: str, limit: int | None = None) -> list[str]:
+    """The lines of ``text`` up to ``limit`` characters in all (``COMPARE_MAX_CHARS``), the last
+    one cut where the limit falls.
+
+    >>> capped_lines("hug pug\nbun", limit=5)
+    ['hug p']
+    """
+    limit = COMPARE_MAX_CHARS if limit is None else limit
+    out, used = [], 0
+    for line in text.split("\n"):
+        if used >= limit and out:
+            break
+        out.append(line[: max(0, limit - used)])
+        used += len(line) + 1
+    return out
+
+
 def compare_lines(tokenizers: list, lines: list[str]) -> list[ColumnResult]:
     """Encode every line under every tokenizer (None = empty column) and work out, per
     column, which tokens all other columns share and which boundaries not all columns have."""
@@ -417,9 +435,13 @@ class ComparePanel(QWidget):
         # panel's minimum width becomes the main window's
         self.stats_over.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.stats_over.setMinimumContentsLength(14)
+        self.cap_note = QLabel()
+        self.cap_note.setObjectName("hint")
+        self.cap_note.hide()
         top = QHBoxLayout()
         top.addWidget(QLabel(self.tr("Text:")))
         top.addWidget(self.follow)
+        top.addWidget(self.cap_note)
         # the combo takes the row's free width (its minimum stays small): a narrow tab read
         # "Statistics over the te" with a fixed width
         top.addWidget(self.stats_over, 1)
@@ -636,7 +658,14 @@ class ComparePanel(QWidget):
         self._timer.stop()
         self._stale = False
         tokenizers = [c.tokenizer for c in self.columns]
-        lines = self.text().split("\n")
+        text = self.text()
+        lines = capped_lines(text)
+        # every column encodes on the GUI thread: a pasted 100,000-character word would freeze
+        # the window for seconds, so Compare takes the beginning and says so
+        self.cap_note.setVisible(len(text) > COMPARE_MAX_CHARS)
+        self.cap_note.setText(
+            self.tr("compares the first {0:,} of {1:,} characters").format(COMPARE_MAX_CHARS, len(text))
+        )
         results = compare_lines(tokenizers, lines)
         for column, result in zip(self.columns, results):
             column.show_result(result)

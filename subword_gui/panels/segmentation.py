@@ -79,6 +79,7 @@ WHY_MIN_HEIGHT = 240  # a Unigram lattice (axis, characters, best path, candidat
 # cost grows with the square of its length); the why view lists the tokens around the cursor.
 WHY_MAX_CHARS = 64
 WHY_WINDOW_TOKENS = 12  # tokens listed either side of the cursor's, for such a word
+TOOLTIP_MAX_TOKENS = 6  # tokens one hover explains at most (pieces of one character)
 VIEW_MARGIN_CHARS = 60  # a long line is coloured this far beyond what is in view (a line or two)
 
 
@@ -443,7 +444,12 @@ class SegmentationPanel(QWidget):
         if len(covering) > 1:
             # byte-level or jamo pieces of one character, or an emoji's code points apart
             head = f"<b>this character is split across {len(covering)} tokens</b>"
-            parts = [token_tooltip(self.cache.tokenizer, self.cache.style, ln, i) for i in covering[:6]]
+            if len(covering) > TOOLTIP_MAX_TOKENS:  # a tooltip taller than the screen helps no one
+                head += f" (the first {TOOLTIP_MAX_TOKENS} shown)"
+            parts = [
+                token_tooltip(self.cache.tokenizer, self.cache.style, ln, i)
+                for i in covering[:TOOLTIP_MAX_TOKENS]
+            ]
             return head + "<hr>".join(parts)
         if covering:
             return token_tooltip(self.cache.tokenizer, self.cache.style, ln, covering[0])

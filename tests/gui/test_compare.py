@@ -197,3 +197,25 @@ def test_a_hidden_panel_cuts_and_encodes_only_when_shown(qtbot, hug_bpe, monkeyp
         state.set_tokenizer(truncate_tokenizer(hug_bpe, k), k)
     qtbot.wait(compare_module.COMPARE_DELAY_MS * 3)
     assert len(runs) == 2
+
+
+def test_a_very_long_text_is_compared_from_its_beginning_and_the_panel_says_so(panel, monkeypatch):
+    from subword_gui.panels import compare
+
+    monkeypatch.setattr(compare, "COMPARE_MAX_CHARS", 30)
+    panel.set_text("hugs pug\n" * 10)  # 90 characters
+    assert panel.cap_note.isVisible()
+    assert "first 30 of 90 characters" in panel.cap_note.text()
+    for column in panel.columns:
+        assert [ln.text for ln in column.result.lines] == ["hugs pug"] * 3 + ["hug"]
+    panel.set_text("hugs pug")
+    assert not panel.cap_note.isVisible()
+
+
+def test_capped_lines_cut_at_the_limit():
+    from subword_gui.panels.compare import capped_lines
+
+    assert capped_lines("hug pug\nbun", limit=5) == ["hug p"]
+    assert capped_lines("hug\npug\nbun", limit=8) == ["hug", "pug"]
+    assert capped_lines("hug\npug", limit=100) == ["hug", "pug"]
+    assert capped_lines("", limit=5) == [""]

@@ -600,3 +600,15 @@ def test_the_counts_added_up_line_by_line_are_the_engines_counts(ko_bpe, hug_bpe
     for tok, text in ((ko_bpe, KO_EN_LINES), (hug_bpe, ["hugs mug", "", "pug pug <unk>", "bun"])):
         lines = [segment_line(tok, t) for t in text]
         assert stats_of_lines(tok, lines) == stats_of_encodings(tok, [(ln.text, ln.encoding) for ln in lines])
+
+
+def test_a_hover_over_a_character_of_many_pieces_explains_a_few_and_says_so(panel):
+    # a tokenizer that knows only bytes: 👨‍👩‍👧‍👦 is one character to a reader, seven code
+    # points and 25 byte tokens to the model
+    tok = drain(train_from_counts({"Ġhi": 10}, TrainOptions("bytelevel-bpe", vocab_size=258)))
+    panel.state.set_tokenizer(tok)
+    panel.set_text("👨‍👩‍👧‍👦")
+    tip = panel.tooltip_for(0, 0)
+    assert re.search(r"split across (\d+) tokens", tip) and int(re.search(r"across (\d+)", tip)[1]) > 6
+    assert "(the first 6 shown)" in tip
+    assert tip.count("<hr>") == 5
