@@ -74,7 +74,7 @@ from core.formats.protobuf import (
 )
 from core.formats.protobuf import field as pb_field
 from core.models.base import Token
-from core.precompiled import PrecompiledNormalizer
+from core.precompiled import _NO_MATCH, PrecompiledNormalizer
 from core.text import NormalizedString
 
 SPACE = "▁"
@@ -93,6 +93,10 @@ MODEL_TYPES = {1: "unigram", 2: "bpe", 3: "word", 4: "char"}
 _F32 = struct.Struct("<f")
 FLT_MIN = 1.1754943508222875e-38  # C's FLT_MIN: SentencePiece's starting max_score
 UNK_PENALTY = 10.0
+_WORD_CACHE_LIMIT = 200_000  # words; the ids fast path's cache is emptied when it gets this big
+_SHORT_WORD = 48  # characters; longer words are merged with the heap of SentencePieceBPE._segment
+_NO_PAIR = math.inf  # the negated score of a pair that joins into no piece: after every real one
+_NO_PAIRS = (_NO_PAIR,) * _SHORT_WORD
 
 
 def f32(x: float) -> float:
@@ -349,7 +353,83 @@ class SentencePieceNormalizer:
         return NormalizedString("".join(chars), aligns, text.original_length)
 
     def normalize_str(self, text: str) -> str:
-        return self.normalize(NormalizedString.from_str(text)).normalized
+        """``normalize(text).normalized`` without alignments (the ids fast path).
+
+        Rewrites the text, then handles spaces on the whole result: the same as the
+        step-by-step loop of :meth:`normalize` as long as no rewrite yields two spaces
+        in a row (checked once; otherwise this goes through :meth:`normalize`).
+
+        >>> SentencePieceNormalizer().normalize_str("  Hello   world ")
+        '▁Hello▁world'
+        """
+        plain = self.__dict__.get("_plain")
+        if plain is None:
+            plain = self._plain = self._string_path_is_exact()
+        if not plain:
+            return self.normalize(NormalizedString.from_str(text)).normalized
+        rewritten, only_spaces = self._rewrite(text)
+        if only_spaces and (self.remove_extra_whitespaces or not text):
+            return ""  # normalize returns early: nothing but whitespace
+        space = SPACE if self.escape_whitespaces else " "
+        if self.remove_extra_whitespaces:
+            rewritten = " ".join(filter(None, rewritten.split(" ")))
+        if space != " ":
+            rewritten = rewritten.replace(" ", space)
+        prefix = self.add_dummy_prefix and not self.treat_whitespace_as_suffix
+        out = space + rewritten if prefix else rewritten
+        if self.remove_extra_whitespaces:
+            out = out.rstrip(space)  # subtle: as normalize, a trailing literal ▁ goes too
+        if self.add_dummy_prefix and self.treat_whitespace_as_suffix:
+            out += space
+        return out
+
+    def _string_path_is_exact(self) -> bool:
+        """True when no rewrite (charsmap replacement or user-defined piece) holds two spaces."""
+        if b"  " in self.precompiled._replacements:
+            return False
+        return not any("  " in p for ps in self.user_defined.by_first.values() for p in ps)
+
+    def _rewrite(self, s: str) -> tuple[str, bool]:
+        """The charsmap/user-defined rewrite of ``s`` (spaces untouched), and whether every
+        rewrite was exactly one space."""
+        # A character no key starts with stays as it is; a whole line of them is common.
+        plain = self.__dict__.get("_plain_chars")
+        if plain is None:
+            plain = self._plain_chars = {}
+        if not s.translate(plain):  # every character known to stay as it is
+            return s, s == " " * len(s)
+        match = self.precompiled.match if self.precompiled.trie.units else None
+        user = self.user_defined.match if self.user_defined.by_first else None
+        out: list[str] = []
+        only_spaces = True
+        i, n = 0, len(s)
+        while i < n:
+            c = s[i]
+            code = ord(c)
+            if code in plain:
+                out.append(c)
+                only_spaces = only_spaces and c == " "
+                i += 1
+                continue
+            k = user(s, i) if user else 0
+            if k:
+                rewrite = s[i : i + k]
+            else:
+                m = match(s, i) if match else None
+                if m is None:
+                    # subtle: only a character no key starts with at all is marked plain
+                    # (a key may start here and need the next characters to match)
+                    starts_key = match is not None and self.precompiled._first.get(c) is not _NO_MATCH
+                    starts_user = user is not None and c in self.user_defined.by_first
+                    if not starts_key and not starts_user:
+                        plain[code] = None
+                    rewrite, k = c, 1
+                else:
+                    k, rewrite = m
+            out.append(rewrite)
+            only_spaces = only_spaces and rewrite == " "
+            i += k
+        return "".join(out), only_spaces
 
     def to_dict(self) -> dict:
         """The closest `tokenizers` pipeline (what its SentencePiece converters write).
@@ -433,6 +513,54 @@ class _SentencePieceModel:
         """Segment one normalized sentence; unknowns become bytes or merge into one ``<unk>``."""
         return self._tokens(piece, self._segment(piece))
 
+    def tokenize_ids(self, piece: str) -> list[int]:
+        """The ids of :meth:`tokenize` (the ids fast path), from cached words.
+
+        A sentence is cut before each ``▁`` into words, each segmented once and cached
+        (most words repeat). That is exact when no piece holds a ``▁`` after its first
+        character, so that no piece can span two words (checked once; otherwise the
+        whole sentence is segmented as :meth:`tokenize` does).
+        """
+        words = self.__dict__.get("_words_apart")
+        if words is None:
+            words = self._words_apart = not any(SPACE in p[1:] for p in self._matchable)
+        if not words or SPACE not in piece[1:]:
+            return [t.id for t in self.tokenize(piece)]
+        cache = self.__dict__.get("_word_ids")
+        if cache is None:
+            cache = self._word_ids = {}
+        ids: list[int] = []
+        unk, fuse = self.unk_id, not self.byte_fallback
+        gap = math.inf
+        for k, part in enumerate(piece.split(SPACE)):
+            word = SPACE + part if k else part
+            if not word:
+                continue
+            found = cache.get(word)
+            if found is None:
+                found = self._word_ids_of(word)
+                if len(cache) >= _WORD_CACHE_LIMIT:
+                    cache.clear()
+                cache[word] = found
+            word_ids, word_gap = found
+            if word_gap < gap:
+                gap = word_gap
+            if fuse and ids and ids[-1] == unk and word_ids[0] == unk:
+                ids.extend(word_ids[1:])  # subtle: unknown runs fuse across words, as in one sentence
+            else:
+                ids.extend(word_ids)
+        if gap <= self._tolerance(len(piece)):
+            return [t.id for t in self.tokenize(piece)]
+        return ids
+
+    def _word_ids_of(self, word: str) -> tuple[tuple[int, ...], float]:
+        """Ids of one word, and how far apart its competing scores were (BPE: no scores added)."""
+        return self._ids(word, self._segment(word)), math.inf
+
+    def _tolerance(self, n: int) -> float:
+        """How much the sentence-wide arithmetic may move a word's competing scores."""
+        return -1.0
+
     def _tokens(self, piece: str, segments: list[tuple[int, int, int]]) -> list[Token]:
         """``(start, end, id)`` segments as tokens, unknown characters as bytes or one ``<unk>``."""
         out: list[Token] = []
@@ -454,6 +582,24 @@ class _SentencePieceModel:
                 out.append(Token(id, self.pieces[id].piece, start, end))
             prev_unk = is_unk
         return out
+
+    def _ids(self, piece: str, segments) -> tuple[int, ...]:
+        """The ids of :meth:`_tokens` (unknown runs fused or as bytes), without Token objects."""
+        unk = self.unk_id
+        if not self.byte_fallback:
+            ids = [seg[2] for seg in segments]
+            if unk in ids:
+                ids = [id for k, id in enumerate(ids) if id != unk or k == 0 or ids[k - 1] != unk]
+            return tuple(ids)
+        out: list[int] = []
+        byte_ids = self._byte_ids
+        for start, end, id in segments:
+            if id == unk:
+                for c in piece[start:end]:
+                    out.extend(byte_ids[b] for b in c.encode("utf-8", errors="surrogatepass"))
+            else:
+                out.append(id)
+        return tuple(out)
 
     def token_to_id(self, token: str) -> int | None:
         return self._vocab.get(token)
@@ -496,6 +642,92 @@ class SentencePieceUnigram(_SentencePieceModel):
                 node[""] = (i, None)  # scored by its byte length at match time
             else:
                 node[""] = (i, p.score)
+
+    def _word_ids_of(self, word: str) -> tuple[tuple[int, ...], float]:
+        """Ids of one word and the smallest score gap of any choice made (float64).
+
+        subtle: SentencePiece adds float32 scores along the whole sentence, so a word's
+        best path could depend on the rounding of the score before it; when some gap of
+        a sentence's words is within what that rounding can move (:meth:`_tolerance`),
+        the whole sentence is segmented in float32 as :meth:`tokenize` does.
+        """
+        segments, gap = self._segment_f64(word)
+        return self._ids(word, segments), gap
+
+    def _tolerance(self, n: int) -> float:
+        """A bound on the float32 rounding of a sentence of ``n`` characters: every partial
+        score is at most ``n * largest |score|``, each of at most ``n`` additions rounds by
+        half a unit in the last place of that, and two competing scores are compared."""
+        largest = max(abs(self.unk_score), abs(self.min_score), abs(self.max_score) * 4 * n + 0.1)
+        bound = max(n * largest, 1.0)
+        ulp = math.ldexp(1.0, math.frexp(bound)[1] - 24)
+        return 4 * n * ulp
+
+    def _segment_f64(self, s: str) -> tuple[list[tuple[int, int, int]], float]:
+        """:meth:`_segment` in float64, and the smallest gap between a candidate's score
+        and the best score it was compared with (a lower bound of every decision's margin)."""
+        n = len(s)
+        best_score = [0.0] * (n + 1)
+        best_start = [-1] * (n + 1)
+        best_id = [-1] * (n + 1)
+        trie = self._trie
+        gap = math.inf
+        user_score = self._user_score
+        unk_score, unk_id = self.unk_score, self.unk_id
+        for start in range(n):
+            here = best_score[start]
+            has_single = False
+            node = trie
+            ubytes = 0
+            for j in range(start, n):
+                node = node.get(s[j])
+                if node is None:
+                    break
+                hit = node.get("")
+                if hit is None:
+                    continue
+                id, score = hit
+                if score is None:
+                    ubytes = len(s[start : j + 1].encode("utf-8", errors="surrogatepass"))
+                    score = user_score(ubytes)
+                cand = score + here
+                end = j + 1
+                if best_start[end] == -1:
+                    best_score[end], best_start[end], best_id[end] = cand, start, id
+                else:
+                    d = cand - best_score[end]
+                    if d > 0:
+                        best_score[end], best_start[end], best_id[end] = cand, start, id
+                    elif d < 0:
+                        d = -d
+                    if d < gap:
+                        gap = d
+                if end == start + 1:
+                    has_single = True
+            if not has_single:
+                cand = unk_score + here
+                end = start + 1
+                if best_start[end] == -1:
+                    best_score[end], best_start[end], best_id[end] = cand, start, unk_id
+                else:
+                    d = cand - best_score[end]
+                    if d > 0:
+                        best_score[end], best_start[end], best_id[end] = cand, start, unk_id
+                    elif d < 0:
+                        d = -d
+                    if d < gap:
+                        gap = d
+        out = []
+        end = n
+        while end > 0:
+            start = best_start[end]
+            out.append((start, end, best_id[end]))
+            end = start
+        out.reverse()
+        return out, gap
+
+    def _user_score(self, ubytes: int) -> float:
+        return f32(f32(ubytes * self.max_score) - 0.1)
 
     def _segment(self, s: str) -> list[tuple[int, int, int]]:
         n = len(s)
@@ -625,6 +857,40 @@ class SentencePieceBPE(_SentencePieceModel):
     >>> [t.value for t in m.tokenize("abc")]
     ['ab', 'c']
     """
+
+    def _word_ids_of(self, word: str) -> tuple[tuple[int, ...], float]:
+        """Ids of one word: on a short word with no user-defined or unused pieces in the
+        model, a scan of all pairs (the heap's order: best score, then leftmost)."""
+        table = self.__dict__.get("_pair_table")
+        if table is None:
+            simple = not any(p.type in (USER_DEFINED, UNUSED) for p in self.pieces)
+            table = self._pair_table = (
+                {t: -self.pieces[i].score for t, i in self._matchable.items()} if simple else False
+            )
+        if table is False or len(word) > _SHORT_WORD:
+            return super()._word_ids_of(word)
+        symbols = list(word)
+        get = table.get
+        found = list(map(get, map(str.__add__, symbols, symbols[1:]), _NO_PAIRS[: len(symbols) - 1]))
+        while found:
+            best = min(found)  # subtle: by score alone; equal scores go to the leftmost pair
+            if best == _NO_PAIR:
+                break
+            at = found.index(best)
+            symbols[at : at + 2] = (symbols[at] + symbols[at + 1],)
+            del found[at]
+            if at < len(found):
+                found[at] = get(symbols[at] + symbols[at + 1], _NO_PAIR)
+            if at > 0:
+                found[at - 1] = get(symbols[at - 1] + symbols[at], _NO_PAIR)
+        matchable, unk = self._matchable, self.unk_id
+        segments = []
+        start = 0
+        for sym in symbols:
+            end = start + len(sym)
+            segments.append((start, end, matchable.get(sym, unk)))
+            start = end
+        return self._ids(word, segments), math.inf
 
     def _segment(self, s: str) -> list[tuple[int, int, int]]:
         # 1. characters, user-defined pieces kept whole and frozen

@@ -1,0 +1,233 @@
+"""Benchmark: encoding speed on every tokenizer file format, ours vs the native peer, one thread.
+
+    .venv/bin/python benchmarks/bench_encode.py                      # Korean, 20,000 lines
+    .venv/bin/python benchmarks/bench_encode.py --corpus ../shared/corpora/en-botchan.txt
+    .venv/bin/python benchmarks/bench_encode.py --lines 100000 --only sp-bpe,sp-unigram
+
+Every model file is made in the run from the corpus's first ``--lines`` lines (no download):
+
+| name | file | peer |
+| --- | --- | --- |
+| bpe | `tokenizer.json`, BPE, NFC + Whitespace, `[UNK]` (trained by `tokenizers`) | `tokenizers` |
+| bytelevel-bpe | `tokenizer.json`, byte-level BPE (GPT-2 style) | `tokenizers` |
+| wordpiece | `tokenizer.json`, BERT normalizer + pre-tokenizer | `tokenizers` |
+| unigram | `tokenizer.json`, NFKC + Metaspace | `tokenizers` |
+| tiktoken-gpt2, tiktoken-cl100k | a rank file from the byte-level BPE above (GPT-2 / cl100k_base split) | `tiktoken` |
+| sp-bpe | SentencePiece BPE `.model`, byte fallback (Llama/Mistral style) | `sentencepiece` |
+| sp-unigram | SentencePiece unigram `.model` | `sentencepiece` |
+
+subtle: the unigram ``tokenizer.json`` scores are rounded to 6 decimals before both load it:
+`tokenizers` reads 17-digit floats up to one unit in the last place off (serde_json's fast
+float parsing), which flips exact ties between segmentations (``,,,`` + ``,`` vs ``,`` + ``,,,``).
+
+How it measures: ids are checked equal on every line first (ours: ``encode(line).ids`` and
+``encode_batch_ids(lines)``; the peer's own call), then each timed pass loads a fresh copy of
+each tokenizer (caches start empty), and ours and the peer alternate, ``--repeats`` times; the
+best pass of each is reported. One thread: ``RAYON_NUM_THREADS=1``, ``TOKENIZERS_PARALLELISM=false``,
+``num_threads=1`` for sentencepiece. The peers are called as a Python user calls them on a
+file's lines: ``Tokenizer.encode_batch`` (tokenizers), ``Encoding.encode_ordinary`` per line
+(tiktoken; its batch call uses threads), ``SentencePieceProcessor.encode(lines, num_threads=1)``.
+Ours is timed as ``encode_batch_ids(lines)`` (ids) and as ``encode(line)`` per line (all
+offsets and tokens). Nothing here is a test: the figures depend on the machine and its load,
+which is printed beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ["RAYON_NUM_THREADS"] = "1"
+os.environ["TOKENIZERS_PARALLELISM"] = "false"
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "ko-movie-reviews.txt"
+NAMES = [
+    "bpe",
+    "bytelevel-bpe",
+    "wordpiece",
+    "unigram",
+    "tiktoken-gpt2",
+    "tiktoken-cl100k",
+    "sp-bpe",
+    "sp-unigram",
+]
+
+
+def _make_files(d: Path, corpus: Path, vocab_size: int, names: set[str]) -> None:
+    """Train every model file on ``corpus`` with the peer libraries."""
+    import sentencepiece as spm
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+
+    from core.bytelevel import CHAR_TO_BYTE
+    from core.formats.tiktoken_ranks import write_ranks
+
+    def train(tok, trainer, name):
+        tok.train([str(corpus)], trainer)
+        tok.save(str(d / f"{name}.json"))
+
+    if "bpe" in names:
+        tok = Tokenizer(models.BPE(unk_token="[UNK]"))
+        tok.normalizer = normalizers.NFC()
+        tok.pre_tokenizer = pre_tokenizers.Whitespace()
+        train(
+            tok,
+            trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=["[UNK]"], show_progress=False),
+            "bpe",
+        )
+    if names & {"bytelevel-bpe", "tiktoken-gpt2", "tiktoken-cl100k"}:
+        tok = Tokenizer(models.BPE())
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        alphabet = pre_tokenizers.ByteLevel.alphabet()
+        train(
+            tok,
+            trainers.BpeTrainer(vocab_size=vocab_size, initial_alphabet=alphabet, show_progress=False),
+            "bytelevel-bpe",
+        )
+        ranks = {bytes(CHAR_TO_BYTE[c] for c in t): i for t, i in tok.get_vocab().items()}
+        write_ranks(ranks, d / "ranks.tiktoken")
+    if "wordpiece" in names:
+        tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+        tok.normalizer = normalizers.BertNormalizer()
+        tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+        specials = ["[UNK]", "[CLS]", "[SEP]"]
+        train(
+            tok,
+            trainers.WordPieceTrainer(vocab_size=vocab_size, special_tokens=specials, show_progress=False),
+            "wordpiece",
+        )
+    if "unigram" in names:
+        tok = Tokenizer(models.Unigram())
+        tok.normalizer = normalizers.NFKC()
+        tok.pre_tokenizer = pre_tokenizers.Metaspace()
+        trainer = trainers.UnigramTrainer(
+            vocab_size=vocab_size, special_tokens=["<unk>"], unk_token="<unk>", show_progress=False
+        )
+        train(tok, trainer, "unigram")
+        path = d / "unigram.json"
+        data = json.loads(path.read_text(encoding="utf-8"))
+        data["model"]["vocab"] = [[p, round(s, 6)] for p, s in data["model"]["vocab"]]
+        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    for model_type in ("bpe", "unigram"):
+        if f"sp-{model_type}" in names:
+            spm.SentencePieceTrainer.train(
+                input=str(corpus),
+                model_prefix=str(d / f"sp-{model_type}"),
+                vocab_size=vocab_size,
+                model_type=model_type,
+                byte_fallback=model_type == "bpe",
+                minloglevel=2,
+                num_threads=1,
+            )
+
+
+def _loaders(d: Path, name: str):
+    """(load ours, load the peer's ``lines -> ids`` function) for one model file."""
+    if name in ("bpe", "bytelevel-bpe", "wordpiece", "unigram"):
+        from tokenizers import Tokenizer
+
+        from core.formats.hf_json import load_tokenizer_json
+
+        def peer():
+            tok = Tokenizer.from_file(str(d / f"{name}.json"))
+            return lambda lines: [e.ids for e in tok.encode_batch(lines, add_special_tokens=False)]
+
+        return lambda: load_tokenizer_json(d / f"{name}.json"), peer
+    if name.startswith("tiktoken"):
+        import tiktoken
+
+        from core.formats.tiktoken_ranks import PATTERNS, load_tiktoken, read_ranks
+
+        pattern = "gpt2" if name.endswith("gpt2") else "cl100k_base"
+        ranks = read_ranks(d / "ranks.tiktoken")
+
+        def peer():
+            enc = tiktoken.Encoding(name, pat_str=PATTERNS[pattern], mergeable_ranks=ranks, special_tokens={})
+            return lambda lines: [enc.encode_ordinary(line) for line in lines]
+
+        return lambda: load_tiktoken(d / "ranks.tiktoken", pattern), peer
+    import sentencepiece as spm
+
+    from core.formats.sentencepiece_model import load_sentencepiece
+
+    def peer():
+        sp = spm.SentencePieceProcessor(model_file=str(d / f"{name}.model"))
+        return lambda lines: sp.encode(lines, num_threads=1)
+
+    return lambda: load_sentencepiece(d / f"{name}.model"), peer
+
+
+def _timed(fn, lines) -> float:
+    start = time.perf_counter()
+    fn(lines)
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    ap.add_argument("--lines", type=int, default=20000, help="train on and encode the first N lines")
+    ap.add_argument("--vocab-size", type=int, default=8000)
+    ap.add_argument("--repeats", type=int, default=3, help="timed passes of each (the best is kept)")
+    ap.add_argument("--only", help=f"comma-separated subset of: {', '.join(NAMES)}")
+    args = ap.parse_args()
+    names = [n for n in NAMES if not args.only or n in args.only.split(",")]
+    lines = args.corpus.read_text(encoding="utf-8-sig").splitlines()[: args.lines]
+    size_mb = sum(len(line.encode("utf-8")) for line in lines) / 1e6
+    print(f"corpus {args.corpus.name}: {len(lines):,} lines, {size_mb:.2f} MB; vocab {args.vocab_size}")
+    print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        corpus = d / "corpus.txt"
+        corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        _make_files(d, corpus, args.vocab_size, set(names))
+        for name in names:
+            load_ours, load_peer = _loaders(d, name)
+            # 1. the same ids, every line, before any timing
+            want = load_peer()(lines)
+            ours = load_ours()
+            slow = [ours.encode(line).ids for line in lines]
+            fast = load_ours().encode_batch_ids(lines)
+            bad = sum(a != b for a, b in zip(want, slow)) + sum(a != b for a, b in zip(want, fast))
+            if bad:
+                print(f"{name}: ids differ on {bad} lines; not timed", flush=True)
+                continue
+            # 2. alternate: fresh tokenizers each pass, so no cache is warm from a previous pass
+            best = {"peer": float("inf"), "ids": float("inf"), "encode": float("inf")}
+            for _ in range(args.repeats):
+                best["peer"] = min(best["peer"], _timed(load_peer(), lines))
+                best["ids"] = min(best["ids"], _timed(load_ours().encode_batch_ids, lines))
+                tok = load_ours()
+                best["encode"] = min(
+                    best["encode"], _timed(lambda ls, tok=tok: [tok.encode(s) for s in ls], lines)
+                )
+            rows.append((name, best))
+            print(
+                f"{name:<16} peer {size_mb / best['peer']:6.2f} MB/s  ours ids {size_mb / best['ids']:6.2f} MB/s"
+                f" (x{best['ids'] / best['peer']:.2f})  ours encode {size_mb / best['encode']:5.2f} MB/s"
+                f" (x{best['encode'] / best['peer']:.2f})",
+                flush=True,
+            )
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    print()
+    print(
+        "| model file | peer MB/s | ours `encode_batch_ids` MB/s | ours/peer time | ours `encode` MB/s | ours/peer time |"
+    )
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, best in rows:
+        print(
+            f"| {name} | {size_mb / best['peer']:.2f} | {size_mb / best['ids']:.2f} | x{best['ids'] / best['peer']:.2f}"
+            f" | {size_mb / best['encode']:.2f} | x{best['encode'] / best['peer']:.2f} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,179 @@
+"""The ids fast path of SentencePiece models: ``normalize_str`` (a rewrite, then spaces handled
+on the whole string) equals ``normalize``, and ``encode_ids`` (cached words, float64 with a
+rounding check for unigram, a pair scan for BPE) gives SentencePieceProcessor's ids, also on
+hand-built models full of exact score ties, user-defined and unused pieces."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+spm = pytest.importorskip("sentencepiece")
+
+from core.formats.sentencepiece_model import (  # noqa: E402
+    BYTE,
+    CONTROL,
+    NORMAL,
+    UNKNOWN,
+    UNUSED,
+    USER_DEFINED,
+    SentencePieceNormalizer,
+    load_sentencepiece,
+)
+from core.text import NormalizedString  # noqa: E402
+
+# -- building models by hand (as in test_sentencepiece.py) ---------------------------------
+
+
+def _varint(n: int) -> bytes:
+    n &= (1 << 64) - 1
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _field(number: int, value) -> bytes:
+    if isinstance(value, bool) or isinstance(value, int):
+        return _varint(number << 3) + _varint(int(value))
+    if isinstance(value, float):
+        return _varint(number << 3 | 5) + struct.pack("<f", value)
+    if isinstance(value, str):
+        value = value.encode()
+    return _varint(number << 3 | 2) + _varint(len(value)) + value
+
+
+def model_bytes(
+    pieces, model_type=1, byte_fallback=False, add_dummy_prefix=True, charsmap=b"", name="identity"
+):
+    out = b""
+    for text, score, kind in pieces:
+        out += _field(1, _field(1, text) + _field(2, float(score)) + _field(3, kind))
+    trainer = _field(3, model_type) + _field(4, len(pieces)) + _field(35, byte_fallback) + _field(40, 0)
+    trainer += _field(41, -1) + _field(42, -1)
+    out += _field(2, trainer)
+    normalizer = _field(1, name) + _field(3, add_dummy_prefix) + _field(4, True) + _field(5, True)
+    if charsmap:
+        normalizer += _field(2, charsmap)
+    out += _field(3, normalizer)
+    return out
+
+
+def _both(tmp_path, data: bytes):
+    path = tmp_path / "hand.model"
+    path.write_bytes(data)
+    return spm.SentencePieceProcessor(model_file=str(path)), load_sentencepiece(path)
+
+
+# spaces of several kinds, the ▁ itself, characters the nmt_nfkc charsmap rewrites (full-width,
+# compatibility jamo, ligatures), one it deletes (zero-width space), and plain letters
+TEXT = st.text(alphabet=" \t\u3000▁aAｶﾞ①ﬁㅋ\u200b철수는é\u0301😀", max_size=30)
+
+# exact ties everywhere: a + a == aa, ▁ + a == ▁a, and so on
+TIED_UNIGRAM = [
+    ("<unk>", 0.0, UNKNOWN),
+    ("<s>", 0.0, CONTROL),
+    ("▁", -1.0, NORMAL),
+    ("a", -1.0, NORMAL),
+    ("b", -1.5, NORMAL),
+    ("aa", -2.0, NORMAL),
+    ("▁a", -2.0, NORMAL),
+    ("ab", -2.5, NORMAL),
+    ("aab", -3.5, NORMAL),
+    ("▁aa", -3.0, NORMAL),
+    ("<u>", 0.0, USER_DEFINED),
+]
+
+BPE = [
+    ("<unk>", 0.0, UNKNOWN),
+    ("<s>", 0.0, CONTROL),
+    ("ab", 0.0, NORMAL),
+    ("ba", 0.0, NORMAL),  # ties with ab: the leftmost pair first
+    ("▁a", -1.0, NORMAL),
+    ("aa", -1.0, NORMAL),
+    ("▁ab", -2.0, NORMAL),
+    ("abab", -2.5, NORMAL),
+    ("▁", -4.0, NORMAL),
+    ("a", -5.0, NORMAL),
+    ("b", -6.0, NORMAL),
+]
+
+
+@pytest.fixture(scope="module")
+def nmt_nfkc_charsmap(tmp_path_factory):
+    d = tmp_path_factory.mktemp("charsmap")
+    (d / "c.txt").write_text("a b c\n철수는 먹고\nＡＢＣ ｶﾞ\n" * 50, encoding="utf-8")
+    spm.SentencePieceTrainer.train(
+        input=str(d / "c.txt"), model_prefix=str(d / "m"), vocab_size=17, minloglevel=2, num_threads=1
+    )
+    return load_sentencepiece(d / "m.model").normalizer.precompiled.charsmap
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=TEXT,
+    dummy=st.booleans(),
+    extra=st.booleans(),
+    escape=st.booleans(),
+    suffix=st.booleans(),
+    charsmap=st.booleans(),
+)
+def test_normalize_str_equals_normalize(nmt_nfkc_charsmap, text, dummy, extra, escape, suffix, charsmap):
+    n = SentencePieceNormalizer(
+        nmt_nfkc_charsmap if charsmap else b"",
+        add_dummy_prefix=dummy,
+        remove_extra_whitespaces=extra,
+        escape_whitespaces=escape,
+        treat_whitespace_as_suffix=suffix,
+        user_defined=["ｶﾞ", "a▁"],
+    )
+    assert n.normalize_str(text) == n.normalize(NormalizedString.from_str(text)).normalized
+    assert n.normalize_str(text) == n.normalize(NormalizedString.from_str(text)).normalized  # chars now known
+
+
+@pytest.fixture(scope="module")
+def hand_built(tmp_path_factory):
+    bytes_ = [(f"<0x{b:02X}>", 0.0, BYTE) for b in range(256)]
+    models = {
+        "unigram": model_bytes(TIED_UNIGRAM),
+        "unigram-bytes": model_bytes(TIED_UNIGRAM + bytes_, byte_fallback=True),
+        "bpe": model_bytes(BPE, model_type=2),
+        "bpe-unused": model_bytes(BPE + [("aab", -0.5, UNUSED)], model_type=2),
+        "bpe-bytes": model_bytes(BPE + bytes_, model_type=2, byte_fallback=True),
+    }
+    return {name: _both(tmp_path_factory.mktemp(name), data) for name, data in models.items()}
+
+
+@pytest.mark.parametrize("name", ["unigram", "unigram-bytes", "bpe", "bpe-unused", "bpe-bytes"])
+@settings(max_examples=150, deadline=None)
+@given(text=st.text(alphabet="ab  ▁xé<u>", max_size=60))
+def test_encode_ids_gives_sentencepiece_ids(hand_built, name, text):
+    sp, ours = hand_built[name]
+    expected = sp.encode(text)
+    assert ours.encode(text).ids == expected
+    assert ours.encode_ids(text) == expected
+    assert ours.encode_ids(text) == expected  # from the word cache
+
+
+def test_a_piece_across_words_makes_whole_sentences(tmp_path):
+    # "a▁b" spans two words: the model must not cut sentences into words
+    pieces = BPE + [("a▁b", 1.0, NORMAL)]
+    sp, ours = _both(tmp_path, model_bytes(pieces, model_type=2))
+    for text in ["a b", "aa bb a b", "b a b a"]:
+        assert ours.encode_ids(text) == sp.encode(text) == ours.encode(text).ids
+    assert ours.model._words_apart is False
+
+
+def test_long_lines_and_long_words(hand_built):
+    sp, ours = hand_built["unigram"]
+    for text in ["ab " * 400, "aab" * 300, ("a" * 50 + " ") * 30]:
+        assert ours.encode_ids(text) == sp.encode(text)
+    sp, ours = hand_built["bpe"]
+    for text in ["ab " * 400, "abba" * 100, "ba" * 300]:
+        assert ours.encode_ids(text) == sp.encode(text)
