@@ -14,6 +14,7 @@ spm = pytest.importorskip("sentencepiece")
 tokenizers = pytest.importorskip("tokenizers")
 
 from conftest import CORPORA  # noqa: E402
+from spans import sentencepiece_spans  # noqa: E402
 
 from core.formats.detect import open_tokenizer  # noqa: E402
 
@@ -116,4 +117,4 @@ def test_tokenizers_sentencepiece_unigram_file_with_nmt_normalizer(tmp_path):
     for line in _lines(300) + PROBES + ["a\tb\x07c\u200bd\r\ne\ufeff f\u2581g\x01\x02"]:
         a, b = theirs.encode(line), loaded.tokenizer.encode(line)
         assert b.ids == a.ids, line
-        assert [tuple(o) for o in b.offsets] == a.offsets, line
+        assert [tuple(o) for o in b.offsets] == sentencepiece_spans(a.offsets), line  # ours never overlap

@@ -8,6 +8,7 @@ import pytest
 
 tokenizers = pytest.importorskip("tokenizers")
 from conftest import CORPORA  # noqa: E402
+from spans import sentencepiece_spans  # noqa: E402
 from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, trainers  # noqa: E402
 
 from core.formats.detect import open_tokenizer  # noqa: E402
@@ -87,7 +88,7 @@ def test_encodes_and_decodes_as_tokenizers(tmp_path, name):
     for line in _lines() + PROBES:
         a, b = theirs.encode(line), ours.encode(line)
         assert b.ids == a.ids, line
-        assert [tuple(o) for o in b.offsets] == a.offsets, line
+        assert [tuple(o) for o in b.offsets] == sentencepiece_spans(a.offsets), line  # ours never overlap
         assert ours.decode(b.ids) == theirs.decode(a.ids), line
 
 
