@@ -102,8 +102,10 @@ class KoreanStudyWindow(QWidget):
             xs = [k for k, _ in r.curve]
             ys = [v for _, v in r.curve]
             colour = STUDY_COLOURS.get(r.name, "#555555")
-            self.plot.plot(xs, ys, pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6,
-                           symbolBrush=colour, name=r.name)  # fmt: skip
+            # dashed: the morpheme-aware curve often lies on the syllable one, which must show through
+            style = Qt.PenStyle.DashLine if r.name == "morpheme-aware BPE" else Qt.PenStyle.SolidLine
+            pen = pg.mkPen(colour, width=2, style=style)
+            self.plot.plot(xs, ys, pen=pen, symbol="o", symbolSize=6, symbolBrush=colour, name=r.name)
 
 
 class KoreanStudy(QObject):
