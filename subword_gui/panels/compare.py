@@ -441,7 +441,6 @@ class ComparePanel(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel(self.tr("Text:")))
         top.addWidget(self.follow)
-        top.addWidget(self.cap_note)
         # the combo takes the row's free width (its minimum stays small): a narrow tab read
         # "Statistics over the te" with a fixed width
         top.addWidget(self.stats_over, 1)
@@ -494,6 +493,7 @@ class ComparePanel(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(top)
         layout.addWidget(self.editor)
+        layout.addWidget(self.cap_note)  # its own row: beside the combo it clipped the combo's label
         layout.addWidget(self.splitter, 1)
 
     def _arrange_plots(self, per_row: int) -> None:
@@ -664,7 +664,9 @@ class ComparePanel(QWidget):
         # the window for seconds, so Compare takes the beginning and says so
         self.cap_note.setVisible(len(text) > COMPARE_MAX_CHARS)
         self.cap_note.setText(
-            self.tr("compares the first {0:,} of {1:,} characters").format(COMPARE_MAX_CHARS, len(text))
+            self.tr("Compared: the first {0:,} of these {1:,} characters.").format(
+                COMPARE_MAX_CHARS, len(text)
+            )
         )
         results = compare_lines(tokenizers, lines)
         for column, result in zip(self.columns, results):

@@ -205,7 +205,7 @@ def test_a_very_long_text_is_compared_from_its_beginning_and_the_panel_says_so(p
     monkeypatch.setattr(compare, "COMPARE_MAX_CHARS", 30)
     panel.set_text("hugs pug\n" * 10)  # 90 characters
     assert panel.cap_note.isVisible()
-    assert "first 30 of 90 characters" in panel.cap_note.text()
+    assert "the first 30 of these 90 characters" in panel.cap_note.text()
     for column in panel.columns:
         assert [ln.text for ln in column.result.lines] == ["hugs pug"] * 3 + ["hug"]
     panel.set_text("hugs pug")
