@@ -48,9 +48,11 @@ Permissions: new files get ``0666 & ~umask``, as ``touch`` or ``open(..., "w")``
 would (a temp file's private 0600 must not survive the rename); folders are
 created with ``mkdir``, which applies the umask.
 
-Failures name the file: an ``OSError`` while staging (full disk, quota, I/O
-error) becomes a :class:`~core.errors.SaveError` naming the target file and
-saying that the folder still holds its earlier files.
+Failures name the file: an ``OSError`` (full disk, quota, permission, I/O error)
+becomes a :class:`WriteError` (a :class:`~core.errors.SaveError`) naming the
+target file, never a temp file, and a failed folder save says that the folder
+still holds its earlier files. A target that is a FIFO, device or socket is
+refused, not replaced.
 
 Leaves out: Windows (no ``flock``: saves still stage and commit, but recovery
 does not clean other processes' leftovers), and NFS without ``flock`` support
@@ -72,6 +74,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from core.errors import SaveError
+from core.paths import special_kind
 
 try:
     import fcntl
@@ -134,13 +137,26 @@ def file_mode() -> int:
 # -- one file -------------------------------------------------------------------------------
 
 
+class WriteError(SaveError):
+    """A file that could not be written: ``cannot write PATH: REASON``, never a temp file's name."""
+
+    def __init__(self, path: Path, reason: str):
+        self.path, self.reason = Path(path), reason
+        super().__init__(f"cannot write {path}: {reason}")
+
+
 def write_temp_beside(path: Path, data: str | bytes) -> str:
     """Write ``data`` (text as UTF-8, no newline translation) to a synced temp file next to ``path``.
 
     The temp file already has the final mode; the caller renames it into place.
+    Failures are a :class:`WriteError` naming ``path`` (as ``/proc/version``, not
+    ``/proc/.version.123.x7f.tmp``).
     """
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+    except OSError as e:
+        raise _naming(e, path) from None
     try:
         _lock(fd, blocking=True)  # held until closed: a live writer's temp is never "stale"
         os.fchmod(fd, file_mode())
@@ -157,9 +173,19 @@ def write_temp_beside(path: Path, data: str | bytes) -> str:
 
 
 def write_atomic(path: Path, data: str | bytes) -> None:
-    """Replace ``path`` with ``data`` in one step; on any failure the old file is untouched."""
+    """Replace ``path`` with ``data`` in one step; on any failure the old file is untouched.
+
+    A ``path`` that is a FIFO, device, socket or folder is refused, never replaced
+    (saving to ``/dev/null`` as root must not swap the device for a file).
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    kind = special_kind(path)
+    if kind is not None:
+        raise WriteError(path, f"it is {kind}, not a regular file")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise _naming(e, path) from None
     remove_stale_temps(path.parent, path.name)
     tmp = write_temp_beside(path, data)
     try:
@@ -235,10 +261,10 @@ def save_folder(folder: Path, replaces: Iterable[str] = MODEL_FILES) -> Iterator
             try:
                 stage = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}.", dir=folder))
             except OSError as e:
-                raise _naming(e, folder) from None
+                raise WriteError(folder, e.strerror or str(e)) from None
         try:
             yield stage
-        except OSError as e:
+        except (OSError, WriteError) as e:
             raise _staged_error(e, stage, folder, created) from None
         written = sorted(p.name for p in stage.iterdir() if p.name != JOURNAL and not p.name.endswith(".tmp"))
         with _signals_held():
@@ -443,18 +469,23 @@ def _signals_held():
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
-def _staged_error(e: OSError, stage: Path, folder: Path, created: bool) -> SaveError:
-    name = Path(e.filename).name if e.filename and str(e.filename).startswith(str(stage)) else None
+def _staged_error(e: OSError | WriteError, stage: Path, folder: Path, created: bool) -> SaveError:
+    """The error of a write into the staging folder, naming the file the user asked for."""
+    if isinstance(e, WriteError):
+        filename, reason = str(e.path), e.reason
+    else:
+        filename, reason = e.filename, e.strerror or str(e)
+    name = Path(filename).name if filename and str(filename).startswith(str(stage)) else None
     if name and name.startswith(".") and name.endswith(".tmp"):
         name = name[1:].rsplit(".", 3)[0]  # a temp file: name its target
     target = folder / name if name else folder
     kept = "nothing was written" if created else f"{folder} still holds its earlier files"
-    return SaveError(f"cannot write {target}: {e.strerror or e} ({kept})")
+    return SaveError(f"cannot write {target}: {reason} ({kept})")
 
 
-def _naming(e: OSError, path: Path) -> OSError:
-    """The same error, with ``path`` as its file name (a temp file's name means nothing to a user)."""
-    return type(e)(e.errno, e.strerror or str(e), str(path)) if e.errno else e
+def _naming(e: OSError, path: Path) -> WriteError:
+    """``e`` as a WriteError naming ``path`` (a temp file's name means nothing to a user)."""
+    return WriteError(path, e.strerror or str(e))
 
 
 def _fsync_path(path: Path) -> None:

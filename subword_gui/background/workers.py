@@ -152,6 +152,26 @@ def _child_main(conn, func, args, stepping: bool) -> None:  # pragma: no cover -
             pass
 
 
+REAP_POLL_MS = 100
+
+
+def _reap(proc, waited_ms: int = 0) -> None:
+    """Collect a finished worker's exit status from the event loop, so it never lingers as a zombie.
+
+    subtle: a child that has exited stays in the process table (``<defunct>``) until
+    its parent waits for it; ``is_alive()`` does that wait (without blocking) once the
+    child is gone. So poll until it is gone: terminate it after ``KILL_AFTER_MS``,
+    kill it a second later if it still has not exited.
+    """
+    if not proc.is_alive():
+        return  # exited, and is_alive() has collected it
+    if waited_ms >= KILL_AFTER_MS + 1000:
+        proc.kill()
+    elif waited_ms >= KILL_AFTER_MS:
+        proc.terminate()
+    QTimer.singleShot(REAP_POLL_MS, lambda: _reap(proc, waited_ms + REAP_POLL_MS))
+
+
 class Job(QObject):
     """One engine generator running in a child process (see the module docstring)."""
 
@@ -211,14 +231,7 @@ class Job(QObject):
             return
         self._send("cancel")
         self._finish("cancelled", None)
-        proc = self._proc
-
-        def reap():
-            if proc.is_alive():
-                proc.terminate()
-            proc.join(0.05)
-
-        QTimer.singleShot(KILL_AFTER_MS, reap)
+        _reap(self._proc)
 
     def kill(self) -> None:
         """Stop at once, emitting nothing (the window is closing)."""
@@ -293,7 +306,4 @@ class Job(QObject):
         else:
             self.ended.emit()
         if kind != "cancelled" and self._proc is not None:
-            proc = self._proc  # it exits on its own; reap it later without waiting here
-            QTimer.singleShot(
-                KILL_AFTER_MS, lambda: proc.join(0) if proc.is_alive() is False else proc.terminate()
-            )
+            _reap(self._proc)  # it exits on its own; collected without waiting here

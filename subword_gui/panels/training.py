@@ -173,6 +173,15 @@ def _count_kept(rows: list, k: int) -> int:
     return lo
 
 
+def _file_state(path) -> tuple | None:
+    """What changes when a file's contents change: ``(device, inode, size, mtime_ns, ctime_ns)``."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None  # counting will say why
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
 class _Plots:
     """The panel's pyqtgraph plots: merge counts (log y), Unigram loss and vocab size, the curve."""
 
@@ -551,8 +560,15 @@ class TrainingPanel(QWidget):
             self.job.cancel()
 
     def _cache_file(self, source: tuple, options: TrainOptions) -> str:
-        """Where the worker keeps this corpus's counts under this pipeline, between runs."""
+        """Where the worker keeps this corpus's counts under this pipeline, between runs.
+
+        subtle: a file is known by its identity and state (device, inode, size,
+        modification and change times), not only its path: a corpus rewritten in
+        place and reopened must be counted again, never trained on its old counts.
+        """
         ident = repr(source[1:]) if source[0] != "lines" else repr(sorted(source[1]))
+        if source[0] in ("file", "counts_file"):
+            ident += repr(_file_state(source[1]))
         key = repr((source[0], ident, options.normalizer, options.pre_tokenizer, jobs.HELD_OUT_EVERY))
         if self._cache_dir is None:
             self._cache_dir = tempfile.TemporaryDirectory(prefix="subword-explorer-counts-")

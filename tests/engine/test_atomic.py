@@ -181,3 +181,24 @@ def test_an_unwritable_folder_is_said_before_any_work(tmp_path):
             check_writable_folder(ro)
     finally:
         ro.chmod(0o755)
+
+
+def test_an_unwritable_place_is_named_without_errno_or_temp_names():
+    # the audit's case: saving over /proc/version showed "[Errno 13] ... /proc/.version.x.tmp"
+    with pytest.raises(atomic.WriteError) as e:
+        write_atomic(atomic.Path("/proc/version"), "x")
+    message = str(e.value)
+    assert (
+        message.startswith("cannot write /proc/version: ")
+        and "Errno" not in message
+        and ".tmp" not in message
+    )
+
+
+def test_a_device_or_fifo_is_never_replaced(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    for target in (fifo, atomic.Path("/dev/null")):
+        with pytest.raises(atomic.WriteError, match="not a regular file"):
+            write_atomic(target, "x")
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode) and stat.S_ISCHR(os.stat("/dev/null").st_mode)

@@ -410,3 +410,17 @@ def test_a_lone_unigram_point_is_not_zoomed_in_on(qtbot, window):
     lo, hi = plots.unigram_plot.getViewBox().viewRange()[0]
     assert hi - lo >= 4.0
     assert "x0.0" not in plots.unigram_plot.getAxis("bottom").labelString()
+
+
+def test_a_corpus_rewritten_in_place_is_counted_again(qtbot, window, monkeypatch, tmp_path):
+    """The audit's case: rewrite the file, reopen it, train again: the new words, not the old counts."""
+    path = tmp_path / "corpus.txt"
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    alphabets = []
+    for words in ("alpha beta gamma", "zebra quux xylophone"):
+        path.write_text((words + "\n") * 40, encoding="utf-8")
+        with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+            window.open_corpus_action.trigger()
+        tok = train(qtbot, window, TrainOptions("bpe", vocab_size=30))
+        alphabets.append({t for t in tok.get_vocab() if len(t) == 1})
+    assert {"z", "q", "x", "y"} <= alphabets[1] and not {"g", "m"} & alphabets[1]
