@@ -23,7 +23,7 @@ import json
 import threading
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QImage, QTextDocument
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout
 
@@ -222,7 +222,7 @@ def _section(anchor: str, title: str, body: str) -> str:
 
 
 WHY_IMAGES = {  # image name -> (worked example, the piece its why view explains, picture size)
-    "why-bpe.png": ("bpe", "hugs", (640, 110)),
+    "why-bpe.png": ("bpe", "hugs", (640, 220)),
     # the lattice of a 13-letter word has many rows, and the n-best list goes under it
     "why-unigram.png": ("unigram", "▁tokenization", (640, 470)),
 }
@@ -242,8 +242,13 @@ def draw_why_views(examples: dict[str, WorkedExample]) -> dict[str, QImage]:
         view.show()  # offscreen: lays it out so grab() draws what a user would see
         view.show_piece(examples[key].tokenizer, piece)
         image = view.grab().toImage()
-        # the view has a minimum height; the picture keeps only the rows the word needs
-        images[name] = image.copy(0, 0, image.width(), min(image.height(), size[1]))
+        height = size[1]
+        if view.kind != "unigram":
+            # the steps list has a minimum height: the picture keeps only the rows the word needs
+            steps = view.steps
+            top = steps.mapTo(view, QPoint(0, 0)).y()
+            height = top + int(steps.document().size().height()) + 2 * steps.frameWidth() + 6
+        images[name] = image.copy(0, 0, image.width(), min(image.height(), height))
         view.close()
         view.deleteLater()
     return images
