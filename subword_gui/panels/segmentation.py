@@ -439,6 +439,13 @@ class SegmentationPanel(QWidget):
         if ln.covering(pos):
             cs, ce = cluster_at(ln.text, pos)  # 👋🏽 is one character to a reader, two code points
             covering = sorted({i for p in range(cs, ce) for i in ln.covering(p)})
+            # the earlier pieces of a split character have an empty span at its start (spans
+            # never overlap, see core.tokenizer): they are pieces of it too
+            offsets = ln.encoding.offsets
+            k = covering[0] - 1
+            while k >= 0 and offsets[k][0] == offsets[k][1] and cs <= offsets[k][0] < ce:
+                covering.insert(0, k)
+                k -= 1
         else:
             covering = []
         if len(covering) > 1:

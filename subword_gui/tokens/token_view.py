@@ -426,9 +426,13 @@ def span_formats(line: LineTokens, tokens: range | None = None) -> list[tuple[in
     prev_end = -1
     prev_fmt = None
     offsets = line.encoding.offsets
+    cut_at = -1  # a character an earlier token took a part of (its span was left empty)
     for i in range(len(offsets)) if tokens is None else tokens:
         s, e = offsets[i]
         if e <= s:
+            # subtle: spans never overlap (core.tokenizer): of the tokens cut from one character
+            # (its UTF-8 bytes, its jamo) all but the last get an empty span where it starts
+            cut_at = s
             continue
         fmt = token_format(line.keys[i], line.unknown[i], line.special[i])
         if s < prev_end and prev_fmt is not None:
@@ -438,6 +442,9 @@ def span_formats(line: LineTokens, tokens: range | None = None) -> list[tuple[in
                 out.append((prev_end, e - prev_end, fmt))
         else:
             out.append((s, e - s, fmt))
+            if s == cut_at:  # the last piece of a split character: mark that character
+                out.append((s, 1, shared_char_format(fmt)))
+        cut_at = -1
         prev_end = max(prev_end, e)
         prev_fmt = fmt
     if tokens is None:

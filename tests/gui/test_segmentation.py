@@ -366,7 +366,7 @@ def test_a_character_split_across_byte_tokens_is_marked_and_explained(panel):
     panel.state.set_tokenizer(tok)
     panel.set_text("한")
     enc = panel.lines()[0].encoding
-    assert enc.offsets == [(0, 1)] * 3
+    assert enc.offsets == [(0, 0), (0, 0), (0, 1)]  # spans never overlap: the last piece owns 한
     fmt = format_at(panel, 0, 0)
     assert fmt.underlineStyle() == QTextCharFormat.UnderlineStyle.DotLine
     tip = panel.tooltip_for(0, 0)
