@@ -426,7 +426,9 @@ def _add_encode_options(p: argparse.ArgumentParser) -> None:
         "vocab.txt, .model, .vocab, tiktoken ranks, tekken.json, subword-nmt codes, a project)",
     )
     p.add_argument(
-        "--pattern", help="split pattern of a tiktoken rank file: gpt2, cl100k_base, o200k_base or a regex"
+        "--pattern",
+        help="split pattern of a tiktoken rank file: gpt2, cl100k_base, o200k_base or a regex "
+        "(default: the one its number of ranks suggests)",
     )
     p.add_argument(
         "--allow-special",
@@ -688,7 +690,9 @@ def _add_convert_options(p: argparse.ArgumentParser) -> None:
         help="the input's format, when detection should not guess it",
     )
     p.add_argument(
-        "--pattern", help="split pattern of a tiktoken rank file: gpt2, cl100k_base, o200k_base or a regex"
+        "--pattern",
+        help="split pattern of a tiktoken rank file: gpt2, cl100k_base, o200k_base or a regex "
+        "(default: the one its number of ranks suggests)",
     )
 
 

@@ -142,7 +142,7 @@ FORMATS: tuple[Format, ...] = (
     ),
     Format(
         "clip",
-        "CLIP merges (bpe_simple_vocab_16e6.txt.gz)",
+        "CLIP merges",
         "core.formats.clip_bpe",
         globs=("bpe_simple_vocab*.txt.gz",),
         folder_hint="bpe_simple_vocab*.txt.gz",
