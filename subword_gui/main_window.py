@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMessageBox,
+    QTreeView,
     QWidget,
 )
 
@@ -104,6 +105,32 @@ def detect_kind(path: str | Path) -> str:
     except Exception:  # noqa: BLE001 - detection is a best guess
         pass
     return "corpus"
+
+
+def widen_next_file_dialog() -> None:
+    """Give the file dialog about to open a Size column wide enough for "91.4 KiB".
+
+    Qt's own dialog (used where the desktop offers no native one) sizes that column
+    for a few digits, so sizes read "91.…KiB". Called just before a static
+    ``QFileDialog.get…`` call: the timer fires inside the dialog's event loop. A native
+    dialog has no such view, and is left alone.
+    """
+
+    def widen() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QFileDialog):
+            return
+        view = dialog.findChild(QTreeView, "treeView")
+        if view is None:
+            return
+        fm = view.fontMetrics()
+        header = view.header()
+        header.resizeSection(1, fm.horizontalAdvance("1,023.9 KiB") + 28)
+        header.resizeSection(0, max(header.sectionSize(0), fm.horizontalAdvance("n" * 36)))
+        header.resizeSection(2, fm.horizontalAdvance("plain text document") + 20)
+        dialog.resize(max(dialog.width(), 900), max(dialog.height(), 520))
+
+    QTimer.singleShot(0, widen)
 
 
 def first_size(available) -> tuple[int, int]:
@@ -701,6 +728,7 @@ class MainWindow(QMainWindow):
 
     def _ask_open(self, title: str, filters: str) -> str | None:
         start = str(Path(self.state.corpus_path).parent) if self.state.corpus_path else ""
+        widen_next_file_dialog()
         path, _ = QFileDialog.getOpenFileName(self, title, start, filters)
         return path or None
 
@@ -806,6 +834,7 @@ class MainWindow(QMainWindow):
             self.state.runs_changed.emit()
 
     def _save_dialog(self, tok, options, corpus: list[str], title: str) -> bool:
+        widen_next_file_dialog()
         path, chosen = QFileDialog.getSaveFileName(
             self, title, "tokenizer.json", ";;".join(f for f, _ in SAVE_FILTERS)
         )
@@ -855,6 +884,7 @@ class MainWindow(QMainWindow):
                 self.tr("Exporting the merge log is not available in this build yet."),
             )
             return
+        widen_next_file_dialog()
         path, _ = QFileDialog.getSaveFileName(
             self, self.tr("Export merge log"), "merges.csv", self.tr("CSV (*.csv);;JSON lines (*.jsonl)")
         )

@@ -212,6 +212,9 @@ class CompareColumn(QFrame):
 
     def _source_changed(self) -> None:
         if self.source_key() == "file" and self.file_tokenizer is None:
+            from subword_gui.main_window import widen_next_file_dialog
+
+            widen_next_file_dialog()
             path, _ = QFileDialog.getOpenFileName(
                 self,
                 self.tr("Open a tokenizer to compare"),

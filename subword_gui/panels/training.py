@@ -351,9 +351,10 @@ class TrainingPanel(QWidget):
             view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
             view.setWordWrap(False)
         header = self.merge_view.horizontalHeader()
-        for col in (1, 2, 3):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((0, 68), (4, 78), (5, 70), (6, 66)):
+        # the new token takes the spare width: with Left, Right and it sharing it, a
+        # 500-pixel tab clipped the header to "New toke"
+        header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        for col, width in ((0, 62), (1, 72), (2, 72), (4, 66), (5, 62), (6, 62)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width)
         self.round_view.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
@@ -878,6 +879,9 @@ class TrainingPanel(QWidget):
                     color=theme.current().text,
                     size="10pt",
                 )
+                # pair counts span decades (log scale); WordPiece scores sit within one,
+                # where a log axis labels every minor tick on top of each other
+                p.merge_plot.setLogMode(x=False, y=not scored)
                 p.merge_plot.setLabel("left", self.tr("score") if scored else self.tr("count"))
             p.merge_curve.setData(
                 np.asarray(self._merge_x, dtype=float), np.asarray(self._merge_y, dtype=float)

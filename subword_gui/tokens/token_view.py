@@ -621,7 +621,7 @@ def _jamo_row(token: str, text: str) -> str:
     if not syllables:
         return html.escape(own)
     spelled = " · ".join(" ".join(to_compatibility(decompose_syllable(c))) for c in syllables)
-    return f"{html.escape(own)} <span style='color:#666'>of {html.escape(''.join(syllables))} = {html.escape(spelled)}</span>"
+    return f"{html.escape(own)} <span style='color:{theme.current().muted}'>of {html.escape(''.join(syllables))} = {html.escape(spelled)}</span>"
 
 
 # -- the chip strip ------------------------------------------------------------------
