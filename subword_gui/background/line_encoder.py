@@ -87,7 +87,10 @@ class LineEncoder(QObject):
                 line.starts()  # build the bisection table here, not on the GUI thread
                 if self._prepare is not None:
                     self._prepare(tokenizer, line)
+                result = ("encoded", (tokenizer, text, line))
             except Exception as e:  # noqa: BLE001 - reported to the panel, never lost in a thread
-                self.failed.emit(tokenizer, text, f"{type(e).__name__}: {e}")
-            else:
-                self.encoded.emit(tokenizer, text, line)
+                result = ("failed", (tokenizer, text, f"{type(e).__name__}: {e}"))
+            try:
+                getattr(self, result[0]).emit(*result[1])
+            except RuntimeError:  # the window closed while this line was being encoded
+                return
