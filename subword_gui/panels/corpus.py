@@ -93,6 +93,7 @@ class CorpusPanel(QWidget):
         self.progress_label = QLabel("")
         self.progress_label.setObjectName("hint")
         self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Stop counting; the loaded corpus stays (Esc)"))
         self.fact_labels: dict[str, QLabel] = {}
         for key, _ in FACTS:
             lab = QLabel("–")

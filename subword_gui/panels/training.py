@@ -329,6 +329,7 @@ class TrainingPanel(QWidget):
         self.step_button = QPushButton(self.tr("Step"))
         self.step_button.setToolTip(self.tr("Advance one merge at a time (Ctrl+Shift+T)"))
         self.cancel_button = QPushButton(self.tr("Cancel"))
+        self.cancel_button.setToolTip(self.tr("Stop training; the previous model stays (Esc)"))
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
