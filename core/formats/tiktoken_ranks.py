@@ -35,6 +35,7 @@ from core.atomic import write_atomic
 from core.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_chars
 from core.errors import ConfigError, FormatError
 from core.models.base import Token
+from core.models.bpe import merge_ids
 from core.text import NormalizedString
 
 # The split patterns of OpenAI's encodings (possessive quantifiers are understood by `regex`).
@@ -274,9 +275,10 @@ class TiktokenBPE:
                         f"byte {data[a]:#04x} has no rank in this tiktoken file, so it cannot be encoded"
                     )
                 out.append(Token(r, piece[a:b], a, b))
-        if len(self._cache) > 100_000:
-            self._cache.clear()
-        self._cache[piece] = out
+        if len(piece) <= 256:  # a long piece (a pasted word) would only fill memory
+            if len(self._cache) > 100_000:
+                self._cache.clear()
+            self._cache[piece] = out
         return out
 
     def tokenize_ids(self, piece: str) -> list[int]:
@@ -296,7 +298,10 @@ class TiktokenBPE:
         if rank is not None:
             return [rank]
         if len(data) > _SHORT_PIECE:
-            return [t.id for t in self.tokenize(piece)]
+            singles = list(map(ranks.get, (data[k : k + 1] for k in range(len(data)))))
+            if None in singles:
+                return [t.id for t in self.tokenize(piece)]  # a byte without a rank: tokenize says which
+            return merge_ids(singles, self._pair_ranks())
         # step 3 on a short piece: scan all pairs, join the leftmost lowest-ranked one
         # (the heap's order, with less bookkeeping for a handful of bytes; tiktoken does the same)
         parts = [data[k : k + 1] for k in range(len(data))]
@@ -318,6 +323,23 @@ class TiktokenBPE:
             return [ranks[p] for p in parts]
         except KeyError:
             return [t.id for t in self.tokenize(piece)]  # a byte without a rank: tokenize says which
+
+    def _pair_ranks(self) -> dict[tuple[int, int], tuple[int, int]]:
+        """``(rank of a, rank of b) -> (rank of a+b, rank of a+b)`` for every token a+b cut in two
+        tokens: the rank table of a merge-list BPE, built once, for long pieces."""
+        table = self.__dict__.get("_pairs")
+        if table is None:
+            ranks = self.ranks
+            table = {}
+            for token, rank in ranks.items():
+                for k in range(1, len(token)):
+                    left = ranks.get(token[:k])
+                    if left is not None:
+                        right = ranks.get(token[k:])
+                        if right is not None:
+                            table[(left, right)] = (rank, rank)
+            self._pairs = table
+        return table
 
     def token_to_id(self, token: str) -> int | None:
         return self._vocab.get(token)

@@ -40,6 +40,52 @@ _NO_MERGE = (float("inf"), -1)  # the rank of a pair that is no merge: above eve
 _NO_MERGE_PAIRS = (_NO_MERGE,) * _SHORT_PIECE
 
 
+def merge_ids(ids: list[int], ranks: dict[tuple[int, int], tuple[int, int]]) -> list[int]:
+    """Merge a long run of ids: the lowest-ranked adjacent pair first, the leftmost among equals,
+    until no pair is in ``ranks`` (``(left, right) -> (rank, merged id)``).
+
+        >>> merge_ids([1, 2, 1, 2], {(1, 2): (0, 3), (3, 3): (1, 4)})
+        [4]
+
+    A heap of ``(rank, position)`` over a linked list of symbols, so a piece of n symbols
+    takes O(n log n): stale heap entries (a side merged since) are skipped when popped.
+    """
+    n = len(ids)
+    if n < 2:
+        return list(ids)
+    ids = list(ids)
+    nxt = list(range(1, n + 1))
+    prv = list(range(-1, n - 1))
+    alive = [True] * n
+    get = ranks.get
+    heap = [(r[0], i, r[1]) for i, r in enumerate(map(get, zip(ids, ids[1:]))) if r is not None]
+    heapq.heapify(heap)
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        rank, i, new_id = pop(heap)
+        j = nxt[i]
+        if not alive[i] or j >= n:
+            continue
+        r = get((ids[i], ids[j]))
+        if r is None or r[1] != new_id or r[0] != rank:
+            continue  # stale: the pair at i changed since this entry was pushed
+        ids[i] = new_id
+        alive[j] = False
+        k = nxt[j]
+        nxt[i] = k
+        if k < n:
+            prv[k] = i
+            r = get((new_id, ids[k]))
+            if r is not None:
+                push(heap, (r[0], i, r[1]))
+        p = prv[i]
+        if p >= 0:
+            r = get((ids[p], new_id))
+            if r is not None:
+                push(heap, (r[0], p, r[1]))
+    return [x for x, a in zip(ids, alive) if a]
+
+
 @dataclass(frozen=True, slots=True)
 class MergeStep:
     """One merge applied while encoding a piece (the explorer's "why" view).
@@ -159,9 +205,7 @@ class BPE(VocabLookup):
         if None in ids:  # unknown characters: bytes, the unknown token or dropped (step 2)
             ids = [s[0] for s in self._initial_symbols(piece)]
         if len(ids) > _SHORT_PIECE:
-            symbols = [[i, k, k + 1] for k, i in enumerate(ids)]
-            self._merge_all(symbols, None)
-            return [s[0] for s in symbols]
+            return merge_ids(ids, self._ranks)
         # step 3 on a short piece: scan all pairs, merge the leftmost lowest-ranked one
         # (the heap's order, with less bookkeeping for a handful of symbols)
         if len(ids) < 2:

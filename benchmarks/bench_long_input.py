@@ -1,0 +1,165 @@
+"""Benchmark: is encoding linear in the length of one word? Ours vs the peers, 100 KB vs 1 MB.
+
+    .venv/bin/python benchmarks/bench_long_input.py
+    .venv/bin/python benchmarks/bench_long_input.py --sizes 100000,1000000 --train-sizes 200000,2000000
+
+The word is the letters of ``ko-movie-reviews.txt`` with everything else removed (no space,
+digit or punctuation, so every pre-tokenizer leaves it whole), cut to each size in UTF-8 bytes.
+Models are trained in the run on the corpus's first 20,000 lines (vocab 8000):
+
+- ``bpe``: a BPE ``tokenizer.json`` (Whitespace), ours vs `tokenizers` (one thread);
+- ``tiktoken-gpt2``: a GPT-2-shaped rank file (byte-level BPE ranks, the GPT-2 split), ours vs tiktoken;
+- ``sp-bpe``: a SentencePiece BPE ``.model`` with byte fallback, ours vs sentencepiece.
+
+Each encode is timed once per size (ids checked equal first; ours both as ``encode`` and
+``encode_ids``); the last column is time(1 MB) / time(100 KB): about 10 means linear.
+
+``--train-sizes`` also times our Unigram trainer on one unspaced line of low-variety text
+(random letters from a 30-letter set, seeded), the case that used to stall after counting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ["RAYON_NUM_THREADS"] = "1"
+os.environ["TOKENIZERS_PARALLELISM"] = "false"
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "ko-movie-reviews.txt"
+
+
+def _word(text: str, size: int) -> str:
+    """The first letters of ``text`` making ``size`` UTF-8 bytes (about)."""
+    import regex
+
+    letters = "".join(regex.findall(r"\p{L}+", text))
+    while len(letters.encode("utf-8")) < size:
+        letters += letters
+    return letters.encode("utf-8")[:size].decode("utf-8", errors="ignore")
+
+
+def _models(d: Path, corpus: Path):
+    """name -> (ours, peer ids function)."""
+    import sentencepiece as spm
+    import tiktoken
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+    from core.bytelevel import CHAR_TO_BYTE
+    from core.formats.hf_json import load_tokenizer_json
+    from core.formats.sentencepiece_model import load_sentencepiece
+    from core.formats.tiktoken_ranks import PATTERNS, load_tiktoken, write_ranks
+
+    out = {}
+    hf = Tokenizer(models.BPE(unk_token="[UNK]"))
+    hf.pre_tokenizer = pre_tokenizers.Whitespace()
+    hf.train(
+        [str(corpus)], trainers.BpeTrainer(vocab_size=8000, special_tokens=["[UNK]"], show_progress=False)
+    )
+    hf.save(str(d / "bpe.json"))
+    out["bpe"] = (load_tokenizer_json(d / "bpe.json"), lambda s, hf=hf: hf.encode(s).ids)
+    bl = Tokenizer(models.BPE())
+    bl.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    alphabet = pre_tokenizers.ByteLevel.alphabet()
+    bl.train(
+        [str(corpus)], trainers.BpeTrainer(vocab_size=8000, initial_alphabet=alphabet, show_progress=False)
+    )
+    ranks = {bytes(CHAR_TO_BYTE[c] for c in t): i for t, i in bl.get_vocab().items()}
+    write_ranks(ranks, d / "ranks.tiktoken")
+    enc = tiktoken.Encoding("gpt2-shaped", pat_str=PATTERNS["gpt2"], mergeable_ranks=ranks, special_tokens={})
+    out["tiktoken-gpt2"] = (load_tiktoken(d / "ranks.tiktoken", "gpt2"), enc.encode_ordinary)
+    spm.SentencePieceTrainer.train(
+        input=str(corpus),
+        model_prefix=str(d / "sp"),
+        vocab_size=8000,
+        model_type="bpe",
+        byte_fallback=True,
+        minloglevel=2,
+        num_threads=1,
+    )
+    sp = spm.SentencePieceProcessor(model_file=str(d / "sp.model"))
+    out["sp-bpe"] = (load_sentencepiece(d / "sp.model"), sp.encode)
+    return out
+
+
+def _time(fn, arg) -> tuple[float, object]:
+    start = time.perf_counter()
+    result = fn(arg)
+    return time.perf_counter() - start, result
+
+
+def _train_unigram(size: int) -> float:
+    from core.events import drain
+    from core.training import TrainOptions, train_from_counts
+
+    rng = random.Random(size)
+    letters = "abcdefghijklmnopqrstuvwxyzàéîõ"
+    line = "".join(rng.choice(letters) for _ in range(size))
+    options = TrainOptions("unigram", vocab_size=8000, pre_tokenizer="none")
+    start = time.perf_counter()
+    drain(train_from_counts({line: 1}, options))
+    return time.perf_counter() - start
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    ap.add_argument("--sizes", default="100000,1000000", help="word sizes in UTF-8 bytes")
+    ap.add_argument(
+        "--train-sizes", default="", help="Unigram training sizes in characters (none by default)"
+    )
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    text = args.corpus.read_text(encoding="utf-8")
+    lines = text.splitlines()[:20000]
+    print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        corpus = d / "corpus.txt"
+        corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        models = _models(d, corpus)
+        print("| model | word | peer s | ours `encode_ids` s | ours `encode` s | ours/peer (ids) |")
+        print("| --- | --- | --- | --- | --- | --- |")
+        times: dict[str, list[tuple[float, float, float]]] = {}
+        for name, (ours, peer) in models.items():
+            for size in sizes:
+                word = _word(text, size)
+                t_peer, want = _time(peer, word)
+                t_ids, got = _time(ours.encode_ids, word)
+                t_enc, enc = _time(ours.encode, word)
+                if got != want or enc.ids != want:
+                    print(f"{name} {size}: ids differ; not reported", flush=True)
+                    continue
+                times.setdefault(name, []).append((t_peer, t_ids, t_enc))
+                print(
+                    f"| {name} | {size / 1000:,.0f} KB | {t_peer:.2f} | {t_ids:.2f} | {t_enc:.2f} |"
+                    f" x{t_ids / t_peer:.1f} |",
+                    flush=True,
+                )
+        if len(sizes) == 2:
+            print()
+            print(
+                f"time({sizes[1] // 1000:,} KB) / time({sizes[0] // 1000:,} KB): linear is about {sizes[1] / sizes[0]:.0f}"
+            )
+            for name, ((p0, i0, e0), (p1, i1, e1)) in ((n, t) for n, t in times.items() if len(t) == 2):
+                print(
+                    f"  {name:<14} peer {p1 / p0:5.1f}   ours encode_ids {i1 / i0:5.1f}   ours encode {e1 / e0:5.1f}"
+                )
+    for size in [int(s) for s in args.train_sizes.split(",") if s]:
+        print(
+            f"Unigram training, one unspaced line of {size:,} low-variety characters: {_train_unigram(size):.1f} s",
+            flush=True,
+        )
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
