@@ -62,6 +62,10 @@
         <source>Text:</source>
         <translation>텍스트:</translation>
     </message>
+    <message>
+        <source>Compared: the first {0:,} of these {1:,} characters.</source>
+        <translation>비교한 범위: 이 {1:,}자 중 처음 {0:,}자.</translation>
+    </message>
 </context>
 <context>
     <name>CorpusPanel</name>
@@ -76,6 +80,10 @@
     <message>
         <source>Cancel</source>
         <translation>취소</translation>
+    </message>
+    <message>
+        <source>Stop counting; the loaded corpus stays (Esc)</source>
+        <translation>세기를 멈춥니다. 불러온 말뭉치는 그대로입니다 (Esc)</translation>
     </message>
     <message>
         <source>Search words…</source>
@@ -319,6 +327,14 @@
     <message>
         <source>&lt;b&gt;Unigram&lt;/b&gt;: the lattice: the characters along the top, every candidate piece as a box under the characters it spans with its log-probability, the chosen path highlighted; below it the next-best cuts and a few sampled ones.</source>
         <translation>&lt;b&gt;Unigram&lt;/b&gt;: 격자. 위쪽에 문자, 후보 조각마다 덮는 문자 아래에 로그 확률과 함께 상자로, 고른 경로는 강조. 그 아래에 차선의 분할들과 표본 분할 몇 개.</translation>
+    </message>
+    <message>
+        <source>The why view of hugs under the BPE example above.</source>
+        <translation>위 BPE 예제에서 hugs의 이유 보기.</translation>
+    </message>
+    <message>
+        <source>The why view of ▁tokenization under the Unigram example.</source>
+        <translation>Unigram 예제에서 ▁tokenization의 이유 보기.</translation>
     </message>
     <message>
         <source>Colours: each token id keeps its colour; &lt;span style=&apos;background:#D7191C; color:white&apos;&gt;&amp;nbsp;unknown&amp;nbsp;&lt;/span&gt; tokens are red, &lt;span style=&apos;background:#3B4A5A; color:white&apos;&gt;&amp;nbsp;special&amp;nbsp;&lt;/span&gt; ones dark, and characters no token covers are grey and struck through. In tooltips, offsets count characters from the start of the line.</source>
@@ -741,6 +757,22 @@
         <translation>Subword Explorer를 다시 시작하면 언어가 바뀝니다. 지금 다시 시작할까요?</translation>
     </message>
     <message>
+        <source>&amp;Theme</source>
+        <translation>테마(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;System</source>
+        <translation>시스템(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>밝게(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>어둡게(&amp;D)</translation>
+    </message>
+    <message>
         <source>No corpus</source>
         <translation>말뭉치 없음</translation>
     </message>
@@ -1136,6 +1168,10 @@
         <translation>취소</translation>
     </message>
     <message>
+        <source>Stop training; the previous model stays (Esc)</source>
+        <translation>학습을 멈춥니다. 이전 모델은 그대로입니다 (Esc)</translation>
+    </message>
+    <message>
         <source>Ready to train</source>
         <translation>학습 준비 완료</translation>
     </message>
@@ -1268,10 +1304,6 @@
         <translation>손실</translation>
     </message>
     <message>
-        <source>round</source>
-        <translation>라운드</translation>
-    </message>
-    <message>
         <source>Held-out text: &lt;span style=&apos;color:{0}&apos;&gt;● tokens per word&lt;/span&gt; and &lt;span style=&apos;color:{1}&apos;&gt;▼ characters per token&lt;/span&gt;</source>
         <translation>검증 텍스트: &lt;span style=&apos;color:{0}&apos;&gt;● 단어당 토큰&lt;/span&gt;과 &lt;span style=&apos;color:{1}&apos;&gt;▼ 토큰당 문자&lt;/span&gt;</translation>
     </message>
@@ -1290,6 +1322,10 @@
     <message>
         <source>count</source>
         <translation>빈도</translation>
+    </message>
+    <message>
+        <source>EM round (prune steps between)</source>
+        <translation>EM 라운드 (사이에 가지치기 단계)</translation>
     </message>
     <message>
         <source>On {0:,} {1}: at {2:,} tokens, {3:.2f} tokens per word, {4:.2f} characters per token</source>
