@@ -125,6 +125,8 @@ def load_clip(path: str | Path):
         added_tokens=specials,
     )
     tok.extra["source"] = str(path)
+    # the exact original, which a project save keeps beside its approximate tokenizer.json
+    tok.extra["source_file"] = {"format": "clip", "name": path.name, "data": path.read_bytes()}
     return tok
 
 

@@ -10,9 +10,10 @@ The folder holds:
 - ``training.json``: the sidecar, :class:`TrainingRecord` (corpus paths, the
   training options, date, engine version, why training stopped, and anything
   the caller adds under ``extra``);
-- for a tokenizer opened from a SentencePiece ``.model`` or a tiktoken rank
-  file, a copy of that file (``source.model`` / ``source.tiktoken``): a
-  ``tokenizer.json`` can only approximate those, so loading prefers the copy.
+- for a tokenizer opened from a SentencePiece ``.model``, a tiktoken rank file,
+  a ``tekken.json`` or CLIP's merges, a copy of that file (``source.model`` /
+  ``source.tiktoken`` / ``source-<name>``): a ``tokenizer.json`` can only
+  approximate those, so loading prefers the copy.
 
 The folder is written all or nothing (:func:`core.atomic.save_folder`): a reader
 sees the complete earlier project or the complete new one, never a mix.
@@ -138,6 +139,11 @@ def _save_source(tok, folder: Path) -> dict | None:
 
         write_ranks(ranks_of(tok), folder / "source.tiktoken")
         return {"format": "tiktoken", "file": "source.tiktoken", "pattern": extra["tiktoken"]["pattern"]}
+    if "source_file" in extra:  # any other format tokenizer.json only approximates (tekken, clip)
+        source = extra["source_file"]
+        name = f"source-{source['name']}"
+        write_atomic(folder / name, source["data"])
+        return {"format": source["format"], "file": name}
     return None
 
 
@@ -167,6 +173,10 @@ def load_project(folder: str | os.PathLike):
             from core.formats.tiktoken_ranks import rank_file_tokenizer
 
             return rank_file_tokenizer(path, source.get("pattern") or "cl100k_base")[0], record
+        if source.get("format") in ("tekken", "clip"):
+            from core.formats.registry import format_named
+
+            return format_named(source["format"]).load_module().open_file(path).tokenizer, record
     return load_tokenizer_json(folder / TOKENIZER), record
 
 

@@ -27,7 +27,8 @@ Special tokens spelled in the text are ordinary text, as mistral-common's ``enco
 has it; set the tokenizer's ``encode_special_tokens`` to False (``subword encode
 --allow-special``) to have them recognised.
 
-Leaves out: the image and audio settings (kept in ``tok.extra`` only), and writing.
+Leaves out: the image and audio settings (named in ``tok.extra["tekken"]["ignored"]``), and writing
+(a project save keeps a copy of the file).
 """
 
 from __future__ import annotations
@@ -117,9 +118,11 @@ def load_tekken(path: str | Path, pattern: str | None = None):
     tok.extra["tekken"] = {"version": version, "num_special_tokens": n_special}
     tok.extra.pop("tiktoken", None)  # not a plain rank file: saves must not take it for one
     tok.extra["source"] = str(path)
-    for key in ("image", "audio", "multimodal"):
-        if key in d:
-            tok.extra.setdefault("unknown_keys", {})[key] = d[key]
+    # the exact original, which a project save keeps beside its approximate tokenizer.json
+    tok.extra["source_file"] = {"format": "tekken", "name": path.name, "data": path.read_bytes()}
+    ignored = [key for key in ("image", "audio", "multimodal") if key in d]
+    if ignored:
+        tok.extra["tekken"]["ignored"] = ignored  # settings of other modalities
     return tok
 
 

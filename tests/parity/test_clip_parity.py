@@ -164,3 +164,13 @@ def test_exported_tokenizer_json_loads_in_tokenizers_and_says_what_it_loses(clip
     theirs = Tokenizer.from_file(str(tmp_path / "tokenizer.json"))
     for line in _lines()[:200] + PROBES[:3]:
         assert theirs.encode(line).ids == ours.encode(line).ids, line
+
+
+def test_a_project_keeps_the_clip_file(clip_file, tmp_path):
+    from core.formats.detect import save_tokenizer
+
+    save_tokenizer(open_tokenizer(clip_file).tokenizer, tmp_path / "project", "project")
+    again = open_tokenizer(tmp_path / "project")
+    reference = ReferenceClip(clip_file)
+    for line in PROBES + _lines()[:50]:
+        assert again.tokenizer.encode(line).ids == reference.encode(line), line

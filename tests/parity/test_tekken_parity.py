@@ -125,3 +125,16 @@ def test_a_tekken_file_is_found_by_name_in_a_folder_and_by_content(vocab, tmp_pa
     renamed.parent.mkdir()
     renamed.write_bytes((tmp_path / "tekken.json").read_bytes())
     assert detect_format(renamed)[0] == "tekken"
+
+
+def test_a_project_keeps_the_tekken_file(vocab, tmp_path):
+    from core.formats.detect import save_tokenizer
+
+    path = _write(tmp_path / "tekken.json", vocab, "v13", ["<unk>", "<s>", "</s>"], None)
+    tok = open_tokenizer(path).tokenizer
+    save_tokenizer(tok, tmp_path / "project", "project")
+    again = open_tokenizer(tmp_path / "project")
+    assert again.format == "project"
+    theirs = tekken_ref.Tekkenizer.from_file(path)
+    for line in PROBES + _lines("en-botchan.txt")[:50]:
+        assert again.tokenizer.encode(line).ids == theirs.encode(line, bos=False, eos=False), line
