@@ -9,8 +9,8 @@ separated by one space, in rank order. A token that contains a space (possible
 with pre-tokenizer ``none``) cannot be written there: saving refuses with a
 :class:`FormatError` before touching any file (``tokenizer.json`` holds such models).
 
-Both files are written atomically (temp file + ``os.replace``): an existing file is
-never left half-written. Loading checks everything and names the file and line of
+Both files are replaced together (:func:`core.atomic.save_folder`): a reader never
+sees a new vocab.json beside an old merges.txt, nor a half-written file. Loading checks everything and names the file and line of
 the first problem.
 
 Leaves out: the files carry no pipeline; :func:`load_gpt2_tokenizer` assumes
@@ -19,11 +19,11 @@ GPT-2's own (byte-level pre-tokenizer and decoder), which is what these files me
 
 from __future__ import annotations
 
+import errno
 import json
-import os
 from pathlib import Path
 
-from core.atomic import write_temp_beside
+from core.atomic import save_folder, write_atomic
 from core.errors import ConfigError, FormatError
 from core.models.bpe import BPE
 
@@ -47,17 +47,13 @@ def save_gpt2(model: BPE | _BpeFiles, directory, prefix: str | None = None) -> t
     merges_text = "".join([MERGES_HEADER, "\n"] + [f"{a} {b}\n" for a, b in merges])
     name = (lambda n: f"{prefix}-{n}") if prefix else (lambda n: n)
     vocab_path, merges_path = directory / name(VOCAB_NAME), directory / name(MERGES_NAME)
-    # Both temp files are complete before either replaces its target.
-    temps = []
-    try:
-        for target, text in ((vocab_path, vocab_text), (merges_path, merges_text)):
-            temps.append((write_temp_beside(target, text), target))
-        for tmp, target in temps:
-            os.replace(tmp, target)
-    finally:
-        for tmp, _ in temps:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+    # The pair is replaced together, never one without the other (core.atomic.save_folder);
+    # other files in the folder (a tokenizer.json) are left as they are.
+    if not directory.is_dir():  # as before: the folder is the caller's to make
+        raise FileNotFoundError(errno.ENOENT, "no such folder", str(directory))
+    with save_folder(directory, replaces=()) as stage:
+        write_atomic(stage / vocab_path.name, vocab_text)
+        write_atomic(stage / merges_path.name, merges_text)
     return vocab_path, merges_path
 
 
