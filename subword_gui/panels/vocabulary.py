@@ -147,6 +147,9 @@ def merge_tree(token: str, sources, depth: int = 0, limit: int = 64):
     )
 
 
+SIDE_BY_SIDE_MIN_WIDTH = 760  # narrower, the merge tree goes under the table
+
+
 class VocabModel(QAbstractTableModel):
     """The shown tokenizer's vocabulary by id, loaded into the view in batches."""
 
@@ -614,6 +617,15 @@ class VocabularyPanel(QWidget):
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(top)
         layout.addWidget(self.splitter, 1)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        # a narrow tab (the default layout's right column) stacks the merge tree under the
+        # table: side by side, the Token column was squeezed to nothing
+        wide = self.width() >= SIDE_BY_SIDE_MIN_WIDTH
+        orientation = Qt.Orientation.Horizontal if wide else Qt.Orientation.Vertical
+        if self.splitter.orientation() != orientation:
+            self.splitter.setOrientation(orientation)
 
     # -- state ------------------------------------------------------------------
     def set_tokenizer(self, tokenizer) -> None:

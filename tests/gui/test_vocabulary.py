@@ -272,3 +272,11 @@ def test_byte_level_merged_tokens_count_their_uses_after_a_space(panel):
     panel.frequencies.finish_now()
     freq = dict(zip(shown_rows(panel), shown_rows(panel, COL_FREQ)))
     assert freq["␣words"] == "33"  # 3 a line, 11 lines
+
+
+def test_a_narrow_panel_stacks_the_merge_tree_under_the_table(qtbot, panel):
+    panel.resize(500, 700)
+    qtbot.waitUntil(lambda: panel.splitter.orientation() == Qt.Orientation.Vertical, timeout=2000)
+    assert panel.table.columnWidth(COL_TOKEN) >= 80  # the tokens themselves stay readable
+    panel.resize(1000, 700)
+    qtbot.waitUntil(lambda: panel.splitter.orientation() == Qt.Orientation.Horizontal, timeout=2000)
