@@ -105,7 +105,7 @@ def save_project(tok, folder: str | os.PathLike, record: TrainingRecord | None =
     of an earlier project does not survive beside a new one that has none. Files of
     other programs in it are left alone.
     """
-    from core.atomic import save_folder
+    from core.atomic import MODEL_FILES, save_folder
     from core.formats.hf_json import save_tokenizer_json
 
     folder = Path(folder)
@@ -114,7 +114,9 @@ def save_project(tok, folder: str | os.PathLike, record: TrainingRecord | None =
     record = record or TrainingRecord()
     if not record.date:
         record.date = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
-    with save_folder(folder) as stage:
+    # an earlier project's copy of its source file (source-tekken.json ...) goes too, unless rewritten
+    earlier_sources = [p.name for p in folder.glob("source-*")] if folder.is_dir() else []
+    with save_folder(folder, replaces=(*MODEL_FILES, *earlier_sources)) as stage:
         # 1. the tokenizer, readable by `tokenizers` too
         save_tokenizer_json(tok, stage / TOKENIZER)
         # 2. the exact original of formats tokenizer.json only approximates
