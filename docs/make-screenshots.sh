@@ -8,9 +8,11 @@ PY=${PYTHON:-.venv/bin/python}
 OUT=docs/screenshots
 TEXT="토크나이저는 문장을 작은 조각으로 나눕니다. Tokenizers cut text into subword pieces."
 mkdir -p "$OUT"
-$PY -m subword_gui.app --screenshot "$OUT/corpus.png" --panel corpus
-$PY -m subword_gui.app --screenshot "$OUT/training-bpe.png" --train bpe:1500 --text "$TEXT" --panel training
-$PY -m subword_gui.app --screenshot "$OUT/slider-cut.png" --train bpe:1500 --cut 1000 --text "$TEXT" --panel training
-$PY -m subword_gui.app --screenshot "$OUT/unigram.png" --train unigram:2000 --text "$TEXT" --panel training
-$PY -m subword_gui.app --screenshot "$OUT/wordpiece-vocabulary.png" --train wordpiece:3000 --text "$TEXT" --panel vocabulary
-$PY -m subword_gui.app --screenshot "$OUT/compare.png" --train bpe:1500 --text "$TEXT" --panel compare
+$PY -m subword_gui.app --theme light --screenshot "$OUT/corpus.png" --panel corpus
+$PY -m subword_gui.app --theme light --screenshot "$OUT/training-bpe.png" --train bpe:1500 --text "$TEXT" --panel training
+$PY -m subword_gui.app --theme light --screenshot "$OUT/slider-cut.png" --train bpe:1500 --cut 1000 --text "$TEXT" --panel training
+$PY -m subword_gui.app --theme light --screenshot "$OUT/unigram.png" --train unigram:2000 --text "$TEXT" --panel training
+$PY -m subword_gui.app --theme light --screenshot "$OUT/wordpiece-vocabulary.png" --train wordpiece:3000 --text "$TEXT" --panel vocabulary
+$PY -m subword_gui.app --theme light --screenshot "$OUT/compare.png" --train bpe:1500 --text "$TEXT" --panel compare
+$PY -m subword_gui.app --screenshot "$OUT/dark.png" --theme dark --size 1280x800 --train unigram:2000 \
+  --text "$TEXT 안녕 👋🏽" --panel training
