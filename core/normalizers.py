@@ -550,7 +550,39 @@ class BertNormalizer:
         return text
 
     def normalize_str(self, text: str) -> str:
-        return self.normalize(NormalizedString.from_str(text)).normalized
+        """``normalize(text).normalized`` without alignments: each step is a per-character
+        rewrite, done with ``str.translate`` tables filled as new characters are met.
+
+        >>> BertNormalizer().normalize_str("Héllo\t世")
+        'hello  世 '
+        """
+        tables = self.__dict__.get("_tables")
+        if tables is None:
+            tables = self._tables = ({}, set(), {}, set())  # clean+CJK table, seen; Mn table, seen
+        clean, seen, marks, seen_marks = tables
+        if self.clean_text or self.handle_chinese_chars:
+            new = set(text).difference(seen)
+            for c in new:
+                if self.clean_text and _bert_drops(c):
+                    clean[ord(c)] = None
+                elif self.clean_text and c in RUST_WHITESPACE and c != " ":
+                    clean[ord(c)] = " "
+                elif self.handle_chinese_chars and _is_chinese(c):
+                    clean[ord(c)] = " " + c + " "
+            seen.update(new)
+            text = text.translate(clean)
+        strip = self.lowercase if self.strip_accents is None else self.strip_accents
+        if strip:
+            text = unicodedata.normalize("NFD", text)
+            new = set(text).difference(seen_marks)
+            for c in new:
+                if unicodedata.category(c) == "Mn":
+                    marks[ord(c)] = None
+            seen_marks.update(new)
+            text = text.translate(marks)
+        if self.lowercase:
+            text = Lowercase().normalize_str(text)
+        return text
 
     def to_dict(self) -> dict:
         return {

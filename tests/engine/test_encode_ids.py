@@ -204,3 +204,17 @@ def test_whitespace_pre_tokenizer_pieces_are_cached_once(trained):
     plan = tok._ids_plan()
     assert plan is not None and "zzqq" in plan.cache
     assert isinstance(tok.pre_tokenizer, Whitespace)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"lowercase": False}, {"strip_accents": True, "lowercase": False}, {"clean_text": False}],
+    ids=["default", "cased", "cased-stripped", "no-clean"],
+)
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet="aÉé\u0301ΣİI世界\t\u3000\x00\ufffd\u200b\ue000 한ｶ", max_size=20))
+def test_bert_normalize_str_equals_normalize(options, text):
+    from core.normalizers import BertNormalizer
+
+    n = BertNormalizer(**options)
+    assert n.normalize_str(text) == n.normalize(_ns(text)).normalized
