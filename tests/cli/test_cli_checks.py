@@ -103,3 +103,53 @@ def test_a_fifo_corpus_fails_at_once_instead_of_blocking(tmp_path):
         cwd=ROOT,
     )
     assert r.returncode == 1 and "named pipe (FIFO), not a text file" in r.stderr
+
+
+def test_an_unwritable_output_is_said_before_counting(tmp_path, corpus, capsys, monkeypatch):
+    import core.corpus
+
+    def must_not_count(*a, **k):
+        raise AssertionError("counted before checking the output folder")
+
+    monkeypatch.setattr(core.corpus, "count_words", must_not_count)
+    code, _, err = run(["train", corpus, "-v", 40, "-o", "/proc/subword-out"], capsys)
+    line = one_error_line(code, err)
+    assert "/proc/subword-out" in line and "Errno" not in line
+
+
+def test_a_full_disk_is_said_before_counting(tmp_path, corpus, capsys, monkeypatch):
+    import core.atomic
+
+    class Full:
+        f_bavail, f_frsize = 10, 4096
+
+    monkeypatch.setattr(core.atomic.os, "statvfs", lambda path: Full)
+    code, _, err = run(["train", corpus, "-v", 40, "-o", tmp_path / "out"], capsys)
+    assert "not enough space to save into" in one_error_line(code, err)
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="drops to the 'nobody' user")
+def test_a_folder_without_write_permission_is_said_before_training(tmp_path, corpus):
+    # as root every folder is writable, so the check runs as 'nobody' on a folder it cannot write
+    out = tmp_path / "readonly"
+    out.mkdir(mode=0o755)
+    tmp_path.chmod(0o755)
+    corpus.chmod(0o644)
+    try:
+        r = subprocess.run(
+            [sys.executable, "-m", "core.cli", "train", str(corpus), "-v", "40", "-o", str(out)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=ROOT,
+            user=65534,
+            group=65534,
+            env={**os.environ, "HOME": str(tmp_path)},
+        )
+    except PermissionError:
+        pytest.skip("'nobody' cannot run this interpreter (it lives under a private home)")
+    if "subword: error" not in r.stderr:
+        pytest.skip(f"'nobody' cannot run this checkout: {r.stderr.strip()[-200:]}")
+    assert r.returncode == 1 and r.stderr.startswith("subword: error: cannot write into"), r.stderr
+    assert "Permission denied" in r.stderr

@@ -202,3 +202,24 @@ def test_a_device_or_fifo_is_never_replaced(tmp_path):
         with pytest.raises(atomic.WriteError, match="not a regular file"):
             write_atomic(target, "x")
     assert stat.S_ISFIFO(os.stat(fifo).st_mode) and stat.S_ISCHR(os.stat("/dev/null").st_mode)
+
+
+def test_a_read_only_filesystem_is_said_before_any_work(tmp_path):
+    # the probe really writes, so what plain permission bits do not show (a read-only
+    # mount, even for root) is caught too
+    import subprocess
+
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(mount)], capture_output=True
+    )
+    if done.returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        with pytest.raises(SaveError, match="Read-only file system"):
+            check_writable_folder(mount / "model")
+        with pytest.raises(SaveError, match=f"cannot write into {mount}: Read-only file system"):
+            check_writable_folder(mount)
+    finally:
+        subprocess.run(["umount", str(mount)], capture_output=True)
