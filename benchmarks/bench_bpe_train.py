@@ -1,7 +1,13 @@
-"""Benchmark: BPE training on a real corpus, ours vs `tokenizers` vs subword-nmt, in one run.
+"""Benchmark: BPE and WordPiece training on a real corpus, ours vs `tokenizers` (vs subword-nmt), in one run.
 
-    .venv/bin/python benchmarks/bench_bpe_train.py
+    .venv/bin/python benchmarks/bench_bpe_train.py --skip-subword-nmt
     .venv/bin/python benchmarks/bench_bpe_train.py --algorithm bytelevel-bpe --skip-subword-nmt
+    .venv/bin/python benchmarks/bench_bpe_train.py --algorithm wordpiece --skip-subword-nmt
+
+Ours and `tokenizers` run ``--repeats`` times each (default 3), alternating, and
+the table gives the median of each figure (subword-nmt, very slow, runs once).
+WordPiece: ours with the frequency score (what ``WordPieceTrainer`` does) and
+the ``bert`` pre-tokenizer, ``tokenizers`` with ``BertPreTokenizer``, ``[UNK]``.
 
 Each implementation runs in its own subprocess, one after the other, doing the
 whole job: read the corpus, pre-tokenize, count, learn merges to the vocab size.
@@ -43,12 +49,14 @@ from core.events import drain
 from core.training import TrainOptions, train_from_counts
 path, algorithm, vocab_size = sys.argv[1], sys.argv[2], int(sys.argv[3])
 t0 = time.perf_counter()
-opts = TrainOptions(algorithm, vocab_size=vocab_size, special_tokens=["<unk>"])
+unk = "[UNK]" if algorithm == "wordpiece" else "<unk>"
+extra = {"score": "frequency"} if algorithm == "wordpiece" else {}
+opts = TrainOptions(algorithm, vocab_size=vocab_size, special_tokens=[unk], extra=extra)
 words = drain(count_words(path, opts)).words
 t1 = time.perf_counter()
 tok = drain(train_from_counts(words, opts))
 t2 = time.perf_counter()
-print(json.dumps({"vocab": tok.vocab_size, "merges": len(tok.model.merges),
+print(json.dumps({"vocab": tok.vocab_size, "merges": len(getattr(tok.model, "merges", ())),
                   "detail": f"count {t1 - t0:.1f} s + train {t2 - t1:.1f} s"}))
 """
 
@@ -58,15 +66,21 @@ from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 path, algorithm, vocab_size = sys.argv[1], sys.argv[2], int(sys.argv[3])
 tok = Tokenizer(models.BPE(unk_token="<unk>"))
 kw = {}
-if algorithm == "bytelevel-bpe":
+Trainer = trainers.BpeTrainer
+if algorithm == "wordpiece":
+    tok = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    Trainer = trainers.WordPieceTrainer
+elif algorithm == "bytelevel-bpe":
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     kw["initial_alphabet"] = pre_tokenizers.ByteLevel.alphabet()
 else:
     tok.pre_tokenizer = pre_tokenizers.Whitespace()
-trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=["<unk>"], show_progress=False, **kw)
+unk = "[UNK]" if algorithm == "wordpiece" else "<unk>"
+trainer = Trainer(vocab_size=vocab_size, special_tokens=[unk], show_progress=False, **kw)
 tok.train([path], trainer)
 model = json.loads(tok.to_str())["model"]
-print(json.dumps({"vocab": tok.get_vocab_size(), "merges": len(model["merges"]), "detail": "RAYON_NUM_THREADS=1"}))
+print(json.dumps({"vocab": tok.get_vocab_size(), "merges": len(model.get("merges", ())), "detail": "RAYON_NUM_THREADS=1"}))
 """
 
 
@@ -108,11 +122,28 @@ def run_child(name: str, argv: list[str], env: dict | None = None, timeout: floa
     return result
 
 
+def _median_run(runs: list[dict]) -> dict:
+    """One row from repeated runs: the median wall, CPU and peak memory (each on its own)."""
+    import statistics
+
+    row = dict(runs[0])
+    for key in ("wall", "cpu", "rss_mb"):
+        row[key] = statistics.median(r[key] for r in runs)
+    failed = [r for r in runs if "failed" in r]
+    if failed:
+        row["failed"] = failed[0]["failed"]
+    row["report"] = dict(
+        runs[0]["report"], detail=f"median of {len(runs)}; " + runs[0]["report"].get("detail", "")
+    )
+    return row
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     p.add_argument("--vocab-size", type=int, default=32000)
-    p.add_argument("--algorithm", choices=["bpe", "bytelevel-bpe"], default="bpe")
+    p.add_argument("--algorithm", choices=["bpe", "bytelevel-bpe", "wordpiece"], default="bpe")
+    p.add_argument("--repeats", type=int, default=3, help="runs of ours and tokenizers, alternating (3)")
     p.add_argument("--subword-nmt-timeout", type=float, default=900.0, help="seconds (default 900)")
     p.add_argument("--skip-subword-nmt", action="store_true")
     args = p.parse_args(argv)
@@ -127,12 +158,19 @@ def main(argv=None) -> int:
         flush=True,
     )
 
-    results = []
-    results.append(run_child("ours (core, pure Python)", [py, "-c", OURS] + common))
-    print(f"  done: ours {results[-1]['wall']:.1f} s", flush=True)
     env = dict(os.environ, RAYON_NUM_THREADS="1", TOKENIZERS_PARALLELISM="false")
-    results.append(run_child("tokenizers (1 thread)", [py, "-c", TOKENIZERS] + common, env=env))
-    print(f"  done: tokenizers {results[-1]['wall']:.1f} s", flush=True)
+    runs: dict[str, list[dict]] = {"ours": [], "tokenizers": []}
+    for i in range(args.repeats):
+        runs["ours"].append(run_child("ours (core, Python + numpy)", [py, "-c", OURS] + common))
+        runs["tokenizers"].append(
+            run_child("tokenizers (1 thread)", [py, "-c", TOKENIZERS] + common, env=env)
+        )
+        print(
+            f"  run {i + 1}: ours {runs['ours'][-1]['wall']:.1f} s, tokenizers {runs['tokenizers'][-1]['wall']:.1f} s, "
+            f"load {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
+    results = [_median_run(runs["ours"]), _median_run(runs["tokenizers"])]
     if not args.skip_subword_nmt:
         with tempfile.TemporaryDirectory() as tmp:
             codes = Path(tmp) / "codes"

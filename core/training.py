@@ -17,6 +17,7 @@ vocab-size slider) and ``min_vocab_size`` (the smallest size it can be cut to).
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Generator, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -141,6 +142,9 @@ def _whole_in(value, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
+_LONE_SURROGATE_SEARCH = re.compile("[\ud800-\udfff]").search
+
+
 def check_word_counts(word_counts) -> dict[str, int]:
     """``word_counts`` if it maps strings to positive whole numbers; CorpusError naming the first bad entry.
 
@@ -154,6 +158,17 @@ def check_word_counts(word_counts) -> dict[str, int]:
 
     if not isinstance(word_counts, dict):
         raise CorpusError(f"word counts must be a dict of word -> count, not {type(word_counts).__name__}")
+    # The common case in one pass each (a corpus has ~10^6 words): all strings,
+    # all positive ints, no lone surrogate anywhere; the loops below name a culprit.
+    counts = word_counts.values()
+    if (
+        all(type(w) is str for w in word_counts)
+        and all(type(n) is int for n in counts)
+        and (not counts or min(counts) > 0)
+    ):
+        joined = "".join(word_counts)
+        if joined.isascii() or not _LONE_SURROGATE_SEARCH(joined):
+            return word_counts
     for word, n in word_counts.items():
         if not isinstance(word, str):
             raise CorpusError(

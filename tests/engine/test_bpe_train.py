@@ -220,3 +220,36 @@ def test_cancel_by_stopping_iteration():
         if isinstance(e, MergeEvent):
             break
     gen.close()  # no exception: cancellation is simply not iterating further
+
+
+# --- the numpy/translate set-up steps against plain-Python references ------------------------
+
+
+def test_setup_helpers_match_plain_python():
+    from collections import Counter
+
+    from core.trainers.bpe import _all_word_ids, _char_frequencies, _count_pairs
+
+    word_counts = {"hug": 10, "pug": 5, "철수👋🏽": 3, "": 2, "a": 1, "abab": 4}
+    expected = Counter()
+    for w, n in word_counts.items():
+        for ch in w:
+            expected[ch] += n
+    assert _char_frequencies(word_counts) == dict(expected)
+
+    alphabet = sorted(set("hugpab철"))  # "수", "👋" and "🏽" are outside: dropped
+    token_to_id = {ch: i for i, ch in enumerate(alphabet)}
+    words = _all_word_ids(word_counts, alphabet, token_to_id)
+    assert words == ["".join(chr(token_to_id[c]) for c in w if c in token_to_id) for w in word_counts]
+
+    counts = list(word_counts.values())
+    pair_counts, heap, word_index = _count_pairs(words, counts)
+    ref_counts, ref_words = Counter(), {}
+    for i, w in enumerate(words):
+        for pair in (w[j : j + 2] for j in range(len(w) - 1)):
+            ref_counts[pair] += counts[i]
+            seen = ref_words.setdefault(pair, [])
+            if i not in seen:
+                seen.append(i)
+    assert dict(pair_counts) == dict(ref_counts)
+    assert {pair: word_index[s:e].tolist() for _, pair, _, (s, e) in heap} == ref_words
