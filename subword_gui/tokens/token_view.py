@@ -215,7 +215,16 @@ _CHUNK_SAFE_PRE_TOKENIZERS = {
     "ByteLevel",
     "Metaspace",
 }
-_CHUNK_SAFE_NORMALIZERS = {"NFC", "NFD", "NFKC", "NFKD", "Lowercase", "StripAccents", "BertNormalizer"}
+_CHUNK_SAFE_NORMALIZERS = {
+    "NFC",
+    "NFD",
+    "NFKC",
+    "NFKD",
+    "Lowercase",
+    "StripAccents",
+    "BertNormalizer",
+    "Jamo",
+}
 CHUNK_MIN_LINE = 160  # shorter lines are encoded whole
 _CHUNK_MAX = 400
 

@@ -88,5 +88,9 @@ def test_a_jamo_model_decodes_to_syllables():
     tok = drain(train_from_counts(counts, options))
     enc = tok.encode(lines[0])
     assert tok.decode(enc.ids) == lines[0]
-    # every token's span is whole syllables of the original text, even when it cuts one
-    assert all(0 <= a < b <= len(lines[0]) for a, b in enc.offsets)
+    # spans are whole syllables of the original text, in order and disjoint: a token that
+    # ends inside a syllable gets an empty span there, the syllable goes to its last piece
+    assert all(0 <= a <= b <= len(lines[0]) for a, b in enc.offsets)
+    assert all(b <= c for (_, b), (c, _) in zip(enc.offsets, enc.offsets[1:]))
+    covered = "".join(lines[0][a:b] for a, b in enc.offsets)
+    assert covered == lines[0].replace(" ", "") or covered == lines[0]

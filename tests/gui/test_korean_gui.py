@@ -75,3 +75,23 @@ def test_korean_study_from_the_examples_menu(qtbot, window):
     assert study.view.table.rowCount() == 3
     curves = study.view.plot.getPlotItem().listDataItems()
     assert len(curves) == 3 and all(len(c.getData()[0]) >= 2 for c in curves)
+
+
+def test_long_jamo_lines_encoded_in_chunks_equal_the_whole_encoding():
+    # the jamo normalizer acts character by character, so the editor may encode a long line in
+    # chunks cut at single spaces (LineCache): the result must be the whole line's encoding
+    from subword_gui.tokens.token_view import CHUNK_MIN_LINE, LineCache, chunkable
+
+    lines = ["철수는 치킨을 먹고 볶음밥을 먹고 있다", "영희는 볶음밥을 먹고 철수는 치킨을 먹었다"] * 4
+    options = TrainOptions("bpe", vocab_size=60, normalizer="nfkc,jamo", pre_tokenizer="metaspace")
+    tok = drain(train_from_counts(pre_tokenize_lines(lines, options), options))
+    assert chunkable(tok)
+    text = " ".join(lines) + "  두 칸,  새 단어 😀 ok"
+    assert len(text) > CHUNK_MIN_LINE
+    cache = LineCache()
+    cache.set_tokenizer(tok)
+    whole = tok.encode(text)
+    line = cache.get(text)
+    assert (line.encoding.ids, line.encoding.offsets) == (whole.ids, whole.offsets)
+    edited = text[:100] + "닭" + text[100:]
+    assert cache.get(edited).encoding.offsets == tok.encode(edited).offsets
