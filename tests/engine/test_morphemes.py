@@ -131,3 +131,11 @@ def test_a_missing_analyser_names_the_package(monkeypatch):
         pre_tokenizer_from_name("ko-morph")
     with pytest.raises(ConfigError, match="no morpheme analyser for 'fr'"):
         MorphemeSplit("fr")
+
+
+@pytest.mark.parametrize("line", ["吾輩は猫である。" * 1400, "あ" * 20_000, "名前はまだ無い " * 1500])
+def test_japanese_lines_longer_than_sudachi_takes_are_analysed_in_pieces(line):
+    # Sudachi refuses inputs over 49,149 bytes; a Japanese line of the corpus runs to 11,183 characters
+    pieces = MorphemeSplit("ja").pre_tokenize_str(line)
+    assert "".join(p for p, _ in pieces) == "▁" + line.replace(" ", "▁")
+    assert all(a < b for _, (a, b) in pieces)
