@@ -130,7 +130,10 @@ class CompareColumn(QFrame):
         self.size.setRange(1, 10_000_000)
         self.size.setSingleStep(100)
         self.size.setKeyboardTracking(False)
-        self.size.setSuffix(self.tr(" tokens"))
+        # no " tokens" suffix and room for seven digits, not for the range's eight: in a
+        # half-width column the spin box clipped the source to "Full cut to s"
+        self.size.setMaximumWidth(self.size.fontMetrics().horizontalAdvance("9999999") + 40)
+        self.size.setToolTip(self.tr("The vocab size to cut the full model to, in tokens"))
         self.remove = QToolButton()
         self.remove.setText("✕")
         self.remove.setToolTip(self.tr("Remove this column"))
