@@ -354,3 +354,22 @@ def test_an_error_names_the_file_once(window, tmp_path):
     window.open_tokenizer(str(bad))
     _title, message = window.messages[-1]
     assert message.count("en-botchan.txt") == 1, message
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
+def test_the_first_screen_gives_the_text_most_of_the_room(qtbot, window, size):
+    """Default layout: the text column (slider over Segmentation) takes most of the width,
+    the editor shows several lines, and the other panels are tabs one click away."""
+    from subword_gui.main_window import TEXT_SHARE
+
+    window.resize(*size)
+    window.reset_layout()
+    qtbot.wait(50)
+    seg, training = window.docks["segmentation"], window.docks["training"]
+    assert seg.width() > training.width()
+    assert abs(seg.width() - TEXT_SHARE * size[0]) < 0.08 * size[0]
+    panel = window.segmentation_panel
+    lines = panel.editor.viewport().height() // panel.editor.fontMetrics().lineSpacing()
+    assert lines >= 4, "pasting three lines would scroll the first out of view"
+    tabbed = {d.objectName() for d in window.tabifiedDockWidgets(training)}
+    assert {"corpusDock", "runsDock", "vocabularyDock", "compareDock"} <= tabbed
