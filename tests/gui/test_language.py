@@ -88,3 +88,30 @@ def test_the_language_menu_saves_the_choice_and_offers_a_restart(qtbot, tmp_path
     korean_action.trigger()
     assert settings.value(language.SETTINGS_KEY) == "ko" and asked == [True]
     assert korean_action.isChecked()
+
+
+def test_the_catalogue_holds_every_message_the_code_has(tmp_path):
+    """A new self.tr(...) without a translation fails here: run translations/update.sh and translate it."""
+    lupdate = BIN.with_name("pyside6-lupdate")
+    if not lupdate.exists():
+        pytest.skip("pyside6-lupdate is not installed")
+    root = language.TRANSLATIONS.parents[1]
+    sources = sorted(str(p) for p in (root / "subword_gui").rglob("*.py"))
+    fresh = tmp_path / "fresh.ts"
+    subprocess.run(
+        [str(lupdate), "-no-obsolete", "-locations", "none", "-silent", *sources, "-ts", str(fresh)],
+        check=True,
+        timeout=120,
+        capture_output=True,
+    )
+
+    def keys(path: Path) -> set[tuple[str, str]]:
+        root = ET.parse(path).getroot()
+        return {
+            (c.findtext("name"), m.findtext("source"))
+            for c in root.iter("context")
+            for m in c.iter("message")
+        }
+
+    missing = keys(fresh) - keys(TS)
+    assert not missing, f"not in the Korean catalogue: {sorted(missing)[:10]}"
