@@ -908,7 +908,9 @@ class MainWindow(QMainWindow):
         label = ALGORITHM_LABELS.get(options.algorithm, options.algorithm) if options else "?"
         run = Run(
             id=0,
-            name=default_run_name(len(self.state.runs) + 1, label, tok.vocab_size),
+            name=default_run_name(
+                len(self.state.runs) + 1, label, tok.vocab_size, self.tr("Run {0}: {1} {2}")
+            ),
             tokenizer=tok,
             options=options,
             corpus=self.state.corpus_path or "",

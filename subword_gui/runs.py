@@ -64,13 +64,15 @@ class Run:
         return self.tokenizer.vocab_size
 
 
-def default_run_name(number: int, algorithm_label: str, vocab_size: int) -> str:
-    """The name a new run gets until the user renames it.
+def default_run_name(
+    number: int, algorithm_label: str, vocab_size: int, template: str = "Run {0}: {1} {2}"
+) -> str:
+    """The name a new run gets until the user renames it (``template``: the translated wording).
 
     >>> default_run_name(3, "Unigram", 4000)
     'Run 3: Unigram 4,000'
     """
-    return f"Run {number}: {algorithm_label} {vocab_size:,}"
+    return template.format(number, algorithm_label, f"{vocab_size:,}")
 
 
 def save_last_run(run: Run, data_dir: str | Path, shown_vocab_size: int | None = None) -> Path:

@@ -885,6 +885,10 @@
         <translation>병합 {0:,}개를 {1}에 썼습니다</translation>
     </message>
     <message>
+        <source>Run {0}: {1} {2}</source>
+        <translation>실행 {0}: {1} {2}</translation>
+    </message>
+    <message>
         <source>Could not keep the run for the next launch: {0}</source>
         <translation>다음 실행을 위해 이 실행 기록을 보관하지 못했습니다: {0}</translation>
     </message>
