@@ -8,8 +8,8 @@
         <translation> {0} </translation>
     </message>
     <message>
-        <source> tokens</source>
-        <translation> 토큰</translation>
+        <source>The vocab size to cut the full model to, in tokens</source>
+        <translation>전체 모델을 잘라 낼 어휘 크기(토큰 수)</translation>
     </message>
     <message>
         <source>Remove this column</source>
