@@ -50,7 +50,7 @@ from subword_gui.panels.slider import VocabSizeSlider
 from subword_gui.panels.training import ALGORITHM_LABELS, TrainingPanel
 from subword_gui.panels.vocabulary import VocabularyPanel
 from subword_gui.resources import resource_path
-from subword_gui.runs import Run, default_run_name, load_last_run, save_last_run
+from subword_gui.runs import Run, default_run_name, forget_last_run, load_last_run, save_last_run
 from subword_gui.state import AppState
 from subword_gui.style import theme
 
@@ -192,6 +192,7 @@ class MainWindow(QMainWindow):
         self._save_target: tuple | None = None  # (path, format, tokenizer) of the last save: Ctrl+S
         self.guide = None  # the User guide window, made on first F1
         self._opened_tokenizer: tuple | None = None  # (Tokenizer, path) of the last opened file
+        self._restore_pending = False  # the last session's run is being read
         self._kept: tuple | None = None  # (tokenizer, name, cut) the data dir holds: unchanged, not rewritten
         self._busy = {"training": False, "corpus": False}  # what Cancel (Esc) would stop
         self.setWindowTitle(APP_NAME)
@@ -940,12 +941,18 @@ class MainWindow(QMainWindow):
 
     def save_last_run(self) -> Path | None:
         """Keep the shown run, or the tokenizer file opened last if that is what is shown, and
-        where the slider stands, for the next launch; None if there is no model."""
+        where the slider stands, for the next launch; None if there is no model.
+
+        With nothing to keep (every run discarded) the kept one is forgotten too, unless the
+        last session's run is still on its way in (quitting right after launch keeps it)."""
         run = self.state.shown_run
         opened = self._opened_tokenizer
         if run is None and opened is not None and opened[0] is self.state.full_tokenizer:
             run = Run(0, Path(opened[1]).name, opened[0], None, saved_to=opened[1])
         if run is None:
+            if not self._restore_pending and (self._kept is not None or self.state.discarded_any):
+                forget_last_run(self.data_dir)
+                self._kept = None
             return None
         kept = (run.tokenizer, run.name, self.state.vocab_size)
         if self._kept == kept:  # what the data dir already holds (e.g. the run restored at launch)
@@ -974,9 +981,11 @@ class MainWindow(QMainWindow):
                 result = exc
             self._last_run_loaded.emit(result)
 
+        self._restore_pending = True
         threading.Thread(target=load, daemon=True, name="restore-last-run").start()
 
     def _on_last_run_loaded(self, result) -> None:
+        self._restore_pending = False
         if isinstance(result, Exception):
             self.report_error(self.tr("Cannot restore the last run"), str(result))
             self.run_restored.emit(None)

@@ -3,6 +3,7 @@
     >>> run = Run(1, "Run 1", tok, TrainOptions("bpe", vocab_size=2000), corpus="ko.txt", duration_s=4.2)
     >>> folder = save_last_run(run, data_dir, shown_vocab_size=900)   # <data_dir>/runs/<stamp>/
     >>> restored, shown = load_last_run(data_dir)                     # (Run, 900), or None
+    >>> forget_last_run(data_dir)                                     # the next launch starts empty
 
 Every finished training run is a :class:`Run`: the trained tokenizer (uncut),
 its options, the corpus it was counted from, how long it took and its final
@@ -151,3 +152,15 @@ def load_last_run(data_dir: str | Path) -> tuple[Run, int | None] | None:
     )
     shown = extra.get("shown_vocab_size")
     return run, int(shown) if isinstance(shown, int) else None
+
+
+def forget_last_run(data_dir: str | Path) -> None:
+    """Keep nothing for the next launch (the user discarded the run that was kept).
+
+    The pointer goes first, so a crash half-way leaves no pointer to a half-removed folder."""
+    data_dir = Path(data_dir)
+    try:
+        (data_dir / POINTER).unlink()
+    except FileNotFoundError:
+        pass
+    shutil.rmtree(data_dir / RUNS_DIR, ignore_errors=True)

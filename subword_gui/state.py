@@ -47,6 +47,7 @@ class AppState(QObject):
         self.runs: list = []  # subword_gui.runs.Run, oldest first
         self.shown_run = None  # the Run whose tokenizer is full_tokenizer (None: opened from a file)
         self._next_run_id = 1
+        self.discarded_any = False  # a run was discarded this session (quitting then keeps no stale one)
 
     def set_corpus(self, counts, path: str | None = None) -> None:
         self.corpus = counts
@@ -100,6 +101,7 @@ class AppState(QObject):
         """Forget ``run``; the shown model stays on screen even if it was this run's."""
         if run in self.runs:
             self.runs.remove(run)
+            self.discarded_any = True
             if self.shown_run is run:
                 self.shown_run = None
             self.runs_changed.emit()

@@ -257,3 +257,24 @@ def test_loading_an_example_says_it_set_its_own_options(qtbot, window):
     with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
         window.load_example(examples[0])
     assert "its own training options" in window.statusBar().currentMessage()
+
+
+def test_discarding_the_kept_run_means_the_next_launch_starts_without_it(qtbot, window, settings):
+    from core.events import drain
+    from core.training import train_from_counts
+
+    hug_pug = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    old = drain(train_from_counts(hug_pug, TrainOptions("bpe", vocab_size=11)))
+    save_last_run(Run(1, "yesterday", old, TrainOptions("bpe", vocab_size=11)), window.data_dir, 9)
+    with qtbot.waitSignal(window.run_restored, timeout=WAIT_MS):
+        window.restore_last_run()
+    window.runs_panel.select(window.state.runs[0])
+    window.runs_panel.discard_button.click()
+    window.close()
+    assert load_last_run(window.data_dir) is None
+    # quitting with nothing discarded and nothing shown keeps what the data dir holds
+    save_last_run(Run(1, "kept", old, TrainOptions("bpe", vocab_size=11)), window.data_dir)
+    again = MainWindow(settings=settings, open_sample=False)
+    qtbot.addWidget(again)
+    again.close()
+    assert load_last_run(again.data_dir)[0].name == "kept"
