@@ -490,6 +490,11 @@ def _encode_subword_nmt(args: argparse.Namespace) -> int:
         raise SubwordError("--format subword-nmt needs --codes FILE")
     if args.vocabulary_threshold is not None and args.vocabulary is None:
         raise SubwordError("--vocabulary-threshold needs --vocabulary FILE")
+    from core.paths import require_regular_file
+
+    require_regular_file(codes_path, FormatError, "a codes file")  # a FIFO would block the read
+    if args.vocabulary:
+        require_regular_file(args.vocabulary, FormatError, "a vocabulary file")
     codes = load_codes(codes_path)
     vocabulary = load_vocabulary(args.vocabulary, args.vocabulary_threshold) if args.vocabulary else None
     bpe = SubwordNmt(codes.merges, codes.version, args.separator, vocabulary, args.glossary)

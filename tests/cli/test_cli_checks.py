@@ -153,3 +153,10 @@ def test_a_folder_without_write_permission_is_said_before_training(tmp_path, cor
         pytest.skip(f"'nobody' cannot run this checkout: {r.stderr.strip()[-200:]}")
     assert r.returncode == 1 and r.stderr.startswith("subword: error: cannot write into"), r.stderr
     assert "Permission denied" in r.stderr
+
+
+def test_subword_nmt_codes_that_are_a_fifo_fail_at_once(tmp_path, capsys):
+    fifo = tmp_path / "codes"
+    os.mkfifo(fifo)
+    code, _, err = run(["encode", "--format", "subword-nmt", "--codes", fifo, "hug"], capsys)
+    assert "named pipe (FIFO), not a codes file" in one_error_line(code, err)
