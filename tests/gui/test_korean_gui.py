@@ -95,3 +95,30 @@ def test_long_jamo_lines_encoded_in_chunks_equal_the_whole_encoding():
     assert (line.encoding.ids, line.encoding.offsets) == (whole.ids, whole.offsets)
     edited = text[:100] + "닭" + text[100:]
     assert cache.get(edited).encoding.offsets == tok.encode(edited).offsets
+
+
+def test_the_explorer_counts_a_morpheme_corpus_on_both_cores_with_the_same_result(tmp_path, monkeypatch):
+    from subword_gui.background import jobs
+
+    lines = [
+        "철수는 치킨을 먹고 볶음밥을 먹고 있다",
+        "영희는 hello 👋🏽 먹었다",
+        "ㅋㅋㅋ 재밌어요",
+        "",
+        "정말 좋았어요",
+    ]
+    path = tmp_path / "ko.txt"
+    path.write_text("\n".join(lines * 300) + "\n", encoding="utf-8")
+    options = TrainOptions("bpe", pre_tokenizer="ko-morph")
+    monkeypatch.setattr("core.corpus_parallel.MIN_RANGE_BYTES", 1 << 10)  # two ranges of this small file
+    monkeypatch.setattr("core.corpus_parallel.available_cpus", lambda: 2)
+    monkeypatch.setattr("core.morphemes.MorphemeSplit.parallel_min_bytes", 1 << 10)
+    assert jobs._worth_processes(str(path), options)
+    parallel = drain(jobs.count_file_for_training(str(path), "auto", options))
+    monkeypatch.setattr("core.morphemes.MorphemeSplit.parallel_min_bytes", 1 << 40)
+    assert not jobs._worth_processes(str(path), options)
+    single = drain(jobs.count_file_for_training(str(path), "auto", options))
+    assert parallel == single  # the same counts (held-out lines taken out) and held-out lines
+    # every 20th line (index 19, 39, ...) is held out: always a "정말 좋았어요" line, 75 of its 300
+    assert single[0]["▁철수"] == 300 and single[0]["▁정말"] == 225
+    assert single[1][:2] == ["정말 좋았어요", "정말 좋았어요"]
