@@ -919,6 +919,7 @@ class MainWindow(QMainWindow):
             duration_s=float(facts.get("duration_s", 0.0)),
             stop_reason=facts.get("stop_reason"),
             merge_events=list(self.state.merge_events),
+            round_events=list(self.state.round_events),
             figures={"on": facts["held_out_kind"]} if facts.get("held_out_kind") else {},
         )
         self.state.add_run(run, show=True)

@@ -16,8 +16,8 @@ written under a fresh name, then one small pointer file, ``last-run.json``, is
 swapped in atomically to name it, and only then are older folders removed. A
 crash at any point leaves either the old run or the new one, never half of one.
 
-Leaves out: the merge log (a restored run shows its tokens, not how they were
-learned; retrain to see the log again).
+Leaves out: the merge log and Unigram rounds (a restored run shows its tokens,
+not how they were learned; retrain to see the log again).
 """
 
 from __future__ import annotations
@@ -48,6 +48,7 @@ class Run:
     duration_s: float = 0.0
     stop_reason: str | None = None
     merge_events: list = field(default_factory=list)
+    round_events: list = field(default_factory=list)  # UnigramRounds (Unigram runs)
     # final figures on held-out text: {"tokens_per_word": 1.8, "chars_per_token": 2.1, "on": "held-out lines"}
     figures: dict = field(default_factory=dict)
     finished_at: float = field(default_factory=time.time)

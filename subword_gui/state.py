@@ -43,6 +43,7 @@ class AppState(QObject):
         self.tokenizer = None  # the one shown (possibly cut by the slider)
         self.train_options = None  # core.training.TrainOptions of the last run, if trained here
         self.merge_events: list = []  # MergeEvents of the last finished run (for the merge log/export)
+        self.round_events: list = []  # its UnigramRounds (the Training panel's rounds table)
         self.vocab_size: int | None = None
         self.runs: list = []  # subword_gui.runs.Run, oldest first
         self.shown_run = None  # the Run whose tokenizer is full_tokenizer (None: opened from a file)
@@ -54,13 +55,14 @@ class AppState(QObject):
         self.corpus_path = path
         self.corpus_changed.emit(counts)
 
-    def set_full_tokenizer(self, tokenizer, options=None, merge_events=None) -> None:
+    def set_full_tokenizer(self, tokenizer, options=None, merge_events=None, round_events=None) -> None:
         if self.shown_run is not None and self.shown_run.tokenizer is not tokenizer:
             self.shown_run = None
             self.runs_changed.emit()
         self.full_tokenizer = tokenizer
         self.train_options = options
         self.merge_events = list(merge_events or [])
+        self.round_events = list(round_events or [])
         self.full_tokenizer_changed.emit(tokenizer)
         self.set_tokenizer(tokenizer, tokenizer.vocab_size)
 
@@ -87,7 +89,7 @@ class AppState(QObject):
     def show_run(self, run) -> None:
         """Make ``run``'s tokenizer the shown one, uncut (every panel follows)."""
         if run.tokenizer is not self.full_tokenizer:
-            self.set_full_tokenizer(run.tokenizer, run.options, run.merge_events)
+            self.set_full_tokenizer(run.tokenizer, run.options, run.merge_events, run.round_events)
         self.shown_run = run
         self.runs_changed.emit()
 

@@ -774,7 +774,7 @@ class TrainingPanel(QWidget):
         if landing is None:
             return
         tok, options, rows = landing
-        self.state.set_full_tokenizer(tok, options, rows)
+        self.state.set_full_tokenizer(tok, options, rows, list(self.round_model.rows))
         self.training_finished.emit(tok)
 
     def _on_finished(self, result) -> None:
@@ -810,22 +810,32 @@ class TrainingPanel(QWidget):
 
     def _restore_previous_run(self) -> None:
         """Show the last finished run's log again (the one ``state`` still holds)."""
+        self._show_log(self.state.merge_events, getattr(self.state, "round_events", []))
+        self._on_cut(self.state.vocab_size)
+
+    def _show_log(self, merges, rounds) -> None:
+        """Put a finished run's merge log and Unigram rounds (and their plots) on screen."""
         self._clear_run()
-        events = list(self.state.merge_events)
-        self.merge_model.append_events(events)
+        self.merge_model.append_events(list(merges))
+        self.round_model.append_events(list(rounds))
         self._merge_x = [e.step for e in self.merge_model.rows]
         self._merge_y = [_merge_height(e) for e in self.merge_model.rows]
-        self._redraw_plots(rounds=False, curve=False)
-        self._on_cut(self.state.vocab_size)
+        for e in self.round_model.rows:
+            self._round_x.append(_round_position(e, self._round_x))
+            self._round_loss.append(e.loss)
+            self._round_vocab.append(e.vocab_size)
+        self._redraw_plots(curve=False)
 
     # -- the slider's cut and the held-out curve -----------------------------------------------
     def _on_full_tokenizer(self, tokenizer) -> None:
-        if tokenizer is not None and self.state.merge_events is not self.merge_model.rows:
-            if list(self.state.merge_events) != self.merge_model.rows:
-                # A tokenizer opened from a file: its log is not ours to show.
-                self._clear_run()
-                self.merge_model.set_style(style_for(tokenizer))
-                self.merge_model.append_events(self.state.merge_events)
+        if tokenizer is None or self.state.merge_events is self.merge_model.rows or self.busy:
+            return  # (while training, the log is the live run's)
+        rounds = list(getattr(self.state, "round_events", []))
+        if list(self.state.merge_events) != self.merge_model.rows or rounds != self.round_model.rows:
+            # A tokenizer opened from a file (no log of ours), or another run shown again
+            # from the Runs list (its own merge log or Unigram rounds).
+            self.merge_model.set_style(style_for(tokenizer))
+            self._show_log(self.state.merge_events, rounds)
 
     def _on_cut(self, k) -> None:
         if k is None or not self.merge_model.rows:

@@ -68,6 +68,18 @@ def test_a_run_can_be_shown_again_and_the_panels_follow(qtbot, two_runs):
     assert not panel.show_button.isEnabled()  # already shown
 
 
+def test_showing_a_run_again_shows_its_own_log(qtbot, two_runs):
+    window, _bpe, _unigram = two_runs
+    panel, (first, second) = window.training_panel, window.state.runs
+    third = train(qtbot, window, TrainOptions("unigram", vocab_size=35))
+    assert second.round_events and window.state.runs[2].round_events != second.round_events
+    window.state.show_run(second)  # another Unigram run: its own rounds, not the newest run's
+    assert panel.round_model.rows == second.round_events and not panel.merge_model.rows
+    window.state.show_run(first)  # a BPE run: its merge log, no rounds
+    assert panel.merge_model.rows == first.merge_events and not panel.round_model.rows
+    assert third is window.state.runs[2].tokenizer
+
+
 def test_compare_chooses_any_run_of_the_session(qtbot, two_runs):
     window, bpe, unigram = two_runs
     window.finish_startup()
