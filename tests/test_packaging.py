@@ -6,12 +6,12 @@ import os
 import site
 import subprocess
 import sys
+import tomllib
 import venv
 import zipfile
 from pathlib import Path
 
 import pytest
-import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 

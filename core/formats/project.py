@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -113,7 +113,7 @@ def save_project(tok, folder: str | os.PathLike, record: TrainingRecord | None =
         raise ConfigError(f"{folder} is a file; a project is saved as a folder")
     record = record or TrainingRecord()
     if not record.date:
-        record.date = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+        record.date = datetime.now(UTC).replace(microsecond=0).isoformat()
     # an earlier project's copy of its source file (source-tekken.json ...) goes too, unless rewritten
     earlier_sources = [p.name for p in folder.glob("source-*")] if folder.is_dir() else []
     with save_folder(folder, replaces=(*MODEL_FILES, *earlier_sources)) as stage:
