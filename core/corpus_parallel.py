@@ -42,6 +42,7 @@ import subprocess
 import sys
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
+from typing import cast
 
 from core.errors import CorpusError, SubwordError
 from core.events import Progress
@@ -126,6 +127,7 @@ def count_file_parallel(path: Path, counter, encoding: str, done_before: int, to
                 cwd=_ROOT,
             )
             procs.append(proc)
+            assert proc.stdin is not None and proc.stdout is not None  # both are pipes
             task = (str(path), start, stop, encoding, counter.options, os.getpid())
             proc.stdin.write(pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL))
             proc.stdin.close()
@@ -135,7 +137,8 @@ def count_file_parallel(path: Path, counter, encoding: str, done_before: int, to
         results: list = [None] * len(ranges)
         reported = -1
         while conns:
-            for conn in wait(list(conns), timeout=_POLL_S):
+            for ready in wait(list(conns), timeout=_POLL_S):
+                conn = cast(Connection, ready)
                 i = conns[conn]
                 try:
                     kind, value = conn.recv()
@@ -163,7 +166,8 @@ def count_file_parallel(path: Path, counter, encoding: str, done_before: int, to
             if proc.poll() is None:
                 proc.kill()
             proc.wait()
-            proc.stdout.close()
+            if proc.stdout is not None:
+                proc.stdout.close()
 
     replaced, bytes_read, had_text = add_range_counts(counter, results)
     return encoding, replaced, bytes_read, had_text
