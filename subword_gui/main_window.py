@@ -476,6 +476,16 @@ class MainWindow(QMainWindow):
             group.addAction(action)
             action.triggered.connect(lambda _=False, c=choice: self.set_theme(c))
             self.theme_actions[choice] = action
+        app = QApplication.instance()
+        if app is not None:
+            # the desktop switched light/dark: theme.apply_theme follows it; the plots and
+            # painted views redraw once it has
+            # (a bound method: the connection dies with the window)
+            app.styleHints().colorSchemeChanged.connect(self._on_color_scheme)
+
+    def _on_color_scheme(self, _scheme) -> None:
+        if theme.mode() == "system":
+            QTimer.singleShot(0, self.restyle)
 
     def set_theme(self, choice: str) -> None:
         """Switch to the "system", "light" or "dark" theme now, and remember it."""
