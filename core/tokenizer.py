@@ -280,6 +280,13 @@ class Tokenizer:
                 out.append(ids)
         return out
 
+    def __getstate__(self) -> dict:
+        """Pickle the pipeline, not the ids fast path's plan (its word splitter is a closure
+        and its cache can be larger than the model); it is rebuilt on first use."""
+        state = dict(self.__dict__)
+        state.pop("_plan", None)
+        return state
+
     def _ids_plan(self) -> _IdsPlan | None:
         """The string-only pipeline for the current stages (rebuilt when a stage is swapped),
         or None when some stage can only run with offsets."""

@@ -218,3 +218,13 @@ def test_bert_normalize_str_equals_normalize(options, text):
 
     n = BertNormalizer(**options)
     assert n.normalize_str(text) == n.normalize(_ns(text)).normalized
+
+
+def test_a_tokenizer_pickles_after_the_fast_path_ran(trained):
+    import pickle
+
+    for setting in SETTINGS:
+        tok = trained[setting]
+        ids = tok.encode_ids("철수는 hug 먹고")
+        copy = pickle.loads(pickle.dumps(tok))
+        assert copy.encode_ids("철수는 hug 먹고") == ids == copy.encode("철수는 hug 먹고").ids
