@@ -288,7 +288,8 @@ def guide_html(examples: dict[str, WorkedExample] | None, images: frozenset | se
         ("why", QCoreApplication.translate("Guide", "Reading the why view")),
         ("keys", QCoreApplication.translate("Guide", "Keys")),
     ]
-    out = [f"<h1>{QCoreApplication.translate('Guide', 'Subword Explorer: a short guide')}</h1>"]
+    heading = QCoreApplication.translate("Guide", "Subword Explorer: a short guide")
+    out = [f"<h1>{heading}</h1>"]
     out.append(
         "<p>"
         + QCoreApplication.translate(

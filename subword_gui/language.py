@@ -45,6 +45,7 @@ def install_translators(app: QCoreApplication, language: str) -> str:
     if language != "en":
         ours = QTranslator(app)
         if not ours.load(f"{CATALOGUE}_{language}", str(TRANSLATIONS)):
+            app.setProperty("subword_language", "en")
             return "en"  # no catalogue for it: the interface stays English
         qt_dir = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
         for translator in (ours, _qt_catalogue(app, language, qt_dir)):
@@ -52,7 +53,23 @@ def install_translators(app: QCoreApplication, language: str) -> str:
                 app.installTranslator(translator)
                 installed.append(translator)
     app._subword_translators = installed  # type: ignore[attr-defined]  # keep them alive
+    app.setProperty("subword_language", language)
     return language
+
+
+def current_language() -> str:
+    """The language :func:`install_translators` put in force (``"en"`` before it ran)."""
+    app = QCoreApplication.instance()
+    return str(app.property("subword_language") or "en") if app is not None else "en"
+
+
+def localized(entry: dict, key: str) -> str:
+    """``entry[key + "_" + language]`` when a data file carries one (the Examples do), else ``entry[key]``.
+
+    >>> localized({"title": "Four sentences", "title_ko": "네 문장"}, "title")   # Korean in force
+    '네 문장'
+    """
+    return str(entry.get(f"{key}_{current_language()}") or entry.get(key) or "")
 
 
 def _qt_catalogue(app: QCoreApplication, language: str, qt_dir: str) -> QTranslator | None:

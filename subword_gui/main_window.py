@@ -49,6 +49,7 @@ from subword_gui.panels.segmentation import SegmentationPanel
 from subword_gui.panels.slider import VocabSizeSlider
 from subword_gui.panels.training import ALGORITHM_LABELS, TrainingPanel
 from subword_gui.panels.vocabulary import VocabularyPanel
+from subword_gui.language import localized
 from subword_gui.resources import resource_path
 from subword_gui.runs import Run, default_run_name, forget_last_run, load_last_run, save_last_run
 from subword_gui.state import AppState
@@ -647,10 +648,10 @@ class MainWindow(QMainWindow):
         self.examples_menu.clear()
         items = self.examples()
         for ex in items:
-            title = ex.get("title") or ex.get("name") or Path(ex["file"]).stem
+            title = localized(ex, "title") or ex.get("name") or Path(ex["file"]).stem
             action = self.examples_menu.addAction(title)
             if ex.get("description"):
-                action.setStatusTip(ex["description"])
+                action.setStatusTip(localized(ex, "description"))
             action.triggered.connect(lambda _=False, e=ex: self.load_example(e))
         if not items:
             self.examples_menu.addAction(self.tr("(no examples bundled)")).setEnabled(False)

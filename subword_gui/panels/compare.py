@@ -255,10 +255,10 @@ class CompareColumn(QFrame):
         tok, title = None, ""
         if key == "shown":
             tok = state.tokenizer
-            title = "the tokenizer the other panels show"
+            title = self.tr("the tokenizer the other panels show")
         elif key == "full":
             tok = full
-            title = "the trained (or opened) tokenizer, uncut"
+            title = self.tr("the trained (or opened) tokenizer, uncut")
         elif key == "size":
             if full is not None and can_truncate(full):
                 low, high = min_vocab_size(full), full.model.vocab_size
@@ -269,20 +269,20 @@ class CompareColumn(QFrame):
                 if self._cut_key != key:  # cutting a large model costs tens of milliseconds
                     self._cut, self._cut_key = truncate_tokenizer(full, self.size.value()), key
                 tok = self._cut
-                title = f"the full tokenizer cut to {self.size.value():,} tokens"
+                title = self.tr("the full tokenizer cut to {0:,} tokens").format(self.size.value())
             elif full is not None:
-                tok, title = full, "this model cannot be cut; showing it whole"
+                tok, title = full, self.tr("this model cannot be cut; showing it whole")
         elif key == "file":
             tok, title = self.file_tokenizer, self.file_name
         elif isinstance(key, str) and key.startswith("run:"):
             run = state.run_by_id(int(key[4:]))
             if run is not None:
-                tok, title = run.tokenizer, f"run “{run.name}”"
+                tok, title = run.tokenizer, self.tr("run “{0}”").format(run.name)
         self.tokenizer = tok
         if tok is not None:
             kind = type(tok.model).__name__
-            title = f"{kind}, {tok.vocab_size:,} tokens: {title}"
-        self.title.setText(title or "no tokenizer yet")
+            title = self.tr("{0}, {1:,} tokens: {2}").format(kind, tok.vocab_size, title)
+        self.title.setText(title or self.tr("no tokenizer yet"))
         self.changed.emit()
 
     # -- drawing ------------------------------------------------------------------

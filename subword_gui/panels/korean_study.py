@@ -16,8 +16,10 @@ compare them as any other runs).
 from __future__ import annotations
 
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Qt
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
@@ -35,11 +37,12 @@ from subword_gui.runs import Run
 # Okabe-Ito, as the Compare panel's columns
 STUDY_COLOURS = {"syllable BPE": "#0072B2", "jamo BPE": "#E69F00", "morpheme-aware BPE": "#009E73"}
 COMPARE_TEXT = "철수는 치킨을 먹고 볶음밥을 먹고 있다"
-INTRO = (
+INTRO = QT_TRANSLATE_NOOP(
+    "KoreanStudyWindow",
     "One corpus, one vocab size, three ways for BPE to see Korean: syllables (metaspace), jamo "
     "(the jamo normalizer: ~70 letters, tokens may end inside a syllable), and morphemes first "
     "(ko-morph, kiwipiepy: no token crosses a morpheme, as in Park et al. 2020). Figures are over "
-    "held-out lines (every 20th); a word is a space-separated word (어절) for all three."
+    "held-out lines (every 20th); a word is a space-separated word (어절) for all three.",
 )
 
 
@@ -48,36 +51,44 @@ class KoreanStudyWindow(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent, Qt.WindowType.Window)
-        self.setWindowTitle("Korean study: syllable, jamo and morpheme-aware BPE")
+        self.setWindowTitle(self.tr("Korean study: syllable, jamo and morpheme-aware BPE"))
         self.resize(760, 620)
-        intro = QLabel(INTRO)
+        intro = QLabel(self.tr(INTRO))
         intro.setWordWrap(True)
         self.status = QLabel("")
-        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button = QPushButton(self.tr("Cancel"))
         self.table = QTableWidget(0, 6)
         self.table.setHorizontalHeaderLabels(
             [
-                "pipeline",
-                "vocab",
-                "tokens per word",
-                "characters per token",
-                "unknown rate",
-                "vocabulary used",
+                self.tr("pipeline"),
+                self.tr("vocab"),
+                self.tr("tokens per word"),
+                self.tr("characters per token"),
+                self.tr("unknown rate"),
+                self.tr("vocabulary used"),
             ]
         )
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.plot = pg.PlotWidget()
-        self.plot.setLabel("bottom", "vocab size")
-        self.plot.setLabel("left", "tokens per word")
+        self.plot.setLabel("bottom", self.tr("vocab size"))
+        self.plot.setLabel("left", self.tr("tokens per word"))
         self.plot.setLogMode(x=True, y=False)
         self.plot.showGrid(x=True, y=True, alpha=0.2)
         self.plot.addLegend(offset=(-10, 10))
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addWidget(self.status)
-        layout.addWidget(self.cancel_button, 0, Qt.AlignmentFlag.AlignLeft)
+        # subtle: a window of its own needs its own way out where no window manager draws one.
+        self.close_button = QPushButton(self.tr("Close"))
+        self.close_button.clicked.connect(self.close)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self.close)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.cancel_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.close_button)
+        layout.addLayout(buttons)
         layout.addWidget(self.table)
         layout.addWidget(self.plot, 1)
 
@@ -130,7 +141,9 @@ class KoreanStudy(QObject):
         self.cancel()
         train, held_out = split_held_out(lines)
         self._name, self._vocab_size = name, vocab_size
-        self.view.status.setText(f"Training {len(PIPELINES)} tokenizers on {len(train):,} lines…")
+        self.view.status.setText(
+            self.tr("Training {0} tokenizers on {1:,} lines…").format(len(PIPELINES), len(train))
+        )
         self.view.cancel_button.setEnabled(True)
         self.view.show()
         self.view.raise_()
@@ -138,7 +151,7 @@ class KoreanStudy(QObject):
         self.job.events.connect(self._on_events)
         self.job.finished.connect(self._on_finished)
         self.job.failed.connect(self._on_failed)
-        self.job.cancelled.connect(lambda: self.view.status.setText("Cancelled."))
+        self.job.cancelled.connect(lambda: self.view.status.setText(self.tr("Cancelled.")))
         self.job.ended.connect(lambda: self.view.cancel_button.setEnabled(False))
         self.job.start()
 
@@ -152,17 +165,21 @@ class KoreanStudy(QObject):
             p = progress[-1]
             names = list(PIPELINES)
             if p.done < len(names):
-                self.view.status.setText(f"Training {names[p.done]} ({p.done + 1} of {p.total})…")
+                self.view.status.setText(
+                    self.tr("Training {0} ({1} of {2})…").format(names[p.done], p.done + 1, p.total)
+                )
 
     def _on_failed(self, message: str) -> None:
-        self.view.status.setText(f"⚠ {message}")
-        self.window.report_error("Korean study", message)
+        self.view.status.setText(self.tr("⚠ {0}").format(message))
+        self.window.report_error(self.tr("Korean study"), message)
 
     def _on_finished(self, rows) -> None:
         self.rows = rows
         self.view.show_rows(rows)
         self.view.status.setText(
-            f"{self._name}: {self._vocab_size:,} tokens each; the three runs are open side by side in Compare."
+            self.tr("{0}: {1:,} tokens each; the three runs are open side by side in Compare.").format(
+                self._name, self._vocab_size
+            )
         )
         window = self.window
         self.runs = []

@@ -180,7 +180,7 @@ class SegmentationPanel(QWidget):
         self.editor.setMouseTracking(True)
 
         self.strip = TokenStrip()
-        self.strip.set_placeholder("Train or open a tokenizer to see the tokens.")
+        self.strip.set_placeholder(self.tr("Train or open a tokenizer to see the tokens."))
         strip_font = QFont(self.strip.font())
         strip_font.setPointSize(EDITOR_POINT_SIZE - 2)
         self.strip.setFont(strip_font)

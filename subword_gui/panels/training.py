@@ -221,7 +221,7 @@ class _Plots:
         self.unigram_plot.showAxis("right")
         self.unigram_plot.scene().addItem(self.vocab_box)
         self.unigram_plot.getAxis("right").linkToView(self.vocab_box)
-        self.unigram_plot.getAxis("right").setLabel("vocab size")
+        self.unigram_plot.getAxis("right").setLabel(QCoreApplication.translate("TrainingPanel", "vocab size"))
         self.vocab_box.setXLink(self.unigram_plot)
         self.vocab_curve = pg.PlotDataItem(
             pen=pg.mkPen(theme.PLOT_ORANGE, width=2), symbol="s", symbolSize=5, name="vocab size"
@@ -454,7 +454,7 @@ class TrainingPanel(QWidget):
         try:
             pre_tokenizer_from_name(name)
         except ConfigError as exc:
-            self.status.setText(f"⚠ {exc}")
+            self.status.setText(self.tr("⚠ {0}").format(exc))
 
     def options(self) -> TrainOptions:
         """The options the widgets describe (raises ConfigError for bad ones)."""

@@ -558,19 +558,28 @@ def token_origin(model, token: str, token_id: int | None = None) -> str:
     if rank_of is not None:
         rank = rank_of(token)
         if rank is None:
-            return "base token (alphabet or special), not built by a merge"
+            return QCoreApplication.translate(
+                "Tokens", "base token (alphabet or special), not built by a merge"
+            )
         left, right = model.merges[rank]
-        return f"merge #{rank + 1}: {left} + {right}"
+        return QCoreApplication.translate("Tokens", "merge #{0}: {1} + {2}").format(rank + 1, left, right)
     if hasattr(model, "lattice"):
         tid = model.token_to_id(token) if token_id is None else token_id
         try:
-            return f"Unigram piece, log-probability {model.score(tid):.4f}"
+            return QCoreApplication.translate("Tokens", "Unigram piece, log-probability {0:.4f}").format(
+                model.score(tid)
+            )
         except Exception:  # noqa: BLE001 - a tooltip must never fail
-            return "Unigram piece"
+            return QCoreApplication.translate("Tokens", "Unigram piece")
     prefix = getattr(model, "continuing_subword_prefix", None)
     if prefix:
-        kind = "a continuation" if token.startswith(prefix) else "a word start"
-        return f"WordPiece: longest vocabulary match at this position ({kind})"
+        if token.startswith(prefix):
+            return QCoreApplication.translate(
+                "Tokens", "WordPiece: longest vocabulary match at this position (a continuation)"
+            )
+        return QCoreApplication.translate(
+            "Tokens", "WordPiece: longest vocabulary match at this position (a word start)"
+        )
     return ""
 
 

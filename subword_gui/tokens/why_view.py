@@ -415,10 +415,10 @@ class WhyView(QWidget):
         self.kind = "other"
         self._plain: list[str] = []
 
-    def clear(self, message: str = "Put the cursor in a word to see why it was cut that way.") -> None:
+    def clear(self, message: str | None = None) -> None:
         self.piece = None
         self._plain = []
-        self.title.setText(message)
+        self.title.setText(message or self.tr("Put the cursor in a word to see why it was cut that way."))
         self.steps.clear()
         self.stack.setCurrentIndex(0)
 

@@ -32,6 +32,34 @@
 {1}</translation>
     </message>
     <message>
+        <source>the tokenizer the other panels show</source>
+        <translation>다른 패널이 보이는 토크나이저</translation>
+    </message>
+    <message>
+        <source>the trained (or opened) tokenizer, uncut</source>
+        <translation>학습한(또는 연) 토크나이저, 자르지 않음</translation>
+    </message>
+    <message>
+        <source>the full tokenizer cut to {0:,} tokens</source>
+        <translation>전체 토크나이저를 토큰 {0:,}개로 자름</translation>
+    </message>
+    <message>
+        <source>this model cannot be cut; showing it whole</source>
+        <translation>이 모델은 자를 수 없어 전체를 보입니다</translation>
+    </message>
+    <message>
+        <source>run “{0}”</source>
+        <translation>실행 “{0}”</translation>
+    </message>
+    <message>
+        <source>{0}, {1:,} tokens: {2}</source>
+        <translation>{0}, 토큰 {1:,}개: {2}</translation>
+    </message>
+    <message>
+        <source>no tokenizer yet</source>
+        <translation>아직 토크나이저 없음</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;{0:,}&lt;/b&gt; tokens · &lt;b style=&apos;color:{1}&apos;&gt;{2}&lt;/b&gt; boundar{3} not shared · {4} differing tokens</source>
         <translation>토큰 &lt;b&gt;{0:,}&lt;/b&gt;개 · 공유되지 않는 경계 &lt;b style=&apos;color:{1}&apos;&gt;{2}&lt;/b&gt;개 · 다른 토큰 {4}개</translation>
     </message>
@@ -183,6 +211,10 @@
     <message>
         <source>Keys</source>
         <translation>단축키</translation>
+    </message>
+    <message>
+        <source>Subword Explorer: a short guide</source>
+        <translation>Subword Explorer: 짧은 안내서</translation>
     </message>
     <message>
         <source>A subword tokenizer cuts text into pieces from a fixed vocabulary that it learned from a corpus. This app trains one in front of you, lets you shrink its vocabulary and shows how any text you type is cut, and why.</source>
@@ -473,6 +505,80 @@
     <message>
         <source>Merge</source>
         <translation>병합</translation>
+    </message>
+</context>
+<context>
+    <name>KoreanStudy</name>
+    <message>
+        <source>Training {0} tokenizers on {1:,} lines…</source>
+        <translation>{1:,}줄로 토크나이저 {0}개를 학습하는 중…</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>취소했습니다.</translation>
+    </message>
+    <message>
+        <source>Training {0} ({1} of {2})…</source>
+        <translation>{0} 학습 중 ({2}개 중 {1}번째)…</translation>
+    </message>
+    <message>
+        <source>⚠ {0}</source>
+        <translation>⚠ {0}</translation>
+    </message>
+    <message>
+        <source>Korean study</source>
+        <translation>한국어 연구</translation>
+    </message>
+    <message>
+        <source>{0}: {1:,} tokens each; the three runs are open side by side in Compare.</source>
+        <translation>{0}: 각각 토큰 {1:,}개. 세 실행이 비교 패널에 나란히 열려 있습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>KoreanStudyWindow</name>
+    <message>
+        <source>One corpus, one vocab size, three ways for BPE to see Korean: syllables (metaspace), jamo (the jamo normalizer: ~70 letters, tokens may end inside a syllable), and morphemes first (ko-morph, kiwipiepy: no token crosses a morpheme, as in Park et al. 2020). Figures are over held-out lines (every 20th); a word is a space-separated word (어절) for all three.</source>
+        <translation>말뭉치 하나, 어휘 크기 하나, BPE가 한국어를 보는 세 가지 방식: 음절(metaspace), 자모(자모 정규화기: 약 70자, 토큰이 음절 안에서 끝날 수 있음), 형태소 먼저(ko-morph, kiwipiepy: Park 외 2020처럼 어떤 토큰도 형태소를 넘지 않음). 수치는 검증용 줄(20줄마다 하나)에 대한 것이며, 세 방식 모두 단어는 띄어쓰기 단위(어절)입니다.</translation>
+    </message>
+    <message>
+        <source>Korean study: syllable, jamo and morpheme-aware BPE</source>
+        <translation>한국어 연구: 음절, 자모, 형태소 인식 BPE</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>pipeline</source>
+        <translation>파이프라인</translation>
+    </message>
+    <message>
+        <source>vocab</source>
+        <translation>어휘</translation>
+    </message>
+    <message>
+        <source>tokens per word</source>
+        <translation>단어당 토큰</translation>
+    </message>
+    <message>
+        <source>characters per token</source>
+        <translation>토큰당 문자</translation>
+    </message>
+    <message>
+        <source>unknown rate</source>
+        <translation>미등록 비율</translation>
+    </message>
+    <message>
+        <source>vocabulary used</source>
+        <translation>어휘 사용률</translation>
+    </message>
+    <message>
+        <source>vocab size</source>
+        <translation>어휘 크기</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>닫기</translation>
     </message>
 </context>
 <context>
@@ -1026,6 +1132,10 @@
         <translation>여기에 텍스트를 입력하거나 붙여 넣으세요. 입력하는 대로 토큰화됩니다.</translation>
     </message>
     <message>
+        <source>Train or open a tokenizer to see the tokens.</source>
+        <translation>토크나이저를 학습하거나 열면 토큰이 보입니다.</translation>
+    </message>
+    <message>
         <source>&lt;span style=&apos;color:#888&apos;&gt;No tokenizer yet: train one or open a tokenizer file.&lt;/span&gt;</source>
         <translation>&lt;span style=&apos;color:#888&apos;&gt;아직 토크나이저가 없습니다. 학습하거나 토크나이저 파일을 여세요.&lt;/span&gt;</translation>
     </message>
@@ -1079,6 +1189,30 @@
     <message>
         <source>a base token: one of the alphabet&apos;s characters (or bytes), present before the first merge</source>
         <translation>기본 토큰: 알파벳의 문자(또는 바이트) 중 하나로, 첫 병합 전부터 있습니다</translation>
+    </message>
+    <message>
+        <source>base token (alphabet or special), not built by a merge</source>
+        <translation>기본 토큰(알파벳 또는 특수), 병합으로 만들지 않음</translation>
+    </message>
+    <message>
+        <source>merge #{0}: {1} + {2}</source>
+        <translation>병합 #{0}: {1} + {2}</translation>
+    </message>
+    <message>
+        <source>Unigram piece, log-probability {0:.4f}</source>
+        <translation>Unigram 조각, 로그 확률 {0:.4f}</translation>
+    </message>
+    <message>
+        <source>Unigram piece</source>
+        <translation>Unigram 조각</translation>
+    </message>
+    <message>
+        <source>WordPiece: longest vocabulary match at this position (a continuation)</source>
+        <translation>WordPiece: 이 위치에서 가장 긴 어휘 일치 (이어지는 조각)</translation>
+    </message>
+    <message>
+        <source>WordPiece: longest vocabulary match at this position (a word start)</source>
+        <translation>WordPiece: 이 위치에서 가장 긴 어휘 일치 (단어 시작)</translation>
     </message>
     <message>
         <source>(characters, counted from the start of the line)</source>
@@ -1230,6 +1364,10 @@
     <message>
         <source>Held-out curve</source>
         <translation>검증 곡선</translation>
+    </message>
+    <message>
+        <source>⚠ {0}</source>
+        <translation>⚠ {0}</translation>
     </message>
     <message>
         <source>Running to the end…</source>

@@ -115,3 +115,12 @@ def test_the_catalogue_holds_every_message_the_code_has(tmp_path):
 
     missing = keys(fresh) - keys(TS)
     assert not missing, f"not in the Korean catalogue: {sorted(missing)[:10]}"
+
+
+def test_examples_menu_reads_the_korean_titles_when_korean_is_in_force(korean, qtbot, tmp_path):
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings=settings, open_sample=False)
+    qtbot.addWidget(window)
+    titles = [a.text() for a in window.examples_menu.actions() if a.text()]
+    assert "네 문장 (Unigram)" in titles
+    assert all(e.get("title_ko") for e in window.examples()), "every example needs a Korean title"
