@@ -133,7 +133,7 @@ def _median_run(runs: list[dict]) -> dict:
     if failed:
         row["failed"] = failed[0]["failed"]
     row["report"] = dict(
-        runs[0]["report"], detail=f"median of {len(runs)}; " + runs[0]["report"].get("detail", "")
+        runs[0]["report"], detail=f"median of {len(runs)}; run 1: " + runs[0]["report"].get("detail", "")
     )
     return row
 
