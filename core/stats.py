@@ -6,7 +6,11 @@
 
 The explorer's segmentation counts, the Compare panel's table and plot, and the
 "tokens per word against vocab size" curve all come from here. Characters are
-characters of the *original* text (spaces included); words are pre-tokens.
+characters of the *original* text (spaces included); words are its whitespace-separated
+words (어절 in Korean), whatever the pre-tokenizer: a morpheme analyser, punctuation splitting
+or a long word cut into chunks must not change what "tokens per word" is divided by, or two
+tokenizers could not be compared. A special token typed as a word of its own (``<unk>``) is no
+word. (Text without spaces, such as Japanese, is one word a line.)
 
 Boundaries are positions of the original text where a token starts or ends.
 Whitespace is not part of any token under most pre-tokenizers but belongs to
@@ -20,7 +24,7 @@ curve samples held-out lines and calls :func:`encoding_stats` on them).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from core.tokenizer import Encoding, Tokenizer
@@ -32,7 +36,7 @@ class EncodingStats:
 
     lines: int
     tokens: int
-    words: int  # pre-tokens (added tokens are not words)
+    words: int  # whitespace-separated words of the original text
     characters: int  # characters of the original lines
     unknown: int  # unknown tokens produced by the model (a literal "<unk>" typed is not one)
     distinct_ids: int
@@ -80,6 +84,15 @@ def unknown_mask(encoding: Encoding, unk_id: int | None) -> list[bool]:
     return [i == unk_id and not special for i, special in zip(encoding.ids, encoding.special_tokens_mask)]
 
 
+def count_words_of(text: str, specials: Collection[str] = ()) -> int:
+    """Whitespace-separated words of ``text``, leaving out special tokens typed as words.
+
+    >>> count_words_of("철수는 치킨을  먹고"), count_words_of("<unk> mug", {"<unk>"})
+    (3, 1)
+    """
+    return sum(1 for w in text.split() if w not in specials)
+
+
 def encoding_stats(tokenizer: Tokenizer, lines: Iterable[str]) -> EncodingStats:
     """Encode each line on its own and count (see the module docstring)."""
     return stats_of_encodings(tokenizer, [(line, tokenizer.encode(line)) for line in lines])
@@ -88,12 +101,13 @@ def encoding_stats(tokenizer: Tokenizer, lines: Iterable[str]) -> EncodingStats:
 def stats_of_encodings(tokenizer: Tokenizer, encoded: Sequence[tuple[str, Encoding]]) -> EncodingStats:
     """Like :func:`encoding_stats` for lines already encoded: ``[(text, encoding), ...]``."""
     unk_id = unknown_id(tokenizer)
+    specials = {t.content for t in tokenizer.added_tokens}
     tokens = words = characters = unknown = 0
     distinct: set[int] = set()
     for text, enc in encoded:
         characters += len(text)
         tokens += len(enc.ids)
-        words += len({w for w in enc.word_ids if w is not None})
+        words += count_words_of(text, specials)
         unknown += sum(unknown_mask(enc, unk_id))
         distinct.update(enc.ids)
     return EncodingStats(
@@ -116,6 +130,7 @@ def word_count_stats(tokenizer: Tokenizer, word_counts: Iterable[tuple[str, int]
     (6, 3, 11, 1)
     """
     unk_id = unknown_id(tokenizer)
+    specials = {t.content for t in tokenizer.added_tokens}
     n_words = tokens = words = characters = unknown = 0
     distinct: set[int] = set()
     for word, count in word_counts:
@@ -123,7 +138,7 @@ def word_count_stats(tokenizer: Tokenizer, word_counts: Iterable[tuple[str, int]
         n_words += 1
         characters += count * len(word)
         tokens += count * len(enc.ids)
-        words += count * len({w for w in enc.word_ids if w is not None})
+        words += count * count_words_of(word, specials)
         unknown += count * sum(unknown_mask(enc, unk_id))
         distinct.update(enc.ids)
     return EncodingStats(n_words, tokens, words, characters, unknown, len(distinct), tokenizer.vocab_size)

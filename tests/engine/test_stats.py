@@ -138,3 +138,16 @@ def test_word_count_stats_weight_each_word_by_its_count(bpe):
     assert s.distinct_ids == 4  # hug s <unk> ug
     # the same as encoding the words written out
     assert s.tokens == encoding_stats(bpe, ["hugs hugs mug"]).tokens
+
+
+def test_words_are_the_text_s_whitespace_words_whatever_the_pre_tokenizer(bpe):
+    """Punctuation, a morpheme analyser or a long word cut into pieces must not change the divisor
+    of tokens per word, or two tokenizers of the same text could not be compared."""
+    from core.pre_tokenizers import pre_tokenizer_from_name
+
+    text = "hugs, pug! 철수는 치킨을 먹고 " + "hug" * 2000
+    splitting = Tokenizer(bpe.model, None, pre_tokenizer_from_name("whitespace"), bpe.decoder)
+    pre_tokens = {w for w in splitting.encode(text).word_ids if w is not None}
+    assert len(pre_tokens) > 6  # it does cut "," and "!" off as pre-tokens of their own
+    for tok in (bpe, splitting):
+        assert encoding_stats(tok, [text]).words == 6
