@@ -449,8 +449,12 @@ def _string_splitter(pre_tokenizer, has_normalizer: bool):
     if pre_tokenizer is None:
         return lambda text, at_start: [text] if text else []
     if isinstance(pre_tokenizer, Metaspace):
-        if pre_tokenizer.prepend_scheme == "first" and has_normalizer:
-            return None  # whether a part starts at offset 0 needs the normalizer's alignments
+        if pre_tokenizer.prepend_scheme == "first" and (
+            has_normalizer or type(pre_tokenizer) is not Metaspace
+        ):
+            # whether a part starts at offset 0 needs the normalizer's alignments, and a
+            # subclass's split_words may read every text as the start of the input
+            return None
         return pre_tokenizer.split_words
     if isinstance(pre_tokenizer, PreSequence):
         parts = []

@@ -228,3 +228,15 @@ def test_a_tokenizer_pickles_after_the_fast_path_ran(trained):
         ids = tok.encode_ids("철수는 hug 먹고")
         copy = pickle.loads(pickle.dumps(tok))
         assert copy.encode_ids("철수는 hug 먹고") == ids == copy.encode("철수는 hug 먹고").ids
+
+
+def test_morpheme_pre_tokenizer_through_the_fast_path(tmp_path):
+    pytest.importorskip("kiwipiepy")
+    corpus = tmp_path / "ko.txt"
+    lines = _corpus_lines("ko-movie-reviews.txt", 97, 800)
+    corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    options = TrainOptions("bpe", vocab_size=800, pre_tokenizer="ko-morph")
+    tok = drain(train_from_counts(drain(count_words(corpus, options)).words, options))
+    tok.add_token(AddedToken("<x>", tok.vocab_size))
+    texts = _corpus_lines("ko-movie-reviews.txt", 89, 300) + ["철수는<x>치킨을 먹고", "<x> 먹었다", ""]
+    assert tok.encode_batch_ids(texts) == [tok.encode(t).ids for t in texts]
