@@ -72,6 +72,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import overload
 
 from core.errors import SaveError
 from core.paths import special_kind
@@ -79,7 +80,7 @@ from core.paths import special_kind
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]
 
 # Files a model save may write into a folder. A folder save removes those of them
 # the new model does not write, so an earlier model's files never look current.
@@ -204,7 +205,7 @@ def remove_stale_temps(folder: Path, name: str | None = None) -> list[Path]:
     A temp file is stale when no process holds its lock and its writer is gone (or it
     is older than an hour). Returns what was removed.
     """
-    removed = []
+    removed: list[Path] = []
     pattern = f".{name}.*.tmp" if name else ".*.tmp"
     try:
         candidates = list(Path(folder).glob(pattern))
@@ -428,6 +429,10 @@ def _make_folder(folder: Path) -> bool:
     return True
 
 
+@overload
+def _open_folder_lock(folder: Path) -> int: ...
+@overload
+def _open_folder_lock(folder: Path, blocking: bool) -> int | None: ...
 def _open_folder_lock(folder: Path, blocking: bool = True) -> int | None:
     """An fd of ``folder`` holding its exclusive lock (None if not blocking and taken)."""
     try:

@@ -43,13 +43,13 @@ from core.formats.registry import (
     save_dialog_filters,
     save_format_for_suffix,
 )
+from subword_gui.language import localized
 from subword_gui.panels.corpus import CorpusPanel
 from subword_gui.panels.runs import RunsPanel
 from subword_gui.panels.segmentation import SegmentationPanel
 from subword_gui.panels.slider import VocabSizeSlider
 from subword_gui.panels.training import ALGORITHM_LABELS, TrainingPanel
 from subword_gui.panels.vocabulary import VocabularyPanel
-from subword_gui.language import localized
 from subword_gui.resources import resource_path
 from subword_gui.runs import Run, default_run_name, forget_last_run, load_last_run, save_last_run
 from subword_gui.state import AppState
