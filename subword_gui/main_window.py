@@ -505,7 +505,7 @@ class MainWindow(QMainWindow):
         except ImportError:
             pg = None
         if pg is not None:
-            for plot in self.findChildren(pg.PlotWidget):
+            for plot in [*self.findChildren(pg.PlotWidget), *self.findChildren(pg.GraphicsLayoutWidget)]:
                 theme.restyle_plot(plot)
         self.segmentation_panel.refresh()
         self.segmentation_panel.explain_at_cursor()

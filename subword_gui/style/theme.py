@@ -256,12 +256,23 @@ def configure_plots() -> None:
 
 
 def restyle_plot(widget) -> None:
-    """Give a built pyqtgraph PlotWidget the current theme's background, axes and title colour."""
+    """Give a built pyqtgraph PlotWidget, or every plot of a GraphicsLayoutWidget (Compare's bar
+    charts), the current theme's background, axes and title colour."""
+    import pyqtgraph as pg
+
+    widget.setBackground(_current.base)
+    if isinstance(widget, pg.GraphicsLayoutWidget):
+        for item in list(widget.ci.items):
+            if isinstance(item, pg.PlotItem):
+                _restyle_plot_item(item)
+    else:
+        _restyle_plot_item(widget.getPlotItem())
+
+
+def _restyle_plot_item(item) -> None:
     import pyqtgraph as pg
 
     c = _current
-    widget.setBackground(c.base)
-    item = widget.getPlotItem()
     for name in ("left", "bottom", "right", "top"):
         axis = item.getAxis(name)
         axis.setPen(pg.mkPen(c.muted))

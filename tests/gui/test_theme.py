@@ -58,3 +58,12 @@ def test_a_combo_popup_draws_its_current_item(qtbot, window, choice, restore_the
     image = view.viewport().grab(rect).toImage()
     combo.hidePopup()
     assert _distinct_colours(image) > 4  # text over the highlight, not a flat bar
+
+
+def test_compare_bar_charts_follow_a_theme_switch(window, restore_theme):
+    window.finish_startup()  # builds Compare (pyqtgraph is imported after the first paint)
+    plots = window.compare_panel.plots
+    window.theme_actions["dark"].trigger()
+    assert plots.backgroundBrush().color().name() == theme.DARK.base.lower()
+    window.theme_actions["light"].trigger()
+    assert plots.backgroundBrush().color().name() == theme.LIGHT.base.lower()
