@@ -72,7 +72,9 @@ def test_f1_opens_the_guide_with_every_section_and_the_examples(qtbot, window):
     # the why view itself, drawn offscreen: a BPE word and a Unigram lattice
     assert set(guide.browser.images) == {"why-bpe.png", "why-unigram.png"}
     for image in guide.browser.images.values():
-        assert not image.isNull() and len({image.pixel(x, 40) for x in range(0, image.width(), 4)}) > 3
+        # sampled over the whole picture: which row holds the chips depends on fonts and theme
+        grid = {image.pixel(x, y) for x in range(0, image.width(), 4) for y in range(0, image.height(), 4)}
+        assert not image.isNull() and len(grid) > 3
     assert "why-bpe.png" in guide.browser.toHtml()
     guide.show_section("unigram")
     window.guide_action.trigger()  # a second F1 raises the same window
