@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_helpers import assert_one_line_error, run
 
-from core.cli import main
 from core.formats.hf_json import load_tokenizer_json
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,21 +22,6 @@ def hug_corpus(tmp_path) -> Path:
     # CRLF line ends and a BOM, as real files have; the words are the seed's table.
     path.write_bytes(("\ufeff" + HUG_TEXT.strip().replace("hugs hugs", "hugs\r\nhugs")).encode("utf-8"))
     return path
-
-
-def run(argv, capsys):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_one_line_error(code, err, *words):
-    assert code != 0
-    assert "Traceback" not in err
-    lines = [line for line in err.splitlines() if line.startswith("subword: error:")]
-    assert len(lines) == 1, err
-    for w in words:
-        assert w in lines[0], lines[0]
 
 
 def test_train_writes_the_seed_files_and_encode_prints_tokens(tmp_path, hug_corpus, capsys):

@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 
 import pytest
+from cli_helpers import assert_one_line_error, run
 
-from core.cli import main
 from core.corpus import read_word_counts
 
 LINES = [
@@ -18,21 +18,6 @@ LINES = [
     "영희는 학교에 갔다가 집에 왔다",
     "hug pug pun bun hugs 👋🏽",
 ]
-
-
-def run(argv, capsys):
-    code = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def assert_one_line_error(code, err, *words):
-    assert code != 0
-    assert "Traceback" not in err
-    lines = [line for line in err.splitlines() if line.startswith("subword: error:")]
-    assert len(lines) == 1, err
-    for w in words:
-        assert w in lines[0], lines[0]
 
 
 @pytest.fixture

@@ -3,13 +3,12 @@ the normalizer against ``SentencePieceProcessor.normalize``, and bad files."""
 
 from __future__ import annotations
 
-import struct
-
 import pytest
 
 spm = pytest.importorskip("sentencepiece")
 
 from conftest import CORPORA
+from sentencepiece_files import both_processors, model_bytes
 
 from core.errors import FormatError
 from core.formats.sentencepiece_model import (
@@ -25,52 +24,6 @@ from core.formats.sentencepiece_model import (
     load_sentencepiece,
     load_sentencepiece_vocab,
 )
-
-# -- a tiny protobuf writer, so tests can build models by hand ------------------------------
-
-
-def _varint(n: int) -> bytes:
-    n &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def _field(number: int, value) -> bytes:
-    if isinstance(value, bool) or isinstance(value, int):
-        return _varint(number << 3) + _varint(int(value))
-    if isinstance(value, float):
-        return _varint(number << 3 | 5) + struct.pack("<f", value)
-    if isinstance(value, str):
-        value = value.encode()
-    return _varint(number << 3 | 2) + _varint(len(value)) + value
-
-
-def model_bytes(
-    pieces, model_type=1, byte_fallback=False, add_dummy_prefix=True, charsmap=b"", name="identity"
-):
-    out = b""
-    for text, score, kind in pieces:
-        out += _field(1, _field(1, text) + _field(2, float(score)) + _field(3, kind))
-    trainer = _field(3, model_type) + _field(4, len(pieces)) + _field(35, byte_fallback) + _field(40, 0)
-    trainer += _field(41, -1) + _field(42, -1)
-    out += _field(2, trainer)
-    normalizer = _field(1, name) + _field(3, add_dummy_prefix) + _field(4, True) + _field(5, True)
-    if charsmap:
-        normalizer += _field(2, charsmap)
-    out += _field(3, normalizer)
-    return out
-
-
-def _both(tmp_path, data: bytes):
-    path = tmp_path / "hand.model"
-    path.write_bytes(data)
-    return spm.SentencePieceProcessor(model_file=str(path)), load_sentencepiece(path)
-
 
 # -- hand-built models -------------------------------------------------------------------
 
@@ -95,7 +48,7 @@ UNIGRAM_PIECES = [
     ["철수는", "철수 철수는", "a<sep>b", "ab ab", "<s>", "xyz 철 q", "  철수   는 ", "", " ", "😀a"],
 )
 def test_hand_built_unigram_matches_sentencepiece(tmp_path, text):
-    sp, ours = _both(tmp_path, model_bytes(UNIGRAM_PIECES))
+    sp, ours = both_processors(tmp_path, model_bytes(UNIGRAM_PIECES))
     assert ours.encode(text).ids == sp.encode(text)
 
 
@@ -125,7 +78,7 @@ BPE_PIECES = [
 
 @pytest.mark.parametrize("text", ["abc", "bcab", "ab c", "abcabc", "zz ab", "", "<s> a"])
 def test_hand_built_bpe_matches_sentencepiece(tmp_path, text):
-    sp, ours = _both(tmp_path, model_bytes(BPE_PIECES, model_type=2))
+    sp, ours = both_processors(tmp_path, model_bytes(BPE_PIECES, model_type=2))
     assert ours.encode(text).ids == sp.encode(text)
 
 
@@ -139,7 +92,7 @@ def test_bpe_worked_example():
 def test_byte_fallback_matches_sentencepiece(tmp_path):
     pieces = [("<unk>", 0.0, UNKNOWN)] + [(f"<0x{b:02X}>", 0.0, BYTE) for b in range(256)]
     pieces += [("▁", -1.0, NORMAL), ("a", -2.0, NORMAL)]
-    sp, ours = _both(tmp_path, model_bytes(pieces, byte_fallback=True))
+    sp, ours = both_processors(tmp_path, model_bytes(pieces, byte_fallback=True))
     for text in ["a한a", "aa 😀", "é"]:
         assert ours.encode(text).ids == sp.encode(text)
     enc = ours.encode("한")

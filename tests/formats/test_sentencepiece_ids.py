@@ -5,13 +5,13 @@ hand-built models full of exact score ties, user-defined and unused pieces."""
 
 from __future__ import annotations
 
-import struct
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 spm = pytest.importorskip("sentencepiece")
+
+from sentencepiece_files import both_processors, model_bytes
 
 from core.formats.sentencepiece_model import (  # noqa: E402
     BYTE,
@@ -24,52 +24,6 @@ from core.formats.sentencepiece_model import (  # noqa: E402
     load_sentencepiece,
 )
 from core.text import NormalizedString  # noqa: E402
-
-# -- building models by hand (as in test_sentencepiece.py) ---------------------------------
-
-
-def _varint(n: int) -> bytes:
-    n &= (1 << 64) - 1
-    out = bytearray()
-    while True:
-        b = n & 0x7F
-        n >>= 7
-        out.append(b | (0x80 if n else 0))
-        if not n:
-            return bytes(out)
-
-
-def _field(number: int, value) -> bytes:
-    if isinstance(value, bool) or isinstance(value, int):
-        return _varint(number << 3) + _varint(int(value))
-    if isinstance(value, float):
-        return _varint(number << 3 | 5) + struct.pack("<f", value)
-    if isinstance(value, str):
-        value = value.encode()
-    return _varint(number << 3 | 2) + _varint(len(value)) + value
-
-
-def model_bytes(
-    pieces, model_type=1, byte_fallback=False, add_dummy_prefix=True, charsmap=b"", name="identity"
-):
-    out = b""
-    for text, score, kind in pieces:
-        out += _field(1, _field(1, text) + _field(2, float(score)) + _field(3, kind))
-    trainer = _field(3, model_type) + _field(4, len(pieces)) + _field(35, byte_fallback) + _field(40, 0)
-    trainer += _field(41, -1) + _field(42, -1)
-    out += _field(2, trainer)
-    normalizer = _field(1, name) + _field(3, add_dummy_prefix) + _field(4, True) + _field(5, True)
-    if charsmap:
-        normalizer += _field(2, charsmap)
-    out += _field(3, normalizer)
-    return out
-
-
-def _both(tmp_path, data: bytes):
-    path = tmp_path / "hand.model"
-    path.write_bytes(data)
-    return spm.SentencePieceProcessor(model_file=str(path)), load_sentencepiece(path)
-
 
 # spaces of several kinds, the ▁ itself, characters the nmt_nfkc charsmap rewrites (full-width,
 # compatibility jamo, ligatures), one it deletes (zero-width space), and plain letters
@@ -147,7 +101,7 @@ def hand_built(tmp_path_factory):
         "bpe-unused": model_bytes(BPE + [("aab", -0.5, UNUSED)], model_type=2),
         "bpe-bytes": model_bytes(BPE + bytes_, model_type=2, byte_fallback=True),
     }
-    return {name: _both(tmp_path_factory.mktemp(name), data) for name, data in models.items()}
+    return {name: both_processors(tmp_path_factory.mktemp(name), data) for name, data in models.items()}
 
 
 @pytest.mark.parametrize("name", ["unigram", "unigram-bytes", "bpe", "bpe-unused", "bpe-bytes"])
@@ -164,7 +118,7 @@ def test_encode_ids_gives_sentencepiece_ids(hand_built, name, text):
 def test_a_piece_across_words_makes_whole_sentences(tmp_path):
     # "a▁b" spans two words: the model must not cut sentences into words
     pieces = BPE + [("a▁b", 1.0, NORMAL)]
-    sp, ours = _both(tmp_path, model_bytes(pieces, model_type=2))
+    sp, ours = both_processors(tmp_path, model_bytes(pieces, model_type=2))
     for text in ["a b", "aa bb a b", "b a b a"]:
         assert ours.encode_ids(text) == sp.encode(text) == ours.encode(text).ids
     assert ours.model._words_apart is False
