@@ -960,31 +960,102 @@ def _style_of_options(options: TrainOptions) -> TokenStyle:
 
 
 def step_preview(corpus, options: TrainOptions, merges: list):
-    """A BPE tokenizer made of the merges learned so far, for segmenting while stepping
-    (the trainer's own model exists only at the end). Ids follow the trainer's order
+    """A tokenizer made of the merges learned so far, for segmenting while stepping
+    (the trainer's own model exists only at the end). BPE: ids follow the trainer's order
     (special tokens, the alphabet by code point, then each merge's result); the alphabet
     is the corpus's characters through the normalizer (all 256 bytes when byte-level).
-    None for algorithms whose steps are not BPE merges.
+    WordPiece: the alphabet bare and with the ``##`` prefix, then each merge's token, read
+    greedily longest-first as the finished model reads them. None for Unigram (its rounds
+    are not merges).
 
     >>> ug = MergeEvent(1, "u", "g", "ug", count=2, vocab_size=9, score=2.0)
     >>> step_preview(count_lines(["hug pug"]), TrainOptions("bpe", 9), [ug]).encode("hug").tokens
     ['h', 'ug']
+    >>> hu = MergeEvent(1, "h", "##u", "hu", count=2, vocab_size=9, score=0.5)
+    >>> step_preview(count_lines(["hug hu"]), TrainOptions("wordpiece", 9), [hu]).encode("hug").tokens
+    ['hu', '##g']
     """
+    if corpus is None:
+        return None
+    if options.algorithm == "wordpiece":
+        return _wordpiece_step_preview(corpus, options, merges)
+    if options.algorithm not in ("bpe", "bytelevel-bpe"):
+        return None
+    return _bpe_step_preview(corpus, options, merges)
+
+
+def _corpus_alphabet(corpus, options: TrainOptions) -> set[str]:
+    """The corpus's characters through the run's normalizer (spaces left out)."""
+    from core.training import build_normalizer
+
+    normalizer = build_normalizer(options)
+    alphabet: set[str] = set()
+    for c in corpus.chars:
+        text = normalizer.normalize_str(c) if normalizer is not None else c
+        alphabet.update(ch for ch in text if not ch.isspace())
+    return alphabet
+
+
+_INITIAL_CHARS_CACHE: dict = {}  # (corpus, normalizer, pre-tokenizer) -> word-initial characters
+_INITIAL_CHARS_MAX_WORDS = 200_000  # beyond this, a preview is not worth the wait
+
+
+def _word_initial_chars(corpus, options: TrainOptions) -> set[str] | None:
+    """The characters that start a word under the run's pipeline, or None when finding them
+    would be slow (a morpheme analyser, a very large corpus). Cached per corpus and pipeline:
+    every step of a run asks again.
+
+    >>> sorted(_word_initial_chars(count_lines(["hug, pug"]), TrainOptions("wordpiece", 9)))
+    [',', 'h', 'p']
+    """
+    key = (id(corpus), options.normalizer, options.pre_tokenizer)
+    hit = _INITIAL_CHARS_CACHE.get(key)
+    if hit is not None and hit[0] is corpus:
+        return hit[1]
+    if len(corpus.words) > _INITIAL_CHARS_MAX_WORDS or (options.pre_tokenizer or "").endswith("-morph"):
+        return None
+    normalizer, pre_tokenizer = build_normalizer(options), build_pre_tokenizer(options)
+    starts: set[str] = set()
+    for word in corpus.words:
+        text = normalizer.normalize_str(word) if normalizer is not None else word
+        starts.update(piece[0] for piece in pre_tokenizer.split_words(text) if piece)
+    _INITIAL_CHARS_CACHE.clear()  # one corpus at a time
+    _INITIAL_CHARS_CACHE[key] = (corpus, starts)
+    return starts
+
+
+def _wordpiece_step_preview(corpus, options: TrainOptions, merges: list):
+    from core.models.wordpiece import WordPiece
+    from core.training import wrap_model
+
+    prefix = "##" if options.continuing_subword_prefix is None else options.continuing_subword_prefix
+    unk = options.unk_token or "[UNK]"
+    alphabet = sorted(_corpus_alphabet(corpus, options))
+    bare = alphabet
+    if (options.extra or {}).get("score", "likelihood") == "likelihood":
+        # the textbook's alphabet: only characters that start a word stand bare
+        starts = _word_initial_chars(corpus, options)
+        if starts is not None:
+            bare = [c for c in alphabet if c in starts]
+    vocab: dict[str, int] = {}
+    for t in [unk, *(options.special_tokens or []), *bare, *(prefix + c for c in alphabet)]:
+        vocab.setdefault(t, len(vocab))
+    for m in merges:
+        for t in (m.left, m.right, m.new_token):
+            vocab.setdefault(t, len(vocab))
+    max_chars = (options.extra or {}).get("max_input_chars_per_word", 100)
+    return wrap_model(WordPiece(vocab, unk, prefix, max_chars), options)
+
+
+def _bpe_step_preview(corpus, options: TrainOptions, merges: list):
     from core.bytelevel import bytes_to_chars
     from core.models.bpe import BPE
-    from core.training import build_normalizer, wrap_model
+    from core.training import wrap_model
 
-    if options.algorithm not in ("bpe", "bytelevel-bpe") or corpus is None:
-        return None
     style = _style_of_options(options)
-    if style.byte_level:
-        alphabet = set(bytes_to_chars(bytes(range(256))))
-    else:
-        normalizer = build_normalizer(options)
-        alphabet = set()
-        for c in corpus.chars:
-            text = normalizer.normalize_str(c) if normalizer is not None else c
-            alphabet.update(ch for ch in text if not ch.isspace())
+    alphabet = (
+        set(bytes_to_chars(bytes(range(256)))) if style.byte_level else _corpus_alphabet(corpus, options)
+    )
     vocab: dict[str, int] = {}
     for t in list(options.special_tokens or []) + sorted(alphabet):
         vocab.setdefault(t, len(vocab))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
@@ -144,3 +145,42 @@ def test_edit_menu_copies_tokens_and_ids(qtbot, window):
     window.copy_ids_action.trigger()
     rows = [json.loads(line) for line in QApplication.clipboard().text().split("\n")]
     assert rows == [tok.encode("hugs pun").ids, tok.encode("bun").ids]
+
+
+@pytest.mark.parametrize("how", ["F2", "Rename button"])
+def test_esc_while_renaming_a_run_during_training_ends_the_edit_only(qtbot, window, small_corpus, how):
+
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.open_path(str(small_corpus), "corpus")
+    panel = window.training_panel
+    panel.set_options(TrainOptions("bpe", vocab_size=300))
+    with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS):
+        panel.train()
+    panel.step()  # a second run, stepped: busy until cancelled
+    qtbot.waitUntil(lambda: panel.merge_model.rowCount() > 0, timeout=WAIT_MS)
+    assert window.cancel_action.isEnabled()
+    cancelled = []
+    panel.training_cancelled.connect(lambda: cancelled.append(True))
+    window.activateWindow()
+    window.raise_panel("runs")
+    runs = window.runs_panel
+    runs.select(window.state.runs[0])
+    if how == "F2":
+        runs.view.setFocus()
+        qtbot.keyClick(runs.view, Qt.Key.Key_F2)
+    else:
+        runs.rename_button.setFocus()
+        runs.rename_button.click()
+    qtbot.waitUntil(lambda: runs.view.isAncestorOf(QApplication.focusWidget()), timeout=5000)
+    editor = QApplication.focusWidget()
+    assert editor is not runs.view
+    editor.setText("renamed, then Esc")
+    qtbot.keyClick(editor, Qt.Key.Key_Escape)
+    qtbot.wait(50)
+    assert not cancelled and panel.busy  # training goes on
+    assert runs.view.state() != runs.view.State.EditingState  # the edit ended
+    assert window.state.runs[0].name != "renamed, then Esc"  # Esc reverts
+    # outside an editor Esc still cancels
+    runs.view.setFocus()
+    with qtbot.waitSignal(panel.training_cancelled, timeout=WAIT_MS):
+        qtbot.keyClick(runs.view, Qt.Key.Key_Escape)

@@ -382,6 +382,39 @@ def test_each_step_updates_the_segmentation_and_cancel_takes_it_back(qtbot, load
     assert seg.lines() == []
 
 
+@pytest.mark.parametrize("algorithm", ["wordpiece", "bpe"])
+@pytest.mark.parametrize("k", [1, 5, 40])
+def test_a_step_preview_reads_words_as_the_model_trained_that_far(algorithm, k):
+    from subword_gui.panels.training import step_preview
+    from tests.gui.conftest import make_lines
+
+    counts = count_lines(make_lines(120))
+    merges = engine_merges(counts.words, TrainOptions(algorithm, vocab_size=2000))
+    assert len(merges) > k
+    that_far = drain(
+        train_from_counts(counts.words, TrainOptions(algorithm, vocab_size=merges[k - 1].vocab_size))
+    )
+    preview = step_preview(counts, TrainOptions(algorithm, vocab_size=2000), merges[:k])
+    words = sorted(counts.words) + ["aaaa", "x", "토크나이저를"]
+    assert [preview.encode(w).tokens for w in words] == [that_far.encode(w).tokens for w in words]
+
+
+def test_stepping_wordpiece_updates_the_segmentation(qtbot, loaded):
+    window = loaded
+    panel, seg = window.training_panel, window.segmentation_panel
+    panel.set_options(TrainOptions("wordpiece", vocab_size=400))
+    for _ in range(4):
+        with qtbot.waitSignal(panel.merge_model.rowsInserted, timeout=WAIT_MS):
+            panel.step_button.click()
+    assert window.state.tokenizer is not None and window.state.full_tokenizer is None
+    word_start = next(e for e in panel.merge_model.rows if not e.left.startswith("##"))
+    seg.set_text(word_start.new_token)
+    assert seg.lines()[0].encoding.tokens == [word_start.new_token]
+    with qtbot.waitSignal(panel.training_cancelled, timeout=WAIT_MS):
+        window.cancel_action.trigger()
+    assert window.state.tokenizer is None
+
+
 def test_plots_say_what_they_plot(qtbot, loaded):
     window = loaded
     panel = window.training_panel
