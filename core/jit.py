@@ -26,7 +26,7 @@ How a kernel is written::
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., object])
 
@@ -47,8 +47,8 @@ def kernel(function: F) -> F:
     import numba  # imported here: only modules that define kernels pay for it
 
     try:
-        compiled: F = numba.njit(cache=True, nogil=True)(function)
+        compiled = numba.njit(cache=True, nogil=True)(function)
     except RuntimeError:
         # Defined where no cache can be kept (a notebook cell, a doctest): compile every session.
         compiled = numba.njit(nogil=True)(function)
-    return compiled
+    return cast(F, compiled)  # a numba Dispatcher, called exactly like ``function``

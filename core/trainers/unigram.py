@@ -48,7 +48,7 @@ from collections.abc import Generator
 import numpy as np
 
 from core.errors import ConfigError
-from core.events import Progress, TrainingStopped, UnigramRound
+from core.events import Progress, TrainingStopped, UnigramRound, drain
 from core.models.unigram import Unigram
 
 DEFAULT_MAX_PIECE_LENGTH = 16
@@ -58,7 +58,7 @@ DEFAULT_SUB_ITERATIONS = 2
 EXPECTED_COUNT_THRESHOLD = 0.5  # SentencePiece's kExpectedFrequencyThreshold
 DESIRED_SIZE_FACTOR = 1.1  # prune down to 1.1 x the target, then cut by score
 SNAPSHOT_LIMIT_FACTOR = 10  # keep slider snapshots up to 10 x the target size
-_CHUNK = 1 << 21  # edges per chunk of the E-step's marginals
+_SLICE = 1 << 21  # edges per compiled sweep call: progress comes between calls
 _SEPARATOR = 0x110000  # beyond Unicode: marks the end of each word in the flat corpus
 
 
@@ -91,159 +91,106 @@ def digamma(x: np.ndarray) -> np.ndarray:
 
 
 class Lattices:
-    """The lattices of many strings as flat edge arrays, for vectorized sweeps.
+    """The lattices of many strings as one flat edge list, swept by compiled loops.
 
     Nodes are integers; lattice ``w`` runs from node ``starts[w]`` to node ``ends[w]``
-    and ``level[node]`` is the node's position inside its string. An edge
-    ``src -> dst`` carries piece ``pid``. Sweeps go level by level: at each
-    level, one numpy pass updates every lattice's node at that level.
+    (lattices are consecutive, non-overlapping node ranges). An edge ``src -> src + lens``
+    carries piece ``pid``; edges are sorted by ``src``, which is the order every sweep
+    needs (``core.trainers.unigram_kernels``). Sweeps run slice by slice of
+    ``_SLICE`` edges and the ``*_steps`` methods yield a ``Progress`` after each slice,
+    so one huge string (a long unspaced line) still reports progress.
     """
 
-    def __init__(self, src, dst, pid, level, starts, ends, n_nodes):
-        self.src, self.dst, self.pid = src, dst, pid
-        self.level, self.starts, self.ends, self.n_nodes = level, starts, ends, n_nodes
-        self.max_level = int(level[ends].max()) if len(ends) else 0
-        self._fwd = self._plan(dst, src)
-        self._bwd = None  # built on first use
+    def __init__(self, src, lens, pid, starts, ends, n_nodes):
+        self.src = np.ascontiguousarray(src, dtype=np.int32)
+        self.lens = np.ascontiguousarray(lens, dtype=np.int32)
+        self.pid = np.ascontiguousarray(pid, dtype=np.int32)
+        self.starts = np.ascontiguousarray(starts, dtype=np.int64)
+        self.ends = np.ascontiguousarray(ends, dtype=np.int64)
+        self.n_nodes = int(n_nodes)
+        self._node_lattice: np.ndarray | None = None
 
     def without(self, alive: np.ndarray) -> Lattices:
-        """The same lattices keeping only edges of pieces with ``alive[pid]`` (no re-sorting)."""
-        new = Lattices.__new__(Lattices)
+        """The same lattices keeping only edges of pieces with ``alive[pid]`` (still sorted)."""
         keep = alive[self.pid]
-        new.src, new.dst, new.pid = self.src[keep], self.dst[keep], self.pid[keep]
-        new.level, new.starts, new.ends, new.n_nodes = self.level, self.starts, self.ends, self.n_nodes
-        new.max_level = self.max_level
-        new._fwd = self._refilter(self._fwd, alive)
-        new._bwd = self._refilter(self._bwd, alive) if self._bwd is not None else None
-        new._node_lattice = getattr(self, "_node_lattice", None)
+        new = Lattices.__new__(Lattices)
+        new.src, new.lens, new.pid = self.src[keep], self.lens[keep], self.pid[keep]
+        new.starts, new.ends, new.n_nodes = self.starts, self.ends, self.n_nodes
+        new._node_lattice = self._node_lattice
         return new
 
-    def _refilter(self, plan, alive):
-        t, o, p = plan[0], plan[1], plan[2]
-        keep = alive[p]
-        return self._groups(t[keep], o[keep], p[keep], self.level[t[keep]])
+    def _slices(self, reverse=False):
+        bounds = list(range(0, len(self.src), _SLICE)) + [len(self.src)]
+        pairs = list(zip(bounds[:-1], bounds[1:])) or [(0, 0)]
+        return pairs[::-1] if reverse else pairs
 
-    def _plan(self, target, other):
-        """Sort edges by (level of target, target); group edges sharing a target."""
-        lv = self.level[target]
-        # one int64 key (level, target): a plain sort, lighter than lexsort on big corpora
-        order = np.argsort(lv.astype(np.int64) * self.n_nodes + target, kind="stable")
-        return self._groups(target[order], other[order], self.pid[order], lv[order])
-
-    def _groups(self, t, o, p, lv):
-        """Group edges (sorted by level, then target) by target and lay out each level's span.
-
-        Besides the arrays, keeps per edge its group's index within its level (``local_group``)
-        and per group its first edge within its level (``local_start``), so a sweep step is a
-        handful of numpy calls on slices (long words mean thousands of steps).
-        """
-        n = len(t)
-        change = np.ones(n, dtype=bool)
-        if n:
-            change[1:] = t[1:] != t[:-1]
-        gstarts = np.flatnonzero(change)
-        glevel = lv[gstarts]
-        blocks = np.searchsorted(glevel, np.arange(self.max_level + 2))
-        gbounds = np.append(gstarts, n)
-        local_group = np.cumsum(change, dtype=np.int32) - 1  # group of each edge...
-        if n:
-            local_group -= blocks.astype(np.int32)[lv]  # ...counted from its level's first group
-        local_start = (gstarts - gbounds[blocks[glevel]]).astype(np.int32)
-        nonempty = np.flatnonzero(blocks[1:] > blocks[:-1])
-        spans = [
-            (int(g0), int(g1), int(e0), int(e1))
-            for g0, g1, e0, e1 in zip(
-                blocks[nonempty],
-                blocks[nonempty + 1],
-                gbounds[blocks[nonempty]],
-                gbounds[blocks[nonempty + 1]],
-            )
-        ]
-        return t, o, p, gbounds, t[gstarts], spans, local_group, local_start
-
-    def _sweep(self, plan, edge_score, init_nodes, reverse, mode):
-        """One pass over the levels: value[target] = logsumexp (or max) over its edges of
-        value[other] + score; ``back`` holds the arg max edge in ``max`` mode."""
-        t, o, p, gbounds, gtarget, spans, local_group, local_start = plan
-        value = np.full(self.n_nodes, -np.inf)
-        value[init_nodes] = 0.0
-        back = np.full(self.n_nodes, -1, dtype=np.int64) if mode == "max" else None
-        edge_index = np.arange(len(t)) if mode == "max" else None
-        never = np.iinfo(np.int64).max
-        for g0, g1, e0, e1 in reversed(spans) if reverse else spans:
-            vals = value[o[e0:e1]]
-            vals += edge_score[e0:e1]
-            starts = local_start[g0:g1]
-            best = np.maximum.reduceat(vals, starts)
-            targets = gtarget[g0:g1]
-            if mode == "max":
-                hit = vals == best[local_group[e0:e1]]
-                back[targets] = np.minimum.reduceat(np.where(hit, edge_index[e0:e1], never), starts)
-                value[targets] = best
-            else:
-                vals -= best[local_group[e0:e1]]
-                np.exp(vals, out=vals)
-                total = np.add.reduceat(vals, starts)
-                np.log(total, out=total)
-                total += best
-                value[targets] = total
-        return value, back
+    def _start_values(self, nodes):
+        value = np.full(self.n_nodes + 1, -np.inf)
+        value[nodes] = 0.0
+        return value
 
     def forward(self, score):
-        t, o, p, *_ = self._fwd
-        return self._sweep(self._fwd, score[p], self.starts, False, "sum")[0]
+        """Log of the summed probability of all paths reaching each node."""
+        from core.trainers.unigram_kernels import forward_slice
 
-    def backward(self, score):
-        if self._bwd is None:
-            self._bwd = self._plan(self.src, self.dst)
-        t, o, p, *_ = self._bwd
-        # edges grouped by their source: sweep levels downwards from the end nodes.
-        return self._sweep(self._bwd, score[p], self.ends, True, "sum")[0]
+        alpha = self._start_values(self.starts)
+        for e0, e1 in self._slices():
+            forward_slice(self.src, self.lens, self.pid, score, alpha, e0, e1)
+        return alpha
+
+    def expected_counts_steps(self, score, weights, n_pieces, phase="expected counts"):
+        """E-step: (expected count per piece, log Z per lattice); yields ``Progress`` per slice."""
+        from core.trainers.unigram_kernels import backward_slice, forward_slice, marginals_slice
+
+        n = len(self.src)
+        args = (self.src, self.lens, self.pid, score)
+        alpha = self._start_values(self.starts)
+        for e0, e1 in self._slices():
+            forward_slice(*args, alpha, e0, e1)
+            yield Progress(phase, e1, 3 * n)
+        beta = self._start_values(self.ends)
+        for e0, e1 in self._slices(reverse=True):
+            backward_slice(*args, beta, e0, e1)
+            yield Progress(phase, 2 * n - e0, 3 * n)
+        log_z = alpha[self.ends]
+        expected = np.zeros(n_pieces)
+        weights = np.ascontiguousarray(weights, dtype=np.float64)
+        for e0, e1 in self._slices():
+            marginals_slice(*args, alpha, beta, self.node_lattice, log_z, weights, expected, e0, e1)
+            yield Progress(phase, 2 * n + e1, 3 * n)
+        return expected, log_z
 
     def expected_counts(self, score, weights, n_pieces):
         """E-step: (expected count per piece, log Z per lattice)."""
-        alpha = self.forward(score)
-        beta = self.backward(score)
-        log_z = alpha[self.ends]
-        t, o, p, *_ = self._fwd  # t = dst, o = src
-        node_lattice = self.node_lattice
-        expected = np.zeros(n_pieces)
-        # in chunks, so the float temporaries stay small on corpora with tens of millions of edges
-        for a in range(0, len(p), _CHUNK):
-            tc, oc, pc = t[a : a + _CHUNK], o[a : a + _CHUNK], p[a : a + _CHUNK]
-            w = node_lattice[oc]
-            marg = np.exp(alpha[oc] + score[pc] + beta[tc] - log_z[w]) * weights[w]
-            expected += np.bincount(pc, weights=marg, minlength=n_pieces)
-        return expected, log_z
+        return drain(self.expected_counts_steps(score, weights, n_pieces))
+
+    def viterbi_steps(self, score, phase="best paths"):
+        """Best path per lattice: (best score per lattice, lattice id per token, piece per token).
+
+        Tokens are grouped by lattice, each lattice's listed from its end. Yields ``Progress``.
+        """
+        from core.trainers.unigram_kernels import backtrack, viterbi_slice
+
+        best = self._start_values(self.starts)
+        back = np.full(self.n_nodes + 1, -1, dtype=np.int64)
+        n = len(self.src)
+        for e0, e1 in self._slices():
+            viterbi_slice(self.src, self.lens, self.pid, score, best, back, e0, e1)
+            yield Progress(phase, e1, n)
+        owner, pieces = backtrack(self.starts, self.ends, back, self.src, self.pid)
+        return best[self.ends], owner, pieces
 
     def viterbi(self, score):
         """Best path per lattice: (best score per lattice, lattice id per token, piece per token)."""
-        t, o, p, *_ = self._fwd
-        value, back = self._sweep(self._fwd, score[p], self.starts, False, "max")
-        cur = self.ends.copy()
-        owner = np.arange(len(self.ends))
-        out_lat, out_pid = [], []
-        live = cur != self.starts
-        cur, owner = cur[live], owner[live]
-        while len(cur):
-            e = back[cur]
-            if (e < 0).any():  # unreachable end (cannot happen while every character is a piece)
-                cur, owner, e = cur[e >= 0], owner[e >= 0], e[e >= 0]
-            out_lat.append(owner)
-            out_pid.append(p[e])
-            cur = o[e]
-            live = cur != self.starts[owner]
-            cur, owner = cur[live], owner[live]
-        if out_lat:
-            return value[self.ends], np.concatenate(out_lat), np.concatenate(out_pid)
-        return value[self.ends], np.zeros(0, np.int64), np.zeros(0, np.int64)
+        return drain(self.viterbi_steps(score))
 
     @property
-    def node_lattice(self):
-        if getattr(self, "_node_lattice", None) is None:
-            nl = np.zeros(self.n_nodes, dtype=np.int64)
-            nl[self.starts] = 1
-            self._node_lattice = (np.cumsum(nl) - 1).astype(np.int32)  # lattices are consecutive node ranges
+    def node_lattice(self) -> np.ndarray:
+        """The lattice each node belongs to (nodes between lattices count for the one before)."""
+        if self._node_lattice is None:
+            marks = np.zeros(self.n_nodes + 1, dtype=np.int32)
+            marks[self.starts] = 1
+            self._node_lattice = (np.cumsum(marks, dtype=np.int32) - 1).astype(np.int32)
         return self._node_lattice
 
 
@@ -270,7 +217,6 @@ class _Corpus:
         self.codes = codes
         self.n = len(codes)
         word_of_pos = np.repeat(np.arange(len(words)), lengths + 1)
-        self.level = (np.arange(self.n) - self.off[word_of_pos]).astype(np.int32)
         self.dist = (self.ends[word_of_pos] - np.arange(self.n)).astype(np.int32)  # chars left in the word
         self.pos_weight = self.counts[word_of_pos]
 
@@ -300,7 +246,8 @@ def _distinct(values: np.ndarray) -> np.ndarray:
 
 
 def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
-    """Count substrings level by level; return (pieces, initial values, edges src/len/pid).
+    """Count substrings level by level; return (pieces, initial values, representative
+    position per piece, edges src/len/pid sorted by start, number of characters).
 
     Generator: yields Progress per level.
     """
@@ -314,15 +261,22 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
     char_order = char_ids[np.argsort(-char_freq[char_ids], kind="stable")]
     chars = [chr(int(c)) for c in uniq_codes[char_order]]
     # ranks of power-of-two-long substrings (prefix doubling)
-    ranks = {1: inv_codes.astype(np.int64)}
+    # (int32 to halve their memory: ranks are below n; keys are computed in int64)
+    ranks = {1: inv_codes.astype(np.int32)}
     n_ranks = {1: len(uniq_codes)}
+    n_doublings = (max_len + 1).bit_length() - 1  # ranks of lengths 2, 4, ... up to max_len + 1
+    steps = n_doublings + max_len - 1  # progress: doublings, then levels 2 .. max_len
     m = 1
     while 2 * m <= max_len + 1:
+        yield Progress("seed", m.bit_length() - 1, steps)
         r = ranks[m]
         shifted = np.full(n, n_ranks[m], dtype=np.int64)
         shifted[: n - m] = r[m:]
-        n_uniq, _, inv = _group(r * (n_ranks[m] + 1) + shifted)
-        ranks[2 * m], n_ranks[2 * m] = inv, n_uniq
+        shifted += r.astype(np.int64) * (n_ranks[m] + 1)
+        n_uniq, _, inv = _group(shifted)
+        del shifted
+        ranks[2 * m], n_ranks[2 * m] = inv.astype(np.int32), n_uniq
+        del inv
         m *= 2
     # level by level: keep positions whose substring occurs at least twice
     # Level by level: only positions whose (k-1)-prefix occurs twice or more are looked at.
@@ -340,7 +294,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         sel = corpus.dist[alive] >= k
         alive = alive[sel]
         m = 1 << (k.bit_length() - 1)
-        key = ranks[m][alive] * (n_ranks[m] + 1) + ranks[m][alive + (k - m)]
+        key = ranks[m][alive].astype(np.int64) * (n_ranks[m] + 1) + ranks[m][alive + (k - m)]
         n_uniq, first, inv = _group(key)
         if prev is not None:
             p_inv, p_freq, p_first, p_pos = prev
@@ -353,53 +307,75 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
             )
             maximal = (followers + (end_weight > 0) >= 2) | (end_weight >= 2)
             frequent = np.flatnonzero((p_freq >= 2) & maximal)
-            cand_len.append(np.full(len(frequent), k - 1))
+            cand_len.append(np.full(len(frequent), k - 1, dtype=np.int16))
             cand_freq.append(p_freq[frequent])
-            cand_pos.append(p_pos[p_first[frequent]])
-            cand_uid.append(frequent)
+            cand_pos.append(p_pos[p_first[frequent]].astype(np.int32))
+            cand_uid.append(frequent.astype(np.int32))
         if k > max_len or len(alive) == 0:
             break
         freq = np.bincount(inv, weights=corpus.pos_weight[alive])
-        levels[k] = (alive.astype(np.int32), inv.astype(np.int32), n_uniq)
         prev = (inv, freq, first, alive)
         keep_pos = freq[inv] >= 2
         alive, prev_uid_aligned = alive[keep_pos], inv[keep_pos]
-        yield Progress("seed", k, max_len)
+        # a seed occurs twice or more: only these positions can hold one of this level's seeds
+        levels[k] = (alive.astype(np.int32), prev_uid_aligned.astype(np.int32), n_uniq)
+        yield Progress("seed", n_doublings + k - 1, steps)
+    del ranks, prev, key, first, inv, alive, prev_uid_aligned
     # pick the best substrings by count * length, like SentencePiece
     n_sub = max(0, seed_size - len(chars))
     if cand_len:
-        c_len = np.concatenate(cand_len)
+        c_len = np.concatenate(cand_len).astype(np.int64)
         c_freq = np.concatenate(cand_freq)
-        c_pos = np.concatenate(cand_pos)
+        c_pos = np.concatenate(cand_pos).astype(np.int64)
         c_uid = np.concatenate(cand_uid)
+        del cand_len, cand_freq, cand_pos, cand_uid
         order = np.argsort(-(c_freq * c_len), kind="stable")[:n_sub]
+        c_len, c_freq, c_pos, c_uid = c_len[order], c_freq[order], c_pos[order], c_uid[order]
     else:
         c_len = c_freq = c_pos = c_uid = np.zeros(0, np.int64)
-        order = np.zeros(0, np.int64)
     text = corpus.text
-    pieces = chars + [text[int(p) : int(p) + int(k)] for p, k in zip(c_pos[order], c_len[order])]
-    values = np.concatenate([char_freq[char_order], (c_freq * c_len)[order]]).astype(np.float64)
-    rep_pos = np.concatenate([np.full(len(chars), -1), c_pos[order]]).astype(np.int64)
-    # edges: every position/length whose substring is a seed piece
-    code_to_piece = np.full(len(uniq_codes), -1, dtype=np.int64)
-    code_to_piece[char_order] = np.arange(len(chars))
-    src = [np.flatnonzero(is_char)]
-    lens = [np.ones(len(src[0]), dtype=np.int64)]
-    pid = [code_to_piece[inv_codes[src[0]]]]
-    sel_len = c_len[order]
-    sel_uid = c_uid[order]
-    for k, (pos, inv, n_uniq) in levels.items():
-        at_k = sel_len == k
-        if not at_k.any():
-            continue
-        uid_to_piece = np.full(n_uniq, -1, dtype=np.int64)
-        uid_to_piece[sel_uid[at_k]] = len(chars) + np.flatnonzero(at_k)
+    pieces = chars + [text[p : p + k] for p, k in zip(c_pos.tolist(), c_len.tolist())]
+    values = np.concatenate([char_freq[char_order], c_freq * c_len]).astype(np.float64)
+    rep_pos = np.concatenate([np.full(len(chars), -1), c_pos]).astype(np.int64)
+    # edges: every position/length whose substring is a seed piece (int32: a corpus has
+    # fewer than 2**31 positions; edges are the trainer's largest arrays)
+    code_to_piece = np.full(len(uniq_codes), -1, dtype=np.int32)
+    code_to_piece[char_order] = np.arange(len(chars), dtype=np.int32)
+    char_pos = np.flatnonzero(is_char)
+    del is_char
+
+    def seeds_at(k):
+        """(positions, piece ids) of the level-k seeds: at most one per position."""
+        if k == 1:
+            return char_pos, code_to_piece[inv_codes[char_pos]]
+        pos, inv, n_uniq = levels[k]
+        at_k = np.flatnonzero(c_len == k)
+        uid_to_piece = np.full(n_uniq, -1, dtype=np.int32)
+        uid_to_piece[c_uid[at_k]] = len(chars) + at_k
         ids = uid_to_piece[inv]
         hit = ids >= 0
-        src.append(pos[hit])
-        lens.append(np.full(int(hit.sum()), k, dtype=np.int64))
-        pid.append(ids[hit])
-    return pieces, values, rep_pos, np.concatenate(src), np.concatenate(lens), np.concatenate(pid), len(chars)
+        return pos[hit], ids[hit]
+
+    # Laid out sorted by (start, length) without a sort: count the edges leaving each
+    # position, then fill each position's slots level by level (lengths ascending).
+    lengths = [1] + [k for k in levels if (c_len == k).any()]
+    per_pos = np.zeros(n + 1, dtype=np.int64)
+    total = 0
+    for k in lengths:
+        pos = seeds_at(k)[0]
+        per_pos[pos + 1] += 1
+        total += len(pos)
+    slot = np.cumsum(per_pos)[:-1]  # first slot of each position's edges
+    del per_pos
+    src = np.empty(total, dtype=np.int32)
+    lens = np.empty(total, dtype=np.int32)
+    pid = np.empty(total, dtype=np.int32)
+    for k in lengths:
+        pos, ids = seeds_at(k)
+        at = slot[pos]
+        src[at], lens[at], pid[at] = pos, k, ids
+        slot[pos] += 1
+    return pieces, values, rep_pos, src, lens, pid, len(chars)
 
 
 # --------------------------------------------------------------------------------------------
@@ -407,7 +383,10 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
 
 
 def _corpus_lattices(corpus: _Corpus, src, lens, pid) -> Lattices:
-    return Lattices(src, src + lens, pid, corpus.level, corpus.off, corpus.ends, corpus.n)
+    """The lattices of all distinct words; edges are sorted by start position unless they are."""
+    if len(src) > 1 and (np.diff(src) < 0).any():
+        src, lens, pid = _by_start(src, lens, pid)
+    return Lattices(src, lens, pid, corpus.off, corpus.ends, corpus.n)
 
 
 def _piece_lattices(
@@ -435,9 +414,7 @@ def _piece_lattices(
     base = np.zeros(len(pieces_idx), dtype=np.int64)
     base[1:] = np.cumsum(L + 1)[:-1]
     n_nodes = int((L + 1).sum())
-    level = np.arange(n_nodes) - np.repeat(base, L + 1)
-    lat = Lattices(base[owner] + rel, base[owner] + rel + e_len, e_pid, level, base, base + L, n_nodes)
-    return lat
+    return Lattices(base[owner] + rel, e_len, e_pid, base, base + L, n_nodes)
 
 
 def train_unigram(word_counts: dict[str, int], options) -> Generator[object, None, Unigram]:
@@ -486,8 +463,9 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
 
     # subtle: the edge list stays sorted by start position (filtering keeps the order), so the
     # pieces' own lattices can be cut out of it with a binary search, without re-sorting.
-    src, lens, pid = _by_start(src, lens, pid)
+    # The lattices hold the one copy of the edges.
     lattices = _corpus_lattices(corpus, src, lens, pid)
+    del src, lens, pid
     log_z = lattices.forward(score)[corpus.ends]
     yield UnigramRound("seed", 0, n_all + len(specials), float(-(weights * log_z).sum()))
     snapshots: list[tuple[int, list[tuple[str, float]]]] = []
@@ -498,7 +476,7 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
         # 2. EM: expected counts, then the digamma update; rare pieces (not characters) drop.
         for _ in range(n_sub_iter):
             em_round += 1
-            expected, log_z = lattices.expected_counts(score, weights, n_all)
+            expected, log_z = yield from lattices.expected_counts_steps(score, weights, n_all)
             loss = float(-(weights * log_z).sum())
             keep = alive & ((expected >= EXPECTED_COUNT_THRESHOLD) | is_char)
             expected = np.where(keep, np.maximum(expected, EXPECTED_COUNT_THRESHOLD), 0.0)
@@ -507,7 +485,6 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
             score = new_score
             if (keep != alive).any():
                 alive = keep
-                src, lens, pid = _filter(src, lens, pid, alive)
                 lattices = lattices.without(alive)
             yield UnigramRound("em", em_round, int(alive.sum()) + len(specials), loss)
         size = int(alive.sum())
@@ -516,12 +493,9 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
 
         # 3. prune.
         prune_round += 1
-        removed_ids, losses = _prune(
+        removed_ids, losses = yield from _prune(
             corpus,
             lattices,
-            src,
-            lens,
-            pid,
             score,
             alive,
             is_char,
@@ -533,7 +507,6 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
         )
         alive[removed_ids] = False
         score[removed_ids] = -np.inf
-        src, lens, pid = _filter(src, lens, pid, alive)
         lattices = lattices.without(alive)
         removed = tuple((pieces[i], float(x)) for i, x in zip(removed_ids.tolist(), losses.tolist()))
         size = int(alive.sum())
@@ -549,7 +522,9 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
     others = others[np.argsort(-score[others], kind="stable")][: max(0, target - len(chars_first))]
     final = np.concatenate([chars_first, others])
     final = final[np.argsort(-score[final], kind="stable")]
-    expected, log_z = lattices.without(_mask(final, n_all)).expected_counts(score, weights, n_all)
+    expected, log_z = yield from lattices.without(_mask(final, n_all)).expected_counts_steps(
+        score, weights, n_all
+    )
     yield UnigramRound("final", em_round, len(final) + len(specials), float(-(weights * log_z).sum()))
     model_pieces = [(s, 0.0) for s in specials] + [(pieces[i], float(score[i])) for i in final.tolist()]
     unk = specials.index(options.unk_token) if options.unk_token in specials else None
@@ -576,25 +551,20 @@ def _mask(ids, n):
     return m
 
 
-def _filter(src, lens, pid, alive):
-    keep = alive[pid]
-    return src[keep], lens[keep], pid[keep]
+def _prune(corpus, lattices, score, alive, is_char, rep_pos, piece_len, weights, pruned_size, desired):
+    """SentencePiece's PruneSentencePieces, vectorized. Returns (removed ids, their losses).
 
-
-def _prune(
-    corpus, lattices, src, lens, pid, score, alive, is_char, rep_pos, piece_len, weights, pruned_size, desired
-):
-    """SentencePiece's PruneSentencePieces, vectorized. Returns (removed ids, their losses)."""
+    Generator: yields ``Progress("prune", ...)`` while it finds best paths."""
     n_all = len(score)
     ids = np.flatnonzero(alive)
     multi = ids[~is_char[ids]]
     # (a) each multi-character piece's best segmentation without itself.
-    plat = _piece_lattices(corpus, src, lens, pid, multi, rep_pos, piece_len)
-    alt_score, alt_owner, alt_pid = plat.viterbi(score)
+    plat = _piece_lattices(corpus, lattices.src, lattices.lens, lattices.pid, multi, rep_pos, piece_len)
+    alt_score, alt_owner, alt_pid = yield from plat.viterbi_steps(score, "prune")
     own = score[multi]
     replaced = alt_score > own  # its own string is better cut otherwise: not needed
     # (b) Viterbi on the corpus: piece frequencies and the words using each piece.
-    _, tok_word, tok_pid = lattices.viterbi(score)
+    _, tok_word, tok_pid = yield from lattices.viterbi_steps(score, "prune")
     freq = np.bincount(tok_pid, weights=weights[tok_word], minlength=n_all)
     pair = _distinct(tok_word.astype(np.int64) * n_all + tok_pid)
     used_by = np.bincount(pair % n_all, weights=weights[pair // n_all], minlength=n_all)

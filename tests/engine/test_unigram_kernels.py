@@ -1,0 +1,137 @@
+"""The Unigram trainer's compiled sweeps (``core.trainers.unigram_kernels``) on awkward strings.
+
+Each case is checked against the per-string reference lattice (``core.lattice``): log Z,
+expected piece counts and the best path, on ties, repeated symbols, one-character
+strings, mixed scripts with emoji, an unreachable end, and a string thousands of
+characters long; and the sweeps report progress inside one long string.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from core.events import Progress, UnigramRound, drain
+from core.lattice import Lattice, Node
+from core.trainers import unigram as tr
+from core.training import TrainOptions
+
+CASES = {
+    "repeated": ["aaaa", "aaaaaaaaa", "ab"],
+    "one character": ["a", "b", "ab"],
+    "ties": ["abab", "baba", "ab", "ba"],
+    "mixed scripts": ["▁먹고👋🏽", "▁먹는👋", "▁a먹"],
+    "very long": ["ab" * 2500 + "a" * 1000, "ba"],
+}
+
+
+def _pieces_and_scores(words, rng, max_len=4):
+    """Every substring up to ``max_len`` characters as a piece, with random scores."""
+    pieces = sorted(
+        {w[i:j] for w in words for i in range(len(w)) for j in range(i + 1, min(len(w), i + max_len) + 1)}
+    )
+    score = np.log(rng.uniform(0.05, 1.0, len(pieces)))
+    return pieces, score
+
+
+def _tie_scores(pieces):
+    """Scores where every piece costs the same: all segmentations into n pieces tie."""
+    return np.full(len(pieces), -1.0)
+
+
+def _lattices(words, pieces, max_len=4):
+    """The trainer's flat lattices of ``words`` (laid end to end, one separator slot each)."""
+    corpus = tr._Corpus(list(words), np.ones(len(words)))
+    ids = {p: i for i, p in enumerate(pieces)}
+    src, lens, pid = [], [], []
+    for w, word in enumerate(words):
+        for i in range(len(word)):
+            for j in range(i + 1, min(len(word), i + max_len) + 1):
+                if word[i:j] in ids:
+                    src.append(int(corpus.off[w]) + i)
+                    lens.append(j - i)
+                    pid.append(ids[word[i:j]])
+    return corpus, tr._corpus_lattices(corpus, np.array(src), np.array(lens), np.array(pid))
+
+
+def _reference(word, pieces, score, max_len=4):
+    ids = {p: i for i, p in enumerate(pieces)}
+    nodes = [
+        Node(s, e, word[s:e], ids[word[s:e]], float(score[ids[word[s:e]]]))
+        for s in range(len(word))
+        for e in range(s + 1, min(len(word), s + max_len) + 1)
+        if word[s:e] in ids
+    ]
+    return Lattice(word, nodes)
+
+
+@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("tied", [False, True])
+def test_sweeps_equal_the_reference_lattice(case, tied):
+    rng = np.random.default_rng(11)
+    words = CASES[case]
+    pieces, score = _pieces_and_scores(words, rng)
+    if tied:
+        score = _tie_scores(pieces)
+    corpus, lat = _lattices(words, pieces)
+    weights = np.arange(1, len(words) + 1, dtype=float)
+    expected, log_z = lat.expected_counts(score, weights, len(pieces))
+    best, tok_word, tok_pid = lat.viterbi(score)
+    want = np.zeros(len(pieces))
+    for w, word in enumerate(words):
+        ref = _reference(word, pieces, score)
+        assert log_z[w] == pytest.approx(ref.log_z(), rel=1e-12, abs=1e-9)
+        for node, p in ref.marginals():
+            want[node.id] += p * weights[w]
+        ref_path = ref.best_path()
+        assert best[w] == pytest.approx(ref.path_score(ref_path), rel=1e-12, abs=1e-9)
+        ours = [pieces[i] for i in tok_pid[tok_word == w][::-1]]
+        assert "".join(ours) == word
+        if not tied:  # with ties, any best path is right; the score check above covers it
+            assert ours == [n.piece for n in ref_path]
+    assert np.allclose(expected, want, rtol=1e-9, atol=1e-9)
+
+
+def test_ties_go_to_the_longest_last_piece():
+    """Equal scores: the path whose last piece starts earliest wins (documented in the kernel)."""
+    pieces = ["a", "aa"]
+    corpus, lat = _lattices(["aaa"], pieces)
+    _, _, tok_pid = lat.viterbi(np.array([-1.0, -1.0]))
+    assert [pieces[i] for i in tok_pid[::-1]] == ["a", "aa"]
+
+
+def test_unreachable_end_gives_no_tokens_and_minus_infinity():
+    pieces = ["a"]  # "b" has no piece
+    corpus, lat = _lattices(["ab", "a"], pieces)
+    expected, log_z = lat.expected_counts(np.array([0.0]), np.ones(2), 1)
+    best, tok_word, tok_pid = lat.viterbi(np.array([0.0]))
+    assert log_z[0] == -math.inf and best[0] == -math.inf
+    assert tok_word.tolist() == [1] and expected.tolist() == [1.0]
+
+
+def test_sweeps_report_progress_inside_one_long_string(monkeypatch):
+    monkeypatch.setattr(tr, "_SLICE", 1000)
+    word = "abcab" * 2000
+    pieces, score = _pieces_and_scores([word], np.random.default_rng(3))
+    corpus, lat = _lattices([word], pieces)
+    events = []
+    drain(lat.expected_counts_steps(score, np.ones(1), len(pieces)), events.append)
+    done = [e.done for e in events if isinstance(e, Progress)]
+    assert len(done) >= 3 * len(lat.src) // 1000
+    assert done == sorted(done) and done[-1] == 3 * len(lat.src)
+
+
+def test_training_on_one_long_line_never_goes_quiet(monkeypatch):
+    """Every phase of training on one unspaced line yields progress as it goes."""
+    monkeypatch.setattr(tr, "_SLICE", 5000)
+    rng = np.random.default_rng(5)
+    line = "".join(rng.choice(list("abcdefghij"), 20_000))
+    events = []
+    drain(tr.train_unigram({line: 1}, TrainOptions("unigram", vocab_size=200)), events.append)
+    phases = {e.phase for e in events if isinstance(e, Progress)}
+    assert {"seed", "expected counts", "prune"} <= phases
+    # between two round events, the E-step of the one line reported several slices
+    rounds = [i for i, e in enumerate(events) if isinstance(e, UnigramRound)]
+    assert any(b - a > 3 for a, b in zip(rounds, rounds[1:]))
