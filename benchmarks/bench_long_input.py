@@ -14,8 +14,12 @@ Models are trained in the run on the corpus's first 20,000 lines (vocab 8000):
 Each encode is timed once per size (ids checked equal first; ours both as ``encode`` and
 ``encode_ids``); the last column is time(1 MB) / time(100 KB): about 10 means linear.
 
-``--train-sizes`` also times our Unigram trainer on one unspaced line of low-variety text
-(random letters from a 30-letter set, seeded), the case that used to stall after counting.
+``--train-sizes`` also times our Unigram trainer (vocab 8000, no pre-tokenizer) on one unspaced
+line of each size in characters, of two kinds: low-variety text (random letters from a 30-letter
+set, seeded), the case that used to stall after counting, and real Japanese (``ja-wagahaiwa.txt``
+with line ends and spaces removed; it has about 370,000 characters, so a longer line repeats it,
+which makes every substring of a copy frequent: harder than more real text would be). It reports
+the time, the longest wait between two progress events, and time(largest) / time(smallest).
 """
 
 from __future__ import annotations
@@ -95,17 +99,33 @@ def _time(fn, arg) -> tuple[float, object]:
     return time.perf_counter() - start, result
 
 
-def _train_unigram(size: int) -> float:
+def _unspaced_line(kind: str, size: int) -> str:
+    if kind == "low-variety":
+        rng = random.Random(size)
+        letters = "abcdefghijklmnopqrstuvwxyzàéîõ"
+        return "".join(rng.choice(letters) for _ in range(size))
+    text = "".join(
+        (ROOT.parent / "shared" / "corpora" / "ja-wagahaiwa.txt").read_text(encoding="utf-8").split()
+    )
+    return (text * (size // len(text) + 1))[:size]
+
+
+def _train_unigram(line: str) -> tuple[float, float]:
+    """(seconds, longest wait between two events) to train on one line."""
     from core.events import drain
     from core.training import TrainOptions, train_from_counts
 
-    rng = random.Random(size)
-    letters = "abcdefghijklmnopqrstuvwxyzàéîõ"
-    line = "".join(rng.choice(letters) for _ in range(size))
     options = TrainOptions("unigram", vocab_size=8000, pre_tokenizer="none")
-    start = time.perf_counter()
-    drain(train_from_counts({line: 1}, options))
-    return time.perf_counter() - start
+    start = last = time.perf_counter()
+    longest = 0.0
+
+    def on_event(_event: object) -> None:
+        nonlocal last, longest
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+
+    drain(train_from_counts({line: 1}, options), on_event)
+    return time.perf_counter() - start, longest
 
 
 def main() -> int:
@@ -152,11 +172,25 @@ def main() -> int:
                 print(
                     f"  {name:<14} peer {p1 / p0:5.1f}   ours encode_ids {i1 / i0:5.1f}   ours encode {e1 / e0:5.1f}"
                 )
-    for size in [int(s) for s in args.train_sizes.split(",") if s]:
-        print(
-            f"Unigram training, one unspaced line of {size:,} low-variety characters: {_train_unigram(size):.1f} s",
-            flush=True,
-        )
+    train_sizes = [int(s) for s in args.train_sizes.split(",") if s]
+    if train_sizes:
+        _train_unigram(_unspaced_line("low-variety", 2000))  # warm-up: numba loads its compiled kernels
+    for kind in ("low-variety", "Japanese"):
+        seconds = []
+        for size in train_sizes:
+            took, longest = _train_unigram(_unspaced_line(kind, size))
+            seconds.append(took)
+            print(
+                f"Unigram training, one unspaced line of {size:,} {kind} characters: {took:.1f} s "
+                f"(longest wait between progress events {longest:.1f} s)",
+                flush=True,
+            )
+        if len(seconds) >= 2:
+            print(
+                f"  {kind}: time ratio {seconds[-1] / seconds[0]:.1f} for {train_sizes[-1] / train_sizes[0]:.0f}x "
+                f"the characters (linear is about {train_sizes[-1] / train_sizes[0]:.0f})",
+                flush=True,
+            )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     return 0
 
