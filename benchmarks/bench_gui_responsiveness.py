@@ -29,11 +29,14 @@ Prints what it measures; it does not assert the targets.
 from __future__ import annotations
 
 import argparse
+import collections
+import gc
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -82,9 +85,12 @@ class GapMeter:
     def start(self):
         self.gaps, self.ends, self._last = [], [], None
         self.timer.start()
+        if StallSampler.active is not None:
+            StallSampler.active.watch(self)
 
     def stop(self):
         self.timer.stop()
+        self._last = None  # (for the stall sampler: no tick expected any more)
 
     def split(self, at: float) -> GapMeter:
         """A meter holding only the gaps that ended after ``at`` (perf_counter time); this one
@@ -106,6 +112,119 @@ class GapMeter:
             f"99th percentile {1000 * p99:.1f} ms, gaps over 100 ms: {over}"
         )
         return g[-1]
+
+
+class StallSampler:
+    """Where the GUI thread is while its event loop is stalled (``--sample``).
+
+    A helper thread looks every ``period`` seconds at the time of the watched meter's last
+    tick; once the loop has been busy for longer than ``after``, it records the GUI
+    thread's Python stack (``sys._current_frames()``) and the GUI thread's CPU time. The
+    report names the functions seen most often during stalls (each sample stands for
+    ``period`` of stalled time) and, for the longest stalls, the CPU share (well under 100 %:
+    the thread waited, for the interpreter lock or for a core) and the deepest function of
+    ours it was in. Samples are Python frames: time inside a call into Qt counts for its
+    caller, and a stack with no frame of ours is Qt's own work (painting, layout) or a wait.
+    """
+
+    active: StallSampler | None = None
+
+    def __init__(self, period: float = 0.003, after: float = 0.02):
+        self.period, self.after = period, after
+        self.meter: GapMeter | None = None
+        self.main_id = threading.main_thread().ident
+        self.clock = time.pthread_getcpuclockid(self.main_id)
+        self.samples: list[tuple[float, tuple]] = []  # (the stalled tick's time, stack)
+        self.cpu: dict[float, list[float]] = {}  # stalled tick -> [GUI CPU at its tick's start.., latest]
+        self._tick_cpu = (None, 0.0)
+        self.collections: list[tuple[int, float, str]] = []  # (generation, seconds, thread name)
+        self._gc_start = 0.0
+        gc.callbacks.append(self._on_gc)
+        threading.Thread(target=self._run, daemon=True).start()
+
+    def _on_gc(self, phase: str, info: dict) -> None:
+        # the collector holds the interpreter lock throughout: every thread waits
+        if phase == "start":
+            self._gc_start = time.perf_counter()
+        else:
+            took = time.perf_counter() - self._gc_start
+            self.collections.append((info["generation"], took, threading.current_thread().name))
+
+    def watch(self, meter: GapMeter) -> None:
+        self.meter, self.samples, self.cpu, self.collections = meter, [], {}, []
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(self.period)
+            meter = self.meter
+            last = meter._last if meter is not None else None
+            cpu = time.clock_gettime(self.clock)
+            if last is None:
+                continue
+            if time.perf_counter() - last < self.after:
+                self._tick_cpu = (last, cpu)  # the CPU clock near the start of this iteration
+                continue
+            frame = sys._current_frames().get(self.main_id)
+            stack = []
+            while frame is not None:
+                code = frame.f_code
+                stack.append((code.co_filename, frame.f_lineno, code.co_name))
+                frame = frame.f_back
+            self.samples.append((last, tuple(stack)))
+            if last not in self.cpu:
+                start_cpu = self._tick_cpu[1] if self._tick_cpu[0] == last else cpu
+                self.cpu[last] = [start_cpu, time.perf_counter() - last, cpu]
+            self.cpu[last][1:] = [time.perf_counter() - last, cpu]
+
+    @staticmethod
+    def _ours(entry) -> bool:
+        name = entry[0]
+        return ("subword_gui" in name or "/core/" in name or "pyqtgraph" in name) and "bench_" not in name
+
+    @staticmethod
+    def _label(entry, line: bool = True) -> str:
+        path, lineno, func = entry
+        short = "/".join(Path(path).parts[-2:])
+        return f"{func} ({short}:{lineno})" if line else f"{func} ({short})"
+
+    def report(self, what: str, top: int = 12) -> None:
+        slow = sorted((c for c in self.collections if c[1] >= 0.005), key=lambda c: -c[1])
+        if slow:
+            print(
+                f"  [{what}] garbage collections of 5 ms or more: {len(slow)}; the longest: "
+                + ", ".join(f"gen {g} {1000 * t:.0f} ms ({name})" for g, t, name in slow[:6])
+            )
+        if not self.samples:
+            print(f"  [{what}] no stall samples")
+            return
+        per_func: collections.Counter = collections.Counter()
+        per_leaf: collections.Counter = collections.Counter()
+        stalls: dict[float, list] = collections.defaultdict(list)
+        for tick, stack in self.samples:
+            stalls[tick].append(stack)
+            for key in {self._label(e, line=False) for e in stack if self._ours(e)}:
+                per_func[key] += 1
+            leaf = next((e for e in stack if self._ours(e)), None)
+            per_leaf[self._label(leaf) if leaf else "(no frame of ours: Qt's own work, or a wait)"] += 1
+        ms = 1000 * self.period
+        print(f"  [{what}] {len(self.samples)} stall samples ({ms:.0f} ms each); inclusive time in:")
+        for key, n in per_func.most_common(top):
+            print(f"      {n * ms:7.0f} ms  {key}")
+        print("    deepest line of ours when sampled:")
+        for key, n in per_leaf.most_common(top):
+            print(f"      {n * ms:7.0f} ms  {key}")
+        print(
+            "    the longest stalls: length seen by the sampler, GUI-thread CPU share, where (most samples):"
+        )
+        for tick, stacks in sorted(stalls.items(), key=lambda kv: -self.cpu[kv[0]][1])[:10]:
+            start_cpu, length, end_cpu = self.cpu[tick]
+            leaves = collections.Counter()
+            for stack in stacks:
+                path = [self._label(e) for e in reversed(stack) if self._ours(e)]
+                leaves[" > ".join(path[-4:]) or "(Qt / wait)"] += 1
+            where = "; ".join(f"{n}× {p}" for p, n in leaves.most_common(3))
+            share = (end_cpu - start_cpu) / length if length else 0.0
+            print(f"      {1000 * length:5.0f} ms, CPU {100 * share:3.0f} %: {where}")
 
 
 def wait_for(app, signal, timeout_s: float = 1800):
@@ -168,7 +287,10 @@ def main() -> None:
     ap.add_argument("--vocab", type=int, default=32000)
     ap.add_argument("--tokenizer", type=Path, help="measure only the long word, with this tokenizer file")
     ap.add_argument("--word-chars", type=int, default=100_000)
+    ap.add_argument("--sample", action="store_true", help="say where the GUI thread is during each stall")
     args = ap.parse_args()
+    if args.sample:
+        StallSampler.active = StallSampler()
     if args.tokenizer is not None:
         app, window = make_window()
         from core.formats.detect import open_tokenizer
@@ -204,6 +326,7 @@ def main() -> None:
         f"in {time.perf_counter() - t0:.1f} s"
     )
     meter.report("  event loop while opening the corpus")
+    sampled("opening the corpus")
 
     # 1b. Training BPE at the requested vocab size, with the Training panel shown.
     panel = window.training_panel
@@ -227,6 +350,7 @@ def main() -> None:
     after = meter.split(landed - 0.5)  # the finished model arrives in the last drain before `landed`
     longest = meter.report("  event loop while counting and merging")
     after.report("  event loop as the trained model lands in every panel (0.5 s before to 1 s after)")
+    sampled("training and landing", split_at=landed - 0.5)
 
     seg = window.segmentation_panel
     if seg is None:
@@ -309,6 +433,24 @@ def main() -> None:
     measure_long_word(app, window, args.corpus, args.word_chars)
     panel.shutdown()
     window.close()
+
+
+def sampled(what: str, split_at: float | None = None) -> None:
+    """Print the stall sampler's findings since its meter started (with ``--sample``)."""
+    sampler = StallSampler.active
+    if sampler is None:
+        return
+    if split_at is None:
+        sampler.report(what)
+        return
+    samples, collections_ = sampler.samples, sampler.collections
+    sampler.samples = [s for s in samples if s[0] < split_at]
+    sampler.collections = []
+    sampler.report(what + ": before the landing")
+    sampler.samples = [s for s in samples if s[0] >= split_at]
+    sampler.collections = collections_
+    sampler.report(what + ": the landing (collections: over the whole of training)")
+    sampler.samples = samples
 
 
 def make_window():
@@ -395,6 +537,7 @@ def measure_long_word(app, window, corpus: Path, n_chars: int) -> None:
         f"-> tokens shown: median {statistics.median(tokens):.1f} s"
     )
     meter.report("  event loop from the paste to the last key's tokens")
+    sampled("the long word")
 
 
 if __name__ == "__main__":

@@ -16,8 +16,10 @@ one shown.
 Why a thread and not a worker process (as training uses): the tokenizer would
 have to be pickled across for every model the slider shows, and the result back;
 a thread shares both. It holds the interpreter lock while it encodes, so the GUI
-thread's Python calls wait up to the switch interval (5 ms) each: slower, never
-frozen.
+thread's Python calls wait up to the switch interval each (1 ms while it works,
+instead of Python's 5): slower, never frozen. The garbage collector is paused while
+a line is encoded, and the line's objects are then frozen out of its sight: a full
+collection over them (200-600 ms) would hold the lock, and the window, throughout.
 
 Leaves out: cancelling an encoding under way (the engine has no cancellation
 point inside ``encode``); its result is simply not used when it is stale.
@@ -25,12 +27,45 @@ point inside ``encode``); its result is simply not used when it is stale.
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import sys
 import threading
 from collections import OrderedDict
 
 from PySide6.QtCore import QObject, Signal
 
 from subword_gui.tokens.token_view import segment_line
+
+
+@contextlib.contextmanager
+def collector_paused():
+    """No automatic garbage collection inside the block (restored as it was after it)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+GUI_SWITCH_INTERVAL_S = 0.001
+_switch_lock = threading.Lock()
+
+
+@contextlib.contextmanager
+def gui_first():
+    """While the block runs, the interpreter lock changes hands every millisecond instead of
+    every 5: each Python call the GUI thread makes (a paint, a slot) waits that long at most."""
+    with _switch_lock:
+        before = sys.getswitchinterval()
+        sys.setswitchinterval(min(before, GUI_SWITCH_INTERVAL_S))
+    try:
+        yield
+    finally:
+        with _switch_lock:
+            sys.setswitchinterval(before)
 
 
 class LineEncoder(QObject):
@@ -83,10 +118,18 @@ class LineEncoder(QObject):
                 self._running = job
             tokenizer, text = job
             try:
-                line = segment_line(tokenizer, text)
-                line.starts()  # build the bisection table here, not on the GUI thread
-                if self._prepare is not None:
-                    self._prepare(tokenizer, line)
+                # subtle: encoding a 100,000-character word makes hundreds of thousands of
+                # objects; with the collector on, each of its full collections (hundreds of ms)
+                # held the interpreter lock and froze the window. The objects are acyclic.
+                with collector_paused(), gui_first():
+                    line = segment_line(tokenizer, text)
+                    line.starts()  # build the bisection table here, not on the GUI thread
+                    if self._prepare is not None:
+                        self._prepare(tokenizer, line)
+                    # ... and once it is on again, its first collection would scan them all
+                    # (100-300 ms): they are moved out of its sight, as big worker results are
+                    # (refcounting still frees them when the line is dropped)
+                    gc.freeze()
                 result = ("encoded", (tokenizer, text, line))
             except Exception as e:  # noqa: BLE001 - reported to the panel, never lost in a thread
                 result = ("failed", (tokenizer, text, f"{type(e).__name__}: {e}"))

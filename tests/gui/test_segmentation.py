@@ -593,6 +593,42 @@ def test_the_line_encoder_encodes_only_the_newest_request_waiting(qtbot, monkeyp
     assert got == [("정말", ko_bpe.encode("정말").ids), ("연기", ko_bpe.encode("연기").ids)]
 
 
+def test_the_line_encoder_runs_no_garbage_collection_that_would_freeze_the_window(qtbot, ko_bpe):
+    # a collection holds the interpreter lock: on the helper thread, over a long line's
+    # hundreds of thousands of objects, it froze the window for 200-600 ms at a time
+    import gc
+    import sys
+    import threading
+
+    from subword_gui.background import line_encoder
+
+    collections = []
+
+    def record(phase, info):
+        if phase == "start":
+            collections.append(threading.current_thread().name)
+
+    threshold, interval = gc.get_threshold(), sys.getswitchinterval()
+    gc.set_threshold(50, 2, 2)  # the collector would run every few hundred allocations
+    gc.callbacks.append(record)
+    try:
+        encoder = line_encoder.LineEncoder()
+        got = []
+        encoder.encoded.connect(lambda tok, text, line: got.append(line.encoding.ids))
+        text = "".join(KO_WORDS_FOR_LONG_LINE) * 400
+        encoder.request(ko_bpe, text, key=0)
+        qtbot.waitUntil(lambda: bool(got) and not encoder.busy(), timeout=60_000)
+    finally:
+        gc.callbacks.remove(record)
+        gc.set_threshold(*threshold)
+    assert got == [ko_bpe.encode(text).ids]
+    assert "line-encoder" not in collections
+    assert gc.isenabled() and sys.getswitchinterval() == interval  # both as they were
+
+
+KO_WORDS_FOR_LONG_LINE = ["영화", "정말", "재미", "있었어요", "배우", "연기"]
+
+
 def test_the_counts_added_up_line_by_line_are_the_engines_counts(ko_bpe, hug_bpe):
     from core.stats import stats_of_encodings
     from subword_gui.tokens.token_view import segment_line, stats_of_lines
