@@ -33,7 +33,7 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.events import Progress, drain
+from core.events import MergeEvent, Progress, drain
 from core.stats import EncodingStats, unknown_id
 from core.tokenizer import Tokenizer
 from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
@@ -55,6 +55,7 @@ class StudyRow:
     tokenizer: Tokenizer
     stats: EncodingStats
     curve: list[tuple[int, float]] = field(default_factory=list)  # (vocab size, tokens per word)
+    merges: list[MergeEvent] = field(default_factory=list)  # its merge log
 
 
 def study_options(name: str, vocab_size: int) -> TrainOptions:
@@ -100,13 +101,15 @@ def study_one(
 ) -> StudyRow:
     """Train pipeline ``name`` on pre-token counts and measure it on ``held_out`` lines."""
     options = study_options(name, vocab_size)
-    tok = drain(train_from_counts(word_counts, options))
+    events: list = []
+    tok = drain(train_from_counts(word_counts, options), events.append)
     # subtle: pre-tokenize once (ko-morph runs the analyser here), then only the model
     # changes with the vocab size; re-encoding would re-analyse every line per size
     pieces = [[p.normalized for p in tok.pieces(line)] for line in held_out]
     words = sum(len(line.split()) for line in held_out)
     characters = sum(len(line) for line in held_out)
     row = StudyRow(name, options, tok, measure(tok, pieces, words, characters))
+    row.merges = [e for e in events if isinstance(e, MergeEvent)]
     model: Any = tok.model  # BPE here: the study trains BPE three ways
     low = int(getattr(model, "min_vocab_size", 0) or 0) + 1
     for k in sizes or curve_sizes(min(low, tok.vocab_size), tok.vocab_size):

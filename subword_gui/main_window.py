@@ -811,7 +811,7 @@ class MainWindow(QMainWindow):
             self.report_error(self.tr("Cannot open tokenizer"), about_file(path, exc))
             return
         self._remember("tokenizer", path)
-        self.state.set_full_tokenizer(loaded.tokenizer)
+        self.state.set_full_tokenizer(loaded.tokenizer, origin=str(path))
         self._opened_tokenizer = (loaded.tokenizer, path)  # kept for the next launch if still shown
         fmt = getattr(loaded, "format", "")
         note = f"Opened {Path(path).name} ({fmt})"
@@ -942,6 +942,7 @@ class MainWindow(QMainWindow):
             return
         last = max(points, key=lambda p: p.vocab_size)
         run.figures.update(tokens_per_word=last.tokens_per_word, chars_per_token=last.chars_per_token)
+        run.curve = list(points)
         self.state.runs_changed.emit()
 
     def compare_run(self, run: Run) -> None:

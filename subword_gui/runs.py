@@ -9,15 +9,13 @@ Every finished training run is a :class:`Run`: the trained tokenizer (uncut),
 its options, the corpus it was counted from, how long it took and its final
 figures. ``AppState.runs`` holds them for the session; the Runs panel lists them.
 
-On disk a run is a project folder (:mod:`core.formats.project`: ``tokenizer.json``
-plus the ``training.json`` sidecar, whose ``extra`` carries the name, duration,
-figures and the slider's position). Saving is all-or-nothing: the folder is
+On disk a run is a project folder (:mod:`core.formats.project`: ``tokenizer.json``,
+its merge log or Unigram rounds, and the ``training.json`` sidecar, whose ``extra``
+carries the name, duration, figures, the held-out curve and the slider's position). Saving is all-or-nothing: the folder is
 written under a fresh name, then one small pointer file, ``last-run.json``, is
 swapped in atomically to name it, and only then are older folders removed. A
 crash at any point leaves either the old run or the new one, never half of one.
-
-Leaves out: the merge log and Unigram rounds (a restored run shows its tokens,
-not how they were learned; retrain to see the log again).
+A folder kept by an older version has no log: the run comes back without one.
 """
 
 from __future__ import annotations
@@ -51,9 +49,11 @@ class Run:
     round_events: list = field(default_factory=list)  # UnigramRounds (Unigram runs)
     # final figures on held-out text: {"tokens_per_word": 1.8, "chars_per_token": 2.1, "on": "held-out lines"}
     figures: dict = field(default_factory=dict)
+    # the held-out curve (background.jobs.CurvePoint), measured after training
+    curve: list = field(default_factory=list)
     finished_at: float = field(default_factory=time.time)
     saved_to: str | None = None
-    restored: bool = False  # from the previous session (no merge log)
+    restored: bool = False  # from the previous session
 
     @property
     def algorithm(self) -> str:
@@ -82,7 +82,7 @@ def save_last_run(run: Run, data_dir: str | Path, shown_vocab_size: int | None =
 
     All-or-nothing (see the module docstring): a failure leaves the previous run in place.
     """
-    from core.formats.project import TrainingRecord, save_project
+    from core.formats.project import TrainingLog, TrainingRecord, save_project
 
     data_dir = Path(data_dir)
     runs = data_dir / RUNS_DIR
@@ -96,11 +96,12 @@ def save_last_run(run: Run, data_dir: str | Path, shown_vocab_size: int | None =
         corpus_words=run.corpus_words,
         figures=dict(run.figures),
         shown_vocab_size=shown_vocab_size,
+        curve=[[p.vocab_size, p.tokens_per_word, p.chars_per_token, p.unk_rate] for p in run.curve],
     )
     record.stop_reason = run.stop_reason
     record.vocab_size = run.vocab_size
     try:
-        save_project(run.tokenizer, folder, record)
+        save_project(run.tokenizer, folder, record, TrainingLog(run.merge_events, run.round_events))
         write_atomic(data_dir / POINTER, json.dumps({"folder": folder.name}) + "\n")
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
@@ -116,7 +117,7 @@ def load_last_run(data_dir: str | Path) -> tuple[Run, int | None] | None:
 
     A damaged folder raises ``FormatError`` naming the file; nothing is changed on disk.
     """
-    from core.formats.project import load_project
+    from core.formats.project import load_project, load_training_log
     from core.training import TrainOptions
 
     data_dir = Path(data_dir)
@@ -131,6 +132,7 @@ def load_last_run(data_dir: str | Path) -> tuple[Run, int | None] | None:
     if not folder.is_dir():
         raise FormatError(f"{pointer} names {folder}, which is gone")
     tokenizer, record = load_project(folder)
+    log = load_training_log(folder)
     options = None
     if record.options:
         try:
@@ -148,11 +150,28 @@ def load_last_run(data_dir: str | Path) -> tuple[Run, int | None] | None:
         duration_s=float(extra.get("duration_s") or 0.0),
         stop_reason=record.stop_reason,
         figures=dict(extra.get("figures") or {}),
+        merge_events=log.merges,
+        round_events=log.rounds,
+        curve=_curve(extra.get("curve"), folder),
         saved_to=None,
         restored=True,
     )
     shown = extra.get("shown_vocab_size")
     return run, int(shown) if isinstance(shown, int) else None
+
+
+def _curve(rows, folder: Path) -> list:
+    """The held-out curve kept in the sidecar: ``[[vocab_size, tokens/word, chars/token, unk rate], ...]``.
+
+    >>> _curve([[100, 1.5, 2.25, 0.0]], Path("run"))[0].chars_per_token
+    2.25
+    """
+    from subword_gui.background.jobs import CurvePoint
+
+    try:
+        return [CurvePoint(int(v), float(t), float(c), float(u)) for v, t, c, u in rows or []]
+    except (TypeError, ValueError):
+        raise FormatError(f"{folder / 'training.json'}: a bad held-out curve") from None
 
 
 def forget_last_run(data_dir: str | Path) -> None:

@@ -45,6 +45,8 @@ class AppState(QObject):
         self.merge_events: list = []  # MergeEvents of the last finished run (for the merge log/export)
         self.round_events: list = []  # its UnigramRounds (the Training panel's rounds table)
         self.vocab_size: int | None = None
+        # where the shown model came from when no run holds it: the tokenizer file's path
+        self.model_origin: str = ""
         self.runs: list = []  # subword_gui.runs.Run, oldest first
         self.shown_run = None  # the Run whose tokenizer is full_tokenizer (None: opened from a file)
         self._next_run_id = 1
@@ -55,7 +57,11 @@ class AppState(QObject):
         self.corpus_path = path
         self.corpus_changed.emit(counts)
 
-    def set_full_tokenizer(self, tokenizer, options=None, merge_events=None, round_events=None) -> None:
+    def set_full_tokenizer(
+        self, tokenizer, options=None, merge_events=None, round_events=None, origin: str = ""
+    ) -> None:
+        """Show ``tokenizer`` uncut; ``origin`` names the file it was opened from, if it was."""
+        self.model_origin = origin
         if self.shown_run is not None and self.shown_run.tokenizer is not tokenizer:
             self.shown_run = None
             self.runs_changed.emit()

@@ -10,6 +10,11 @@ The folder holds:
 - ``training.json``: the sidecar, :class:`TrainingRecord` (corpus paths, the
   training options, date, engine version, why training stopped, and anything
   the caller adds under ``extra``);
+- when the caller passes a :class:`TrainingLog`: ``merges.jsonl``, the merge log
+  (one :class:`~core.events.MergeEvent` per line, the format of
+  :mod:`core.formats.merge_log`), and ``unigram-rounds.jsonl``, the Unigram rounds
+  (one :class:`~core.events.UnigramRound` per line). A project without them (older
+  ones, or one saved from an opened file) reads as an empty log;
 - for a tokenizer opened from a SentencePiece ``.model``, a tiktoken rank file,
   a ``tekken.json`` or CLIP's merges, a copy of that file (``source.model`` /
   ``source.tiktoken`` / ``source-<name>``): a ``tokenizer.json`` can only
@@ -18,8 +23,7 @@ The folder holds:
 The folder is written all or nothing (:func:`core.atomic.save_folder`): a reader
 sees the complete earlier project or the complete new one, never a mix.
 
-Leaves out: the corpus itself (only its paths), and the merge log (export it
-with :mod:`core.formats.merge_log`).
+Leaves out: the corpus itself (only its paths).
 """
 
 from __future__ import annotations
@@ -34,9 +38,12 @@ from typing import Any
 from core import __version__ as ENGINE_VERSION
 from core.atomic import write_atomic
 from core.errors import ConfigError, FormatError
+from core.events import MergeEvent, UnigramRound
 
 SIDECAR = "training.json"
 TOKENIZER = "tokenizer.json"
+MERGE_LOG = "merges.jsonl"
+ROUNDS_LOG = "unigram-rounds.jsonl"
 PROJECT_FORMAT = "subword-explorer-project"
 PROJECT_FORMAT_VERSION = 1
 
@@ -86,6 +93,69 @@ class TrainingRecord:
         return record
 
 
+@dataclass
+class TrainingLog:
+    """What a run's trainer reported, step by step: its merges (BPE, WordPiece) or its
+    Unigram rounds. Empty for a tokenizer that was not trained here."""
+
+    merges: list[MergeEvent] = field(default_factory=list)
+    rounds: list[UnigramRound] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.merges or self.rounds)
+
+
+def _rounds_jsonl(rounds) -> str:
+    """Unigram rounds as JSON lines (``removed`` as ``[piece, loss increase]`` pairs).
+
+    >>> _rounds_jsonl([UnigramRound("prune", 1, 90, 12.5, (("ab", 0.25),))])
+    '{"phase": "prune", "round": 1, "vocab_size": 90, "loss": 12.5, "removed": [["ab", 0.25]]}\\n'
+    """
+    return "".join(
+        json.dumps(
+            {
+                "phase": r.phase,
+                "round": r.round,
+                "vocab_size": r.vocab_size,
+                "loss": r.loss,
+                "removed": [list(pair) for pair in r.removed],
+            },
+            ensure_ascii=False,
+        )
+        + "\n"
+        for r in rounds
+    )
+
+
+def load_training_log(folder: str | os.PathLike) -> TrainingLog:
+    """The merge log and Unigram rounds kept in a project folder (empty where absent);
+    FormatError naming the file if one is damaged."""
+    from core.formats.merge_log import load_merge_log
+
+    folder = Path(folder)
+    log = TrainingLog()
+    if (folder / MERGE_LOG).is_file():
+        log.merges = load_merge_log(folder / MERGE_LOG)
+    path = folder / ROUNDS_LOG
+    if path.is_file():
+        try:
+            for line in path.read_text(encoding="utf-8").splitlines():
+                if line.strip():
+                    d = json.loads(line)
+                    log.rounds.append(
+                        UnigramRound(
+                            str(d["phase"]),
+                            int(d["round"]),
+                            int(d["vocab_size"]),
+                            float(d["loss"]),
+                            tuple((str(p), float(x)) for p, x in d.get("removed") or ()),
+                        )
+                    )
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
+            raise FormatError(f"{path}: not a log of Unigram rounds ({e})") from None
+    return log
+
+
 def is_project(folder: str | os.PathLike) -> bool:
     """True if ``folder`` looks like a saved project (a sidecar naming our format)."""
     sidecar = Path(folder) / SIDECAR
@@ -97,8 +167,13 @@ def is_project(folder: str | os.PathLike) -> bool:
         return False
 
 
-def save_project(tok, folder: str | os.PathLike, record: TrainingRecord | None = None) -> Path:
+def save_project(
+    tok, folder: str | os.PathLike, record: TrainingRecord | None = None, log: TrainingLog | None = None
+) -> Path:
     """Write the project folder (created if needed), all or nothing; returns its path.
+
+    ``log``: the run's merge log and Unigram rounds, kept beside the tokenizer (an earlier
+    project's log does not survive a save without one).
 
     The folder's earlier tokenizer files are replaced together (see ``core.atomic.save_folder``):
     a reader sees the whole old project or the whole new one, and a ``source.model``
@@ -116,7 +191,8 @@ def save_project(tok, folder: str | os.PathLike, record: TrainingRecord | None =
         record.date = datetime.now(UTC).replace(microsecond=0).isoformat()
     # an earlier project's copy of its source file (source-tekken.json ...) goes too, unless rewritten
     earlier_sources = [p.name for p in folder.glob("source-*")] if folder.is_dir() else []
-    with save_folder(folder, replaces=(*MODEL_FILES, *earlier_sources)) as stage:
+    logs = (MERGE_LOG, ROUNDS_LOG)
+    with save_folder(folder, replaces=(*MODEL_FILES, *logs, *earlier_sources)) as stage:
         # 1. the tokenizer, readable by `tokenizers` too
         save_tokenizer_json(tok, stage / TOKENIZER)
         # 2. the exact original of formats tokenizer.json only approximates
@@ -125,7 +201,14 @@ def save_project(tok, folder: str | os.PathLike, record: TrainingRecord | None =
             record.extra = dict(record.extra, source=source)
         else:
             record.extra = {k: v for k, v in record.extra.items() if k != "source"}
-        # 3. the sidecar
+        # 3. how it was learned, step by step
+        if log is not None and log.merges:
+            from core.formats.merge_log import merge_log_jsonl
+
+            write_atomic(stage / MERGE_LOG, merge_log_jsonl(log.merges))
+        if log is not None and log.rounds:
+            write_atomic(stage / ROUNDS_LOG, _rounds_jsonl(log.rounds))
+        # 4. the sidecar
         write_atomic(stage / SIDECAR, json.dumps(record.to_dict(), ensure_ascii=False, indent=2) + "\n")
     return folder
 

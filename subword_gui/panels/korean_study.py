@@ -190,6 +190,7 @@ class KoreanStudy(QObject):
                 tokenizer=r.tokenizer,
                 options=r.options,
                 corpus=self._name,
+                merge_events=list(r.merges),
                 figures={
                     "tokens_per_word": r.stats.tokens_per_word,
                     "chars_per_token": r.stats.chars_per_token,

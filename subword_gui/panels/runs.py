@@ -162,7 +162,11 @@ class RunsModel(QAbstractTableModel):
         if run.figures.get("on"):
             lines.append(f"Figures measured on {run.figures['on']}")
         if run.restored:
-            lines.append("Restored from the last session (its merge log was not kept)")
+            kept_log = run.merge_events or run.round_events
+            lines.append(
+                "Restored from the last session"
+                + ("" if kept_log else " (kept without its log by an older version)")
+            )
         if run.saved_to:
             lines.append(f"Saved to {run.saved_to}")
         return "\n".join(lines)

@@ -289,6 +289,9 @@ class TrainingPanel(QWidget):
         self._round_x: list[int] = []
         self._round_loss: list[float] = []
         self._round_vocab: list[int] = []
+        self._follow_pending = False
+        self._followed = None  # (tokenizer, run) the panel last described
+        self._landed = None  # the tokenizer this panel's own last run handed to the others
         self._create_widgets()
         self._layout()
         self._connect()
@@ -433,6 +436,9 @@ class TrainingPanel(QWidget):
         self.cancel_button.clicked.connect(self.cancel)
         self.state.vocab_size_changed.connect(self._on_cut)
         self.state.full_tokenizer_changed.connect(self._on_full_tokenizer)
+        # a model shown without this panel training it (a run shown again, restored, from a file)
+        self.state.full_tokenizer_changed.connect(self._schedule_follow)
+        self.state.runs_changed.connect(self._schedule_follow)
         self.merge_view.verticalScrollBar().valueChanged.connect(self._on_log_scrolled)
 
     # -- options ------------------------------------------------------------------------------
@@ -774,6 +780,7 @@ class TrainingPanel(QWidget):
         if landing is None:
             return
         tok, options, rows = landing
+        self._landed = tok
         self.state.set_full_tokenizer(tok, options, rows, list(self.round_model.rows))
         self.training_finished.emit(tok)
 
@@ -805,7 +812,10 @@ class TrainingPanel(QWidget):
         self.stepping = False
         self._undo_step_preview()
         self._restore_previous_run()
-        self.status.setText(self.tr("Cancelled; the previous model is unchanged"))
+        origin = self.origin_text() if not (self.merge_model.rows or self.round_model.rows) else ""
+        self.status.setText(
+            self.tr("Cancelled; the previous model is unchanged") + (f". {origin}" if origin else "")
+        )
         self.training_cancelled.emit()
 
     def _restore_previous_run(self) -> None:
@@ -836,6 +846,82 @@ class TrainingPanel(QWidget):
             # from the Runs list (its own merge log or Unigram rounds).
             self.merge_model.set_style(style_for(tokenizer))
             self._show_log(self.state.merge_events, rounds)
+
+    def _schedule_follow(self, *_) -> None:
+        if not self._follow_pending:
+            self._follow_pending = True
+            # once both signals of a change (the model, then the shown run) have arrived
+            QTimer.singleShot(0, self.follow_shown_model)
+
+    def follow_shown_model(self) -> None:
+        """A model arrived without this panel training it (a run shown again from the Runs list or
+        restored from the last session, the Korean study, a tokenizer file): the option boxes take
+        its options, the held-out curve is its own, and the status line says where it came from.
+        (Its merge log or Unigram rounds are shown by ``_on_full_tokenizer``.)"""
+        self._follow_pending = False
+        tok, run = self.state.full_tokenizer, self.state.shown_run
+        if tok is None or self.busy or (tok, run) == self._followed:
+            return
+        self._followed = (tok, run)
+        if tok is self._landed and run is not None and run is self.state.runs[-1]:
+            return  # this panel's own newest run: its status and curve are already here
+        options = self.state.train_options
+        try:
+            if options is not None:
+                self.set_options(options)
+            else:
+                self._follow_model_kind(tok)
+        except ConfigError:
+            pass  # an algorithm this build cannot train: the boxes stay as they were
+        self.curve = list(run.curve) if run is not None else []
+        self._redraw_plots(merges=False, rounds=False)
+        self.curve_label.setText(
+            self.tr("Held-out curve of {0}.").format(run.name)
+            if self.curve
+            else self.tr("No held-out curve was measured for this model.")
+        )
+        self.status.setText(self.origin_text())
+        self.progress.setValue(0)
+        self._on_cut(self.state.vocab_size)
+
+    def _follow_model_kind(self, tok) -> None:
+        """A tokenizer opened from a file has no training options: the algorithm box and the
+        vocab size at least say what it is."""
+        kind = type(tok.model).__name__.lower()
+        algorithm = {"wordpiece": "wordpiece", "unigram": "unigram"}.get(kind, "bpe")
+        if algorithm == "bpe" and style_for(tok).byte_level:
+            algorithm = "bytelevel-bpe"
+        i = self.algorithm_box.findData(algorithm)
+        if i >= 0 and i != self.algorithm_box.currentIndex():
+            self.algorithm_box.setCurrentIndex(i)
+        self.vocab_spin.setValue(min(tok.vocab_size, MAX_VOCAB))
+
+    def origin_text(self) -> str:
+        """One line: which model the panels show and where it came from.
+
+        >>> panel.origin_text()
+        'Showing Run 1: BPE 2,000, restored from the last session with its merge log.'
+        """
+        run = self.state.shown_run
+        has_log = bool(self.state.merge_events or self.state.round_events)
+        if run is not None:
+            if run.restored:
+                if has_log:
+                    return self.tr("Showing {0}, restored from the last session with its log.").format(
+                        run.name
+                    )
+                return self.tr(
+                    "Showing {0}, restored from the last session (kept without its log by an older version)."
+                ).format(run.name)
+            if has_log:
+                return self.tr("Showing {0}, trained this session.").format(run.name)
+            return self.tr("Showing {0}: no log was kept for this run.").format(run.name)
+        origin = getattr(self.state, "model_origin", "")
+        if self.state.full_tokenizer is not None and origin:
+            return self.tr(
+                "Showing {0}, opened from a file: a tokenizer file keeps no log of how it was trained."
+            ).format(os.path.basename(origin.rstrip("/")) or origin)
+        return self.tr("Ready to train")
 
     def _on_cut(self, k) -> None:
         if k is None or not self.merge_model.rows:

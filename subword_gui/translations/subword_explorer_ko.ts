@@ -1426,6 +1426,34 @@
         <translation>취소했습니다. 이전 모델은 그대로입니다</translation>
     </message>
     <message>
+        <source>Held-out curve of {0}.</source>
+        <translation>{0}의 검증용 곡선입니다.</translation>
+    </message>
+    <message>
+        <source>No held-out curve was measured for this model.</source>
+        <translation>이 모델은 검증용 곡선을 측정하지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>Showing {0}, restored from the last session with its log.</source>
+        <translation>{0}을(를) 보여 줍니다. 지난 세션에서 기록과 함께 복원했습니다.</translation>
+    </message>
+    <message>
+        <source>Showing {0}, restored from the last session (kept without its log by an older version).</source>
+        <translation>{0}을(를) 보여 줍니다. 지난 세션에서 복원했습니다(이전 버전이 기록 없이 보관했습니다).</translation>
+    </message>
+    <message>
+        <source>Showing {0}, trained this session.</source>
+        <translation>{0}을(를) 보여 줍니다. 이번 세션에서 학습했습니다.</translation>
+    </message>
+    <message>
+        <source>Showing {0}: no log was kept for this run.</source>
+        <translation>{0}을(를) 보여 줍니다. 이 실행의 기록은 보관되지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>Showing {0}, opened from a file: a tokenizer file keeps no log of how it was trained.</source>
+        <translation>파일에서 연 {0}을(를) 보여 줍니다. 토크나이저 파일에는 학습 과정의 기록이 없습니다.</translation>
+    </message>
+    <message>
         <source>Score of each merge (what ranked it)</source>
         <translation>병합마다의 점수 (순위를 정한 값)</translation>
     </message>

@@ -8,8 +8,15 @@ import pytest
 from conftest import CORPORA
 
 from core.errors import ConfigError, FormatError
-from core.events import TrainingStopped, drain
-from core.formats.project import TrainingRecord, is_project, load_project, save_project
+from core.events import MergeEvent, TrainingStopped, UnigramRound, drain
+from core.formats.project import (
+    TrainingLog,
+    TrainingRecord,
+    is_project,
+    load_project,
+    load_training_log,
+    save_project,
+)
 from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
 
 TEXTS = ["철수는 밥을 먹고 있다", "Hello, world!", "吾輩は猫である", ""]
@@ -103,3 +110,38 @@ def test_not_a_project(tmp_path):
     with pytest.raises(FormatError, match="not a Subword Explorer project"):
         load_project(tmp_path)
     assert not is_project(tmp_path)
+
+
+def _run_log(options):
+    lines = (CORPORA / "en-botchan.txt").read_text(encoding="utf-8").splitlines()[:200]
+    events = []
+    tok = drain(train_from_counts(pre_tokenize_lines(lines, options), options), events.append)
+    return tok, TrainingLog(
+        [e for e in events if isinstance(e, MergeEvent)], [e for e in events if isinstance(e, UnigramRound)]
+    )
+
+
+@pytest.mark.parametrize("algorithm", ["bpe", "unigram"])
+def test_the_training_log_is_kept_with_the_project(tmp_path, algorithm):
+    tok, log = _run_log(TrainOptions(algorithm, vocab_size=300))
+    assert log.merges if algorithm == "bpe" else log.rounds
+    assert any(r.removed for r in log.rounds) or algorithm == "bpe"
+    folder = save_project(tok, tmp_path / "proj", TrainingRecord(), log)
+    assert load_training_log(folder) == log  # every event, equal field by field
+    # saved again without a log (an opened file): the earlier log does not linger
+    save_project(tok, folder, TrainingRecord())
+    assert not load_training_log(folder)
+    assert sorted(p.name for p in folder.iterdir()) == ["tokenizer.json", "training.json"]
+
+
+def test_a_project_without_a_log_and_a_damaged_log(tmp_path, trained):
+    tok, options, stopped = trained
+    folder = save_project(tok, tmp_path / "old", TrainingRecord.from_run([], options, stopped))
+    assert load_training_log(folder) == TrainingLog()  # older projects: an empty log
+    assert load_project(folder)[0].get_vocab() == tok.get_vocab()
+    (folder / "unigram-rounds.jsonl").write_text('{"phase": "em"}\n', encoding="utf-8")
+    with pytest.raises(FormatError, match="unigram-rounds.jsonl"):
+        load_training_log(folder)
+    (folder / "merges.jsonl").write_text("not a log\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="merges.jsonl"):
+        load_training_log(folder)

@@ -75,6 +75,13 @@ def test_korean_study_from_the_examples_menu(qtbot, window):
     assert study.view.table.rowCount() == 3
     curves = study.view.plot.getPlotItem().listDataItems()
     assert len(curves) == 3 and all(len(c.getData()[0]) >= 2 for c in curves)
+    # the shown study run brings its merge log and options to the Training panel
+    panel, shown = window.training_panel, window.state.shown_run
+    assert shown is study.runs[-1] and shown.merge_events
+    assert shown.merge_events[-1].vocab_size == shown.tokenizer.vocab_size
+    qtbot.waitUntil(lambda: shown.name in panel.status.text(), timeout=5000)
+    assert panel.merge_model.rows == shown.merge_events
+    assert panel.pre_tokenizer_box.currentText() == "ko-morph"
 
 
 def test_long_jamo_lines_encoded_in_chunks_equal_the_whole_encoding():

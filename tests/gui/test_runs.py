@@ -159,6 +159,14 @@ def test_relaunch_restores_the_shown_run_its_cut_and_the_typed_text(qtbot, windo
     assert again.state.vocab_size == cut
     assert again.state.tokenizer.encode("hugs lowest 철수는").tokens == expected
     assert again.segmentation_panel.text() == "hugs 안녕 👋🏽\nlowest"
+    # the merge log, its plot and the held-out curve came back with it; the options follow it
+    kept = window.state.runs[0]
+    panel = again.training_panel
+    assert run.merge_events == kept.merge_events and panel.merge_model.rows == kept.merge_events
+    assert kept.curve and run.curve == kept.curve
+    qtbot.waitUntil(lambda: panel.curve == kept.curve, timeout=5000)
+    assert panel.algorithm == "wordpiece" and panel.vocab_spin.value() == 40
+    assert "restored from the last session" in panel.status.text() and run.name in panel.status.text()
     assert again.save_last_run() is None  # unchanged since launch: not rewritten
     again.slider.set_vocab_size(cut - 1)
     assert again.save_last_run() is not None
@@ -290,3 +298,54 @@ def test_discarding_the_kept_run_means_the_next_launch_starts_without_it(qtbot, 
     qtbot.addWidget(again)
     again.close()
     assert load_last_run(again.data_dir)[0].name == "kept"
+
+
+def test_the_training_panel_follows_the_shown_run(qtbot, two_runs):
+    window, bpe, _unigram = two_runs
+    panel, (first, second) = window.training_panel, window.state.runs
+    assert panel.algorithm == "unigram"
+    window.runs_panel.select(first)
+    window.runs_panel.show_button.click()
+    qtbot.waitUntil(lambda: panel.algorithm == "bpe", timeout=5000)
+    assert panel.vocab_spin.value() == 30 and panel.options().to_dict() == first.options.to_dict()
+    assert panel.curve == first.curve and first.curve != second.curve
+    assert first.name in panel.status.text() and "trained this session" in panel.status.text()
+
+
+def test_a_run_kept_by_an_older_version_opens_without_its_log_and_says_so(qtbot, window):
+    window.corpus_panel.open_lines(LINES * 5, "mixed.txt")
+    train(qtbot, window, TrainOptions("bpe", vocab_size=30))
+    folder = window.save_last_run()
+    assert (folder / "merges.jsonl").is_file()
+    (folder / "merges.jsonl").unlink()  # what an older version kept
+    sidecar = json.loads((folder / "training.json").read_text(encoding="utf-8"))
+    del sidecar["extra"]["curve"]
+    (folder / "training.json").write_text(json.dumps(sidecar), encoding="utf-8")
+    window.state.discard_run(window.state.runs[0])
+    window.state.full_tokenizer = None
+    with qtbot.waitSignal(window.run_restored, timeout=WAIT_MS) as blocker:
+        window.restore_last_run()
+    run = blocker.args[0]
+    assert run.restored and not run.merge_events and not run.curve and not window.messages
+    panel = window.training_panel
+    qtbot.waitUntil(lambda: "without its log" in panel.status.text(), timeout=5000)
+    assert not panel.merge_model.rows and panel.algorithm == "bpe"
+
+
+def test_an_opened_tokenizer_file_says_where_it_came_from(qtbot, window, tmp_path):
+    from core.events import drain
+    from core.formats.hf_json import save_tokenizer_json
+    from core.training import train_from_counts
+
+    hug_pug = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    path = tmp_path / "hug.json"
+    save_tokenizer_json(drain(train_from_counts(hug_pug, TrainOptions("wordpiece", vocab_size=14))), path)
+    panel = window.training_panel
+    assert panel.algorithm != "wordpiece"
+    window.open_tokenizer(str(path))
+    qtbot.waitUntil(lambda: "hug.json" in panel.status.text(), timeout=5000)
+    assert "opened from a file" in panel.status.text()
+    assert (
+        panel.algorithm == "wordpiece" and panel.vocab_spin.value() == window.state.full_tokenizer.vocab_size
+    )
+    assert not panel.merge_model.rows and not panel.curve
