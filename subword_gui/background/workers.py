@@ -49,6 +49,7 @@ KILL_AFTER_MS = 1000
 FREEZE_BYTES = 256 * 1024  # messages this big carry long-lived data (see Job._drain)
 CHILD_NICENESS = 5
 
+BIG_EVENTS = ("Chunk", "Trained")  # events that carry much data: sent, and handled, on their own
 _CTX = mp.get_context("spawn")  # subtle: fork would copy the GUI's threads and Qt state
 
 
@@ -124,7 +125,7 @@ def _child_main(conn, func, args, stepping: bool) -> None:  # pragma: no cover -
             batch.append(event)
             now = time.monotonic()
             step_now = stepping and _is_step_event(event)
-            heavy = type(event).__name__ in ("Chunk", "Trained")  # big: one per message, sent at once
+            heavy = type(event).__name__ in BIG_EVENTS  # big: one per message, sent at once
             if step_now or heavy or now - last >= CHILD_FLUSH_S or len(batch) >= CHILD_MAX_BATCH:
                 conn.send(("events", pack_events(batch)))
                 batch = []
@@ -257,9 +258,13 @@ class Job(QObject):
             return
         deadline = time.monotonic() + DRAIN_BUDGET_S
         inbox = self._inbox
+        # subtle: the events of every message taken this tick go out in one ``events`` call,
+        # so the receivers (a table insert, a progress bar, a plot) update once per tick
+        arrived: list = []
         while inbox and not self._done:
             raw = inbox.popleft()
             if raw is None:
+                self._emit(arrived)
                 self._finish(
                     "error", f"the worker process stopped unexpectedly (exit code {self._proc.exitcode})"
                 )
@@ -279,15 +284,23 @@ class Job(QObject):
             finally:
                 gc.enable()
             if kind == "events":
-                self.events.emit(payload)
+                arrived.extend(payload)
+                if any(type(e).__name__ in BIG_EVENTS for e in payload[-1:]):
+                    break  # a trained model: it gets its own tick
             else:
+                self._emit(arrived)
                 self._finish(kind, payload)
                 return
             if time.monotonic() >= deadline:
                 break
+        self._emit(arrived)
         if inbox and not self._done and not self._again:
             self._again = True
             QTimer.singleShot(0, self._drain)
+
+    def _emit(self, events: list) -> None:
+        if events and not self._done:
+            self.events.emit(events)
 
     def _finish(self, kind: str, payload) -> None:
         if self._done:

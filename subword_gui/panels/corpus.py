@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QProgressBar,
     QPushButton,
     QTableView,
     QTabWidget,
@@ -36,6 +35,7 @@ from PySide6.QtWidgets import (
 from subword_gui.background import jobs
 from subword_gui.background.workers import Job
 from subword_gui.panels.item_models import CharTableModel, WordFrequencyModel
+from subword_gui.panels.progress import ProgressBar
 from subword_gui.style.theme import mono_font
 
 ENCODINGS = ["auto", "utf-8", "cp949", "euc-kr"]
@@ -87,7 +87,7 @@ class CorpusPanel(QWidget):
         self.encoding_box = QComboBox()
         self.encoding_box.addItems(ENCODINGS)
         self.encoding_box.setToolTip(self.tr("Text encoding of the corpus file (auto: UTF-8, else CP949)"))
-        self.progress = QProgressBar()
+        self.progress = ProgressBar()
         self.progress.setRange(0, 1000)
         self.progress.setTextVisible(False)
         self.progress_label = QLabel("")

@@ -457,3 +457,52 @@ def test_a_corpus_rewritten_in_place_is_counted_again(qtbot, window, monkeypatch
         tok = train(qtbot, window, TrainOptions("bpe", vocab_size=30))
         alphabets.append({t for t in tok.get_vocab() if len(t) == 1})
     assert {"z", "q", "x", "y"} <= alphabets[1] and not {"g", "m"} & alphabets[1]
+
+
+def test_the_progress_bar_is_painted_with_the_window_not_at_once(qtbot):
+    # QProgressBar.setValue repaints synchronously, and with it everything waiting to be
+    # painted in the window (the merge log, the plot): one slot did a whole-window paint
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+    from subword_gui.panels.progress import ProgressBar
+
+    class PaintCounter(QObject):
+        paints = 0
+
+        def eventFilter(self, obj, event):  # noqa: N802
+            if event.type() == QEvent.Type.Paint:
+                self.paints += 1
+            return False
+
+    window = QWidget()
+    bar = ProgressBar()
+    QVBoxLayout(window).addWidget(bar)
+    bar.setRange(0, 1000)
+    window.resize(400, 60)
+    qtbot.addWidget(window)
+    window.show()
+    qtbot.waitExposed(window)
+    qtbot.wait(50)  # its first paint is over
+    counter = PaintCounter()
+    bar.installEventFilter(counter)
+    bar.setValue(500)
+    assert counter.paints == 0 and bar.value() == 500
+    qtbot.waitUntil(lambda: counter.paints > 0, timeout=5000)  # it is painted, later
+
+
+def test_the_live_merge_plot_keeps_its_range_while_the_data_stays_inside_it():
+    from subword_gui.panels.training import _live_range
+
+    shown = _live_range(None, [1, 2], [5000.0, 3000.0], 28_000, log_y=True)
+    (x0, x1), (y0, y1) = shown
+    assert x0 <= 1 and x1 >= 28_000 and y0 <= 3 < 3.7 < y1  # log10 of the counts
+    steps, counts = [1, 2], [5000.0, 3000.0]
+    for step in range(3, 20_000, 500):  # counts fall as merging goes on
+        steps.append(step)
+        counts.append(max(2.0, 3000.0 / step))
+        assert _live_range(shown, steps, counts, 28_000, log_y=True) == shown
+    steps.append(40_000)  # past the hint (the run went further than expected): it grows
+    counts.append(1.0)
+    (_, grown_x1), (grown_y0, _) = _live_range(shown, steps, counts, 28_000, log_y=True)
+    assert grown_x1 >= 40_000 and grown_y0 <= 0.0

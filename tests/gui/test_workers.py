@@ -36,3 +36,25 @@ def test_a_worker_is_collected_when_its_job_ends(qtbot, tmp_path, monkeypatch, e
         if end == "cancelled":
             job.cancel()
     qtbot.waitUntil(lambda: _state(pid) is None, timeout=5000)
+
+
+def test_the_messages_waiting_in_one_tick_reach_the_receivers_as_one_batch(qtbot, monkeypatch):
+    # one ``events`` call per tick: the merge log inserts once, the progress bar and plot
+    # update once, however many messages the child sent since the last tick
+    import pickle
+
+    from core.events import Progress
+
+    job = workers.Job(count_words, [])
+    got, results = [], []
+    job.events.connect(got.append)
+    job.finished.connect(results.append)
+    batches = [[Progress("count", i, 9), Progress("count", i + 1, 9)] for i in (0, 2, 4)]
+    for batch in batches:
+        job._inbox.append(pickle.dumps(("events", workers.pack_events(batch))))
+    job._inbox.append(pickle.dumps(("result", "done")))
+    job._proc = object()  # as if started (nothing is reaped: the result comes last)
+    monkeypatch.setattr(workers, "_reap", lambda proc: None)
+    job._drain()
+    assert got == [[e for batch in batches for e in batch]]
+    assert results == ["done"]
