@@ -44,8 +44,7 @@ Leaves out: ``max_token_length`` and BPE-dropout.
 
 from __future__ import annotations
 
-import heapq
-from collections import defaultdict
+import time
 from collections.abc import Generator
 
 from core.bytelevel import BYTE_ALPHABET
@@ -108,97 +107,47 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
     yield Progress("tokenize words", total, total)
 
     # -- step 3: pair counts, and the words each pair occurs in -----------------
+    # Steps 3 and 4 run compiled (core/trainers/bpe_kernels.py keeps the words, pair counts,
+    # word lists and heap in flat arrays); imported here so `import core` does not load numba.
+    from core.trainers import bpe_kernels as kernels
+
     yield Progress("count pairs", 0, len(words))
-    pair_counts, heap, word_index = _count_pairs(words, counts)
-    yield Progress("count pairs", len(words), len(words))
-    seq = len(heap)
-    # subtle: from here on `where` only collects the words where a pair gained occurrences
-    # during one merge; a defaultdict (like pair_counts) saves a method call per update.
-    where = defaultdict(list)
+    state = kernels.MergeState.build(words, counts, id_to_token, prefix or "", vocab_size)
+    del words, counts  # the arrays hold them now
+    yield Progress("count pairs", total, total)
 
     # -- step 4: merge until the vocabulary is big enough -----------------------
+    # Chunks of merges between yields: long enough that the call costs nothing, short enough
+    # (about 50 ms) that the explorer's merge log moves and a cancel is honoured promptly.
     merges: list[tuple[str, str]] = []
     step = 0
-    reason = None
+    chunk = 16
     while True:
-        if len(id_to_token) >= vocab_size:
-            reason = "reached the requested vocabulary size"
+        started = time.perf_counter()
+        result, done = state.run(chunk, vocab_size, min_frequency)
+        elapsed = time.perf_counter() - started
+        for left_id, right_id, new_id, count, tie, size in state.events().tolist():
+            # 4a. the new token: left + right (right without its continuing-subword prefix)
+            left, right = id_to_token[left_id], id_to_token[right_id]
+            piece = right[len(prefix) :] if prefix and right.startswith(prefix) else right
+            new_token = left + piece
+            if new_id == len(id_to_token):  # else the merge re-created an existing token
+                add(new_token)
+            merges.append((left, right))
+            step += 1
+            yield MergeEvent(step, left, right, new_token, count, size, float(count), bool(tie))
+        if result != kernels.CHUNK_DONE:
             break
-        if not heap:
-            reason = "no pairs left to merge: every word is a single token"
-            break
-        negcount, pair, _, pos = top = heapq.heappop(heap)
-        count = pair_counts[pair]
-        if -negcount != count:  # stale: push back with the current count (lazy invalidation)
-            heapq.heappush(heap, (-count, pair, top[2], pos))
-            continue
-        if count < 1:
-            reason = "no pairs left to merge: every word is a single token"
-            break
-        if type(pos) is tuple:  # an initial entry: its words are a slice of word_index
-            pos = word_index[pos[0] : pos[1]].tolist()
-        if count < min_frequency:
-            reason = f"no pair occurs at least {min_frequency} times (the minimum frequency)"
-            break
-
-        # 4a. the new token: left + right (right without its continuing-subword prefix)
-        a, b = pair
-        left, right = id_to_token[ord(a)], id_to_token[ord(b)]
-        piece = right[len(prefix) :] if prefix and right.startswith(prefix) else right
-        new_token = left + piece
-        c = chr(add(new_token))
-        merges.append((left, right))
-
-        # 4b. merge in every listed word; each occurrence retires the pairs around it
-        # and creates pairs with the new token (exactly tokenizers' Word::merge changes).
-        for iw in pos:
-            w = words[iw]
-            j = w.find(pair)
-            if j < 0:
-                continue
-            n = counts[iw]
-            last = len(w) - 2
-            prev_end = -1
-            while j >= 0:
-                if j > 0:
-                    p = c if prev_end == j else w[j - 1]
-                    pair_counts[p + a] -= n
-                    k = p + c
-                    pair_counts[k] += n
-                    lst = where[k]
-                    if not lst or lst[-1] != iw:
-                        lst.append(iw)
-                if j < last:
-                    q = w[j + 2]
-                    pair_counts[b + q] -= n
-                    k = c + q
-                    pair_counts[k] += n
-                    lst = where[k]
-                    if not lst or lst[-1] != iw:
-                        lst.append(iw)
-                prev_end = j + 2
-                j = w.find(pair, prev_end)
-            words[iw] = w.replace(pair, c)
-
-        # 4c. push every pair that gained occurrences, with its current count
-        for k, lst in where.items():
-            kc = pair_counts[k]
-            if kc > 0:
-                heapq.heappush(heap, (-kc, k, seq, lst))
-                seq += 1
-        where.clear()
-
-        step += 1
-        yield MergeEvent(
-            step,
-            left,
-            right,
-            new_token,
-            count,
-            len(id_to_token),
-            float(count),
-            _has_tie(heap, count, pair_counts),
-        )
+        if elapsed < 0.025 and chunk < 1 << 16:
+            chunk *= 2
+        elif elapsed > 0.1 and chunk > 1:
+            chunk //= 2
+    if result == kernels.STOP_VOCAB:
+        reason = "reached the requested vocabulary size"
+    elif result == kernels.STOP_MIN_FREQUENCY:
+        reason = f"no pair occurs at least {min_frequency} times (the minimum frequency)"
+    else:
+        reason = "no pairs left to merge: every word is a single token"
 
     if reason == "reached the requested vocabulary size" and step == 0:
         reason = (
@@ -214,61 +163,6 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
         continuing_subword_prefix=prefix,
         end_of_word_suffix=suffix,
     )
-
-
-def _count_pairs(words: list[str], counts: list[int]):
-    """Step 3 with numpy: ``(pair_counts, heap, word_index)`` for words as id strings.
-
-    ``pair_counts`` maps each adjacent pair (a two-character string) to its count,
-    weighted by the words' counts; ``heap`` holds ``(-count, pair, seq, (start, stop))``
-    for every pair, where ``word_index[start:stop]`` are the words it occurs in, in
-    increasing order, once each. For ``["ab", "abab"]`` with counts ``[1, 2]``:
-    ``pair_counts == {"ab": 5, "ba": 2}`` and ``"ab"`` occurs in words ``[0, 1]``.
-
-    Why numpy: a Python loop over the ~5 million pairs of a 20 MB corpus took ~3 s;
-    sorting their codes does the counting and the grouping in a few C passes, and the
-    word lists stay one array until their pair is merged (few of them ever are).
-    """
-    import numpy as np
-
-    n_words = len(words)
-    lengths = np.fromiter(map(len, words), dtype=np.int64, count=n_words)
-    codes = np.frombuffer("".join(words).encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(
-        np.int64
-    )
-    word_of = np.repeat(np.arange(n_words, dtype=np.int32), lengths)
-    inside = word_of[:-1] == word_of[1:]  # pairs that do not straddle two words
-    pair_code = ((codes[:-1] << 21) | codes[1:])[inside]  # ids < 2**20 (MAX_VOCAB_SIZE)
-    pair_word = word_of[:-1][inside]
-    del codes, word_of, inside
-    order = np.lexsort((pair_word, pair_code))  # by pair, then by word
-    pair_code = pair_code[order]
-    pair_word = pair_word[order]
-    del order
-    weight = np.asarray(counts, dtype=np.int64)[pair_word]
-    if len(pair_code) == 0:
-        return defaultdict(int), [], np.zeros(0, dtype=np.int32)
-    new_pair = np.empty(len(pair_code), dtype=bool)
-    new_pair[0] = True
-    np.not_equal(pair_code[1:], pair_code[:-1], out=new_pair[1:])
-    starts = np.flatnonzero(new_pair)
-    totals = np.add.reduceat(weight, starts)
-    del weight
-    # Each word once per pair: drop repeats of (pair, word), then find each pair's slice.
-    first_in_word = new_pair
-    first_in_word[1:] |= pair_word[1:] != pair_word[:-1]
-    pair_code = pair_code[first_in_word]
-    word_index = pair_word[first_in_word]
-    del pair_word, first_in_word
-    bounds = np.flatnonzero(np.concatenate(([True], pair_code[1:] != pair_code[:-1]), axis=None))
-    code_list = pair_code[bounds].tolist()
-    keys = [chr(c >> 21) + chr(c & 0x1FFFFF) for c in code_list]
-    total_list = totals.tolist()
-    pair_counts: defaultdict[str, int] = defaultdict(int, zip(keys, total_list))
-    ends = bounds[1:].tolist() + [len(word_index)]
-    heap = list(zip([-t for t in total_list], keys, range(len(keys)), zip(bounds.tolist(), ends)))
-    heapq.heapify(heap)
-    return pair_counts, heap, word_index
 
 
 def _alphabet(word_counts: dict[str, int], limit: int | None, byte_level: bool):
@@ -375,18 +269,3 @@ def _word_ids(word: str, token_to_id: dict[str, int], prefix: str | None, suffix
     if not prefix and not suffix:
         return "".join([chr(token_to_id[ch]) for ch in word if ch in token_to_id])
     return "".join([chr(token_to_id[s]) for s in _symbols(word, token_to_id, prefix, suffix)])
-
-
-def _has_tie(heap: list, count: int, pair_counts: dict[str, int]) -> bool:
-    """Does another pair have ``count`` right now? Looks only at heap entries keyed ``count``."""
-    stack = [0]
-    seen = 0
-    while stack and seen < 64:
-        i = stack.pop()
-        if i >= len(heap) or heap[i][0] != -count:
-            continue
-        seen += 1
-        if pair_counts[heap[i][1]] == count:
-            return True
-        stack.extend((2 * i + 1, 2 * i + 2))
-    return False

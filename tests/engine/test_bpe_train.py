@@ -228,7 +228,8 @@ def test_cancel_by_stopping_iteration():
 def test_setup_helpers_match_plain_python():
     from collections import Counter
 
-    from core.trainers.bpe import _all_word_ids, _char_frequencies, _count_pairs
+    from core.trainers.bpe import _all_word_ids, _char_frequencies
+    from core.trainers.bpe_kernels import I_PAIRS, MergeState
 
     word_counts = {"hug": 10, "pug": 5, "철수👋🏽": 3, "": 2, "a": 1, "abab": 4}
     expected = Counter()
@@ -243,7 +244,7 @@ def test_setup_helpers_match_plain_python():
     assert words == ["".join(chr(token_to_id[c]) for c in w if c in token_to_id) for w in word_counts]
 
     counts = list(word_counts.values())
-    pair_counts, heap, word_index = _count_pairs(words, counts)
+    state = MergeState.build(words, counts, alphabet, "")
     ref_counts, ref_words = Counter(), {}
     for i, w in enumerate(words):
         for pair in (w[j : j + 2] for j in range(len(w) - 1)):
@@ -251,5 +252,14 @@ def test_setup_helpers_match_plain_python():
             seen = ref_words.setdefault(pair, [])
             if i not in seen:
                 seen.append(i)
-    assert dict(pair_counts) == dict(ref_counts)
-    assert {pair: word_index[s:e].tolist() for _, pair, _, (s, e) in heap} == ref_words
+    n_pairs = int(state.ints[I_PAIRS])
+    pairs = [chr(a) + chr(b) for a, b in zip(state.pair_left[:n_pairs], state.pair_right[:n_pairs])]
+    assert dict(zip(pairs, state.pair_count[:n_pairs].tolist())) == dict(ref_counts)
+    # the first heap entries list each pair's words in increasing order, pairs sorted by ids
+    entries = range(n_pairs)
+    listed = {
+        pairs[state.entry_pair[e]]: state.pool[state.entry_start[e] : state.entry_end[e]].tolist()
+        for e in entries
+    }
+    assert listed == ref_words
+    assert [pairs[state.entry_pair[e]] for e in entries] == sorted(ref_words)

@@ -1,0 +1,693 @@
+"""Compiled loops of the BPE trainer (``core.trainers.bpe``): pair counting and the merge loop.
+
+The algorithm is the one ``core/trainers/bpe.py`` describes step by step (read it first); this
+module only stores it in flat numpy arrays so that numba (``core.jit.kernel``) can run it:
+
+- words: one int32 array of symbol ids (``symbols``), each word a slice
+  ``symbols[word_start[w] : word_start[w] + word_len[w]]``; a merge rewrites the slice in place
+  and shortens ``word_len[w]``;
+- pairs: ids handed out in order of first appearance; ``pair_left``, ``pair_right``,
+  ``pair_count`` per id, and an open-addressing hash table ``(left << 32 | right) -> id``;
+- heap entries (``entry_*``): ``(-count, left, right, seq)`` is the key, ``entry_start`` and
+  ``entry_end`` delimit the entry's word list in ``pool``. The heap itself (``heap``) holds entry
+  ids and is kept exactly as Python's ``heapq`` would keep it (same sift steps), so the
+  ``tie`` flag of an event, which peeks into the heap, is the one the pure Python loop gave;
+- tokens: the code points of every token (``token_chars``) and a hash table of them, because a
+  merge may re-create a token that exists (``a + bc`` and ``ab + c``): then it reuses that id,
+  as the Python loop's ``token_to_id`` lookup did.
+
+Scalars live in ``ints`` (an int64 array indexed by the ``I_*`` constants) so a kernel can
+update them in place. Kernels never allocate: before a merge, :func:`merge_chunk` checks that
+every array has room for the worst case of that merge and otherwise returns ``GROW``;
+:class:`MergeState` grows the arrays and calls it again.
+
+    >>> state = MergeState.build(["\\x00\\x01", "\\x00\\x01\\x00\\x01"], [1, 2], ["a", "b"], "")  # ab, abab
+    >>> state.run(10, vocab_size=3, min_frequency=0)[0] == STOP_VOCAB
+    True
+    >>> state.events()[:, :4].tolist()        # left id, right id, new id, count: a + b -> ab (id 2)
+    [[0, 1, 2, 5]]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.jit import kernel
+
+# ints[...] slots
+I_TOKENS, I_CHARS, I_PAIRS, I_ENTRIES, I_SEQ, I_HEAP, I_POOL, I_STEP, I_NEED, I_NEED_CHARS = range(10)
+# merge_chunk results
+CHUNK_DONE, STOP_VOCAB, STOP_NO_PAIRS, STOP_MIN_FREQUENCY, GROW = range(5)
+
+_HASH_MULTIPLIER = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed int64 (Fibonacci hashing)
+_TIE_LOOK = 64  # heap entries the tie check looks at, as core.trainers.bpe._has_tie did
+
+
+@kernel
+def _slot(table_keys, key):
+    """Slot of ``key`` in an open-addressing table (size a power of two): its own, or the empty one to take."""
+    mask = table_keys.shape[0] - 1
+    i = ((key * _HASH_MULTIPLIER) >> 29) & mask
+    while True:
+        k = table_keys[i]
+        if k == key or k == -1:
+            return i
+        i = (i + 1) & mask
+
+
+@kernel
+def _pair_id(pair_keys, pair_ids, pair_left, pair_right, pair_count, ints, left, right):
+    """The id of pair ``(left, right)``, added with count 0 if new (the caller checked the room)."""
+    key = (np.int64(left) << 32) | right
+    i = _slot(pair_keys, key)
+    if pair_keys[i] == key:
+        return pair_ids[i]
+    p = ints[I_PAIRS]
+    ints[I_PAIRS] = p + 1
+    pair_keys[i] = key
+    pair_ids[i] = p
+    pair_left[p] = left
+    pair_right[p] = right
+    pair_count[p] = 0
+    return p
+
+
+@kernel
+def rehash_pairs(pair_keys, pair_ids, pair_left, pair_right, n_pairs):
+    """Fill an empty (all -1) table with pairs ``0 .. n_pairs-1`` (after growing it)."""
+    for p in range(n_pairs):
+        key = (np.int64(pair_left[p]) << 32) | pair_right[p]
+        i = _slot(pair_keys, key)
+        pair_keys[i] = key
+        pair_ids[i] = p
+
+
+@kernel
+def count_pairs(symbols, word_start, word_len, word_count, first_word, pair_keys, pair_ids,
+                pair_left, pair_right, pair_count, pair_words, last_word, ints):  # fmt: skip
+    """Count adjacent pairs of words ``first_word ..`` (weighted) and the words each occurs in.
+
+    Stops early, returning the next word to count, when the pair arrays may not hold another
+    word's pairs; returns the number of words when done. ``pair_words[p]`` counts each word once.
+    """
+    n_words = word_start.shape[0]
+    room = pair_left.shape[0]
+    for w in range(first_word, n_words):
+        start = word_start[w]
+        length = word_len[w]
+        if ints[I_PAIRS] + length > room:
+            return w
+        n = word_count[w]
+        for j in range(start, start + length - 1):
+            p = _pair_id(
+                pair_keys, pair_ids, pair_left, pair_right, pair_count, ints, symbols[j], symbols[j + 1]
+            )
+            pair_count[p] += n
+            if last_word[p] != w:
+                last_word[p] = w
+                pair_words[p] += 1
+    return n_words
+
+
+# -- the heap: CPython's heapq, step for step, over entry ids --------------------------------
+
+
+@kernel
+def _less(x, y, entry_neg, entry_pair, pair_left, pair_right, entry_seq):
+    """Heap order of two entries: ``(-count, left id, right id, seq)``, as the Python tuples compared."""
+    if entry_neg[x] != entry_neg[y]:
+        return entry_neg[x] < entry_neg[y]
+    px = entry_pair[x]
+    py = entry_pair[y]
+    if pair_left[px] != pair_left[py]:
+        return pair_left[px] < pair_left[py]
+    if pair_right[px] != pair_right[py]:
+        return pair_right[px] < pair_right[py]
+    return entry_seq[x] < entry_seq[y]
+
+
+@kernel
+def _sift_down(heap, start, pos, entry_neg, entry_pair, pair_left, pair_right, entry_seq):
+    """heapq._siftdown: move ``heap[pos]`` up towards ``start`` while it is smaller than its parent."""
+    item = heap[pos]
+    while pos > start:
+        parent_pos = (pos - 1) >> 1
+        parent = heap[parent_pos]
+        if _less(item, parent, entry_neg, entry_pair, pair_left, pair_right, entry_seq):
+            heap[pos] = parent
+            pos = parent_pos
+            continue
+        break
+    heap[pos] = item
+
+
+@kernel
+def _sift_up(heap, size, pos, entry_neg, entry_pair, pair_left, pair_right, entry_seq):
+    """heapq._siftup: move the smaller child up until a leaf, put ``heap[pos]`` there, sift it back."""
+    start = pos
+    item = heap[pos]
+    child = 2 * pos + 1
+    while child < size:
+        right = child + 1
+        if right < size and not _less(
+            heap[child], heap[right], entry_neg, entry_pair, pair_left, pair_right, entry_seq
+        ):
+            child = right
+        heap[pos] = heap[child]
+        pos = child
+        child = 2 * pos + 1
+    heap[pos] = item
+    _sift_down(heap, start, pos, entry_neg, entry_pair, pair_left, pair_right, entry_seq)
+
+
+@kernel
+def _heap_pop(heap, ints, entry_neg, entry_pair, pair_left, pair_right, entry_seq):
+    """heapq.heappop (the caller knows the heap is not empty)."""
+    size = ints[I_HEAP] - 1
+    ints[I_HEAP] = size
+    last = heap[size]
+    if size == 0:
+        return last
+    top = heap[0]
+    heap[0] = last
+    _sift_up(heap, size, 0, entry_neg, entry_pair, pair_left, pair_right, entry_seq)
+    return top
+
+
+@kernel
+def _heap_push(heap, ints, entry, entry_neg, entry_pair, pair_left, pair_right, entry_seq):
+    """heapq.heappush."""
+    size = ints[I_HEAP]
+    heap[size] = entry
+    ints[I_HEAP] = size + 1
+    _sift_down(heap, 0, size, entry_neg, entry_pair, pair_left, pair_right, entry_seq)
+
+
+@kernel
+def fill_initial_entries(symbols, word_start, word_len, pair_keys, pair_ids, pair_left, pair_right, pair_count,
+                         order, pair_words, last_word, entry_pair, entry_neg, entry_seq, entry_start,
+                         entry_end, pool, heap, ints):  # fmt: skip
+    """One heap entry per pair, its ``seq`` the pair's rank in ``order`` (sorted by ids); then heapify.
+
+    Each entry lists the words its pair occurs in, in increasing order, as the Python trainer's
+    first heap did. ``last_word`` must be all -1.
+    """
+    n_pairs = order.shape[0]
+    cursor = np.empty(n_pairs, dtype=np.int64)
+    at = 0
+    for rank in range(n_pairs):
+        p = order[rank]
+        entry_pair[rank] = p
+        entry_neg[rank] = -pair_count[p]
+        entry_seq[rank] = rank
+        entry_start[rank] = at
+        cursor[p] = at
+        at += pair_words[p]
+        entry_end[rank] = at
+        heap[rank] = rank
+    for w in range(word_start.shape[0]):
+        start = word_start[w]
+        for j in range(start, start + word_len[w] - 1):
+            key = (np.int64(symbols[j]) << 32) | symbols[j + 1]
+            p = pair_ids[_slot(pair_keys, key)]
+            if last_word[p] != w:
+                last_word[p] = w
+                pool[cursor[p]] = w
+                cursor[p] += 1
+    ints[I_ENTRIES] = n_pairs
+    ints[I_SEQ] = n_pairs
+    ints[I_HEAP] = n_pairs
+    ints[I_POOL] = at
+    for i in range(n_pairs // 2 - 1, -1, -1):  # heapq.heapify
+        _sift_up(heap, n_pairs, i, entry_neg, entry_pair, pair_left, pair_right, entry_seq)
+
+
+# -- tokens ------------------------------------------------------------------------------------
+
+
+@kernel
+def _token_hash(chars, start, length):
+    """A non-negative 64-bit hash of ``chars[start : start + length]`` (FNV-1a over code points)."""
+    h = np.int64(-3750763034362895579)  # FNV offset basis as a signed int64
+    for i in range(start, start + length):
+        h = (h ^ chars[i]) * 1099511628211
+    return h & 0x7FFFFFFFFFFFFFFF
+
+
+@kernel
+def _token_slot(token_keys, token_ids, token_chars, token_start, token_len, h, start, length):
+    """Slot of the token whose code points are ``token_chars[start : start + length]``, or the empty slot."""
+    mask = token_keys.shape[0] - 1
+    i = ((h * _HASH_MULTIPLIER) >> 29) & mask
+    while True:
+        k = token_keys[i]
+        if k == -1:
+            return i
+        if k == h:
+            t = token_ids[i]
+            if token_len[t] == length:
+                same = True
+                s = token_start[t]
+                for j in range(length):
+                    if token_chars[s + j] != token_chars[start + j]:
+                        same = False
+                        break
+                if same:
+                    return i
+        i = (i + 1) & mask
+
+
+@kernel
+def index_tokens(token_keys, token_ids, token_chars, token_start, token_len, n_tokens):
+    """Put tokens ``0 .. n_tokens-1`` in the (empty) token table."""
+    for t in range(n_tokens):
+        h = _token_hash(token_chars, token_start[t], token_len[t])
+        i = _token_slot(
+            token_keys, token_ids, token_chars, token_start, token_len, h, token_start[t], token_len[t]
+        )
+        token_keys[i] = h
+        token_ids[i] = t
+
+
+@kernel
+def _add_token(token_keys, token_ids, token_chars, token_start, token_len, prefix, ints, left, right):
+    """Id of ``left + right`` (right without its continuing-subword ``prefix``): existing, or new."""
+    at = ints[I_CHARS]
+    n = 0
+    for j in range(token_start[left], token_start[left] + token_len[left]):
+        token_chars[at + n] = token_chars[j]
+        n += 1
+    skip = 0
+    if prefix.shape[0] > 0 and token_len[right] >= prefix.shape[0]:
+        skip = prefix.shape[0]
+        for j in range(prefix.shape[0]):
+            if token_chars[token_start[right] + j] != prefix[j]:
+                skip = 0
+                break
+    for j in range(token_start[right] + skip, token_start[right] + token_len[right]):
+        token_chars[at + n] = token_chars[j]
+        n += 1
+    h = _token_hash(token_chars, at, n)
+    i = _token_slot(token_keys, token_ids, token_chars, token_start, token_len, h, at, n)
+    if token_keys[i] != -1:
+        return token_ids[i]
+    t = ints[I_TOKENS]
+    ints[I_TOKENS] = t + 1
+    ints[I_CHARS] = at + n
+    token_start[t] = at
+    token_len[t] = n
+    token_keys[i] = h
+    token_ids[i] = t
+    return t
+
+
+# -- the merge loop ----------------------------------------------------------------------------
+
+
+@kernel
+def _has_tie(heap, size, count, entry_neg, entry_pair, pair_count):
+    """Does another pair have ``count`` now? Walks the heap's entries keyed ``count`` (at most 64)."""
+    stack = np.empty(2 * _TIE_LOOK + 2, dtype=np.int64)
+    stack[0] = 0
+    depth = 1
+    seen = 0
+    while depth > 0 and seen < _TIE_LOOK:
+        depth -= 1
+        i = stack[depth]
+        if i >= size or entry_neg[heap[i]] != -count:
+            continue
+        seen += 1
+        if pair_count[entry_pair[heap[i]]] == count:
+            return True
+        stack[depth] = 2 * i + 1
+        stack[depth + 1] = 2 * i + 2
+        depth += 2
+    return False
+
+
+@kernel
+def merge_chunk(symbols, word_start, word_len, word_count,
+                token_keys, token_ids, token_chars, token_start, token_len, prefix,
+                pair_keys, pair_ids, pair_left, pair_right, pair_count, pair_stamp, pair_last_word, pair_slot,
+                entry_pair, entry_neg, entry_seq, entry_start, entry_end, heap, pool,
+                gained_slot, gained_word, slot_pair, slot_count,
+                ints, vocab_size, min_frequency, max_merges,
+                out_left, out_right, out_new, out_count, out_tie, out_vocab):  # fmt: skip
+    """Run up to ``max_merges`` merges (step 4 of core.trainers.bpe); ``(result, merges done)``.
+
+    Merge ``k`` of the chunk is reported in ``out_*[k]``. The result says why the chunk ended:
+    ``CHUNK_DONE`` (call again), a ``STOP_*`` reason, or ``GROW`` (an array lacks room for the
+    next merge; ``ints[I_NEED]`` pairs and ``ints[I_NEED_CHARS]`` token characters are asked for).
+    """
+    done = 0
+    while True:
+        if done == max_merges:
+            return CHUNK_DONE, done
+        if ints[I_TOKENS] >= vocab_size:
+            return STOP_VOCAB, done
+        if ints[I_HEAP] == 0:
+            return STOP_NO_PAIRS, done
+        top = heap[0]
+        p = entry_pair[top]
+        count = pair_count[p]
+        if -entry_neg[top] != count:  # stale: push back with the current count (lazy invalidation)
+            _heap_pop(heap, ints, entry_neg, entry_pair, pair_left, pair_right, entry_seq)
+            entry_neg[top] = -count
+            _heap_push(heap, ints, top, entry_neg, entry_pair, pair_left, pair_right, entry_seq)
+            continue
+        if count < 1:
+            return STOP_NO_PAIRS, done
+        if count < min_frequency:
+            return STOP_MIN_FREQUENCY, done
+        a = pair_left[p]
+        b = pair_right[p]
+        first = entry_start[top]
+        stop = entry_end[top]
+        # Room for the worst case: every symbol of every listed word starts two new pairs.
+        need = 2
+        for t in range(first, stop):
+            need += 2 * word_len[pool[t]]
+        need_chars = token_len[a] + token_len[b]
+        if (
+            ints[I_PAIRS] + need > pair_left.shape[0]
+            or ints[I_ENTRIES] + need > entry_pair.shape[0]
+            or ints[I_POOL] + need > pool.shape[0]
+            or need > gained_slot.shape[0]
+            or ints[I_CHARS] + need_chars > token_chars.shape[0]
+        ):
+            ints[I_NEED] = need
+            ints[I_NEED_CHARS] = need_chars
+            return GROW, done
+        _heap_pop(heap, ints, entry_neg, entry_pair, pair_left, pair_right, entry_seq)
+
+        # 4a. the new token (or the existing one with the same text)
+        c = _add_token(token_keys, token_ids, token_chars, token_start, token_len, prefix, ints, a, b)
+        step = ints[I_STEP] + 1
+        ints[I_STEP] = step
+
+        # 4b. merge in every listed word, left to right without overlaps, rewriting it in place;
+        # each occurrence retires the pairs around it and creates pairs with the new token.
+        n_slots = 0
+        n_gained = 0
+        for t in range(first, stop):
+            w = pool[t]
+            start = word_start[w]
+            length = word_len[w]
+            n = word_count[w]
+            last = length - 2
+            prev_end = -1
+            i = 0
+            out = 0
+            while i < length:
+                x = symbols[start + i]
+                if x == a and i + 1 < length and symbols[start + i + 1] == b:
+                    for side in range(2):
+                        if side == 0:
+                            if i == 0:
+                                continue
+                            # subtle: position i-1 is not yet overwritten (out <= i-1 after a merge)
+                            q = c if prev_end == i else symbols[start + i - 1]
+                            old = _pair_id(pair_keys, pair_ids, pair_left, pair_right, pair_count, ints, q, a)
+                            k = _pair_id(pair_keys, pair_ids, pair_left, pair_right, pair_count, ints, q, c)
+                        else:
+                            if i >= last:
+                                continue
+                            q = symbols[start + i + 2]
+                            old = _pair_id(pair_keys, pair_ids, pair_left, pair_right, pair_count, ints, b, q)
+                            k = _pair_id(pair_keys, pair_ids, pair_left, pair_right, pair_count, ints, c, q)
+                        pair_count[old] -= n
+                        pair_count[k] += n
+                        if pair_stamp[k] != step:  # first gain of this pair in this merge
+                            pair_stamp[k] = step
+                            pair_slot[k] = n_slots
+                            slot_pair[n_slots] = k
+                            slot_count[n_slots] = 0
+                            n_slots += 1
+                            pair_last_word[k] = -1
+                        if pair_last_word[k] != w:
+                            pair_last_word[k] = w
+                            gained_slot[n_gained] = pair_slot[k]
+                            gained_word[n_gained] = w
+                            n_gained += 1
+                            slot_count[pair_slot[k]] += 1
+                    prev_end = i + 2
+                    symbols[start + out] = c
+                    i += 2
+                else:
+                    symbols[start + out] = x
+                    i += 1
+                out += 1
+            word_len[w] = out
+
+        # 4c. push every pair that gained occurrences, with its current count and its words
+        at = ints[I_POOL]
+        for s in range(n_slots):
+            size = slot_count[s]
+            slot_count[s] = at
+            at += size
+        for g in range(n_gained):
+            s = gained_slot[g]
+            pool[slot_count[s]] = gained_word[g]
+            slot_count[s] += 1
+        begin = ints[I_POOL]
+        ints[I_POOL] = at
+        for s in range(n_slots):
+            k = slot_pair[s]
+            end = slot_count[s]
+            if pair_count[k] > 0:
+                e = ints[I_ENTRIES]
+                ints[I_ENTRIES] = e + 1
+                entry_pair[e] = k
+                entry_neg[e] = -pair_count[k]
+                entry_seq[e] = ints[I_SEQ]
+                ints[I_SEQ] += 1
+                entry_start[e] = begin
+                entry_end[e] = end
+                _heap_push(heap, ints, e, entry_neg, entry_pair, pair_left, pair_right, entry_seq)
+            begin = end
+
+        out_left[done] = a
+        out_right[done] = b
+        out_new[done] = c
+        out_count[done] = count
+        out_tie[done] = _has_tie(heap, ints[I_HEAP], count, entry_neg, entry_pair, pair_count)
+        out_vocab[done] = ints[I_TOKENS]
+        done += 1
+
+
+# -- the Python side: arrays, growth, chunks ------------------------------------------------------
+
+
+def _table_size(capacity: int) -> int:
+    """A power of two at least twice ``capacity`` (open addressing stays at most half full)."""
+    size = 16
+    while size < 2 * capacity:
+        size *= 2
+    return size
+
+
+def _grown(array: np.ndarray, size: int, fill: int = 0) -> np.ndarray:
+    """``array`` copied into a new array of ``size`` items, the rest ``fill``."""
+    out = np.full(size, fill, dtype=array.dtype)
+    out[: array.shape[0]] = array
+    return out
+
+
+def _codes(strings: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Code points of all ``strings`` (one int32 array) and their start offsets (int64)."""
+    lengths = np.fromiter(map(len, strings), dtype=np.int64, count=len(strings))
+    starts = np.zeros(len(strings), dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    text = "".join(strings).encode("utf-32-le", "surrogatepass")
+    return np.frombuffer(text, dtype=np.uint32).astype(np.int32), starts
+
+
+class MergeState:
+    """Every array of the merge loop, and the Python that grows them and runs chunks of merges."""
+
+    symbols: np.ndarray
+    word_start: np.ndarray
+    word_len: np.ndarray
+    word_count: np.ndarray
+    token_keys: np.ndarray
+    token_ids: np.ndarray
+    token_chars: np.ndarray
+    token_start: np.ndarray
+    token_len: np.ndarray
+    prefix: np.ndarray
+    pair_keys: np.ndarray
+    pair_ids: np.ndarray
+    pair_left: np.ndarray
+    pair_right: np.ndarray
+    pair_count: np.ndarray
+    pair_stamp: np.ndarray
+    pair_last_word: np.ndarray
+    pair_slot: np.ndarray
+    entry_pair: np.ndarray
+    entry_neg: np.ndarray
+    entry_seq: np.ndarray
+    entry_start: np.ndarray
+    entry_end: np.ndarray
+    heap: np.ndarray
+    pool: np.ndarray
+    gained_slot: np.ndarray
+    gained_word: np.ndarray
+    slot_pair: np.ndarray
+    slot_count: np.ndarray
+    out_left: np.ndarray
+    out_right: np.ndarray
+    out_new: np.ndarray
+    out_count: np.ndarray
+    out_tie: np.ndarray
+    out_vocab: np.ndarray
+    done: int
+
+    def __init__(self) -> None:
+        self.ints = np.zeros(10, dtype=np.int64)
+
+    @classmethod
+    def build(cls, words: list[str], counts: list[int], tokens: list[str], prefix: str,
+              vocab_size: int | None = None) -> MergeState:  # fmt: skip
+        """Step 3 of the trainer: words (strings of id code points) to arrays, pairs counted.
+
+        ``tokens`` are the initial tokens in id order; ``prefix`` the continuing-subword prefix.
+        """
+        self = cls()
+        ints = self.ints
+        self.symbols, self.word_start = _codes(words)
+        self.word_len = np.fromiter(map(len, words), dtype=np.int32, count=len(words))
+        self.word_count = np.asarray(counts, dtype=np.int64)
+        capacity = max(len(tokens), vocab_size or 0) + 1
+        chars, starts = _codes(tokens)
+        self.token_chars = _grown(chars, max(2 * chars.shape[0], 1024))
+        self.token_start = _grown(starts, capacity)
+        self.token_len = _grown(np.fromiter(map(len, tokens), dtype=np.int32, count=len(tokens)), capacity)
+        self.token_keys = np.full(_table_size(capacity), -1, dtype=np.int64)
+        self.token_ids = np.zeros(self.token_keys.shape[0], dtype=np.int32)
+        self.prefix = np.frombuffer(prefix.encode("utf-32-le"), dtype=np.uint32).astype(np.int32)
+        index_tokens(
+            self.token_keys, self.token_ids, self.token_chars, self.token_start, self.token_len, len(tokens)
+        )
+        ints[I_TOKENS] = len(tokens)
+        ints[I_CHARS] = chars.shape[0]
+
+        # Distinct pairs are fewer than symbols; start at a quarter and grow while counting.
+        self.pair_left = np.zeros(max(1024, self.symbols.shape[0] // 4), dtype=np.int32)
+        self._grow_pairs(0)
+        pair_words = np.zeros(self.pair_left.shape[0], dtype=np.int64)
+        last_word = np.full(self.pair_left.shape[0], -1, dtype=np.int32)
+        w = 0
+        while True:
+            w = count_pairs(self.symbols, self.word_start, self.word_len, self.word_count, w, self.pair_keys,
+                            self.pair_ids, self.pair_left, self.pair_right, self.pair_count, pair_words,
+                            last_word, ints)  # fmt: skip
+            if w == len(words):
+                break
+            self._grow_pairs(int(self.word_len[w]))
+            pair_words = _grown(pair_words, self.pair_left.shape[0])
+            last_word = _grown(last_word, self.pair_left.shape[0], -1)
+        n_pairs = int(ints[I_PAIRS])
+        order = np.argsort((self.pair_left[:n_pairs].astype(np.int64) << 32) | self.pair_right[:n_pairs])
+        n_entries = max(n_pairs * 2, 1024)
+        self.entry_pair = np.zeros(n_entries, dtype=np.int32)
+        self.entry_neg = np.zeros(n_entries, dtype=np.int64)
+        self.entry_seq = np.zeros(n_entries, dtype=np.int64)
+        self.entry_start = np.zeros(n_entries, dtype=np.int64)
+        self.entry_end = np.zeros(n_entries, dtype=np.int64)
+        self.heap = np.zeros(n_entries, dtype=np.int32)
+        total_words = int(pair_words[:n_pairs].sum())
+        self.pool = np.zeros(max(2 * total_words, 1024), dtype=np.int32)
+        last_word[:] = -1
+        fill_initial_entries(self.symbols, self.word_start, self.word_len, self.pair_keys, self.pair_ids,
+                             self.pair_left, self.pair_right, self.pair_count, order, pair_words[:n_pairs],
+                             last_word, self.entry_pair, self.entry_neg, self.entry_seq, self.entry_start,
+                             self.entry_end, self.pool, self.heap, ints)  # fmt: skip
+        del order, pair_words, last_word
+        self.pair_stamp = np.zeros(self.pair_left.shape[0], dtype=np.int64)
+        self.pair_last_word = np.zeros(self.pair_left.shape[0], dtype=np.int32)
+        self.pair_slot = np.zeros(self.pair_left.shape[0], dtype=np.int32)
+        self._gained(1024)
+        self._events(0)
+        return self
+
+    def _grow_pairs(self, need: int) -> None:
+        """Room for ``need`` more pairs (at least double); rebuilds the pair table."""
+        n_pairs = int(self.ints[I_PAIRS])
+        if n_pairs == 0 and not hasattr(self, "pair_right"):
+            size = self.pair_left.shape[0]
+            self.pair_right = np.zeros(size, dtype=np.int32)
+            self.pair_count = np.zeros(size, dtype=np.int64)
+        else:
+            size = max(2 * self.pair_left.shape[0], n_pairs + need)
+            self.pair_left = _grown(self.pair_left, size)
+            self.pair_right = _grown(self.pair_right, size)
+            self.pair_count = _grown(self.pair_count, size)
+            for name in ("pair_stamp", "pair_last_word", "pair_slot"):
+                if hasattr(self, name):
+                    setattr(self, name, _grown(getattr(self, name), size))
+        self.pair_keys = np.full(_table_size(size), -1, dtype=np.int64)
+        self.pair_ids = np.zeros(self.pair_keys.shape[0], dtype=np.int32)
+        rehash_pairs(self.pair_keys, self.pair_ids, self.pair_left, self.pair_right, n_pairs)
+
+    def _gained(self, size: int) -> None:
+        self.gained_slot = np.zeros(size, dtype=np.int32)
+        self.gained_word = np.zeros(size, dtype=np.int32)
+        self.slot_pair = np.zeros(size, dtype=np.int32)
+        self.slot_count = np.zeros(size, dtype=np.int64)
+
+    def _events(self, size: int) -> None:
+        self.out_left = np.zeros(size, dtype=np.int32)
+        self.out_right = np.zeros(size, dtype=np.int32)
+        self.out_new = np.zeros(size, dtype=np.int32)
+        self.out_count = np.zeros(size, dtype=np.int64)
+        self.out_tie = np.zeros(size, dtype=np.bool_)
+        self.out_vocab = np.zeros(size, dtype=np.int32)
+        self.done = 0
+
+    def _grow(self) -> None:
+        """Room for the next merge's worst case (``ints[I_NEED]``), doubling what is short."""
+        ints = self.ints
+        need, need_chars = int(ints[I_NEED]), int(ints[I_NEED_CHARS])
+        if ints[I_PAIRS] + need > self.pair_left.shape[0]:
+            self._grow_pairs(need)
+        if ints[I_ENTRIES] + need > self.entry_pair.shape[0]:
+            size = max(2 * self.entry_pair.shape[0], int(ints[I_ENTRIES]) + need)
+            for name in ("entry_pair", "entry_neg", "entry_seq", "entry_start", "entry_end", "heap"):
+                setattr(self, name, _grown(getattr(self, name), size))
+        if ints[I_POOL] + need > self.pool.shape[0]:
+            self.pool = _grown(self.pool, max(2 * self.pool.shape[0], int(ints[I_POOL]) + need))
+        if need > self.gained_slot.shape[0]:
+            self._gained(max(2 * self.gained_slot.shape[0], need))
+        if ints[I_CHARS] + need_chars > self.token_chars.shape[0]:
+            size = max(2 * self.token_chars.shape[0], int(ints[I_CHARS]) + need_chars)
+            self.token_chars = _grown(self.token_chars, size)
+
+    def run(self, max_merges: int, vocab_size: int, min_frequency: int) -> tuple[int, int]:
+        """Up to ``max_merges`` merges; ``(result, merges done)``, the merges in :meth:`events`."""
+        if self.out_left.shape[0] < max_merges:
+            self._events(max_merges)
+        self.done = 0
+        while True:
+            result, done = merge_chunk(
+                self.symbols, self.word_start, self.word_len, self.word_count,
+                self.token_keys, self.token_ids, self.token_chars, self.token_start, self.token_len, self.prefix,
+                self.pair_keys, self.pair_ids, self.pair_left, self.pair_right, self.pair_count,
+                self.pair_stamp, self.pair_last_word, self.pair_slot,
+                self.entry_pair, self.entry_neg, self.entry_seq, self.entry_start, self.entry_end,
+                self.heap, self.pool, self.gained_slot, self.gained_word, self.slot_pair, self.slot_count,
+                self.ints, vocab_size, min_frequency, max_merges - self.done,
+                self.out_left[self.done :], self.out_right[self.done :], self.out_new[self.done :],
+                self.out_count[self.done :], self.out_tie[self.done :], self.out_vocab[self.done :],
+            )  # fmt: skip
+            self.done += done
+            if result != GROW:
+                return result, self.done
+            self._grow()
+
+    def events(self) -> np.ndarray:
+        """The last run's merges, one row each: left id, right id, new id, count, tie, vocab size."""
+        d = self.done
+        return np.stack(
+            [self.out_left[:d], self.out_right[:d], self.out_new[:d], self.out_count[:d],
+             self.out_tie[:d], self.out_vocab[:d]], axis=1,
+        )  # fmt: skip
