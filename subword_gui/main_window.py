@@ -43,6 +43,7 @@ from core.formats.registry import (
     save_dialog_filters,
     save_format_for_suffix,
 )
+from subword_gui.engine_text import localize
 from subword_gui.language import localized
 from subword_gui.panels.corpus import CorpusPanel
 from subword_gui.panels.runs import RunsPanel
@@ -1071,6 +1072,7 @@ class MainWindow(QMainWindow):
     # -- errors and status ---------------------------------------------------------------------------
     def report_error(self, title: str, message: str) -> None:
         """Tell the user what went wrong (a message box and the status bar); change nothing else."""
+        message = localize(message)  # the engine's English, in the interface's language
         self.last_error = (title, message)
         self.error_label.setText(self.tr("⚠ {0}").format(message))
         self.error_label.setToolTip(message)

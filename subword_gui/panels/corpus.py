@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 
 from subword_gui.background import jobs
 from subword_gui.background.workers import Job
+from subword_gui.engine_text import localize
 from subword_gui.panels.item_models import CharTableModel, WordFrequencyModel
 from subword_gui.panels.progress import ProgressBar
 from subword_gui.style.theme import mono_font
@@ -256,7 +257,7 @@ class CorpusPanel(QWidget):
                 break
         for e in events:
             if type(e).__name__ == "Warning_":
-                self.state.status_message.emit(e.message)
+                self.state.status_message.emit(localize(e.message))
 
     def _on_finished(self, result) -> None:
         self._idle()

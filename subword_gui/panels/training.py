@@ -57,6 +57,7 @@ from core.training import (
 )
 from subword_gui.background import jobs
 from subword_gui.background.workers import Job
+from subword_gui.engine_text import localize
 from subword_gui.panels.item_models import MergeLogModel, UnigramRoundModel
 from subword_gui.panels.progress import ProgressBar
 from subword_gui.state import on_screen
@@ -495,7 +496,7 @@ class TrainingPanel(QWidget):
         try:
             pre_tokenizer_from_name(name)
         except ConfigError as exc:
-            self.status.setText(self.tr("⚠ {0}").format(exc))
+            self.status.setText(self.tr("⚠ {0}").format(localize(exc)))
 
     def options(self) -> TrainOptions:
         """The options the widgets describe (raises ConfigError for bad ones)."""
@@ -703,7 +704,7 @@ class TrainingPanel(QWidget):
             elif name == "TrainingStopped":
                 self._stopped = e
             elif name == "Warning_":
-                self.state.status_message.emit(e.message)
+                self.state.status_message.emit(localize(e.message))
             elif name == "Trained":
                 trained = e
         follow = self.follow_log
@@ -786,7 +787,7 @@ class TrainingPanel(QWidget):
         label = ALGORITHM_LABELS.get(self._options.algorithm, self._options.algorithm)
         msg = self.tr("Trained {0}: {1:,} tokens").format(label, tok.vocab_size)
         if stopped is not None and not stopped.reached_target:
-            msg += self.tr(" (stopped early: {0})").format(stopped.reason)
+            msg += self.tr(" (stopped early: {0})").format(localize(stopped.reason))
         # what the Runs list keeps of this run (read on training_finished)
         self.last_run_facts = {
             "duration_s": time.monotonic() - getattr(self, "_started_at", time.monotonic()),

@@ -159,6 +159,121 @@
     </message>
 </context>
 <context>
+    <name>EngineMessages</name>
+    <message>
+        <source>the special tokens and alphabet ({n} symbols) already fill the requested vocabulary of {size}</source>
+        <translation>특수 토큰과 알파벳(기호 {n}개)만으로 요청한 어휘 {size}개가 이미 찹니다</translation>
+    </message>
+    <message>
+        <source>reached the requested vocabulary size</source>
+        <translation>요청한 어휘 크기에 도달했습니다</translation>
+    </message>
+    <message>
+        <source>reached vocab size</source>
+        <translation>어휘 크기에 도달했습니다</translation>
+    </message>
+    <message>
+        <source>vocab size reached</source>
+        <translation>어휘 크기에 도달했습니다</translation>
+    </message>
+    <message>
+        <source>no pairs left to merge: every word is a single token</source>
+        <translation>병합할 쌍이 남지 않았습니다: 모든 단어가 토큰 하나입니다</translation>
+    </message>
+    <message>
+        <source>no pair occurs at least {n} times (the minimum frequency)</source>
+        <translation>{n}번 이상 나오는 쌍이 없습니다 (최소 빈도)</translation>
+    </message>
+    <message>
+        <source>no pair occurs {n} times</source>
+        <translation>{n}번 나오는 쌍이 없습니다</translation>
+    </message>
+    <message>
+        <source>no pair left</source>
+        <translation>남은 쌍이 없습니다</translation>
+    </message>
+    <message>
+        <source>ran out of pieces</source>
+        <translation>조각이 바닥났습니다</translation>
+    </message>
+    <message>
+        <source>nothing left to remove</source>
+        <translation>더 지울 조각이 없습니다</translation>
+    </message>
+    <message>
+        <source>{path} looks like a binary file (it contains NUL bytes), not text</source>
+        <translation>{path}은(는) 텍스트가 아니라 바이너리 파일로 보입니다 (NUL 바이트가 있습니다)</translation>
+    </message>
+    <message>
+        <source>{path} looks like a binary file (it contains NUL bytes), not a word-count file</source>
+        <translation>{path}은(는) 단어 빈도 파일이 아니라 바이너리 파일로 보입니다 (NUL 바이트가 있습니다)</translation>
+    </message>
+    <message>
+        <source>{path} looks like a binary file: most of it is not {encoding} text (if it is text, choose its encoding)</source>
+        <translation>{path}은(는) 바이너리 파일로 보입니다: 대부분이 {encoding} 텍스트가 아닙니다 (텍스트라면 인코딩을 고르세요)</translation>
+    </message>
+    <message>
+        <source>{path}: {n} invalid byte(s) replaced with U+FFFD (read as {encoding}; if the file is in another encoding, choose it)</source>
+        <translation>{path}: 잘못된 바이트 {n}개를 U+FFFD로 바꿨습니다 ({encoding}(으)로 읽음. 다른 인코딩의 파일이면 그 인코딩을 고르세요)</translation>
+    </message>
+    <message>
+        <source>{path} is empty: skipped</source>
+        <translation>{path}이(가) 비어 있어 건너뜁니다</translation>
+    </message>
+    <message>
+        <source>{path} is empty (only whitespace)</source>
+        <translation>{path}이(가) 비어 있습니다 (공백뿐입니다)</translation>
+    </message>
+    <message>
+        <source>{path} is empty</source>
+        <translation>{path}이(가) 비어 있습니다</translation>
+    </message>
+    <message>
+        <source>all {n} corpus files are empty</source>
+        <translation>말뭉치 파일 {n}개가 모두 비어 있습니다</translation>
+    </message>
+    <message>
+        <source>{path}, line {line}: not valid UTF-8</source>
+        <translation>{path}, {line}번째 줄: 올바른 UTF-8이 아닙니다</translation>
+    </message>
+    <message>
+        <source>{path}: no such file</source>
+        <translation>{path}: 그런 파일이 없습니다</translation>
+    </message>
+    <message>
+        <source>{path}: permission denied</source>
+        <translation>{path}: 권한이 없습니다</translation>
+    </message>
+    <message>
+        <source>cannot read {path}: {why}</source>
+        <translation>{path}을(를) 읽을 수 없습니다: {why}</translation>
+    </message>
+    <message>
+        <source>nothing to train on: no words were counted</source>
+        <translation>학습할 것이 없습니다: 센 단어가 없습니다</translation>
+    </message>
+    <message>
+        <source>{path}: unrecognised tokenizer file (not JSON, codes, rank, .vocab or vocab.txt lines)</source>
+        <translation>{path}: 알 수 없는 토크나이저 파일입니다 (JSON, codes, 순위 파일, .vocab, vocab.txt 줄 형식이 아닙니다)</translation>
+    </message>
+    <message>
+        <source>{path} is not valid JSON (line {line}, column {column}: {why})</source>
+        <translation>{path}은(는) 올바른 JSON이 아닙니다 ({line}번째 줄, {column}번째 열: {why})</translation>
+    </message>
+    <message>
+        <source>{path} is a binary file that is not a SentencePiece model</source>
+        <translation>{path}은(는) SentencePiece 모델이 아닌 바이너리 파일입니다</translation>
+    </message>
+    <message>
+        <source>the {language}-morph pre-tokenizer needs the {name} analyser, which is not installed: {install}</source>
+        <translation>{language}-morph 사전 토큰화기에는 {name} 분석기가 필요한데 설치되어 있지 않습니다: {install}</translation>
+    </message>
+    <message>
+        <source>byte-level BPE needs the bytelevel pre-tokenizer</source>
+        <translation>바이트 수준 BPE에는 bytelevel 사전 토큰화기가 필요합니다</translation>
+    </message>
+</context>
+<context>
     <name>Guide</name>
     <message>
         <source>step</source>

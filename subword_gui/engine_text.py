@@ -1,0 +1,173 @@
+"""The engine's messages in the interface's language.
+
+    >>> localize("stopped: no pair occurs at least 2 times (the minimum frequency)")   # Korean interface
+    'stopped: 2번 이상 나오는 쌍이 없습니다 (최소 빈도)'
+
+``core/`` speaks English (the CLI, logs and tests read it as it is). The messages a
+user of the explorer actually meets — why training stopped, why a corpus or a
+tokenizer file could not be read, the warnings of counting — are matched here by
+pattern and put through Qt's translation machinery (context ``EngineMessages``), their
+parameters (paths, counts) carried over. A message no pattern knows stays English,
+whole; so does every message when the interface is English (a pattern's translation
+then equals its English text and nothing is rewritten).
+
+Each pattern is written next to the English text it reads (``core/trainers/*``,
+``core/corpus.py``, ``core/formats/detect.py``, ``core/morphemes.py``); a test checks
+that the engine's real messages are matched.
+"""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QT_TRANSLATE_NOOP, QCoreApplication
+
+CONTEXT = "EngineMessages"
+
+# (regular expression over the English message, the same message as a translatable
+# template whose {names} are the expression's named groups)
+_PATTERNS: list[tuple[str, str]] = [
+    # why training stopped (TrainingStopped.reason)
+    (
+        r"the special tokens and alphabet \((?P<n>[\d,]+) symbols\) already fill "
+        r"the requested vocabulary of (?P<size>[\d,]+)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "the special tokens and alphabet ({n} symbols) already fill the requested vocabulary of {size}",
+        ),
+    ),
+    (
+        r"reached the requested vocabulary size",
+        QT_TRANSLATE_NOOP("EngineMessages", "reached the requested vocabulary size"),
+    ),
+    (r"reached vocab size", QT_TRANSLATE_NOOP("EngineMessages", "reached vocab size")),
+    (r"vocab size reached", QT_TRANSLATE_NOOP("EngineMessages", "vocab size reached")),
+    (
+        r"no pairs left to merge: every word is a single token",
+        QT_TRANSLATE_NOOP("EngineMessages", "no pairs left to merge: every word is a single token"),
+    ),
+    (
+        r"no pair occurs at least (?P<n>[\d,]+) times \(the minimum frequency\)",
+        QT_TRANSLATE_NOOP("EngineMessages", "no pair occurs at least {n} times (the minimum frequency)"),
+    ),
+    (r"no pair occurs (?P<n>[\d,]+) times", QT_TRANSLATE_NOOP("EngineMessages", "no pair occurs {n} times")),
+    (r"no pair left", QT_TRANSLATE_NOOP("EngineMessages", "no pair left")),
+    (r"ran out of pieces", QT_TRANSLATE_NOOP("EngineMessages", "ran out of pieces")),
+    (r"nothing left to remove", QT_TRANSLATE_NOOP("EngineMessages", "nothing left to remove")),
+    # corpus files (core/corpus.py)
+    (
+        r"(?P<path>[^\n]+?) looks like a binary file \(it contains NUL bytes\), not text",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages", "{path} looks like a binary file (it contains NUL bytes), not text"
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?) looks like a binary file \(it contains NUL bytes\), not a word-count file",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages", "{path} looks like a binary file (it contains NUL bytes), not a word-count file"
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?) looks like a binary file: most of it is not (?P<encoding>\S+) text "
+        r"\(if it is text, choose its encoding\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{path} looks like a binary file: most of it is not {encoding} text "
+            "(if it is text, choose its encoding)",
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?): (?P<n>[\d,]+) invalid byte\(s\) replaced with U\+FFFD \(read as (?P<encoding>\S+); "
+        r"if the file is in another encoding, choose it\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{path}: {n} invalid byte(s) replaced with U+FFFD (read as {encoding}; "
+            "if the file is in another encoding, choose it)",
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?) is empty: skipped",
+        QT_TRANSLATE_NOOP("EngineMessages", "{path} is empty: skipped"),
+    ),
+    (
+        r"(?P<path>[^\n]+?) is empty \(only whitespace\)",
+        QT_TRANSLATE_NOOP("EngineMessages", "{path} is empty (only whitespace)"),
+    ),
+    (r"(?P<path>[^\n]+?) is empty$", QT_TRANSLATE_NOOP("EngineMessages", "{path} is empty")),
+    (
+        r"all (?P<n>[\d,]+) corpus files are empty",
+        QT_TRANSLATE_NOOP("EngineMessages", "all {n} corpus files are empty"),
+    ),
+    (
+        r"(?P<path>[^\n]+?), line (?P<line>\d+): not valid UTF-8",
+        QT_TRANSLATE_NOOP("EngineMessages", "{path}, line {line}: not valid UTF-8"),
+    ),
+    (r"(?P<path>[^\n]+?): no such file$", QT_TRANSLATE_NOOP("EngineMessages", "{path}: no such file")),
+    (
+        r"(?P<path>[^\n]+?): permission denied",
+        QT_TRANSLATE_NOOP("EngineMessages", "{path}: permission denied"),
+    ),
+    (
+        r"cannot read (?P<path>[^\n]+?): (?P<why>[^\n]+)",
+        QT_TRANSLATE_NOOP("EngineMessages", "cannot read {path}: {why}"),
+    ),
+    (
+        r"nothing to train on: no words were counted",
+        QT_TRANSLATE_NOOP("EngineMessages", "nothing to train on: no words were counted"),
+    ),
+    # tokenizer files (core/formats/detect.py)
+    (
+        r"(?P<path>[^\n]+?): unrecognised tokenizer file \(not JSON, codes, rank, \.vocab or vocab\.txt lines\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{path}: unrecognised tokenizer file (not JSON, codes, rank, .vocab or vocab.txt lines)",
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?) is not valid JSON \(line (?P<line>\d+), column (?P<column>\d+): (?P<why>[^\n]+)\)",
+        QT_TRANSLATE_NOOP("EngineMessages", "{path} is not valid JSON (line {line}, column {column}: {why})"),
+    ),
+    (
+        r"(?P<path>[^\n]+?) is a binary file that is not a SentencePiece model",
+        QT_TRANSLATE_NOOP("EngineMessages", "{path} is a binary file that is not a SentencePiece model"),
+    ),
+    # options (core/morphemes.py, core/training.py)
+    (
+        r"the (?P<language>\w+)-morph pre-tokenizer needs the (?P<name>.+?) analyser, which is not installed: "
+        r"(?P<install>pip install [^\n]+)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "the {language}-morph pre-tokenizer needs the {name} analyser, which is not installed: {install}",
+        ),
+    ),
+    (
+        r"byte-level BPE needs the bytelevel pre-tokenizer",
+        QT_TRANSLATE_NOOP("EngineMessages", "byte-level BPE needs the bytelevel pre-tokenizer"),
+    ),
+]
+_COMPILED = [(re.compile(pattern), template) for pattern, template in _PATTERNS]
+
+
+def localize(message: object) -> str:
+    """``message`` (an engine message, or a text that contains one) in the interface's
+    language: the first pattern that matches is replaced by its translation; the rest of
+    the text stays as it is. English interface, or no pattern known: unchanged."""
+    text = str(message)
+    for pattern, template in _COMPILED:
+        translated = QCoreApplication.translate(CONTEXT, template)
+        if translated == template:
+            continue
+        match = pattern.search(text)
+        if match is None:
+            continue
+        try:
+            localized = translated.format(**match.groupdict())
+        except (KeyError, IndexError, ValueError):  # a translation that lost a placeholder
+            return text
+        return text[: match.start()] + localized + text[match.end() :]
+    return text
+
+
+def patterns() -> list[tuple[re.Pattern, str]]:
+    """The (expression, English template) pairs, for tests."""
+    return list(_COMPILED)

@@ -1,0 +1,106 @@
+"""The engine's messages a user meets (stop reasons, corpus and file errors) in the Korean interface;
+the English interface and the CLI keep the engine's English."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from core.corpus import count_words
+from core.errors import SubwordError
+from core.events import TrainingStopped, drain
+from core.training import TrainOptions, train_from_counts
+from subword_gui import language
+from subword_gui.engine_text import localize, patterns
+
+HUG_PUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+
+
+def stop_reason(options: TrainOptions, counts=HUG_PUG) -> str:
+    events: list = []
+    drain(train_from_counts(counts, options), events.append)
+    return next(e for e in events if isinstance(e, TrainingStopped)).reason
+
+
+def engine_messages(tmp_path) -> list[str]:
+    """Messages the engine really produces, one per kind a user meets."""
+    out = [
+        stop_reason(TrainOptions("bpe", vocab_size=1000)),
+        stop_reason(TrainOptions("bpe", vocab_size=12)),
+        stop_reason(TrainOptions("bpe", vocab_size=5)),
+        stop_reason(TrainOptions("bpe", vocab_size=1000, min_frequency=50)),
+        stop_reason(TrainOptions("wordpiece", vocab_size=1000)),
+        stop_reason(TrainOptions("wordpiece", vocab_size=16)),
+        stop_reason(TrainOptions("unigram", vocab_size=12)),
+    ]
+    binary = tmp_path / "corpus.txt"
+    binary.write_bytes(b"\x00\x01PNG" * 100)
+    empty = tmp_path / "empty.txt"
+    empty.write_text("   \n", encoding="utf-8")
+    for path in (binary, empty, tmp_path / "missing.txt"):
+        with pytest.raises(SubwordError) as err:
+            drain(count_words([path]))
+        out.append(str(err.value))
+    from core.formats.detect import open_tokenizer
+
+    not_a_tokenizer = tmp_path / "tok.json"
+    not_a_tokenizer.write_text("hello there", encoding="utf-8")
+    with pytest.raises(SubwordError) as err:
+        open_tokenizer(str(not_a_tokenizer))
+    out.append(str(err.value))
+    not_a_tokenizer = tmp_path / "words.bin"
+    not_a_tokenizer.write_bytes(b"\x89PNG\r\n" + bytes(range(256)))
+    with pytest.raises(SubwordError) as err:
+        open_tokenizer(str(not_a_tokenizer))
+    out.append(str(err.value))
+    return out
+
+
+@pytest.fixture
+def korean(qapp):
+    assert language.install_translators(qapp, "ko") == "ko"
+    yield qapp
+    language.install_translators(qapp, "en")
+
+
+def test_every_engine_message_a_user_meets_is_korean_with_its_figures(korean, tmp_path):
+    for message in engine_messages(tmp_path):
+        matched = [p for p, _ in patterns() if p.search(message)]
+        assert matched, f"no pattern for the engine's {message!r}"
+        shown = localize(message)
+        assert shown != message and any("가" <= c <= "힣" for c in shown), message
+        for figure in re.findall(r"\d[\d,]*\d|/[^\s)]+", message):
+            assert figure in shown, f"{figure} lost from {shown!r}"
+
+
+def test_a_message_inside_a_sentence_and_an_unknown_one(korean):
+    assert (
+        localize("Trained BPE (stopped early: ran out of pieces)")
+        == "Trained BPE (stopped early: 조각이 바닥났습니다)"
+    )
+    assert localize("something the table does not know") == "something the table does not know"
+
+
+def test_the_english_interface_keeps_the_engine_english(qapp, tmp_path):
+    language.install_translators(qapp, "en")
+    for message in engine_messages(tmp_path):
+        assert localize(message) == message
+
+
+def test_the_training_panel_says_why_training_stopped_in_korean(korean, qtbot, tmp_path):
+    from PySide6.QtCore import QSettings
+
+    from subword_gui.main_window import MainWindow
+
+    window = MainWindow(
+        settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), open_sample=False
+    )
+    qtbot.addWidget(window)
+    window.corpus_panel.open_lines(["hug pug pun bun hugs"] * 3, "hug.txt")
+    panel = window.training_panel
+    panel.set_options(TrainOptions("bpe", vocab_size=1000))
+    with qtbot.waitSignal(panel.training_finished, timeout=60_000):
+        panel.train()
+    assert "병합할 쌍이 남지 않았습니다" in panel.status.text()
+    panel.shutdown()
