@@ -253,6 +253,9 @@ class Tokenizer:
         plan = self._ids_plan()
         if plan is None:
             return self.encode(text, add_special_tokens).ids
+        if plan.piece_ids_batch is not None:
+            # subtle: a long text's new words then cost one model call, not one each
+            return self.encode_batch_ids([text], add_special_tokens)[0]
         ids: list[int] = []
         if add_special_tokens and plan.before:
             ids.extend(plan.before)
@@ -262,22 +265,74 @@ class Tokenizer:
         return ids
 
     def encode_batch_ids(self, texts, add_special_tokens: bool = False) -> list[list[int]]:
-        """``[encode_ids(t) for t in texts]``; ``texts`` may be any iterable (a file's lines)."""
+        """``[encode_ids(t) for t in texts]``; ``texts`` may be any iterable (a file's lines).
+
+        A model with ``tokenize_ids_batch`` (a compiled Unigram Viterbi) gets the pre-tokens
+        not yet cached of up to :data:`_IDS_BATCH_TEXTS` texts in one call, so the cost of
+        calling it is paid per batch rather than per new word.
+        """
         plan = self._ids_plan()
         if plan is None:
             with _collector_paused():
                 return [self.encode(t, add_special_tokens).ids for t in texts]
         before = plan.before if add_special_tokens else ()
         after = plan.after if add_special_tokens else ()
-        out = []
+        out: list[list[int]] = []
         append_ids = self._append_ids
         with _collector_paused():
+            if plan.piece_ids_batch is None:
+                for text in texts:
+                    ids = list(before)
+                    append_ids(plan, text, ids)
+                    if after:
+                        ids.extend(after)
+                    out.append(ids)
+                return out
+            chunk: list[str] = []
             for text in texts:
-                ids = list(before)
-                append_ids(plan, text, ids)
-                if after:
-                    ids.extend(after)
-                out.append(ids)
+                chunk.append(text)
+                if len(chunk) >= _IDS_BATCH_TEXTS:
+                    out.extend(self._batch_ids(plan, chunk, before, after))
+                    chunk = []
+            if chunk:
+                out.extend(self._batch_ids(plan, chunk, before, after))
+        return out
+
+    def _batch_ids(self, plan: _IdsPlan, texts: list[str], before, after) -> list[list[int]]:
+        """Ids of ``texts``: each pre-token not in the cache is left as a hole, then all the
+        holes' pre-tokens go to the model in one ``tokenize_ids_batch`` call."""
+        missing: dict[str, int] = {}  # pre-token -> its index in the model call
+        texts_ids: list[list[int]] = []
+        texts_holes: list[list[tuple[int, str]]] = []
+        for text in texts:
+            ids = list(before)
+            holes: list[tuple[int, str]] = []
+            self._append_ids(plan, text, ids, holes, missing)
+            texts_ids.append(ids)
+            texts_holes.append(holes)
+        found = plan.piece_ids_batch(list(missing)) if missing else []
+        cache = plan.cache
+        for word, k in missing.items():
+            if len(word) <= _IDS_CACHE_MAX_PIECE:
+                if len(cache) >= _IDS_CACHE_LIMIT:
+                    cache.clear()
+                cache[word] = found[k]
+        out = []
+        for ids, holes in zip(texts_ids, texts_holes):
+            if holes:
+                # subtle: rebuilt in one pass, not by inserting at each hole (a long text
+                # with many holes would cost the square of its length)
+                filled: list[int] = []
+                at = 0
+                for pos, word in holes:
+                    filled.extend(ids[at:pos])
+                    filled.extend(found[missing[word]])
+                    at = pos
+                filled.extend(ids[at:])
+                ids = filled
+            if after:
+                ids.extend(after)
+            out.append(ids)
         return out
 
     def __getstate__(self) -> dict:
@@ -296,8 +351,19 @@ class Tokenizer:
             plan = self._plan = _IdsPlan.build(self, key)
         return plan if plan.words is not None else None
 
-    def _append_ids(self, plan: _IdsPlan, text: str, ids: list[int]) -> None:
-        """Append the ids of ``text`` (no post-processor tokens) to ``ids``."""
+    def _append_ids(
+        self,
+        plan: _IdsPlan,
+        text: str,
+        ids: list[int],
+        holes: list[tuple[int, str]] | None = None,
+        missing: dict[str, int] | None = None,
+    ) -> None:
+        """Append the ids of ``text`` (no post-processor tokens) to ``ids``.
+
+        With ``holes``, a pre-token not in the cache is not encoded here: ``(len(ids), word)``
+        goes to ``holes`` and the word to ``missing`` (numbered in order), for the caller to
+        encode all of them at once and fill the holes."""
         check_text(text)  # the same rule as encode: str only, no lone surrogates
         cache, words, piece_ids, normalize = plan.cache, plan.words, plan.piece_ids, plan.normalize
         if self._indexed_for is not self.normalizer:  # the normalizer was swapped since
@@ -319,6 +385,10 @@ class Tokenizer:
                 # the plan allows that scheme only without a normalizer, so positions are offsets
                 for word in words(part, i == 0 and start + pos == 0):
                     found = cache.get(word)
+                    if found is None and holes is not None and missing is not None:
+                        holes.append((len(ids), word))
+                        missing.setdefault(word, len(missing))
+                        continue
                     if found is None:
                         found = piece_ids(word)
                         if len(word) <= _IDS_CACHE_MAX_PIECE:
@@ -387,6 +457,7 @@ class Tokenizer:
 
 _IDS_CACHE_LIMIT = 200_000  # pre-tokens; the ids cache is emptied when it gets this big
 _IDS_CACHE_MAX_PIECE = 256  # longer pre-tokens (whole lines, long words) are not cached
+_IDS_BATCH_TEXTS = 1024  # texts whose new pre-tokens go to the model in one call
 
 
 class _collector_paused:
@@ -407,7 +478,8 @@ class _IdsPlan:
 
     ``words(part, at_start)`` splits a normalized part into pre-tokens (None: some
     pre-tokenizer needs offsets, so ids go through ``encode``); ``piece_ids(word)`` is
-    the model's ids of one pre-token; ``before``/``after`` are the ids a post-processor
+    the model's ids of one pre-token, and ``piece_ids_batch(words)`` those of many (None
+    when the model has no batch call); ``before``/``after`` are the ids a post-processor
     adds with ``add_special_tokens``; ``cache`` maps pre-tokens to their ids.
     """
 
@@ -415,6 +487,7 @@ class _IdsPlan:
     normalize: Any
     words: Any
     piece_ids: Any
+    piece_ids_batch: Any = None
     before: tuple[int, ...] = ()
     after: tuple[int, ...] = ()
     cache: dict = field(default_factory=dict)
@@ -437,7 +510,8 @@ class _IdsPlan:
             marked = post_process(tok.post_processor, Encoding([-1], ["?"], [(0, 0)], [0], [0]), True)
             at = marked.ids.index(-1)
             before, after = tuple(marked.ids[:at]), tuple(marked.ids[at + 1 :])
-        return cls(key, normalize, words, piece_ids, before, after)
+        piece_ids_batch = getattr(model, "tokenize_ids_batch", None)
+        return cls(key, normalize, words, piece_ids, piece_ids_batch, before, after)
 
 
 def _string_splitter(pre_tokenizer, has_normalizer: bool):

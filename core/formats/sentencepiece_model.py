@@ -108,6 +108,12 @@ def f32(x: float) -> float:
     return _F32.unpack(_F32.pack(x))[0]
 
 
+def _int32_array(values):
+    import numpy as np
+
+    return np.asarray(values, dtype=np.int32)
+
+
 def byte_piece(b: int) -> str:
     """>>> byte_piece(0x0A)
     '<0x0A>'"""
@@ -643,93 +649,78 @@ class SentencePieceUnigram(_SentencePieceModel):
             else:
                 node[""] = (i, p.score)
 
-    def _word_ids_of(self, word: str) -> tuple[tuple[int, ...], float]:
-        """Ids of one word and the smallest score gap of any choice made (float64).
+    # -- segmentation: the compiled Viterbi (core.models.unigram_kernels) -------------------
 
-        subtle: SentencePiece adds float32 scores along the whole sentence, so a word's
-        best path could depend on the rounding of the score before it; when some gap of
-        a sentence's words is within what that rounding can move (:meth:`_tolerance`),
-        the whole sentence is segmented in float32 as :meth:`tokenize` does.
+    def tokenize_ids(self, piece: str) -> list[int]:
+        """The ids of :meth:`tokenize` (the ids fast path): the whole sentence in one
+        compiled Viterbi, in float32 as SentencePiece, so no word needs to be cut out."""
+        return self.tokenize_ids_batch([piece])[0]
+
+    def tokenize_ids_batch(self, pieces: list[str]) -> list[list[int]]:
+        """``[tokenize_ids(p) for p in pieces]`` in one kernel call.
+
+        >>> m = SentencePieceUnigram([Piece("<unk>", 0, UNKNOWN), Piece("▁a", -1), Piece("▁", -2), Piece("a", -3)])
+        >>> m.tokenize_ids_batch(["▁a▁b", "a"])
+        [[1, 2, 0], [3]]
         """
-        segments, gap = self._segment_f64(word)
-        return self._ids(word, segments), gap
+        from core.models.unigram_kernels import BYTES_ALWAYS, UNK_ONLY, best_ids, codepoints
 
-    def _tolerance(self, n: int) -> float:
-        """A bound on the float32 rounding of a sentence of ``n`` characters: every partial
-        score is at most ``n * largest |score|``, each of at most ``n`` additions rounds by
-        half a unit in the last place of that, and two competing scores are compared."""
-        largest = max(abs(self.unk_score), abs(self.min_score), abs(self.max_score) * 4 * n + 0.1)
-        bound = max(n * largest, 1.0)
-        ulp = math.ldexp(1.0, math.frexp(bound)[1] - 24)
-        return 4 * n * ulp
+        codes, bounds = codepoints(pieces)
+        ids, ends = best_ids(
+            codes,
+            bounds,
+            self._kernel_trie(),
+            self.unk_id,
+            self.unk_score,
+            float32=True,
+            user_max_score=self.max_score,
+            unknown_runs=BYTES_ALWAYS if self.byte_fallback else UNK_ONLY,
+            byte_ids=self.__dict__.setdefault("_byte_id_array", _int32_array(self._byte_ids)),
+        )
+        flat = ids.tolist()
+        cuts = ends.tolist()
+        return [flat[cuts[k] : cuts[k + 1]] for k in range(len(pieces))]
 
-    def _segment_f64(self, s: str) -> tuple[list[tuple[int, int, int]], float]:
-        """:meth:`_segment` in float64, and the smallest gap between a candidate's score
-        and the best score it was compared with (a lower bound of every decision's margin)."""
-        n = len(s)
-        best_score = [0.0] * (n + 1)
-        best_start = [-1] * (n + 1)
-        best_id = [-1] * (n + 1)
-        trie = self._trie
-        gap = math.inf
-        user_score = self._user_score
-        unk_score, unk_id = self.unk_score, self.unk_id
-        for start in range(n):
-            here = best_score[start]
-            has_single = False
-            node = trie
-            ubytes = 0
-            for j in range(start, n):
-                node = node.get(s[j])
-                if node is None:
-                    break
-                hit = node.get("")
-                if hit is None:
-                    continue
-                id, score = hit
-                if score is None:
-                    ubytes = len(s[start : j + 1].encode("utf-8", errors="surrogatepass"))
-                    score = user_score(ubytes)
-                cand = score + here
-                end = j + 1
-                if best_start[end] == -1:
-                    best_score[end], best_start[end], best_id[end] = cand, start, id
-                else:
-                    d = cand - best_score[end]
-                    if d > 0:
-                        best_score[end], best_start[end], best_id[end] = cand, start, id
-                    elif d < 0:
-                        d = -d
-                    if d < gap:
-                        gap = d
-                if end == start + 1:
-                    has_single = True
-            if not has_single:
-                cand = unk_score + here
-                end = start + 1
-                if best_start[end] == -1:
-                    best_score[end], best_start[end], best_id[end] = cand, start, unk_id
-                else:
-                    d = cand - best_score[end]
-                    if d > 0:
-                        best_score[end], best_start[end], best_id[end] = cand, start, unk_id
-                    elif d < 0:
-                        d = -d
-                    if d < gap:
-                        gap = d
-        out = []
-        end = n
-        while end > 0:
-            start = best_start[end]
-            out.append((start, end, best_id[end]))
-            end = start
-        out.reverse()
-        return out, gap
+    def _kernel_trie(self):
+        """The pieces matched in text as the kernel's trie (built on first use)."""
+        trie = self.__dict__.get("_compiled_trie")
+        if trie is None:
+            from core.models.unigram_kernels import PieceTrie
 
-    def _user_score(self, ubytes: int) -> float:
-        return f32(f32(ubytes * self.max_score) - 0.1)
+            entries = []
+            for text, i in self._matchable.items():
+                p = self.pieces[i]
+                entries.append((text, -1 if p.type == UNUSED else i, p.score, p.type == USER_DEFINED))
+            trie = self._compiled_trie = PieceTrie.build(entries)
+        return trie
+
+    def __getstate__(self) -> dict:
+        """Pickle without the kernel's arrays (rebuilt on first use)."""
+        state = dict(self.__dict__)
+        state.pop("_compiled_trie", None)
+        return state
 
     def _segment(self, s: str) -> list[tuple[int, int, int]]:
+        """The best path as ``(start, end, id)`` nodes (unknown characters one node each),
+        by the compiled Viterbi; :meth:`_segment_readable` is the same in Python."""
+        from core.models.unigram_kernels import best_path, codepoints
+
+        if not s:
+            return []
+        codes, _ = codepoints([s])
+        starts, ids = best_path(
+            codes,
+            self._kernel_trie(),
+            self.unk_id,
+            self.unk_score,
+            float32=True,
+            user_max_score=self.max_score,
+        )
+        bounds = starts.tolist() + [len(s)]
+        return [(bounds[k], bounds[k + 1], id) for k, id in enumerate(ids.tolist())]
+
+    def _segment_readable(self, s: str) -> list[tuple[int, int, int]]:
+        """SentencePiece's Viterbi in Python, step by step: what the kernel computes."""
         n = len(s)
         # best[e] = (score of the best path ending at char e, its last piece's start, id)
         best_score = [0.0] * (n + 1)

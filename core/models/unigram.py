@@ -31,6 +31,8 @@ from core.lattice import Lattice, Node
 from core.models.base import Token
 
 UNK_PENALTY = 10.0
+_CACHE_LIMIT = 200_000  # pre-tokens whose tokens are kept; emptied when it gets this big
+_CACHE_MAX_PIECE = 256  # longer pre-tokens (long words, whole lines) are not kept
 _BYTE_PIECE = re.compile(r"<0x[0-9A-F]{2}>")
 
 
@@ -83,9 +85,48 @@ class Unigram:
     # --- the Model protocol ---------------------------------------------------
 
     def tokenize(self, piece: str) -> list[Token]:
-        """Viterbi best path of one pre-token, unknown runs fused."""
-        path = self._viterbi(piece)
-        return self._to_tokens(piece, path)
+        """Viterbi best path of one pre-token, unknown runs fused (most words repeat:
+        the tokens of short ones are kept)."""
+        cache = self.__dict__.setdefault("_token_cache", {})
+        found = cache.get(piece)
+        if found is None:
+            found = self._to_tokens(piece, self._best_path(piece))
+            if len(piece) <= _CACHE_MAX_PIECE:
+                if len(cache) >= _CACHE_LIMIT:
+                    cache.clear()
+                cache[piece] = found
+        return list(found)
+
+    def tokenize_ids(self, piece: str) -> list[int]:
+        """The ids of :meth:`tokenize`, without Token objects.
+
+        >>> Unigram([("<unk>", 0.0), ("▁", -1.0), ("a", -2.0), ("b", -2.0), ("ab", -2.5)]).tokenize_ids("▁ab")
+        [1, 4]
+        """
+        return self.tokenize_ids_batch([piece])[0]
+
+    def tokenize_ids_batch(self, pieces: list[str]) -> list[list[int]]:
+        """``[tokenize_ids(p) for p in pieces]``, all in one call of the compiled Viterbi
+        (``core.models.unigram_kernels``, the same algorithm as :meth:`_viterbi`)."""
+        from core.models.unigram_kernels import BYTES_IF_ALL_PRESENT, UNK_ONLY, best_ids, codepoints
+
+        codes, bounds = codepoints(pieces)
+        try:
+            ids, ends = best_ids(
+                codes,
+                bounds,
+                self._kernel_trie(),
+                -1 if self.unk_id is None else self.unk_id,
+                self.unk_score,
+                unknown_runs=BYTES_IF_ALL_PRESENT if self.byte_fallback else UNK_ONLY,
+                byte_ids=self._byte_id_array(),
+            )
+        except LookupError as e:  # an unknown run and no unknown token: say which
+            self.tokenize(pieces[e.args[0]])
+            raise  # not reached: tokenize raised the SubwordError that explains it
+        flat = ids.tolist()
+        cuts = ends.tolist()
+        return [flat[cuts[k] : cuts[k + 1]] for k in range(len(pieces))]
 
     def token_to_id(self, token: str) -> int | None:
         return self._ids.get(token)
@@ -239,8 +280,49 @@ class Unigram:
             if not has_single:
                 yield start, start + 1, self.unk_id, self.unk_score
 
+    def _best_path(self, piece: str) -> list[tuple[int, int, int | None]]:
+        """:meth:`_viterbi`, by the compiled kernel."""
+        from core.models.unigram_kernels import best_path, codepoints
+
+        if not piece:
+            return []
+        codes, _ = codepoints([piece])
+        unk = -1 if self.unk_id is None else self.unk_id
+        starts, ids = best_path(codes, self._kernel_trie(), unk, self.unk_score)
+        bounds = starts.tolist() + [len(piece)]
+        return [(bounds[k], bounds[k + 1], None if id < 0 else id) for k, id in enumerate(ids.tolist())]
+
+    def _kernel_trie(self):
+        """The matched pieces as the kernel's trie (built on first use)."""
+        trie = self.__dict__.get("_compiled_trie")
+        if trie is None:
+            from core.models.unigram_kernels import PieceTrie
+
+            trie = self._compiled_trie = PieceTrie.build(
+                (piece, i, score, False) for piece, (i, score) in self._match.items()
+            )
+        return trie
+
+    def _byte_id_array(self):
+        """``<0xXX>`` piece ids by byte (-1 where missing), for the kernel's byte fallback."""
+        array = self.__dict__.get("_byte_ids")
+        if array is None:
+            import numpy as np
+
+            found = (self._ids.get(f"<0x{b:02X}>") for b in range(256))
+            array = self._byte_ids = np.array([-1 if i is None else i for i in found], dtype=np.int32)
+        return array
+
+    def __getstate__(self) -> dict:
+        """Pickle without the kernel's arrays and the token cache (rebuilt on use)."""
+        state = dict(self.__dict__)
+        for name in ("_compiled_trie", "_token_cache", "_byte_ids"):
+            state.pop(name, None)
+        return state
+
     def _viterbi(self, piece: str) -> list[tuple[int, int, int | None]]:
-        """Best path as (start, end, id); ties keep the path found first."""
+        """Best path as (start, end, id); ties keep the path found first. The readable
+        form of what :meth:`_best_path` computes (the tests hold them equal)."""
         n = len(piece)
         if n == 0:
             return []
