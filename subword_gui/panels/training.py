@@ -798,7 +798,7 @@ class TrainingPanel(QWidget):
         self.status.setText(msg)
         self.progress.setValue(1000)
         self.curve = []
-        self._redraw_plots(rounds=False)  # the merge plot fits its data again, once
+        self._redraw_plots(merges=False, rounds=False)
         self.curve_label.setText(
             self.tr("Measuring {0:,} {1} at ~10 vocab sizes…").format(
                 len(event.held_out), event.held_out_kind
@@ -820,6 +820,8 @@ class TrainingPanel(QWidget):
         self._landed = tok
         self.state.set_full_tokenizer(tok, options, rows, list(self.round_model.rows))
         self.training_finished.emit(tok)
+        # the merge plot fits its data again (it kept a range while training), in a turn of its own
+        QTimer.singleShot(0, self, lambda: self._redraw_plots(rounds=False, curve=False))
 
     def _on_finished(self, result) -> None:
         self._land()  # the curve may arrive in the same turn as the model

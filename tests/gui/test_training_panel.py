@@ -506,3 +506,20 @@ def test_the_live_merge_plot_keeps_its_range_while_the_data_stays_inside_it():
     counts.append(1.0)
     (_, grown_x1), (grown_y0, _) = _live_range(shown, steps, counts, 28_000, log_y=True)
     assert grown_x1 >= 40_000 and grown_y0 <= 0.0
+
+
+def test_the_merge_plot_fits_its_data_once_the_run_is_over(qtbot, loaded):
+    # while training it keeps a range reaching to the target (see _live_range); a run that
+    # stops short of it (the small corpus runs out of pairs) is then shown whole and no wider
+    window = loaded
+    panel = window.training_panel
+    plots = panel.ensure_plots()
+    train(qtbot, window, TrainOptions("bpe", vocab_size=5000))
+    last_step = panel.merge_model.rows[-1].step
+    assert last_step < 2000  # it stopped early: a range to the target would be mostly empty
+
+    def fitted():
+        lo, hi = plots.merge_plot.getViewBox().viewRange()[0]
+        return lo <= 1 and last_step <= hi < 1.5 * last_step
+
+    qtbot.waitUntil(fitted, timeout=WAIT_MS)
