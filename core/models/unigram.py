@@ -25,6 +25,7 @@ import heapq
 import math
 import random
 import re
+from collections.abc import Sequence
 
 from core.errors import ConfigError, SubwordError
 from core.lattice import Lattice, Node
@@ -65,7 +66,7 @@ class Unigram:
         self.unk_token: str | None = self._pieces[unk_id][0] if unk_id is not None else None
         self.byte_fallback = bool(byte_fallback)
         # Filled by the trainer: (vocab size, pieces) after each pruning round.
-        self.snapshots: list[tuple[int, list[tuple[str, float]]]] = []
+        self.snapshots: list[tuple[int, Sequence[tuple[str, float]]]] = []
         self.special_tokens: list[str] = []
 
         # 2. the matcher: every piece but the unknown token (and byte pieces under byte

@@ -1,4 +1,4 @@
-"""Unigram training the SentencePiece way, vectorized with numpy over distinct words.
+"""Unigram training the SentencePiece way, over all distinct words at once (numpy and compiled sweeps).
 
     >>> counts = {"▁먹고": 10, "▁먹는": 4, "▁있다": 7}
     >>> model = drain(train_unigram(counts, TrainOptions("unigram", vocab_size=12)))
@@ -17,8 +17,10 @@ The phases (each yields events; ``extra`` settings in brackets):
    right-maximal (two different followers; see ``_seed_pieces`` for how the
    end of a word counts).
 2. EM: the E-step runs forward-backward on every distinct word's lattice at
-   once (flat edge arrays, one numpy sweep per position in the word) and sums
-   each piece's expected count weighted by word count; the M-step drops
+   once (one flat edge list sorted by start position, swept by compiled loops in
+   ``core.trainers.unigram_kernels``: linear in the corpus however long a word
+   is, with progress between slices) and sums each piece's expected count
+   weighted by word count; the M-step drops
    pieces expected fewer than 0.5 times (never single characters) and sets
    ``score = digamma(count) - digamma(total)`` (SentencePiece's Bayesian
    update). ``n_sub_iterations`` [2] EM steps per round.
@@ -38,12 +40,18 @@ Leaves out: SentencePiece's Unicode-script and digit splitting rules, its
 character coverage (every character is kept), and multi-threading.
 ``extra["textbook"]`` runs the seed's teaching recipe instead
 (``core.trainers.unigram_textbook``).
+
+Memory: per-position arrays are int32, the edge list exists once and shrinks in place,
+seed pieces and pruning snapshots are read out of the corpus text when asked for, and
+freed numpy memory is handed back to the system after each big phase (see
+``_release_freed_memory``).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
+from typing import overload
 
 import numpy as np
 
@@ -103,20 +111,26 @@ class Lattices:
 
     def __init__(self, src, lens, pid, starts, ends, n_nodes):
         self.src = np.ascontiguousarray(src, dtype=np.int32)
-        self.lens = np.ascontiguousarray(lens, dtype=np.int32)
+        self.lens = np.ascontiguousarray(lens, dtype=np.int16)  # pieces have at most 256 characters
         self.pid = np.ascontiguousarray(pid, dtype=np.int32)
         self.starts = np.ascontiguousarray(starts, dtype=np.int64)
         self.ends = np.ascontiguousarray(ends, dtype=np.int64)
         self.n_nodes = int(n_nodes)
-        self._node_lattice: np.ndarray | None = None
 
     def without(self, alive: np.ndarray) -> Lattices:
-        """The same lattices keeping only edges of pieces with ``alive[pid]`` (still sorted)."""
-        keep = alive[self.pid]
+        """The same lattices keeping only edges of pieces with ``alive[pid]`` (still sorted).
+
+        subtle: reuses (overwrites) this object's edge arrays, the trainer's largest: use only
+        the returned lattices afterwards.
+        """
+        from core.trainers.unigram_kernels import keep_edges
+
+        k = keep_edges(self.src, self.lens, self.pid, alive)
         new = Lattices.__new__(Lattices)
-        new.src, new.lens, new.pid = self.src[keep], self.lens[keep], self.pid[keep]
+        new.src, new.lens, new.pid = self.src[:k], self.lens[:k], self.pid[:k]
+        if 2 * k < len(self.src):  # give the memory back once it is mostly unused
+            new.src, new.lens, new.pid = new.src.copy(), new.lens.copy(), new.pid.copy()
         new.starts, new.ends, new.n_nodes = self.starts, self.ends, self.n_nodes
-        new._node_lattice = self._node_lattice
         return new
 
     def _slices(self, reverse=False):
@@ -156,7 +170,7 @@ class Lattices:
         expected = np.zeros(n_pieces)
         weights = np.ascontiguousarray(weights, dtype=np.float64)
         for e0, e1 in self._slices():
-            marginals_slice(*args, alpha, beta, self.node_lattice, log_z, weights, expected, e0, e1)
+            marginals_slice(*args, alpha, beta, self.starts, log_z, weights, expected, e0, e1)
             yield Progress(phase, 2 * n + e1, 3 * n)
         return expected, log_z
 
@@ -164,34 +178,40 @@ class Lattices:
         """E-step: (expected count per piece, log Z per lattice)."""
         return drain(self.expected_counts_steps(score, weights, n_pieces))
 
+    def _best_steps(self, score, phase):
+        """Best-path sweep: (best score per node, best edge into each node); yields ``Progress``."""
+        from core.trainers.unigram_kernels import viterbi_slice
+
+        best = self._start_values(self.starts)
+        back = np.full(self.n_nodes + 1, -1, dtype=np.int32)  # edges number fewer than 2**31
+        n = len(self.src)
+        for e0, e1 in self._slices():
+            viterbi_slice(self.src, self.lens, self.pid, score, best, back, e0, e1)
+            yield Progress(phase, e1, n)
+        return best, back
+
     def viterbi_steps(self, score, phase="best paths"):
         """Best path per lattice: (best score per lattice, lattice id per token, piece per token).
 
         Tokens are grouped by lattice, each lattice's listed from its end. Yields ``Progress``.
         """
-        from core.trainers.unigram_kernels import backtrack, viterbi_slice
+        from core.trainers.unigram_kernels import backtrack
 
-        best = self._start_values(self.starts)
-        back = np.full(self.n_nodes + 1, -1, dtype=np.int64)
-        n = len(self.src)
-        for e0, e1 in self._slices():
-            viterbi_slice(self.src, self.lens, self.pid, score, best, back, e0, e1)
-            yield Progress(phase, e1, n)
+        best, back = yield from self._best_steps(score, phase)
         owner, pieces = backtrack(self.starts, self.ends, back, self.src, self.pid)
         return best[self.ends], owner, pieces
+
+    def best_path_counts_steps(self, score, weights, n_pieces, phase="best paths"):
+        """(weighted uses of each piece on the best paths, summed weight of the lattices using it)."""
+        from core.trainers.unigram_kernels import best_path_counts
+
+        _, back = yield from self._best_steps(score, phase)
+        weights = np.ascontiguousarray(weights, dtype=np.float64)
+        return best_path_counts(self.starts, self.ends, back, self.src, self.pid, weights, n_pieces)
 
     def viterbi(self, score):
         """Best path per lattice: (best score per lattice, lattice id per token, piece per token)."""
         return drain(self.viterbi_steps(score))
-
-    @property
-    def node_lattice(self) -> np.ndarray:
-        """The lattice each node belongs to (nodes between lattices count for the one before)."""
-        if self._node_lattice is None:
-            marks = np.zeros(self.n_nodes + 1, dtype=np.int32)
-            marks[self.starts] = 1
-            self._node_lattice = (np.cumsum(marks, dtype=np.int32) - 1).astype(np.int32)
-        return self._node_lattice
 
 
 # --------------------------------------------------------------------------------------------
@@ -207,7 +227,7 @@ class _Corpus:
         self.words = words
         self.counts = counts.astype(np.float64)
         self.text = "\x00".join(words) + "\x00"
-        codes = np.frombuffer(self.text.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+        codes = np.frombuffer(self.text.encode("utf-32-le"), dtype=np.uint32).astype(np.int32)
         lengths = np.array([len(w) for w in words], dtype=np.int64)
         self.lengths = lengths
         self.off = np.zeros(len(words), dtype=np.int64)
@@ -219,6 +239,89 @@ class _Corpus:
         word_of_pos = np.repeat(np.arange(len(words)), lengths + 1)
         self.dist = (self.ends[word_of_pos] - np.arange(self.n)).astype(np.int32)  # chars left in the word
         self.pos_weight = self.counts[word_of_pos]
+
+    def drop_seed_arrays(self) -> None:
+        """Frees the per-position arrays only seeding reads (a third of the corpus's memory)."""
+        del self.codes, self.dist, self.pos_weight
+        _release_freed_memory()
+
+
+def _release_freed_memory() -> None:
+    """Gives memory freed by numpy back to the operating system (glibc only; elsewhere nothing).
+
+    subtle: glibc keeps freed blocks below its (self-raising, up to 32 MB) mmap threshold in
+    the heap for reuse, so after seeding's big temporaries are gone the process still holds
+    them: on an 8 MB corpus, 160 MB of peak memory that nothing uses. ``malloc_trim`` returns
+    them; it costs a few milliseconds.
+    """
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
+class _SeedPieces(Sequence[str]):
+    """The seed pieces, read out of the corpus text when asked for: characters first, then
+    substring ``j`` at ``text[pos[j] : pos[j] + length[j]]``.
+
+    Hundreds of thousands of small strings would cost more memory than the edges between them,
+    and training names only the pieces it reports or keeps.
+
+    >>> list(_SeedPieces(["a", "b"], "abab", np.array([1]), np.array([3])))
+    ['a', 'b', 'bab']
+    """
+
+    def __init__(self, chars: list[str], text: str, pos: np.ndarray, length: np.ndarray):
+        self.chars, self.text = chars, text
+        self.pos, self.length = pos, length
+
+    def lengths(self) -> np.ndarray:
+        """Each piece's length in characters."""
+        return np.concatenate([np.ones(len(self.chars), dtype=np.int64), self.length]).astype(np.int64)
+
+    def __len__(self) -> int:
+        return len(self.chars) + len(self.pos)
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if i < len(self.chars):
+            return self.chars[i]
+        j = i - len(self.chars)
+        start = int(self.pos[j])
+        return self.text[start : start + int(self.length[j])]
+
+
+class _Snapshot(Sequence[tuple[str, float]]):
+    """One pruning round's vocabulary for the model's size slider: ``(piece, score)`` pairs,
+    kept as two arrays (a round of 60,000 pieces as tuples of strings would cost 8 MB).
+
+    >>> list(_Snapshot(["a", "b", "ab"], np.array([0, 2]), np.array([-1.0, -2.0])))
+    [('a', -1.0), ('ab', -2.0)]
+    """
+
+    def __init__(self, pieces: Sequence[str], ids: np.ndarray, scores: np.ndarray):
+        self.pieces, self.ids, self.scores = pieces, ids, scores
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple[str, float]: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple[str, float]]: ...
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        return self.pieces[int(self.ids[i])], float(self.scores[i])
 
 
 def _group(key: np.ndarray):
@@ -277,6 +380,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         del shifted
         ranks[2 * m], n_ranks[2 * m] = inv.astype(np.int32), n_uniq
         del inv
+        _release_freed_memory()
         m *= 2
     # level by level: keep positions whose substring occurs at least twice
     # Level by level: only positions whose (k-1)-prefix occurs twice or more are looked at.
@@ -319,6 +423,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         alive, prev_uid_aligned = alive[keep_pos], inv[keep_pos]
         # a seed occurs twice or more: only these positions can hold one of this level's seeds
         levels[k] = (alive.astype(np.int32), prev_uid_aligned.astype(np.int32), n_uniq)
+        _release_freed_memory()
         yield Progress("seed", n_doublings + k - 1, steps)
     del ranks, prev, key, first, inv, alive, prev_uid_aligned
     # pick the best substrings by count * length, like SentencePiece
@@ -334,7 +439,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
     else:
         c_len = c_freq = c_pos = c_uid = np.zeros(0, np.int64)
     text = corpus.text
-    pieces = chars + [text[p : p + k] for p, k in zip(c_pos.tolist(), c_len.tolist())]
+    pieces = _SeedPieces(chars, text, c_pos, c_len)
     values = np.concatenate([char_freq[char_order], c_freq * c_len]).astype(np.float64)
     rep_pos = np.concatenate([np.full(len(chars), -1), c_pos]).astype(np.int64)
     # edges: every position/length whose substring is a seed piece (int32: a corpus has
@@ -359,22 +464,25 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
     # Laid out sorted by (start, length) without a sort: count the edges leaving each
     # position, then fill each position's slots level by level (lengths ascending).
     lengths = [1] + [k for k in levels if (c_len == k).any()]
-    per_pos = np.zeros(n + 1, dtype=np.int64)
+    per_pos = np.zeros(n + 1, dtype=np.int32)
     total = 0
     for k in lengths:
         pos = seeds_at(k)[0]
         per_pos[pos + 1] += 1
         total += len(pos)
-    slot = np.cumsum(per_pos)[:-1]  # first slot of each position's edges
+    if total >= 2**31:
+        raise ConfigError("this corpus has over 2**31 seed occurrences; train on a sample of it")
+    slot = np.cumsum(per_pos, dtype=np.int32)[:-1]  # first slot of each position's edges
     del per_pos
     src = np.empty(total, dtype=np.int32)
-    lens = np.empty(total, dtype=np.int32)
+    lens = np.empty(total, dtype=np.int16)  # max_len <= 256
     pid = np.empty(total, dtype=np.int32)
     for k in lengths:
         pos, ids = seeds_at(k)
         at = slot[pos]
         src[at], lens[at], pid[at] = pos, k, ids
         slot[pos] += 1
+        levels.pop(k, None)
     return pieces, values, rep_pos, src, lens, pid, len(chars)
 
 
@@ -389,32 +497,20 @@ def _corpus_lattices(corpus: _Corpus, src, lens, pid) -> Lattices:
     return Lattices(src, lens, pid, corpus.off, corpus.ends, corpus.n)
 
 
-def _piece_lattices(
-    corpus: _Corpus, src, lens, pid, pieces_idx, rep_pos, piece_len
-) -> tuple[Lattices, np.ndarray]:
+def _piece_lattices(corpus: _Corpus, src, lens, pid, pieces_idx, rep_pos, piece_len) -> Lattices:
     """The lattice of each piece's own string, without the piece itself (its alternatives).
 
     ``src, lens, pid`` must be sorted by start position (see ``_by_start``).
     Built from one occurrence of the piece in the corpus: the corpus edges inside that span.
-    Returns the lattices and, per lattice, the piece it belongs to.
+    Lattice ``j`` belongs to piece ``pieces_idx[j]``.
     """
-    s_src, s_len, s_pid = src, lens, pid  # already sorted by start position
-    ptr = np.searchsorted(s_src, np.arange(corpus.n + 1))
-    r = rep_pos[pieces_idx]
+    from core.trainers.unigram_kernels import inner_edges
+
     L = piece_len[pieces_idx]
-    lo, hi = ptr[r], ptr[r + L]
-    counts = hi - lo
-    total = int(counts.sum())
-    owner = np.repeat(np.arange(len(pieces_idx)), counts)
-    idx = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts) + np.repeat(lo, counts)
-    e_src, e_len, e_pid = s_src[idx], s_len[idx], s_pid[idx]
-    rel = e_src - r[owner]
-    keep = (rel + e_len <= L[owner]) & ~((rel == 0) & (e_len == L[owner]))
-    owner, rel, e_len, e_pid = owner[keep], rel[keep], e_len[keep], e_pid[keep]
     base = np.zeros(len(pieces_idx), dtype=np.int64)
     base[1:] = np.cumsum(L + 1)[:-1]
-    n_nodes = int((L + 1).sum())
-    return Lattices(base[owner] + rel, e_len, e_pid, base, base + L, n_nodes)
+    e_src, e_len, e_pid = inner_edges(src, lens, pid, rep_pos[pieces_idx], L, base)
+    return Lattices(e_src, e_len, e_pid, base, base + L, int((L + 1).sum()))
 
 
 def train_unigram(word_counts: dict[str, int], options) -> Generator[object, None, Unigram]:
@@ -454,8 +550,9 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
 
     # 1. seed vocabulary.
     pieces, values, rep_pos, src, lens, pid, n_chars = yield from _seed_pieces(corpus, max_len, seed_size)
+    corpus.drop_seed_arrays()
     n_all = len(pieces)
-    piece_len = np.array([len(p) for p in pieces], dtype=np.int64)
+    piece_len = pieces.lengths()
     is_char = piece_len == 1
     score = np.log(values) - math.log(values.sum())
     alive = np.ones(n_all, dtype=bool)
@@ -468,7 +565,7 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
     del src, lens, pid
     log_z = lattices.forward(score)[corpus.ends]
     yield UnigramRound("seed", 0, n_all + len(specials), float(-(weights * log_z).sum()))
-    snapshots: list[tuple[int, list[tuple[str, float]]]] = []
+    snapshots: list[tuple[int, Sequence[tuple[str, float]]]] = []
     em_round = 0
     prune_round = 0
     loss = float("nan")
@@ -477,6 +574,7 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
         for _ in range(n_sub_iter):
             em_round += 1
             expected, log_z = yield from lattices.expected_counts_steps(score, weights, n_all)
+            _release_freed_memory()
             loss = float(-(weights * log_z).sum())
             keep = alive & ((expected >= EXPECTED_COUNT_THRESHOLD) | is_char)
             expected = np.where(keep, np.maximum(expected, EXPECTED_COUNT_THRESHOLD), 0.0)
@@ -508,12 +606,13 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
         alive[removed_ids] = False
         score[removed_ids] = -np.inf
         lattices = lattices.without(alive)
+        _release_freed_memory()
         removed = tuple((pieces[i], float(x)) for i, x in zip(removed_ids.tolist(), losses.tolist()))
         size = int(alive.sum())
         yield UnigramRound("prune", prune_round, size + len(specials), loss, removed)
         if size <= SNAPSHOT_LIMIT_FACTOR * target:
             ids = np.flatnonzero(alive)
-            snapshots.append((size, [(pieces[i], float(score[i])) for i in ids.tolist()]))
+            snapshots.append((size, _Snapshot(pieces, ids, score[ids])))
 
     # 4. finalize: characters always, then the best-scoring pieces up to the target.
     ids = np.flatnonzero(alive)
@@ -561,13 +660,12 @@ def _prune(corpus, lattices, score, alive, is_char, rep_pos, piece_len, weights,
     # (a) each multi-character piece's best segmentation without itself.
     plat = _piece_lattices(corpus, lattices.src, lattices.lens, lattices.pid, multi, rep_pos, piece_len)
     alt_score, alt_owner, alt_pid = yield from plat.viterbi_steps(score, "prune")
+    del plat  # before the corpus's own best paths: they need as much memory again
+    _release_freed_memory()
     own = score[multi]
     replaced = alt_score > own  # its own string is better cut otherwise: not needed
     # (b) Viterbi on the corpus: piece frequencies and the words using each piece.
-    _, tok_word, tok_pid = yield from lattices.viterbi_steps(score, "prune")
-    freq = np.bincount(tok_pid, weights=weights[tok_word], minlength=n_all)
-    pair = _distinct(tok_word.astype(np.int64) * n_all + tok_pid)
-    used_by = np.bincount(pair % n_all, weights=weights[pair // n_all], minlength=n_all)
+    freq, used_by = yield from lattices.best_path_counts_steps(score, weights, n_all, "prune")
     total = freq.sum()
     # (c) the loss of removing each piece.
     f_i = freq[multi]

@@ -66,11 +66,18 @@ def backward_slice(src, lens, pid, score, beta, e0, e1):
 
 
 @kernel
-def marginals_slice(src, lens, pid, score, alpha, beta, node_string, log_z, weights, expected, e0, e1):
-    """Adds each edge's posterior probability, times its string's weight, to ``expected[piece]``."""
+def marginals_slice(src, lens, pid, score, alpha, beta, starts, log_z, weights, expected, e0, e1):
+    """Adds each edge's posterior probability, times its string's weight, to ``expected[piece]``.
+
+    The string of an edge is found by walking ``starts`` along with the sorted edges.
+    """
+    if e0 >= e1:
+        return
+    w = np.searchsorted(starts, src[e0], side="right") - 1
     for e in range(e0, e1):
         s = src[e]
-        w = node_string[s]
+        while w + 1 < len(starts) and starts[w + 1] <= s:
+            w += 1
         x = alpha[s] + score[pid[e]] + beta[s + lens[e]] - log_z[w]
         if x > -np.inf:
             expected[pid[e]] += math.exp(x) * weights[w]
@@ -118,3 +125,77 @@ def backtrack(starts, ends, back, src, pid):
             k += 1
             node = src[e]
     return owner, pieces
+
+
+@kernel
+def best_path_counts(starts, ends, back, src, pid, weights, n_pieces):
+    """From the best paths: (weighted uses of each piece, summed weight of the strings using it).
+
+    The same figures as counting the tokens ``backtrack`` lists, without listing them.
+    """
+    freq = np.zeros(n_pieces)
+    used_by = np.zeros(n_pieces)
+    last_string = np.full(n_pieces, -1, dtype=np.int64)
+    for w in range(len(starts)):
+        node = ends[w]
+        while node != starts[w] and back[node] >= 0:
+            e = back[node]
+            p = pid[e]
+            freq[p] += weights[w]
+            if last_string[p] != w:
+                last_string[p] = w
+                used_by[p] += weights[w]
+            node = src[e]
+    return freq, used_by
+
+
+@kernel
+def _inner_edges(src, lens, pid, first_edge, rep_pos, piece_len, base, out_src, out_lens, out_pid):
+    """Counts (and, given output arrays, writes) the edges inside each piece's own string."""
+    k = 0
+    for j in range(len(rep_pos)):
+        r = rep_pos[j]
+        end = r + piece_len[j]
+        e = first_edge[j]
+        while e < len(src) and src[e] < end:
+            if src[e] + lens[e] <= end and not (src[e] == r and lens[e] == piece_len[j]):
+                if len(out_src):
+                    out_src[k] = base[j] + src[e] - r
+                    out_lens[k] = lens[e]
+                    out_pid[k] = pid[e]
+                k += 1
+            e += 1
+    return k
+
+
+def inner_edges(src, lens, pid, rep_pos, piece_len, base):
+    """The edges of each piece's own lattice without the piece itself, cut from a corpus lattice.
+
+    ``rep_pos[j]`` is where piece ``j`` (``piece_len[j]`` characters) occurs in the corpus whose
+    edges are ``src, lens, pid`` (sorted by ``src``); its lattice gets nodes ``base[j] ...
+    base[j] + piece_len[j]``. Returns ``(src, lens, pid)``, sorted by ``src``.
+    """
+    first_edge = np.searchsorted(src, rep_pos)
+    none = np.zeros(0, dtype=np.int32)
+    total = _inner_edges(
+        src, lens, pid, first_edge, rep_pos, piece_len, base, none, none.astype(np.int16), none
+    )
+    out_src = np.empty(total, dtype=np.int32)
+    out_lens = np.empty(total, dtype=np.int16)
+    out_pid = np.empty(total, dtype=np.int32)
+    _inner_edges(src, lens, pid, first_edge, rep_pos, piece_len, base, out_src, out_lens, out_pid)
+    return out_src, out_lens, out_pid
+
+
+@kernel
+def keep_edges(src, lens, pid, alive):
+    """Moves the edges whose piece is alive to the front, in order; returns how many there are.
+
+    In place, so dropping pieces never needs a second copy of the edge list.
+    """
+    k = 0
+    for e in range(len(src)):
+        if alive[pid[e]]:
+            src[k], lens[k], pid[k] = src[e], lens[e], pid[e]
+            k += 1
+    return k

@@ -135,3 +135,33 @@ def test_training_on_one_long_line_never_goes_quiet(monkeypatch):
     # between two round events, the E-step of the one line reported several slices
     rounds = [i for i, e in enumerate(events) if isinstance(e, UnigramRound)]
     assert any(b - a > 3 for a, b in zip(rounds, rounds[1:]))
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_best_path_counts_equal_counting_the_tokens(case):
+    rng = np.random.default_rng(13)
+    words = CASES[case]
+    pieces, score = _pieces_and_scores(words, rng)
+    corpus, lat = _lattices(words, pieces)
+    weights = rng.integers(1, 9, len(words)).astype(float)
+    freq, used_by = drain(lat.best_path_counts_steps(score, weights, len(pieces)))
+    _, tok_word, tok_pid = lat.viterbi(score)
+    want_freq = np.zeros(len(pieces))
+    want_used = np.zeros(len(pieces))
+    for w in range(len(words)):
+        mine = tok_pid[tok_word == w]
+        np.add.at(want_freq, mine, weights[w])
+        want_used[np.unique(mine)] += weights[w]
+    assert freq.tolist() == want_freq.tolist() and used_by.tolist() == want_used.tolist()
+
+
+def test_dropping_pieces_equals_building_without_them():
+    rng = np.random.default_rng(17)
+    words = CASES["mixed scripts"] + CASES["repeated"]
+    pieces, score = _pieces_and_scores(words, rng)
+    alive = np.array([len(p) == 1 or rng.random() < 0.5 for p in pieces])
+    _, full = _lattices(words, pieces)
+    dropped = full.without(alive)
+    _, rebuilt = _lattices(words, [p if a else "\x00gone" for p, a in zip(pieces, alive)])
+    for name in ("src", "lens", "pid"):
+        assert getattr(dropped, name).tolist() == getattr(rebuilt, name).tolist()
