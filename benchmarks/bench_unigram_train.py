@@ -12,7 +12,9 @@ are switched off (we do not have them) and its line-length limit raised so it
 sees every line. Each corpus is first rewritten to a temporary UTF-8 file with
 LF line ends and no BOM, which all three read.
 
-Each implementation runs in its own subprocess. ``train s`` is measured inside
+Each implementation runs in its own subprocess; with ``--repeat N`` they alternate N times
+and the ratios are of the medians. Run it once before measuring so numba's compiled kernels
+are cached (the very first call on a machine compiles them: a few seconds more). ``train s`` is measured inside
 the child around reading + counting + training; ``peak MB`` is the child's peak
 RSS (``os.wait4``). After timing, each child encodes the corpus with its model
 and reports the total number of tokens (the quality figure: fewer is better
@@ -27,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -44,11 +47,10 @@ from core.training import TrainOptions, pre_tokenize_lines
 from core.trainers.unigram import train_unigram
 path, vocab_size = sys.argv[1], int(sys.argv[2])
 t0 = time.perf_counter()
-with open(path, encoding="utf-8") as f:
-    lines = f.read().splitlines()
 opts = TrainOptions("unigram", vocab_size=vocab_size, special_tokens=["<unk>"],
                     extra={"max_piece_length": 16, "shrinking_factor": 0.75})
-counts = pre_tokenize_lines(lines, opts)
+with open(path, encoding="utf-8", newline="\\n") as f:  # streamed, as a user's file would be
+    counts = pre_tokenize_lines((line.rstrip("\\n") for line in f), opts)
 t1 = time.perf_counter()
 model = drain(train_unigram(counts, opts))
 t2 = time.perf_counter()
@@ -150,6 +152,7 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=1800, help="per implementation, seconds")
     ap.add_argument("--tokenizers-timeout", type=float, default=1800)
     ap.add_argument("--skip-tokenizers", action="store_true")
+    ap.add_argument("--repeat", type=int, default=1, help="alternating runs per implementation; medians")
     ap.add_argument(
         "--head-mb",
         type=float,
@@ -170,30 +173,48 @@ def main() -> None:
             runs = [("ours", OURS, args.timeout), ("sentencepiece", SENTENCEPIECE, args.timeout)]
             if not args.skip_tokenizers:
                 runs.append(("tokenizers", TOKENIZERS, args.tokenizers_timeout))
-            results = {}
-            for label, code, timeout in runs:
-                r = run_child(code, [str(path), str(args.vocab_size)], timeout)
-                results[label] = r
-                if "timeout" in r:
-                    print(f"{label:14s}  > {timeout:.0f} s (stopped)", flush=True)
-                elif "error" in r:
-                    print(f"{label:14s}  failed: {r['error']}", flush=True)
-                else:
-                    print(
-                        f"{label:14s}  train {r['train']:7.1f} s  wall {r['wall']:7.1f} s  "
-                        f"peak {r['peak_mb']:6.0f} MB  vocab {r['vocab']}  tokens {r['tokens']:,}  {r['detail']}",
-                        flush=True,
-                    )
-            ours = results.get("ours", {})
+            results: dict[str, list[dict]] = {}
+            for _ in range(args.repeat):  # alternating: ours, the peers, ours, the peers, ...
+                for label, code, timeout in runs:
+                    r = run_child(code, [str(path), str(args.vocab_size)], timeout)
+                    results.setdefault(label, []).append(r)
+                    if "timeout" in r:
+                        print(f"{label:14s}  > {timeout:.0f} s (stopped)", flush=True)
+                    elif "error" in r:
+                        print(f"{label:14s}  failed: {r['error']}", flush=True)
+                    else:
+                        print(
+                            f"{label:14s}  train {r['train']:7.1f} s  wall {r['wall']:7.1f} s  "
+                            f"peak {r['peak_mb']:6.0f} MB  vocab {r['vocab']}  tokens {r['tokens']:,}  "
+                            f"{r['detail']}  (load {os.getloadavg()[0]:.2f})",
+                            flush=True,
+                        )
+            medians = {label: _median(rs) for label, rs in results.items()}
+            ours = medians.get("ours", {})
             for label in ("sentencepiece", "tokenizers"):
-                peer = results.get(label, {})
+                peer = medians.get(label, {})
                 if "train" in ours and "train" in peer:
                     print(
-                        f"ours / {label}: time x{ours['train'] / peer['train']:.2f}, "
-                        f"tokens {100 * (ours['tokens'] / peer['tokens'] - 1):+.2f} %"
+                        f"ours / {label} (medians of {args.repeat}): time x{ours['train'] / peer['train']:.2f} "
+                        f"({ours['train']:.1f} s / {peer['train']:.1f} s), peak memory "
+                        f"x{ours['peak_mb'] / peer['peak_mb']:.2f} ({ours['peak_mb']:.0f} MB / "
+                        f"{peer['peak_mb']:.0f} MB), tokens {100 * (ours['tokens'] / peer['tokens'] - 1):+.2f} %",
+                        flush=True,
                     )
                 elif "train" in ours and "timeout" in peer:
                     print(f"ours / {label}: time < x{ours['train'] / peer['timeout']:.2f} ({label} stopped)")
+
+
+def _median(runs: list[dict]) -> dict:
+    """Median train time and peak memory of the finished runs (tokens: the same every run)."""
+    done = [r for r in runs if "train" in r]
+    if not done:
+        return runs[-1]
+    return {
+        "train": statistics.median(r["train"] for r in done),
+        "peak_mb": statistics.median(r["peak_mb"] for r in done),
+        "tokens": done[-1]["tokens"],
+    }
 
 
 if __name__ == "__main__":

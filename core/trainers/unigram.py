@@ -398,6 +398,10 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         sel = corpus.dist[alive] >= k
         alive = alive[sel]
         m = 1 << (k.bit_length() - 1)
+        for shorter in [
+            length for length in ranks if length < m
+        ]:  # levels from here on use ranks[m] or longer
+            del ranks[shorter]
         key = ranks[m][alive].astype(np.int64) * (n_ranks[m] + 1) + ranks[m][alive + (k - m)]
         n_uniq, first, inv = _group(key)
         if prev is not None:
