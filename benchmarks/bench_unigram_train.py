@@ -16,7 +16,8 @@ Each implementation runs in its own subprocess; with ``--repeat N`` they alterna
 and the ratios are of the medians. Run it once before measuring so numba's compiled kernels
 are cached (the very first call on a machine compiles them: a few seconds more). ``train s`` is measured inside
 the child around reading + counting + training; ``peak MB`` is the child's peak
-RSS (``os.wait4``). After timing, each child encodes the corpus with its model
+RSS (``getrusage``) at the end of training, before it counts tokens (``whole`` is the peak of
+the child's whole life, token count included, from ``os.wait4``). After timing, each child encodes the corpus with its model
 and reports the total number of tokens (the quality figure: fewer is better
 compression at the same vocab size). A child past its timeout is reported as
 ``> N s``.
@@ -41,7 +42,7 @@ CORPORA = ROOT.parent / "shared" / "corpora"
 DEFAULT_CORPORA = ["ja-wagahaiwa.txt", "ko-movie-reviews.txt"]
 
 OURS = """
-import json, sys, time
+import json, resource, sys, time
 from core.events import drain
 from core.training import TrainOptions, pre_tokenize_lines
 from core.trainers.unigram import train_unigram
@@ -54,13 +55,14 @@ with open(path, encoding="utf-8", newline="\\n") as f:  # streamed, as a user's 
 t1 = time.perf_counter()
 model = drain(train_unigram(counts, opts))
 t2 = time.perf_counter()
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 tokens = sum(c * len(model.tokenize(w)) for w, c in counts.items())
-print(json.dumps({"train": t2 - t0, "vocab": model.vocab_size, "tokens": tokens,
+print(json.dumps({"train": t2 - t0, "vocab": model.vocab_size, "tokens": tokens, "train_peak_mb": peak,
                   "detail": f"count {t1 - t0:.1f} s + train {t2 - t1:.1f} s"}))
 """
 
 SENTENCEPIECE = """
-import json, sys, time, tempfile, os
+import json, resource, sys, time, tempfile, os
 import sentencepiece as spm
 path, vocab_size = sys.argv[1], int(sys.argv[2])
 prefix = os.path.join(tempfile.mkdtemp(), "m")
@@ -73,14 +75,16 @@ spm.SentencePieceTrainer.train(
     max_sentence_length=1 << 20, add_dummy_prefix=True, remove_extra_whitespaces=False,
     input_sentence_size=0, minloglevel=2)
 t1 = time.perf_counter()
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 sp = spm.SentencePieceProcessor(model_file=prefix + ".model")
 with open(path, encoding="utf-8") as f:
     tokens = sum(len(sp.encode(line)) for line in f.read().splitlines())
-print(json.dumps({"train": t1 - t0, "vocab": sp.get_piece_size(), "tokens": tokens, "detail": ""}))
+print(json.dumps({"train": t1 - t0, "vocab": sp.get_piece_size(), "tokens": tokens, "train_peak_mb": peak,
+                  "detail": ""}))
 """
 
 TOKENIZERS = """
-import json, sys, time
+import json, resource, sys, time
 from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 path, vocab_size = sys.argv[1], int(sys.argv[2])
 t0 = time.perf_counter()
@@ -91,10 +95,12 @@ trainer = trainers.UnigramTrainer(vocab_size=vocab_size, special_tokens=["<unk>"
                                   show_progress=False)
 tok.train([path], trainer=trainer)
 t1 = time.perf_counter()
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 with open(path, encoding="utf-8") as f:
     lines = f.read().splitlines()
 tokens = sum(len(e.ids) for e in tok.encode_batch(lines))
-print(json.dumps({"train": t1 - t0, "vocab": tok.get_vocab_size(), "tokens": tokens, "detail": ""}))
+print(json.dumps({"train": t1 - t0, "vocab": tok.get_vocab_size(), "tokens": tokens, "train_peak_mb": peak,
+                  "detail": ""}))
 """
 
 
@@ -121,7 +127,8 @@ def run_child(code: str, args: list[str], timeout: float) -> dict:
         return {"error": proc.stderr.read().decode().strip().splitlines()[-1:]}
     result = json.loads(out.strip().splitlines()[-1])
     result["wall"] = wall
-    result["peak_mb"] = usage.ru_maxrss / 1024
+    result["peak_mb"] = result.pop("train_peak_mb")  # up to the end of training, before the token count
+    result["whole_peak_mb"] = usage.ru_maxrss / 1024
     return result
 
 
@@ -185,7 +192,7 @@ def main() -> None:
                     else:
                         print(
                             f"{label:14s}  train {r['train']:7.1f} s  wall {r['wall']:7.1f} s  "
-                            f"peak {r['peak_mb']:6.0f} MB  vocab {r['vocab']}  tokens {r['tokens']:,}  "
+                            f"peak {r['peak_mb']:6.0f} MB (whole {r['whole_peak_mb']:.0f})  vocab {r['vocab']}  tokens {r['tokens']:,}  "
                             f"{r['detail']}  (load {os.getloadavg()[0]:.2f})",
                             flush=True,
                         )

@@ -143,14 +143,19 @@ class Lattices:
         value[nodes] = 0.0
         return value
 
-    def forward(self, score):
-        """Log of the summed probability of all paths reaching each node."""
+    def forward_steps(self, score, phase="forward"):
+        """Log of the summed probability of all paths reaching each node; yields ``Progress``."""
         from core.trainers.unigram_kernels import forward_slice
 
         alpha = self._start_values(self.starts)
         for e0, e1 in self._slices():
             forward_slice(self.src, self.lens, self.pid, score, alpha, e0, e1)
+            yield Progress(phase, e1, len(self.src))
         return alpha
+
+    def forward(self, score):
+        """Log of the summed probability of all paths reaching each node."""
+        return drain(self.forward_steps(score))
 
     def expected_counts_steps(self, score, weights, n_pieces, phase="expected counts"):
         """E-step: (expected count per piece, log Z per lattice); yields ``Progress`` per slice."""
@@ -368,7 +373,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
     ranks = {1: inv_codes.astype(np.int32)}
     n_ranks = {1: len(uniq_codes)}
     n_doublings = (max_len + 1).bit_length() - 1  # ranks of lengths 2, 4, ... up to max_len + 1
-    steps = n_doublings + max_len - 1  # progress: doublings, then levels 2 .. max_len
+    steps = n_doublings + 2 * max_len - 1  # progress: doublings, levels 2 .. max_len, edges by length
     m = 1
     while 2 * m <= max_len + 1:
         yield Progress("seed", m.bit_length() - 1, steps)
@@ -487,6 +492,8 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         src[at], lens[at], pid[at] = pos, k, ids
         slot[pos] += 1
         levels.pop(k, None)
+        yield Progress("seed", n_doublings + max_len - 1 + k, steps)
+    yield Progress("seed", steps, steps)
     return pieces, values, rep_pos, src, lens, pid, len(chars)
 
 
@@ -567,7 +574,7 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
     # The lattices hold the one copy of the edges.
     lattices = _corpus_lattices(corpus, src, lens, pid)
     del src, lens, pid
-    log_z = lattices.forward(score)[corpus.ends]
+    log_z = (yield from lattices.forward_steps(score, "seed loss"))[corpus.ends]
     yield UnigramRound("seed", 0, n_all + len(specials), float(-(weights * log_z).sum()))
     snapshots: list[tuple[int, Sequence[tuple[str, float]]]] = []
     em_round = 0
