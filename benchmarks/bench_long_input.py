@@ -136,7 +136,7 @@ def main() -> int:
         "--train-sizes", default="", help="Unigram training sizes in characters (none by default)"
     )
     args = ap.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes = [int(s) for s in args.sizes.split(",") if s]  # --sizes "" times training only
     text = args.corpus.read_text(encoding="utf-8")
     lines = text.splitlines()[:20000]
     print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
@@ -144,7 +144,7 @@ def main() -> int:
         d = Path(tmp)
         corpus = d / "corpus.txt"
         corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        models = _models(d, corpus)
+        models = _models(d, corpus) if sizes else {}
         print("| model | word | peer s | ours `encode_ids` s | ours `encode` s | ours/peer (ids) |")
         print("| --- | --- | --- | --- | --- | --- |")
         times: dict[str, list[tuple[float, float, float]]] = {}
