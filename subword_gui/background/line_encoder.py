@@ -27,45 +27,14 @@ point inside ``encode``); its result is simply not used when it is stale.
 
 from __future__ import annotations
 
-import contextlib
 import gc
-import sys
 import threading
 from collections import OrderedDict
 
 from PySide6.QtCore import QObject, Signal
 
+from subword_gui.background.beside import collector_paused, gui_first
 from subword_gui.tokens.token_view import segment_line
-
-
-@contextlib.contextmanager
-def collector_paused():
-    """No automatic garbage collection inside the block (restored as it was after it)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-GUI_SWITCH_INTERVAL_S = 0.001
-_switch_lock = threading.Lock()
-
-
-@contextlib.contextmanager
-def gui_first():
-    """While the block runs, the interpreter lock changes hands every millisecond instead of
-    every 5: each Python call the GUI thread makes (a paint, a slot) waits that long at most."""
-    with _switch_lock:
-        before = sys.getswitchinterval()
-        sys.setswitchinterval(min(before, GUI_SWITCH_INTERVAL_S))
-    try:
-        yield
-    finally:
-        with _switch_lock:
-            sys.setswitchinterval(before)
 
 
 class LineEncoder(QObject):

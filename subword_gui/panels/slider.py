@@ -20,6 +20,7 @@ from collections import OrderedDict
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy, QSlider, QSpinBox, QWidget
 
+from subword_gui.background.beside import run_beside
 from subword_gui.background.jobs import can_truncate, min_vocab_size, truncate_tokenizer
 
 CACHE_SIZE = 16  # recently shown sizes: sliding back and forth costs nothing
@@ -100,15 +101,17 @@ class VocabSizeSlider(QWidget):
             self._set_enabled(high > low)
             self.range_label.setText(self.tr("{0:,} … {1:,}").format(low, high))
             if high > low:
-                # the model's first cut builds its cut tables (~20 ms at 32 k): do it in an
-                # idle turn after the model landed, not on the user's first slider move
+                # the model's first cut builds its cut tables: do it after the model landed
+                # (on a helper thread), not on the user's first slider move
                 QTimer.singleShot(WARM_DELAY_MS, lambda t=tokenizer, k=high - 1: self._warm(t, k))
         finally:
             self._updating = False
 
     def _warm(self, tokenizer, k: int) -> None:
         if self.state.full_tokenizer is tokenizer:
-            tokenizer.model.truncated(k)
+            # subtle: on a helper thread: at 32 k merges the tables take 60-140 ms to build, one
+            # event-loop turn that long; a move before they are ready builds them itself
+            run_beside(tokenizer.model.truncated, k, name="cut-tables")
 
     @property
     def value(self) -> int:

@@ -523,3 +523,22 @@ def test_the_merge_plot_fits_its_data_once_the_run_is_over(qtbot, loaded):
         return lo <= 1 and last_step <= hi < 1.5 * last_step
 
     qtbot.waitUntil(fitted, timeout=WAIT_MS)
+
+
+def test_the_first_cut_is_prepared_on_a_helper_thread(qtbot, loaded, monkeypatch):
+    # at 32 k merges the cut tables take 60-140 ms: one event-loop turn that long froze the window
+    import threading
+
+    from core.models.bpe import BPE
+
+    on_gui_thread = []
+    real = BPE.truncated
+
+    def recording(self, vocab_size):
+        on_gui_thread.append(threading.current_thread() is threading.main_thread())
+        return real(self, vocab_size)
+
+    monkeypatch.setattr(BPE, "truncated", recording)
+    full = train(qtbot, loaded, TrainOptions("bpe", vocab_size=140))
+    qtbot.waitUntil(lambda: "_cut_tables" in full.model.__dict__, timeout=WAIT_MS)
+    assert on_gui_thread and not any(on_gui_thread)
