@@ -883,7 +883,92 @@ class SentencePieceBPE(_SentencePieceModel):
             start = end
         return self._ids(word, segments), math.inf
 
+    def tokenize_ids_batch(self, pieces: list[str]) -> list[list[int]]:
+        """``[tokenize_ids(p) for p in pieces]``: the words not cached yet are merged first,
+        all in one call of the compiled merge, and cached.
+
+        >>> m = SentencePieceBPE([Piece("<unk>", 0, UNKNOWN), Piece("ab", 0), Piece("a", -2), Piece("b", -3)])
+        >>> m.tokenize_ids_batch(["ab▁ab", "a"])
+        [[1, 1], [2]]
+        """
+        apart = self.__dict__.get("_words_apart")
+        if apart is None:
+            apart = self._words_apart = not any(SPACE in p[1:] for p in self._matchable)
+        if self._compiled() is None or not apart:
+            return [self.tokenize_ids(p) for p in pieces]
+        cache = self.__dict__.get("_word_ids")
+        if cache is None:
+            cache = self._word_ids = {}
+        new = {}
+        for piece in pieces:
+            if SPACE in piece[1:]:  # (else tokenize_ids segments the whole piece)
+                for k, part in enumerate(piece.split(SPACE)):
+                    word = SPACE + part if k else part
+                    if word and word not in cache:
+                        new[word] = None
+        if new:
+            if len(cache) + len(new) >= _WORD_CACHE_LIMIT:
+                cache.clear()
+            words = list(new)
+            cache.update(zip(words, self._words_ids(words)))
+        return [self.tokenize_ids(p) for p in pieces]
+
+    def _words_ids(self, words: list[str]) -> list[tuple[tuple[int, ...], float]]:
+        """:meth:`_word_ids_of` of each word, those of known characters merged in one compiled call."""
+        char_ids, table = self._compiled()
+        out: list[tuple[tuple[int, ...], float] | None] = []
+        todo = []
+        for word in words:
+            symbols = list(map(char_ids.get, word))
+            if None in symbols:  # an unknown character: bytes or <unk>, the Python way
+                out.append(self._word_ids_of(word))
+            else:
+                out.append(None)
+                todo.append(symbols)
+        from core.models.bpe_kernels import merge_many
+
+        merged = iter(merge_many(todo, table))
+        return [found if found is not None else (tuple(next(merged)), math.inf) for found in out]
+
+    def _compiled(self):
+        """``(character -> id, PairTable)`` for the compiled merge, or None when the model has
+        user-defined or unused pieces (frozen pieces and splitting back need the Python merge).
+
+        A pair's rank is the place of its merged piece's score among the distinct scores,
+        best first: equal scores share a rank, so the leftmost pair wins, as in SentencePiece.
+        """
+        compiled = self.__dict__.get("_compiled_tables")
+        if compiled is None:
+            compiled = False
+            if not any(p.type in (USER_DEFINED, UNUSED) for p in self.pieces):
+                from core.models.bpe_kernels import PairTable
+
+                matchable = self._matchable
+                place = {score: r for r, score in enumerate(sorted({-p.score for p in self.pieces}))}
+                pairs = {}
+                for piece, id in matchable.items():
+                    rank = place[-self.pieces[id].score]
+                    for k in range(1, len(piece)):
+                        left, right = matchable.get(piece[:k]), matchable.get(piece[k:])
+                        if left is not None and right is not None:
+                            pairs[(left, right)] = (rank, id)
+                chars = {piece: id for piece, id in matchable.items() if len(piece) == 1}
+                compiled = (chars, PairTable.build(pairs))
+            self._compiled_tables = compiled
+        return compiled or None
+
     def _segment(self, s: str) -> list[tuple[int, int, int]]:
+        compiled = self._compiled() if len(s) > _SHORT_WORD else None
+        if compiled is not None:
+            symbols = list(map(compiled[0].get, s))
+            if None not in symbols:  # known characters only: the compiled merge, linear in length
+                import numpy as np
+
+                from core.models.bpe_kernels import merge_flat
+
+                ids, first, _ = merge_flat(np.array(symbols), np.array([0, len(s)]), compiled[1])
+                starts = first.tolist()
+                return list(zip(starts, starts[1:] + [len(s)], ids.tolist()))
         # 1. characters, user-defined pieces kept whole and frozen
         starts: list[int] = []
         ends: list[int] = []

@@ -35,7 +35,6 @@ from core.atomic import write_atomic
 from core.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_chars
 from core.errors import ConfigError, FormatError
 from core.models.base import Token
-from core.models.bpe import merge_ids
 from core.text import NormalizedString
 
 # The split patterns of OpenAI's encodings (possessive quantifiers are understood by `regex`).
@@ -213,6 +212,11 @@ class TiktokenBPE:
     def _merge(self, data: bytes) -> list[tuple[int, int]]:
         """Byte spans of the tokens of ``data`` (not itself a token)."""
         n = len(data)
+        if n > _SHORT_PIECE:
+            merged = self._merge_flat([data])
+            if merged is not None:  # (else a byte without a rank, which tokenize reports)
+                starts = merged[1].tolist()
+                return list(zip(starts, starts[1:] + [n]))
         ranks = self.ranks
         # parts: linked list of [start, end); heap of (rank, start, end_of_right) candidates
         end = list(range(1, n + 1))
@@ -298,10 +302,7 @@ class TiktokenBPE:
         if rank is not None:
             return [rank]
         if len(data) > _SHORT_PIECE:
-            singles = list(map(ranks.get, (data[k : k + 1] for k in range(len(data)))))
-            if None in singles:
-                return [t.id for t in self.tokenize(piece)]  # a byte without a rank: tokenize says which
-            return merge_ids(singles, self._pair_ranks())
+            return self._merge_compiled([data], piece)[0]
         # step 3 on a short piece: scan all pairs, join the leftmost lowest-ranked one
         # (the heap's order, with less bookkeeping for a handful of bytes; tiktoken does the same)
         parts = [data[k : k + 1] for k in range(len(data))]
@@ -323,6 +324,64 @@ class TiktokenBPE:
             return [ranks[p] for p in parts]
         except KeyError:
             return [t.id for t in self.tokenize(piece)]  # a byte without a rank: tokenize says which
+
+    def tokenize_ids_batch(self, pieces: list[str]) -> list[list[int]]:
+        """``[tokenize_ids(p) for p in pieces]``, the pieces to merge merged in one compiled call.
+
+        >>> TiktokenBPE({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4}).tokenize_ids_batch(["abc", "c", ""])
+        [[3, 2], [2], []]
+        """
+        ranks = self.ranks
+        out: list[list[int] | None] = []
+        todo: list[bytes] = []
+        for piece in pieces:
+            try:
+                data = piece.translate(_TO_LATIN1).encode("latin-1")
+            except UnicodeEncodeError:  # not byte-level text
+                out.append([t.id for t in self.tokenize(piece)])
+                continue
+            rank = ranks.get(data) if data else None  # subtle: a file's empty token is no match
+            if not data or rank is not None:
+                out.append([rank] if data else [])
+                continue
+            out.append(None)
+            todo.append(data)
+        if not todo:
+            return out  # type: ignore[return-value]
+        merged = iter(self._merge_compiled(todo, pieces))
+        return [ids if ids is not None else next(merged) for ids in out]
+
+    def _merge_compiled(self, datas: list[bytes], pieces) -> list[list[int]]:
+        """Step 3 on the bytes of many pieces, in one call of the compiled merge (a piece of
+        ``pieces`` holding a byte without a rank makes :meth:`tokenize` say which)."""
+        from core.models.bpe_kernels import split_flat
+
+        merged = self._merge_flat(datas)
+        if merged is None:
+            for piece in pieces:
+                self.tokenize(piece)  # raises the ConfigError naming the byte
+            raise AssertionError("unreachable: a byte without a rank was not found again")
+        out_ids, _, out_bounds = merged
+        return split_flat(out_ids, out_bounds)
+
+    def _merge_flat(self, datas: list[bytes]):
+        """``core.models.bpe_kernels.merge_flat`` on the bytes of ``datas`` as single-byte ranks
+        (token ids, byte index where each token starts, token bounds); None if a byte has no rank."""
+        import numpy as np
+
+        from core.models.bpe_kernels import PairTable, merge_flat
+
+        compiled = self.__dict__.get("_compiled")
+        if compiled is None:
+            byte_ranks = np.array([self.ranks.get(bytes([b]), -1) for b in range(256)], np.int64)
+            compiled = self._compiled = (byte_ranks, PairTable.build(self._pair_ranks()))
+        byte_ranks, table = compiled
+        symbols = byte_ranks[np.frombuffer(b"".join(datas), np.uint8)]
+        if self.missing_bytes and (symbols < 0).any():
+            return None
+        bounds = np.zeros(len(datas) + 1, np.int64)
+        np.cumsum(np.fromiter(map(len, datas), np.int64, len(datas)), out=bounds[1:])
+        return merge_flat(symbols, bounds, table)
 
     def _pair_ranks(self) -> dict[tuple[int, int], tuple[int, int]]:
         """``(rank of a, rank of b) -> (rank of a+b, rank of a+b)`` for every token a+b cut in two

@@ -1,0 +1,271 @@
+"""Compiled BPE-by-rank merging: many pieces in one call, each in O(n log n).
+
+What every BPE-shaped file shares once its symbols are ids: a table
+``(left id, right id) -> (rank, merged id)``, and the rule "merge the adjacent pair of
+lowest rank, the leftmost among equals, until no adjacent pair has a rank". A merge-list
+BPE ranks by list position, a tiktoken rank file by the rank of the joined bytes, a
+SentencePiece BPE by the merged piece's score (equal scores share a rank, so the leftmost
+wins, as in SentencePiece).
+
+    >>> table = PairTable.build({(1, 2): (0, 3), (3, 3): (1, 4)})
+    >>> merge_many([[1, 2, 1, 2], [2, 1]], table)
+    [[4], [2, 1]]
+
+The table is an open-addressing hash in two numpy arrays (key ``left << 32 | right``,
+value ``rank << 32 | merged``), built once per model. Short pieces are merged by scanning
+their pairs (the usual case, a handful of symbols); long ones with a binary heap of
+``rank << 32 | position`` over a linked list of symbols, where an entry whose pair has
+changed since it was pushed is skipped when popped.
+
+Imported only where merging happens (numba is heavy to load; see :mod:`core.jit`).
+Leaves out: the merge steps themselves (the explorer's "why" view merges in Python).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from core.jit import kernel
+
+_EMPTY = -1  # a free slot of the hash table (no key is negative: ids are >= 0)
+_SHORT = 24  # up to this many symbols, scan the pairs; more, keep a heap
+_NONE = np.int64(1) << np.int64(62)  # the packed rank of a pair that is no merge: above every rank
+
+
+@kernel
+def _slot(key, mask):
+    """The first slot to probe for ``key`` (Fibonacci hashing of the 64-bit key)."""
+    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64(h >> np.uint64(33)) & mask
+
+
+@kernel
+def _find(keys, values, left, right):
+    """``rank << 32 | merged`` of the pair, or ``_NONE``."""
+    key = (np.int64(left) << np.int64(32)) | np.int64(right)
+    mask = keys.shape[0] - 1
+    i = _slot(key, mask)
+    while True:
+        k = keys[i]
+        if k == key:
+            return values[i]
+        if k == _EMPTY:
+            return _NONE
+        i = (i + 1) & mask
+
+
+@kernel
+def _fill_table(lefts, rights, packed, keys, values):
+    """Insert every pair; a pair listed twice keeps its later value (as a dict would)."""
+    mask = keys.shape[0] - 1
+    for n in range(lefts.shape[0]):
+        key = (np.int64(lefts[n]) << np.int64(32)) | np.int64(rights[n])
+        i = _slot(key, mask)
+        while keys[i] != _EMPTY and keys[i] != key:
+            i = (i + 1) & mask
+        keys[i] = key
+        values[i] = packed[n]
+
+
+@kernel
+def _heap_push(heap, size, item):
+    i = size
+    heap[i] = item
+    while i > 0:
+        parent = (i - 1) >> 1
+        if heap[parent] <= item:
+            break
+        heap[i] = heap[parent]
+        i = parent
+    heap[i] = item
+    return size + 1
+
+
+@kernel
+def _heap_pop(heap, size):
+    """Remove the smallest item (returned); the heap has ``size - 1`` items afterwards."""
+    top = heap[0]
+    size -= 1
+    last = heap[size]
+    i = 0
+    while True:
+        child = 2 * i + 1
+        if child >= size:
+            break
+        if child + 1 < size and heap[child + 1] < heap[child]:
+            child += 1
+        if heap[child] >= last:
+            break
+        heap[i] = heap[child]
+        i = child
+    if size > 0:
+        heap[i] = last
+    return top
+
+
+@kernel
+def _merge_pieces(ids, bounds, keys, values, out_ids, out_first, out_bounds):
+    """Merge each piece ``ids[bounds[p]:bounds[p + 1]]``; write its tokens to ``out_ids``
+    from ``out_bounds[p]`` on, and in ``out_first`` the index (in the piece) of each
+    token's first symbol. Returns how many tokens were written."""
+    low = np.int64(0xFFFFFFFF)
+    longest = 0
+    for p in range(bounds.shape[0] - 1):
+        longest = max(longest, bounds[p + 1] - bounds[p])
+    symbol = np.empty(max(longest, 1), np.int64)
+    first = np.empty(max(longest, 1), np.int64)
+    pair = np.empty(max(longest, 1), np.int64)
+    nxt = np.empty(max(longest, 1), np.int64)
+    prv = np.empty(max(longest, 1), np.int64)
+    heap = np.empty(max(3 * longest, 1), np.int64)
+    written = 0
+    for p in range(bounds.shape[0] - 1):
+        start = bounds[p]
+        n = bounds[p + 1] - start
+        out_bounds[p] = written
+        if n <= _SHORT:
+            # scan: pair[k] is the packed rank of (symbol[k], symbol[k + 1])
+            for k in range(n):
+                symbol[k] = ids[start + k]
+                first[k] = k
+            for k in range(n - 1):
+                pair[k] = _find(keys, values, symbol[k], symbol[k + 1])
+            m = n
+            while m > 1:
+                at = 0
+                best = pair[0] >> np.int64(32)  # the rank alone: equal ranks may merge into different ids
+                for k in range(1, m - 1):
+                    if (pair[k] >> np.int64(32)) < best:  # strict: the leftmost of equal ranks
+                        best = pair[k] >> np.int64(32)
+                        at = k
+                if best == _NONE >> np.int64(32):
+                    break
+                symbol[at] = pair[at] & low
+                for k in range(at + 1, m - 1):
+                    symbol[k] = symbol[k + 1]
+                    first[k] = first[k + 1]
+                    pair[k] = pair[k + 1]
+                m -= 1
+                if at + 1 < m:
+                    pair[at] = _find(keys, values, symbol[at], symbol[at + 1])
+                if at > 0:
+                    pair[at - 1] = _find(keys, values, symbol[at - 1], symbol[at])
+            for k in range(m):
+                out_ids[written] = symbol[k]
+                out_first[written] = first[k]
+                written += 1
+            continue
+        # heap of (rank << 32 | position) over a linked list; nxt[k] == n ends the list
+        for k in range(n):
+            symbol[k] = ids[start + k]
+            nxt[k] = k + 1
+            prv[k] = k - 1
+        size = 0
+        for k in range(n - 1):
+            found = _find(keys, values, symbol[k], symbol[k + 1])
+            if found != _NONE:
+                size = _heap_push(heap, size, ((found >> np.int64(32)) << np.int64(32)) | k)
+        while size > 0:
+            top = _heap_pop(heap, size)
+            size -= 1
+            i = top & low
+            right = nxt[i]
+            if symbol[i] < 0 or right >= n:
+                continue  # i was merged into its left neighbour, or is the last symbol now
+            found = _find(keys, values, symbol[i], symbol[right])
+            if found == _NONE or (found >> np.int64(32)) != (top >> np.int64(32)):
+                continue  # stale: the pair at i changed since this entry was pushed
+            symbol[i] = found & low
+            symbol[right] = -1
+            after = nxt[right]
+            nxt[i] = after
+            if after < n:
+                prv[after] = i
+                found = _find(keys, values, symbol[i], symbol[after])
+                if found != _NONE:
+                    size = _heap_push(heap, size, ((found >> np.int64(32)) << np.int64(32)) | i)
+            before = prv[i]
+            if before >= 0:
+                found = _find(keys, values, symbol[before], symbol[i])
+                if found != _NONE:
+                    size = _heap_push(heap, size, ((found >> np.int64(32)) << np.int64(32)) | before)
+        k = 0
+        while k < n:
+            out_ids[written] = symbol[k]
+            out_first[written] = k
+            written += 1
+            k = nxt[k]
+    out_bounds[bounds.shape[0] - 1] = written
+    return written
+
+
+@dataclass(frozen=True)
+class PairTable:
+    """``(left id, right id) -> (rank, merged id)`` as an open-addressing hash (see the module)."""
+
+    keys: np.ndarray
+    values: np.ndarray
+
+    @classmethod
+    def build(cls, ranks: dict[tuple[int, int], tuple[int, int]]) -> PairTable:
+        """From the dict the Python merge uses; ranks and ids must fit in 31 bits.
+
+        >>> PairTable.build({(5, 6): (0, 7)}).keys.shape[0] >= 2
+        True
+        """
+        n = len(ranks)
+        capacity = 1 << max(3, (2 * n).bit_length())  # at most half full: short probe runs
+        keys = np.full(capacity, _EMPTY, np.int64)
+        values = np.zeros(capacity, np.int64)
+        if n:
+            pairs = np.array(list(ranks), np.int64).reshape(n, 2)
+            found = np.array(list(ranks.values()), np.int64).reshape(n, 2)
+            packed = (found[:, 0] << 32) | found[:, 1]
+            _fill_table(pairs[:, 0], pairs[:, 1], packed, keys, values)
+        return cls(keys, values)
+
+
+def merge_flat(ids: np.ndarray, bounds: np.ndarray, table: PairTable) -> tuple[np.ndarray, ...]:
+    """Merge every piece of a flat batch: ``(token ids, first symbol of each token, token bounds)``.
+
+    ``ids`` holds the pieces' symbols one after another, piece ``p`` at
+    ``ids[bounds[p]:bounds[p + 1]]``; so does the result, at ``out_bounds``.
+
+        >>> table = PairTable.build({(1, 2): (0, 3)})
+        >>> out, first, out_bounds = merge_flat(np.array([1, 2, 2, 1, 2]), np.array([0, 3, 5]), table)
+        >>> out.tolist(), first.tolist(), out_bounds.tolist()
+        ([3, 2, 3], [0, 2, 0], [0, 2, 3])
+    """
+    ids = np.ascontiguousarray(ids, dtype=np.int64)
+    bounds = np.ascontiguousarray(bounds, dtype=np.int64)
+    out_ids = np.empty(ids.shape[0], np.int64)
+    out_first = np.empty(ids.shape[0], np.int64)
+    out_bounds = np.empty(bounds.shape[0], np.int64)
+    written = _merge_pieces(ids, bounds, table.keys, table.values, out_ids, out_first, out_bounds)
+    return out_ids[:written], out_first[:written], out_bounds
+
+
+def merge_many(pieces: list[list[int]], table: PairTable) -> list[list[int]]:
+    """The merged ids of each piece (lists of symbol ids), in one kernel call."""
+    if not pieces:
+        return []
+    lengths = np.fromiter(map(len, pieces), np.int64, len(pieces))
+    bounds = np.zeros(len(pieces) + 1, np.int64)
+    np.cumsum(lengths, out=bounds[1:])
+    flat = np.fromiter(itertools.chain.from_iterable(pieces), np.int64, int(bounds[-1]))
+    out, _, out_bounds = merge_flat(flat, bounds, table)
+    return split_flat(out, out_bounds)
+
+
+def split_flat(flat: np.ndarray, bounds: np.ndarray) -> list[list[int]]:
+    """``flat`` cut at ``bounds`` into lists of ints.
+
+    >>> split_flat(np.array([1, 2, 3]), np.array([0, 2, 2, 3]))
+    [[1, 2], [], [3]]
+    """
+    values = flat.tolist()
+    edges = bounds.tolist()
+    return [values[a:b] for a, b in zip(edges, edges[1:])]
