@@ -957,6 +957,12 @@ class SentencePieceBPE(_SentencePieceModel):
             self._compiled_tables = compiled
         return compiled or None
 
+    def __getstate__(self) -> dict:
+        """Pickle without the compiled merge's tables (rebuilt on first use)."""
+        state = dict(self.__dict__)
+        state.pop("_compiled_tables", None)
+        return state
+
     def _segment(self, s: str) -> list[tuple[int, int, int]]:
         compiled = self._compiled() if len(s) > _SHORT_WORD else None
         if compiled is not None:

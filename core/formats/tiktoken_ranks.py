@@ -400,6 +400,12 @@ class TiktokenBPE:
             self._pairs = table
         return table
 
+    def __getstate__(self) -> dict:
+        """Pickle without the compiled merge's tables and the cache (rebuilt on first use)."""
+        state = {k: v for k, v in self.__dict__.items() if k not in ("_compiled", "_pairs")}
+        state["_cache"] = {}
+        return state
+
     def token_to_id(self, token: str) -> int | None:
         return self._vocab.get(token)
 
