@@ -88,22 +88,34 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
     alphabet = yield from _alphabet(word_counts, options.limit_alphabet, options.byte_level)
     for c in alphabet:
         add(c)
+    import numpy as np  # here, not at the top: `import core` stays light
+
+    chars, keys, lengths = _symbol_keys(word_counts, prefix, suffix)
+    needed = np.unique(keys).tolist()  # (character, form) combinations that occur
     if prefix or suffix:
-        for form in sorted(_affixed_forms(word_counts, token_to_id, prefix, suffix)):
+        forms = {_form(chars[k >> 2], k & 3, prefix, suffix) for k in needed if chars[k >> 2] in token_to_id}
+        for form in sorted(forms.difference(token_to_id)):
             add(form)
 
-    # -- step 2: words as strings of id code points -----------------------------
+    # -- step 2: words as arrays of ids -----------------------------------------
     total = len(word_counts)
     yield Progress("tokenize words", 0, total)
-    counts: list[int] = list(word_counts.values())
-    if prefix or suffix:
-        words: list[str] = []
-        for n, word in enumerate(word_counts, start=1):
-            words.append(_word_ids(word, token_to_id, prefix, suffix))
-            if n % _PROGRESS_EVERY == 0:
-                yield Progress("tokenize words", n, total)
-    else:
-        words = _all_word_ids(word_counts, alphabet, token_to_id)
+    # subtle: with a prefix or suffix a one-character special token counts as a known
+    # character (as it did in the per-word loop this replaces); without, the alphabet alone.
+    known = token_to_id if prefix or suffix else set(alphabet)
+    lookup = np.full(4 * len(chars), -1, dtype=np.int32)
+    for k in needed:
+        if chars[k >> 2] in known:
+            lookup[k] = token_to_id[_form(chars[k >> 2], k & 3, prefix, suffix)]
+    ids = lookup[keys]
+    del keys
+    kept = ids >= 0
+    symbols = ids[kept]
+    word_len = np.bincount(
+        np.repeat(np.arange(total, dtype=np.int32), lengths)[kept], minlength=total
+    ).astype(np.int32)
+    del ids, kept, lengths
+    counts = np.fromiter(word_counts.values(), dtype=np.int64, count=total)
     yield Progress("tokenize words", total, total)
 
     # -- step 3: pair counts, and the words each pair occurs in -----------------
@@ -111,9 +123,9 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
     # word lists and heap in flat arrays); imported here so `import core` does not load numba.
     from core.trainers import bpe_kernels as kernels
 
-    yield Progress("count pairs", 0, len(words))
-    state = kernels.MergeState.build(words, counts, id_to_token, prefix or "", vocab_size)
-    del words, counts  # the arrays hold them now
+    yield Progress("count pairs", 0, total)
+    state = kernels.MergeState.build(symbols, word_len, counts, id_to_token, prefix or "", vocab_size)
+    del symbols, word_len, counts  # the state holds them now
     yield Progress("count pairs", total, total)
 
     # -- step 4: merge until the vocabulary is big enough -----------------------
@@ -214,58 +226,39 @@ def _char_frequencies(word_counts: dict[str, int]) -> dict[str, int]:
     return {chr(c): int(n) for c, n in zip(uniq.tolist(), sums.tolist())}
 
 
-def _all_word_ids(word_counts: dict[str, int], alphabet: list[str], token_to_id: dict[str, int]) -> list[str]:
-    """Every word as a string of id code points, in one ``str.translate`` call.
+def _symbol_keys(word_counts: dict[str, int], prefix: str | None, suffix: str | None):
+    """``(chars, keys, lengths)``: every character of every word as ``4 * char index + form``.
 
-    ``_all_word_ids({"hug": 1, "gu": 2}, ["g", "h", "u"], {"g": 0, "h": 1, "u": 2})``
-    gives ``["\\x01\\x02\\x00", "\\x00\\x02"]``. Characters outside the alphabet are dropped.
-
-    subtle: the words are joined with a separator that is neither a word character
-    nor an id (ids stay below ``MAX_VOCAB_SIZE``), then translated and split again.
-    """
-    table: dict[int, int | None] = {ord(ch): token_to_id[ch] for ch in alphabet}
-    joined = "".join(word_counts)
-    present = set(joined)
-    for ch in present.difference(alphabet):
-        table[ord(ch)] = None
-    sep = chr(0x10FFFF)
-    while sep in present:
-        sep = chr(ord(sep) - 1)
-    if ord(sep) < MAX_VOCAB_SIZE:  # pragma: no cover - every code point above a million is used
-        return [_word_ids(w, token_to_id, None, None) for w in word_counts]
-    return sep.join(word_counts).translate(table).split(sep)
-
-
-def _affixed_forms(word_counts, token_to_id, prefix, suffix) -> set[str]:
-    """The ``##c`` / ``c</w>`` / ``##c</w>`` forms the words need (alphabet characters only)."""
-    forms: set[str] = set()
-    for word in word_counts:
-        for s in _symbols(word, token_to_id, prefix, suffix):
-            if s not in token_to_id:
-                forms.add(s)
-    return forms
-
-
-def _symbols(word: str, token_to_id: dict[str, int], prefix: str | None, suffix: str | None) -> list[str]:
-    """Initial symbols of a word: ``"hug"`` -> ``["h", "##u", "##g</w>"]``.
+    ``chars`` are the distinct characters (sorted); the form (``key & 3``) says which
+    affixes the position takes: 1 the continuing-subword prefix (not the word's first
+    character), 2 the end-of-word suffix (its last), 0 none. ``lengths`` are the words'
+    lengths. ``_symbol_keys({"hug": 1, "gu": 2}, "##", None)`` gives ``chars ["g", "h", "u"]``,
+    ``keys [4, 9, 1, 0, 9]`` (h, ##u, ##g, g, ##u) and ``lengths [3, 2]``.
 
     subtle: as in `tokenizers`, "first" and "last" refer to the word's own characters,
     so a last character outside the alphabet takes the suffix away with it.
     """
-    last = len(word) - 1
-    out = []
-    for i, ch in enumerate(word):
-        if ch not in token_to_id:
-            continue
-        s = prefix + ch if prefix and i > 0 else ch
-        if suffix and i == last:
-            s += suffix
-        out.append(s)
-    return out
+    import numpy as np
+
+    lengths = np.fromiter(map(len, word_counts), dtype=np.int64, count=len(word_counts))
+    codes = np.frombuffer("".join(word_counts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    # The distinct characters and each position's index among them, in O(n) with a lookup
+    # table over code points (np.unique would sort all the text).
+    present = np.zeros(int(codes.max(initial=0)) + 1, dtype=bool)
+    present[codes] = True
+    uniq = np.flatnonzero(present)
+    index = np.cumsum(present, dtype=np.int64) - 1
+    keys = index[codes] << 2
+    del present, index
+    ends = np.cumsum(lengths)[lengths > 0]
+    if prefix:
+        keys |= 1
+        keys[(ends - lengths[lengths > 0])] &= ~1
+    if suffix:
+        keys[ends - 1] |= 2
+    return [chr(c) for c in uniq.tolist()], keys, lengths
 
 
-def _word_ids(word: str, token_to_id: dict[str, int], prefix: str | None, suffix: str | None) -> str:
-    """A word as a string of id code points; characters outside the alphabet are dropped."""
-    if not prefix and not suffix:
-        return "".join([chr(token_to_id[ch]) for ch in word if ch in token_to_id])
-    return "".join([chr(token_to_id[s]) for s in _symbols(word, token_to_id, prefix, suffix)])
+def _form(ch: str, form: int, prefix: str | None, suffix: str | None) -> str:
+    """A character in the form ``_symbol_keys`` numbers: ``_form("u", 3, "##", "</w>") == "##u</w>"``."""
+    return (prefix if form & 1 and prefix else "") + ch + (suffix if form & 2 and suffix else "")

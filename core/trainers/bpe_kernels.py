@@ -21,7 +21,8 @@ update them in place. Kernels never allocate: before a merge, :func:`merge_chunk
 every array has room for the worst case of that merge and otherwise returns ``GROW``;
 :class:`MergeState` grows the arrays and calls it again.
 
-    >>> state = MergeState.build(["\\x00\\x01", "\\x00\\x01\\x00\\x01"], [1, 2], ["a", "b"], "")  # ab, abab
+    >>> ab_abab = np.array([0, 1, 0, 1, 0, 1]), np.array([2, 4]), np.array([1, 2])  # symbols, lengths, counts
+    >>> state = MergeState.build(*ab_abab, ["a", "b"], "")
     >>> state.run(10, vocab_size=3, min_frequency=0)[0] == STOP_VOCAB
     True
     >>> state.events()[:, :4].tolist()        # left id, right id, new id, count: a + b -> ab (id 2)
@@ -56,16 +57,27 @@ def _slot(table_keys, key):
 
 
 @kernel
-def _pair_id(pair_keys, pair_ids, pair_left, pair_right, pair_count, ints, left, right):
+def _pair_slot(pair_table, pair_left, pair_right, left, right):
+    """Slot of pair ``(left, right)`` in the open-addressing table of pair ids (-1: empty), or the empty slot."""
+    mask = pair_table.shape[0] - 1
+    i = ((((np.int64(left) << 32) | right) * _HASH_MULTIPLIER) >> 29) & mask
+    while True:
+        p = pair_table[i]
+        if p == -1 or (pair_left[p] == left and pair_right[p] == right):
+            return i
+        i = (i + 1) & mask
+
+
+@kernel
+def _pair_id(pair_table, pair_left, pair_right, pair_count, ints, left, right):
     """The id of pair ``(left, right)``, added with count 0 if new (the caller checked the room)."""
-    key = (np.int64(left) << 32) | right
-    i = _slot(pair_keys, key)
-    if pair_keys[i] == key:
-        return pair_ids[i]
+    i = _pair_slot(pair_table, pair_left, pair_right, left, right)
+    p = pair_table[i]
+    if p != -1:
+        return p
     p = ints[I_PAIRS]
     ints[I_PAIRS] = p + 1
-    pair_keys[i] = key
-    pair_ids[i] = p
+    pair_table[i] = p
     pair_left[p] = left
     pair_right[p] = right
     pair_count[p] = 0
@@ -73,17 +85,14 @@ def _pair_id(pair_keys, pair_ids, pair_left, pair_right, pair_count, ints, left,
 
 
 @kernel
-def rehash_pairs(pair_keys, pair_ids, pair_left, pair_right, n_pairs):
+def rehash_pairs(pair_table, pair_left, pair_right, n_pairs):
     """Fill an empty (all -1) table with pairs ``0 .. n_pairs-1`` (after growing it)."""
     for p in range(n_pairs):
-        key = (np.int64(pair_left[p]) << 32) | pair_right[p]
-        i = _slot(pair_keys, key)
-        pair_keys[i] = key
-        pair_ids[i] = p
+        pair_table[_pair_slot(pair_table, pair_left, pair_right, pair_left[p], pair_right[p])] = p
 
 
 @kernel
-def count_pairs(symbols, word_start, word_len, word_count, first_word, pair_keys, pair_ids,
+def count_pairs(symbols, word_start, word_len, word_count, first_word, pair_table,
                 pair_left, pair_right, pair_count, pair_words, last_word, ints):  # fmt: skip
     """Count adjacent pairs of words ``first_word ..`` (weighted) and the words each occurs in.
 
@@ -99,9 +108,7 @@ def count_pairs(symbols, word_start, word_len, word_count, first_word, pair_keys
             return w
         n = word_count[w]
         for j in range(start, start + length - 1):
-            p = _pair_id(
-                pair_keys, pair_ids, pair_left, pair_right, pair_count, ints, symbols[j], symbols[j + 1]
-            )
+            p = _pair_id(pair_table, pair_left, pair_right, pair_count, ints, symbols[j], symbols[j + 1])
             pair_count[p] += n
             if last_word[p] != w:
                 last_word[p] = w
@@ -184,7 +191,7 @@ def _heap_push(heap, ints, entry, entry_neg, entry_pair, pair_left, pair_right, 
 
 
 @kernel
-def fill_initial_entries(symbols, word_start, word_len, pair_keys, pair_ids, pair_left, pair_right, pair_count,
+def fill_initial_entries(symbols, word_start, word_len, pair_table, pair_left, pair_right, pair_count,
                          order, pair_words, last_word, entry_pair, entry_neg, entry_seq, entry_start,
                          entry_end, pool, heap, ints):  # fmt: skip
     """One heap entry per pair, its ``seq`` the pair's rank in ``order`` (sorted by ids); then heapify.
@@ -208,8 +215,7 @@ def fill_initial_entries(symbols, word_start, word_len, pair_keys, pair_ids, pai
     for w in range(word_start.shape[0]):
         start = word_start[w]
         for j in range(start, start + word_len[w] - 1):
-            key = (np.int64(symbols[j]) << 32) | symbols[j + 1]
-            p = pair_ids[_slot(pair_keys, key)]
+            p = pair_table[_pair_slot(pair_table, pair_left, pair_right, symbols[j], symbols[j + 1])]
             if last_word[p] != w:
                 last_word[p] = w
                 pool[cursor[p]] = w
@@ -328,7 +334,7 @@ def _has_tie(heap, size, count, entry_neg, entry_pair, pair_count):
 @kernel
 def merge_chunk(symbols, word_start, word_len, word_count,
                 token_keys, token_ids, token_chars, token_start, token_len, prefix,
-                pair_keys, pair_ids, pair_left, pair_right, pair_count, pair_stamp, pair_last_word, pair_slot,
+                pair_table, pair_left, pair_right, pair_count, pair_stamp, pair_last_word, pair_slot,
                 entry_pair, entry_neg, entry_seq, entry_start, entry_end, heap, pool,
                 gained_slot, gained_word, slot_pair, slot_count,
                 ints, vocab_size, min_frequency, max_merges,
@@ -407,14 +413,14 @@ def merge_chunk(symbols, word_start, word_len, word_count,
                                 continue
                             # subtle: position i-1 is not yet overwritten (out <= i-1 after a merge)
                             q = c if prev_end == i else symbols[start + i - 1]
-                            old = _pair_id(pair_keys, pair_ids, pair_left, pair_right, pair_count, ints, q, a)
-                            k = _pair_id(pair_keys, pair_ids, pair_left, pair_right, pair_count, ints, q, c)
+                            old = _pair_id(pair_table, pair_left, pair_right, pair_count, ints, q, a)
+                            k = _pair_id(pair_table, pair_left, pair_right, pair_count, ints, q, c)
                         else:
                             if i >= last:
                                 continue
                             q = symbols[start + i + 2]
-                            old = _pair_id(pair_keys, pair_ids, pair_left, pair_right, pair_count, ints, b, q)
-                            k = _pair_id(pair_keys, pair_ids, pair_left, pair_right, pair_count, ints, c, q)
+                            old = _pair_id(pair_table, pair_left, pair_right, pair_count, ints, b, q)
+                            k = _pair_id(pair_table, pair_left, pair_right, pair_count, ints, c, q)
                         pair_count[old] -= n
                         pair_count[k] += n
                         if pair_stamp[k] != step:  # first gain of this pair in this merge
@@ -479,18 +485,26 @@ def merge_chunk(symbols, word_start, word_len, word_count,
 
 
 def _table_size(capacity: int) -> int:
-    """A power of two at least twice ``capacity`` (open addressing stays at most half full)."""
+    """A power of two at least 1.5 times ``capacity`` (open addressing stays at most 2/3 full)."""
     size = 16
-    while size < 2 * capacity:
+    while size < capacity + capacity // 2:
         size *= 2
     return size
 
 
 def _grown(array: np.ndarray, size: int, fill: int = 0) -> np.ndarray:
-    """``array`` copied into a new array of ``size`` items, the rest ``fill``."""
-    out = np.full(size, fill, dtype=array.dtype)
-    out[: array.shape[0]] = array
-    return out
+    """``array`` lengthened to ``size`` items, the new ones ``fill``.
+
+    subtle: resized in place (``realloc``, which moves big blocks by remapping pages) rather
+    than copied, so growing does not hold the old and the new array at once; no other
+    reference to these arrays outlives a kernel call.
+    """
+    old = array.shape[0]
+    if not array.flags.owndata:
+        array = array.copy()
+    array.resize(size, refcheck=False)
+    array[old:] = fill
+    return array
 
 
 def _codes(strings: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -515,8 +529,7 @@ class MergeState:
     token_start: np.ndarray
     token_len: np.ndarray
     prefix: np.ndarray
-    pair_keys: np.ndarray
-    pair_ids: np.ndarray
+    pair_table: np.ndarray
     pair_left: np.ndarray
     pair_right: np.ndarray
     pair_count: np.ndarray
@@ -546,17 +559,21 @@ class MergeState:
         self.ints = np.zeros(10, dtype=np.int64)
 
     @classmethod
-    def build(cls, words: list[str], counts: list[int], tokens: list[str], prefix: str,
+    def build(cls, symbols: np.ndarray, word_len: np.ndarray, counts: np.ndarray, tokens: list[str], prefix: str,
               vocab_size: int | None = None) -> MergeState:  # fmt: skip
-        """Step 3 of the trainer: words (strings of id code points) to arrays, pairs counted.
+        """Step 3 of the trainer: the words' arrays in, pairs counted and the first heap built.
 
-        ``tokens`` are the initial tokens in id order; ``prefix`` the continuing-subword prefix.
+        ``symbols`` holds every word's ids one after the other (``word_len`` says how many
+        each; ``counts`` how often it occurs); ``tokens`` are the initial tokens in id order;
+        ``prefix`` is the continuing-subword prefix ("" for none).
         """
         self = cls()
         ints = self.ints
-        self.symbols, self.word_start = _codes(words)
-        self.word_len = np.fromiter(map(len, words), dtype=np.int32, count=len(words))
-        self.word_count = np.asarray(counts, dtype=np.int64)
+        self.symbols = np.ascontiguousarray(symbols, dtype=np.int32)
+        self.word_len = np.ascontiguousarray(word_len, dtype=np.int32)
+        self.word_start = np.zeros(self.word_len.shape[0], dtype=np.int64)
+        np.cumsum(self.word_len[:-1], out=self.word_start[1:])
+        self.word_count = np.ascontiguousarray(counts, dtype=np.int64)
         capacity = max(len(tokens), vocab_size or 0) + 1
         chars, starts = _codes(tokens)
         self.token_chars = _grown(chars, max(2 * chars.shape[0], 1024))
@@ -578,32 +595,32 @@ class MergeState:
         last_word = np.full(self.pair_left.shape[0], -1, dtype=np.int32)
         w = 0
         while True:
-            w = count_pairs(self.symbols, self.word_start, self.word_len, self.word_count, w, self.pair_keys,
-                            self.pair_ids, self.pair_left, self.pair_right, self.pair_count, pair_words,
+            w = count_pairs(self.symbols, self.word_start, self.word_len, self.word_count, w, self.pair_table,
+                            self.pair_left, self.pair_right, self.pair_count, pair_words,
                             last_word, ints)  # fmt: skip
-            if w == len(words):
+            if w == self.word_len.shape[0]:
                 break
             self._grow_pairs(int(self.word_len[w]))
             pair_words = _grown(pair_words, self.pair_left.shape[0])
             last_word = _grown(last_word, self.pair_left.shape[0], -1)
         n_pairs = int(ints[I_PAIRS])
         order = np.argsort((self.pair_left[:n_pairs].astype(np.int64) << 32) | self.pair_right[:n_pairs])
-        n_entries = max(n_pairs * 2, 1024)
+        n_entries = n_pairs + n_pairs // 4 + 1024
         self.entry_pair = np.zeros(n_entries, dtype=np.int32)
         self.entry_neg = np.zeros(n_entries, dtype=np.int64)
-        self.entry_seq = np.zeros(n_entries, dtype=np.int64)
+        self.entry_seq = np.zeros(n_entries, dtype=np.int32)
         self.entry_start = np.zeros(n_entries, dtype=np.int64)
         self.entry_end = np.zeros(n_entries, dtype=np.int64)
         self.heap = np.zeros(n_entries, dtype=np.int32)
         total_words = int(pair_words[:n_pairs].sum())
-        self.pool = np.zeros(max(2 * total_words, 1024), dtype=np.int32)
+        self.pool = np.zeros(total_words + total_words // 2 + 1024, dtype=np.int32)
         last_word[:] = -1
-        fill_initial_entries(self.symbols, self.word_start, self.word_len, self.pair_keys, self.pair_ids,
+        fill_initial_entries(self.symbols, self.word_start, self.word_len, self.pair_table,
                              self.pair_left, self.pair_right, self.pair_count, order, pair_words[:n_pairs],
                              last_word, self.entry_pair, self.entry_neg, self.entry_seq, self.entry_start,
                              self.entry_end, self.pool, self.heap, ints)  # fmt: skip
         del order, pair_words, last_word
-        self.pair_stamp = np.zeros(self.pair_left.shape[0], dtype=np.int64)
+        self.pair_stamp = np.zeros(self.pair_left.shape[0], dtype=np.int32)
         self.pair_last_word = np.zeros(self.pair_left.shape[0], dtype=np.int32)
         self.pair_slot = np.zeros(self.pair_left.shape[0], dtype=np.int32)
         self._gained(1024)
@@ -618,16 +635,15 @@ class MergeState:
             self.pair_right = np.zeros(size, dtype=np.int32)
             self.pair_count = np.zeros(size, dtype=np.int64)
         else:
-            size = max(2 * self.pair_left.shape[0], n_pairs + need)
+            size = max(self.pair_left.shape[0] * 3 // 2, n_pairs + need)
             self.pair_left = _grown(self.pair_left, size)
             self.pair_right = _grown(self.pair_right, size)
             self.pair_count = _grown(self.pair_count, size)
             for name in ("pair_stamp", "pair_last_word", "pair_slot"):
                 if hasattr(self, name):
                     setattr(self, name, _grown(getattr(self, name), size))
-        self.pair_keys = np.full(_table_size(size), -1, dtype=np.int64)
-        self.pair_ids = np.zeros(self.pair_keys.shape[0], dtype=np.int32)
-        rehash_pairs(self.pair_keys, self.pair_ids, self.pair_left, self.pair_right, n_pairs)
+        self.pair_table = np.full(_table_size(size), -1, dtype=np.int32)
+        rehash_pairs(self.pair_table, self.pair_left, self.pair_right, n_pairs)
 
     def _gained(self, size: int) -> None:
         self.gained_slot = np.zeros(size, dtype=np.int32)
@@ -651,11 +667,11 @@ class MergeState:
         if ints[I_PAIRS] + need > self.pair_left.shape[0]:
             self._grow_pairs(need)
         if ints[I_ENTRIES] + need > self.entry_pair.shape[0]:
-            size = max(2 * self.entry_pair.shape[0], int(ints[I_ENTRIES]) + need)
+            size = max(self.entry_pair.shape[0] * 3 // 2, int(ints[I_ENTRIES]) + need)
             for name in ("entry_pair", "entry_neg", "entry_seq", "entry_start", "entry_end", "heap"):
                 setattr(self, name, _grown(getattr(self, name), size))
         if ints[I_POOL] + need > self.pool.shape[0]:
-            self.pool = _grown(self.pool, max(2 * self.pool.shape[0], int(ints[I_POOL]) + need))
+            self.pool = _grown(self.pool, max(self.pool.shape[0] * 3 // 2, int(ints[I_POOL]) + need))
         if need > self.gained_slot.shape[0]:
             self._gained(max(2 * self.gained_slot.shape[0], need))
         if ints[I_CHARS] + need_chars > self.token_chars.shape[0]:
@@ -671,7 +687,7 @@ class MergeState:
             result, done = merge_chunk(
                 self.symbols, self.word_start, self.word_len, self.word_count,
                 self.token_keys, self.token_ids, self.token_chars, self.token_start, self.token_len, self.prefix,
-                self.pair_keys, self.pair_ids, self.pair_left, self.pair_right, self.pair_count,
+                self.pair_table, self.pair_left, self.pair_right, self.pair_count,
                 self.pair_stamp, self.pair_last_word, self.pair_slot,
                 self.entry_pair, self.entry_neg, self.entry_seq, self.entry_start, self.entry_end,
                 self.heap, self.pool, self.gained_slot, self.gained_word, self.slot_pair, self.slot_count,

@@ -6,6 +6,7 @@ comments), not produced by our code.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from core.errors import ConfigError, CorpusError
@@ -228,7 +229,7 @@ def test_cancel_by_stopping_iteration():
 def test_setup_helpers_match_plain_python():
     from collections import Counter
 
-    from core.trainers.bpe import _all_word_ids, _char_frequencies
+    from core.trainers.bpe import _char_frequencies, _form, _symbol_keys
     from core.trainers.bpe_kernels import I_PAIRS, MergeState
 
     word_counts = {"hug": 10, "pug": 5, "철수👋🏽": 3, "": 2, "a": 1, "abab": 4}
@@ -240,11 +241,20 @@ def test_setup_helpers_match_plain_python():
 
     alphabet = sorted(set("hugpab철"))  # "수", "👋" and "🏽" are outside: dropped
     token_to_id = {ch: i for i, ch in enumerate(alphabet)}
-    words = _all_word_ids(word_counts, alphabet, token_to_id)
-    assert words == ["".join(chr(token_to_id[c]) for c in w if c in token_to_id) for w in word_counts]
+    words = ["".join(chr(token_to_id[c]) for c in w if c in token_to_id) for w in word_counts]
+
+    chars, keys, lengths = _symbol_keys(word_counts, "##", "</w>")
+    forms = [_form(chars[k >> 2], k & 3, "##", "</w>") for k in keys.tolist()]
+    assert forms == [
+        ("##" if i else "") + c + ("</w>" if i == len(w) - 1 else "")
+        for w in word_counts
+        for i, c in enumerate(w)
+    ]
+    assert lengths.tolist() == [len(w) for w in word_counts]
 
     counts = list(word_counts.values())
-    state = MergeState.build(words, counts, alphabet, "")
+    symbols = np.array([ord(c) for w in words for c in w], dtype=np.int32)
+    state = MergeState.build(symbols, np.array([len(w) for w in words]), np.array(counts), alphabet, "")
     ref_counts, ref_words = Counter(), {}
     for i, w in enumerate(words):
         for pair in (w[j : j + 2] for j in range(len(w) - 1)):
