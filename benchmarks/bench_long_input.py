@@ -9,10 +9,14 @@ Models are trained in the run on the corpus's first 20,000 lines (vocab 8000):
 
 - ``bpe``: a BPE ``tokenizer.json`` (Whitespace), ours vs `tokenizers` (one thread);
 - ``tiktoken-gpt2``: a GPT-2-shaped rank file (byte-level BPE ranks, the GPT-2 split), ours vs tiktoken;
-- ``sp-bpe``: a SentencePiece BPE ``.model`` with byte fallback, ours vs sentencepiece.
+- ``sp-bpe``: a SentencePiece BPE ``.model`` with byte fallback, ours vs sentencepiece;
+- ``unigram``: a Unigram ``tokenizer.json`` (NFKC, Metaspace), ours vs `tokenizers` (one thread);
+- ``sp-unigram``: a SentencePiece unigram ``.model``, ours vs sentencepiece.
 
 Each encode is timed once per size (ids checked equal first; ours both as ``encode`` and
-``encode_ids``); the last column is time(1 MB) / time(100 KB): about 10 means linear.
+``encode_ids``), after one short encode of each model so that compiled kernels are loaded
+(numba); the last column is time(1 MB) / time(100 KB): about 10 means linear.
+``--only bpe,unigram`` times a subset.
 
 ``--train-sizes`` also times our Unigram trainer (vocab 8000, no pre-tokenizer) on one unspaced
 line of each size in characters, of two kinds: low-variety text (random letters from a 30-letter
@@ -37,6 +41,7 @@ os.environ["TOKENIZERS_PARALLELISM"] = "false"
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+MODELS = ["bpe", "tiktoken-gpt2", "sp-bpe", "unigram", "sp-unigram"]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "ko-movie-reviews.txt"
 
 
@@ -50,11 +55,11 @@ def _word(text: str, size: int) -> str:
     return letters.encode("utf-8")[:size].decode("utf-8", errors="ignore")
 
 
-def _models(d: Path, corpus: Path):
-    """name -> (ours, peer ids function)."""
+def _models(d: Path, corpus: Path, names: set[str]):
+    """name -> (ours, peer ids function), for the models in ``names``."""
     import sentencepiece as spm
     import tiktoken
-    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
 
     from core.bytelevel import CHAR_TO_BYTE
     from core.formats.hf_json import load_tokenizer_json
@@ -62,34 +67,64 @@ def _models(d: Path, corpus: Path):
     from core.formats.tiktoken_ranks import PATTERNS, load_tiktoken, write_ranks
 
     out = {}
-    hf = Tokenizer(models.BPE(unk_token="[UNK]"))
-    hf.pre_tokenizer = pre_tokenizers.Whitespace()
-    hf.train(
-        [str(corpus)], trainers.BpeTrainer(vocab_size=8000, special_tokens=["[UNK]"], show_progress=False)
-    )
-    hf.save(str(d / "bpe.json"))
-    out["bpe"] = (load_tokenizer_json(d / "bpe.json"), lambda s, hf=hf: hf.encode(s).ids)
-    bl = Tokenizer(models.BPE())
-    bl.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    alphabet = pre_tokenizers.ByteLevel.alphabet()
-    bl.train(
-        [str(corpus)], trainers.BpeTrainer(vocab_size=8000, initial_alphabet=alphabet, show_progress=False)
-    )
-    ranks = {bytes(CHAR_TO_BYTE[c] for c in t): i for t, i in bl.get_vocab().items()}
-    write_ranks(ranks, d / "ranks.tiktoken")
-    enc = tiktoken.Encoding("gpt2-shaped", pat_str=PATTERNS["gpt2"], mergeable_ranks=ranks, special_tokens={})
-    out["tiktoken-gpt2"] = (load_tiktoken(d / "ranks.tiktoken", "gpt2"), enc.encode_ordinary)
-    spm.SentencePieceTrainer.train(
-        input=str(corpus),
-        model_prefix=str(d / "sp"),
-        vocab_size=8000,
-        model_type="bpe",
-        byte_fallback=True,
-        minloglevel=2,
-        num_threads=1,
-    )
-    sp = spm.SentencePieceProcessor(model_file=str(d / "sp.model"))
-    out["sp-bpe"] = (load_sentencepiece(d / "sp.model"), sp.encode)
+    if "bpe" in names:
+        hf = Tokenizer(models.BPE(unk_token="[UNK]"))
+        hf.pre_tokenizer = pre_tokenizers.Whitespace()
+        hf.train(
+            [str(corpus)],
+            trainers.BpeTrainer(vocab_size=8000, special_tokens=["[UNK]"], show_progress=False),
+        )
+        hf.save(str(d / "bpe.json"))
+        out["bpe"] = (load_tokenizer_json(d / "bpe.json"), lambda s, hf=hf: hf.encode(s).ids)
+    if "tiktoken-gpt2" in names:
+        bl = Tokenizer(models.BPE())
+        bl.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        alphabet = pre_tokenizers.ByteLevel.alphabet()
+        bl.train(
+            [str(corpus)],
+            trainers.BpeTrainer(vocab_size=8000, initial_alphabet=alphabet, show_progress=False),
+        )
+        ranks = {bytes(CHAR_TO_BYTE[c] for c in t): i for t, i in bl.get_vocab().items()}
+        write_ranks(ranks, d / "ranks.tiktoken")
+        enc = tiktoken.Encoding(
+            "gpt2-shaped", pat_str=PATTERNS["gpt2"], mergeable_ranks=ranks, special_tokens={}
+        )
+        out["tiktoken-gpt2"] = (load_tiktoken(d / "ranks.tiktoken", "gpt2"), enc.encode_ordinary)
+    if "sp-bpe" in names:
+        spm.SentencePieceTrainer.train(
+            input=str(corpus),
+            model_prefix=str(d / "sp"),
+            vocab_size=8000,
+            model_type="bpe",
+            byte_fallback=True,
+            minloglevel=2,
+            num_threads=1,
+        )
+        sp = spm.SentencePieceProcessor(model_file=str(d / "sp.model"))
+        out["sp-bpe"] = (load_sentencepiece(d / "sp.model"), sp.encode)
+    if "unigram" in names:
+        uni = Tokenizer(models.Unigram())
+        uni.normalizer = normalizers.NFKC()
+        uni.pre_tokenizer = pre_tokenizers.Metaspace()
+        uni.train(
+            [str(corpus)],
+            trainers.UnigramTrainer(
+                vocab_size=8000, special_tokens=["<unk>"], unk_token="<unk>", show_progress=False
+            ),
+        )
+        uni.save(str(d / "unigram.json"))
+        out["unigram"] = (load_tokenizer_json(d / "unigram.json"), lambda s, uni=uni: uni.encode(s).ids)
+    if "sp-unigram" in names:
+        spm.SentencePieceTrainer.train(
+            input=str(corpus),
+            model_prefix=str(d / "sp-unigram"),
+            vocab_size=8000,
+            model_type="unigram",
+            minloglevel=2,
+            num_threads=1,
+        )
+        sp_uni = spm.SentencePieceProcessor(model_file=str(d / "sp-unigram.model"))
+        out["sp-unigram"] = (load_sentencepiece(d / "sp-unigram.model"), sp_uni.encode)
     return out
 
 
@@ -135,6 +170,9 @@ def main() -> int:
     ap.add_argument(
         "--train-sizes", default="", help="Unigram training sizes in characters (none by default)"
     )
+    ap.add_argument(
+        "--only", help="comma-separated subset of: bpe, tiktoken-gpt2, sp-bpe, unigram, sp-unigram"
+    )
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",") if s]  # --sizes "" times training only
     text = args.corpus.read_text(encoding="utf-8")
@@ -144,18 +182,24 @@ def main() -> int:
         d = Path(tmp)
         corpus = d / "corpus.txt"
         corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        models = _models(d, corpus) if sizes else {}
+        names = args.only.split(",") if args.only else MODELS
+        models = _models(d, corpus, set(names)) if sizes else {}
         print("| model | word | peer s | ours `encode_ids` s | ours `encode` s | ours/peer (ids) |")
         print("| --- | --- | --- | --- | --- | --- |")
         times: dict[str, list[tuple[float, float, float]]] = {}
         for name, (ours, peer) in models.items():
+            ours.encode_ids("워밍업")  # loads compiled kernels (numba) before any timing
             for size in sizes:
                 word = _word(text, size)
                 t_peer, want = _time(peer, word)
                 t_ids, got = _time(ours.encode_ids, word)
                 t_enc, enc = _time(ours.encode, word)
                 if got != want or enc.ids != want:
-                    print(f"{name} {size}: ids differ; not reported", flush=True)
+                    first = next((k for k, (a, b) in enumerate(zip(want, got)) if a != b), None)
+                    print(
+                        f"{name} {size}: ids differ (from id {first} of {len(want)}); not reported",
+                        flush=True,
+                    )
                     continue
                 times.setdefault(name, []).append((t_peer, t_ids, t_enc))
                 print(

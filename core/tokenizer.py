@@ -207,6 +207,7 @@ class Tokenizer:
         check_text(text)
         enc = Encoding()
         word = 0
+        tokenize_batch = getattr(self.model, "tokenize_batch", None)
         for i, (start, end, added) in enumerate(self._sections(text)):
             if added is not None:
                 _append_added(enc, self._by_content[added], (start, end), text[start:end])
@@ -219,8 +220,14 @@ class Tokenizer:
                     _append_added(enc, token, part.offsets, part.normalized)
                     word += 1
                     continue
-                for piece in self.pre_tokenize(part, first_section=i == 0):
-                    for t in self.model.tokenize(piece.normalized):
+                pieces = self.pre_tokenize(part, first_section=i == 0)
+                if tokenize_batch is not None and len(pieces) > 1:
+                    # one call for all pre-tokens (a compiled Unigram Viterbi pays per call)
+                    tokens_of = tokenize_batch([piece.normalized for piece in pieces])
+                else:
+                    tokens_of = [self.model.tokenize(piece.normalized) for piece in pieces]
+                for piece, tokens in zip(pieces, tokens_of):
+                    for t in tokens:
                         enc.ids.append(t.id)
                         enc.tokens.append(t.value)
                         enc.offsets.append(piece.span(t.start, t.end))

@@ -703,11 +703,13 @@ class SentencePieceUnigram(_SentencePieceModel):
     def _segment(self, s: str) -> list[tuple[int, int, int]]:
         """The best path as ``(start, end, id)`` nodes (unknown characters one node each),
         by the compiled Viterbi; :meth:`_segment_readable` is the same in Python."""
-        from core.models.unigram_kernels import best_path, codepoints
+        import numpy as np
+
+        from core.models.unigram_kernels import best_path
 
         if not s:
             return []
-        codes, _ = codepoints([s])
+        codes = np.frombuffer(s.encode("utf-32-le"), dtype=np.int32)
         starts, ids = best_path(
             codes,
             self._kernel_trie(),

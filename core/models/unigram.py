@@ -98,6 +98,38 @@ class Unigram:
                 cache[piece] = found
         return list(found)
 
+    def tokenize_batch(self, pieces: list[str]) -> list[list[Token]]:
+        """``[tokenize(p) for p in pieces]``, the pieces not kept yet in one kernel call
+        (``Tokenizer.encode`` hands over all pre-tokens of a text at once).
+
+        >>> m = Unigram([("<unk>", 0.0), ("▁", -1.0), ("a", -2.0), ("b", -2.0), ("ab", -2.5)])
+        >>> [[t.value for t in ts] for ts in m.tokenize_batch(["▁ab", "ba"])]
+        [['▁', 'ab'], ['b', 'a']]
+        """
+        cache = self.__dict__.setdefault("_token_cache", {})
+        found = [cache.get(p) for p in pieces]
+        missing = [p for p, f in zip(pieces, found) if f is None]
+        if missing:
+            from core.models.unigram_kernels import best_paths, codepoints
+
+            codes, bounds = codepoints(missing)
+            unk = -1 if self.unk_id is None else self.unk_id
+            starts, ids, ends = best_paths(codes, bounds, self._kernel_trie(), unk, self.unk_score)
+            starts_l, ids_l, cuts = starts.tolist(), ids.tolist(), ends.tolist()
+            made = {}
+            for k, piece in enumerate(missing):
+                a, b = cuts[k], cuts[k + 1]
+                node_ends = starts_l[a + 1 : b] + [len(piece)]
+                path = [(s, e, None if i < 0 else i) for s, e, i in zip(starts_l[a:b], node_ends, ids_l[a:b])]
+                made[piece] = self._to_tokens(piece, path)
+            if len(cache) + len(made) >= _CACHE_LIMIT:
+                cache.clear()
+            for piece, tokens in made.items():
+                if len(piece) <= _CACHE_MAX_PIECE:
+                    cache[piece] = tokens
+            found = [f if f is not None else made[p] for p, f in zip(pieces, found)]
+        return [list(f) for f in found]
+
     def tokenize_ids(self, piece: str) -> list[int]:
         """The ids of :meth:`tokenize`, without Token objects.
 
@@ -283,11 +315,13 @@ class Unigram:
 
     def _best_path(self, piece: str) -> list[tuple[int, int, int | None]]:
         """:meth:`_viterbi`, by the compiled kernel."""
-        from core.models.unigram_kernels import best_path, codepoints
+        import numpy as np
+
+        from core.models.unigram_kernels import best_path
 
         if not piece:
             return []
-        codes, _ = codepoints([piece])
+        codes = np.frombuffer(piece.encode("utf-32-le"), dtype=np.int32)
         unk = -1 if self.unk_id is None else self.unk_id
         starts, ids = best_path(codes, self._kernel_trie(), unk, self.unk_score)
         bounds = starts.tolist() + [len(piece)]

@@ -178,6 +178,16 @@ def best_path(
     )
 
 
+def best_paths(
+    codes: np.ndarray, bounds: np.ndarray, trie: PieceTrie, unk_id: int, unk_score: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`best_path` of many texts in one call: ``(starts, ids, ends)``, text ``k``'s nodes
+    being ``starts[ends[k]:ends[k + 1]]`` (offsets within that text) and the same slice of ids."""
+    return _best_paths(
+        codes, bounds, trie.keys, trie.children, trie.piece_id, trie.score, trie.user, unk_id, unk_score
+    )
+
+
 # -- kernels -----------------------------------------------------------------------------
 
 
@@ -449,3 +459,54 @@ def _append_bytes(code, byte_ids, out, m):
         out[m] = byte_ids[buffer[b]]
         m += 1
     return m
+
+
+@kernel
+def _best_paths(codes, bounds, keys, children, piece_id, score, user, unk_id, unk_score):
+    n_texts = bounds.shape[0] - 1
+    longest = 0
+    for k in range(n_texts):
+        longest = max(longest, bounds[k + 1] - bounds[k])
+    best_score = np.empty(longest + 1, dtype=np.float64)
+    best_start = np.empty(longest + 1, dtype=np.int64)
+    best_id = np.empty(longest + 1, dtype=np.int64)
+    starts = np.empty(codes.shape[0], dtype=np.int64)  # a node holds at least one character
+    ids = np.empty(codes.shape[0], dtype=np.int64)
+    ends = np.zeros(n_texts + 1, dtype=np.int64)
+    m = 0
+    for k in range(n_texts):
+        lo = bounds[k]
+        n = bounds[k + 1] - lo
+        if n > 0:
+            _viterbi(
+                codes,
+                lo,
+                lo + n,
+                keys,
+                children,
+                piece_id,
+                score,
+                user,
+                unk_id,
+                unk_score,
+                False,
+                0.0,
+                best_score,
+                best_start,
+                best_id,
+            )
+            count = 0
+            p = n
+            while p > 0:
+                count += 1
+                p = best_start[p]
+            p = n
+            i = m + count
+            while p > 0:
+                i -= 1
+                starts[i] = best_start[p]
+                ids[i] = best_id[p] if best_id[p] >= 0 else unk_id
+                p = best_start[p]
+            m += count
+        ends[k + 1] = m
+    return starts[:m], ids[:m], ends
