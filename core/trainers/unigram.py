@@ -229,7 +229,6 @@ class _Corpus:
     end node)."""
 
     def __init__(self, words: list[str], counts: np.ndarray):
-        self.words = words
         self.counts = counts.astype(np.float64)
         self.text = "\x00".join(words) + "\x00"
         codes = np.frombuffer(self.text.encode("utf-32-le"), dtype=np.uint32).astype(np.int32)
@@ -545,11 +544,12 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
         raise ConfigError("EM sub-iterations and seed size must be positive")
     specials = list(options.special_tokens or [])
     min_count = max(1, int(options.min_frequency or 0))
-    kept = [(w, c) for w, c in word_counts.items() if w and c >= min_count]
-    if not kept:
+    # (two flat lists, not a list of pairs: a pair per distinct word costs more than the word)
+    words = [w for w, c in word_counts.items() if w and c >= min_count]
+    if not words:
         raise ConfigError("cannot train on an empty corpus (no words with enough occurrences)")
-    words = [w for w, _ in kept]
-    corpus = _Corpus(words, np.array([c for _, c in kept], dtype=np.float64))
+    corpus = _Corpus(words, np.array([word_counts[w] for w in words], dtype=np.float64))
+    del words
     n_chars = len(set(corpus.codes[corpus.dist >= 1].tolist()))
     target = options.vocab_size - len(specials)
     if target < n_chars:
