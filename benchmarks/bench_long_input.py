@@ -19,11 +19,13 @@ Each encode is timed once per size (ids checked equal first; ours both as ``enco
 ``--only bpe,unigram`` times a subset.
 
 ``--train-sizes`` also times our Unigram trainer (vocab 8000, no pre-tokenizer) on one unspaced
-line of each size in characters, of two kinds: low-variety text (random letters from a 30-letter
-set, seeded), the case that used to stall after counting, and real Japanese (``ja-wagahaiwa.txt``
-with line ends and spaces removed; it has about 370,000 characters, so a longer line repeats it,
-which makes every substring of a copy frequent: harder than more real text would be). It reports
-the time, the longest wait between two progress events, and time(largest) / time(smallest).
+line of each size in characters, of three kinds: low-variety text (random letters from a 30-letter
+set, seeded), the case that used to stall after counting; real Korean (the letters of the corpus,
+as for the long word: about 7 million characters, never repeated); and real Japanese
+(``ja-wagahaiwa.txt`` without its line ends and spaces, about 370,000 characters: sizes beyond it
+are skipped, since a repeated text makes every substring frequent and is not real text). It
+reports the time, the longest wait between two progress events, and time(largest) /
+time(smallest).
 """
 
 from __future__ import annotations
@@ -134,15 +136,19 @@ def _time(fn, arg) -> tuple[float, object]:
     return time.perf_counter() - start, result
 
 
-def _unspaced_line(kind: str, size: int) -> str:
+def _unspaced_line(kind: str, size: int, korean: str) -> str | None:
+    """``size`` characters of one kind of unspaced text, or None if the real text is shorter."""
     if kind == "low-variety":
         rng = random.Random(size)
         letters = "abcdefghijklmnopqrstuvwxyzàéîõ"
         return "".join(rng.choice(letters) for _ in range(size))
-    text = "".join(
-        (ROOT.parent / "shared" / "corpora" / "ja-wagahaiwa.txt").read_text(encoding="utf-8").split()
-    )
-    return (text * (size // len(text) + 1))[:size]
+    if kind == "Korean":
+        text = korean
+    else:
+        text = "".join(
+            (ROOT.parent / "shared" / "corpora" / "ja-wagahaiwa.txt").read_text(encoding="utf-8").split()
+        )
+    return text[:size] if len(text) >= size else None
 
 
 def _train_unigram(line: str) -> tuple[float, float]:
@@ -218,18 +224,25 @@ def main() -> int:
                 )
     train_sizes = [int(s) for s in args.train_sizes.split(",") if s]
     if train_sizes:
-        _train_unigram(_unspaced_line("low-variety", 2000))  # warm-up: numba loads its compiled kernels
-    for kind in ("low-variety", "Japanese"):
+        _train_unigram(_unspaced_line("low-variety", 2000, "") or "")  # warm-up: loads numba's kernels
+    import regex
+
+    korean = "".join(regex.findall(r"\p{L}+", text)) if train_sizes else ""
+    for kind in ("low-variety", "Korean", "Japanese"):
         seconds = []
         for size in train_sizes:
-            took, longest = _train_unigram(_unspaced_line(kind, size))
+            line = _unspaced_line(kind, size, korean)
+            if line is None:
+                print(f"Unigram training, {kind}: {size:,} characters skipped (the text is shorter)")
+                continue
+            took, longest = _train_unigram(line)
             seconds.append(took)
             print(
                 f"Unigram training, one unspaced line of {size:,} {kind} characters: {took:.1f} s "
                 f"(longest wait between progress events {longest:.1f} s)",
                 flush=True,
             )
-        if len(seconds) >= 2:
+        if len(seconds) == len(train_sizes) >= 2:
             print(
                 f"  {kind}: time ratio {seconds[-1] / seconds[0]:.1f} for {train_sizes[-1] / train_sizes[0]:.0f}x "
                 f"the characters (linear is about {train_sizes[-1] / train_sizes[0]:.0f})",
