@@ -141,8 +141,17 @@ class CompareColumn(QFrame):
         head = QHBoxLayout()
         head.addWidget(badge)
         head.addWidget(self.source, 1)
-        head.addWidget(self.size)
         head.addWidget(self.remove)
+        # the size on a row of its own: beside the combo, in a half-width column of a narrow
+        # tab, it clipped the combo to "Full cut to size."
+        self.size_row = QWidget()
+        size_row = QHBoxLayout(self.size_row)
+        size_row.setContentsMargins(0, 0, 0, 0)
+        size_label = QLabel(self.tr("Vocab size"))
+        size_label.setObjectName("hint")
+        size_row.addWidget(size_label)
+        size_row.addWidget(self.size, 1)
+        self.size_row.setVisible(False)
 
         self.title = QLabel()
         self.title.setObjectName("hint")
@@ -161,6 +170,7 @@ class CompareColumn(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(head)
+        layout.addWidget(self.size_row)
         layout.addWidget(self.title)
         layout.addWidget(scroll, 1)
         layout.addWidget(self.summary)
@@ -251,7 +261,7 @@ class CompareColumn(QFrame):
         state = self.panel.state
         key = self.source_key()
         full = state.full_tokenizer
-        self.size.setVisible(key == "size")
+        self.size_row.setVisible(key == "size")
         tok, title = None, ""
         if key == "shown":
             tok = state.tokenizer
@@ -460,7 +470,8 @@ class ComparePanel(QWidget):
             [QCoreApplication.translate("Labels", label) for _, label, _ in METRICS]
         )
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.horizontalHeader().setMinimumSectionSize(60)
+        # "17.65%" fits 48 px: two columns beside the labels fit the half of a narrow tab
+        self.table.horizontalHeader().setMinimumSectionSize(48)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setDefaultSectionSize(22)
 
@@ -475,6 +486,7 @@ class ComparePanel(QWidget):
             plot.setMouseEnabled(x=False, y=False)
             plot.hideButtons()
             plot.showGrid(y=True, alpha=0.2)
+            plot.getAxis("left").setWidth(30)
             bars = pg.BarGraphItem(x=[], height=[], width=0.7)
             plot.addItem(bars)
             self._plot_items.append((plot, bars))
@@ -512,6 +524,12 @@ class ComparePanel(QWidget):
                 layout.removeItem(plot)
         for n, (plot, _bars) in enumerate(self._plot_items):
             layout.addItem(plot, row=n // per_row, col=n % per_row)
+        # subtle: a GraphicsLayoutWidget does not grow to its plots' minimum width; in a narrow
+        # tab the right-hand plots were cut off. Asking for it makes the splitter give it.
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.setSpacing(2)
+        need = layout.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
+        self.plots.setMinimumWidth(int(need) + 4 if per_row == 2 else 0)
 
     def eventFilter(self, obj, event) -> bool:  # noqa: N802
         if obj is self.plots and event.type() == event.Type.Resize:

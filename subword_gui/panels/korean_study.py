@@ -15,6 +15,8 @@ compare them as any other runs).
 
 from __future__ import annotations
 
+import math
+
 import pyqtgraph as pg
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QObject, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -117,6 +119,26 @@ class KoreanStudyWindow(QWidget):
             style = Qt.PenStyle.DashLine if r.name == "morpheme-aware BPE" else Qt.PenStyle.SolidLine
             pen = pg.mkPen(colour, width=2, style=style)
             self.plot.plot(xs, ys, pen=pen, symbol="o", symbolSize=6, symbolBrush=colour, name=r.name)
+        sizes = [k for r in rows for k, _ in r.curve]
+        if sizes:
+            # pyqtgraph labels every minor tick of a log axis: 200 … 900 ran into each other
+            self.plot.getAxis("bottom").setTicks(
+                [[(math.log10(v), f"{v:,}") for v in log_ticks(min(sizes), max(sizes))], []]
+            )
+
+
+def log_ticks(low: float, high: float) -> list[int]:
+    """Round values 1, 2, 5 × 10ⁿ from ``low`` to ``high``: labels for a log axis that never crowd.
+
+    >>> log_ticks(120, 2000)
+    [200, 500, 1000, 2000]
+    """
+    out = []
+    power = 10 ** max(0, math.floor(math.log10(max(low, 1))))
+    while power <= high:
+        out += [m * power for m in (1, 2, 5) if low <= m * power <= high]
+        power *= 10
+    return out or [int(low)]
 
 
 class KoreanStudy(QObject):

@@ -74,12 +74,16 @@ class RunsModel(QAbstractTableModel):
         QT_TRANSLATE_NOOP("RunsModel", "Name"),
         QT_TRANSLATE_NOOP("RunsModel", "Algorithm"),
         QT_TRANSLATE_NOOP("RunsModel", "Vocab"),
-        QT_TRANSLATE_NOOP("RunsModel", "Corpus"),
-        QT_TRANSLATE_NOOP("RunsModel", "Time"),
         QT_TRANSLATE_NOOP("RunsModel", "Tokens/word"),
         QT_TRANSLATE_NOOP("RunsModel", "Chars/token"),
+        QT_TRANSLATE_NOOP("RunsModel", "Time"),
+        QT_TRANSLATE_NOOP("RunsModel", "Corpus"),
         QT_TRANSLATE_NOOP("RunsModel", "Options"),
     ]
+    # the figures first: in a narrow tab what is cut off is the corpus and the options (both in the
+    # row's tooltip), never the figures; columns 3 and 4 break their header after the slash
+    NUMERIC = (2, 3, 4, 5)
+    CORPUS = 6
 
     def __init__(self, state, parent=None):
         super().__init__(parent)
@@ -102,7 +106,8 @@ class RunsModel(QAbstractTableModel):
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):  # noqa: N802
         if role == Qt.ItemDataRole.DisplayRole:
             if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.COLUMNS):
-                return QCoreApplication.translate("RunsModel", self.COLUMNS[section])
+                text = QCoreApplication.translate("RunsModel", self.COLUMNS[section])
+                return text.replace("/", "/\n", 1) if section in (3, 4) else text
             if orientation == Qt.Orientation.Vertical:
                 return str(section + 1)
         return None
@@ -127,7 +132,7 @@ class RunsModel(QAbstractTableModel):
             return run.name
         if role == Qt.ItemDataRole.FontRole and shown:
             return _BOLD
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (2, 4, 5, 6):
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in self.NUMERIC:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(run, shown)
@@ -142,13 +147,13 @@ class RunsModel(QAbstractTableModel):
         if col == 2:
             return f"{run.vocab_size:,}"
         if col == 3:
-            return Path(run.corpus).name if run.corpus else "—"
-        if col == 4:
-            return format_duration(run.duration_s) if run.duration_s else "—"
-        if col == 5:
             return f"{figures['tokens_per_word']:.2f}" if "tokens_per_word" in figures else "—"
-        if col == 6:
+        if col == 4:
             return f"{figures['chars_per_token']:.2f}" if "chars_per_token" in figures else "—"
+        if col == 5:
+            return format_duration(run.duration_s) if run.duration_s else "—"
+        if col == self.CORPUS:
+            return Path(run.corpus).name if run.corpus else "—"
         return options_summary(run.options)
 
     def _tooltip(self, run: Run, shown: bool) -> str:
@@ -204,8 +209,12 @@ class RunsPanel(QWidget):
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(0, 190)
+        header.resizeSection(0, 160)
+        header.setSectionResizeMode(RunsModel.CORPUS, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(RunsModel.CORPUS, 120)
         header.setStretchLastSection(True)
+        # a long run or corpus name keeps its start and its end ("sample…-en.txt")
+        self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.view.doubleClicked.connect(lambda index: self.show_selected() if index.column() else None)
 
         self.hint = QLabel(self.tr("Every training run of this session appears here. Train one to start."))

@@ -99,10 +99,40 @@ def available_algorithms() -> list[str]:
     return out
 
 
+def whole_number_ticks(levels: list) -> list:
+    """Keep only whole-number ticks (merge steps, EM rounds and vocab sizes have no halves):
+    ``levels`` is pyqtgraph's ``[(spacing, [values])]``, major level first.
+
+    >>> whole_number_ticks([(1.0, [1.0, 2.0, 3.0]), (0.5, [1.5, 2.5])])
+    [(1.0, [1.0, 2.0, 3.0])]
+    >>> whole_number_ticks([(0.5, [0.5, 1.0, 1.5])])
+    [(1.0, [1.0])]
+    """
+    out = []
+    for spacing, values in levels:
+        whole = [v for v in values if float(v).is_integer()]
+        if spacing >= 1 and whole:
+            out.append((spacing, whole))
+    if not out:  # a span under one: the whole numbers in it, one apart
+        whole = sorted({v for _, values in levels for v in values if float(v).is_integer()})
+        out = [(1.0, whole)] if whole else []
+    return out
+
+
+def _whole_number_axis(orientation: str):
+    import pyqtgraph as pg
+
+    class WholeNumberAxis(pg.AxisItem):
+        def tickValues(self, minVal, maxVal, size):  # noqa: N802, N803 - pyqtgraph's names
+            return whole_number_ticks(super().tickValues(minVal, maxVal, size))
+
+    return WholeNumberAxis(orientation)
+
+
 def _plot(title: str, left: str, bottom: str):
     import pyqtgraph as pg
 
-    w = pg.PlotWidget()
+    w = pg.PlotWidget(axisItems={"bottom": _whole_number_axis("bottom")})
     w.setTitle(title, color=theme.current().text, size="10pt")
     w.setLabel("left", left)
     w.setLabel("bottom", bottom)

@@ -198,7 +198,12 @@ def style_sheet(c: Colours = LIGHT) -> str:
     path = Path(__file__).with_name("explorer.qss")
     if not path.is_file():
         return ""
-    return Template(path.read_text(encoding="utf-8")).safe_substitute(asdict(c))
+    from subword_gui.resources import resource_path
+
+    # a check box's tick, drawn white on the accent (the style sheet draws the box itself: Fusion's
+    # box was dark grey on dark grey in the dark theme)
+    check = resource_path("icons", "check.svg").as_posix()
+    return Template(path.read_text(encoding="utf-8")).safe_substitute(asdict(c), check=check)
 
 
 def system_prefers_dark(app: QGuiApplication | None = None) -> bool:

@@ -16,6 +16,10 @@
         <translation>이 열 지우기</translation>
     </message>
     <message>
+        <source>Vocab size</source>
+        <translation type="unfinished">어휘 크기</translation>
+    </message>
+    <message>
         <source>Open a tokenizer to compare</source>
         <translation>비교할 토크나이저 열기</translation>
     </message>

@@ -219,3 +219,26 @@ def test_capped_lines_cut_at_the_limit():
     assert capped_lines("hug\npug\nbun", limit=8) == ["hug", "pug"]
     assert capped_lines("hug\npug", limit=100) == ["hug", "pug"]
     assert capped_lines("", limit=5) == [""]
+
+
+def test_a_narrow_tab_clips_neither_the_column_combo_nor_the_small_plots(qtbot, hug_bpe):
+    from PySide6.QtCore import Qt
+
+    state = AppState()
+    state.set_full_tokenizer(hug_bpe)
+    panel = ComparePanel(state)
+    qtbot.addWidget(panel)
+    panel.resize(520, 760)  # the right-hand tab of a 1280x800 window
+    panel.show()
+    column = panel.columns[1]  # the default second column: the full model cut to a size
+    assert column.source_key() == "size"
+    qtbot.waitUntil(lambda: column.size_row.isVisible(), timeout=5000)
+    qtbot.wait(50)
+    # the combo shows its whole text (the size spin box has a row of its own)
+    text_width = column.source.fontMetrics().horizontalAdvance(column.source.currentText())
+    assert column.source.width() >= text_width + 20
+    # the 2 x 2 bar charts fit their widget: none is cut off at the right edge
+    need = panel.plots.ci.effectiveSizeHint(Qt.SizeHint.MinimumSize).width()
+    assert panel._plots_per_row == 2 and panel.plots.width() >= need
+    for plot, _bars in panel._plot_items:
+        assert plot.mapRectToScene(plot.boundingRect()).right() <= panel.plots.width() + 1

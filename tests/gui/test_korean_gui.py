@@ -129,3 +129,12 @@ def test_the_explorer_counts_a_morpheme_corpus_on_both_cores_with_the_same_resul
     # every 20th line (index 19, 39, ...) is held out: always a "정말 좋았어요" line, 75 of its 300
     assert single[0]["▁철수"] == 300 and single[0]["▁정말"] == 225
     assert single[1][:2] == ["정말 좋았어요", "정말 좋았어요"]
+
+
+def test_the_study_plot_labels_round_vocab_sizes_that_do_not_crowd():
+    from subword_gui.panels.korean_study import log_ticks
+
+    assert log_ticks(120, 2000) == [200, 500, 1000, 2000]
+    assert log_ticks(1, 12) == [1, 2, 5, 10]
+    ticks = log_ticks(37, 32_000)
+    assert all(b / a >= 2 for a, b in zip(ticks, ticks[1:]))  # at most three labels a decade

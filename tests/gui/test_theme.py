@@ -67,3 +67,26 @@ def test_compare_bar_charts_follow_a_theme_switch(window, restore_theme):
     assert plots.backgroundBrush().color().name() == theme.DARK.base.lower()
     window.theme_actions["light"].trigger()
     assert plots.backgroundBrush().color().name() == theme.LIGHT.base.lower()
+
+
+def test_a_check_box_is_drawn_plainly_in_the_dark_theme(qtbot, qapp, restore_theme):
+    from PySide6.QtGui import QColor
+    from PySide6.QtWidgets import QCheckBox
+
+    theme.apply_theme(qapp, "dark")
+    box = QCheckBox("Follow Segmentation")
+    qtbot.addWidget(box)
+    box.show()
+    for checked in (True, False):
+        box.setChecked(checked)
+        image = box.grab().toImage()
+        # the box itself, left of the text: the accent when checked, a light frame when not
+        pixels = [
+            QColor(image.pixel(x, y)) for x in range(min(22, image.width())) for y in range(image.height())
+        ]
+        if checked:
+            accent = QColor(theme.DARK.accent)
+            assert sum(abs(p.hue() - accent.hue()) < 12 and p.saturation() > 80 for p in pixels) > 40
+        else:
+            background = QColor(theme.DARK.window).lightness()
+            assert max(p.lightness() for p in pixels) - background > 60

@@ -542,3 +542,31 @@ def test_the_first_cut_is_prepared_on_a_helper_thread(qtbot, loaded, monkeypatch
     full = train(qtbot, loaded, TrainOptions("bpe", vocab_size=140))
     qtbot.waitUntil(lambda: "_cut_tables" in full.model.__dict__, timeout=WAIT_MS)
     assert on_gui_thread and not any(on_gui_thread)
+
+
+def test_whole_number_axes_show_no_fractional_ticks(qtbot, loaded):
+    from subword_gui.panels.training import whole_number_ticks
+
+    assert whole_number_ticks([(0.5, [0.5, 1.0, 1.5, 2.0]), (0.1, [0.6, 0.7])]) == [(1.0, [1.0, 2.0])]
+    panel = loaded.training_panel
+    panel.set_options(TrainOptions("bpe", vocab_size=400))
+    for _ in range(3):  # three merges: pyqtgraph alone labels 1.5, 2.5 on the merge-step axis
+        with qtbot.waitSignal(panel.merge_model.rowsInserted, timeout=WAIT_MS):
+            panel.step_button.click()
+    plots = panel.ensure_plots()
+    for plot in (plots.merge_plot, plots.unigram_plot, plots.curve_plot):
+        axis = plot.getAxis("bottom")
+        low, high = plot.getViewBox().viewRange()[0]
+        ticks = [v for _spacing, values in axis.tickValues(low, high, 400) for v in values]
+        assert ticks and all(float(v).is_integer() for v in ticks)
+    panel.cancel()
+
+
+def test_runs_show_their_figures_before_the_corpus_and_options():
+    from subword_gui.panels.runs import RunsModel
+
+    names = list(RunsModel.COLUMNS)
+    assert names.index("Tokens/word") < names.index("Corpus") and names.index("Chars/token") < names.index(
+        "Corpus"
+    )
+    assert names[-1] == "Options" and names[RunsModel.CORPUS] == "Corpus"
