@@ -17,7 +17,7 @@
     </message>
     <message>
         <source>Vocab size</source>
-        <translation type="unfinished">어휘 크기</translation>
+        <translation>어휘 크기</translation>
     </message>
     <message>
         <source>Open a tokenizer to compare</source>
