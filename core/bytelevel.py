@@ -49,3 +49,31 @@ def chars_to_bytes(text: str) -> bytes:
         else:
             out.append(b)
     return bytes(out)
+
+
+_MEMO_LIMIT = 100_000  # pieces; a memo of pieces_to_chars is emptied when it gets this big
+_MEMO_MAX_PIECE = 64  # characters; longer pieces are converted every time
+
+
+def pieces_to_chars(pieces: list[str], memo: dict[str, str]) -> list[str]:
+    """``[bytes_to_chars(p.encode()) for p in pieces]``, remembering short pieces in ``memo``:
+    the same words come back again and again, and a look-up is several times cheaper than
+    encoding, decoding and translating a piece.
+
+        >>> memo = {}
+        >>> pieces_to_chars(["한", " a"], memo), memo["한"]
+        (['íķľ', 'Ġa'], 'íķľ')
+    """
+    out = list(map(memo.get, pieces))
+    if None in out:
+        if len(memo) >= _MEMO_LIMIT:
+            memo.clear()
+        for k, chars in enumerate(out):
+            if chars is None:
+                piece = pieces[k]
+                chars = out[k] = (
+                    piece.encode("utf-8", "surrogatepass").decode("latin-1").translate(_TRANSLATE)
+                )
+                if len(piece) <= _MEMO_MAX_PIECE:
+                    memo[piece] = chars
+    return out  # type: ignore[return-value]

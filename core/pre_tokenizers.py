@@ -29,7 +29,7 @@ from typing import Protocol
 
 import regex
 
-from core.bytelevel import BYTE_TO_CHAR, bytes_to_chars
+from core.bytelevel import BYTE_TO_CHAR, bytes_to_chars, pieces_to_chars
 from core.errors import ConfigError
 from core.normalizers import compile_pattern
 from core.text import NormalizedString
@@ -239,8 +239,18 @@ class ByteLevel(_Base):
 
     def split_words(self, text: str) -> list[str]:
         text = self._prefixed(text)
-        pieces = self._re.findall(text) if self.use_regex else [text]
-        return [bytes_to_chars(p.encode("utf-8")) for p in pieces if p]
+        if not self.use_regex:
+            return [bytes_to_chars(text.encode("utf-8"))] if text else []
+        memo = self.__dict__.get("_memo")
+        if memo is None:
+            memo = self._memo = {}
+        return pieces_to_chars(list(filter(None, self._re.findall(text))), memo)
+
+    def __getstate__(self) -> dict:
+        """Pickle without the memo of converted pieces."""
+        state = dict(self.__dict__)
+        state.pop("_memo", None)
+        return state
 
     def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
         if self.add_prefix_space and text.normalized and not text.normalized.startswith(" "):

@@ -55,7 +55,9 @@ and word models anew (a file opened from one is written back byte for byte).
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
+import operator
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -901,39 +903,54 @@ class SentencePieceBPE(_SentencePieceModel):
         cache = self.__dict__.get("_word_ids")
         if cache is None:
             cache = self._word_ids = {}
-        new = {}
+        # 1. every sentence cut before each ▁ (as tokenize_ids does; a sentence of one word is
+        #    that word), and the words not cached yet merged in one call
+        split = []
         for piece in pieces:
-            if SPACE in piece[1:]:  # (else tokenize_ids segments the whole piece)
-                for k, part in enumerate(piece.split(SPACE)):
-                    word = SPACE + part if k else part
-                    if word and word not in cache:
-                        new[word] = None
+            parts = piece.split(SPACE)
+            words = [SPACE + part for part in parts]
+            if parts[0]:
+                words[0] = parts[0]
+            else:
+                del words[0]
+            split.append(words)
+        everything = dict.fromkeys(itertools.chain.from_iterable(split))
+        new = [w for w in everything if w not in cache]
+        if len(cache) + len(new) >= _WORD_CACHE_LIMIT:
+            cache.clear()
+            new = list(everything)
         if new:
-            if len(cache) + len(new) >= _WORD_CACHE_LIMIT:
-                cache.clear()
-            words = list(new)
-            cache.update(zip(words, self._words_ids(words)))
-        return [self.tokenize_ids(p) for p in pieces]
+            cache.update(zip(new, self._words_ids(new)))
+        # 2. each sentence's ids from the cache (BPE adds no scores across words: no gap check)
+        first_ids = operator.itemgetter(0)
+        out = []
+        fuse, unk = not self.byte_fallback, self.unk_id
+        for piece, words in zip(pieces, split):
+            ids = list(itertools.chain.from_iterable(map(first_ids, map(cache.__getitem__, words))))
+            if fuse and unk in ids:
+                ids = self.tokenize_ids(piece)  # unknown runs fuse across words: the sentence's way
+            out.append(ids)
+        return out
 
     def _words_ids(self, words: list[str]) -> list[tuple[tuple[int, ...], float]]:
         """:meth:`_word_ids_of` of each word, those of known characters merged in one compiled call."""
-        char_ids, table = self._compiled()
-        out: list[tuple[tuple[int, ...], float] | None] = []
-        todo = []
-        for word in words:
-            symbols = list(map(char_ids.get, word))
-            if None in symbols:  # an unknown character: bytes or <unk>, the Python way
-                out.append(self._word_ids_of(word))
-            else:
-                out.append(None)
-                todo.append(symbols)
-        from core.models.bpe_kernels import merge_many
+        import numpy as np
 
-        merged = iter(merge_many(todo, table))
-        return [found if found is not None else (tuple(next(merged)), math.inf) for found in out]
+        from core.models.bpe_kernels import codepoints, merge_flat, split_flat
+
+        char_ids, table = self._compiled()
+        codes, bounds = codepoints(words)
+        known = char_ids[np.minimum(codes, len(char_ids) - 1)]
+        known[codes >= len(char_ids)] = -1
+        ids, _, out_bounds = merge_flat(known, bounds, table)  # (-1 is in no pair: it stays)
+        found = [(tuple(w), math.inf) for w in split_flat(ids, out_bounds)]
+        unknown = np.flatnonzero(np.minimum.reduceat(known, bounds[:-1]) < 0).tolist() if words else []
+        for k in unknown:
+            found[k] = self._word_ids_of(words[k])  # an unknown character: bytes or <unk>, as in Python
+        return found
 
     def _compiled(self):
-        """``(character -> id, PairTable)`` for the compiled merge, or None when the model has
+        """``(code point -> id array, PairTable)`` for the compiled merge, or None when the model has
         user-defined or unused pieces (frozen pieces and splitting back need the Python merge).
 
         A pair's rank is the place of its merged piece's score among the distinct scores,
@@ -943,6 +960,8 @@ class SentencePieceBPE(_SentencePieceModel):
         if compiled is None:
             compiled = False
             if not any(p.type in (USER_DEFINED, UNUSED) for p in self.pieces):
+                import numpy as np
+
                 from core.models.bpe_kernels import PairTable
 
                 matchable = self._matchable
@@ -954,8 +973,11 @@ class SentencePieceBPE(_SentencePieceModel):
                         left, right = matchable.get(piece[:k]), matchable.get(piece[k:])
                         if left is not None and right is not None:
                             pairs[(left, right)] = (rank, id)
-                chars = {piece: id for piece, id in matchable.items() if len(piece) == 1}
-                compiled = (chars, PairTable.build(pairs))
+                # character -> id as an array indexed by code point (-1: not a piece)
+                chars = {ord(piece): id for piece, id in matchable.items() if len(piece) == 1}
+                char_ids = np.full(max(chars, default=0) + 1, -1, np.int64)
+                char_ids[list(chars)] = list(chars.values())
+                compiled = (char_ids, PairTable.build(pairs))
             self._compiled_tables = compiled
         return compiled or None
 
@@ -968,13 +990,13 @@ class SentencePieceBPE(_SentencePieceModel):
     def _segment(self, s: str) -> list[tuple[int, int, int]]:
         compiled = self._compiled() if len(s) > _SHORT_WORD else None
         if compiled is not None:
-            symbols = list(map(compiled[0].get, s))
-            if None not in symbols:  # known characters only: the compiled merge, linear in length
-                import numpy as np
+            from core.models.bpe_kernels import codepoints, merge_flat
 
-                from core.models.bpe_kernels import merge_flat
-
-                ids, first, _ = merge_flat(np.array(symbols), np.array([0, len(s)]), compiled[1])
+            char_ids, table = compiled
+            codes, bounds = codepoints([s])
+            if not len(codes) or codes.max() < len(char_ids) and char_ids[codes].min() >= 0:
+                # known characters only: the compiled merge, linear in length
+                ids, first, _ = merge_flat(char_ids[codes], bounds, table)
                 starts = first.tolist()
                 return list(zip(starts, starts[1:] + [len(s)], ids.tolist()))
         # 1. characters, user-defined pieces kept whole and frozen

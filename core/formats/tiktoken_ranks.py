@@ -32,7 +32,7 @@ from pathlib import Path
 import regex
 
 from core.atomic import write_atomic
-from core.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_chars
+from core.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_chars, pieces_to_chars
 from core.errors import ConfigError, FormatError
 from core.models.base import Token
 from core.text import NormalizedString
@@ -479,7 +479,16 @@ class TiktokenSplit:
         return [(p.normalized, p.offsets) for p in self.pre_tokenize(NormalizedString.from_str(text))]
 
     def split_words(self, text: str) -> list[str]:
-        return [bytes_to_chars(m.encode("utf-8", errors="surrogatepass")) for m in self._re.findall(text)]
+        memo = self.__dict__.get("_memo")
+        if memo is None:
+            memo = self._memo = {}
+        return pieces_to_chars(self._re.findall(text), memo)
+
+    def __getstate__(self) -> dict:
+        """Pickle without the memo of converted pieces."""
+        state = dict(self.__dict__)
+        state.pop("_memo", None)
+        return state
 
     def to_dict(self) -> dict:
         return {

@@ -44,7 +44,9 @@ def _slot(key, mask):
 
 @kernel
 def _find(keys, values, left, right):
-    """``rank << 32 | merged`` of the pair, or ``_NONE``."""
+    """``rank << 32 | merged`` of the pair, or ``_NONE`` (always for a negative id: no symbol)."""
+    if left < 0 or right < 0:
+        return _NONE
     key = (np.int64(left) << np.int64(32)) | np.int64(right)
     mask = keys.shape[0] - 1
     i = _slot(key, mask)
@@ -269,3 +271,16 @@ def split_flat(flat: np.ndarray, bounds: np.ndarray) -> list[list[int]]:
     values = flat.tolist()
     edges = bounds.tolist()
     return [values[a:b] for a, b in zip(edges, edges[1:])]
+
+
+def codepoints(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """The code points of ``texts`` one after another, and where each text starts (and the end).
+
+    >>> codes, bounds = codepoints(["ab", "", "한"])
+    >>> codes.tolist(), bounds.tolist()
+    ([97, 98, 54620], [0, 2, 2, 3])
+    """
+    codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), np.uint32).astype(np.int64)
+    bounds = np.zeros(len(texts) + 1, np.int64)
+    np.cumsum(np.fromiter(map(len, texts), np.int64, len(texts)), out=bounds[1:])
+    return codes, bounds
