@@ -153,40 +153,52 @@ def wordpiece_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, lis
     matches = list(model.explain(piece))
     plain, rows = [], []
     failed = False
+    muted = theme.current().muted
+    longest = QCoreApplication.translate("Tokens", "longest match")
     for m in matches:
         start, end, token = m[0], m[1], m[2]
         where = html.escape(piece[start:]) if token is None else html.escape(piece[start:end])
+        at = QCoreApplication.translate("Tokens", "at {0}").format(start)
         if token is None:
             failed = True
             plain.append(f"{start}: no match")
             rows.append(
-                f"<tr><td style='color:{theme.current().muted}'>at {start}</td><td>{where}</td>"
-                f"<td style='color:{palette.UNKNOWN_BACKGROUND.name()}'><b>no vocabulary entry matches here</b></td></tr>"
+                f"<tr><td style='color:{muted}'>{at}</td><td>{where}</td>"
+                f"<td style='color:{palette.UNKNOWN_BACKGROUND.name()}'><b>"
+                + QCoreApplication.translate("Tokens", "no vocabulary entry matches here")
+                + "</b></td></tr>"
             )
         else:
             plain.append(f"{start}-{end}: {render_token(token, style)}")
             longer = _longer_misses(model, piece, start, end)
-            tried = (
-                (
-                    f"<span style='color:{theme.current().muted}'> after {longer} longer string{'s' if longer != 1 else ''} "
-                    f"not in the vocabulary</span>"
-                )
-                if longer
-                else ""
+            after = (
+                QCoreApplication.translate("Tokens", "after 1 longer string not in the vocabulary")
+                if longer == 1
+                else QCoreApplication.translate(
+                    "Tokens", "after {0} longer strings not in the vocabulary"
+                ).format(longer)
             )
+            tried = f"<span style='color:{muted}'> {after}</span>" if longer else ""
             rows.append(
-                f"<tr><td style='color:{theme.current().muted}'>at {start}</td><td>{where}</td>"
-                f"<td>longest match {_chip_cells([token], style, 0)}{tried}</td></tr>"
+                f"<tr><td style='color:{muted}'>{at}</td><td>{where}</td>"
+                f"<td>{longest} {_chip_cells([token], style, 0)}{tried}</td></tr>"
             )
     unk = getattr(model, "unk_token", None)
     note = ""
     if failed:
         note = (
-            f"<p><b style='color:{palette.UNKNOWN_BACKGROUND.name()}'>So the whole word becomes "
-            f"{html.escape(str(unk))}</b>, as BERT does.</p>"
+            "<p>"
+            + QCoreApplication.translate(
+                "Tokens", "<b style='color:{0}'>So the whole word becomes {1}</b>, as BERT does."
+            ).format(palette.UNKNOWN_BACKGROUND.name(), html.escape(str(unk)))
+            + "</p>"
         )
         plain.append(f"→ {unk}")
-    head = f"<p style='color:{theme.current().muted}'>Greedy longest match first, left to right.</p>"
+    head = (
+        f"<p style='color:{muted}'>"
+        + QCoreApplication.translate("Tokens", "Greedy longest match first, left to right.")
+        + "</p>"
+    )
     return head + "<table cellspacing=4 cellpadding=2>" + "".join(rows) + "</table>" + note, plain
 
 
@@ -323,7 +335,7 @@ class LatticeView(QWidget):
             p.drawText(
                 QRectF(x0 + len(text) * self._cell + 4, y, 200, 34),
                 Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                f"best  {total:.2f}",
+                QCoreApplication.translate("Tokens", "best  {0:.2f}").format(total),
             )
         y += 44
         # 3. every other candidate
@@ -335,7 +347,9 @@ class LatticeView(QWidget):
             p.setFont(self._small)
             p.setPen(QColor(colours.muted))
             p.drawText(
-                QRectF(x0, y, 400, 16), Qt.AlignmentFlag.AlignLeft, f"… and {self.hidden} more candidates"
+                QRectF(x0, y, 400, 16),
+                Qt.AlignmentFlag.AlignLeft,
+                QCoreApplication.translate("Tokens", "… and {0} more candidates").format(self.hidden),
             )
         p.end()
 
@@ -355,7 +369,11 @@ def unigram_nbest_html(model, piece: str, style: TokenStyle, k: int = _NBEST) ->
             f" &nbsp;(p ∝ {math.exp(score - best[0][1]):.2g})</td></tr>"
         )
     body = (
-        f"<p style='color:{theme.current().muted}'>The best segmentations (sum of log-probabilities; relative probability to the best):</p>"
+        f"<p style='color:{theme.current().muted}'>"
+        + QCoreApplication.translate(
+            "Tokens", "The best segmentations (sum of log-probabilities; relative probability to the best):"
+        )
+        + "</p>"
         "<table cellspacing=2>" + "".join(rows) + "</table>"
     )
     # Subword regularization: what training with sampling would feed the model. A fixed
@@ -369,7 +387,11 @@ def unigram_nbest_html(model, piece: str, style: TokenStyle, k: int = _NBEST) ->
             samples = []
         if samples:
             body += (
-                f"<p style='color:{theme.current().muted}'>Sampled segmentations (subword regularization, α = {SAMPLE_ALPHA}):</p>"
+                f"<p style='color:{theme.current().muted}'>"
+                + QCoreApplication.translate(
+                    "Tokens", "Sampled segmentations (subword regularization, α = {0}):"
+                ).format(SAMPLE_ALPHA)
+                + "</p>"
                 + "<br>".join(_chip_cells(t, style) for t in samples)
             )
             plain.extend("sample: " + " ".join(render_token(t, style) for t in toks) for toks in samples)

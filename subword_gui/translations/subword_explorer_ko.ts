@@ -1389,6 +1389,50 @@
         <source>{0} merge(s) applied, lowest rank first (rank = the order training learned them).</source>
         <translation>병합 {0}개 적용, 순위가 낮은 것부터 (순위 = 학습이 배운 순서).</translation>
     </message>
+    <message>
+        <source>longest match</source>
+        <translation>가장 긴 일치</translation>
+    </message>
+    <message>
+        <source>at {0}</source>
+        <translation>{0}번째</translation>
+    </message>
+    <message>
+        <source>no vocabulary entry matches here</source>
+        <translation>여기서 맞는 어휘 항목이 없습니다</translation>
+    </message>
+    <message>
+        <source>after 1 longer string not in the vocabulary</source>
+        <translation>어휘에 없는 더 긴 문자열 1개를 지나서</translation>
+    </message>
+    <message>
+        <source>after {0} longer strings not in the vocabulary</source>
+        <translation>어휘에 없는 더 긴 문자열 {0}개를 지나서</translation>
+    </message>
+    <message>
+        <source>&lt;b style=&apos;color:{0}&apos;&gt;So the whole word becomes {1}&lt;/b&gt;, as BERT does.</source>
+        <translation>&lt;b style=&apos;color:{0}&apos;&gt;그래서 단어 전체가 {1}이(가) 됩니다&lt;/b&gt;. BERT도 그렇게 합니다.</translation>
+    </message>
+    <message>
+        <source>Greedy longest match first, left to right.</source>
+        <translation>왼쪽에서 오른쪽으로, 가장 긴 일치를 먼저 고릅니다.</translation>
+    </message>
+    <message>
+        <source>best  {0:.2f}</source>
+        <translation>최선  {0:.2f}</translation>
+    </message>
+    <message>
+        <source>… and {0} more candidates</source>
+        <translation>… 그리고 후보 {0}개 더</translation>
+    </message>
+    <message>
+        <source>The best segmentations (sum of log-probabilities; relative probability to the best):</source>
+        <translation>가장 좋은 분할들 (로그 확률의 합, 최선 대비 상대 확률):</translation>
+    </message>
+    <message>
+        <source>Sampled segmentations (subword regularization, α = {0}):</source>
+        <translation>표본 분할 (서브워드 정규화, α = {0}):</translation>
+    </message>
 </context>
 <context>
     <name>TrainingPanel</name>

@@ -104,3 +104,17 @@ def test_the_training_panel_says_why_training_stopped_in_korean(korean, qtbot, t
         panel.train()
     assert "병합할 쌍이 남지 않았습니다" in panel.status.text()
     panel.shutdown()
+
+
+def test_the_why_view_of_wordpiece_and_unigram_reads_korean(korean):
+    from subword_gui.tokens.render import style_for
+    from subword_gui.tokens.why_view import unigram_nbest_html, wordpiece_steps_html
+
+    wordpiece = drain(train_from_counts(HUG_PUG, TrainOptions("wordpiece", vocab_size=16)))
+    html, _plain = wordpiece_steps_html(wordpiece.model, "hugs", style_for(wordpiece))
+    assert "가장 긴 일치" in html and "longest match" not in html
+    html, _plain = wordpiece_steps_html(wordpiece.model, "mug", style_for(wordpiece))
+    assert "BERT도" in html
+    unigram = drain(train_from_counts(HUG_PUG, TrainOptions("unigram", vocab_size=12)))
+    html, _plain = unigram_nbest_html(unigram.model, "hugs", style_for(unigram))
+    assert "가장 좋은 분할들" in html and "The best segmentations" not in html
