@@ -10,18 +10,21 @@ The loop (its step comments below are the spec):
 1. ids: special tokens first, then the alphabet sorted by code point, then the
    alphabet's prefixed/suffixed forms (``##a``, ``a</w>``) sorted by code point,
    then merged tokens in creation order.
-2. Each word becomes a string of id code points (``chr(id)``), so a pair is a
-   two-character string, ``str.find`` locates it and ``str.replace`` merges it
-   left to right without overlaps.
+2. Each word becomes a run of ids in one flat array (``symbols``, with every
+   word's length and count beside it).
 3. Count every adjacent pair (weighted by the word's count) and remember, per
-   pair, which words contain it. A min-heap holds ``(-count, pair, seq, words)``.
+   pair, which words contain it. A min-heap holds ``(-count, left, right, seq, words)``.
 4. Pop the top. If its count is stale, push it back with the current count.
-   Otherwise merge it in the words it lists, update the counts of the pairs
-   around each occurrence, and push the pairs that gained occurrences.
+   Otherwise merge it in the words it lists (left to right, without overlaps),
+   update the counts of the pairs around each occurrence, and push the pairs that
+   gained occurrences, each with the words where it gained them.
+
+Steps 3 and 4 are compiled loops over numpy arrays (``core/trainers/bpe_kernels.py``,
+numba); they run a chunk of merges at a time and this generator yields one
+:class:`MergeEvent` per merge between chunks, so a caller can watch and cancel.
 
 **Tie rule**: highest count first; among equal counts the smaller
-``(left id, right id)``. A two-character pair string compares exactly like
-that id tuple, so the heap needs no extra key.
+``(left id, right id)``.
 
 **Parity with Hugging Face** ``tokenizers`` (``BpeTrainer``): the steps above
 are its algorithm, including two quirks we reproduce on purpose so merge lists
@@ -86,7 +89,9 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
     for t in options.special_tokens or []:
         add(t)
     alphabet = yield from _alphabet(word_counts, options.limit_alphabet, options.byte_level)
-    for c in alphabet:
+    # WordPiece parity tests replay tokenizers' own (hash-order) numbering of the alphabet.
+    rank = {t: i for i, t in enumerate(options.extra.get("alphabet_order") or ())}
+    for c in sorted(alphabet, key=lambda t: rank.get(t, len(rank))) if rank else alphabet:
         add(c)
     import numpy as np  # here, not at the top: `import core` stays light
 
@@ -94,7 +99,7 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
     needed = np.unique(keys).tolist()  # (character, form) combinations that occur
     if prefix or suffix:
         forms = {_form(chars[k >> 2], k & 3, prefix, suffix) for k in needed if chars[k >> 2] in token_to_id}
-        for form in sorted(forms.difference(token_to_id)):
+        for form in sorted(sorted(forms.difference(token_to_id)), key=lambda t: rank.get(t, len(rank))):
             add(form)
 
     # -- step 2: words as arrays of ids -----------------------------------------

@@ -10,8 +10,8 @@ module only stores it in flat numpy arrays so that numba (``core.jit.kernel``) c
   ``pair_count`` per id, and an open-addressing hash table ``(left << 32 | right) -> id``;
 - heap entries (``entry_*``): ``(-count, left, right, seq)`` is the key, ``entry_start`` and
   ``entry_end`` delimit the entry's word list in ``pool``. The heap itself (``heap``) holds entry
-  ids and is kept exactly as Python's ``heapq`` would keep it (same sift steps), so the
-  ``tie`` flag of an event, which peeks into the heap, is the one the pure Python loop gave;
+  ids and is kept exactly as Python's ``heapq`` would keep it (same sift steps), as the
+  pure Python loop this replaces did;
 - tokens: the code points of every token (``token_chars``) and a hash table of them, because a
   merge may re-create a token that exists (``a + bc`` and ``ab + c``): then it reuses that id,
   as the Python loop's ``token_to_id`` lookup did.
@@ -41,7 +41,7 @@ I_TOKENS, I_CHARS, I_PAIRS, I_ENTRIES, I_SEQ, I_HEAP, I_POOL, I_STEP, I_NEED, I_
 CHUNK_DONE, STOP_VOCAB, STOP_NO_PAIRS, STOP_MIN_FREQUENCY, GROW = range(5)
 
 _HASH_MULTIPLIER = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed int64 (Fibonacci hashing)
-_TIE_LOOK = 64  # heap entries the tie check looks at, as core.trainers.bpe._has_tie did
+_TIE_LOOK = 64  # heap entries the tie check looks at, at most
 
 
 @kernel
@@ -311,8 +311,13 @@ def _add_token(token_keys, token_ids, token_chars, token_start, token_len, prefi
 
 
 @kernel
-def _has_tie(heap, size, count, entry_neg, entry_pair, pair_count):
-    """Does another pair have ``count`` now? Walks the heap's entries keyed ``count`` (at most 64)."""
+def _has_tie(heap, size, count, pair, entry_neg, entry_pair, pair_count):
+    """Does a pair other than ``pair`` have ``count`` now? Walks the heap's entries keyed ``count``.
+
+    Called when ``pair`` has just been popped as the best, before it is merged: every other
+    pair with that count is then keyed ``count`` (keys are never below a pair's count, and
+    entries keyed higher came first), so the walk finds it unless 64 entries come before it.
+    """
     stack = np.empty(2 * _TIE_LOOK + 2, dtype=np.int64)
     stack[0] = 0
     depth = 1
@@ -323,7 +328,8 @@ def _has_tie(heap, size, count, entry_neg, entry_pair, pair_count):
         if i >= size or entry_neg[heap[i]] != -count:
             continue
         seen += 1
-        if pair_count[entry_pair[heap[i]]] == count:
+        other = entry_pair[heap[i]]
+        if other != pair and pair_count[other] == count:
             return True
         stack[depth] = 2 * i + 1
         stack[depth + 1] = 2 * i + 2
@@ -385,6 +391,7 @@ def merge_chunk(symbols, word_start, word_len, word_count,
             ints[I_NEED_CHARS] = need_chars
             return GROW, done
         _heap_pop(heap, ints, entry_neg, entry_pair, pair_left, pair_right, entry_seq)
+        tie = _has_tie(heap, ints[I_HEAP], count, p, entry_neg, entry_pair, pair_count)
 
         # 4a. the new token (or the existing one with the same text)
         c = _add_token(token_keys, token_ids, token_chars, token_start, token_len, prefix, ints, a, b)
@@ -476,7 +483,7 @@ def merge_chunk(symbols, word_start, word_len, word_count,
         out_right[done] = b
         out_new[done] = c
         out_count[done] = count
-        out_tie[done] = _has_tie(heap, ints[I_HEAP], count, entry_neg, entry_pair, pair_count)
+        out_tie[done] = tie
         out_vocab[done] = ints[I_TOKENS]
         done += 1
 

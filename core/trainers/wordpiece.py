@@ -17,7 +17,9 @@ prefix (``hug`` -> ``h ##u ##g``). Merging drops the right part's prefix:
   The alphabet is the textbook's: word-initial characters bare, the others with ``##``.
 - ``"frequency"``: the pair count alone; this is what Hugging Face's ``WordPieceTrainer``
   actually does (a BPE trainer with a ``##`` prefix). The alphabet is theirs: every
-  character bare, plus the ``##`` form of every non-initial character.
+  character bare, plus the ``##`` form of every non-initial character. We run exactly that:
+  ``core.trainers.bpe`` with the ``##`` prefix (its compiled merge loop), and keep its
+  vocabulary; its events and stop reasons are the BPE trainer's.
 
 Ties (documented, pinned by tests):
 
@@ -43,12 +45,14 @@ Leaves out: ``tokenizers``' ``initial_alphabet`` and ``max_token_length`` option
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 from collections.abc import Generator
 
 from core.errors import ConfigError, CorpusError
 from core.events import MergeEvent, Progress, TrainingStopped
 from core.models.wordpiece import WordPiece
+from core.trainers.bpe import train_bpe
 
 SCORES = ("likelihood", "frequency")
 _PROGRESS_EVERY = 20_000  # words between Progress events while setting up
@@ -115,6 +119,25 @@ def train_wordpiece(word_counts: dict[str, int], options) -> Generator[object, N
     max_chars = options.extra.get("max_input_chars_per_word", 100)
     if options.limit_alphabet is not None and options.limit_alphabet < 0:
         raise ConfigError("the alphabet limit cannot be negative")
+
+    if not likelihood:
+        # The frequency score is BPE with the ## prefix on every non-initial character, which is
+        # what tokenizers' WordPieceTrainer runs (it wraps a BpeTrainer): so run our BPE trainer,
+        # whose merge loop is compiled, and keep its vocabulary.
+        bpe_options = dataclasses.replace(
+            options,
+            special_tokens=specials,
+            unk_token=unk,
+            continuing_subword_prefix=prefix,
+            end_of_word_suffix=None,
+            min_frequency=min_count,
+        )
+        if "" in word_counts or any(c <= 0 for c in word_counts.values()):
+            word_counts = {w: c for w, c in word_counts.items() if w and c > 0}
+        if not word_counts:
+            raise CorpusError("nothing to train on: no words were counted")
+        bpe = yield from train_bpe(word_counts, bpe_options)
+        return WordPiece(bpe.get_vocab(), unk, prefix, max_chars)
 
     # 1. Count characters (weighted by word counts) and choose the alphabet.
     items = [(w, c) for w, c in word_counts.items() if w and c > 0]

@@ -110,6 +110,29 @@ def test_seed_examples_match_tokenizers(counts, vocab_size):
     assert ours.encode(text).tokens == hf.encode(text).tokens
 
 
+@pytest.mark.parametrize(
+    "counts",
+    [
+        pytest.param({"a": 7}, id="one character"),
+        pytest.param({"aaaa": 3, "aaaaaaa": 2, "aa": 1, "a": 5}, id="repeated symbols"),
+        pytest.param({"ab": 1, "cd": 1, "ef": 1, "ba": 1, "dc": 1, "fe": 1}, id="all pairs tie"),
+        pytest.param({"ab" * 3000 + "c": 2, "abc" * 2000: 1, "ca" * 500: 3}, id="very long words"),
+        pytest.param({"abab": 2, "baba": 2, "aabb": 2, "bbaa": 2}, id="overlapping ties"),
+    ],
+)
+def test_awkward_inputs_match_tokenizers(counts):
+    # The compiled merge loop against tokenizers on inputs that stress in-place rewriting
+    # (a a a a), the heap's tie order, and words thousands of symbols long. (With a "##"
+    # prefix tokenizers numbers its forms in hash order: tests/parity/test_wordpiece_parity.py
+    # replays that order.)
+    lines = [w for w, n in counts.items() for _ in range(n)]
+    _, hf_merges, hf_vocab = _hf_train(lines, "whitespace-split", 60)
+    opts = TrainOptions("bpe", vocab_size=60, special_tokens=["<unk>"], pre_tokenizer="whitespace-split")
+    ours = drain(train_bpe(counts, opts))
+    assert ours.ranked_merges() == hf_merges
+    assert ours.get_vocab() == hf_vocab
+
+
 # -- whole corpora ------------------------------------------------------------------
 
 

@@ -55,6 +55,21 @@ def test_frequency_score_equals_word_piece_trainer_on_the_hug_table():
     assert {"##ug", "##un", "hug", "pun", "pug", "hugs", "bun"} <= set(theirs)
 
 
+@pytest.mark.parametrize(
+    "lines",
+    [
+        pytest.param(["a"] * 7, id="one character"),
+        pytest.param(["aaaa"] * 3 + ["aaaaaaa"] * 2 + ["aa", "a"], id="repeated symbols"),
+        pytest.param(["ab", "cd", "ef", "ba", "dc", "fe"], id="all pairs tie"),
+        pytest.param(["ab" * 3000 + "c"] * 2 + ["abc" * 2000, "ca" * 500], id="very long words"),
+        pytest.param(["a##b", "##a##", "#a#", "aa##a"] * 3, id="words of # (tokens made two ways)"),
+    ],
+)
+def test_frequency_score_equals_word_piece_trainer_on_awkward_inputs(lines):
+    theirs = their_trained(lines, 60)
+    assert our_frequency_vocab(lines, 60, theirs) == theirs
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "name, limit", [("en-botchan.txt", None), ("ja-wagahaiwa.txt", None), ("ko-movie-reviews.txt", 30_000)]
