@@ -202,6 +202,13 @@ def _slot_of(keys, key):
 
 
 @kernel
+def child_of(keys, children, node, code):
+    """The child of trie ``node`` along code point ``code``, or -1."""
+    slot = _slot_of(keys, (np.int64(node) << _CODE_BITS) | code)
+    return children[slot] if keys[slot] != EMPTY else -1
+
+
+@kernel
 def _insert_edges(keys, children, edge_keys, edge_children):
     for k in range(edge_keys.shape[0]):
         slot = _slot_of(keys, edge_keys[k])

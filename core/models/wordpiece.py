@@ -164,6 +164,39 @@ class WordPiece(VocabLookup):
         vocab = self.vocab
         return [vocab[t] for _, _, t in steps]
 
+    def tokenize_ids_batch(self, pieces: list[str]) -> list[list[int]]:
+        """``[tokenize_ids(p) for p in pieces]`` in one call of the compiled greedy match
+        (``core.models.wordpiece_kernels``; the ids fast path hands over a batch's new words).
+
+        >>> WordPiece({"[UNK]": 0, "hu": 1, "##gs": 2}).tokenize_ids_batch(["hugs", "mugs"])
+        [[1, 2], [0]]
+        """
+        from core.models.unigram_kernels import codepoints
+        from core.models.wordpiece_kernels import longest_match_ids
+
+        trie = self.__dict__.get("_compiled_trie")
+        if trie is None:
+            from core.models.unigram_kernels import PieceTrie
+
+            trie = self._compiled_trie = PieceTrie.build((t, i, 0.0, False) for t, i in self.vocab.items())
+        codes, bounds = codepoints(pieces)
+        ids, ends = longest_match_ids(
+            codes,
+            bounds,
+            trie,
+            self.continuing_subword_prefix,
+            self._unk_id,
+            self.max_input_chars_per_word,
+        )
+        flat, cuts = ids.tolist(), ends.tolist()
+        return [flat[cuts[k] : cuts[k + 1]] for k in range(len(pieces))]
+
+    def __getstate__(self) -> dict:
+        """Pickle without the kernel's trie (rebuilt on first use)."""
+        state = dict(self.__dict__)
+        state.pop("_compiled_trie", None)
+        return state
+
     # -- serialization -------------------------------------------------------------
     def to_dict(self) -> dict:
         """The ``"model"`` entry of a Hugging Face ``tokenizer.json``."""
