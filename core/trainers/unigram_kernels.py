@@ -175,7 +175,7 @@ def inner_edges(src, lens, pid, rep_pos, piece_len, base):
     edges are ``src, lens, pid`` (sorted by ``src``); its lattice gets nodes ``base[j] ...
     base[j] + piece_len[j]``. Returns ``(src, lens, pid)``, sorted by ``src``.
     """
-    first_edge = np.searchsorted(src, rep_pos)
+    first_edge = np.searchsorted(src, rep_pos.astype(src.dtype))  # same dtypes: no copy of ``src``
     none = np.zeros(0, dtype=np.int32)
     total = _inner_edges(
         src, lens, pid, first_edge, rep_pos, piece_len, base, none, none.astype(np.int16), none

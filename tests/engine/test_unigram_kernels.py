@@ -165,3 +165,16 @@ def test_dropping_pieces_equals_building_without_them():
     _, rebuilt = _lattices(words, [p if a else "\x00gone" for p, a in zip(pieces, alive)])
     for name in ("src", "lens", "pid"):
         assert getattr(dropped, name).tolist() == getattr(rebuilt, name).tolist()
+
+
+def test_pieces_without_probability_add_nothing():
+    """A piece scored -inf (no probability) on an edge changes no sum (no NaN from -inf - -inf)."""
+    rng = np.random.default_rng(19)
+    words = CASES["repeated"]
+    pieces, score = _pieces_and_scores(words, rng)
+    score[pieces.index("aa")] = -np.inf
+    corpus, lat = _lattices(words, pieces)
+    expected, log_z = lat.expected_counts(score, np.ones(len(words)), len(pieces))
+    for w, word in enumerate(words):
+        assert log_z[w] == pytest.approx(_reference(word, pieces, score).log_z(), rel=1e-12)
+    assert expected[pieces.index("aa")] == 0.0 and np.isfinite(expected).all()
