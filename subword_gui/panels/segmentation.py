@@ -592,7 +592,9 @@ class SegmentationPanel(QWidget):
         rows = []
         for j in range(lo, hi + 1):
             s, e = enc.offsets[j]
-            origin = "" if ln.unknown[j] else token_origin(tok.model, enc.tokens[j], enc.ids[j])
+            origin = (
+                "" if ln.unknown[j] else token_origin(tok.model, enc.tokens[j], enc.ids[j], self.cache.style)
+            )
             mark = " style='background:#F6C85F'" if j == i else ""
             rows.append(
                 f"<tr{mark}><td style='color:#555'>{s:,}–{e:,}</td><td>{render_html(enc.tokens[j], self.cache.style)}</td>"

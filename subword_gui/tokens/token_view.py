@@ -63,6 +63,7 @@ from subword_gui.tokens.render import (
     TokenStyle,
     render_html,
     render_parts_cached,
+    render_token,
     style_for,
     token_bytes,
 )
@@ -548,8 +549,10 @@ class TokenHighlighter(QSyntaxHighlighter):
 # -- tooltips -----------------------------------------------------------------------
 
 
-def token_origin(model, token: str, token_id: int | None = None) -> str:
-    """One line on how the model came to have ``token`` (BPE merge, WordPiece, Unigram score).
+def token_origin(model, token: str, token_id: int | None = None, style: TokenStyle | None = None) -> str:
+    """One line on how the model came to have ``token`` (BPE merge, WordPiece, Unigram score);
+    ``style`` spells the merged parts as every panel does (byte-level ``Ġ`` as ``␣``, bytes of a
+    split character as ``⟨EC⟩``), not as the raw vocabulary strings.
 
     >>> token_origin(bpe, "hug")          # the seeds' hug/pug table
     'merge #3: h + ug'
@@ -562,6 +565,8 @@ def token_origin(model, token: str, token_id: int | None = None) -> str:
                 "Tokens", "base token (alphabet or special), not built by a merge"
             )
         left, right = model.merges[rank]
+        if style is not None:
+            left, right = render_token(left, style), render_token(right, style)
         return QCoreApplication.translate("Tokens", "merge #{0}: {1} + {2}").format(rank + 1, left, right)
     if hasattr(model, "lattice"):
         tid = model.token_to_id(token) if token_id is None else token_id
@@ -618,7 +623,7 @@ def token_tooltip(tokenizer, style: TokenStyle, line: LineTokens, index: int) ->
             )
         )
     else:
-        origin = token_origin(tokenizer.model, token, tid)
+        origin = token_origin(tokenizer.model, token, tid, style)
         if origin:
             rows.append((QCoreApplication.translate("Tokens", "origin"), html.escape(origin)))
     muted = theme.current().muted

@@ -648,3 +648,23 @@ def test_a_hover_over_a_character_of_many_pieces_explains_a_few_and_says_so(pane
     assert re.search(r"split across (\d+) tokens", tip) and int(re.search(r"across (\d+)", tip)[1]) > 6
     assert "(the first 6 shown)" in tip
     assert tip.count("<hr>") == 5
+
+
+def test_a_byte_level_merge_is_spelled_as_every_panel_spells_it():
+    from core.events import drain
+    from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+    from subword_gui.tokens.render import render_token, style_for
+    from subword_gui.tokens.token_view import token_origin
+
+    options = TrainOptions("bytelevel-bpe", vocab_size=300)
+    tok = drain(
+        train_from_counts(pre_tokenize_lines(["토크나이저 토크나이저 the tokenizer"] * 5, options), options)
+    )
+    style = style_for(tok)
+    model = tok.model
+    rank, (left, right) = next(
+        (r, m) for r, m in enumerate(model.merges) if render_token(m[0], style) != m[0]
+    )
+    origin = token_origin(model, left + right, style=style)
+    assert origin == f"merge #{rank + 1}: {render_token(left, style)} + {render_token(right, style)}"
+    assert left not in origin  # not the raw byte-level string (Ġ, or mojibake for Korean)
