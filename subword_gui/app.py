@@ -262,10 +262,14 @@ def main(argv: list[str] | None = None) -> int:
         from PySide6.QtCore import QTimer
 
         def later():
+            reported = window.last_error
             try:
                 run_steps(app, window, args)
             except (StepFailed, SubwordError) as exc:
-                window.report_error("Subword Explorer", str(exc))
+                # a step the window already reported (a corpus that cannot be read) is not
+                # reported again: the second box read "path path is not text"
+                if window.last_error is reported:
+                    window.report_error("Subword Explorer", str(exc))
 
         QTimer.singleShot(0, later)
     return app.exec()
