@@ -76,7 +76,7 @@ from core.formats.protobuf import (
 )
 from core.formats.protobuf import field as pb_field
 from core.models.base import Token
-from core.precompiled import _NO_MATCH, PrecompiledNormalizer
+from core.precompiled import PrecompiledNormalizer
 from core.text import NormalizedString
 
 SPACE = "▁"
@@ -399,45 +399,72 @@ class SentencePieceNormalizer:
 
     def _rewrite(self, s: str) -> tuple[str, bool]:
         """The charsmap/user-defined rewrite of ``s`` (spaces untouched), and whether every
-        rewrite was exactly one space."""
-        # A character no key starts with stays as it is; a whole line of them is common.
-        plain = self.__dict__.get("_plain_chars")
-        if plain is None:
-            plain = self._plain_chars = {}
-        if not s.translate(plain):  # every character known to stay as it is
+        rewrite was exactly one space.
+
+        Only characters that start some charsmap key or user-defined piece can change
+        anything (:meth:`_key_starts`); the text between them is copied as it is.
+        """
+        starts = self._key_starts()
+        if starts.isdisjoint(s):  # nothing to rewrite: most lines
             return s, s == " " * len(s)
         match = self.precompiled.match if self.precompiled.trie.units else None
         user = self.user_defined.match if self.user_defined.by_first else None
         out: list[str] = []
         only_spaces = True
-        i, n = 0, len(s)
-        while i < n:
-            c = s[i]
-            code = ord(c)
-            if code in plain:
-                out.append(c)
-                only_spaces = only_spaces and c == " "
-                i += 1
+        pos = 0
+        for i in [i for i, c in enumerate(s) if c in starts]:
+            if i < pos:  # inside what the previous rewrite consumed
                 continue
+            if i > pos:
+                kept = s[pos:i]
+                out.append(kept)
+                only_spaces = only_spaces and not kept.strip(" ")
             k = user(s, i) if user else 0
             if k:
                 rewrite = s[i : i + k]
             else:
                 m = match(s, i) if match else None
-                if m is None:
-                    # subtle: only a character no key starts with at all is marked plain
-                    # (a key may start here and need the next characters to match)
-                    starts_key = match is not None and self.precompiled._first.get(c) is not _NO_MATCH
-                    starts_user = user is not None and c in self.user_defined.by_first
-                    if not starts_key and not starts_user:
-                        plain[code] = None
-                    rewrite, k = c, 1
-                else:
-                    k, rewrite = m
+                rewrite, k = (s[i], 1) if m is None else (m[1], m[0])
             out.append(rewrite)
             only_spaces = only_spaces and rewrite == " "
-            i += k
+            pos = i + k
+        if pos < len(s):
+            kept = s[pos:]
+            out.append(kept)
+            only_spaces = only_spaces and not kept.strip(" ")
         return "".join(out), only_spaces
+
+    def _key_starts(self) -> frozenset[str]:
+        """The characters that start a charsmap key or a user-defined piece, found once by
+        walking the charsmap trie's UTF-8 paths (a few thousand characters for ``nmt_nfkc``)."""
+        found = self.__dict__.get("_key_start_chars")
+        if found is None:
+            chars = set(self.user_defined.by_first)
+            trie = self.precompiled.trie
+            if trie.units:
+                # (node, bytes so far, bytes the character still needs)
+                stack: list[tuple[int, bytes, int]] = []
+                for lead in range(0xF5):
+                    need = 0 if lead < 0x80 else 1 if 0xC2 <= lead < 0xE0 else 2 if 0xE0 <= lead < 0xF0 else 3
+                    if 0x80 <= lead < 0xC2:
+                        continue  # never the first byte of a character
+                    step = trie.step(trie.root, lead)
+                    if step is not None:
+                        stack.append((step[0], bytes([lead]), need))
+                while stack:
+                    node, head, need = stack.pop()
+                    if need == 0:
+                        try:
+                            chars.add(head.decode("utf-8"))
+                        except UnicodeDecodeError:  # an overlong or surrogate form: no text has it
+                            pass
+                        continue
+                    for byte in range(0x80, 0xC0):
+                        step = trie.step(node, byte)
+                        if step is not None:
+                            stack.append((step[0], head + bytes([byte]), need - 1))
+            found = self._key_start_chars = frozenset(chars)
+        return found
 
     def to_dict(self) -> dict:
         """The closest `tokenizers` pipeline (what its SentencePiece converters write).
