@@ -238,13 +238,21 @@ class ByteLevel(_Base):
         return text
 
     def split_words(self, text: str) -> list[str]:
+        return self.raw_to_words(self.split_raw(text))
+
+    def split_raw(self, text: str) -> list[str]:
+        """The pieces of ``text`` as they are, before the byte alphabet (the ids path caches by them)."""
         text = self._prefixed(text)
         if not self.use_regex:
-            return [bytes_to_chars(text.encode("utf-8"))] if text else []
+            return [text] if text else []
+        return list(filter(None, self._re.findall(text)))
+
+    def raw_to_words(self, pieces: list[str]) -> list[str]:
+        """Pieces of :meth:`split_raw` in the byte alphabet, as :meth:`split_words` gives them."""
         memo = self.__dict__.get("_memo")
         if memo is None:
             memo = self._memo = {}
-        return pieces_to_chars(list(filter(None, self._re.findall(text))), memo)
+        return pieces_to_chars(pieces, memo)
 
     def __getstate__(self) -> dict:
         """Pickle without the memo of converted pieces."""

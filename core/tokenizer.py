@@ -30,6 +30,7 @@ truncation, padding.
 from __future__ import annotations
 
 import gc
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -306,40 +307,59 @@ class Tokenizer:
         return out
 
     def _batch_ids(self, plan: _IdsPlan, texts: list[str], before, after) -> list[list[int]]:
-        """Ids of ``texts``: each pre-token not in the cache is left as a hole, then all the
-        holes' pre-tokens go to the model in one ``tokenize_ids_batch`` call."""
-        missing: dict[str, int] = {}  # pre-token -> its index in the model call
-        texts_ids: list[list[int]] = []
-        texts_holes: list[list[tuple[int, str]]] = []
-        for text in texts:
-            ids = list(before)
-            holes: list[tuple[int, str]] = []
-            self._append_ids(plan, text, ids, holes, missing)
-            texts_ids.append(ids)
-            texts_holes.append(holes)
-        found = plan.piece_ids_batch(list(missing)) if missing else []
+        """Ids of ``texts``: the pre-tokens of all of them first, then those not in the cache
+        go to the model in one ``tokenize_ids_batch`` call, then each text's ids from the cache."""
         cache = plan.cache
-        for word, k in missing.items():
-            if len(word) <= _IDS_CACHE_MAX_PIECE:
-                if len(cache) >= _IDS_CACHE_LIMIT:
-                    cache.clear()
-                cache[word] = found[k]
-        out = []
-        for ids, holes in zip(texts_ids, texts_holes):
-            if holes:
-                # subtle: rebuilt in one pass, not by inserting at each hole (a long text
-                # with many holes would cost the square of its length)
-                filled: list[int] = []
-                at = 0
-                for pos, word in holes:
-                    filled.extend(ids[at:pos])
-                    filled.extend(found[missing[word]])
-                    at = pos
-                filled.extend(ids[at:])
-                ids = filled
-            if after:
-                ids.extend(after)
-            out.append(ids)
+        parts = [self._parts(plan, text) for text in texts]
+        everything = dict.fromkeys(itertools.chain.from_iterable(parts))
+        new = [w for w in everything if w not in cache]
+        if len(cache) + len(new) >= _IDS_CACHE_LIMIT:
+            cache.clear()
+            new = list(everything)
+        long: list[str] = []
+        if new:
+            # subtle: an added token's id is in the parts as an int, cached as itself (an
+            # int key never meets a str one), so every part is one cache look-up
+            words = [w for w in new if type(w) is str]
+            cache.update((w, [w]) for w in new if type(w) is not str)
+            cache.update(zip(words, plan.piece_ids_batch(words)))
+            long = [w for w in words if len(w) > _IDS_CACHE_MAX_PIECE]
+        get = cache.__getitem__
+        chain = itertools.chain.from_iterable
+        if before or after:
+            out = [[*before, *chain(map(get, p)), *after] for p in parts]
+        else:
+            out = [list(chain(map(get, p))) for p in parts]
+        for w in long:  # long pre-tokens (whole lines, pasted words) were for this batch only
+            del cache[w]
+        return out
+
+    def _parts(self, plan: _IdsPlan, text: str) -> list:
+        """The pre-tokens of ``text`` (strings) and the ids of its added tokens (ints), in order."""
+        check_text(text)  # the same rule as encode: str only, no lone surrogates
+        words, normalize = plan.words, plan.normalize
+        if self._indexed_for is not self.normalizer:  # the normalizer was swapped since
+            self._index_normalized_tokens()
+        if self._raw_re is None and self._norm_re is None:  # no added token to look for
+            if normalize is not None:
+                text = normalize(text)
+            return words(text, True) if text else []
+        out: list = []
+        for i, (start, end, added) in enumerate(self._sections(text)):
+            if added is not None:
+                out.append(self._by_content[added].id)
+                continue
+            if end <= start:
+                continue
+            section = text[start:end] if (start, end) != (0, len(text)) else text
+            if normalize is not None:
+                section = normalize(section)
+            for pos, part, token in self._split_normalized_str(section):
+                if token is not None:
+                    out.append(token.id)
+                else:
+                    # subtle: as in _append_ids, Metaspace's "first" scheme prepends only at offset 0
+                    out.extend(words(part, i == 0 and start + pos == 0))
         return out
 
     def __getstate__(self) -> dict:
@@ -518,6 +538,25 @@ class _IdsPlan:
             at = marked.ids.index(-1)
             before, after = tuple(marked.ids[:at]), tuple(marked.ids[at + 1 :])
         piece_ids_batch = getattr(model, "tokenize_ids_batch", None)
+        split_raw = getattr(tok.pre_tokenizer, "split_raw", None)
+        if split_raw is not None and piece_ids_batch is not None:
+            # A byte-level splitter: cache the ids by the text's own pieces, so only pieces seen
+            # for the first time are written in the byte alphabet (split_words = as_words(split_raw)).
+            # A model that reads such pieces itself (a rank file: their UTF-8 bytes) skips the alphabet.
+            as_words = tok.pre_tokenizer.raw_to_words
+            model_batch = piece_ids_batch
+            words = lambda text, at_start: split_raw(text)  # noqa: E731
+            raw_batch = getattr(model, "tokenize_raw_batch", None)
+
+            def piece_ids_batch(pieces, model_batch=model_batch, as_words=as_words):
+                return model_batch(as_words(pieces))
+
+            if raw_batch is not None:
+                piece_ids_batch = raw_batch
+
+            def piece_ids(piece, piece_ids_batch=piece_ids_batch):
+                return piece_ids_batch([piece])[0]
+
         return cls(key, normalize, words, piece_ids, piece_ids_batch, before, after)
 
 

@@ -331,13 +331,31 @@ class TiktokenBPE:
         >>> TiktokenBPE({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4}).tokenize_ids_batch(["abc", "c", ""])
         [[3, 2], [2], []]
         """
+        datas: list[bytes | None] = []
+        for piece in pieces:
+            try:
+                datas.append(piece.translate(_TO_LATIN1).encode("latin-1"))
+            except UnicodeEncodeError:  # not byte-level text
+                datas.append(None)
+        return self._bytes_ids(datas, pieces)
+
+    def tokenize_raw_batch(self, pieces: list[str]) -> list[list[int]]:
+        """The ids of pieces of text as they are (not in the byte alphabet): of their UTF-8 bytes.
+        The ids path hands a byte-level splitter's own pieces straight to this.
+
+        >>> TiktokenBPE({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4}).tokenize_raw_batch(["abc"])
+        [[3, 2]]
+        """
+        datas = [piece.encode("utf-8", "surrogatepass") for piece in pieces]
+        return self._bytes_ids(datas, [bytes_to_chars(d) for d in datas])  # type: ignore[arg-type]
+
+    def _bytes_ids(self, datas: list[bytes | None], pieces: list[str]) -> list[list[int]]:
+        """Ids of each piece's bytes (None: not byte-level text, so :meth:`tokenize` it)."""
         ranks = self.ranks
         out: list[list[int] | None] = []
         todo: list[bytes] = []
-        for piece in pieces:
-            try:
-                data = piece.translate(_TO_LATIN1).encode("latin-1")
-            except UnicodeEncodeError:  # not byte-level text
+        for piece, data in zip(pieces, datas):
+            if data is None:
                 out.append([t.id for t in self.tokenize(piece)])
                 continue
             rank = ranks.get(data) if data else None  # subtle: a file's empty token is no match
@@ -479,10 +497,18 @@ class TiktokenSplit:
         return [(p.normalized, p.offsets) for p in self.pre_tokenize(NormalizedString.from_str(text))]
 
     def split_words(self, text: str) -> list[str]:
+        return self.raw_to_words(self.split_raw(text))
+
+    def split_raw(self, text: str) -> list[str]:
+        """The pieces of ``text`` as they are, before the byte alphabet (the ids path caches by them)."""
+        return self._re.findall(text)
+
+    def raw_to_words(self, pieces: list[str]) -> list[str]:
+        """Pieces of :meth:`split_raw` in the byte alphabet, as :meth:`split_words` gives them."""
         memo = self.__dict__.get("_memo")
         if memo is None:
             memo = self._memo = {}
-        return pieces_to_chars(self._re.findall(text), memo)
+        return pieces_to_chars(pieces, memo)
 
     def __getstate__(self) -> dict:
         """Pickle without the memo of converted pieces."""
