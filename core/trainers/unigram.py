@@ -240,6 +240,10 @@ class _Corpus:
         codes[self.ends] = _SEPARATOR
         self.codes = codes
         self.n = len(codes)
+        if self.n >= 2**31:  # positions and edges are int32
+            raise ConfigError(
+                "the distinct words hold over 2**31 characters; train on a sample of the corpus"
+            )
         word_of_pos = np.repeat(np.arange(len(words)), lengths + 1)
         self.dist = (self.ends[word_of_pos] - np.arange(self.n)).astype(np.int32)  # chars left in the word
         self.pos_weight = self.counts[word_of_pos]
