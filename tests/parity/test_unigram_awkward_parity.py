@@ -1,0 +1,93 @@
+"""Unigram training on awkward corpora against SentencePiece: tokens needed, one-sided.
+
+Same settings as ``test_unigram_quality`` (identity normalization, "▁" before each line,
+pieces of at most 16 characters, shrinking factor 0.75, every character kept, ``<unk>``
+only, SentencePiece's script and digit rules off), on small corpora that stress the
+compiled lattice sweeps: one repeated symbol ("a" to "aaa…a"), one-character lines,
+tied segmentations ("abab", "baba"), mixed scripts with emoji, one long unspaced line.
+Both vocabularies are small (SentencePiece with ``hard_vocab_limit=False``, since such
+corpora cannot fill a larger one). Our model must not need more tokens than
+SentencePiece's to encode the corpus (1 % slack).
+
+The long low-variety line is a known gap, kept here as a strict expected failure: on
+20,000 random letters from "abc" SentencePiece keeps short pieces ("acc", "bcb"...) and
+needs about 8,700 tokens at vocab 20; we keep the 16-letter substrings seen twice and need
+about 19,600 (the same before the compiled sweeps: it is the pruning's choice, not theirs).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from core.events import drain
+from core.trainers.unigram import train_unigram
+from core.training import TrainOptions, pre_tokenize_lines
+
+spm = pytest.importorskip("sentencepiece")
+
+_rng = random.Random(1)
+CORPORA = {
+    "repeated symbol": ["a" * k for k in range(1, 60)],
+    "one-character lines": list("abcdefghij") * 5,
+    "ties": ["ab" * k for k in range(1, 30)] + ["ba" * k for k in range(1, 30)],
+    "mixed scripts": ["안녕 👋🏽 naïve café", "안녕하세요 👋", "naïve naïve"] * 10,
+    "long low-variety line": ["".join(_rng.choice("abc") for _ in range(20_000))],
+}
+KNOWN_GAP = {"long low-variety line"}
+
+
+def _sentencepiece_tokens(lines, vocab, tmp_path) -> int:
+    text = tmp_path / "corpus.txt"
+    text.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="\n")
+    prefix = str(tmp_path / "spm")
+    spm.SentencePieceTrainer.train(
+        input=str(text),
+        model_prefix=prefix,
+        vocab_size=vocab,
+        model_type="unigram",
+        normalization_rule_name="identity",
+        num_threads=1,
+        character_coverage=1.0,
+        unk_id=0,
+        bos_id=-1,
+        eos_id=-1,
+        max_sentencepiece_length=16,
+        shrinking_factor=0.75,
+        num_sub_iterations=2,
+        split_by_unicode_script=False,
+        split_by_number=False,
+        max_sentence_length=1 << 20,
+        add_dummy_prefix=True,
+        remove_extra_whitespaces=False,
+        input_sentence_size=0,
+        hard_vocab_limit=False,
+        minloglevel=2,
+    )
+    sp = spm.SentencePieceProcessor(model_file=prefix + ".model")
+    return sum(len(sp.encode(line)) for line in lines)
+
+
+def _our_tokens(lines, vocab) -> int:
+    options = TrainOptions("unigram", vocab_size=vocab, special_tokens=["<unk>"])
+    counts = pre_tokenize_lines(lines, options)
+    model = drain(train_unigram(counts, options))
+    return sum(c * len(model.tokenize(w)) for w, c in counts.items())
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="known gap: see the module docstring"))
+        if n in KNOWN_GAP
+        else n
+        for n in CORPORA
+    ],
+)
+@pytest.mark.parametrize("vocab", [20, 60])
+def test_no_more_tokens_than_sentencepiece(name, vocab, tmp_path):
+    lines = CORPORA[name]
+    ours = _our_tokens(lines, vocab)
+    theirs = _sentencepiece_tokens(lines, vocab, tmp_path)
+    assert ours <= theirs * 1.01, (ours, theirs)
