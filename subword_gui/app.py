@@ -154,6 +154,9 @@ def run_steps(app, window, args) -> None:
     elif corpus or args.train or not args.file:
         panel.open_text(corpus or str(SAMPLE_CORPUS))
     if panel.busy:
+        # counting a large corpus takes a while: its progress is on the Corpus panel
+        if args.file or args.corpus or args.counts:
+            window.raise_panel("corpus")
         _wait_for(app, [panel.loaded], [panel.failed])
     if args.train:
         options = _parse_train(args.train)

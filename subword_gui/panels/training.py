@@ -816,12 +816,17 @@ class TrainingPanel(QWidget):
         stopped = getattr(self, "_stopped", None)
         label = ALGORITHM_LABELS.get(self._options.algorithm, self._options.algorithm)
         msg = self.tr("Trained {0}: {1:,} tokens").format(label, tok.vocab_size)
-        if stopped is not None and not stopped.reached_target:
+        # said also when the alphabet alone overshot the size asked for (no merge at all: an
+        # empty merge log and "3,175 tokens" for 2,000 asked, with nothing saying why)
+        told = stopped is not None and (
+            not stopped.reached_target or stopped.vocab_size > stopped.requested_vocab_size
+        )
+        if told:
             msg += self.tr(" (stopped early: {0})").format(localize(stopped.reason))
         # what the Runs list keeps of this run (read on training_finished)
         self.last_run_facts = {
             "duration_s": time.monotonic() - getattr(self, "_started_at", time.monotonic()),
-            "stop_reason": stopped.reason if stopped is not None and not stopped.reached_target else None,
+            "stop_reason": stopped.reason if told else None,
             "held_out_kind": event.held_out_kind,
         }
         self._stopped = None

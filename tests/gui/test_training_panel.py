@@ -570,3 +570,14 @@ def test_runs_show_their_figures_before_the_corpus_and_options():
         "Corpus"
     )
     assert names[-1] == "Options" and names[RunsModel.CORPUS] == "Corpus"
+
+
+def test_an_alphabet_larger_than_the_size_asked_for_is_said(qtbot, window):
+    window.corpus_panel.open_lines(["hug pug pun bun hugs 토크나이저"] * 3, "small.txt")
+    panel = window.training_panel
+    panel.set_options(TrainOptions("bpe", vocab_size=5))
+    with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS):
+        panel.train()
+    assert not panel.merge_model.rows
+    assert "already fill the requested vocabulary of 5" in panel.status.text()
+    assert "already fill" in window.state.runs[-1].stop_reason
