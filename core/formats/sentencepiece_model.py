@@ -965,19 +965,30 @@ class SentencePieceBPE(_SentencePieceModel):
 
         from core.models.bpe_kernels import codepoints, merge_flat, split_flat
 
-        char_ids, table = self._compiled()
+        char_ids, table, closed = self._compiled()
         codes, bounds = codepoints(words)
         known = char_ids[np.minimum(codes, len(char_ids) - 1)]
         known[codes >= len(char_ids)] = -1
-        ids, _, out_bounds = merge_flat(known, bounds, table)  # (-1 is in no pair: it stays)
+        ids, first, out_bounds = merge_flat(known, bounds, table)  # (-1 is in no pair: it stays)
         found = [(tuple(w), math.inf) for w in split_flat(ids, out_bounds)]
         unknown = np.flatnonzero(np.minimum.reduceat(known, bounds[:-1]) < 0).tolist() if words else []
-        for k in unknown:
-            found[k] = self._word_ids_of(words[k])  # an unknown character: bytes or <unk>, as in Python
+        for k in unknown:  # an unknown character: bytes or <unk>
+            if closed:
+                a, b = out_bounds[k], out_bounds[k + 1]
+                found[k] = (self._ids(words[k], self._segments(words[k], ids[a:b], first[a:b])), math.inf)
+            else:
+                found[k] = self._word_ids_of(words[k])  # it may be inside a piece: the Python merge
         return found
 
+    def _segments(self, s: str, ids, first) -> list[tuple[int, int, int]]:
+        """The compiled merge's tokens of ``s`` as ``(start, end, id)``; an unknown character
+        (id -1, never merged) gets the id SentencePiece looks up for it (usually ``<unk>``)."""
+        starts = first.tolist()
+        out = list(zip(starts, starts[1:] + [len(s)], ids.tolist()))
+        return [(a, b, id if id >= 0 else self.piece_to_id(s[a:b])) for a, b, id in out]
+
     def _compiled(self):
-        """``(code point -> id array, PairTable)`` for the compiled merge, or None when the model has
+        """``(code point -> id array, PairTable, closed)`` for the compiled merge, or None when the model has
         user-defined or unused pieces (frozen pieces and splitting back need the Python merge).
 
         A pair's rank is the place of its merged piece's score among the distinct scores,
@@ -1004,7 +1015,10 @@ class SentencePieceBPE(_SentencePieceModel):
                 chars = {ord(piece): id for piece, id in matchable.items() if len(piece) == 1}
                 char_ids = np.full(max(chars, default=0) + 1, -1, np.int64)
                 char_ids[list(chars)] = list(chars.values())
-                compiled = (char_ids, PairTable.build(pairs))
+                # subtle: when every character of every piece is a piece itself, a character
+                # that is not can never be merged, so words holding one merge compiled too
+                closed = all(len(piece) == 1 or all(ord(c) in chars for c in piece) for piece in matchable)
+                compiled = (char_ids, PairTable.build(pairs), closed)
             self._compiled_tables = compiled
         return compiled or None
 
@@ -1017,15 +1031,18 @@ class SentencePieceBPE(_SentencePieceModel):
     def _segment(self, s: str) -> list[tuple[int, int, int]]:
         compiled = self._compiled() if len(s) > _SHORT_WORD else None
         if compiled is not None:
+            import numpy as np
+
             from core.models.bpe_kernels import codepoints, merge_flat
 
-            char_ids, table = compiled
+            char_ids, table, closed = compiled
             codes, bounds = codepoints([s])
-            if not len(codes) or codes.max() < len(char_ids) and char_ids[codes].min() >= 0:
-                # known characters only: the compiled merge, linear in length
-                ids, first, _ = merge_flat(char_ids[codes], bounds, table)
-                starts = first.tolist()
-                return list(zip(starts, starts[1:] + [len(s)], ids.tolist()))
+            known = char_ids[np.minimum(codes, len(char_ids) - 1)]
+            known[codes >= len(char_ids)] = -1
+            if closed or not len(codes) or known.min() >= 0:
+                # the compiled merge, linear in length (unknown characters stay single)
+                ids, first, _ = merge_flat(known, bounds, table)
+                return self._segments(s, ids, first)
         # 1. characters, user-defined pieces kept whole and frozen
         starts: list[int] = []
         ends: list[int] = []

@@ -31,6 +31,7 @@ AWKWARD = [
     "ㅋㅋ ㅋㅋㅋ ㅋ" * 50,
     "😀👍🏽 \x00\x07 ٩(◕‿◕)۶",  # outside the vocabulary: bytes, <unk> or dropped
     "영화" * 2000,  # 4,000 characters, 12,000 bytes
+    "영화😀재밌" * 200,  # a long word with characters outside the vocabulary inside it
 ]
 
 
