@@ -21,7 +21,8 @@ subtle: the unigram ``tokenizer.json`` scores are rounded to 6 decimals before b
 float parsing), which flips exact ties between segmentations (``,,,`` + ``,`` vs ``,`` + ``,,,``).
 
 How it measures: ids are checked equal on every line first (ours: ``encode(line).ids`` and
-``encode_batch_ids(lines)``; the peer's own call), then each timed pass loads a fresh copy of
+``encode_batch_ids(lines)``; the peer's own call; this also loads numba's compiled kernels, so
+every timed pass is warm; the cold first call of a fresh process is printed once per family), then each timed pass loads a fresh copy of
 each tokenizer (caches start empty), and ours and the peer alternate, ``--repeats`` times; the
 best pass of each is reported. One thread: ``RAYON_NUM_THREADS=1``, ``TOKENIZERS_PARALLELISM=false``,
 ``num_threads=1`` for sentencepiece. The peers are called as a Python user calls them on a
@@ -163,6 +164,34 @@ def _loaders(d: Path, name: str):
     return lambda: load_sentencepiece(d / f"{name}.model"), peer
 
 
+_COLD = """
+import sys, time
+sys.path.insert(0, {root!r})
+start = time.perf_counter()
+from core.formats.detect import open_tokenizer
+tok = open_tokenizer({path!r}).tokenizer
+loaded = time.perf_counter()
+tok.encode_batch_ids(["안녕하세요 hello world"])
+print(f"{{loaded - start:.2f}} {{time.perf_counter() - loaded:.2f}}")
+"""
+
+
+def _cold_first_call(path: Path) -> str:
+    """The first ``encode_batch_ids`` call in a fresh process: with numba's on-disk cache of
+    compiled kernels, and compiling them from scratch (an empty ``NUMBA_CACHE_DIR``)."""
+    import subprocess
+
+    found = []
+    with tempfile.TemporaryDirectory() as empty:
+        for env in ({}, {"NUMBA_CACHE_DIR": empty}):
+            code = _COLD.format(root=str(ROOT), path=str(path))
+            run = subprocess.run(
+                [sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, **env}
+            )
+            found.append(run.stdout.split()[-1] if run.returncode == 0 else "failed")
+    return f"first call in a fresh process: {found[0]} s with numba's cache, {found[1]} s compiling"
+
+
 def _timed(fn, lines) -> float:
     start = time.perf_counter()
     fn(lines)
@@ -209,6 +238,9 @@ def main() -> int:
                     best["encode"], _timed(lambda ls, tok=tok: [tok.encode(s) for s in ls], lines)
                 )
             rows.append((name, best))
+            if name in ("bpe", "tiktoken-gpt2", "sp-bpe"):
+                model_file = {"bpe": "bpe.json", "tiktoken-gpt2": "ranks.tiktoken", "sp-bpe": "sp-bpe.model"}
+                print(f"{name:<16} {_cold_first_call(d / model_file[name])}", flush=True)
             print(
                 f"{name:<16} peer {size_mb / best['peer']:6.2f} MB/s  ours ids {size_mb / best['ids']:6.2f} MB/s"
                 f" (x{best['ids'] / best['peer']:.2f})  ours encode {size_mb / best['encode']:5.2f} MB/s"
