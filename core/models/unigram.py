@@ -91,16 +91,17 @@ class Unigram:
         cache = self.__dict__.setdefault("_token_cache", {})
         found = cache.get(piece)
         if found is None:
-            found = self._to_tokens(piece, self._best_path(piece))
+            found = tuple(self._to_tokens(piece, self._best_path(piece)))
             if len(piece) <= _CACHE_MAX_PIECE:
                 if len(cache) >= _CACHE_LIMIT:
                     cache.clear()
                 cache[piece] = found
         return list(found)
 
-    def tokenize_batch(self, pieces: list[str]) -> list[list[Token]]:
-        """``[tokenize(p) for p in pieces]``, the pieces not kept yet in one kernel call
-        (``Tokenizer.encode`` hands over all pre-tokens of a text at once).
+    def tokenize_batch(self, pieces: list[str]) -> list[tuple[Token, ...]]:
+        """:meth:`tokenize` of each piece as a tuple (shared with the cache, so not copied),
+        the pieces not kept yet in one kernel call (``Tokenizer.encode`` hands over all
+        pre-tokens of a text at once).
 
         >>> m = Unigram([("<unk>", 0.0), ("▁", -1.0), ("a", -2.0), ("b", -2.0), ("ab", -2.5)])
         >>> [[t.value for t in ts] for ts in m.tokenize_batch(["▁ab", "ba"])]
@@ -121,14 +122,14 @@ class Unigram:
                 a, b = cuts[k], cuts[k + 1]
                 node_ends = starts_l[a + 1 : b] + [len(piece)]
                 path = [(s, e, None if i < 0 else i) for s, e, i in zip(starts_l[a:b], node_ends, ids_l[a:b])]
-                made[piece] = self._to_tokens(piece, path)
+                made[piece] = tuple(self._to_tokens(piece, path))
             if len(cache) + len(made) >= _CACHE_LIMIT:
                 cache.clear()
             for piece, tokens in made.items():
                 if len(piece) <= _CACHE_MAX_PIECE:
                     cache[piece] = tokens
             found = [f if f is not None else made[p] for p, f in zip(pieces, found)]
-        return [list(f) for f in found]
+        return found
 
     def tokenize_ids(self, piece: str) -> list[int]:
         """The ids of :meth:`tokenize`, without Token objects.
