@@ -58,6 +58,8 @@ from core.models.bpe import BPE
 # Ids are stored as code points, so a vocabulary must fit below the Unicode limit.
 MAX_VOCAB_SIZE = 1_000_000
 _PROGRESS_EVERY = 50_000  # words between two Progress events during setup
+# Merges per compiled call, at most: each call's events are held in memory until yielded.
+_MAX_CHUNK = 2048
 
 
 def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, BPE]:
@@ -155,7 +157,7 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
             yield MergeEvent(step, left, right, new_token, count, size, float(count), bool(tie))
         if result != kernels.CHUNK_DONE:
             break
-        if elapsed < 0.025 and chunk < 1 << 16:
+        if elapsed < 0.025 and chunk < _MAX_CHUNK:
             chunk *= 2
         elif elapsed > 0.1 and chunk > 1:
             chunk //= 2

@@ -36,7 +36,9 @@ import numpy as np
 from core.jit import kernel
 
 # ints[...] slots
-I_TOKENS, I_CHARS, I_PAIRS, I_ENTRIES, I_SEQ, I_HEAP, I_POOL, I_STEP, I_NEED, I_NEED_CHARS = range(10)
+I_TOKENS, I_CHARS, I_PAIRS, I_ENTRIES, I_SEQ, I_HEAP, I_POOL, I_STEP, I_NEED, I_NEED_NEW, I_NEED_CHARS = (
+    range(11)
+)
 # merge_chunk results
 CHUNK_DONE, STOP_VOCAB, STOP_NO_PAIRS, STOP_MIN_FREQUENCY, GROW = range(5)
 
@@ -340,9 +342,9 @@ def _has_tie(heap, size, count, pair, entry_neg, entry_pair, pair_count):
 @kernel
 def merge_chunk(symbols, word_start, word_len, word_count,
                 token_keys, token_ids, token_chars, token_start, token_len, prefix,
-                pair_table, pair_left, pair_right, pair_count, pair_stamp, pair_last_word, pair_slot,
+                pair_table, pair_left, pair_right, pair_count, pair_slot,
                 entry_pair, entry_neg, entry_seq, entry_start, entry_end, heap, pool,
-                gained_slot, gained_word, slot_pair, slot_count,
+                gained_slot, gained_word, slot_pair, slot_count, slot_last_word,
                 ints, vocab_size, min_frequency, max_merges,
                 out_left, out_right, out_new, out_count, out_tie, out_vocab):  # fmt: skip
     """Run up to ``max_merges`` merges (step 4 of core.trainers.bpe); ``(result, merges done)``.
@@ -375,19 +377,33 @@ def merge_chunk(symbols, word_start, word_len, word_count,
         b = pair_right[p]
         first = entry_start[top]
         stop = entry_end[top]
-        # Room for the worst case: every symbol of every listed word starts two new pairs.
-        need = 2
+        # Room for the worst case: each occurrence gains (word, pair) twice, and the new pairs
+        # all hold the new token, so there are at most two per token. Counting the occurrences
+        # first (a scan without hashing) keeps the reservation near what the merge uses.
+        occurrences = 0
         for t in range(first, stop):
-            need += 2 * word_len[pool[t]]
+            w = pool[t]
+            start = word_start[w]
+            length = word_len[w]
+            i = 0
+            while i + 1 < length:
+                if symbols[start + i] == a and symbols[start + i + 1] == b:
+                    occurrences += 1
+                    i += 2
+                else:
+                    i += 1
+        need = 2 * occurrences + 2
+        need_new = min(need, 2 * ints[I_TOKENS] + 4)
         need_chars = token_len[a] + token_len[b]
         if (
-            ints[I_PAIRS] + need > pair_left.shape[0]
-            or ints[I_ENTRIES] + need > entry_pair.shape[0]
+            ints[I_PAIRS] + need_new > pair_left.shape[0]
+            or ints[I_ENTRIES] + need_new > entry_pair.shape[0]
             or ints[I_POOL] + need > pool.shape[0]
             or need > gained_slot.shape[0]
             or ints[I_CHARS] + need_chars > token_chars.shape[0]
         ):
             ints[I_NEED] = need
+            ints[I_NEED_NEW] = need_new
             ints[I_NEED_CHARS] = need_chars
             return GROW, done
         _heap_pop(heap, ints, entry_neg, entry_pair, pair_left, pair_right, entry_seq)
@@ -430,19 +446,19 @@ def merge_chunk(symbols, word_start, word_len, word_count,
                             k = _pair_id(pair_table, pair_left, pair_right, pair_count, ints, c, q)
                         pair_count[old] -= n
                         pair_count[k] += n
-                        if pair_stamp[k] != step:  # first gain of this pair in this merge
-                            pair_stamp[k] = step
-                            pair_slot[k] = n_slots
-                            slot_pair[n_slots] = k
-                            slot_count[n_slots] = 0
+                        slot = pair_slot[k]
+                        if slot == -1:  # first gain of this pair in this merge: give it a slot
+                            slot = pair_slot[k] = n_slots
+                            slot_pair[slot] = k
+                            slot_count[slot] = 0
+                            slot_last_word[slot] = -1
                             n_slots += 1
-                            pair_last_word[k] = -1
-                        if pair_last_word[k] != w:
-                            pair_last_word[k] = w
-                            gained_slot[n_gained] = pair_slot[k]
+                        if slot_last_word[slot] != w:
+                            slot_last_word[slot] = w
+                            gained_slot[n_gained] = slot
                             gained_word[n_gained] = w
                             n_gained += 1
-                            slot_count[pair_slot[k]] += 1
+                            slot_count[slot] += 1
                     prev_end = i + 2
                     symbols[start + out] = c
                     i += 2
@@ -466,6 +482,7 @@ def merge_chunk(symbols, word_start, word_len, word_count,
         ints[I_POOL] = at
         for s in range(n_slots):
             k = slot_pair[s]
+            pair_slot[k] = -1  # slots are per merge
             end = slot_count[s]
             if pair_count[k] > 0:
                 e = ints[I_ENTRIES]
@@ -540,8 +557,6 @@ class MergeState:
     pair_left: np.ndarray
     pair_right: np.ndarray
     pair_count: np.ndarray
-    pair_stamp: np.ndarray
-    pair_last_word: np.ndarray
     pair_slot: np.ndarray
     entry_pair: np.ndarray
     entry_neg: np.ndarray
@@ -554,6 +569,7 @@ class MergeState:
     gained_word: np.ndarray
     slot_pair: np.ndarray
     slot_count: np.ndarray
+    slot_last_word: np.ndarray
     out_left: np.ndarray
     out_right: np.ndarray
     out_new: np.ndarray
@@ -563,7 +579,7 @@ class MergeState:
     done: int
 
     def __init__(self) -> None:
-        self.ints = np.zeros(10, dtype=np.int64)
+        self.ints = np.zeros(11, dtype=np.int64)
 
     @classmethod
     def build(cls, symbols: np.ndarray, word_len: np.ndarray, counts: np.ndarray, tokens: list[str], prefix: str,
@@ -627,9 +643,7 @@ class MergeState:
                              last_word, self.entry_pair, self.entry_neg, self.entry_seq, self.entry_start,
                              self.entry_end, self.pool, self.heap, ints)  # fmt: skip
         del order, pair_words, last_word
-        self.pair_stamp = np.zeros(self.pair_left.shape[0], dtype=np.int32)
-        self.pair_last_word = np.zeros(self.pair_left.shape[0], dtype=np.int32)
-        self.pair_slot = np.zeros(self.pair_left.shape[0], dtype=np.int32)
+        self.pair_slot = np.full(self.pair_left.shape[0], -1, dtype=np.int32)
         self._gained(1024)
         self._events(0)
         return self
@@ -646,9 +660,8 @@ class MergeState:
             self.pair_left = _grown(self.pair_left, size)
             self.pair_right = _grown(self.pair_right, size)
             self.pair_count = _grown(self.pair_count, size)
-            for name in ("pair_stamp", "pair_last_word", "pair_slot"):
-                if hasattr(self, name):
-                    setattr(self, name, _grown(getattr(self, name), size))
+            if hasattr(self, "pair_slot"):
+                self.pair_slot = _grown(self.pair_slot, size, -1)
         self.pair_table = np.full(_table_size(size), -1, dtype=np.int32)
         rehash_pairs(self.pair_table, self.pair_left, self.pair_right, n_pairs)
 
@@ -657,6 +670,7 @@ class MergeState:
         self.gained_word = np.zeros(size, dtype=np.int32)
         self.slot_pair = np.zeros(size, dtype=np.int32)
         self.slot_count = np.zeros(size, dtype=np.int64)
+        self.slot_last_word = np.zeros(size, dtype=np.int32)
 
     def _events(self, size: int) -> None:
         self.out_left = np.zeros(size, dtype=np.int32)
@@ -668,19 +682,19 @@ class MergeState:
         self.done = 0
 
     def _grow(self) -> None:
-        """Room for the next merge's worst case (``ints[I_NEED]``), doubling what is short."""
+        """Room for the next merge's worst case (``ints[I_NEED*]``), growing by half what is short."""
         ints = self.ints
-        need, need_chars = int(ints[I_NEED]), int(ints[I_NEED_CHARS])
-        if ints[I_PAIRS] + need > self.pair_left.shape[0]:
-            self._grow_pairs(need)
-        if ints[I_ENTRIES] + need > self.entry_pair.shape[0]:
-            size = max(self.entry_pair.shape[0] * 3 // 2, int(ints[I_ENTRIES]) + need)
+        need, need_new, need_chars = int(ints[I_NEED]), int(ints[I_NEED_NEW]), int(ints[I_NEED_CHARS])
+        if ints[I_PAIRS] + need_new > self.pair_left.shape[0]:
+            self._grow_pairs(need_new)
+        if ints[I_ENTRIES] + need_new > self.entry_pair.shape[0]:
+            size = max(self.entry_pair.shape[0] * 3 // 2, int(ints[I_ENTRIES]) + need_new)
             for name in ("entry_pair", "entry_neg", "entry_seq", "entry_start", "entry_end", "heap"):
                 setattr(self, name, _grown(getattr(self, name), size))
         if ints[I_POOL] + need > self.pool.shape[0]:
             self.pool = _grown(self.pool, max(self.pool.shape[0] * 3 // 2, int(ints[I_POOL]) + need))
         if need > self.gained_slot.shape[0]:
-            self._gained(max(2 * self.gained_slot.shape[0], need))
+            self._gained(max(self.gained_slot.shape[0] * 3 // 2, need))
         if ints[I_CHARS] + need_chars > self.token_chars.shape[0]:
             size = max(2 * self.token_chars.shape[0], int(ints[I_CHARS]) + need_chars)
             self.token_chars = _grown(self.token_chars, size)
@@ -695,9 +709,10 @@ class MergeState:
                 self.symbols, self.word_start, self.word_len, self.word_count,
                 self.token_keys, self.token_ids, self.token_chars, self.token_start, self.token_len, self.prefix,
                 self.pair_table, self.pair_left, self.pair_right, self.pair_count,
-                self.pair_stamp, self.pair_last_word, self.pair_slot,
+                self.pair_slot,
                 self.entry_pair, self.entry_neg, self.entry_seq, self.entry_start, self.entry_end,
                 self.heap, self.pool, self.gained_slot, self.gained_word, self.slot_pair, self.slot_count,
+                self.slot_last_word,
                 self.ints, vocab_size, min_frequency, max_merges - self.done,
                 self.out_left[self.done :], self.out_right[self.done :], self.out_new[self.done :],
                 self.out_count[self.done :], self.out_tie[self.done :], self.out_vocab[self.done :],
