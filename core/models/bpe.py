@@ -27,6 +27,7 @@ Leaves out: BPE-dropout (``dropout`` is kept in files but never applied).
 from __future__ import annotations
 
 import heapq
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -262,6 +263,63 @@ class BPE(VocabLookup):
             return out  # type: ignore[return-value]
         merged = iter(self._merge_compiled(todo))
         return [ids if ids is not None else next(merged) for ids in out]
+
+    def tokenize_batch(self, pieces: list[str]) -> list[list[Token]]:
+        """``[tokenize(p) for p in pieces]``, the pieces not cached merged in one compiled call
+        (``Tokenizer.encode`` hands a text's pre-tokens over together).
+
+        >>> bpe = BPE({"<unk>": 0, "g": 1, "p": 2, "u": 3, "ug": 4}, [("u", "g")], unk_token="<unk>")
+        >>> [[(t.value, t.start, t.end) for t in ts] for ts in bpe.tokenize_batch(["pug", "ug"])]
+        [[('p', 0, 1), ('ug', 1, 3)], [('ug', 0, 2)]]
+        """
+        cache, vocab = self._cache, self.vocab
+        plain = self.continuing_subword_prefix is None and self.end_of_word_suffix is None
+        out: list[list[Token] | None] = []
+        todo: list[str] = []
+        todo_ids: list[list[int]] = []
+        for piece in pieces:
+            cached = cache.get(piece)
+            if cached is not None:
+                out.append(list(cached))
+                continue
+            ids = list(map(vocab.get, piece)) if plain and len(piece) > 1 else None
+            if ids is None or None in ids or (self.ignore_merges and piece in vocab):
+                out.append(self.tokenize(piece))  # prefixes, unknown characters, one character
+                continue
+            out.append(None)
+            todo.append(piece)
+            todo_ids.append(ids)
+        if not todo:
+            return out  # type: ignore[return-value]
+        import numpy as np
+
+        from core.models.bpe_kernels import merge_flat
+
+        lengths = list(map(len, todo))
+        bounds = np.zeros(len(todo) + 1, np.int64)
+        np.cumsum(lengths, out=bounds[1:])
+        flat = np.fromiter(itertools.chain.from_iterable(todo_ids), np.int64, int(bounds[-1]))
+        ids, first, out_bounds = merge_flat(flat, bounds, self._compiled_table())
+        ids_list, first_list, edges = ids.tolist(), first.tolist(), out_bounds.tolist()
+        id_to_token = self._id_to_token
+        made = iter(range(len(todo)))
+        if len(cache) + len(todo) >= _CACHE_LIMIT:
+            cache.clear()
+        for k, found in enumerate(out):
+            if found is not None:
+                continue
+            p = next(made)
+            piece, a, b = todo[p], edges[p], edges[p + 1]
+            starts = first_list[a:b]
+            tokens = [
+                Token(i, id_to_token[i], s, e)
+                for i, s, e in zip(ids_list[a:b], starts, starts[1:] + [len(piece)])
+            ]
+            if len(piece) <= _CACHE_MAX_PIECE:
+                cache[piece] = tokens
+                tokens = list(tokens)  # a copy: a caller may change its list, never our cache
+            out[k] = tokens
+        return out  # type: ignore[return-value]
 
     def _merge_compiled(self, pieces: list[list[int]]) -> list[list[int]]:
         """Step 3 on many pieces of symbol ids, in one call of the compiled merge."""

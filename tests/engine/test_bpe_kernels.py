@@ -90,3 +90,14 @@ def test_bpe_batch_long_words_and_offsets_agree_with_the_python_merge():
         assert [t.id for t in tokens] == reference[words.index(w)]
         kept = [t for t in tokens if t.id != 0]
         assert all(w[t.start : t.end] == bpe.id_to_token(t.id) for t in kept)
+
+
+def test_tokenize_batch_gives_tokenize_tokens_and_spans():
+    rng = random.Random(5)
+    vocab = {"<unk>": 0, "a": 1, "b": 2, "ab": 3, "aa": 4, "aab": 5, "ba": 6}
+    merges = [("a", "b"), ("a", "a"), ("aa", "b"), ("b", "a")]
+    words = ["".join(rng.choice("abx") for _ in range(rng.choice([0, 1, 2, 5, 30, 300]))) for _ in range(60)]
+    expected = [BPE(vocab, merges, unk_token="<unk>").tokenize(w) for w in words]
+    batched = BPE(vocab, merges, unk_token="<unk>")
+    assert batched.tokenize_batch(words) == expected
+    assert batched.tokenize_batch(words) == expected  # now from the cache
