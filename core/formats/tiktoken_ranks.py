@@ -285,6 +285,54 @@ class TiktokenBPE:
             self._cache[piece] = out
         return out
 
+    def tokenize_batch(self, pieces: list[str]) -> list[list[Token]]:
+        """``[tokenize(p) for p in pieces]``, the byte-level pieces to merge merged in one compiled call.
+
+        >>> m = TiktokenBPE({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4})
+        >>> [[(t.value, t.start, t.end) for t in ts] for ts in m.tokenize_batch(["abc", "c"])]
+        [[('ab', 0, 2), ('c', 2, 3)], [('c', 0, 1)]]
+        """
+        cache, ranks = self._cache, self.ranks
+        out: list[list[Token] | None] = []
+        todo: list[str] = []
+        datas: list[bytes] = []
+        for piece in pieces:
+            cached = cache.get(piece)
+            if cached is not None:
+                out.append(cached)
+                continue
+            try:
+                data = piece.translate(_TO_LATIN1).encode("latin-1")
+            except UnicodeEncodeError:
+                data = b""
+            if len(data) < 2 or data in ranks:  # not byte-level, one byte or one token: as tokenize
+                out.append(self.tokenize(piece))
+                continue
+            out.append(None)
+            todo.append(piece)
+            datas.append(data)
+        if not todo:
+            return out  # type: ignore[return-value]
+        merged = self._merge_flat(datas)
+        if merged is None:  # a byte without a rank: tokenize says which
+            return [found if found is not None else self.tokenize(p) for found, p in zip(out, pieces)]
+        ids, first, bounds = (a.tolist() for a in merged)
+        if len(cache) + len(todo) > 100_000:
+            cache.clear()
+        made = iter(range(len(todo)))
+        for k, found in enumerate(out):
+            if found is None:
+                p = next(made)
+                piece, a, b = todo[p], bounds[p], bounds[p + 1]
+                starts = first[a:b]
+                tokens = [
+                    Token(r, piece[s:e], s, e) for r, s, e in zip(ids[a:b], starts, starts[1:] + [len(piece)])
+                ]
+                if len(piece) <= 256:
+                    cache[piece] = tokens
+                out[k] = tokens
+        return out  # type: ignore[return-value]
+
     def tokenize_ids(self, piece: str) -> list[int]:
         """The ids of :meth:`tokenize` (the ids fast path: no offsets, no Token objects).
 
