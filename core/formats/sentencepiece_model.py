@@ -58,6 +58,7 @@ import heapq
 import itertools
 import math
 import operator
+import re
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,6 +94,7 @@ PIECE_TYPE_NAMES = {
 MODEL_TYPES = {1: "unigram", 2: "bpe", 3: "word", 4: "char"}
 
 _F32 = struct.Struct("<f")
+_NOT_SPACES = re.compile("[^ ]+")
 FLT_MIN = 1.1754943508222875e-38  # C's FLT_MIN: SentencePiece's starting max_score
 UNK_PENALTY = 10.0
 _WORD_CACHE_LIMIT = 200_000  # words; the ids fast path's cache is emptied when it gets this big
@@ -289,6 +291,8 @@ class SentencePieceNormalizer:
 
     def _prefix(self, s: str, i: int) -> tuple[str, int]:
         """What SentencePiece's NormalizePrefix gives at ``s[i]``: (output, chars consumed)."""
+        if s[i] not in self._key_starts():  # no rule or user-defined piece starts here
+            return s[i], 1
         k = self.user_defined.match(s, i)
         if k:
             return s[i : i + k], k
@@ -307,6 +311,64 @@ class SentencePieceNormalizer:
         character of one rewrite starts where that rewrite's source starts. We
         store exactly these spans: character k gets ``(start_k, start_k+1)``.
         """
+        if self._key_starts().isdisjoint(text.normalized):
+            return self._normalize_plain(text)
+        return self._normalize_stepwise(text)
+
+    def _normalize_plain(self, text: NormalizedString) -> NormalizedString:
+        """:meth:`_normalize_stepwise` for a text where no rule applies (most lines): only the
+        spaces change, so whole runs of other characters are copied with their spans."""
+        s = text.normalized
+        n = len(s)
+        space = SPACE if self.escape_whitespaces else " "
+        aligns = text.alignments
+
+        def orig(pos: int) -> int:
+            if pos < n:
+                return aligns[pos][0]
+            return aligns[-1][1] if n else 0
+
+        i = n - len(s.lstrip(" ")) if self.remove_extra_whitespaces else 0
+        if i == n:
+            return NormalizedString("", [], text.original_length)
+        chars: list[str] = []
+        starts: list[int] = []
+        if self.add_dummy_prefix and not self.treat_whitespace_as_suffix:
+            chars.append(space)
+            starts.append(orig(i))
+        if self.remove_extra_whitespaces:
+            end = i
+            for run in _NOT_SPACES.finditer(s, i):
+                a, b = run.span()
+                if a > i:  # the first space between two runs stays, starting where it starts
+                    chars.append(space)
+                    starts.append(orig(end))
+                chars.extend(s[a:b])
+                starts.extend([aligns[p][0] for p in range(a, b)])
+                end = b
+            if end < n:  # trailing spaces: the first is kept here and dropped below, as stepwise
+                chars.append(space)
+                starts.append(orig(end))
+        else:
+            chars.extend(s.replace(" ", space) if space != " " else s)
+            starts.extend([aligns[p][0] for p in range(n)])
+        return self._finish(text, chars, starts, orig(n), space)
+
+    def _finish(self, text: NormalizedString, chars: list[str], starts: list[int], consumed: int, space: str):
+        """Steps 4-5 of :meth:`_normalize_stepwise`: trailing spaces and the suffix space."""
+        if self.remove_extra_whitespaces:
+            while chars and chars[-1] == space:
+                chars.pop()
+                consumed = starts.pop()
+        if self.add_dummy_prefix and self.treat_whitespace_as_suffix:
+            chars.append(space)
+            starts.append(consumed)
+        starts.append(consumed)
+        aligns = [(starts[k], starts[k + 1]) for k in range(len(chars))]
+        return NormalizedString("".join(chars), aligns, text.original_length)
+
+    def _normalize_stepwise(self, text: NormalizedString) -> NormalizedString:
+        """SentencePiece's normalizer, one prefix rewrite at a time (what :meth:`normalize` does)."""
         s = text.normalized
         n = len(s)
         i = 0
@@ -347,18 +409,8 @@ class SentencePieceNormalizer:
             i += k
             if not self.remove_extra_whitespaces:
                 is_prev_space = False
-        consumed = orig(n)
         # 4. drop trailing whitespace (the text then ends where the first dropped space starts)
-        if self.remove_extra_whitespaces:
-            while chars and chars[-1] == space:
-                chars.pop()
-                consumed = starts.pop()
-        if self.add_dummy_prefix and self.treat_whitespace_as_suffix:
-            chars.append(space)
-            starts.append(consumed)
-        starts.append(consumed)
-        aligns = [(starts[k], starts[k + 1]) for k in range(len(chars))]
-        return NormalizedString("".join(chars), aligns, text.original_length)
+        return self._finish(text, chars, starts, orig(n), space)
 
     def normalize_str(self, text: str) -> str:
         """``normalize(text).normalized`` without alignments (the ids fast path).

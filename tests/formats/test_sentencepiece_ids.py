@@ -6,7 +6,7 @@ hand-built models full of exact score ties, user-defined and unused pieces."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 spm = pytest.importorskip("sentencepiece")
@@ -131,3 +131,30 @@ def test_long_lines_and_long_words(hand_built):
     sp, ours = hand_built["bpe"]
     for text in ["ab " * 400, "abba" * 100, "ba" * 300]:
         assert ours.encode_ids(text) == sp.encode(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=st.text(alphabet=" ▁aA철수는é😀\t", max_size=30),
+    dummy=st.booleans(),
+    extra=st.booleans(),
+    escape=st.booleans(),
+    suffix=st.booleans(),
+    charsmap=st.booleans(),
+)
+def test_plain_lines_normalize_as_step_by_step(
+    nmt_nfkc_charsmap, text, dummy, extra, escape, suffix, charsmap
+):
+    # a line no charsmap rule touches takes a shortcut that copies whole runs with their spans
+    n = SentencePieceNormalizer(
+        nmt_nfkc_charsmap if charsmap else b"",
+        add_dummy_prefix=dummy,
+        remove_extra_whitespaces=extra,
+        escape_whitespaces=escape,
+        treat_whitespace_as_suffix=suffix,
+        user_defined=["zz"],
+    )
+    assume(n._key_starts().isdisjoint(text))  # "\t" and "é" start rules of the charsmap
+    source = NormalizedString.from_str("xy" + text).slice(2, 2 + len(text))  # spans not starting at 0
+    assert n._normalize_plain(source) == n._normalize_stepwise(source)
+    assert n.normalize(source).normalized == n.normalize_str(text)
