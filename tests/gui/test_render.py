@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.bytelevel import bytes_to_chars
@@ -52,6 +52,8 @@ def test_html_escapes_and_colours():
     assert "color:#888888" in render_html("##a", TokenStyle(prefix="##"))
 
 
+# a loaded machine (the suite on 2 shared cores) made input generation trip the too-slow check
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.integers(min_value=0, max_value=300_000), max_size=200))
 def test_neighbouring_tokens_never_share_a_colour(ids):
     colours = [c.name() for c in palette.token_colours(ids)]

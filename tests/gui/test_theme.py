@@ -90,3 +90,19 @@ def test_a_check_box_is_drawn_plainly_in_the_dark_theme(qtbot, qapp, restore_the
         else:
             background = QColor(theme.DARK.window).lightness()
             assert max(p.lightness() for p in pixels) - background > 60
+
+
+@pytest.mark.parametrize("choice", ["light", "dark"])
+def test_a_disabled_line_edit_looks_disabled(qtbot, qapp, choice, restore_theme):
+    """While training, the Special tokens box is disabled like the combo boxes beside it."""
+    from PySide6.QtWidgets import QLineEdit
+
+    theme.apply_theme(qapp, choice)
+    edit = QLineEdit("<unk>")
+    qtbot.addWidget(edit)
+    edit.resize(120, 28)
+    edit.show()
+    enabled = edit.grab().toImage().pixelColor(60, 3)
+    edit.setEnabled(False)
+    disabled = edit.grab().toImage().pixelColor(60, 3)
+    assert enabled != disabled
