@@ -64,43 +64,31 @@ class PieceTrie:
     def build(cls, entries) -> PieceTrie:
         """``entries``: ``(text, id, score, user_defined)``; an id of -1 makes the path exist
         without a piece at its end (SentencePiece's unused pieces)."""
-        node_of: dict[str, int] = {"": 0}
-        parents: list[int] = []
-        codes: list[int] = []
-        piece_id = [-1]
-        score = [0.0]
-        user = [False]
-        longest = 0
-        for text, id, piece_score, user_defined in entries:
-            node = 0
-            for k in range(1, len(text) + 1):
-                child = node_of.get(text[:k])
-                if child is None:
-                    child = node_of[text[:k]] = len(piece_id)
-                    piece_id.append(-1)
-                    score.append(0.0)
-                    user.append(False)
-                    parents.append(node)
-                    codes.append(ord(text[k - 1]))
-                node = child
-            if id >= 0:
-                piece_id[node], score[node], user[node] = id, float(piece_score), bool(user_defined)
-            longest = max(longest, len(text))
+        entries = list(entries)
+        texts = [e[0] for e in entries]
+        codes, bounds = codepoints(texts)
         size = 16
-        while size < 2 * len(parents):
+        while size < 2 * len(codes):  # at most one edge per character of all pieces
             size *= 2
         keys = np.full(size, EMPTY, dtype=np.int64)
         children = np.zeros(size, dtype=np.int32)
-        edge_keys = (np.asarray(parents, dtype=np.int64) << _CODE_BITS) | np.asarray(codes, dtype=np.int64)
-        _insert_edges(keys, children, edge_keys, np.arange(1, len(parents) + 1, dtype=np.int32))
-        return cls(
+        piece_id = np.full(len(codes) + 1, -1, dtype=np.int32)
+        score = np.zeros(len(codes) + 1, dtype=np.float64)
+        user = np.zeros(len(codes) + 1, dtype=np.bool_)
+        nodes = _insert_pieces(
+            codes,
+            bounds,
+            np.array([e[1] for e in entries], dtype=np.int64),
+            np.array([e[2] for e in entries], dtype=np.float64),
+            np.array([e[3] for e in entries], dtype=np.bool_),
             keys,
             children,
-            np.asarray(piece_id, dtype=np.int32),
-            np.asarray(score, dtype=np.float64),
-            np.asarray(user, dtype=np.bool_),
-            longest,
+            piece_id,
+            score,
+            user,
         )
+        longest = max(map(len, texts), default=0)
+        return cls(keys, children, piece_id[:nodes], score[:nodes], user[:nodes], longest)
 
 
 def codepoints(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -209,11 +197,24 @@ def child_of(keys, children, node, code):
 
 
 @kernel
-def _insert_edges(keys, children, edge_keys, edge_children):
-    for k in range(edge_keys.shape[0]):
-        slot = _slot_of(keys, edge_keys[k])
-        keys[slot] = edge_keys[k]
-        children[slot] = edge_children[k]
+def _insert_pieces(codes, bounds, ids, scores, users, keys, children, piece_id, score, user):
+    """Walk each piece from the root, adding the edges it lacks; its last node gets its id
+    (unless -1), score and user flag. Returns the number of nodes."""
+    nodes = 1
+    for k in range(bounds.shape[0] - 1):
+        node = 0
+        for j in range(bounds[k], bounds[k + 1]):
+            slot = _slot_of(keys, (np.int64(node) << _CODE_BITS) | codes[j])
+            if keys[slot] == EMPTY:
+                keys[slot] = (np.int64(node) << _CODE_BITS) | codes[j]
+                children[slot] = nodes
+                nodes += 1
+            node = children[slot]
+        if ids[k] >= 0:
+            piece_id[node] = ids[k]
+            score[node] = scores[k]
+            user[node] = users[k]
+    return nodes
 
 
 @kernel
