@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from subword_gui.engine_text import localize
 from subword_gui.panels.training import ALGORITHM_LABELS
 from subword_gui.runs import Run
 
@@ -55,13 +56,18 @@ def options_summary(options) -> str:
     'nfkc · whitespace · min. freq. 0 · prefix ##'
     """
     if options is None:
-        return "opened from a file"
-    parts = [options.normalizer or "no normalizer", options.pre_tokenizer or "default pre-tokenizer"]
-    parts.append(f"min. freq. {options.min_frequency}")
+        return QCoreApplication.translate("RunsModel", "opened from a file")
+    parts = [
+        options.normalizer or QCoreApplication.translate("RunsModel", "no normalizer"),
+        options.pre_tokenizer or QCoreApplication.translate("RunsModel", "default pre-tokenizer"),
+    ]
+    parts.append(QCoreApplication.translate("RunsModel", "min. freq. {0}").format(options.min_frequency))
     if options.continuing_subword_prefix:
-        parts.append(f"prefix {options.continuing_subword_prefix}")
+        parts.append(
+            QCoreApplication.translate("RunsModel", "prefix {0}").format(options.continuing_subword_prefix)
+        )
     if options.end_of_word_suffix:
-        parts.append(f"suffix {options.end_of_word_suffix}")
+        parts.append(QCoreApplication.translate("RunsModel", "suffix {0}").format(options.end_of_word_suffix))
     for key, value in sorted((options.extra or {}).items()):
         parts.append(f"{key}={value}")
     return " · ".join(parts)
@@ -157,23 +163,26 @@ class RunsModel(QAbstractTableModel):
         return options_summary(run.options)
 
     def _tooltip(self, run: Run, shown: bool) -> str:
-        lines = [run.name + ("  (shown)" if shown else "")]
+        lines = [run.name + (self.tr("  (shown)") if shown else "")]
         if run.corpus:
-            words = f", {run.corpus_words:,} words" if run.corpus_words else ""
-            lines.append(f"Corpus: {run.corpus}{words}")
-        lines.append(f"Options: {options_summary(run.options)}")
+            if run.corpus_words:
+                lines.append(self.tr("Corpus: {0}, {1} words").format(run.corpus, f"{run.corpus_words:,}"))
+            else:
+                lines.append(self.tr("Corpus: {0}").format(run.corpus))
+        lines.append(self.tr("Options: {0}").format(options_summary(run.options)))
         if run.stop_reason:
-            lines.append(f"Stopped early: {run.stop_reason}")
+            lines.append(self.tr("Stopped early: {0}").format(localize(run.stop_reason)))
         if run.figures.get("on"):
-            lines.append(f"Figures measured on {run.figures['on']}")
+            lines.append(self.tr("Figures measured on {0}").format(run.figures["on"]))
         if run.restored:
             kept_log = run.merge_events or run.round_events
             lines.append(
-                "Restored from the last session"
-                + ("" if kept_log else " (kept without its log by an older version)")
+                self.tr("Restored from the last session")
+                if kept_log
+                else self.tr("Restored from the last session (kept without its log by an older version)")
             )
         if run.saved_to:
-            lines.append(f"Saved to {run.saved_to}")
+            lines.append(self.tr("Saved to {0}").format(run.saved_to))
         return "\n".join(lines)
 
     def setData(self, index, value, role=Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802

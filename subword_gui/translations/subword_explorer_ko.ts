@@ -1181,6 +1181,30 @@
         <translation>시간</translation>
     </message>
     <message>
+        <source>opened from a file</source>
+        <translation>파일에서 엶</translation>
+    </message>
+    <message>
+        <source>no normalizer</source>
+        <translation>정규화기 없음</translation>
+    </message>
+    <message>
+        <source>default pre-tokenizer</source>
+        <translation>기본 사전 토큰화기</translation>
+    </message>
+    <message>
+        <source>min. freq. {0}</source>
+        <translation>최소 빈도 {0}</translation>
+    </message>
+    <message>
+        <source>prefix {0}</source>
+        <translation>접두사 {0}</translation>
+    </message>
+    <message>
+        <source>suffix {0}</source>
+        <translation>접미사 {0}</translation>
+    </message>
+    <message>
         <source>Tokens/word</source>
         <translation>토큰/단어</translation>
     </message>
@@ -1191,6 +1215,42 @@
     <message>
         <source>Options</source>
         <translation>옵션</translation>
+    </message>
+    <message>
+        <source>  (shown)</source>
+        <translation>  (보이는 중)</translation>
+    </message>
+    <message>
+        <source>Corpus: {0}, {1} words</source>
+        <translation>말뭉치: {0}, 단어 {1}개</translation>
+    </message>
+    <message>
+        <source>Corpus: {0}</source>
+        <translation>말뭉치: {0}</translation>
+    </message>
+    <message>
+        <source>Options: {0}</source>
+        <translation>옵션: {0}</translation>
+    </message>
+    <message>
+        <source>Stopped early: {0}</source>
+        <translation>일찍 멈춤: {0}</translation>
+    </message>
+    <message>
+        <source>Figures measured on {0}</source>
+        <translation>수치는 {0}에서 쟀습니다</translation>
+    </message>
+    <message>
+        <source>Restored from the last session</source>
+        <translation>지난 세션에서 복원했습니다</translation>
+    </message>
+    <message>
+        <source>Restored from the last session (kept without its log by an older version)</source>
+        <translation>지난 세션에서 복원했습니다 (이전 버전이 기록 없이 보관했습니다)</translation>
+    </message>
+    <message>
+        <source>Saved to {0}</source>
+        <translation>{0}에 저장했습니다</translation>
     </message>
 </context>
 <context>

@@ -118,3 +118,24 @@ def test_the_why_view_of_wordpiece_and_unigram_reads_korean(korean):
     unigram = drain(train_from_counts(HUG_PUG, TrainOptions("unigram", vocab_size=12)))
     html, _plain = unigram_nbest_html(unigram.model, "hugs", style_for(unigram))
     assert "가장 좋은 분할들" in html and "The best segmentations" not in html
+
+
+def test_the_runs_table_and_its_tooltip_read_korean(korean, tmp_path):
+    from PySide6.QtCore import Qt
+
+    from subword_gui.panels.runs import RunsModel
+    from subword_gui.runs import Run
+    from subword_gui.state import AppState
+
+    state = AppState()
+    tok = drain(train_from_counts(HUG_PUG, TrainOptions("bpe", vocab_size=5)))
+    reason = stop_reason(TrainOptions("bpe", vocab_size=5))
+    options = TrainOptions("bpe", vocab_size=5)
+    state.add_run(
+        Run(0, "run", tok, options, corpus="hug.txt", corpus_words=36, stop_reason=reason), show=True
+    )
+    model = RunsModel(state)
+    options_text = model.index(0, len(RunsModel.COLUMNS) - 1).data()
+    assert "최소 빈도 0" in options_text and "정규화기 없음" in options_text
+    tip = model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)
+    assert "말뭉치: hug.txt, 단어 36개" in tip and "일찍 멈춤: 특수 토큰과 알파벳" in tip
