@@ -99,6 +99,7 @@ FLT_MIN = 1.1754943508222875e-38  # C's FLT_MIN: SentencePiece's starting max_sc
 UNK_PENALTY = 10.0
 _WORD_CACHE_LIMIT = 200_000  # words; the ids fast path's cache is emptied when it gets this big
 _SHORT_WORD = 48  # characters; longer words are merged with the heap of SentencePieceBPE._segment
+_SHORT_SEGMENT = 4  # characters; BPE's _segment merges longer text compiled (a call costs a few µs)
 _NO_PAIR = math.inf  # the negated score of a pair that joins into no piece: after every real one
 _NO_PAIRS = (_NO_PAIR,) * _SHORT_WORD
 
@@ -1081,7 +1082,7 @@ class SentencePieceBPE(_SentencePieceModel):
         return state
 
     def _segment(self, s: str) -> list[tuple[int, int, int]]:
-        compiled = self._compiled() if len(s) > _SHORT_WORD else None
+        compiled = self._compiled() if len(s) > _SHORT_SEGMENT else None
         if compiled is not None:
             import numpy as np
 
