@@ -1167,17 +1167,17 @@ def _corpus_alphabet(corpus, options: TrainOptions) -> set[str]:
     return alphabet
 
 
-_INITIAL_CHARS_CACHE: dict = {}  # (corpus, normalizer, pre-tokenizer) -> word-initial characters
+_INITIAL_CHARS_CACHE: dict = {}  # (corpus, normalizer, pre-tokenizer) -> (word-initial, inner) characters
 _INITIAL_CHARS_MAX_WORDS = 200_000  # beyond this, a preview is not worth the wait
 
 
-def _word_initial_chars(corpus, options: TrainOptions) -> set[str] | None:
-    """The characters that start a word under the run's pipeline, or None when finding them
-    would be slow (a morpheme analyser, a very large corpus). Cached per corpus and pipeline:
-    every step of a run asks again.
+def _word_positions(corpus, options: TrainOptions) -> tuple[set[str], set[str]] | None:
+    """The characters that start a word and those that occur inside one, under the run's
+    pipeline, or None when finding them would be slow (a morpheme analyser, a very large
+    corpus). Cached per corpus and pipeline: every step of a run asks again.
 
-    >>> sorted(_word_initial_chars(count_lines(["hug, pug"]), TrainOptions("wordpiece", 9)))
-    [',', 'h', 'p']
+    >>> [sorted(s) for s in _word_positions(count_lines(["hug, pug"]), TrainOptions("wordpiece", 9))]
+    [[',', 'h', 'p'], ['g', 'u']]
     """
     key = (id(corpus), options.normalizer, options.pre_tokenizer)
     hit = _INITIAL_CHARS_CACHE.get(key)
@@ -1187,12 +1187,16 @@ def _word_initial_chars(corpus, options: TrainOptions) -> set[str] | None:
         return None
     normalizer, pre_tokenizer = build_normalizer(options), build_pre_tokenizer(options)
     starts: set[str] = set()
+    inner: set[str] = set()
     for word in corpus.words:
         text = normalizer.normalize_str(word) if normalizer is not None else word
-        starts.update(piece[0] for piece in pre_tokenizer.split_words(text) if piece)
+        for piece in pre_tokenizer.split_words(text):
+            if piece:
+                starts.add(piece[0])
+                inner.update(piece[1:])
     _INITIAL_CHARS_CACHE.clear()  # one corpus at a time
-    _INITIAL_CHARS_CACHE[key] = (corpus, starts)
-    return starts
+    _INITIAL_CHARS_CACHE[key] = (corpus, (starts, inner))
+    return starts, inner
 
 
 def _wordpiece_step_preview(corpus, options: TrainOptions, merges: list):
@@ -1202,14 +1206,16 @@ def _wordpiece_step_preview(corpus, options: TrainOptions, merges: list):
     prefix = "##" if options.continuing_subword_prefix is None else options.continuing_subword_prefix
     unk = options.unk_token or "[UNK]"
     alphabet = sorted(_corpus_alphabet(corpus, options))
-    bare = alphabet
-    if (options.extra or {}).get("score", "likelihood") == "likelihood":
-        # the textbook's alphabet: only characters that start a word stand bare
-        starts = _word_initial_chars(corpus, options)
-        if starts is not None:
-            bare = [c for c in alphabet if c in starts]
+    bare, inner = alphabet, alphabet
+    positions = _word_positions(corpus, options)
+    if positions is not None:
+        # as the trainer: characters inside a word get a ## form; with the likelihood score
+        # (the textbook's alphabet) only characters that start a word stand bare
+        if (options.extra or {}).get("score", "likelihood") == "likelihood":
+            bare = [c for c in alphabet if c in positions[0]]
+        inner = [c for c in alphabet if c in positions[1]]
     vocab: dict[str, int] = {}
-    for t in [unk, *(options.special_tokens or []), *bare, *(prefix + c for c in alphabet)]:
+    for t in [unk, *(options.special_tokens or []), *bare, *(prefix + c for c in inner)]:
         vocab.setdefault(t, len(vocab))
     for m in merges:
         for t in (m.left, m.right, m.new_token):

@@ -397,6 +397,7 @@ def test_a_step_preview_reads_words_as_the_model_trained_that_far(algorithm, k):
     preview = step_preview(counts, TrainOptions(algorithm, vocab_size=2000), merges[:k])
     words = sorted(counts.words) + ["aaaa", "x", "토크나이저를"]
     assert [preview.encode(w).tokens for w in words] == [that_far.encode(w).tokens for w in words]
+    assert preview.vocab_size == that_far.vocab_size  # what the status bar and the slider read
 
 
 def test_stepping_wordpiece_updates_the_segmentation(qtbot, loaded):
