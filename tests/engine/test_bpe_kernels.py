@@ -101,3 +101,22 @@ def test_tokenize_batch_gives_tokenize_tokens_and_spans():
     batched = BPE(vocab, merges, unk_token="<unk>")
     assert batched.tokenize_batch(words) == expected
     assert batched.tokenize_batch(words) == expected  # now from the cache
+
+
+def test_models_pickle_without_their_compiled_tables_and_encode_the_same_after():
+    import pickle
+
+    from core.formats.sentencepiece_model import UNKNOWN, Piece, SentencePieceBPE
+    from core.formats.tiktoken_ranks import TiktokenBPE
+
+    bpe = BPE({"<unk>": 0, "a": 1, "b": 2, "ab": 3, "aa": 4}, [("a", "b"), ("a", "a")], unk_token="<unk>")
+    ranks = {bytes([b]): b for b in range(256)} | {b"ab": 256, b"aa": 257}
+    rank_file = TiktokenBPE(ranks)
+    pieces = [Piece("<unk>", 0, UNKNOWN), Piece("ab", 0), Piece("aa", -1), Piece("a", -2), Piece("b", -3)]
+    sentencepiece = SentencePieceBPE(pieces)
+    words = ["ab" * 40, "aab", "a" * 100]
+    for model in (bpe, rank_file, sentencepiece):
+        before = model.tokenize_ids_batch(words)  # builds the compiled tables
+        assert "PairTable" not in repr(model.__getstate__())  # rebuilt where unpickled
+        again = pickle.loads(pickle.dumps(model))
+        assert again.tokenize_ids_batch(words) == before == [model.tokenize_ids(w) for w in words]
