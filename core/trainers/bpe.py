@@ -55,9 +55,8 @@ from core.errors import ConfigError, CorpusError
 from core.events import MergeEvent, Progress, TrainingStopped
 from core.models.bpe import BPE
 
-# Ids are stored as code points, so a vocabulary must fit below the Unicode limit.
+# A limit users already know (ids were once stored as code points); int32 ids would allow more.
 MAX_VOCAB_SIZE = 1_000_000
-_PROGRESS_EVERY = 50_000  # words between two Progress events during setup
 # Merges per compiled call, at most: each call's events are held in memory until yielded.
 _MAX_CHUNK = 2048
 
@@ -173,6 +172,7 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
             f"the special tokens and alphabet ({len(id_to_token)} symbols) already fill "
             f"the requested vocabulary of {vocab_size}"
         )
+    del state  # before the model is built: the merge arrays are the biggest thing we hold
     yield TrainingStopped(reason, len(id_to_token), vocab_size)
 
     return BPE(

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from core.errors import CorpusError
 from core.jit import kernel
 
 # ints[...] slots
@@ -632,11 +633,12 @@ class MergeState:
         self.entry_pair = np.zeros(n_entries, dtype=np.int32)
         self.entry_neg = np.zeros(n_entries, dtype=np.int64)
         self.entry_seq = np.zeros(n_entries, dtype=np.int32)
-        self.entry_start = np.zeros(n_entries, dtype=np.int64)
-        self.entry_end = np.zeros(n_entries, dtype=np.int64)
+        # subtle: int32 offsets into the pool; _grow refuses a pool past 2**31 entries.
+        self.entry_start = np.zeros(n_entries, dtype=np.int32)
+        self.entry_end = np.zeros(n_entries, dtype=np.int32)
         self.heap = np.zeros(n_entries, dtype=np.int32)
         total_words = int(pair_words[:n_pairs].sum())
-        self.pool = np.zeros(total_words + total_words // 2 + 1024, dtype=np.int32)
+        self.pool = np.zeros(total_words + total_words // 4 + 1024, dtype=np.int32)
         last_word[:] = -1
         fill_initial_entries(self.symbols, self.word_start, self.word_len, self.pair_table,
                              self.pair_left, self.pair_right, self.pair_count, order, pair_words[:n_pairs],
@@ -656,7 +658,7 @@ class MergeState:
             self.pair_right = np.zeros(size, dtype=np.int32)
             self.pair_count = np.zeros(size, dtype=np.int64)
         else:
-            size = max(self.pair_left.shape[0] * 3 // 2, n_pairs + need)
+            size = max(self.pair_left.shape[0] * 5 // 4, n_pairs + need)
             self.pair_left = _grown(self.pair_left, size)
             self.pair_right = _grown(self.pair_right, size)
             self.pair_count = _grown(self.pair_count, size)
@@ -688,11 +690,16 @@ class MergeState:
         if ints[I_PAIRS] + need_new > self.pair_left.shape[0]:
             self._grow_pairs(need_new)
         if ints[I_ENTRIES] + need_new > self.entry_pair.shape[0]:
-            size = max(self.entry_pair.shape[0] * 3 // 2, int(ints[I_ENTRIES]) + need_new)
+            size = max(self.entry_pair.shape[0] * 5 // 4, int(ints[I_ENTRIES]) + need_new)
             for name in ("entry_pair", "entry_neg", "entry_seq", "entry_start", "entry_end", "heap"):
                 setattr(self, name, _grown(getattr(self, name), size))
         if ints[I_POOL] + need > self.pool.shape[0]:
-            self.pool = _grown(self.pool, max(self.pool.shape[0] * 3 // 2, int(ints[I_POOL]) + need))
+            size = max(self.pool.shape[0] * 5 // 4, int(ints[I_POOL]) + need)
+            if size >= 2**31:
+                raise CorpusError(
+                    "too many distinct words for BPE training in one process (over 2**31 word lists)"
+                )
+            self.pool = _grown(self.pool, size)
         if need > self.gained_slot.shape[0]:
             self._gained(max(self.gained_slot.shape[0] * 3 // 2, need))
         if ints[I_CHARS] + need_chars > self.token_chars.shape[0]:
