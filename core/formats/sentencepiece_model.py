@@ -651,6 +651,11 @@ class _SentencePieceModel:
 
     def _tokens(self, piece: str, segments: list[tuple[int, int, int]]) -> list[Token]:
         """``(start, end, id)`` segments as tokens, unknown characters as bytes or one ``<unk>``."""
+        texts = self.__dict__.get("_piece_texts")
+        if texts is None:
+            texts = self._piece_texts = [p.piece for p in self.pieces]
+        if self.unk_id not in [seg[2] for seg in segments]:  # the usual case: one token per segment
+            return [Token(id, texts[id], start, end) for start, end, id in segments]
         out: list[Token] = []
         prev_unk = False
         for start, end, id in segments:
