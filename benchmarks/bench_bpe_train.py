@@ -161,7 +161,7 @@ def main(argv=None) -> int:
     env = dict(os.environ, RAYON_NUM_THREADS="1", TOKENIZERS_PARALLELISM="false")
     runs: dict[str, list[dict]] = {"ours": [], "tokenizers": []}
     for i in range(args.repeats):
-        runs["ours"].append(run_child("ours (core, Python + numpy)", [py, "-c", OURS] + common))
+        runs["ours"].append(run_child("ours (core, numpy + numba)", [py, "-c", OURS] + common))
         runs["tokenizers"].append(
             run_child("tokenizers (1 thread)", [py, "-c", TOKENIZERS] + common, env=env)
         )
