@@ -168,6 +168,44 @@ def localize(message: object) -> str:
     return text
 
 
+# The names of the engine's progress phases (``core.events.Progress.phase``, and
+# ``UnigramRound.phase``) as the progress bar and status line show them.
+_PHASES: dict[str, str] = {
+    "read": QT_TRANSLATE_NOOP("EngineMessages", "Reading"),
+    "count": QT_TRANSLATE_NOOP("EngineMessages", "Counting"),
+    "sort": QT_TRANSLATE_NOOP("EngineMessages", "Sorting words"),
+    "count characters": QT_TRANSLATE_NOOP("EngineMessages", "Counting characters"),
+    "count pairs": QT_TRANSLATE_NOOP("EngineMessages", "Counting pairs"),
+    "alphabet": QT_TRANSLATE_NOOP("EngineMessages", "Alphabet"),
+    "tokenize words": QT_TRANSLATE_NOOP("EngineMessages", "Splitting words"),
+    "seed": QT_TRANSLATE_NOOP("EngineMessages", "Seed"),
+    "seed loss": QT_TRANSLATE_NOOP("EngineMessages", "Seed loss"),
+    "forward": QT_TRANSLATE_NOOP("EngineMessages", "Forward pass"),
+    "expected counts": QT_TRANSLATE_NOOP("EngineMessages", "Expected counts"),
+    "best paths": QT_TRANSLATE_NOOP("EngineMessages", "Best paths"),
+    "em": QT_TRANSLATE_NOOP("EngineMessages", "EM"),
+    "prune": QT_TRANSLATE_NOOP("EngineMessages", "Prune"),
+    "final": QT_TRANSLATE_NOOP("EngineMessages", "Final"),
+    "encode": QT_TRANSLATE_NOOP("EngineMessages", "Encoding"),
+    "study": QT_TRANSLATE_NOOP("EngineMessages", "Study"),
+}
+
+
+def phase_label(phase: str) -> str:
+    """A progress phase's name as the interface shows it: ``"expected counts"`` →
+    "Expected counts" (English) or "기대 빈도" (Korean). A phase no table knows is shown
+    capitalised, as the engine named it."""
+    template = _PHASES.get(phase)
+    if template is None:
+        return phase[:1].upper() + phase[1:]
+    return QCoreApplication.translate(CONTEXT, template)
+
+
+def phases() -> list[str]:
+    """The engine phase names the table knows, for tests."""
+    return list(_PHASES)
+
+
 def patterns() -> list[tuple[re.Pattern, str]]:
     """The (expression, English template) pairs, for tests."""
     return list(_COMPILED)

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 
 from subword_gui.background import jobs
 from subword_gui.background.workers import Job
-from subword_gui.engine_text import localize
+from subword_gui.engine_text import localize, phase_label
 from subword_gui.panels.item_models import CharTableModel, WordFrequencyModel
 from subword_gui.panels.progress import ProgressBar
 from subword_gui.style.theme import mono_font
@@ -246,9 +246,7 @@ class CorpusPanel(QWidget):
             if type(e).__name__ == "Progress":
                 if e.total:
                     self.progress.setValue(int(1000 * e.done / e.total))
-                label = {"count": "Counting", "sort": "Sorting words", "read": "Reading"}.get(
-                    e.phase, e.phase
-                )
+                label = phase_label(e.phase)
                 self.progress_label.setText(
                     self.tr("{0}… {1:.0%}").format(label, e.done / max(e.total, 1))
                     if e.phase == "count"

@@ -18,6 +18,7 @@ import unicodedata
 from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QCoreApplication, QModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
 
+from subword_gui.engine_text import phase_label
 from subword_gui.style import theme
 from subword_gui.tokens.render import TokenStyle, render_token
 
@@ -224,7 +225,7 @@ class UnigramRoundModel(_Table):
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if col == 0:
-                return e.phase
+                return phase_label(e.phase)
             if col == 1:
                 return str(e.round)
             if col == 2:

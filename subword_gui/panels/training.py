@@ -57,7 +57,7 @@ from core.training import (
 )
 from subword_gui.background import jobs
 from subword_gui.background.workers import Job
-from subword_gui.engine_text import localize
+from subword_gui.engine_text import localize, phase_label
 from subword_gui.panels.item_models import MergeLogModel, UnigramRoundModel
 from subword_gui.panels.progress import ProgressBar
 from subword_gui.state import on_screen
@@ -767,7 +767,7 @@ class TrainingPanel(QWidget):
             last = self.round_model.rows[-1]
             self.status.setText(
                 self.tr("Unigram {0} round {1}: vocab {2:,}, loss {3:,.1f}").format(
-                    last.phase, last.round, last.vocab_size, last.loss
+                    phase_label(last.phase), last.round, last.vocab_size, last.loss
                 )
             )
             self.round_view.scrollToBottom()
@@ -777,7 +777,7 @@ class TrainingPanel(QWidget):
                 self.progress.setValue(int(1000 * last_progress.done / last_progress.total))
             self.status.setText(
                 self.tr("{0}… {1:.0%}").format(
-                    last_progress.phase.capitalize(), last_progress.done / max(last_progress.total, 1)
+                    phase_label(last_progress.phase), last_progress.done / max(last_progress.total, 1)
                 )
             )
         if trained is not None:

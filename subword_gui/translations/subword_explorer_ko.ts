@@ -276,6 +276,74 @@
         <source>byte-level BPE needs the bytelevel pre-tokenizer</source>
         <translation>바이트 수준 BPE에는 bytelevel 사전 토큰화기가 필요합니다</translation>
     </message>
+    <message>
+        <source>Reading</source>
+        <translation>읽는 중</translation>
+    </message>
+    <message>
+        <source>Counting</source>
+        <translation>세는 중</translation>
+    </message>
+    <message>
+        <source>Sorting words</source>
+        <translation>단어 정렬</translation>
+    </message>
+    <message>
+        <source>Counting characters</source>
+        <translation>문자 세기</translation>
+    </message>
+    <message>
+        <source>Counting pairs</source>
+        <translation>쌍 세기</translation>
+    </message>
+    <message>
+        <source>Alphabet</source>
+        <translation>알파벳</translation>
+    </message>
+    <message>
+        <source>Splitting words</source>
+        <translation>단어 나누기</translation>
+    </message>
+    <message>
+        <source>Seed</source>
+        <translation>시드</translation>
+    </message>
+    <message>
+        <source>Seed loss</source>
+        <translation>시드 손실</translation>
+    </message>
+    <message>
+        <source>Forward pass</source>
+        <translation>전방 계산</translation>
+    </message>
+    <message>
+        <source>Expected counts</source>
+        <translation>기대 빈도</translation>
+    </message>
+    <message>
+        <source>Best paths</source>
+        <translation>최적 경로</translation>
+    </message>
+    <message>
+        <source>EM</source>
+        <translation>EM</translation>
+    </message>
+    <message>
+        <source>Prune</source>
+        <translation>가지치기</translation>
+    </message>
+    <message>
+        <source>Final</source>
+        <translation>최종</translation>
+    </message>
+    <message>
+        <source>Encoding</source>
+        <translation>인코딩</translation>
+    </message>
+    <message>
+        <source>Study</source>
+        <translation>비교 실험</translation>
+    </message>
 </context>
 <context>
     <name>Guide</name>

@@ -139,3 +139,43 @@ def test_the_runs_table_and_its_tooltip_read_korean(korean, tmp_path):
     assert "최소 빈도 0" in options_text and "정규화기 없음" in options_text
     tip = model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)
     assert "말뭉치: hug.txt, 단어 36개" in tip and "일찍 멈춤: 특수 토큰과 알파벳" in tip
+
+
+def engine_phases(tmp_path) -> set[str]:
+    """The progress phases the engine really reports while counting and training each algorithm."""
+    from core.events import Progress, UnigramRound
+
+    corpus = tmp_path / "corpus.txt"
+    # 60 made-up words sharing many substrings: enough seed pieces that Unigram must prune
+    words = [a + b + c + d for a in "bdgk" for b in "aeiou" for c in "nst" for d in ("", "a")]
+    corpus.write_text((" ".join(words) + " 안녕하세요 세계\n") * 20, encoding="utf-8")
+    seen: set[str] = set()
+
+    def collect(event) -> None:
+        if isinstance(event, Progress | UnigramRound):
+            seen.add(event.phase)
+
+    for algorithm in ("bpe", "bytelevel-bpe", "wordpiece", "unigram"):
+        options = TrainOptions(algorithm, vocab_size=40 if algorithm == "unigram" else 60)
+        counts = drain(count_words([corpus], options), collect)
+        drain(train_from_counts(counts.words, options), collect)
+    return seen
+
+
+def test_every_progress_phase_the_engine_reports_has_a_korean_name(korean, tmp_path):
+    from subword_gui.engine_text import phase_label, phases
+
+    seen = engine_phases(tmp_path)
+    assert {"count", "seed", "em", "prune"} <= seen  # the collection itself worked
+    for phase in seen:
+        assert phase in phases(), f"the engine's phase {phase!r} has no name in the interface"
+        label = phase_label(phase)
+        assert any("가" <= c <= "힣" for c in label) or label == "EM", (phase, label)
+
+
+def test_the_english_interface_names_phases_as_the_engine_does(qapp):
+    from subword_gui.engine_text import phase_label
+
+    language.install_translators(qapp, "en")
+    assert phase_label("expected counts") == "Expected counts"
+    assert phase_label("a phase nobody named") == "A phase nobody named"
