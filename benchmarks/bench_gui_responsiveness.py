@@ -469,6 +469,7 @@ def make_window():
     window._show_message_box = lambda title, message: print(f"error: {title}: {message}")
     window.resize(1400, 900)
     window.show()
+    window.load_engine_beside()  # as the launcher does (subword_gui/app.py)
     settle(app, 0.3)
     return app, window
 

@@ -261,6 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.theme:
         window.set_theme(args.theme)
     window.show()
+    window.load_engine_beside()
     if args.file or args.corpus or args.counts or args.train or args.text or args.panel:
         from PySide6.QtCore import QTimer
 

@@ -981,6 +981,17 @@ class MainWindow(QMainWindow):
             )
             return None
 
+    def load_engine_beside(self) -> None:
+        """Import the engine's compiled encoders on a helper thread, once the window is up.
+
+        Without it the first model to land loaded them inside the event loop (0.4 s frozen,
+        ``benchmarks/bench_gui_responsiveness.py --sample``). The launcher calls this; tests
+        that build windows by the hundred do not pay for it."""
+        from core.models.warm import load_compiled_encoders
+        from subword_gui.background.beside import run_beside
+
+        run_beside(load_compiled_encoders, name="load compiled encoders")
+
     def restore_last_run(self) -> None:
         """Bring back the run the last session showed, cut where its slider stood.
 

@@ -1,0 +1,36 @@
+"""Load the compiled encoders ahead of the first real encode.
+
+    >>> load_compiled_encoders()   # about 0.5 s the first time in a process, then nothing
+
+The BPE, WordPiece and Unigram models encode new words with numba kernels (``core.jit``)
+that are imported, and their cached machine code loaded, on first use: about 0.4 s of
+import and loading. In the explorer that first use is the landing of a trained model,
+inside the window's event loop, where it froze the window for 0.4 s
+(``benchmarks/bench_gui_responsiveness.py --sample``). The explorer calls this on a helper
+thread right after its window is shown, so the first model to land finds them loaded.
+"""
+
+from __future__ import annotations
+
+_loaded = False
+
+
+def load_compiled_encoders() -> None:
+    """Encode one word with a tiny model of each family, through the batch paths that use
+    the kernels, so their modules are imported and their compiled code loaded. Idempotent."""
+    global _loaded
+    if _loaded:
+        return
+    from core.models.bpe import BPE
+    from core.models.unigram import Unigram
+    from core.models.wordpiece import WordPiece
+
+    bpe = BPE({"h": 0, "u": 1, "g": 2, "ug": 3, "hug": 4}, [("u", "g"), ("h", "ug")])
+    wordpiece = WordPiece({"[UNK]": 0, "h": 1, "##u": 2, "##g": 3, "hug": 4})
+    unigram = Unigram([("<unk>", 0.0), ("h", -2.0), ("u", -2.0), ("g", -2.0), ("hug", -1.0)])
+    for model in (bpe, wordpiece, unigram):
+        model.tokenize_ids_batch(["hug", "hugg"])
+        tokenize_batch = getattr(model, "tokenize_batch", None)
+        if tokenize_batch is not None:
+            tokenize_batch(["hug", "hugg"])
+    _loaded = True
