@@ -168,6 +168,8 @@ class BPE(VocabLookup):
     def tokenize(self, piece: str) -> list[Token]:
         """Tokens of one pre-token; ``start``/``end`` index its characters. Never raises."""
         cached = self._cache.get(piece)
+        if cached is None:
+            cached = self._reused(piece)
         if cached is not None:
             return list(cached)  # a copy: a caller may change its list, never our cache
         if self.ignore_merges and piece in self.vocab:
@@ -277,8 +279,11 @@ class BPE(VocabLookup):
         out: list[list[Token] | None] = []
         todo: list[str] = []
         todo_ids: list[list[int]] = []
+        reused = self._reused if "_reuse" in self.__dict__ else None
         for piece in pieces:
             cached = cache.get(piece)
+            if cached is None and reused is not None:
+                cached = reused(piece)
             if cached is not None:
                 out.append(list(cached))
                 continue
@@ -493,6 +498,7 @@ class BPE(VocabLookup):
                     [(i, t) for t, i in kept],
                     list(self._ranks.items()),
                     list(self._made_by.items()),
+                    self._reusable_rank_of_id(),
                 )
             self._cut_tables = tables
         budget = max(vocab_size - self.min_vocab_size, 0)
@@ -509,7 +515,7 @@ class BPE(VocabLookup):
             made = {a + b[prefix_len:] for a, b in merges}
             vocab = {t: i for t, i in self.vocab.items() if t not in self._made_by or t in made}
             return self._with(vocab, merges)
-        creators, n_base, kept, kept_by_id, rank_items, made_items = tables
+        creators, n_base, kept, kept_by_id, rank_items, made_items, rank_of_id = tables
         # 2. the cut: merges up to the one creating the budget-th new token
         budget = min(budget, len(creators))
         k = creators[budget - 1] + 1 if budget else 0
@@ -524,12 +530,54 @@ class BPE(VocabLookup):
         cut._ranks = dict(rank_items[:k])  # without duplicates, the entry of rank r is the r-th
         cut._made_by = dict(made_items[:budget])
         cut._cache = {}
+        cut.__dict__.pop("_reuse", None)
+        if rank_of_id is not None:
+            cut._reuse = (self._cache, rank_of_id, k)
         return cut
+
+    def _reusable_rank_of_id(self) -> dict[int, int] | None:
+        """``{token id: rank of the merge that made it}`` if a cut of this model may take a
+        word's tokens from this model's cache whenever every one of them was made by a merge
+        the cut keeps; None if it may not.
+
+        Why that is exact: when every merge makes a token no other merge makes and each
+        merge's parts are made by earlier merges, the merges applied to a word form trees
+        whose ranks fall from each final token down to the characters. So if every final
+        token was made below the cut, every merge applied was below it too; at each step the
+        full model applied the lowest-ranked pair present, which the cut also has and also
+        finds lowest: the cut makes the same tokens. (The explorer's slider re-encoded every
+        word of the text under each cut; most of them come out the same.)
+        """
+        if self.dropout or len(self._made_by) != len(self.merges):
+            return None  # random merges, or a merge that re-makes an existing token
+        made_by = self._made_by
+        for rank, (a, b) in enumerate(self.merges):
+            if made_by.get(a, -1) >= rank or made_by.get(b, -1) >= rank:
+                return None  # a merge listed before one of its parts exists
+        return {self.vocab[t]: r for t, r in made_by.items()}
+
+    def _reused(self, piece: str) -> list[Token] | None:
+        """The full model's tokens of ``piece`` if this cut makes the same (see
+        :meth:`_reusable_rank_of_id`), kept in this cut's cache too; else None."""
+        reuse = self.__dict__.get("_reuse")
+        if reuse is None:
+            return None
+        full_cache, rank_of_id, k = reuse
+        tokens = full_cache.get(piece)
+        if tokens is None:
+            return None
+        rank = rank_of_id.get
+        for t in tokens:
+            if rank(t.id, -1) >= k:
+                return None
+        if len(self._cache) < _CACHE_LIMIT:
+            self._cache[piece] = tokens
+        return tokens
 
     def __getstate__(self) -> dict:
         """Pickle the model, not what it derived: the encode cache and the slider's cut tables
         are rebuilt on demand (they can be larger than the model itself)."""
-        state = {k: v for k, v in self.__dict__.items() if k not in ("_cut_tables", "_pair_table")}
+        state = {k: v for k, v in self.__dict__.items() if k not in ("_cut_tables", "_pair_table", "_reuse")}
         state["_cache"] = {}
         return state
 

@@ -99,3 +99,56 @@ def test_a_pickled_model_leaves_its_cache_and_cut_tables_behind():
     assert copy._cache == {} and "_cut_tables" not in copy.__dict__
     assert [t.value for t in copy.tokenize("hugs")] == [t.value for t in model.tokenize("hugs")]
     assert copy.truncated(model.min_vocab_size + 2).merges == model.merges[:2]
+
+
+def spans(tokens) -> list[tuple[int, str, int, int]]:
+    return [(t.id, t.value, t.start, t.end) for t in tokens]
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        TrainOptions("bpe", vocab_size=140),
+        TrainOptions("bytelevel-bpe", vocab_size=400),
+        TrainOptions("bpe", vocab_size=140, continuing_subword_prefix="##"),
+    ],
+)
+def test_a_cut_that_reuses_the_full_models_encodings_segments_as_the_cut_built_from_scratch(options):
+    """The slider's cut takes a word's tokens from the full model's cache when every one was
+    made below the cut: at every size, with the full model's cache filled first, the cut's
+    tokens (ids, values, spans) equal those of the cut rebuilt from its merges."""
+    tok = drain(train_from_counts(pre_tokenize_lines(LINES, options), options))
+    model = tok.model
+    pieces = sorted(pre_tokenize_lines(LINES + ["mug 철수는 hugging tokenizers"], options))
+    model.tokenize_batch(pieces)  # the full model's cache, as after showing a text
+    assert model._reusable_rank_of_id() is not None
+    reused_somewhere = False
+    for size in range(model.min_vocab_size, len(model.vocab) + 1, 7):
+        fast, slow = model.truncated(size), slow_cut(model, size)
+        expected = [spans(slow.tokenize(p)) for p in pieces]
+        assert [spans(ts) for ts in fast.tokenize_batch(pieces)] == expected, size
+        reused_somewhere |= any(fast._cache.get(p) is model._cache.get(p) for p in pieces)
+        again = model.truncated(size)
+        assert [spans(again.tokenize(p)) for p in pieces] == expected, size
+    assert reused_somewhere  # the cuts did take words from the full model's cache
+
+
+def test_a_model_that_remakes_a_token_is_never_reused_by_its_cuts():
+    # the last merge makes "abc" again, from other parts: a word the full model ends as
+    # "abc" through it must not be handed to a cut that lacks that merge
+    vocab = {"a": 0, "b": 1, "c": 2, "ab": 3, "abc": 4, "bc": 5}
+    model = BPE(vocab, [("a", "b"), ("ab", "c"), ("b", "c"), ("a", "bc")])
+    assert model._reusable_rank_of_id() is None
+    model.tokenize("abc")
+    assert "_reuse" not in model.truncated(5).__dict__
+
+
+def test_a_pickled_cut_leaves_the_full_models_cache_behind():
+    import pickle
+
+    options = TrainOptions("bpe", vocab_size=140)
+    model = drain(train_from_counts(pre_tokenize_lines(LINES, options), options)).model
+    model.tokenize_batch(sorted(pre_tokenize_lines(LINES, options)))
+    cut = model.truncated(model.min_vocab_size + 10)
+    assert "_reuse" in cut.__dict__
+    assert "_reuse" not in pickle.loads(pickle.dumps(cut)).__dict__
