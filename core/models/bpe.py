@@ -530,6 +530,11 @@ class BPE(VocabLookup):
         cut._ranks = dict(rank_items[:k])  # without duplicates, the entry of rank r is the r-th
         cut._made_by = dict(made_items[:budget])
         cut._cache = {}
+        full_table = self.__dict__.get("_pair_table")
+        if full_table is not None and type(self) is BPE:
+            # ranks are positions here (no pair listed twice on this path): the cut's table is
+            # the full one with later merges masked, not a new hash built on every slider move
+            cut._pair_table = full_table.below(k)
         cut.__dict__.pop("_reuse", None)
         if rank_of_id is not None:
             cut._reuse = (self._cache, rank_of_id, k)

@@ -229,6 +229,15 @@ class PairTable:
             _fill_table(pairs[:, 0], pairs[:, 1], packed, keys, values)
         return cls(keys, values)
 
+    def below(self, rank: int) -> PairTable:
+        """The table of the model cut to its first ``rank`` merges: every pair of a later rank
+        reads as no merge (its key stays, so the probe runs of the other keys stay whole).
+
+        >>> bool(PairTable.build({(5, 6): (0, 7), (7, 6): (1, 8)}).below(1).values.max() == _NONE)
+        True
+        """
+        return PairTable(self.keys, np.where((self.values >> np.int64(32)) < rank, self.values, _NONE))
+
 
 def merge_flat(ids: np.ndarray, bounds: np.ndarray, table: PairTable) -> tuple[np.ndarray, ...]:
     """Merge every piece of a flat batch: ``(token ids, first symbol of each token, token bounds)``.
