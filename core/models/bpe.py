@@ -192,21 +192,9 @@ class BPE(VocabLookup):
         >>> BPE({"<unk>": 0, "g": 1, "p": 2, "u": 3, "ug": 4}, [("u", "g")], unk_token="<unk>").tokenize_ids("pug")
         [2, 4]
         """
-        vocab = self.vocab
-        if self.ignore_merges and piece in vocab:
-            return [vocab[piece]]
-        prefix, suffix = self.continuing_subword_prefix, self.end_of_word_suffix
-        if prefix is None and suffix is None:
-            ids = list(map(vocab.get, piece))
-        else:
-            chars = list(piece)
-            if prefix:
-                chars[1:] = [prefix + c for c in chars[1:]]
-            if suffix and chars:
-                chars[-1] += suffix
-            ids = list(map(vocab.get, chars))
-        if None in ids:  # unknown characters: bytes, the unknown token or dropped (step 2)
-            ids = [s[0] for s in self._initial_symbols(piece)]
+        if self.ignore_merges and piece in self.vocab:
+            return [self.vocab[piece]]
+        ids = self._symbol_ids(piece)
         if len(ids) > _SHORT_PIECE:
             return self._merge_compiled([ids])[0]
         # step 3 on a short piece: scan all pairs, merge the leftmost lowest-ranked one
@@ -231,31 +219,39 @@ class BPE(VocabLookup):
             if not found:
                 return ids
 
+    def _symbol_ids(self, piece: str) -> list[int]:
+        """Steps 1-2 on ids: one id per character (with the continuing-subword prefix and the
+        end-of-word suffix where they go); unknown characters as bytes, the unknown token, or
+        dropped."""
+        vocab = self.vocab
+        prefix, suffix = self.continuing_subword_prefix, self.end_of_word_suffix
+        if prefix is None and suffix is None:
+            ids = list(map(vocab.get, piece))
+        else:
+            chars = list(piece)
+            if prefix:
+                chars[1:] = [prefix + c for c in chars[1:]]
+            if suffix and chars:
+                chars[-1] += suffix
+            ids = list(map(vocab.get, chars))
+        if None in ids:
+            ids = [s[0] for s in self._initial_symbols(piece)]
+        return ids
+
     def tokenize_ids_batch(self, pieces: list[str]) -> list[list[int]]:
         """``[tokenize_ids(p) for p in pieces]``, merged in one compiled call (the batch fast path).
 
         >>> BPE({"<unk>": 0, "g": 1, "p": 2, "u": 3, "ug": 4}, [("u", "g")], unk_token="<unk>").tokenize_ids_batch(["pug", "g"])
         [[2, 4], [1]]
         """
-        vocab = self.vocab
-        prefix, suffix = self.continuing_subword_prefix, self.end_of_word_suffix
+        vocab, symbol_ids = self.vocab, self._symbol_ids
         out: list[list[int] | None] = []
         todo: list[list[int]] = []  # the symbols of each piece that needs merging
         for piece in pieces:
             if self.ignore_merges and piece in vocab:
                 out.append([vocab[piece]])
                 continue
-            if prefix is None and suffix is None:
-                ids = list(map(vocab.get, piece))
-            else:
-                chars = list(piece)
-                if prefix:
-                    chars[1:] = [prefix + c for c in chars[1:]]
-                if suffix and chars:
-                    chars[-1] += suffix
-                ids = list(map(vocab.get, chars))
-            if None in ids:  # unknown characters: bytes, the unknown token or dropped (step 2)
-                ids = [s[0] for s in self._initial_symbols(piece)]
+            ids = symbol_ids(piece)
             if len(ids) < 2:
                 out.append(ids)
             else:

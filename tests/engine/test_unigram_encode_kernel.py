@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from unigram_pieces import TIED
 
 from core.errors import SubwordError
 from core.formats.sentencepiece_model import (
@@ -20,21 +21,6 @@ from core.formats.sentencepiece_model import (
 from core.models.unigram import Unigram
 from core.models.unigram_kernels import PieceTrie, best_ids, codepoints
 
-# exact ties everywhere: a + a == aa, ▁ + a == ▁a, a + b == ab ...
-TIED = [
-    ("<unk>", 0.0),
-    ("▁", -1.0),
-    ("a", -1.0),
-    ("b", -1.0),
-    ("aa", -2.0),
-    ("▁a", -2.0),
-    ("ab", -2.0),
-    ("aaa", -3.0),
-    ("aab", -3.0),
-    ("먹", -1.5),
-    ("먹고", -2.5),
-    ("고", -1.0),
-]
 ALPHABET = "▁ab먹고!€x\U0001f600"
 
 

@@ -29,7 +29,9 @@ from core.events import drain
 from core.trainers.unigram import train_unigram
 from core.training import TrainOptions, pre_tokenize_lines
 
-spm = pytest.importorskip("sentencepiece")
+pytest.importorskip("sentencepiece")
+
+from peer_training import train_sentencepiece_unigram  # noqa: E402
 
 _rng = random.Random(1)
 CORPORA = {
@@ -43,33 +45,7 @@ KNOWN_GAP = {"long low-variety line"}
 
 
 def _sentencepiece_tokens(lines, vocab, tmp_path) -> int:
-    text = tmp_path / "corpus.txt"
-    text.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="\n")
-    prefix = str(tmp_path / "spm")
-    spm.SentencePieceTrainer.train(
-        input=str(text),
-        model_prefix=prefix,
-        vocab_size=vocab,
-        model_type="unigram",
-        normalization_rule_name="identity",
-        num_threads=1,
-        character_coverage=1.0,
-        unk_id=0,
-        bos_id=-1,
-        eos_id=-1,
-        max_sentencepiece_length=16,
-        shrinking_factor=0.75,
-        num_sub_iterations=2,
-        split_by_unicode_script=False,
-        split_by_number=False,
-        max_sentence_length=1 << 20,
-        add_dummy_prefix=True,
-        remove_extra_whitespaces=False,
-        input_sentence_size=0,
-        hard_vocab_limit=False,
-        minloglevel=2,
-    )
-    sp = spm.SentencePieceProcessor(model_file=prefix + ".model")
+    sp = train_sentencepiece_unigram(lines, tmp_path, vocab, hard_vocab_limit=False)
     return sum(len(sp.encode(line)) for line in lines)
 
 
