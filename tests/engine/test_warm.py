@@ -20,7 +20,7 @@ def test_loading_the_compiled_encoders_imports_every_kernel_module():
         assert name in after, after
 
 
-def test_the_tiny_models_segment_as_their_algorithms_say():
+def test_the_tiny_bpe_model_merges_as_its_two_merges_say():
     from core.models.bpe import BPE
 
     bpe = BPE({"h": 0, "u": 1, "g": 2, "ug": 3, "hug": 4}, [("u", "g"), ("h", "ug")])
