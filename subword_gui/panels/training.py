@@ -744,7 +744,10 @@ class TrainingPanel(QWidget):
         if (
             (merged or finished)
             and len(self._merge_x) != getattr(self, "_merge_points_drawn", -1)
-            and (finished or now - getattr(self, "_merge_plot_drawn_at", 0.0) >= PLOT_REDRAW_S)
+            # a step is a click: each is drawn, however quickly the clicks come
+            and (
+                finished or self.stepping or now - getattr(self, "_merge_plot_drawn_at", 0.0) >= PLOT_REDRAW_S
+            )
         ):
             self._merge_plot_drawn_at = now
             self._merge_points_drawn = len(self._merge_x)
@@ -1060,7 +1063,9 @@ class TrainingPanel(QWidget):
             if self._phase == "training" and self._merge_x and self.merge_model.rows:
                 first = self.merge_model.rows[0]
                 target = self._options.vocab_size if self._options else first.vocab_size
-                hint = first.step + max(0, target - first.vocab_size)
+                # stepping goes one merge a click: a range out to the target would squeeze
+                # the few merges shown into its first percent
+                hint = 0 if self.stepping else first.step + max(0, target - first.vocab_size)
                 shown = _live_range(self._shown_range, self._merge_x, self._merge_y, hint, not scored)
                 if shown != self._shown_range:
                     self._shown_range = shown

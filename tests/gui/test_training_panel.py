@@ -563,6 +563,23 @@ def test_whole_number_axes_show_no_fractional_ticks(qtbot, loaded):
     panel.cancel()
 
 
+def test_stepping_shows_the_merges_made_so_far_not_the_way_to_the_target(qtbot, loaded):
+    panel = loaded.training_panel
+    panel.set_options(TrainOptions("bpe", vocab_size=2000))
+    plots = panel.ensure_plots()
+    for _ in range(4):
+        with qtbot.waitSignal(panel.merge_model.rowsInserted, timeout=WAIT_MS):
+            panel.step_button.click()
+    last_step = panel.merge_model.rows[-1].step
+
+    def shown_range():
+        return plots.merge_plot.getViewBox().viewRange()[0]
+
+    low, high = shown_range()
+    assert low <= 1 and last_step <= high <= 3 * last_step  # each step shown, not out to the ~1,900th
+    panel.cancel()
+
+
 def test_runs_show_their_figures_before_the_corpus_and_options():
     from subword_gui.panels.runs import RunsModel
 
