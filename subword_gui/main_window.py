@@ -87,7 +87,10 @@ def detect_kind(path: str | Path) -> str:
     ('tokenizer', 'counts')
     """
     p = Path(path)
-    if p.is_dir() or p.suffix.lower() in TOKENIZER_SUFFIXES or format_for_name(p.name) is not None:
+    if p.is_dir():
+        return "tokenizer"
+    named_as_tokenizer = p.suffix.lower() in TOKENIZER_SUFFIXES or format_for_name(p.name) is not None
+    if named_as_tokenizer and not _plain_text_named_json(p):
         return "tokenizer"
     if p.suffix.lower() in COUNTS_SUFFIXES:
         return "counts"
@@ -107,6 +110,20 @@ def detect_kind(path: str | Path) -> str:
     except Exception:  # noqa: BLE001 - detection is a best guess
         pass
     return "corpus"
+
+
+def _plain_text_named_json(p: Path) -> bool:
+    """Whether a ``.json`` file is plainly not JSON (text whose first character is not ``{``
+    or ``[``): a corpus saved under the wrong name opens as a corpus, not as a broken
+    tokenizer. Any other name, or a file that cannot be read, is not judged here."""
+    if p.suffix.lower() != ".json" or not p.is_file():
+        return False
+    try:
+        with open(p, "rb") as f:
+            head = f.read(4096).decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
+    except OSError:
+        return False
+    return bool(head) and head[0] not in "{["
 
 
 def widen_next_file_dialog() -> None:

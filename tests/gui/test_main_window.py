@@ -159,6 +159,15 @@ def test_detect_kind(tmp_path, small_corpus):
     assert detect_kind(tmp_path) == "tokenizer"  # a folder: vocab.json + merges.txt
 
 
+def test_a_text_file_named_json_opens_as_a_corpus(tmp_path):
+    misnamed = tmp_path / "reviews.json"
+    misnamed.write_text("정말 재밌어요\nnot json at all\n", encoding="utf-8")
+    assert detect_kind(misnamed) == "corpus"
+    real = tmp_path / "other.json"
+    real.write_text('\ufeff  {"model": {}}', encoding="utf-8")  # JSON, however broken: a tokenizer
+    assert detect_kind(real) == "tokenizer"
+
+
 def test_examples_menu_loads_a_textbook_example(qtbot, window):
     study = window.korean_study_action  # the Korean study is not an examples.json entry
     actions = [
