@@ -11,7 +11,8 @@ The phases (each yields events; ``extra`` settings in brackets):
    pieces. Substrings are counted level by level (length 1, 2, ... 16) on
    the whole corpus at once: a length-k substring is named by two ranks of
    power-of-two-long substrings (prefix doubling, as in suffix-array
-   construction), and only positions whose (k-1)-prefix occurs twice or more
+   construction; equal pairs grouped by a radix sort, linear in the
+   positions), and only positions whose (k-1)-prefix occurs twice or more
    are looked at (a substring is never more frequent than its prefix). Like
    SentencePiece's suffix-tree nodes, a seed occurs twice or more and is
    right-maximal (two different followers; see ``_seed_pieces`` for how the
@@ -332,41 +333,24 @@ class _Snapshot(Sequence[tuple[str, float]]):
         return self.pieces[int(self.ids[i])], float(self.scores[i])
 
 
-def _group(key: np.ndarray):
-    """Dense group ids of equal keys, numbered in key order, and one member per group.
-
-    Like ``np.unique(key, return_index=True, return_inverse=True)`` but with an unstable
-    (faster) sort: the member returned for a group is one of its occurrences, not
-    necessarily the first. ``_group(np.array([5, 3, 5]))`` -> ``(2, [1, 0 or 2], [1, 0, 1])``.
-    """
-    order = np.argsort(key)
-    sorted_key = key[order]
-    starts = np.ones(len(key), dtype=bool)
-    starts[1:] = sorted_key[1:] != sorted_key[:-1]
-    inv = np.empty(len(key), dtype=np.int64)
-    inv[order] = np.cumsum(starts) - 1
-    return int(starts.sum()), order[starts], inv
-
-
-def _distinct(values: np.ndarray) -> np.ndarray:
-    """Sorted distinct values. ``_distinct(np.array([3, 1, 3])) -> [1, 3]``."""
-    s = np.sort(values)
-    keep = np.ones(len(s), dtype=bool)
-    keep[1:] = s[1:] != s[:-1]
-    return s[keep]
-
-
 def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
     """Count substrings level by level; return (pieces, initial values, representative
     position per piece, edges src/len/pid sorted by start, number of characters).
 
     Generator: yields Progress per level.
     """
+    from core.trainers.unigram_kernels import group_pairs
+
     n = corpus.n
     codes = corpus.codes
     # Characters: every distinct code but the separator, most frequent first.
     is_char = corpus.dist >= 1
-    uniq_codes, inv_codes = np.unique(codes, return_inverse=True)
+    # (what np.unique(codes, return_inverse=True) gives, without its n log n sort)
+    present = np.zeros(_SEPARATOR + 1, dtype=bool)
+    present[codes] = True
+    uniq_codes = np.flatnonzero(present)
+    inv_codes = (np.cumsum(present) - 1)[codes]
+    del present
     char_freq = np.bincount(inv_codes[is_char], weights=corpus.pos_weight[is_char], minlength=len(uniq_codes))
     char_ids = np.flatnonzero(uniq_codes != _SEPARATOR)
     char_order = char_ids[np.argsort(-char_freq[char_ids], kind="stable")]
@@ -381,13 +365,11 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
     while 2 * m <= max_len + 1:
         yield Progress("seed", m.bit_length() - 1, steps)
         r = ranks[m]
-        shifted = np.full(n, n_ranks[m], dtype=np.int64)
+        shifted = np.full(n, n_ranks[m], dtype=np.int32)  # past the end: a rank of its own
         shifted[: n - m] = r[m:]
-        shifted += r.astype(np.int64) * (n_ranks[m] + 1)
-        n_uniq, _, inv = _group(shifted)
+        n_uniq, _, ranks[2 * m] = group_pairs(r, shifted, n_ranks[m], n_ranks[m] + 1)
+        n_ranks[2 * m] = n_uniq
         del shifted
-        ranks[2 * m], n_ranks[2 * m] = inv.astype(np.int32), n_uniq
-        del inv
         _release_freed_memory()
         m *= 2
     # level by level: keep positions whose substring occurs at least twice
@@ -410,13 +392,14 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
             length for length in ranks if length < m
         ]:  # levels from here on use ranks[m] or longer
             del ranks[shorter]
-        key = ranks[m][alive].astype(np.int64) * (n_ranks[m] + 1) + ranks[m][alive + (k - m)]
-        n_uniq, first, inv = _group(key)
+        n_uniq, first, inv = group_pairs(ranks[m][alive], ranks[m][alive + (k - m)], n_ranks[m], n_ranks[m])
         if prev is not None:
             p_inv, p_freq, p_first, p_pos = prev
-            p_uid = prev_uid_aligned[sel]
-            pairs = _distinct(p_uid * (n_uniq + 1) + inv)
-            followers = np.bincount(pairs // (n_uniq + 1), minlength=len(p_freq))
+            # a level-k substring has one (k-1)-prefix: its followers are the distinct level-k
+            # substrings sharing that prefix
+            prefix_of = np.empty(n_uniq, dtype=np.int64)
+            prefix_of[inv] = prev_uid_aligned[sel]
+            followers = np.bincount(prefix_of, minlength=len(p_freq))
             at_end = corpus.dist[p_pos] == k - 1
             end_weight = np.bincount(
                 p_inv[at_end], weights=corpus.pos_weight[p_pos[at_end]], minlength=len(p_freq)
@@ -437,7 +420,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         levels[k] = (alive.astype(np.int32), prev_uid_aligned.astype(np.int32), n_uniq)
         _release_freed_memory()
         yield Progress("seed", n_doublings + k - 1, steps)
-    del ranks, prev, key, first, inv, alive, prev_uid_aligned
+    del ranks, prev, first, inv, alive, prev_uid_aligned
     # pick the best substrings by count * length, like SentencePiece
     n_sub = max(0, seed_size - len(chars))
     if cand_len:

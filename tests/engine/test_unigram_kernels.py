@@ -178,3 +178,19 @@ def test_pieces_without_probability_add_nothing():
     for w, word in enumerate(words):
         assert log_z[w] == pytest.approx(_reference(word, pieces, score).log_z(), rel=1e-12)
     assert expected[pieces.index("aa")] == 0.0 and np.isfinite(expected).all()
+
+
+@pytest.mark.parametrize("n, n_values", [(0, 3), (1, 1), (7, 2), (5000, 40), (5000, 6000)])
+def test_group_pairs_numbers_groups_as_sorting_the_pairs_would(n, n_values):
+    """The seeding's linear-time grouping against numpy's sort-based ``unique``."""
+    from core.trainers.unigram_kernels import group_pairs
+
+    rng = np.random.default_rng(n + n_values)
+    hi = rng.integers(0, n_values, n).astype(np.int32)
+    lo = rng.integers(0, n_values + 1, n).astype(np.int32)
+    groups, first, inv = group_pairs(hi, lo, n_values, n_values + 1)
+    keys = hi.astype(np.int64) * (n_values + 1) + lo
+    want_keys, want_first, want_inv = np.unique(keys, return_index=True, return_inverse=True)
+    assert groups == len(want_keys)
+    assert inv.tolist() == want_inv.ravel().tolist()
+    assert first.tolist() == want_first.tolist()  # the first member of each group
