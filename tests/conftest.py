@@ -26,6 +26,20 @@ def resources_dir() -> Path:
     return RESOURCES
 
 
+@pytest.fixture(params=["ahead-of-time", "jit"])
+def bpe_kernels_build(request, monkeypatch) -> str:
+    """Run a test on both builds of BPE training's merge loop (core.trainers.bpe_merge): the
+    extension ``python -m core.jit`` compiles ahead of time (skipped where it is not built;
+    .ci/setup.sh builds it) and numba's JIT of the same source."""
+    from core.jit import JIT_ONLY_VARIABLE, load_ahead_of_time
+
+    if request.param == "jit":
+        monkeypatch.setenv(JIT_ONLY_VARIABLE, "1")
+    elif load_ahead_of_time("core.trainers.bpe_kernels") is None:
+        pytest.skip("BPE kernels not compiled ahead of time here (python -m core.jit builds them)")
+    return request.param
+
+
 def pytest_collection_modifyitems(config, items):
     """Everything under tests/parity is marked ``parity``: the quick loop leaves it out."""
     for item in items:

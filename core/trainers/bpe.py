@@ -20,7 +20,7 @@ The loop (its step comments below are the spec):
    gained occurrences, each with the words where it gained them.
 
 Steps 3 and 4 are compiled loops over numpy arrays (``core/trainers/bpe_kernels.py``,
-numba); they run a chunk of merges at a time and this generator yields one
+numba, compiled ahead of time when ``python -m core.jit`` has built them); they run a chunk of merges at a time and this generator yields one
 :class:`MergeEvent` per merge between chunks, so a caller can watch and cancel.
 
 **Tie rule**: highest count first; among equal counts the smaller
@@ -126,11 +126,11 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
 
     # -- step 3: pair counts, and the words each pair occurs in -----------------
     # Steps 3 and 4 run compiled (core/trainers/bpe_kernels.py keeps the words, pair counts,
-    # word lists and heap in flat arrays); imported here so `import core` does not load numba.
-    from core.trainers import bpe_kernels as kernels
+    # word lists and heap in flat arrays; bpe_merge.py picks the build, ahead of time or JIT).
+    from core.trainers import bpe_merge as merging
 
     yield Progress("count pairs", 0, total)
-    state = kernels.MergeState.build(symbols, word_len, counts, id_to_token, prefix or "", vocab_size)
+    state = merging.MergeState.build(symbols, word_len, counts, id_to_token, prefix or "", vocab_size)
     del symbols, word_len, counts  # the state holds them now
     yield Progress("count pairs", total, total)
 
@@ -154,15 +154,15 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
             merges.append((left, right))
             step += 1
             yield MergeEvent(step, left, right, new_token, count, size, float(count), bool(tie))
-        if result != kernels.CHUNK_DONE:
+        if result != merging.CHUNK_DONE:
             break
         if elapsed < 0.025 and chunk < _MAX_CHUNK:
             chunk *= 2
         elif elapsed > 0.1 and chunk > 1:
             chunk //= 2
-    if result == kernels.STOP_VOCAB:
+    if result == merging.STOP_VOCAB:
         reason = "reached the requested vocabulary size"
-    elif result == kernels.STOP_MIN_FREQUENCY:
+    elif result == merging.STOP_MIN_FREQUENCY:
         reason = f"no pair occurs at least {min_frequency} times (the minimum frequency)"
     else:
         reason = "no pairs left to merge: every word is a single token"

@@ -18,6 +18,9 @@ HUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 KO = {"철수는": 10, "치킨을": 9, "먹고": 11, "볶음밥을": 5, "있다": 2}
 LOW = {"low": 5, "lower": 2, "newest": 6, "widest": 3}
 
+# Every test here runs on both builds of the merge loop: compiled ahead of time and JIT.
+pytestmark = pytest.mark.usefixtures("bpe_kernels_build")
+
 
 def train(counts, **kw):
     events: list = []
@@ -230,7 +233,7 @@ def test_setup_helpers_match_plain_python():
     from collections import Counter
 
     from core.trainers.bpe import _char_frequencies, _form, _symbol_keys
-    from core.trainers.bpe_kernels import I_PAIRS, MergeState
+    from core.trainers.bpe_merge import I_PAIRS, MergeState
 
     word_counts = {"hug": 10, "pug": 5, "철수👋🏽": 3, "": 2, "a": 1, "abab": 4}
     expected = Counter()
