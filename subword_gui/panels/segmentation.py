@@ -101,7 +101,21 @@ class TextEditor(QPlainTextEdit):
     def insertFromMimeData(self, source) -> None:  # noqa: N802 (Qt override)
         if source.hasText() and any(len(line) >= LONG_LINE for line in source.text().split("\n")):
             self.setWordWrapMode(QTextOption.WrapMode.WrapAnywhere)
+            keep_layout(self.textCursor().block())
         super().insertFromMimeData(source)
+
+
+def keep_layout(block) -> None:
+    """Have Qt keep a long block's shaped text between edits.
+
+    subtle: by default a block's ``QTextLayout`` throws its shaping away at the end of each
+    layout, so after every keystroke in a 100,000-character word the cursor's position
+    (twice) and its drawing each analysed and shaped the whole paragraph again (a gdb count:
+    six passes a key instead of two). Kept, a key costs the one layout it needs.
+    """
+    layout = block.layout()
+    if layout is not None and not layout.cacheEnabled():
+        layout.setCacheEnabled(True)
 
 
 class SegmentationPanel(QWidget):
@@ -281,6 +295,12 @@ class SegmentationPanel(QWidget):
         self._lines = lines
         self._pending = pending
         self._set_wrap(any(len(ln.text) >= LONG_LINE for ln in lines))
+        if self._has_long:
+            block = doc.begin()
+            for ln in lines:
+                if len(ln.text) >= LONG_LINE:
+                    keep_layout(block)
+                block = block.next()
         if pending:
             waiting = sum(len(lines[n].text) for n in pending)
             self.counts.setText(

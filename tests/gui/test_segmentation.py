@@ -668,3 +668,24 @@ def test_a_byte_level_merge_is_spelled_as_every_panel_spells_it():
     origin = token_origin(model, left + right, style=style)
     assert origin == f"merge #{rank + 1}: {render_token(left, style)} + {render_token(right, style)}"
     assert left not in origin  # not the raw byte-level string (Ġ, or mojibake for Korean)
+
+
+def test_a_long_line_keeps_its_shaped_text_between_keystrokes(qtbot, panel, ko_bpe):
+    """Qt throws a paragraph's shaping away after each layout unless told to keep it; in a
+    100,000-character word the cursor and its drawing then re-shaped the whole word per key."""
+    from subword_gui.tokens.token_view import LONG_LINE
+
+    panel.state.set_tokenizer(ko_bpe)
+    word = long_korean_word(LONG_LINE + 200)
+    with qtbot.waitSignal(panel.segmented, timeout=30_000):
+        panel.set_text("짧은 줄\n" + word)
+    doc = panel.editor.document()
+    assert doc.findBlockByNumber(1).layout().cacheEnabled()
+    assert not doc.findBlockByNumber(0).layout().cacheEnabled()  # a short line needs no keeping
+    # a pasted long word keeps it from its first layout on
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.clipboard().setText(word)
+    panel.editor.selectAll()
+    panel.editor.paste()
+    assert doc.findBlockByNumber(0).layout().cacheEnabled()
