@@ -43,26 +43,50 @@ def _log_add(x, y):
     return y + math.log1p(math.exp(x - y))
 
 
+_CHUNK = 4096  # edges whose piece scores are gathered ahead of a sweep (fits in the L1/L2 cache)
+
+
+@kernel
+def _gather(score, pid, c0, c1, out):
+    """``out[: c1 - c0] = score[pid[c0:c1]]``.
+
+    subtle: a loop of its own, so the processor can have many of these scattered loads in
+    flight; inside a sweep each waits behind the previous edge's arithmetic, and with
+    hundreds of thousands of seed pieces (an array larger than the cache) that waiting was
+    most of an E-step.
+    """
+    for e in range(c0, c1):
+        out[e - c0] = score[pid[e]]
+
+
 @kernel
 def forward_slice(src, lens, pid, score, alpha, e0, e1):
     """Forward sums over edges ``e0 .. e1 - 1``: ``alpha[dst] (+)= alpha[src] + score[piece]``."""
-    for e in range(e0, e1):
-        a = alpha[src[e]]
-        if a == -np.inf:
-            continue
-        d = src[e] + lens[e]
-        alpha[d] = _log_add(alpha[d], a + score[pid[e]])
+    edge_score = np.empty(_CHUNK)
+    for c0 in range(e0, e1, _CHUNK):
+        c1 = min(c0 + _CHUNK, e1)
+        _gather(score, pid, c0, c1, edge_score)
+        for e in range(c0, c1):
+            a = alpha[src[e]]
+            if a == -np.inf:
+                continue
+            d = src[e] + lens[e]
+            alpha[d] = _log_add(alpha[d], a + edge_score[e - c0])
 
 
 @kernel
 def backward_slice(src, lens, pid, score, beta, e0, e1):
     """Backward sums over edges ``e1 - 1`` down to ``e0``: ``beta[src] (+)= beta[dst] + score[piece]``."""
-    for e in range(e1 - 1, e0 - 1, -1):
-        b = beta[src[e] + lens[e]]
-        if b == -np.inf:
-            continue
-        s = src[e]
-        beta[s] = _log_add(beta[s], b + score[pid[e]])
+    edge_score = np.empty(_CHUNK)
+    for c1 in range(e1, e0, -_CHUNK):
+        c0 = max(c1 - _CHUNK, e0)
+        _gather(score, pid, c0, c1, edge_score)
+        for e in range(c1 - 1, c0 - 1, -1):
+            b = beta[src[e] + lens[e]]
+            if b == -np.inf:
+                continue
+            s = src[e]
+            beta[s] = _log_add(beta[s], b + edge_score[e - c0])
 
 
 @kernel
@@ -74,13 +98,19 @@ def marginals_slice(src, lens, pid, score, alpha, beta, starts, log_z, weights, 
     if e0 >= e1:
         return
     w = np.searchsorted(starts, src[e0], side="right") - 1
-    for e in range(e0, e1):
-        s = src[e]
-        while w + 1 < len(starts) and starts[w + 1] <= s:
-            w += 1
-        x = alpha[s] + score[pid[e]] + beta[s + lens[e]] - log_z[w]
-        if x > -np.inf:
-            expected[pid[e]] += math.exp(x) * weights[w]
+    edge_value = np.empty(_CHUNK)
+    for c0 in range(e0, e1, _CHUNK):
+        c1 = min(c0 + _CHUNK, e1)
+        _gather(score, pid, c0, c1, edge_value)
+        for e in range(c0, c1):
+            s = src[e]
+            while w + 1 < len(starts) and starts[w + 1] <= s:
+                w += 1
+            x = alpha[s] + edge_value[e - c0] + beta[s + lens[e]] - log_z[w]
+            edge_value[e - c0] = math.exp(x) * weights[w] if x > -np.inf else 0.0
+        for e in range(c0, c1):  # the scattered adds apart too, in the same order
+            if edge_value[e - c0] != 0.0:
+                expected[pid[e]] += edge_value[e - c0]
 
 
 @kernel
