@@ -451,6 +451,12 @@ def _add_encode_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--quiet", "-q", action="store_true", help="with --ids --input: no progress bar")
     p.add_argument(
+        "--workers",
+        type=int,
+        help="with --ids --input FILE: processes that encode it (default: one per CPU for a file of "
+        "4 MB or more; 1: no extra processes); the output is the same",
+    )
+    p.add_argument(
         "--nbest", type=int, metavar="K", help="unigram: the K best segmentations with their scores"
     )
     p.add_argument(
@@ -577,6 +583,10 @@ def _cmd_encode(args: argparse.Namespace) -> int:
         raise SubwordError("--model is required (or --format subword-nmt --codes FILE)")
     if args.ids and (args.json or args.nbest is not None or args.sample):
         raise SubwordError("--ids cannot be combined with --json, --nbest or --sample")
+    if args.workers is not None and (not args.ids or args.input in (None, "-")):
+        raise SubwordError("--workers applies to --ids --input FILE only")
+    if args.workers is not None and args.workers < 1:
+        raise SubwordError(f"--workers must be at least 1, not {args.workers}")
     if args.alpha is not None and not args.sample:
         raise SubwordError("--alpha only applies to --sample")
     if args.sample:
@@ -615,16 +625,16 @@ def _cmd_encode(args: argparse.Namespace) -> int:
     return 0
 
 
-IDS_BATCH_LINES = 1000  # lines encoded per call (and per progress update) with --ids
-
-
 def _encode_ids(tokenizer, args: argparse.Namespace) -> int:
     """``--ids``: stream the input, one line of space-separated ids per line.
 
     Lines are read as ``--json`` reads them (UTF-8, an optional BOM, universal line
     ends), so the ids are exactly those of ``--json``. The progress bar (bytes read)
-    goes to stderr when it is a terminal, or with ``--progress``.
+    goes to stderr when it is a terminal, or with ``--progress``. A large file is
+    encoded by several processes (``core.encode_parallel``), with the same output.
     """
+    from core.encode_parallel import default_workers, encode_file_ids, ids_lines
+
     out = sys.stdout
     if args.text is not None:
         out.write(" ".join(map(str, tokenizer.encode_ids(args.text))) + "\n")
@@ -641,34 +651,30 @@ def _encode_ids(tokenizer, args: argparse.Namespace) -> int:
             raise SubwordError(f"cannot read {args.input}: {e.strerror or e}") from None
         close = True
     raw = getattr(stream, "buffer", None)
-    done = 0
+    done = line_number = 0
+
+    def numbered(lines):
+        nonlocal line_number
+        for line in lines:
+            line_number += 1
+            yield line
+
     try:
-        batch: list[str] = []
-        line_number = 0
-        lines = iter(stream)
-        while True:
-            try:
-                line = next(lines, None)
-            except UnicodeDecodeError as e:
-                raise SubwordError(
-                    f"{args.input} is not UTF-8 text (after line {line_number}, byte {e.start} of a block)"
-                ) from None
-            if line is not None:
-                line_number += 1
-                batch.append(line.removesuffix("\n"))
-                if len(batch) < IDS_BATCH_LINES:
-                    continue
-            if batch:
-                out.write(
-                    "".join(" ".join(map(str, ids)) + "\n" for ids in tokenizer.encode_batch_ids(batch))
-                )
-                batch = []
-            if show:
-                # subtle: the text layer reads ahead in blocks, so this is exact to a block
-                done = raw.tell() if raw is not None and raw.seekable() else done
-                progress(Progress("encode", min(done, total) if total else done, total))
-            if line is None:
-                break
+        workers = args.workers or (default_workers(total) if close else 1)
+        if workers > 1 and Path(args.input).is_file():
+            encode_file_ids(tokenizer, args.input, out.write, workers, progress if show else None)
+            return 0
+        try:
+            for text in ids_lines(tokenizer, numbered(stream)):
+                out.write(text)
+                if show:
+                    # subtle: the text layer reads ahead in blocks, so this is exact to a block
+                    done = raw.tell() if raw is not None and raw.seekable() else done
+                    progress(Progress("encode", min(done, total) if total else done, total))
+        except UnicodeDecodeError as e:
+            raise SubwordError(
+                f"{args.input} is not UTF-8 text (after line {line_number}, byte {e.start} of a block)"
+            ) from None
     finally:
         if close:
             stream.close()

@@ -61,7 +61,7 @@ def test_encode_ids_streams_the_ids_of_json(tmp_path, capsys, monkeypatch):
     # lines than one batch, so batches join in order
     body = "\r\n".join(["hug pug", "", "철수는 먹고 😀", "zzz\rHUG"] * 700)
     lines.write_bytes(("\ufeff" + body + "\n").encode("utf-8"))
-    monkeypatch.setattr("core.cli.IDS_BATCH_LINES", 64)
+    monkeypatch.setattr("core.encode_parallel.BATCH_LINES", 64)
     code, out, err = run(["encode", "-m", out_dir, "--input", lines, "--json"], capsys)
     assert code == 0, err
     want = [json.loads(row)["ids"] for row in out.splitlines()]
@@ -73,6 +73,26 @@ def test_encode_ids_streams_the_ids_of_json(tmp_path, capsys, monkeypatch):
     assert code == 0 and err.startswith("encode") and "100.0%" in err
     code, out, _ = run(["encode", "-m", out_dir, "--ids", "철수는 먹고"], capsys)
     assert out == " ".join(map(str, want[2][:-1])) + "\n"  # the same line without its emoji's <unk>
+
+
+def test_encode_ids_with_workers_writes_the_same_lines(tmp_path, hug_corpus, capsys, monkeypatch):
+    monkeypatch.setattr("core.encode_parallel.RANGE_BYTES", 64)  # dozens of ranges for a small file
+    monkeypatch.setattr("core.corpus_parallel.MIN_RANGE_BYTES", 64)
+    out_dir = tmp_path / "m"
+    assert run(["train", hug_corpus, "-v", 11, "-o", out_dir, "-q"], capsys)[0] == 0
+    lines = tmp_path / "in.txt"
+    lines.write_text("hug pug\n\n철수는 먹고\r\nzzz hugs\n" * 40, encoding="utf-8")
+    code, one, err = run(["encode", "-m", out_dir, "--input", lines, "--ids", "--workers", "1"], capsys)
+    assert code == 0, err
+    code, two, err = run(
+        ["encode", "-m", out_dir, "--input", lines, "--ids", "--workers", "2", "--progress"], capsys
+    )
+    assert code == 0 and two == one and one.count("\n") == 160
+    assert "100.0%" in err
+    code, _, err = run(["encode", "-m", out_dir, "--input", lines, "--ids", "--workers", "0"], capsys)
+    assert_one_line_error(code, err, "--workers")
+    code, _, err = run(["encode", "-m", out_dir, "--input", lines, "--json", "--workers", "2"], capsys)
+    assert_one_line_error(code, err, "--workers")
 
 
 def test_encode_ids_errors_are_one_line(tmp_path, hug_corpus, capsys):

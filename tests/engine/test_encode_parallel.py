@@ -1,0 +1,89 @@
+"""Encoding a file to ids with worker processes gives exactly what one process gives.
+
+The files here are small; the range sizes are lowered (``RANGE_BYTES`` and the cut's
+``MIN_RANGE_BYTES`` of 64 bytes) so that each is cut into dozens of ranges. Besides
+agreeing with the single-process writer, each line's ids are checked against
+``Tokenizer.encode(line).ids`` on the lines Python itself reads from the file.
+"""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+import core.corpus_parallel as cut
+import core.encode_parallel as par
+from core.corpus import count_words
+from core.errors import CorpusError
+from core.events import Progress, drain
+from core.tokenizer import Tokenizer
+from core.training import TrainOptions, train_from_counts
+
+LINES = [
+    "철수는 치킨을 먹고 볶음밥을 먹고 있다",
+    "영희는 학교에 갔다가 집에 왔다 👋🏽",
+    "hug pug pun bun hugs zzz",
+    "",
+    "\ufeff inside a line is text",
+    "한" * 300,  # longer than a range
+]
+
+
+@pytest.fixture(autouse=True)
+def small_ranges(monkeypatch):
+    monkeypatch.setattr(par, "RANGE_BYTES", 64)
+    monkeypatch.setattr(cut, "MIN_RANGE_BYTES", 64)
+
+
+@pytest.fixture(scope="module")
+def tokenizer(tmp_path_factory) -> Tokenizer:
+    corpus = tmp_path_factory.mktemp("corpus") / "c.txt"
+    corpus.write_text("\n".join(LINES[:3]) + "\n", encoding="utf-8")
+    options = TrainOptions("bpe", vocab_size=60)
+    return drain(train_from_counts(drain(count_words(corpus, options, workers=1)).words, options))
+
+
+def _write_with_workers(tokenizer, path, workers: int, **kwargs) -> str:
+    out = io.StringIO()
+    par.encode_file_ids(tokenizer, path, out.write, workers, **kwargs)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_workers_write_what_one_process_writes(tmp_path, tokenizer, monkeypatch, method):
+    if method == "fork" and method not in par.multiprocessing.get_all_start_methods():
+        pytest.skip("no fork on this system")
+    monkeypatch.setattr(par, "start_method", lambda: method)
+    path = tmp_path / "in.txt"
+    # a BOM at the start, CRLF and lone CR line ends, no line end at the very end
+    body = "\r\n".join(LINES * 7) + "\rlast"
+    path.write_bytes(("\ufeff" + body).encode("utf-8"))
+    one = "".join(par.ids_lines(tokenizer, iter(open(path, encoding="utf-8-sig"))))
+    events: list[Progress] = []
+    many = _write_with_workers(tokenizer, path, 2, on_progress=events.append)
+    assert many == one
+    with open(path, encoding="utf-8-sig") as f:
+        want = [tokenizer.encode(line.removesuffix("\n")).ids for line in f]
+    got = [[int(i) for i in row.split()] for row in many.split("\n")[:-1]]
+    assert got == want and len(got) == 7 * len(LINES) + 1
+    sizes = [e.done for e in events]
+    assert len(sizes) > 10 and sizes == sorted(sizes) and sizes[-1] == path.stat().st_size
+
+
+def test_an_empty_file_writes_nothing(tmp_path, tokenizer):
+    path = tmp_path / "empty.txt"
+    path.write_bytes(b"")
+    assert _write_with_workers(tokenizer, path, 2) == ""
+
+
+def test_bad_bytes_in_a_later_range_name_the_file(tmp_path, tokenizer):
+    path = tmp_path / "bad.txt"
+    path.write_bytes(("hug pug\n" * 50).encode("utf-8") + b"\xff\xfe pug\n" + b"hug\n" * 50)
+    with pytest.raises(CorpusError, match="bad.txt is not UTF-8 text"):
+        _write_with_workers(tokenizer, path, 2)
+
+
+def test_default_workers_keep_small_files_in_one_process():
+    assert par.default_workers(100) == 1
+    assert par.default_workers(par.PARALLEL_MIN_BYTES) == cut.available_cpus()
