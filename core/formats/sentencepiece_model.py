@@ -97,6 +97,7 @@ _F32 = struct.Struct("<f")
 _NOT_SPACES = re.compile("[^ ]+")
 FLT_MIN = 1.1754943508222875e-38  # C's FLT_MIN: SentencePiece's starting max_score
 UNK_PENALTY = 10.0
+SCORE_RESET = 100000.0  # SentencePiece's kScoreResetThreshold: see SentencePieceUnigram._segment_readable
 _WORD_CACHE_LIMIT = 200_000  # words; the ids fast path's cache is emptied when it gets this big
 _SHORT_WORD = 48  # characters; longer words are merged with the heap of SentencePieceBPE._segment
 _SHORT_SEGMENT = 4  # characters; BPE's _segment merges longer text compiled (a call costs a few µs)
@@ -816,8 +817,16 @@ class SentencePieceUnigram(_SentencePieceModel):
         best_start = [-1] * (n + 1)
         best_id = [-1] * (n + 1)
         trie = self._trie
+        frontier = 0  # the furthest position a node has reached
         for start in range(n):
             here = best_score[start]
+            if abs(here) > SCORE_RESET:
+                # SentencePiece 0.2.3 moves the scores it holds back to 0 (in float) once
+                # they pass 1e5 in size: on a long text the float steps decide near-ties
+                for p in range(start, frontier + 1):
+                    if p == start or best_start[p] != -1:
+                        best_score[p] = f32(best_score[p] - here)
+                here = 0.0
             has_single = False
             node = trie
             ubytes = 0
@@ -834,6 +843,7 @@ class SentencePieceUnigram(_SentencePieceModel):
                     score = f32(f32(ubytes * self.max_score) - 0.1)
                 cand = f32(score + here)
                 end = j + 1
+                frontier = max(frontier, end)
                 # subtle: strictly greater, so among equal scores the first found stays
                 if best_start[end] == -1 or cand > best_score[end]:
                     best_score[end], best_start[end], best_id[end] = cand, start, id
@@ -842,6 +852,7 @@ class SentencePieceUnigram(_SentencePieceModel):
             if not has_single:
                 cand = f32(self.unk_score + here)
                 end = start + 1
+                frontier = max(frontier, end)
                 if best_start[end] == -1 or cand > best_score[end]:
                     best_score[end], best_start[end], best_id[end] = cand, start, self.unk_id
         out = []

@@ -21,7 +21,12 @@ readable reference (and the tests compare against them and against the peers):
   or only when every byte piece exists (`tokenizers`).
 
 ``float32`` mode rounds every addition to float32 as SentencePiece's ``float`` arithmetic
-does; user-defined pieces (SentencePiece) score ``len_in_bytes * max_score - 0.1``.
+does, and, as SentencePiece 0.2.3's optimized Viterbi (``unigram_model.cc``), moves the
+scores it holds back towards 0 whenever the best score where a piece starts passes 1e5 in
+size: it subtracts that score (in float) from every score held from there to the furthest
+node so far. On a long word the float steps are large (0.06 near 1e6), so without the same
+moves the near-ties come out differently (a 1 MB word diverged after 94,155 tokens).
+User-defined pieces (SentencePiece) score ``len_in_bytes * max_score - 0.1``.
 
 The trie is an open-addressing hash of ``(parent node, code point) -> child`` in flat
 arrays, built once per model. Leaves out: n-best and sampling (``core.lattice``).
@@ -39,6 +44,7 @@ from core.jit import kernel
 _CODE_BITS = 21  # a code point fits in 21 bits: key = node << 21 | code point
 _HASH_MULTIPLIER = 0x5851F42D4C957F2D  # odd, below 2**63: an int64 multiplicative hash
 EMPTY = -1
+_SCORE_RESET = 100000.0  # SentencePiece's kScoreResetThreshold (see ``_viterbi``)
 
 # What an unknown run becomes (besides one unknown id).
 UNK_ONLY, BYTES_ALWAYS, BYTES_IF_ALL_PRESENT = 0, 1, 2
@@ -253,8 +259,16 @@ def _viterbi(
     for p in range(1, n + 1):
         best_start[p] = -1
     mask = keys.shape[0] - 1
+    frontier = 0  # the furthest position a node has reached
     for start in range(n):
         here = best_score[start]
+        if float32 and (here < -_SCORE_RESET or here > _SCORE_RESET):
+            # SentencePiece (0.2.3) moves the scores it holds back to 0 (in float) once they
+            # pass 1e5 in size, and so must we to pick the same paths on a long text.
+            for p in range(start, frontier + 1):
+                if p == start or best_start[p] != -1:
+                    best_score[p] = np.float64(np.float32(best_score[p] - here))
+            here = 0.0
         has_single = False
         node = 0
         ubytes = 0
@@ -279,6 +293,7 @@ def _viterbi(
             if float32:
                 cand = np.float64(np.float32(cand))
             end = j + 1
+            frontier = max(frontier, end)
             # subtle: strictly greater, so among equal scores the first path found stays
             if best_start[end] == -1 or cand > best_score[end]:
                 best_score[end] = cand
@@ -291,6 +306,7 @@ def _viterbi(
             if float32:
                 cand = np.float64(np.float32(cand))
             end = start + 1
+            frontier = max(frontier, end)
             if best_start[end] == -1 or cand > best_score[end]:
                 best_score[end] = cand
                 best_start[end] = start

@@ -17,6 +17,7 @@ from core.formats.sentencepiece_model import (
     Piece,
     SentencePieceUnigram,
     byte_piece,
+    f32,
 )
 from core.models.unigram import Unigram
 from core.models.unigram_kernels import PieceTrie, best_ids, codepoints
@@ -143,3 +144,14 @@ def test_batches_of_many_texts_fill_every_hole_in_order():
     )
     long_text = " ".join(f"a{'b' * (k % 40)}" for k in range(20_000))
     assert tok.encode_ids(long_text) == tok.encode(long_text).ids
+
+
+@settings(max_examples=100, deadline=None)
+@given(text=st.text(alphabet="ab▁먹x", min_size=30, max_size=120))
+def test_sentencepiece_kernel_moves_scores_back_as_the_readable_viterbi_does(text):
+    """Scores of thousands pass SentencePiece's 1e5 reset every few dozen pieces."""
+    pieces = [Piece(p.piece, f32(p.score * 7919.377), p.type) for p in SP_PIECES]
+    model = SentencePieceUnigram(pieces)
+    segments = model._segment_readable(text)
+    assert model._segment(text) == segments
+    assert model.tokenize_ids(text) == list(model._ids(text, segments))
