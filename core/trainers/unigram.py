@@ -361,9 +361,9 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
     n_ranks = {1: len(uniq_codes)}
     n_doublings = (max_len + 1).bit_length() - 1  # ranks of lengths 2, 4, ... up to max_len + 1
     steps = n_doublings + 2 * max_len - 1  # progress: doublings, levels 2 .. max_len, edges by length
+    yield Progress("seed", 0, steps)  # characters counted
     m = 1
     while 2 * m <= max_len + 1:
-        yield Progress("seed", m.bit_length() - 1, steps)
         r = ranks[m]
         shifted = np.full(n, n_ranks[m], dtype=np.int32)  # past the end: a rank of its own
         shifted[: n - m] = r[m:]
@@ -372,7 +372,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         del shifted
         _release_freed_memory()
         m *= 2
-    # level by level: keep positions whose substring occurs at least twice
+        yield Progress("seed", m.bit_length() - 1, steps)  # after each doubling: each is a pass over n
     # Level by level: only positions whose (k-1)-prefix occurs twice or more are looked at.
     # A candidate must also be right-maximal, as SentencePiece's suffix-tree nodes are: it
     # has two different followers. SentencePiece sees whole lines, where a word's end is

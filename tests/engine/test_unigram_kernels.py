@@ -194,3 +194,31 @@ def test_group_pairs_numbers_groups_as_sorting_the_pairs_would(n, n_values):
     assert groups == len(want_keys)
     assert inv.tolist() == want_inv.ravel().tolist()
     assert first.tolist() == want_first.tolist()  # the first member of each group
+
+
+def test_no_two_passes_over_a_long_line_without_progress_between(monkeypatch):
+    """The bar never stalls: between two events, at most one compiled pass over the line's
+    positions (a grouping of the seeding) or over a slice of its edges (a sweep) runs, so the
+    longest wait is one such pass, whatever the phase (seeding, each EM round, pruning)."""
+    from core.trainers import unigram_kernels
+
+    trace = []
+    passes = ["group_pairs", "forward_slice", "backward_slice", "marginals_slice", "viterbi_slice"]
+    for name in passes:
+        kernel = getattr(unigram_kernels, name)
+
+        def traced(*args, _kernel=kernel, _name=name):
+            trace.append(_name)
+            return _kernel(*args)
+
+        monkeypatch.setattr(unigram_kernels, name, traced)
+    monkeypatch.setattr(tr, "_SLICE", 5000)
+    rng = np.random.default_rng(5)
+    line = "".join(rng.choice(list("abcdefghij"), 20_000))
+    options = TrainOptions("unigram", vocab_size=200)
+    drain(tr.train_unigram({line: 1}, options), lambda event: trace.append(type(event).__name__))
+    assert set(passes) <= set(trace)  # every kind of pass ran
+    quiet = 0
+    for step in trace:
+        quiet = quiet + 1 if step in passes else 0
+        assert quiet <= 1
