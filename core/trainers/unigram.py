@@ -108,30 +108,62 @@ class Lattices:
     needs (``core.trainers.unigram_kernels``). Sweeps run slice by slice of
     ``_SLICE`` edges and the ``*_steps`` methods yield a ``Progress`` after each slice,
     so one huge string (a long unspaced line) still reports progress.
+
+    Pieces: ``pid`` numbers the pieces the edges still carry, ``0 .. len(ids) - 1``, and
+    ``ids`` maps them to the caller's piece ids (``None``: the same numbers). Methods take
+    and return arrays over the caller's ids. subtle: a sweep reads a score and adds an
+    expected count per edge at ``pid``; numbered densely, the pieces still alive after the
+    first EM rounds (a few hundred thousand of the seed's million) fit in the cache, where
+    scattered over the seed's numbering each edge missed it (twice as slow on a 2 MB line).
     """
 
-    def __init__(self, src, lens, pid, starts, ends, n_nodes):
+    def __init__(self, src, lens, pid, starts, ends, n_nodes, ids=None):
         self.src = np.ascontiguousarray(src, dtype=np.int32)
         self.lens = np.ascontiguousarray(lens, dtype=np.int16)  # pieces have at most 256 characters
         self.pid = np.ascontiguousarray(pid, dtype=np.int32)
         self.starts = np.ascontiguousarray(starts, dtype=np.int64)
         self.ends = np.ascontiguousarray(ends, dtype=np.int64)
         self.n_nodes = int(n_nodes)
+        self.ids = ids
+
+    def piece_ids(self) -> np.ndarray:
+        """The caller's piece id of each edge."""
+        return self.pid if self.ids is None else self.ids[self.pid]
+
+    def _local(self, values: np.ndarray) -> np.ndarray:
+        """``values`` (over the caller's piece ids) over this lattice's piece numbers."""
+        return values if self.ids is None else np.ascontiguousarray(values[self.ids])
+
+    def _n_local(self, n_pieces: int) -> int:
+        return n_pieces if self.ids is None else len(self.ids)
+
+    def _to_caller(self, values: np.ndarray, n_pieces: int) -> np.ndarray:
+        """``values`` over this lattice's piece numbers, spread over the caller's ``n_pieces`` ids."""
+        if self.ids is None:
+            return values
+        out = np.zeros(n_pieces, dtype=values.dtype)
+        out[self.ids] = values
+        return out
 
     def without(self, alive: np.ndarray) -> Lattices:
-        """The same lattices keeping only edges of pieces with ``alive[pid]`` (still sorted).
+        """The same lattices keeping only edges of pieces with ``alive[id]`` (still sorted),
+        the pieces kept numbered densely again.
 
         subtle: reuses (overwrites) this object's edge arrays, the trainer's largest: use only
         the returned lattices afterwards.
         """
         from core.trainers.unigram_kernels import keep_edges
 
-        k = keep_edges(self.src, self.lens, self.pid, alive)
+        kept = self._local(alive).astype(bool)
+        new_number = (np.cumsum(kept, dtype=np.int64) - 1).astype(np.int32)
+        new_number[~kept] = -1
+        k = keep_edges(self.src, self.lens, self.pid, new_number)
         new = Lattices.__new__(Lattices)
         new.src, new.lens, new.pid = self.src[:k], self.lens[:k], self.pid[:k]
         if 2 * k < len(self.src):  # give the memory back once it is mostly unused
             new.src, new.lens, new.pid = new.src.copy(), new.lens.copy(), new.pid.copy()
         new.starts, new.ends, new.n_nodes = self.starts, self.ends, self.n_nodes
+        new.ids = np.flatnonzero(kept) if self.ids is None else self.ids[kept]
         return new
 
     def _slices(self, reverse=False):
@@ -149,6 +181,7 @@ class Lattices:
         from core.trainers.unigram_kernels import forward_slice
 
         alpha = self._start_values(self.starts)
+        score = self._local(score)
         for e0, e1 in self._slices():
             forward_slice(self.src, self.lens, self.pid, score, alpha, e0, e1)
             yield Progress(phase, e1, len(self.src))
@@ -163,7 +196,7 @@ class Lattices:
         from core.trainers.unigram_kernels import backward_slice, forward_slice, marginals_slice
 
         n = len(self.src)
-        args = (self.src, self.lens, self.pid, score)
+        args = (self.src, self.lens, self.pid, self._local(score))
         alpha = self._start_values(self.starts)
         for e0, e1 in self._slices():
             forward_slice(*args, alpha, e0, e1)
@@ -173,12 +206,12 @@ class Lattices:
             backward_slice(*args, beta, e0, e1)
             yield Progress(phase, 2 * n - e0, 3 * n)
         log_z = alpha[self.ends]
-        expected = np.zeros(n_pieces)
+        expected = np.zeros(self._n_local(n_pieces))
         weights = np.ascontiguousarray(weights, dtype=np.float64)
         for e0, e1 in self._slices():
             marginals_slice(*args, alpha, beta, self.starts, log_z, weights, expected, e0, e1)
             yield Progress(phase, 2 * n + e1, 3 * n)
-        return expected, log_z
+        return self._to_caller(expected, n_pieces), log_z
 
     def expected_counts(self, score, weights, n_pieces):
         """E-step: (expected count per piece, log Z per lattice)."""
@@ -191,6 +224,7 @@ class Lattices:
         best = self._start_values(self.starts)
         back = np.full(self.n_nodes + 1, -1, dtype=np.int32)  # edges number fewer than 2**31
         n = len(self.src)
+        score = self._local(score)
         for e0, e1 in self._slices():
             viterbi_slice(self.src, self.lens, self.pid, score, best, back, e0, e1)
             yield Progress(phase, e1, n)
@@ -205,7 +239,7 @@ class Lattices:
 
         best, back = yield from self._best_steps(score, phase)
         owner, pieces = backtrack(self.starts, self.ends, back, self.src, self.pid)
-        return best[self.ends], owner, pieces
+        return best[self.ends], owner, (pieces if self.ids is None else self.ids[pieces])
 
     def best_path_counts_steps(self, score, weights, n_pieces, phase="best paths"):
         """(weighted uses of each piece on the best paths, summed weight of the lattices using it)."""
@@ -213,7 +247,10 @@ class Lattices:
 
         _, back = yield from self._best_steps(score, phase)
         weights = np.ascontiguousarray(weights, dtype=np.float64)
-        return best_path_counts(self.starts, self.ends, back, self.src, self.pid, weights, n_pieces)
+        freq, used_by = best_path_counts(
+            self.starts, self.ends, back, self.src, self.pid, weights, self._n_local(n_pieces)
+        )
+        return self._to_caller(freq, n_pieces), self._to_caller(used_by, n_pieces)
 
     def viterbi(self, score):
         """Best path per lattice: (best score per lattice, lattice id per token, piece per token)."""
@@ -494,10 +531,10 @@ def _corpus_lattices(corpus: _Corpus, src, lens, pid) -> Lattices:
     return Lattices(src, lens, pid, corpus.off, corpus.ends, corpus.n)
 
 
-def _piece_lattices(corpus: _Corpus, src, lens, pid, pieces_idx, rep_pos, piece_len) -> Lattices:
+def _piece_lattices(corpus: _Corpus, lattices: Lattices, pieces_idx, rep_pos, piece_len) -> Lattices:
     """The lattice of each piece's own string, without the piece itself (its alternatives).
 
-    ``src, lens, pid`` must be sorted by start position (see ``_by_start``).
+    Cut out of the corpus's ``lattices`` (sorted by start position), numbering pieces as they do.
     Built from one occurrence of the piece in the corpus: the corpus edges inside that span.
     Lattice ``j`` belongs to piece ``pieces_idx[j]``.
     """
@@ -506,8 +543,8 @@ def _piece_lattices(corpus: _Corpus, src, lens, pid, pieces_idx, rep_pos, piece_
     L = piece_len[pieces_idx]
     base = np.zeros(len(pieces_idx), dtype=np.int64)
     base[1:] = np.cumsum(L + 1)[:-1]
-    e_src, e_len, e_pid = inner_edges(src, lens, pid, rep_pos[pieces_idx], L, base)
-    return Lattices(e_src, e_len, e_pid, base, base + L, int((L + 1).sum()))
+    e_src, e_len, e_pid = inner_edges(lattices.src, lattices.lens, lattices.pid, rep_pos[pieces_idx], L, base)
+    return Lattices(e_src, e_len, e_pid, base, base + L, int((L + 1).sum()), lattices.ids)
 
 
 def train_unigram(word_counts: dict[str, int], options) -> Generator[object, None, Unigram]:
@@ -656,7 +693,7 @@ def _prune(corpus, lattices, score, alive, is_char, rep_pos, piece_len, weights,
     ids = np.flatnonzero(alive)
     multi = ids[~is_char[ids]]
     # (a) each multi-character piece's best segmentation without itself.
-    plat = _piece_lattices(corpus, lattices.src, lattices.lens, lattices.pid, multi, rep_pos, piece_len)
+    plat = _piece_lattices(corpus, lattices, multi, rep_pos, piece_len)
     alt_score, alt_owner, alt_pid = yield from plat.viterbi_steps(score, "prune")
     del plat  # before the corpus's own best paths: they need as much memory again
     _release_freed_memory()

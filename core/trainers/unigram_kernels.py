@@ -218,15 +218,17 @@ def inner_edges(src, lens, pid, rep_pos, piece_len, base):
 
 
 @kernel
-def keep_edges(src, lens, pid, alive):
-    """Moves the edges whose piece is alive to the front, in order; returns how many there are.
+def keep_edges(src, lens, pid, new_number):
+    """Moves the edges whose piece has a ``new_number`` (not -1) to the front, in order, with
+    that number as their piece; returns how many there are.
 
     In place, so dropping pieces never needs a second copy of the edge list.
     """
     k = 0
     for e in range(len(src)):
-        if alive[pid[e]]:
-            src[k], lens[k], pid[k] = src[e], lens[e], pid[e]
+        p = new_number[pid[e]]
+        if p >= 0:
+            src[k], lens[k], pid[k] = src[e], lens[e], p
             k += 1
     return k
 

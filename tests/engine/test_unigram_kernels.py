@@ -163,8 +163,21 @@ def test_dropping_pieces_equals_building_without_them():
     _, full = _lattices(words, pieces)
     dropped = full.without(alive)
     _, rebuilt = _lattices(words, [p if a else "\x00gone" for p, a in zip(pieces, alive)])
-    for name in ("src", "lens", "pid"):
+    for name in ("src", "lens"):
         assert getattr(dropped, name).tolist() == getattr(rebuilt, name).tolist()
+    assert dropped.piece_ids().tolist() == rebuilt.piece_ids().tolist()
+    # the kept pieces are numbered densely, in the order of their ids
+    assert dropped.ids.tolist() == np.flatnonzero(alive).tolist()
+    assert set(dropped.pid.tolist()) <= set(range(int(alive.sum())))
+    # and the sweeps answer over the caller's ids, as on the rebuilt lattices
+    score = np.where(alive, score, -np.inf)
+    weights = np.ones(len(words))
+    for got, want in zip(
+        dropped.expected_counts(score, weights, len(pieces)),
+        rebuilt.expected_counts(score, weights, len(pieces)),
+    ):
+        assert got.tolist() == want.tolist()
+    assert [x.tolist() for x in dropped.viterbi(score)] == [x.tolist() for x in rebuilt.viterbi(score)]
 
 
 def test_pieces_without_probability_add_nothing():

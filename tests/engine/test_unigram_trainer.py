@@ -153,7 +153,7 @@ def test_piece_alternatives_equal_second_best():
     score = np.log(values) - np.log(values.sum()) + np.array([rng.uniform(-1, 1) for _ in values])
     multi = np.flatnonzero(np.array([len(p) > 1 for p in pieces]))
     piece_len = np.array([len(p) for p in pieces])
-    plat = tr._piece_lattices(corpus, src, lens, pid, multi, rep, piece_len)
+    plat = tr._piece_lattices(corpus, tr.Lattices(src, lens, pid, [], [], 0), multi, rep, piece_len)
     alt_score, owner, alt_pid = plat.viterbi(score)
     model = Unigram([("<unk>", 0.0)] + [(p, float(s)) for p, s in zip(pieces, score)])
     for j, i in enumerate(multi):
