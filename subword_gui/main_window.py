@@ -212,6 +212,7 @@ class MainWindow(QMainWindow):
         self.guide = None  # the User guide window, made on first F1
         self._opened_tokenizer: tuple | None = None  # (Tokenizer, path) of the last opened file
         self._restore_pending = False  # the last session's run is being read
+        self._corpus_to_remember: tuple | None = None  # (kind, path, in Recent files) until it loads
         self._kept: tuple | None = None  # (tokenizer, name, cut) the data dir holds: unchanged, not rewritten
         self._busy = {"training": False, "corpus": False}  # what Cancel (Esc) would stop
         self.setWindowTitle(APP_NAME)
@@ -548,6 +549,7 @@ class MainWindow(QMainWindow):
         s.status_message.connect(lambda m: self.statusBar().showMessage(m, 8000))
         self.corpus_panel.failed.connect(self._on_corpus_failed)
         self.corpus_panel.loaded.connect(lambda _r: self.error_label.setVisible(False))
+        self.corpus_panel.loaded.connect(lambda _r: self._remember_loaded_corpus())
         self.training_panel.training_failed.connect(
             lambda m: self.report_error(self.tr("Training failed"), m)
         )
@@ -792,13 +794,10 @@ class MainWindow(QMainWindow):
                 self.tr("Cannot open"), self.tr("{0} is a folder, not a corpus file").format(path)
             )
             return
-        if remember:
-            self._remember(kind, str(p))
+        # remembered (Recent files, what a relaunch reopens) once it has loaded: a file refused
+        # as binary or unreadable must not come back
+        self._corpus_to_remember = (kind, str(p), remember)
         self._leave_example()
-        # the corpus a relaunch reopens (an example opened later does not replace it)
-        self.settings.setValue(
-            "corpus/last", json.dumps(["counts" if kind == "counts" else "corpus", str(p)])
-        )
         if kind == "counts":
             self.corpus_panel.open_word_counts(str(p))
         else:
@@ -1114,7 +1113,20 @@ class MainWindow(QMainWindow):
         box.open()  # window-modal, returns at once
 
     def _on_corpus_failed(self, path: str, message: str) -> None:
+        self._corpus_to_remember = None
         self.report_error(self.tr("Cannot open corpus"), about_file(path, message))
+
+    def _remember_loaded_corpus(self) -> None:
+        if self._corpus_to_remember is None:
+            return
+        kind, path, recent = self._corpus_to_remember
+        self._corpus_to_remember = None
+        if self.state.corpus_path != path:  # another corpus (an example) landed meanwhile
+            return
+        if recent:
+            self._remember(kind, path)
+        # the corpus a relaunch reopens (an example opened later does not replace it)
+        self.settings.setValue("corpus/last", json.dumps(["counts" if kind == "counts" else "corpus", path]))
 
     def _on_corpus(self, counts) -> None:
         name = Path(self.state.corpus_path).name if self.state.corpus_path else "corpus"

@@ -453,7 +453,8 @@ def span_formats(line: LineTokens, tokens: range | None = None) -> list[tuple[in
         else:
             out.append((s, e - s, fmt))
             if s == cut_at:  # the last piece of a split character: mark that character
-                out.append((s, 1, shared_char_format(fmt)))
+                # (the whole of its cluster: one run for 👨‍👩‍👧, or Qt draws its loose code points)
+                out.append((s, min(cluster_at(line.text, s)[1], e) - s, shared_char_format(fmt)))
         cut_at = -1
         prev_end = max(prev_end, e)
         prev_fmt = fmt

@@ -135,6 +135,18 @@ def test_settings_restore_layout_options_and_recent_files(
     assert again.docks["corpus"].isVisible()
 
 
+def test_a_refused_corpus_is_not_remembered(qtbot, window, small_corpus, tmp_path):
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.open_path(str(small_corpus))
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"\x00\x01PNG\x00" * 100)
+    with qtbot.waitSignal(window.corpus_panel.failed, timeout=WAIT_MS):
+        window.open_path(str(binary))
+    assert [p for _, p in window.recent_files()] == [str(small_corpus.resolve())]
+    assert str(binary) not in window.settings.value("corpus/last")  # a relaunch reopens the good one
+    assert window.state.corpus_path == str(small_corpus)
+
+
 def test_drop_a_corpus_file(qtbot, window, small_corpus):
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(small_corpus))])

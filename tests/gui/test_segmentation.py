@@ -431,6 +431,26 @@ def test_an_emoji_cut_by_a_token_boundary_is_painted_as_one_character(panel):
     assert "split across 2 tokens" in panel.tooltip_for(0, 4)
 
 
+def test_no_colour_run_ends_inside_an_emoji_after_a_metaspace(tmp_path):
+    """Unigram with Metaspace gives ``▁`` an empty span at the word's first character, which
+    is then marked as split; for 👨‍👩‍👧 (five code points) that mark must cover the whole
+    cluster, or Qt draws 👨 apart from the rest."""
+    from core.corpus import count_words
+    from subword_gui.tokens.token_view import segment_line, span_formats
+
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("hi there hi\nthere hi\n" * 5, encoding="utf-8")
+    options = TrainOptions("unigram", vocab_size=20, pre_tokenizer="metaspace")
+    tok = drain(train_from_counts(drain(count_words(corpus, options, workers=1)).words, options))
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    line = segment_line(tok, family)  # at the start: the ▁ Metaspace adds has no span of its own
+    assert line.encoding.offsets[0] == (0, 0)
+    cluster = range(1, len(family))  # positions strictly inside the emoji
+    runs = span_formats(line)
+    assert any(s == 0 and n >= len(family) for s, n, _ in runs)  # it is coloured
+    assert not [(s, n) for s, n, _ in runs if s in cluster or s + n in cluster]
+
+
 def test_an_unknown_token_shows_the_bytes_of_the_text_it_stands_for(panel, hug_bpe):
     panel.state.set_tokenizer(hug_bpe)
     panel.set_text("mug")
