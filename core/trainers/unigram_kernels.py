@@ -205,7 +205,11 @@ def inner_edges(src, lens, pid, rep_pos, piece_len, base):
     edges are ``src, lens, pid`` (sorted by ``src``); its lattice gets nodes ``base[j] ...
     base[j] + piece_len[j]``. Returns ``(src, lens, pid)``, sorted by ``src``.
     """
-    first_edge = np.searchsorted(src, rep_pos.astype(src.dtype))  # same dtypes: no copy of ``src``
+    # the first edge at each piece's position; asked in ascending order, a binary search starts
+    # where the last one ended (numpy's), instead of missing the cache all the way down
+    order = np.argsort(rep_pos, kind="stable")
+    first_edge = np.empty(len(rep_pos), dtype=np.int64)
+    first_edge[order] = np.searchsorted(src, rep_pos[order].astype(src.dtype))  # same dtypes: no copy
     none = np.zeros(0, dtype=np.int32)
     total = _inner_edges(
         src, lens, pid, first_edge, rep_pos, piece_len, base, none, none.astype(np.int16), none
