@@ -18,8 +18,8 @@ Each encode is timed once per size (ids checked equal first; ours both as ``enco
 (numba); the last column is time(1 MB) / time(100 KB): about 10 means linear.
 ``--only bpe,unigram`` times a subset.
 
-``--train-sizes`` also times our Unigram trainer (vocab 8000, no pre-tokenizer) on one unspaced
-line of each size in characters, of three kinds: low-variety text (random letters from a 30-letter
+``--train-sizes`` also times our Unigram trainer (vocab 8000, no pre-tokenizer; wall and CPU
+seconds) on one unspaced line of each size in characters, of three kinds: low-variety text (random letters from a 30-letter
 set, seeded), the case that used to stall after counting; real Korean (the letters of the corpus,
 as for the long word: about 7 million characters, never repeated); and real Japanese
 (``ja-wagahaiwa.txt`` without its line ends and spaces, about 370,000 characters: sizes beyond it
@@ -151,12 +151,16 @@ def _unspaced_line(kind: str, size: int, korean: str) -> str | None:
     return text[:size] if len(text) >= size else None
 
 
-def _train_unigram(line: str) -> tuple[float, float]:
-    """(seconds, longest wait between two events) to train on one line."""
+def _train_unigram(line: str) -> tuple[float, float, float]:
+    """(seconds, CPU seconds, longest wait between two events) to train on one line.
+
+    The CPU time is this process's: on a machine shared with other jobs, the wall time grows
+    with their load and the CPU time far less (it still grows with the cache they take)."""
     from core.events import drain
     from core.training import TrainOptions, train_from_counts
 
     options = TrainOptions("unigram", vocab_size=8000, pre_tokenizer="none")
+    cpu = time.process_time()
     start = last = time.perf_counter()
     longest = 0.0
 
@@ -166,7 +170,7 @@ def _train_unigram(line: str) -> tuple[float, float]:
         longest, last = max(longest, now - last), now
 
     drain(train_from_counts({line: 1}, options), on_event)
-    return time.perf_counter() - start, longest
+    return time.perf_counter() - start, time.process_time() - cpu, longest
 
 
 def main() -> int:
@@ -229,23 +233,25 @@ def main() -> int:
 
     korean = "".join(regex.findall(r"\p{L}+", text)) if train_sizes else ""
     for kind in ("low-variety", "Korean", "Japanese"):
-        seconds = []
+        seconds, cpu_seconds = [], []
         for size in train_sizes:
             line = _unspaced_line(kind, size, korean)
             if line is None:
                 print(f"Unigram training, {kind}: {size:,} characters skipped (the text is shorter)")
                 continue
-            took, longest = _train_unigram(line)
+            took, cpu, longest = _train_unigram(line)
             seconds.append(took)
+            cpu_seconds.append(cpu)
             print(
                 f"Unigram training, one unspaced line of {size:,} {kind} characters: {took:.1f} s "
-                f"(longest wait between progress events {longest:.1f} s)",
+                f"({cpu:.1f} s CPU; longest wait between progress events {longest:.2f} s)",
                 flush=True,
             )
         if len(seconds) == len(train_sizes) >= 2:
             print(
-                f"  {kind}: time ratio {seconds[-1] / seconds[0]:.1f} for {train_sizes[-1] / train_sizes[0]:.0f}x "
-                f"the characters (linear is about {train_sizes[-1] / train_sizes[0]:.0f})",
+                f"  {kind}: time ratio {seconds[-1] / seconds[0]:.1f} (CPU {cpu_seconds[-1] / cpu_seconds[0]:.1f}) "
+                f"for {train_sizes[-1] / train_sizes[0]:.0f}x the characters "
+                f"(linear is about {train_sizes[-1] / train_sizes[0]:.0f})",
                 flush=True,
             )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
