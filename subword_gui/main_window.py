@@ -759,10 +759,34 @@ class MainWindow(QMainWindow):
             self.corpus_panel.open_text(str(SAMPLE_CORPUS))
 
     def _ask_open(self, title: str, filters: str) -> str | None:
-        start = str(Path(self.state.corpus_path).parent) if self.state.corpus_path else ""
+        shown = self.state.corpus_path
+        own = shown and Path(shown).resolve() != SAMPLE_CORPUS.resolve()
+        # the folder of the user's own corpus, else where they last opened something (not the
+        # app's bundled resources)
+        start = str(Path(shown).parent) if own else self._dialog_folder("dialogs/open_dir")
         widen_next_file_dialog()
         path, _ = QFileDialog.getOpenFileName(self, title, start, filters)
+        if path:
+            self.settings.setValue("dialogs/open_dir", str(Path(path).parent))
         return path or None
+
+    def _dialog_folder(self, key: str) -> str:
+        """Where a file dialog starts: the folder last used for it, else the user's Documents
+        (or home) folder, never the process's working directory."""
+        last = self.settings.value(key)
+        if isinstance(last, str) and Path(last).is_dir():
+            return last
+        documents = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+        return documents if documents and Path(documents).is_dir() else str(Path.home())
+
+    def _ask_save(self, title: str, name: str, filters: str) -> tuple[str, str]:
+        widen_next_file_dialog()
+        path, chosen = QFileDialog.getSaveFileName(
+            self, title, str(Path(self._dialog_folder("dialogs/save_dir")) / name), filters
+        )
+        if path:
+            self.settings.setValue("dialogs/save_dir", str(Path(path).parent))
+        return path, chosen
 
     def open_corpus_dialog(self) -> None:
         path = self._ask_open("Open corpus", CORPUS_FILTER)
@@ -863,10 +887,7 @@ class MainWindow(QMainWindow):
             self.state.runs_changed.emit()
 
     def _save_dialog(self, tok, options, corpus: list[str], title: str) -> bool:
-        widen_next_file_dialog()
-        path, chosen = QFileDialog.getSaveFileName(
-            self, title, "tokenizer.json", ";;".join(f for f, _ in SAVE_FILTERS)
-        )
+        path, chosen = self._ask_save(title, "tokenizer.json", ";;".join(f for f, _ in SAVE_FILTERS))
         if not path:
             return False
         return self._write_tokenizer(tok, path, _format_for(path, chosen), options, corpus)
@@ -913,9 +934,8 @@ class MainWindow(QMainWindow):
                 self.tr("Exporting the merge log is not available in this build yet."),
             )
             return
-        widen_next_file_dialog()
-        path, _ = QFileDialog.getSaveFileName(
-            self, self.tr("Export merge log"), "merges.csv", self.tr("CSV (*.csv);;JSON lines (*.jsonl)")
+        path, _ = self._ask_save(
+            self.tr("Export merge log"), "merges.csv", self.tr("CSV (*.csv);;JSON lines (*.jsonl)")
         )
         if not path:
             return

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QSpinBox,
     QSplitter,
     QTableView,
@@ -405,6 +406,10 @@ class TrainingPanel(QWidget):
         self.progress.setTextVisible(False)
         self.status = QLabel(self.tr("Ready to train"))
         self.status.setObjectName("hint")
+        # subtle: an unwrapped label is as wide as its longest message ("stopped early: …"), and
+        # the dock then took that width from the text for good; wrapped, it takes the dock's
+        self.status.setWordWrap(True)
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
 
         self.merge_model = MergeLogModel(self)
         self.merge_view = QTableView()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QFontDatabase
@@ -145,6 +147,32 @@ def test_a_refused_corpus_is_not_remembered(qtbot, window, small_corpus, tmp_pat
     assert [p for _, p in window.recent_files()] == [str(small_corpus.resolve())]
     assert str(binary) not in window.settings.value("corpus/last")  # a relaunch reopens the good one
     assert window.state.corpus_path == str(small_corpus)
+
+
+def test_file_dialogs_start_in_the_users_folders_not_the_working_directory(
+    qtbot, window, monkeypatch, tmp_path
+):
+    from subword_gui.main_window import SAVE_FILTERS
+
+    window.corpus_panel.open_lines(["hug pug pun bun hugs", "hug hug pun"], "hug.txt")
+    window.training_panel.set_options(TrainOptions("bpe", vocab_size=12))
+    with qtbot.waitSignal(window.training_panel.training_finished, timeout=WAIT_MS):
+        window.train_action.trigger()
+    monkeypatch.chdir(tmp_path)  # a launch from some checkout or terminal folder
+    starts = []
+    target = tmp_path / "saved" / "tok.json"
+    target.parent.mkdir()
+
+    def ask(parent, title, start, filters, *rest, **kw):
+        starts.append(Path(start))
+        return str(target), SAVE_FILTERS[0][0]
+
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", ask)
+    window.save_tokenizer_action.trigger()
+    assert starts[0].name == "tokenizer.json" and starts[0].parent.is_dir()
+    assert starts[0].parent.resolve() != tmp_path  # not the working directory
+    window.export_log_action.trigger()  # the next dialog starts where the user saved last
+    assert starts[1] == target.parent / "merges.csv"
 
 
 def test_drop_a_corpus_file(qtbot, window, small_corpus):

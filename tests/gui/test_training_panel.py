@@ -580,6 +580,19 @@ def test_stepping_shows_the_merges_made_so_far_not_the_way_to_the_target(qtbot, 
     panel.cancel()
 
 
+def test_a_long_status_message_does_not_widen_the_panel(qtbot, loaded):
+    panel = loaded.training_panel
+    panel.status.setText("Ready")
+    qtbot.wait(50)  # layouts are redone on a posted event
+    before = panel.minimumSizeHint().width()
+    panel.status.setText(
+        "Trained BPE: 3,075 tokens (stopped early: the alphabet alone is larger than the requested "
+        "vocabulary of 2000; Showing wp-tokenizer.json, opened from a file: a tokenizer file keeps no log)"
+    )
+    qtbot.wait(50)
+    assert panel.minimumSizeHint().width() <= before + 10  # it wraps instead
+
+
 def test_runs_show_their_figures_before_the_corpus_and_options():
     from subword_gui.panels.runs import RunsModel
 
