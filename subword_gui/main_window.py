@@ -454,12 +454,26 @@ class MainWindow(QMainWindow):
     def _ask_restart(self) -> bool:
         from PySide6.QtWidgets import QMessageBox
 
+        closing = self.runs_lost_by_restart()
+        text = self.tr("The language changes when Subword Explorer starts again. Restart now?")
+        if closing:
+            # a restart keeps only the shown run (as a relaunch does): say so before it happens
+            text += "\n\n" + self.tr(
+                "{0} unsaved run(s) of this session would be closed (the shown run is kept): "
+                "save them from the Runs panel first, or restart later."
+            ).format(len(closing))
         answer = QMessageBox.question(
             self,
             self.tr("Language"),
-            self.tr("The language changes when Subword Explorer starts again. Restart now?"),
+            text,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            QMessageBox.StandardButton.No if closing else QMessageBox.StandardButton.Yes,
         )
         return answer == QMessageBox.StandardButton.Yes
+
+    def runs_lost_by_restart(self) -> list[Run]:
+        """The session's runs a restart would not bring back: all but the shown one, unless saved."""
+        return [r for r in self.state.runs if r is not self.state.shown_run and not r.saved_to]
 
     def restart(self) -> None:
         """Close (which saves the settings and the shown run) and start this program again."""

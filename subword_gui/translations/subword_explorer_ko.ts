@@ -1042,6 +1042,10 @@
         <translation>Subword Explorer를 다시 시작하면 언어가 바뀝니다.</translation>
     </message>
     <message>
+        <source>{0} unsaved run(s) of this session would be closed (the shown run is kept): save them from the Runs panel first, or restart later.</source>
+        <translation>이 세션에서 저장하지 않은 실행 {0}개가 닫힙니다(화면에 보이는 실행은 남습니다). 먼저 실행 패널에서 저장하거나 나중에 다시 시작하세요.</translation>
+    </message>
+    <message>
         <source>Language</source>
         <translation>언어</translation>
     </message>

@@ -90,6 +90,35 @@ def test_the_language_menu_saves_the_choice_and_offers_a_restart(qtbot, tmp_path
     assert korean_action.isChecked()
 
 
+def test_a_restart_for_the_language_says_which_runs_it_would_close(qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    from subword_gui.runs import Run
+
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings=settings, open_sample=False, data_dir=tmp_path / "data")
+    qtbot.addWidget(window)
+    shown, other, saved = (Run(i, f"Run {i}", object()) for i in (1, 2, 3))
+    saved.saved_to = str(tmp_path / "run3.json")
+    window.state.runs = [shown, other, saved]
+    window.state.shown_run = shown
+    assert window.runs_lost_by_restart() == [other]
+    asked = []
+
+    def question(parent, title, text, buttons, default):
+        asked.append((text, default))
+        return QMessageBox.StandardButton.No
+
+    monkeypatch.setattr(QMessageBox, "question", question)
+    assert window._ask_restart() is False
+    text, default = asked[0]
+    assert "1 unsaved run(s)" in text and default == QMessageBox.StandardButton.No
+    window.state.runs = [shown]
+    window._ask_restart()
+    assert "unsaved" not in asked[1][0] and asked[1][1] == QMessageBox.StandardButton.Yes
+    window.state.runs, window.state.shown_run = [], None  # stand-ins: nothing to keep on close
+
+
 def test_the_catalogue_holds_every_message_the_code_has(tmp_path):
     """A new self.tr(...) without a translation fails here: run translations/update.sh and translate it."""
     lupdate = BIN.with_name("pyside6-lupdate")
