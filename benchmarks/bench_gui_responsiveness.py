@@ -137,18 +137,33 @@ class StallSampler:
         self.samples: list[tuple[float, tuple]] = []  # (the stalled tick's time, stack)
         self.cpu: dict[float, list[float]] = {}  # stalled tick -> [GUI CPU at its tick's start.., latest]
         self._tick_cpu = (None, 0.0)
-        self.collections: list[tuple[int, float, str]] = []  # (generation, seconds, thread name)
-        self._gc_start = 0.0
+        # (generation, seconds, its thread's CPU seconds in it, objects it freed, thread name,
+        #  where it was triggered)
+        self.collections: list[tuple[int, float, float, int, str, str]] = []
+        self._gc_start = (0.0, 0.0)
         gc.callbacks.append(self._on_gc)
         threading.Thread(target=self._run, daemon=True).start()
 
     def _on_gc(self, phase: str, info: dict) -> None:
         # the collector holds the interpreter lock throughout: every thread waits
         if phase == "start":
-            self._gc_start = time.perf_counter()
-        else:
-            took = time.perf_counter() - self._gc_start
-            self.collections.append((info["generation"], took, threading.current_thread().name))
+            self._gc_start = (time.perf_counter(), time.thread_time())
+            return
+        start, start_cpu = self._gc_start
+        took = time.perf_counter() - start
+        cpu = time.thread_time() - start_cpu  # well under ``took``: the thread was not running
+        if took < 0.005:
+            return
+        # what allocated last, in the thread that triggered it (our innermost frames)
+        frame, where = sys._getframe(1), []
+        while frame is not None and len(where) < 3:
+            entry = (frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name)
+            if self._ours(entry):
+                where.append(self._label(entry))
+            frame = frame.f_back
+        name = threading.current_thread().name
+        where_ = " < ".join(where) or "(not ours)"
+        self.collections.append((info["generation"], took, cpu, info["collected"], name, where_))
 
     def watch(self, meter: GapMeter) -> None:
         self.meter, self.samples, self.cpu, self.collections = meter, [], {}, []
@@ -188,12 +203,14 @@ class StallSampler:
         return f"{func} ({short}:{lineno})" if line else f"{func} ({short})"
 
     def report(self, what: str, top: int = 12) -> None:
-        slow = sorted((c for c in self.collections if c[1] >= 0.005), key=lambda c: -c[1])
+        slow = sorted(self.collections, key=lambda c: -c[1])
         if slow:
-            print(
-                f"  [{what}] garbage collections of 5 ms or more: {len(slow)}; the longest: "
-                + ", ".join(f"gen {g} {1000 * t:.0f} ms ({name})" for g, t, name in slow[:6])
-            )
+            print(f"  [{what}] garbage collections of 5 ms or more: {len(slow)}; the longest:")
+            for g, t, cpu, freed, name, where in slow[:6]:
+                print(
+                    f"      gen {g} {1000 * t:.0f} ms (CPU {1000 * cpu:.0f} ms, {freed:,} objects freed; "
+                    f"{name}) in {where}"
+                )
         if not self.samples:
             print(f"  [{what}] no stall samples")
             return

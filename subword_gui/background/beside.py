@@ -31,16 +31,36 @@ _helpers = 0  # blocks under gui_first now running
 _interval_before = 0.0
 
 
+_gc_lock = threading.Lock()
+_pauses = 0  # collector_paused blocks now running, in any thread
+_threshold_before = 0
+
+
 @contextlib.contextmanager
 def collector_paused():
-    """No automatic garbage collection inside the block (restored as it was after it)."""
-    was_enabled = gc.isenabled()
-    gc.disable()
+    """No automatic garbage collection inside the block, in any thread, until the last such
+    block of any thread ends.
+
+    subtle: each block used to save ``gc.isenabled()``, call ``gc.disable()`` and put it back
+    after; the window's thread and a helper doing that at once switched the collector back on
+    under each other's pause (and the engine's ``encode_batch`` does the same), so the pause
+    failed exactly when two of them overlapped. The blocks are counted instead, and they pause
+    it through its first threshold (0: no automatic collection), which no ``gc.enable()`` of
+    someone else's undoes.
+    """
+    global _pauses, _threshold_before
+    with _gc_lock:
+        if _pauses == 0:
+            _threshold_before = gc.get_threshold()[0]
+            gc.set_threshold(0)
+        _pauses += 1
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
+        with _gc_lock:
+            _pauses -= 1
+            if _pauses == 0:
+                gc.set_threshold(_threshold_before)
 
 
 @contextlib.contextmanager

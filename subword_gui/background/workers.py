@@ -31,6 +31,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import gc
+import io
 import multiprocessing as mp
 import os
 import pickle
@@ -41,6 +42,8 @@ import traceback
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from subword_gui.background.beside import collector_paused
+
 FLUSH_MS = 50
 CHILD_FLUSH_S = 0.04
 CHILD_MAX_BATCH = 5000
@@ -50,6 +53,8 @@ FREEZE_BYTES = 256 * 1024  # messages this big carry long-lived data (see Job._d
 CHILD_NICENESS = 5
 
 BIG_EVENTS = ("Chunk", "Trained")  # events that carry much data: sent, and handled, on their own
+SLICE_MIN_ITEMS = 10_000  # in a big message, a list or dict this long travels in slices ...
+SLICE_ITEMS = 4_000  # ... of this many items (about a millisecond each to unpickle)
 _CTX = mp.get_context("spawn")  # subtle: fork would copy the GUI's threads and Qt state
 
 
@@ -89,6 +94,99 @@ def unpack_events(packed: list) -> list:
     return [cls(*values) if cls is not None else values for cls, values in packed]
 
 
+class _SlicingPickler(pickle.Pickler):
+    """Pickles a message with each list or dict of ``SLICE_MIN_ITEMS`` items or more left out,
+    named by a number (pickle's persistent ids); ``big`` holds them in that order."""
+
+    def __init__(self, file):
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.big: list = []
+        self._named: dict[int, int] = {}  # id(container) -> its number (a container shared stays shared)
+
+    def persistent_id(self, obj):
+        kind = type(obj)
+        if (kind is list or kind is dict) and len(obj) >= SLICE_MIN_ITEMS:
+            number = self._named.get(id(obj))
+            if number is None:
+                number = self._named[id(obj)] = len(self.big)
+                self.big.append(obj)
+            return number
+        return None
+
+
+def sliced_messages(message) -> list[bytes]:
+    """``message`` pickled as several small messages: first its long lists and dicts in slices
+    (``("slice", number, is_dict, items)``), then the message itself, naming them by number.
+    :class:`SliceCollector` puts them back together.
+
+    subtle: the trained 32 k-token BPE model is five such tables; unpickled in one piece it held
+    the window's thread 33-50 ms. In slices the drain spreads them over event-loop turns.
+
+    >>> collector = SliceCollector()
+    >>> [collector.take(raw) for raw in sliced_messages(("result", list(range(25_000))))][-1][1][-1]
+    24999
+    """
+    buffer = io.BytesIO()
+    pickler = _SlicingPickler(buffer)
+    pickler.dump(message)
+    out = []
+    for number, container in enumerate(pickler.big):
+        is_dict = type(container) is dict
+        items = list(container.items()) if is_dict else container
+        for i in range(0, len(items), SLICE_ITEMS):
+            out.append(
+                pickle.dumps(
+                    ("slice", (number, is_dict, items[i : i + SLICE_ITEMS])), pickle.HIGHEST_PROTOCOL
+                )
+            )
+    out.append(buffer.getvalue())
+    return out
+
+
+class _SliceUnpickler(pickle.Unpickler):
+    def __init__(self, raw: bytes, parts: dict):
+        super().__init__(io.BytesIO(raw))
+        self._parts = parts
+
+    def persistent_load(self, number):
+        return self._parts[number]
+
+
+class SliceCollector:
+    """The receiving end of :func:`sliced_messages`: ``take(raw)`` returns None for a slice
+    (kept until its message comes), the unpickled message otherwise."""
+
+    def __init__(self):
+        self._parts: dict[int, object] = {}
+
+    @property
+    def collecting(self) -> bool:
+        return bool(self._parts)
+
+    def take(self, raw: bytes):
+        message = _SliceUnpickler(raw, self._parts).load() if self._parts else pickle.loads(raw)
+        if type(message) is tuple and len(message) == 2 and message[0] == "slice":
+            number, is_dict, items = message[1]
+            part = self._parts.get(number)
+            if part is None:
+                part = self._parts[number] = {} if is_dict else []
+            if is_dict:
+                part.update(items)
+            else:
+                part.extend(items)
+            return None
+        self._parts = {}
+        return message
+
+
+def _send(conn, message, sliced: bool = False) -> None:
+    if not sliced:
+        conn.send(message)
+        return
+    for raw in sliced_messages(message):
+        conn.send_bytes(raw)
+
+
 def _child_main(conn, func, args, stepping: bool) -> None:  # pragma: no cover - runs in the child
     """The child's loop: run the generator, batch its events, obey control messages."""
     batch: list = []
@@ -120,14 +218,17 @@ def _child_main(conn, func, args, stepping: bool) -> None:  # pragma: no cover -
             except StopIteration as stop:
                 if batch:
                     conn.send(("events", pack_events(batch)))
-                conn.send(("result", stop.value))
+                _send(conn, ("result", stop.value), sliced=True)
                 return
-            batch.append(event)
             now = time.monotonic()
             step_now = stepping and _is_step_event(event)
             heavy = type(event).__name__ in BIG_EVENTS  # big: one per message, sent at once
+            if heavy and batch:
+                conn.send(("events", pack_events(batch)))  # the events before it, on their own
+                batch = []
+            batch.append(event)
             if step_now or heavy or now - last >= CHILD_FLUSH_S or len(batch) >= CHILD_MAX_BATCH:
-                conn.send(("events", pack_events(batch)))
+                _send(conn, ("events", pack_events(batch)), sliced=heavy)
                 batch = []
                 last = now
                 if control(block=step_now) == "cancel":
@@ -190,6 +291,8 @@ class Job(QObject):
         self._conn = None
         self._done = False
         self._inbox: collections.deque = collections.deque()  # raw messages; None = the pipe closed
+        self._slices = SliceCollector()
+        self._held: list | None = None  # a big event unpickled last tick, delivered in a tick of its own
         self._again = False
         self._timer = QTimer(self)
         self._timer.setInterval(FLUSH_MS)
@@ -256,8 +359,13 @@ class Job(QObject):
         self._again = False
         if self._done:
             return
-        deadline = time.monotonic() + DRAIN_BUDGET_S
         inbox = self._inbox
+        held, self._held = self._held, None
+        if held is not None:
+            self._emit(held)
+            self._come_back()
+            return
+        deadline = time.monotonic() + DRAIN_BUDGET_S
         # subtle: the events of every message taken this tick go out in one ``events`` call,
         # so the receivers (a table insert, a progress bar, a plot) update once per tick
         arrived: list = []
@@ -271,22 +379,28 @@ class Job(QObject):
                 return
             # subtle: a collection triggered inside a big unpickle (the trained model)
             # would scan every object it just made; they are collected later instead
-            gc.disable()
-            try:
-                kind, payload = pickle.loads(raw)
-                if kind == "events":
-                    payload = unpack_events(payload)
-                if len(raw) >= FREEZE_BYTES:
-                    # a trained model or a slice of counts: long-lived, acyclic data; moved
-                    # out of the collector's sight (as MainWindow does at start-up) so no
-                    # later full collection rescans its hundreds of thousands of objects
+            with collector_paused():
+                sliced = self._slices.collecting
+                message = self._slices.take(raw)
+                if message is not None and message[0] == "events":
+                    message = ("events", unpack_events(message[1]))
+                if len(raw) >= FREEZE_BYTES or sliced or message is None:
+                    # a trained model (or a slice of it) or a slice of counts: long-lived,
+                    # acyclic data; moved out of the collector's sight (as MainWindow does at
+                    # start-up) so no later collection rescans its hundreds of thousands of objects
                     gc.freeze()
-            finally:
-                gc.enable()
+            if message is None:  # a slice of a big message: the message itself follows
+                if time.monotonic() >= deadline:
+                    break
+                continue
+            kind, payload = message
             if kind == "events":
-                arrived.extend(payload)
                 if any(type(e).__name__ in BIG_EVENTS for e in payload[-1:]):
-                    break  # a trained model: it gets its own tick
+                    # a trained model: its receivers get a tick of their own, and so does
+                    # its unpickling when it came whole
+                    self._held = payload
+                    break
+                arrived.extend(payload)
             else:
                 self._emit(arrived)
                 self._finish(kind, payload)
@@ -294,7 +408,11 @@ class Job(QObject):
             if time.monotonic() >= deadline:
                 break
         self._emit(arrived)
-        if inbox and not self._done and not self._again:
+        self._come_back()
+
+    def _come_back(self) -> None:
+        """Drain again right after the event loop had a turn, if anything is waiting."""
+        if (self._inbox or self._held is not None) and not self._done and not self._again:
             self._again = True
             QTimer.singleShot(0, self._drain)
 

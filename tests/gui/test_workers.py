@@ -58,3 +58,78 @@ def test_the_messages_waiting_in_one_tick_reach_the_receivers_as_one_batch(qtbot
     job._drain()
     assert got == [[e for batch in batches for e in batch]]
     assert results == ["done"]
+
+
+def test_a_big_message_travels_in_slices_and_comes_back_whole():
+    import pickle
+
+    words = {f"w{i}": i for i in range(workers.SLICE_MIN_ITEMS * 2 + 7)}
+    merges = [(f"a{i}", f"b{i}") for i in range(workers.SLICE_MIN_ITEMS + 1)]
+    small = list(range(workers.SLICE_MIN_ITEMS - 1))  # shorter: stays in the message
+    shared = {"merges": merges, "again": merges, "words": words, "small": small}
+    raws = workers.sliced_messages(("result", shared))
+    # each slice holds at most SLICE_ITEMS items, so none costs the window's thread long
+    slices = [pickle.loads(raw) for raw in raws[:-1]]
+    assert all(kind == "slice" and len(items) <= workers.SLICE_ITEMS for kind, (_n, _d, items) in slices)
+    assert len(slices) == -(-len(words) // workers.SLICE_ITEMS) + -(-len(merges) // workers.SLICE_ITEMS)
+    collector = workers.SliceCollector()
+    taken = [collector.take(raw) for raw in raws]
+    assert taken[:-1] == [None] * len(slices)
+    kind, got = taken[-1]
+    assert kind == "result" and got == shared
+    assert list(got["words"]) == list(words)  # in the same order
+    assert got["again"] is got["merges"]  # one table named twice is one table again
+    assert not collector.collecting
+    # a message without a long table is one message, as before
+    (raw,) = workers.sliced_messages(("result", small))
+    assert pickle.loads(raw) == ("result", small)
+
+
+def test_a_trained_model_reaches_its_receivers_in_a_tick_of_its_own(qtbot, monkeypatch):
+    # the events before it first, then (after the event loop had a turn) the model alone:
+    # the merge log's last rows and the model's landing never add up in one turn
+    from core.events import Progress
+    from subword_gui.background.jobs import Trained
+
+    job = workers.Job(count_words, [])
+    got = []
+    job.events.connect(got.append)
+    job._proc = object()
+    monkeypatch.setattr(workers, "_reap", lambda proc: None)
+    before = [Progress("count", 1, 9)]
+    trained = Trained({"table": list(range(workers.SLICE_MIN_ITEMS * 3))}, ["a line"], "held-out lines")
+    job._inbox.append(workers.sliced_messages(("events", workers.pack_events(before)))[0])
+    job._inbox.extend(workers.sliced_messages(("events", workers.pack_events([trained]))))
+    job._drain()
+    assert got == [before]
+    qtbot.waitUntil(lambda: len(got) == 2, timeout=5000)
+    assert got[1] == [trained]
+
+
+def test_overlapping_collector_pauses_of_two_threads_end_with_the_last():
+    # each pause used to restore what it had seen: the first to end switched the collector on
+    # under the other's pause (and a plain gc.disable()/enable() pair, as the engine's batch
+    # encoder has, did the same)
+    import gc
+    import threading
+
+    from subword_gui.background.beside import collector_paused
+
+    before = gc.get_threshold()
+    inside, leave = threading.Event(), threading.Event()
+
+    def helper():
+        with collector_paused():
+            inside.set()
+            leave.wait(5)
+
+    thread = threading.Thread(target=helper)
+    with collector_paused():
+        thread.start()
+        assert inside.wait(5)
+        gc.disable()
+        gc.enable()  # someone else's pause ends: the collector must stay paused
+    assert gc.get_threshold()[0] == 0  # the helper's pause still holds
+    leave.set()
+    thread.join(5)
+    assert gc.get_threshold() == before and gc.isenabled()
