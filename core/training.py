@@ -162,8 +162,8 @@ def check_word_counts(word_counts) -> dict[str, int]:
     # all positive ints, no lone surrogate anywhere; the loops below name a culprit.
     counts = word_counts.values()
     if (
-        all(type(w) is str for w in word_counts)
-        and all(type(n) is int for n in counts)
+        set(map(type, word_counts)) <= {str}  # (map in C: ~2x faster than a generator of `is`)
+        and set(map(type, counts)) <= {int}
         and (not counts or min(counts) > 0)
     ):
         joined = "".join(word_counts)

@@ -68,7 +68,7 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
         raise ConfigError(f"BPE supports at most {MAX_VOCAB_SIZE:,} tokens, not {vocab_size:,}")
     if options.limit_alphabet is not None and options.limit_alphabet < 0:
         raise ConfigError("the alphabet limit cannot be negative")
-    if any(c <= 0 for c in word_counts.values()):  # zero or negative counts: not in the corpus
+    if word_counts and min(word_counts.values()) <= 0:  # zero or negative counts: not in the corpus
         word_counts = {w: c for w, c in word_counts.items() if c > 0}
     if not word_counts:
         raise CorpusError("nothing to train on: no words were counted")
@@ -89,15 +89,21 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
 
     for t in options.special_tokens or []:
         add(t)
-    alphabet = yield from _alphabet(word_counts, options.limit_alphabet, options.byte_level)
+    import numpy as np  # here, not at the top: `import core` stays light
+
+    # Every character position once, as (distinct character, form) keys; the distinct
+    # characters are also the whole alphabet when it is not limited.
+    chars, keys, lengths = _symbol_keys(word_counts, prefix, suffix)
+    alphabet = yield from _alphabet(word_counts, options.limit_alphabet, options.byte_level, chars)
     # WordPiece parity tests replay tokenizers' own (hash-order) numbering of the alphabet.
     rank = {t: i for i, t in enumerate(options.extra.get("alphabet_order") or ())}
     for c in sorted(alphabet, key=lambda t: rank.get(t, len(rank))) if rank else alphabet:
         add(c)
-    import numpy as np  # here, not at the top: `import core` stays light
-
-    chars, keys, lengths = _symbol_keys(word_counts, prefix, suffix)
-    needed = np.unique(keys).tolist()  # (character, form) combinations that occur
+    # (character, form) combinations that occur, in key order (a presence table: O(n), no sort)
+    occurs = np.zeros(4 * len(chars), dtype=bool)
+    occurs[keys] = True
+    needed = np.flatnonzero(occurs).tolist()
+    del occurs
     if prefix or suffix:
         forms = {_form(chars[k >> 2], k & 3, prefix, suffix) for k in needed if chars[k >> 2] in token_to_id}
         for form in sorted(sorted(forms.difference(token_to_id)), key=lambda t: rank.get(t, len(rank))):
@@ -184,16 +190,18 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
     )
 
 
-def _alphabet(word_counts: dict[str, int], limit: int | None, byte_level: bool):
+def _alphabet(word_counts: dict[str, int], limit: int | None, byte_level: bool, present: list[str]):
     """Characters of the words (plus all 256 byte symbols for byte-level), sorted by code point.
 
-    With ``limit``, keep the ``limit`` most frequent (the byte symbols count as most frequent).
-    ``_alphabet({"hug": 10, "pug": 5}, 2, False)`` gives ``["g", "u"]`` (after draining).
+    ``present`` are the words' distinct characters (``_symbol_keys`` found them). With ``limit``,
+    keep the ``limit`` most frequent (the byte symbols count as most frequent).
+    ``_alphabet({"hug": 10, "pug": 5}, 2, False, ["g", "h", "p", "u"])`` gives ``["g", "u"]``
+    (after draining).
     """
     yield Progress("alphabet", 0, len(word_counts))
     if limit is None:
-        # Without a limit only the set matters: one pass in C over all the text.
-        chars = set("".join(word_counts))
+        # Without a limit only the set matters, and counting the words' characters found it.
+        chars = set(present)
         if byte_level:
             chars.update(BYTE_ALPHABET)
         yield Progress("alphabet", len(word_counts), len(word_counts))
