@@ -287,8 +287,10 @@ class _Corpus:
         self.pos_weight = self.counts[word_of_pos]
 
     def drop_seed_arrays(self) -> None:
-        """Frees the per-position arrays only seeding reads (a third of the corpus's memory)."""
-        del self.codes, self.dist, self.pos_weight
+        """Frees the per-position arrays only seeding reads (a third of the corpus's memory);
+        once they are gone, does nothing."""
+        for name in ("codes", "dist", "pos_weight"):
+            self.__dict__.pop(name, None)
         _release_freed_memory()
 
 
@@ -404,7 +406,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
     present = np.zeros(_SEPARATOR + 1, dtype=bool)
     present[codes] = True
     uniq_codes = np.flatnonzero(present)
-    inv_codes = (np.cumsum(present) - 1)[codes]
+    inv_codes = (np.cumsum(present, dtype=np.int32) - 1)[codes]  # int32: fewer than 2**31 positions
     del present
     char_freq = np.bincount(inv_codes[is_char], weights=corpus.pos_weight[is_char], minlength=len(uniq_codes))
     char_ids = np.flatnonzero(uniq_codes != _SEPARATOR)
@@ -412,7 +414,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
     chars = [chr(int(c)) for c in uniq_codes[char_order]]
     # ranks of power-of-two-long substrings (prefix doubling)
     # (int32 to halve their memory: ranks are below n; keys are computed in int64)
-    ranks = {1: inv_codes.astype(np.int32)}
+    ranks = {1: inv_codes}
     n_ranks = {1: len(uniq_codes)}
     n_doublings = (max_len + 1).bit_length() - 1  # ranks of lengths 2, 4, ... up to max_len + 1
     steps = n_doublings + 2 * max_len - 1  # progress: doublings, levels 2 .. max_len, edges by length
@@ -434,7 +436,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
     # followed by "▁" or by the end of the line; we see words only, so the end of a word
     # counts as one follower, or as two when it ends words twice or more. A level's
     # candidates are settled at the next level, once their followers are known.
-    alive = np.flatnonzero(is_char)
+    alive = np.flatnonzero(is_char).astype(np.int32)
     levels = {}
     cand_len, cand_freq, cand_pos, cand_uid = [], [], [], []
     prev = None  # (uid per position, freq per uid, first index per uid, positions) of level k-1
@@ -460,7 +462,13 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
                 p_inv[at_end], weights=corpus.pos_weight[p_pos[at_end]], minlength=len(p_freq)
             )
             maximal = (followers + (end_weight > 0) >= 2) | (end_weight >= 2)
-            frequent = np.flatnonzero((p_freq >= 2) & maximal)
+            is_candidate = (p_freq >= 2) & maximal
+            frequent = np.flatnonzero(is_candidate)
+            if k - 1 in levels:  # only a candidate's positions can become edges: keep those alone
+                pos, uid, n_uid = levels[k - 1]
+                hit = is_candidate[uid]
+                levels[k - 1] = (pos[hit], uid[hit], n_uid)
+                del pos, uid, hit
             cand_len.append(np.full(len(frequent), k - 1, dtype=np.int16))
             cand_freq.append(p_freq[frequent])
             cand_pos.append(p_pos[p_first[frequent]].astype(np.int32))
@@ -496,8 +504,11 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
     # fewer than 2**31 positions; edges are the trainer's largest arrays)
     code_to_piece = np.full(len(uniq_codes), -1, dtype=np.int32)
     code_to_piece[char_order] = np.arange(len(chars), dtype=np.int32)
-    char_pos = np.flatnonzero(is_char)
+    char_pos = np.flatnonzero(is_char).astype(np.int32)
     del is_char
+    # subtle: the edges are seeding's largest arrays; the per-position arrays only the levels
+    # read go first (about 30 MB on 8 MB of Korean reviews)
+    corpus.drop_seed_arrays()
 
     def seeds_at(k):
         """(positions, piece ids) of the level-k seeds: at most one per position."""

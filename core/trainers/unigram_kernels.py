@@ -240,7 +240,7 @@ def keep_edges(src, lens, pid, new_number):
 @kernel
 def _counting_sort(values, n_values, order):
     """``order`` re-ordered stably by ``values[order]`` (each in ``0 .. n_values - 1``): one pass."""
-    start = np.zeros(n_values + 1, dtype=np.int64)
+    start = np.zeros(n_values + 1, dtype=np.int32)  # int32: fewer than 2**31 positions
     for i in order:
         start[values[i] + 1] += 1
     for v in range(n_values):
@@ -270,7 +270,7 @@ def group_pairs(hi, lo, n_hi, n_lo):
     order = np.arange(n, dtype=np.int32)  # the trainer's corpus has fewer than 2**31 positions
     order = _counting_sort(hi, n_hi, _counting_sort(lo, n_lo, order))
     inv = np.empty(n, dtype=np.int32)
-    first = np.empty(n, dtype=np.int64)
+    first = np.empty(n, dtype=np.int32)
     groups = 0
     for j in range(n):
         i = order[j]
