@@ -1174,12 +1174,17 @@ class MainWindow(QMainWindow):
     def _on_tokenizer(self, tok) -> None:
         if tok is None:  # a stepped run was cancelled before any model existed
             self.model_fact.setText(self.tr("No model"))
+            self.slider.show_stepping(None)
             return
         full = self.state.full_tokenizer
         opts = self.state.train_options
         algo = ALGORITHM_LABELS.get(opts.algorithm, opts.algorithm) if opts else type(tok.model).__name__
         text = self.tr("{0} · {1:,} tokens").format(algo, tok.vocab_size)
-        if full is not None and tok is not full:
+        stepping = self.training_panel.shows_step_preview()
+        self.slider.show_stepping(tok.vocab_size if stepping else None)
+        if stepping:  # the merges learned so far, not a cut of the (previous) full model
+            text += self.tr(" (stepping)")
+        elif full is not None and tok is not full:
             text += self.tr(" (cut from {0:,})").format(full.vocab_size)
         self.model_fact.setText(text)
         self.save_tokenizer_action.setEnabled(True)

@@ -35,6 +35,7 @@ class VocabSizeSlider(QWidget):
         self.state = state
         self._cache: OrderedDict[int, object] = OrderedDict()
         self._updating = False
+        self._stepping = False  # a stepped run's preview is shown (see show_stepping)
 
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setObjectName("vocabSlider")
@@ -73,11 +74,38 @@ class VocabSizeSlider(QWidget):
         state.full_tokenizer_changed.connect(self._on_full_tokenizer)
         self._set_enabled(False)
 
+    def show_stepping(self, vocab_size: int | None) -> None:
+        """While a run is stepped, the shown model is the merges learned so far, not a cut of
+        the full model: the slider stands aside and says so. ``None``: the stepping is over,
+        the slider is the full model's again (at the shown size)."""
+        if vocab_size is not None:
+            self._stepping = True
+            self._set_enabled(False)
+            self.range_label.setText(self.tr("stepping: {0:,} tokens so far").format(vocab_size))
+            return
+        if not self._stepping:
+            return
+        self._stepping = False
+        full = self.state.full_tokenizer
+        if full is None:
+            self.range_label.setText(self.tr("train or open a model to slide its vocabulary"))
+            return
+        self._on_full_tokenizer(full)
+        shown = self.state.vocab_size
+        if shown is not None and self.slider.minimum() <= shown <= self.slider.maximum():
+            self._updating = True
+            try:
+                self.slider.setValue(shown)
+                self.spin.setValue(shown)
+            finally:
+                self._updating = False
+
     def _set_enabled(self, on: bool) -> None:
         for w in (self.slider, self.spin, self.full_button):
             w.setEnabled(on)
 
     def _on_full_tokenizer(self, tokenizer) -> None:
+        self._stepping = False
         self._cache.clear()
         self._updating = True
         try:

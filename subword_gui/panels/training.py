@@ -130,10 +130,24 @@ def _whole_number_axis(orientation: str):
     return WholeNumberAxis(orientation)
 
 
+def _decade_axis(orientation: str):
+    """An axis whose log scale labels only the decades (1, 10, 100 …): pyqtgraph also labels
+    the 2·10¹ … 9·10¹ between them when a plot spans few decades, which in a plot 150 px
+    tall piled up on top of each other (the first merges of an Example). Linear: unchanged."""
+    import pyqtgraph as pg
+
+    class DecadeAxis(pg.AxisItem):
+        def logTickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph's name
+            labels = super().logTickStrings(values, scale, spacing)
+            return [text if float(v).is_integer() else "" for v, text in zip(values, labels)]
+
+    return DecadeAxis(orientation)
+
+
 def _plot(title: str, left: str, bottom: str):
     import pyqtgraph as pg
 
-    w = pg.PlotWidget(axisItems={"bottom": _whole_number_axis("bottom")})
+    w = pg.PlotWidget(axisItems={"bottom": _whole_number_axis("bottom"), "left": _decade_axis("left")})
     w.setTitle(title, color=theme.current().text, size="10pt")
     w.setLabel("left", left)
     w.setLabel("bottom", bottom)
@@ -770,6 +784,8 @@ class TrainingPanel(QWidget):
                 self.merge_view.scrollToBottom()
             if self.stepping and trained is None:
                 self._show_step_preview()
+                if last.vocab_size >= target and self.job is not None:
+                    self.job.step()  # the size asked for is reached: finish without one more click
         if self.round_model.append_events(events):
             self._redraw_plots(merges=False, curve=False)
             last = self.round_model.rows[-1]
@@ -800,6 +816,10 @@ class TrainingPanel(QWidget):
         if preview is not None:
             self._previewed = True
             self.state.set_tokenizer(preview)
+
+    def shows_step_preview(self) -> bool:
+        """Is the shown model a stepped run's merges so far (see :meth:`_show_step_preview`)?"""
+        return self.stepping and getattr(self, "_previewed", False)
 
     def _undo_step_preview(self) -> None:
         """A stepped run that did not finish: show again what was shown before it."""

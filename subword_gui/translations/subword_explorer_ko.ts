@@ -1226,6 +1226,10 @@
         <translation>{0} · 토큰 {1:,}개</translation>
     </message>
     <message>
+        <source> (stepping)</source>
+        <translation> (한 단계씩 진행 중)</translation>
+    </message>
+    <message>
         <source> (cut from {0:,})</source>
         <translation> ({0:,}개에서 자름)</translation>
     </message>
@@ -1814,6 +1818,10 @@
     <message>
         <source>train or open a model to slide its vocabulary</source>
         <translation>모델을 학습하거나 열면 어휘 크기를 조절할 수 있습니다</translation>
+    </message>
+    <message>
+        <source>stepping: {0:,} tokens so far</source>
+        <translation>한 단계씩 진행 중: 지금까지 {0:,}개 토큰</translation>
     </message>
     <message>
         <source>{0:,} tokens (this model cannot be cut)</source>

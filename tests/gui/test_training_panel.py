@@ -593,6 +593,39 @@ def test_a_long_status_message_does_not_widen_the_panel(qtbot, loaded):
     assert panel.minimumSizeHint().width() <= before + 10  # it wraps instead
 
 
+def test_a_log_count_axis_labels_only_decades(qtbot, loaded):
+    plot = loaded.training_panel.ensure_plots().merge_plot
+    plot.setLogMode(x=False, y=True)
+    axis = plot.getAxis("left")
+    majors = axis.tickStrings([0.0, 1.0, 2.0], 1.0, 1.0)
+    minors = axis.tickStrings([1.30103, 1.47712], 1.0, None)  # 20 and 30
+    assert all(majors) and minors == ["", ""]
+
+
+def test_stepping_says_so_in_the_slider_and_finishes_at_the_size_asked_for(qtbot, loaded):
+    window = loaded
+    panel = window.training_panel
+    train(qtbot, window, TrainOptions("bpe", vocab_size=140))  # a full model the slider cuts
+    panel.set_options(TrainOptions("bpe", vocab_size=10_000))
+    with qtbot.waitSignal(panel.merge_model.rowsInserted, timeout=WAIT_MS):
+        panel.step_button.click()
+    first = panel.merge_model.rows[0].vocab_size
+    qtbot.waitUntil(lambda: "stepping" in window.slider.range_label.text(), timeout=WAIT_MS)
+    assert not window.slider.slider.isEnabled()
+    assert "stepping" in window.model_fact.text() and "cut from" not in window.model_fact.text()
+    with qtbot.waitSignal(panel.training_cancelled, timeout=WAIT_MS):
+        panel.cancel()
+    qtbot.waitUntil(lambda: window.slider.slider.isEnabled(), timeout=WAIT_MS)  # the full model's again
+    assert "stepping" not in window.slider.range_label.text()
+
+    panel.set_options(TrainOptions("bpe", vocab_size=first + 1))  # two merges to go
+    with qtbot.waitSignal(panel.merge_model.rowsInserted, timeout=WAIT_MS):
+        panel.step_button.click()
+    with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS):  # no third click
+        panel.step_button.click()
+    assert panel.merge_model.rows[-1].vocab_size == first + 1
+
+
 def test_runs_show_their_figures_before_the_corpus_and_options():
     from subword_gui.panels.runs import RunsModel
 
