@@ -69,6 +69,27 @@ def merge_kernels() -> ModuleType:
 # -- the Python side: arrays, growth, chunks ------------------------------------------------------
 
 
+_malloc_trim: list = []  # glibc's malloc_trim once looked up, or None where there is none
+
+
+def _return_freed_memory() -> None:
+    """Hand the free pages of the C heap back to the system (glibc's ``malloc_trim``); else nothing.
+
+    subtle: an array that cannot grow in place is copied, and the blocks it leaves stay in the
+    process: on the Korean corpus at 32k, ~11 MB of the peak. A trim takes ~1 ms and runs only
+    after the set-up and after each growth (~20 times in that training).
+    """
+    if not _malloc_trim:
+        try:
+            import ctypes
+
+            _malloc_trim.append(ctypes.CDLL("libc.so.6").malloc_trim)
+        except (OSError, AttributeError):  # not glibc (macOS, Windows, musl): nothing to do
+            _malloc_trim.append(None)
+    if _malloc_trim[0] is not None:
+        _malloc_trim[0](0)
+
+
 def _table_size(capacity: int) -> int:
     """A power of two at least 1.5 times ``capacity`` (open addressing stays at most 2/3 full)."""
     size = 16
@@ -209,6 +230,7 @@ class MergeState:
         self.pair_slot = np.full(self.pair_left.shape[0], -1, dtype=np.int32)
         self._gained(1024)
         self._events(0)
+        _return_freed_memory()  # the set-up's temporaries
         return self
 
     def _grow_pairs(self, need: int) -> None:
@@ -225,6 +247,7 @@ class MergeState:
             self.pair_count = _grown(self.pair_count, size)
             if hasattr(self, "pair_slot"):
                 self.pair_slot = _grown(self.pair_slot, size, -1)
+        self.pair_table = np.empty(0, dtype=np.int32)  # the old table goes before the new one comes
         self.pair_table = np.full(_table_size(size), -1, dtype=np.int32)
         self.kernels.rehash_pairs(self.pair_table, self.pair_left, self.pair_right, n_pairs)
 
@@ -266,6 +289,7 @@ class MergeState:
         if ints[I_CHARS] + need_chars > self.token_chars.shape[0]:
             size = max(2 * self.token_chars.shape[0], int(ints[I_CHARS]) + need_chars)
             self.token_chars = _grown(self.token_chars, size)
+        _return_freed_memory()
 
     def run(self, max_merges: int, vocab_size: int, min_frequency: int) -> tuple[int, int]:
         """Up to ``max_merges`` merges; ``(result, merges done)``, the merges in :meth:`events`."""
