@@ -186,11 +186,8 @@ def _merges_table(merges: list, limit: int = 8, score: bool = False) -> str:
         QCoreApplication.translate("Guide", "new token"),
         QCoreApplication.translate("Guide", "count"),
     )
-    rows = [
-        "<tr>"
-        + "".join(f"<th>{h}</th>" for h in head)
-        + (f"<th>{QCoreApplication.translate('Guide', 'score')}</th>" if score else "")
-    ]
+    score_head = QCoreApplication.translate("Guide", "score")  # (not inside an f-string: lupdate reads it)
+    rows = ["<tr>" + "".join(f"<th>{h}</th>" for h in head) + (f"<th>{score_head}</th>" if score else "")]
     for e in merges[:limit]:
         pair = f"{html.escape(e.left)} + {html.escape(e.right)}"
         cells = [str(e.step), pair, f"<b>{html.escape(e.new_token)}</b>", str(e.count)]

@@ -23,7 +23,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -74,8 +74,6 @@ TOKENIZER_SUFFIXES = {".json", ".model", ".tiktoken", ".vocab", ".bpe"}
 COUNTS_SUFFIXES = {".tsv", ".counts", ".wc"}
 _COUNT_LINE = re.compile(r"^\S+\t[0-9]+$")
 
-CORPUS_FILTER = "Text files (*.txt *.text *.tsv *.csv);;All files (*)"
-COUNTS_FILTER = "Word counts (*.tsv *.counts *.txt);;All files (*)"
 # Every format of core.formats.registry: one filter for all of them, then one per format.
 TOKENIZER_FILTER = ";;".join(open_dialog_filters())
 
@@ -137,19 +135,30 @@ def widen_next_file_dialog() -> None:
 
     def widen() -> None:
         dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, QFileDialog):
-            return
-        view = dialog.findChild(QTreeView, "treeView")
-        if view is None:
-            return
-        fm = view.fontMetrics()
-        header = view.header()
-        header.resizeSection(1, fm.horizontalAdvance("1,023.9 KiB") + 28)
-        header.resizeSection(0, max(header.sectionSize(0), fm.horizontalAdvance("n" * 36)))
-        header.resizeSection(2, fm.horizontalAdvance("plain text document") + 20)
-        dialog.resize(max(dialog.width(), 900), max(dialog.height(), 520))
+        if isinstance(dialog, QFileDialog):
+            polish_file_dialog(dialog)
 
     QTimer.singleShot(0, widen)
+
+
+def polish_file_dialog(dialog: QFileDialog) -> None:
+    """What :func:`widen_next_file_dialog` does to Qt's own file dialog once it is open."""
+    # Qt 6 writes these two labels "&Look in:" and "Files of &type:", which its Korean
+    # catalogue lacks (it has them without the "&"): the Korean interface showed English
+    for name, source in (("lookInLabel", "Look in:"), ("fileTypeLabel", "Files of type:")):
+        label = dialog.findChild(QLabel, name)
+        translated = QCoreApplication.translate("QFileDialog", source)
+        if label is not None and translated != source:
+            label.setText(translated)
+    view = dialog.findChild(QTreeView, "treeView")
+    if view is None:
+        return
+    fm = view.fontMetrics()
+    header = view.header()
+    header.resizeSection(1, fm.horizontalAdvance("1,023.9 KiB") + 28)
+    header.resizeSection(0, max(header.sectionSize(0), fm.horizontalAdvance("n" * 36)))
+    header.resizeSection(2, fm.horizontalAdvance("plain text document") + 20)
+    dialog.resize(max(dialog.width(), 900), max(dialog.height(), 520))
 
 
 def first_size(available) -> tuple[int, int]:
@@ -803,17 +812,21 @@ class MainWindow(QMainWindow):
         return path, chosen
 
     def open_corpus_dialog(self) -> None:
-        path = self._ask_open("Open corpus", CORPUS_FILTER)
+        path = self._ask_open(
+            self.tr("Open corpus"), self.tr("Text files (*.txt *.text *.tsv *.csv);;All files (*)")
+        )
         if path:
             self.open_path(path, "corpus")
 
     def open_counts_dialog(self) -> None:
-        path = self._ask_open("Open word counts", COUNTS_FILTER)
+        path = self._ask_open(
+            self.tr("Open word counts"), self.tr("Word counts (*.tsv *.counts *.txt);;All files (*)")
+        )
         if path:
             self.open_path(path, "counts")
 
     def open_tokenizer_dialog(self) -> None:
-        path = self._ask_open("Open tokenizer", TOKENIZER_FILTER)
+        path = self._ask_open(self.tr("Open tokenizer"), TOKENIZER_FILTER)
         if path:
             self.open_path(path, "tokenizer")
 

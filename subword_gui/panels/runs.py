@@ -41,12 +41,15 @@ def format_duration(seconds: float) -> str:
     >>> format_duration(0.4), format_duration(83), format_duration(3725)
     ('0.4 s', '1 min 23 s', '1 h 2 min')
     """
+    translate = QCoreApplication.translate
     if seconds < 10:
-        return f"{seconds:.1f} s"
+        return translate("Duration", "{0:.1f} s").format(seconds)
     s = round(seconds)
+    if s < 60:
+        return translate("Duration", "{0} s").format(s)
     if s < 3600:
-        return f"{s // 60} min {s % 60} s" if s >= 60 else f"{s} s"
-    return f"{s // 3600} h {s % 3600 // 60} min"
+        return translate("Duration", "{0} min {1} s").format(s // 60, s % 60)
+    return translate("Duration", "{0} h {1} min").format(s // 3600, s % 3600 // 60)
 
 
 def options_summary(options) -> str:

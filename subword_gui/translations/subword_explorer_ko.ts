@@ -163,6 +163,25 @@
     </message>
 </context>
 <context>
+    <name>Duration</name>
+    <message>
+        <source>{0:.1f} s</source>
+        <translation>{0:.1f}초</translation>
+    </message>
+    <message>
+        <source>{0} s</source>
+        <translation>{0}초</translation>
+    </message>
+    <message>
+        <source>{0} min {1} s</source>
+        <translation>{0}분 {1}초</translation>
+    </message>
+    <message>
+        <source>{0} h {1} min</source>
+        <translation>{0}시간 {1}분</translation>
+    </message>
+</context>
+<context>
     <name>EngineMessages</name>
     <message>
         <source>the special tokens and alphabet ({n} symbols) already fill the requested vocabulary of {size}</source>
@@ -364,6 +383,10 @@
         <translation>빈도</translation>
     </message>
     <message>
+        <source>score</source>
+        <translation>점수</translation>
+    </message>
+    <message>
         <source>The main flow</source>
         <translation>기본 흐름</translation>
     </message>
@@ -517,7 +540,7 @@
     </message>
     <message>
         <source>The Hugging Face course&apos;s four sentences (Examples › Four sentences), pre-tokenized the SentencePiece way (▁ marks a word start), trained to 100 pieces:</source>
-        <translation>Hugging Face 강좌의 네 문장(예제 › Four sentences)을 SentencePiece 방식(▁는 단어 시작 표시)으로 사전 토큰화하고 조각 100개까지 학습한 결과:</translation>
+        <translation>Hugging Face 강좌의 네 문장(예제 › 네 문장 (Unigram))을 SentencePiece 방식(▁는 단어 시작 표시)으로 사전 토큰화하고 조각 100개까지 학습한 결과:</translation>
     </message>
     <message>
         <source>Byte-level BPE (the GPT-2 paper, Radford et al., 2019) runs BPE over the UTF-8 bytes of the text instead of its characters. Its alphabet is the 256 byte values, so no text is ever unknown: a character the corpus never had is spelled by its bytes. A Korean syllable is three bytes; 👋🏽 (a hand and a skin tone) is eight.</source>
@@ -1132,6 +1155,22 @@
     <message>
         <source>Open tokenizer</source>
         <translation>토크나이저 열기</translation>
+    </message>
+    <message>
+        <source>Open corpus</source>
+        <translation>말뭉치 열기</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.text *.tsv *.csv);;All files (*)</source>
+        <translation>텍스트 파일 (*.txt *.text *.tsv *.csv);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Open word counts</source>
+        <translation>단어 빈도 파일 열기</translation>
+    </message>
+    <message>
+        <source>Word counts (*.tsv *.counts *.txt);;All files (*)</source>
+        <translation>단어 빈도 (*.tsv *.counts *.txt);;모든 파일 (*)</translation>
     </message>
     <message>
         <source>Opening tokenizer files is not available in this build yet.</source>

@@ -78,6 +78,22 @@ def test_the_window_speaks_korean_when_korean_is_installed(korean, qtbot, tmp_pa
     assert QApplication.translate("Headers", "Frequency") == "빈도"
 
 
+def test_qts_own_file_dialog_speaks_korean_too(korean, qtbot, tmp_path):
+    from PySide6.QtWidgets import QFileDialog, QLabel
+
+    from subword_gui.main_window import polish_file_dialog
+
+    dialog = QFileDialog(None, "t", str(tmp_path), "Text files (*.txt)")
+    dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
+    qtbot.addWidget(dialog)
+    polish_file_dialog(dialog)
+    labels = [dialog.findChild(QLabel, n).text() for n in ("lookInLabel", "fileNameLabel", "fileTypeLabel")]
+    import re
+
+    latin = [t for t in labels if re.search("[A-Za-z]", re.sub(r"\(&.\)|&", "", t))]  # (&N) is a key
+    assert not latin, labels
+
+
 def test_the_language_menu_saves_the_choice_and_offers_a_restart(qtbot, tmp_path, monkeypatch):
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     window = MainWindow(settings=settings, open_sample=False)
