@@ -60,7 +60,10 @@ def kernel(function: F) -> F:
 
 #: Kernel modules that can be compiled ahead of time, and where their exported signatures live
 #: (in a module that does not import numba). ``python -m core.jit`` builds them all.
-AHEAD_OF_TIME = {"core.trainers.bpe_kernels": "core.trainers.bpe_merge:EXPORTS"}
+AHEAD_OF_TIME = {
+    "core.trainers.bpe_kernels": "core.trainers.bpe_merge:EXPORTS",
+    "core.trainers.unigram_kernels": "core.trainers.unigram_signatures:EXPORTS",
+}
 
 #: Set to ``1`` to ignore compiled-ahead modules and always use the JIT kernels (tests use it).
 JIT_ONLY_VARIABLE = "SUBWORD_EXPLORER_JIT_ONLY"

@@ -59,6 +59,7 @@ import numpy as np
 from core.errors import ConfigError
 from core.events import Progress, TrainingStopped, UnigramRound, drain
 from core.models.unigram import Unigram
+from core.trainers.unigram_signatures import sweep_kernels
 
 DEFAULT_MAX_PIECE_LENGTH = 16
 DEFAULT_SHRINKING_FACTOR = 0.75
@@ -152,12 +153,10 @@ class Lattices:
         subtle: reuses (overwrites) this object's edge arrays, the trainer's largest: use only
         the returned lattices afterwards.
         """
-        from core.trainers.unigram_kernels import keep_edges
-
         kept = self._local(alive).astype(bool)
         new_number = (np.cumsum(kept, dtype=np.int64) - 1).astype(np.int32)
         new_number[~kept] = -1
-        k = keep_edges(self.src, self.lens, self.pid, new_number)
+        k = sweep_kernels().keep_edges(self.src, self.lens, self.pid, new_number)
         new = Lattices.__new__(Lattices)
         new.src, new.lens, new.pid = self.src[:k], self.lens[:k], self.pid[:k]
         if 2 * k < len(self.src):  # give the memory back once it is mostly unused
@@ -178,8 +177,7 @@ class Lattices:
 
     def forward_steps(self, score, phase="forward"):
         """Log of the summed probability of all paths reaching each node; yields ``Progress``."""
-        from core.trainers.unigram_kernels import forward_slice
-
+        forward_slice = sweep_kernels().forward_slice
         alpha = self._start_values(self.starts)
         score = self._local(score)
         for e0, e1 in self._slices():
@@ -193,8 +191,9 @@ class Lattices:
 
     def expected_counts_steps(self, score, weights, n_pieces, phase="expected counts"):
         """E-step: (expected count per piece, log Z per lattice); yields ``Progress`` per slice."""
-        from core.trainers.unigram_kernels import backward_slice, forward_slice, marginals_slice
-
+        kernels = sweep_kernels()
+        forward_slice, backward_slice = kernels.forward_slice, kernels.backward_slice
+        marginals_slice = kernels.marginals_slice
         n = len(self.src)
         args = (self.src, self.lens, self.pid, self._local(score))
         alpha = self._start_values(self.starts)
@@ -219,8 +218,7 @@ class Lattices:
 
     def _best_steps(self, score, phase):
         """Best-path sweep: (best score per node, best edge into each node); yields ``Progress``."""
-        from core.trainers.unigram_kernels import viterbi_slice
-
+        viterbi_slice = sweep_kernels().viterbi_slice
         best = self._start_values(self.starts)
         back = np.full(self.n_nodes + 1, -1, dtype=np.int32)  # edges number fewer than 2**31
         n = len(self.src)
@@ -235,16 +233,14 @@ class Lattices:
 
         Tokens are grouped by lattice, each lattice's listed from its end. Yields ``Progress``.
         """
-        from core.trainers.unigram_kernels import backtrack
-
+        backtrack = sweep_kernels().backtrack
         best, back = yield from self._best_steps(score, phase)
         owner, pieces = backtrack(self.starts, self.ends, back, self.src, self.pid)
         return best[self.ends], owner, (pieces if self.ids is None else self.ids[pieces])
 
     def best_path_counts_steps(self, score, weights, n_pieces, phase="best paths"):
         """(weighted uses of each piece on the best paths, summed weight of the lattices using it)."""
-        from core.trainers.unigram_kernels import best_path_counts
-
+        best_path_counts = sweep_kernels().best_path_counts
         _, back = yield from self._best_steps(score, phase)
         weights = np.ascontiguousarray(weights, dtype=np.float64)
         freq, used_by = best_path_counts(
@@ -396,8 +392,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
 
     Generator: yields Progress per level.
     """
-    from core.trainers.unigram_kernels import group_pairs
-
+    group_pairs = sweep_kernels().group_pairs
     n = corpus.n
     codes = corpus.codes
     # Characters: every distinct code but the separator, most frequent first.
@@ -567,13 +562,34 @@ def _piece_lattices(corpus: _Corpus, lattices: Lattices, pieces_idx, rep_pos, pi
     Built from one occurrence of the piece in the corpus: the corpus edges inside that span.
     Lattice ``j`` belongs to piece ``pieces_idx[j]``.
     """
-    from core.trainers.unigram_kernels import inner_edges
-
     L = piece_len[pieces_idx]
     base = np.zeros(len(pieces_idx), dtype=np.int64)
     base[1:] = np.cumsum(L + 1)[:-1]
-    e_src, e_len, e_pid = inner_edges(lattices.src, lattices.lens, lattices.pid, rep_pos[pieces_idx], L, base)
+    e_src, e_len, e_pid = _inner_edges(lattices, rep_pos[pieces_idx], L, base)
     return Lattices(e_src, e_len, e_pid, base, base + L, int((L + 1).sum()), lattices.ids)
+
+
+def _inner_edges(lattices: Lattices, rep_pos, piece_len, base):
+    """The edges of each piece's own lattice without the piece itself, cut from the corpus's
+    ``lattices``: ``(src, lens, pid)`` sorted by ``src`` (see ``copy_inner_edges``)."""
+    copy_inner_edges = sweep_kernels().copy_inner_edges
+    src, lens, pid = lattices.src, lattices.lens, lattices.pid
+    rep_pos = np.ascontiguousarray(rep_pos, dtype=np.int64)
+    piece_len = np.ascontiguousarray(piece_len, dtype=np.int64)
+    # the first edge at each piece's position; asked in ascending order, a binary search starts
+    # where the last one ended (numpy's), instead of missing the cache all the way down
+    order = np.argsort(rep_pos, kind="stable")
+    first_edge = np.empty(len(rep_pos), dtype=np.int64)
+    first_edge[order] = np.searchsorted(src, rep_pos[order].astype(src.dtype))  # same dtypes: no copy
+    none = np.zeros(0, dtype=np.int32)
+    total = copy_inner_edges(
+        src, lens, pid, first_edge, rep_pos, piece_len, base, none, none.astype(np.int16), none
+    )
+    out_src = np.empty(total, dtype=np.int32)
+    out_lens = np.empty(total, dtype=np.int16)
+    out_pid = np.empty(total, dtype=np.int32)
+    copy_inner_edges(src, lens, pid, first_edge, rep_pos, piece_len, base, out_src, out_lens, out_pid)
+    return out_src, out_lens, out_pid
 
 
 def train_unigram(word_counts: dict[str, int], options) -> Generator[object, None, Unigram]:

@@ -180,8 +180,14 @@ def best_path_counts(starts, ends, back, src, pid, weights, n_pieces):
 
 
 @kernel
-def _inner_edges(src, lens, pid, first_edge, rep_pos, piece_len, base, out_src, out_lens, out_pid):
-    """Counts (and, given output arrays, writes) the edges inside each piece's own string."""
+def copy_inner_edges(src, lens, pid, first_edge, rep_pos, piece_len, base, out_src, out_lens, out_pid):
+    """Counts (and, given output arrays, writes) the edges inside each piece's own string.
+
+    Piece ``j`` (``piece_len[j]`` characters) occurs at ``rep_pos[j]`` in the corpus whose
+    edges are ``src, lens, pid`` (sorted by ``src``; its first edge there is
+    ``first_edge[j]``); its own lattice, without the piece itself, gets nodes ``base[j] ...
+    base[j] + piece_len[j]``. Called once with empty outputs to count, then to fill.
+    """
     k = 0
     for j in range(len(rep_pos)):
         r = rep_pos[j]
@@ -196,29 +202,6 @@ def _inner_edges(src, lens, pid, first_edge, rep_pos, piece_len, base, out_src, 
                 k += 1
             e += 1
     return k
-
-
-def inner_edges(src, lens, pid, rep_pos, piece_len, base):
-    """The edges of each piece's own lattice without the piece itself, cut from a corpus lattice.
-
-    ``rep_pos[j]`` is where piece ``j`` (``piece_len[j]`` characters) occurs in the corpus whose
-    edges are ``src, lens, pid`` (sorted by ``src``); its lattice gets nodes ``base[j] ...
-    base[j] + piece_len[j]``. Returns ``(src, lens, pid)``, sorted by ``src``.
-    """
-    # the first edge at each piece's position; asked in ascending order, a binary search starts
-    # where the last one ended (numpy's), instead of missing the cache all the way down
-    order = np.argsort(rep_pos, kind="stable")
-    first_edge = np.empty(len(rep_pos), dtype=np.int64)
-    first_edge[order] = np.searchsorted(src, rep_pos[order].astype(src.dtype))  # same dtypes: no copy
-    none = np.zeros(0, dtype=np.int32)
-    total = _inner_edges(
-        src, lens, pid, first_edge, rep_pos, piece_len, base, none, none.astype(np.int16), none
-    )
-    out_src = np.empty(total, dtype=np.int32)
-    out_lens = np.empty(total, dtype=np.int16)
-    out_pid = np.empty(total, dtype=np.int32)
-    _inner_edges(src, lens, pid, first_edge, rep_pos, piece_len, base, out_src, out_lens, out_pid)
-    return out_src, out_lens, out_pid
 
 
 @kernel

@@ -213,18 +213,19 @@ def test_no_two_passes_over_a_long_line_without_progress_between(monkeypatch):
     """The bar never stalls: between two events, at most one compiled pass over the line's
     positions (a grouping of the seeding) or over a slice of its edges (a sweep) runs, so the
     longest wait is one such pass, whatever the phase (seeding, each EM round, pruning)."""
-    from core.trainers import unigram_kernels
+    from core.trainers.unigram_signatures import sweep_kernels
 
+    kernels = sweep_kernels()  # the ahead-of-time build or the JIT module: the trainer's
     trace = []
     passes = ["group_pairs", "forward_slice", "backward_slice", "marginals_slice", "viterbi_slice"]
     for name in passes:
-        kernel = getattr(unigram_kernels, name)
+        kernel = getattr(kernels, name)
 
         def traced(*args, _kernel=kernel, _name=name):
             trace.append(_name)
             return _kernel(*args)
 
-        monkeypatch.setattr(unigram_kernels, name, traced)
+        monkeypatch.setattr(kernels, name, traced)
     monkeypatch.setattr(tr, "_SLICE", 5000)
     rng = np.random.default_rng(5)
     line = "".join(rng.choice(list("abcdefghij"), 20_000))
@@ -235,3 +236,41 @@ def test_no_two_passes_over_a_long_line_without_progress_between(monkeypatch):
     for step in trace:
         quiet = quiet + 1 if step in passes else 0
         assert quiet <= 1
+
+
+AOT_AND_JIT_MODELS = """
+import sys
+from core.events import drain
+from core.trainers.unigram import train_unigram
+from core.training import TrainOptions
+counts = {"▁먹고": 10, "▁먹는": 4, "▁있다": 7, "▁abcab" * 3: 2, "a" * 300: 1}
+model = drain(train_unigram(counts, TrainOptions("unigram", vocab_size=30, special_tokens=["<unk>"])))
+print(repr(model.pieces), "numba" in sys.modules)
+"""
+
+
+def test_the_ahead_of_time_build_trains_the_jit_model_without_numba():
+    """The extension ``python -m core.jit`` builds gives the JIT's model, bit for bit, and spares
+    a training numba and LLVM (its seeding's peak memory)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from core.jit import JIT_ONLY_VARIABLE, load_ahead_of_time
+
+    if load_ahead_of_time("core.trainers.unigram_kernels") is None:
+        pytest.skip("Unigram kernels not compiled ahead of time here (python -m core.jit builds them)")
+
+    def run(jit_only: str) -> str:
+        env = {k: v for k, v in os.environ.items() if k != JIT_ONLY_VARIABLE} | {JIT_ONLY_VARIABLE: jit_only}
+        root = Path(__file__).resolve().parents[2]
+        done = subprocess.run(
+            [sys.executable, "-c", AOT_AND_JIT_MODELS], cwd=root, env=env, capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    ahead, jit = run("0"), run("1")
+    assert ahead.endswith(" False") and jit.endswith(" True")
+    assert ahead.removesuffix(" False") == jit.removesuffix(" True")
