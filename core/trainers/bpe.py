@@ -175,8 +175,8 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
 
     if reason == "reached the requested vocabulary size" and step == 0:
         reason = (
-            f"the special tokens and alphabet ({len(id_to_token)} symbols) already fill "
-            f"the requested vocabulary of {vocab_size}"
+            f"the special tokens and alphabet ({len(id_to_token):,} symbols) already fill "
+            f"the requested vocabulary of {vocab_size:,}"
         )
     del state  # before the model is built: the merge arrays are the biggest thing we hold
     yield TrainingStopped(reason, len(id_to_token), vocab_size)

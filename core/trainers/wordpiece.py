@@ -320,8 +320,8 @@ def train_wordpiece(word_counts: dict[str, int], options) -> Generator[object, N
 
     if step == 0 and reason == "vocab size reached":
         reason = (
-            f"the special tokens and alphabet ({len(vocab)} symbols) already fill "
-            f"the requested vocabulary of {options.vocab_size}"
+            f"the special tokens and alphabet ({len(vocab):,} symbols) already fill "
+            f"the requested vocabulary of {options.vocab_size:,}"
         )
     yield TrainingStopped(reason, len(vocab), options.vocab_size)
     return WordPiece(vocab, unk, prefix, max_chars)

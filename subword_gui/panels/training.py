@@ -455,6 +455,13 @@ class TrainingPanel(QWidget):
             QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
         self.curve_label = QLabel("")
         self.curve_label.setObjectName("hint")
+        # says when the corpus's characters alone fill the vocab size (a Japanese novel has
+        # 3,000 of them: at the default 2,000 training learned nothing, and said so only after)
+        self.room_hint = QLabel("")
+        self.room_hint.setObjectName("errorLabel")
+        self.room_hint.setWordWrap(True)
+        self.room_hint.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.room_hint.hide()
 
     def _layout(self) -> None:
         form_left = QFormLayout()
@@ -480,8 +487,9 @@ class TrainingPanel(QWidget):
         buttons.addWidget(self.cancel_button)
         buttons.addSpacing(8)
         buttons.addWidget(self.progress, 1)
-        status = QHBoxLayout()
-        status.addWidget(self.status, 1)
+        status = QVBoxLayout()
+        status.addWidget(self.status)
+        status.addWidget(self.room_hint)
 
         self.log_tabs = QTabWidget()
         self.log_tabs.setDocumentMode(True)
@@ -515,6 +523,9 @@ class TrainingPanel(QWidget):
 
     def _connect(self) -> None:
         self.algorithm_box.currentIndexChanged.connect(self._on_algorithm_changed)
+        self.algorithm_box.currentIndexChanged.connect(self._update_room_hint)
+        self.vocab_spin.valueChanged.connect(self._update_room_hint)
+        self.state.corpus_changed.connect(self._update_room_hint)
         self.pre_tokenizer_box.currentTextChanged.connect(self._check_pre_tokenizer)
         self.train_button.clicked.connect(self.train)
         self.step_button.clicked.connect(self.step)
@@ -525,6 +536,25 @@ class TrainingPanel(QWidget):
         self.state.full_tokenizer_changed.connect(self._schedule_follow)
         self.state.runs_changed.connect(self._schedule_follow)
         self.merge_view.verticalScrollBar().valueChanged.connect(self._on_log_scrolled)
+
+    def _update_room_hint(self, *_) -> None:
+        """Warn before training when the corpus's distinct characters alone reach the vocab size
+        (BPE and WordPiece start from every character; byte-level from 256 bytes, and Unigram
+        keeps characters by coverage)."""
+        corpus = getattr(self.state, "corpus", None)
+        n = getattr(corpus, "distinct_chars", 0)
+        size = self.vocab_spin.value()
+        if corpus is None or self.algorithm not in ("bpe", "wordpiece") or n < size:
+            self.room_hint.hide()
+            return
+        suggestion = -(-(n + 1000) // 1000) * 1000
+        self.room_hint.setText(
+            self.tr(
+                "⚠ This corpus has {0:,} distinct characters: a vocab size of {1:,} leaves no room for "
+                "merges. Try {2:,} or more."
+            ).format(n, size, suggestion)
+        )
+        self.room_hint.show()
 
     # -- options ------------------------------------------------------------------------------
     @property

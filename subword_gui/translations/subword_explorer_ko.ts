@@ -1704,6 +1704,10 @@
         <translation>검증 곡선</translation>
     </message>
     <message>
+        <source>⚠ This corpus has {0:,} distinct characters: a vocab size of {1:,} leaves no room for merges. Try {2:,} or more.</source>
+        <translation>⚠ 이 말뭉치에는 서로 다른 문자가 {0:,}개 있습니다. 어휘 크기 {1:,}(으)로는 병합할 자리가 없습니다. {2:,} 이상으로 해 보세요.</translation>
+    </message>
+    <message>
         <source>⚠ {0}</source>
         <translation>⚠ {0}</translation>
     </message>

@@ -626,6 +626,17 @@ def test_stepping_says_so_in_the_slider_and_finishes_at_the_size_asked_for(qtbot
     assert panel.merge_model.rows[-1].vocab_size == first + 1
 
 
+def test_a_vocab_size_the_alphabet_alone_fills_is_flagged_before_training(qtbot, loaded):
+    panel = loaded.training_panel
+    n = loaded.state.corpus.distinct_chars
+    panel.set_options(TrainOptions("bpe", vocab_size=n + 500))
+    assert panel.room_hint.isHidden()
+    panel.set_options(TrainOptions("bpe", vocab_size=n))
+    assert not panel.room_hint.isHidden() and f"{n:,}" in panel.room_hint.text()
+    panel.set_options(TrainOptions("bytelevel-bpe", vocab_size=n))  # starts from 256 bytes
+    assert panel.room_hint.isHidden()
+
+
 def test_runs_show_their_figures_before_the_corpus_and_options():
     from subword_gui.panels.runs import RunsModel
 
