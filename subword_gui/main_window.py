@@ -339,6 +339,20 @@ class MainWindow(QMainWindow):
             "Ctrl+Shift+I",
             self.tr("Copy the token ids of the Segmentation text (a JSON list per line)"),
         )
+        # the usual Edit items, acting on whichever text field has the focus (the text box, the
+        # vocabulary search, an option): a focused field takes their keys itself, so the menu
+        # matters where the keys are not known, and for the mouse
+        self.text_edit_actions = [
+            self._action(text, lambda _=False, m=method: self._edit_focused(m), key)
+            for text, method, key in (
+                (self.tr("&Undo"), "undo", K.Undo),
+                (self.tr("&Redo"), "redo", K.Redo),
+                (self.tr("Cu&t"), "cut", K.Cut),
+                (self.tr("&Copy"), "copy", K.Copy),
+                (self.tr("&Paste"), "paste", K.Paste),
+                (self.tr("Select &all"), "selectAll", K.SelectAll),
+            )
+        ]
         self.guide_action = self._action(
             self.tr("&User guide"), self.show_guide, K.HelpContents, self.tr("A short illustrated guide")
         )
@@ -361,6 +375,11 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.quit_action)
 
         edit_menu = bar.addMenu(self.tr("&Edit"))
+        for action in self.text_edit_actions:
+            edit_menu.addAction(action)
+            if action is self.text_edit_actions[1] or action is self.text_edit_actions[4]:
+                edit_menu.addSeparator()
+        edit_menu.addSeparator()
         edit_menu.addAction(self.copy_tokens_action)
         edit_menu.addAction(self.copy_ids_action)
 
@@ -1203,6 +1222,13 @@ class MainWindow(QMainWindow):
         self.save_tokenizer_action.setEnabled(True)
         self.save_action.setEnabled(True)
         self.export_log_action.setEnabled(bool(self.state.merge_events))
+
+    def _edit_focused(self, method: str) -> None:
+        """Edit › Undo … Select all: the same on the focused text field (the text box if none)."""
+        target = QApplication.focusWidget()
+        if not callable(getattr(target, method, None)):
+            target = self.segmentation_panel.editor
+        getattr(target, method)()
 
     def show_about(self) -> None:
         QMessageBox.about(

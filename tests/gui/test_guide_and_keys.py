@@ -129,7 +129,8 @@ def test_ctrl_s_saves_again_where_the_shown_tokenizer_was_saved(qtbot, window, m
 
 def test_edit_menu_copies_tokens_and_ids(qtbot, window):
     edit = window.menuBar().actions()[1].menu()
-    assert [a.text().replace("&", "") for a in edit.actions()] == ["Copy tokens", "Copy ids"]
+    names = [a.text().replace("&", "") for a in edit.actions() if not a.isSeparator()]
+    assert names[-2:] == ["Copy tokens", "Copy ids"]
     QApplication.clipboard().setText("before")
     assert window.copy_encoding("tokens") == ""  # no model yet: the clipboard is left alone
     assert QApplication.clipboard().text() == "before"
@@ -145,6 +146,24 @@ def test_edit_menu_copies_tokens_and_ids(qtbot, window):
     window.copy_ids_action.trigger()
     rows = [json.loads(line) for line in QApplication.clipboard().text().split("\n")]
     assert rows == [tok.encode("hugs pun").ids, tok.encode("bun").ids]
+
+
+def test_edit_menu_undoes_pastes_and_selects_in_the_text_box(qtbot, window):
+    edit = window.menuBar().actions()[1].menu()
+    by_name = {a.text().replace("&", ""): a for a in edit.actions() if not a.isSeparator()}
+    assert {"Undo", "Redo", "Cut", "Copy", "Paste", "Select all"} <= set(by_name)
+    editor = window.segmentation_panel.editor
+    window.segmentation_panel.set_text("hug")
+    editor.setFocus()
+    by_name["Select all"].trigger()
+    assert editor.textCursor().selectedText() == "hug"
+    QApplication.clipboard().setText("철수는 👋🏽")
+    by_name["Paste"].trigger()
+    assert window.segmentation_panel.text() == "철수는 👋🏽"
+    by_name["Undo"].trigger()
+    assert window.segmentation_panel.text() == "hug"
+    by_name["Redo"].trigger()
+    assert window.segmentation_panel.text() == "철수는 👋🏽"
 
 
 @pytest.mark.parametrize("how", ["F2", "Rename button"])
