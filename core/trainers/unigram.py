@@ -412,7 +412,10 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
     ranks = {1: inv_codes}
     n_ranks = {1: len(uniq_codes)}
     n_doublings = (max_len + 1).bit_length() - 1  # ranks of lengths 2, 4, ... up to max_len + 1
-    steps = n_doublings + 2 * max_len - 1  # progress: doublings, levels 2 .. max_len, edges by length
+    # progress: the doublings, two steps per level 2 .. max_len (its grouping, the rest), the
+    # choice of seeds, the edges of each length
+    edge_base = n_doublings + 2 * (max_len - 1) + 1
+    steps = edge_base + max_len
     yield Progress("seed", 0, steps)  # characters counted
     m = 1
     while 2 * m <= max_len + 1:
@@ -445,6 +448,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         ]:  # levels from here on use ranks[m] or longer
             del ranks[shorter]
         n_uniq, first, inv = group_pairs(ranks[m][alive], ranks[m][alive + (k - m)], n_ranks[m], n_ranks[m])
+        yield Progress("seed", n_doublings + 2 * (k - 2) + 1, steps)
         if prev is not None:
             p_inv, p_freq, p_first, p_pos = prev
             # a level-k substring has one (k-1)-prefix: its followers are the distinct level-k
@@ -477,7 +481,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         # a seed occurs twice or more: only these positions can hold one of this level's seeds
         levels[k] = (alive.astype(np.int32), prev_uid_aligned.astype(np.int32), n_uniq)
         _release_freed_memory()
-        yield Progress("seed", n_doublings + k - 1, steps)
+        yield Progress("seed", n_doublings + 2 * (k - 1), steps)
     del ranks, prev, first, inv, alive, prev_uid_aligned
     # pick the best substrings by count * length, like SentencePiece
     n_sub = max(0, seed_size - len(chars))
@@ -491,6 +495,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         c_len, c_freq, c_pos, c_uid = c_len[order], c_freq[order], c_pos[order], c_uid[order]
     else:
         c_len = c_freq = c_pos = c_uid = np.zeros(0, np.int64)
+    yield Progress("seed", edge_base, steps)
     text = corpus.text
     pieces = _SeedPieces(chars, text, c_pos, c_len)
     values = np.concatenate([char_freq[char_order], c_freq * c_len]).astype(np.float64)
@@ -539,7 +544,7 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         src[at], lens[at], pid[at] = pos, k, ids
         slot[pos] += 1
         levels.pop(k, None)
-        yield Progress("seed", n_doublings + max_len - 1 + k, steps)
+        yield Progress("seed", edge_base + k, steps)
     yield Progress("seed", steps, steps)
     return pieces, values, rep_pos, src, lens, pid, len(chars)
 
