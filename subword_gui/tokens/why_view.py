@@ -265,6 +265,13 @@ class LatticeView(QWidget):
         fm = QFontMetrics(self.font())
         text = lattice.text if lattice is not None else ""
         widest = max([fm.horizontalAdvance(render_token(c, style)) for c in text] + [10])
+        # a one-character piece of the best path (an unknown character's <unk>) is drawn bold
+        # in one cell: the cell fits its label, which read "<u…" before
+        bold = QFont(self.font())
+        bold.setBold(True)
+        bold_fm = QFontMetrics(bold)
+        single = [render_token(n.piece, style) for n in self.best if n.end - n.start == 1]
+        widest = max([widest] + [bold_fm.horizontalAdvance(label) for label in single])
         self._cell = max(38, widest + 14)
         self.setMinimumSize(self.sizeHint())
         self.updateGeometry()
@@ -278,7 +285,9 @@ class LatticeView(QWidget):
         n = len(self.lattice.text) if self.lattice is not None else 0
         return QSize(20 + n * self._cell + 110, self.content_height())
 
-    def _box(self, p: QPainter, x0: float, y: float, node, fill: QColor, border: QColor, bold: bool) -> None:
+    def _box(
+        self, p: QPainter, x0: float, y: float, node, fill: QColor, border: QColor, bold: bool, ink=None
+    ) -> None:
         w = (node.end - node.start) * self._cell
         r = QRectF(x0 + node.start * self._cell + 2, y, w - 4, 34)
         p.setPen(QPen(border, 2 if bold else 1))
@@ -287,7 +296,7 @@ class LatticeView(QWidget):
         font = QFont(self.font())
         font.setBold(bold)
         p.setFont(font)
-        p.setPen(QColor("#111111"))
+        p.setPen(ink or QColor("#111111"))
         label = render_token(node.piece, self.style_)
         p.drawText(
             r.adjusted(2, 1, -2, -14),
@@ -295,7 +304,7 @@ class LatticeView(QWidget):
             QFontMetrics(font).elidedText(label, Qt.TextElideMode.ElideRight, int(r.width()) - 4),
         )
         p.setFont(self._small)
-        p.setPen(QColor("#444444"))
+        p.setPen(ink or QColor("#444444"))
         p.drawText(r.adjusted(2, 19, -2, 0), Qt.AlignmentFlag.AlignCenter, f"{node.score:.2f}")
 
     def paintEvent(self, event) -> None:  # noqa: N802
@@ -327,7 +336,8 @@ class LatticeView(QWidget):
         for node, key in zip(self.best, keys):
             unknown = node.id == getattr(self, "unk_id", None)
             fill = palette.UNKNOWN_BACKGROUND if unknown else palette.colour_of(key)
-            self._box(p, x0, y, node, fill, QColor("#202020"), True)
+            ink = palette.UNKNOWN_FOREGROUND if unknown else None  # dark red on red was unreadable
+            self._box(p, x0, y, node, fill, QColor("#202020"), True, ink)
         if self.best:
             total = sum(n.score for n in self.best)
             p.setFont(self._small)

@@ -264,6 +264,27 @@ def test_why_view_shows_wordpiece_greedy_matches_and_the_unknown_word(qtbot, pan
     assert panel.why.steps_text() == "0: no match | → [UNK]"
 
 
+def test_the_lattice_has_room_for_an_unknown_characters_label(qtbot, panel):
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import QFont, QFontMetrics
+
+    tok = Tokenizer(
+        Unigram([("<unk>", 0.0), ("▁", -2.0), ("u", -4.0), ("n", -4.0)]), pre_tokenizer=Metaspace()
+    )
+    panel.state.set_tokenizer(tok)
+    panel.set_text("un한")
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(1)
+    panel.editor.setTextCursor(cursor)
+    qtbot.waitUntil(lambda: panel.why.kind == "unigram", timeout=2000)
+    view = panel.why.lattice_view
+    assert "<unk>" in [n.piece for n in view.best]
+    bold = QFont(view.font())
+    bold.setBold(True)
+    shown = QFontMetrics(bold).elidedText("<unk>", Qt.TextElideMode.ElideRight, view._cell - 8)
+    assert shown == "<unk>"  # as _box draws it: the box is the cell less 4, the label less 4 more
+
+
 def test_why_view_draws_the_unigram_lattice_with_its_best_path(qtbot, panel):
     pieces = [
         ("<unk>", 0.0),
