@@ -124,6 +124,14 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
     if not steps:
         no_merge = QCoreApplication.translate("Tokens", "no merge applies to this word")
         rows.append(f"<tr><td colspan=2 style='color:{theme.current().muted}'>{no_merge}</td></tr>")
+    if unknown:
+        # say why they are <unk>: training never saw these characters (the chips only show red)
+        missing = ", ".join(dict.fromkeys(render_html(symbols[i], style) for i in sorted(unknown)))
+        line = QCoreApplication.translate(
+            "Tokens", "not in the vocabulary (never seen in training), so each becomes the unknown token: {0}"
+        ).format(missing)
+        rows.append(f"<tr><td colspan=2 style='color:{palette.UNKNOWN_BACKGROUND.name()}'>{line}</td></tr>")
+        plain.append(f"unknown: {', '.join(render_token(symbols[i], style) for i in sorted(unknown))}")
     applied = QCoreApplication.translate(
         "Tokens", "{0} merge(s) applied, lowest rank first (rank = the order training learned them)."
     ).format(len(steps))

@@ -1585,6 +1585,10 @@
         <translation>이 단어에 적용되는 병합이 없습니다</translation>
     </message>
     <message>
+        <source>not in the vocabulary (never seen in training), so each becomes the unknown token: {0}</source>
+        <translation>어휘에 없는 문자(학습 때 본 적 없음)라서 각각 미등록 토큰이 됩니다: {0}</translation>
+    </message>
+    <message>
         <source>{0} merge(s) applied, lowest rank first (rank = the order training learned them).</source>
         <translation>병합 {0}개 적용, 순위가 낮은 것부터 (순위 = 학습이 배운 순서).</translation>
     </message>

@@ -235,6 +235,21 @@ def test_why_view_lists_bpe_merges_in_rank_order(qtbot, panel, hug_bpe):
     assert panel.strip.chips()[panel.strip.current()].caption == str(hug_bpe.token_to_id("hug"))
 
 
+def test_why_view_says_which_characters_bpe_never_saw(qtbot, panel, hug_bpe):
+    panel.state.set_tokenizer(hug_bpe)
+    panel.set_text("mug 세계")
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(5)
+    panel.editor.setTextCursor(cursor)
+    qtbot.waitUntil(lambda: panel.why.piece == "세계", timeout=2000)
+    assert panel.why.steps_text().endswith("unknown: 세, 계")
+    cursor.setPosition(1)
+    panel.editor.setTextCursor(cursor)
+    qtbot.waitUntil(lambda: panel.why.piece == "mug", timeout=2000)
+    assert panel.why.steps_text().endswith("unknown: m")  # u + g still merge
+    assert "#1 u + g" in panel.why.steps_text()
+
+
 def test_why_view_shows_wordpiece_greedy_matches_and_the_unknown_word(qtbot, panel):
     opts = TrainOptions("wordpiece", vocab_size=14)
     wp = drain(train_from_counts(HUG_PUG, opts))
