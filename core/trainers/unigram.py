@@ -11,7 +11,7 @@ The phases (each yields events; ``extra`` settings in brackets):
    pieces. Substrings are counted level by level (length 1, 2, ... 16) on
    the whole corpus at once: a length-k substring is named by two ranks of
    power-of-two-long substrings (prefix doubling, as in suffix-array
-   construction; equal pairs grouped by a radix sort, linear in the
+   construction; equal pairs grouped by a radix sort of 11-bit digits, linear in the
    positions), and only positions whose (k-1)-prefix occurs twice or more
    are looked at (a substring is never more frequent than its prefix). Like
    SentencePiece's suffix-tree nodes, a seed occurs twice or more and is
