@@ -718,6 +718,14 @@ class MainWindow(QMainWindow):
         if not items:
             self.examples_menu.addAction(self.tr("(no examples bundled)")).setEnabled(False)
         self.examples_menu.addSeparator()
+        # the corpus the explorer opens on at first: one click back to it after trying others
+        self.sample_corpus_action = self.examples_menu.addAction(
+            self.tr("The bundled sample corpus ({0})").format(SAMPLE_CORPUS.name)
+        )
+        self.sample_corpus_action.setEnabled(SAMPLE_CORPUS.is_file())
+        self.sample_corpus_action.triggered.connect(
+            lambda _=False: self.open_path(str(SAMPLE_CORPUS), "corpus", remember=False)
+        )
         self.korean_study_action = self.examples_menu.addAction(
             self.tr("Korean study: syllable, jamo and morpheme-aware BPE (sample corpus)")
         )

@@ -130,6 +130,7 @@ class CompareColumn(QFrame):
         self.size.setRange(1, 10_000_000)
         self.size.setSingleStep(100)
         self.size.setKeyboardTracking(False)
+        self.size.setGroupSeparatorShown(True)  # 1,610 as everywhere else, not 1610
         # no " tokens" suffix and room for seven digits, not for the range's eight: in a
         # half-width column the spin box clipped the source to "Full cut to s"
         self.size.setMaximumWidth(self.size.fontMetrics().horizontalAdvance("9999999") + 40)

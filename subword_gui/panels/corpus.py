@@ -247,10 +247,12 @@ class CorpusPanel(QWidget):
                 if e.total:
                     self.progress.setValue(int(1000 * e.done / e.total))
                 label = phase_label(e.phase)
+                name = Path(self._pending[1]).name if self._pending else ""
+                # the file's name stays in view: the figures above are still the previous corpus's
                 self.progress_label.setText(
-                    self.tr("{0}… {1:.0%}").format(label, e.done / max(e.total, 1))
+                    self.tr("{0}: {1}… {2:.0%}").format(name, label, e.done / max(e.total, 1))
                     if e.phase == "count"
-                    else self.tr("{0}…").format(label)
+                    else self.tr("{0}: {1}…").format(name, label)
                 )
                 break
         for e in events:

@@ -142,12 +142,12 @@
         <translation>{0} 읽는 중…</translation>
     </message>
     <message>
-        <source>{0}… {1:.0%}</source>
-        <translation>{0}… {1:.0%}</translation>
+        <source>{0}: {1}… {2:.0%}</source>
+        <translation>{0}: {1}… {2:.0%}</translation>
     </message>
     <message>
-        <source>{0}…</source>
-        <translation>{0}…</translation>
+        <source>{0}: {1}…</source>
+        <translation>{0}: {1}…</translation>
     </message>
     <message>
         <source>{0:,} of {1:,}</source>
@@ -1179,6 +1179,10 @@
     <message>
         <source>Open tokenizer</source>
         <translation>토크나이저 열기</translation>
+    </message>
+    <message>
+        <source>The bundled sample corpus ({0})</source>
+        <translation>함께 제공되는 예시 말뭉치 ({0})</translation>
     </message>
     <message>
         <source>Open corpus</source>

@@ -175,6 +175,15 @@ def test_file_dialogs_start_in_the_users_folders_not_the_working_directory(
     assert starts[1] == target.parent / "merges.csv"
 
 
+def test_examples_lead_back_to_the_bundled_sample(qtbot, window, small_corpus):
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.open_path(str(small_corpus))
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.sample_corpus_action.trigger()
+    assert window.state.corpus_path == str(SAMPLE_CORPUS)
+    assert str(SAMPLE_CORPUS.resolve()) not in [p for _, p in window.recent_files()]
+
+
 def test_drop_a_corpus_file(qtbot, window, small_corpus):
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(small_corpus))])
@@ -209,9 +218,10 @@ def test_a_text_file_named_json_opens_as_a_corpus(tmp_path):
 
 
 def test_examples_menu_loads_a_textbook_example(qtbot, window):
-    study = window.korean_study_action  # the Korean study is not an examples.json entry
+    # the Korean study and the sample corpus are not examples.json entries
+    extras = (window.korean_study_action, window.sample_corpus_action)
     actions = [
-        a for a in window.examples_menu.actions() if a.isEnabled() and not a.isSeparator() and a is not study
+        a for a in window.examples_menu.actions() if a.isEnabled() and not a.isSeparator() and a not in extras
     ]
     if not EXAMPLES_FILE.is_file():
         assert not actions
