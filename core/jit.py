@@ -25,6 +25,7 @@ How a kernel is written::
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
@@ -124,10 +125,7 @@ def build_ahead_of_time(module: str) -> Path:
     import tempfile
     import warnings
 
-    # subtle: compile from source, never from numba's on-disk cache (a cached library
-    # cannot always be linked into an extension), and leave no cache entries behind.
-    scratch = Path(tempfile.mkdtemp(prefix="subword-aot-"))
-    os.environ["NUMBA_CACHE_DIR"] = str(scratch)
+    _use_a_scratch_numba_cache()
     from numba.core.compiler import Flags
     from numba.pycc import CC, compiler
 
@@ -162,12 +160,30 @@ def build_ahead_of_time(module: str) -> Path:
         os.replace(made, built)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-        shutil.rmtree(scratch, ignore_errors=True)
     stem = leaf.rsplit("_", 1)[0] + "_"
     for old in folder.glob(stem + "*"):
         if not old.name.startswith(leaf + "."):
             old.unlink()
     return built
+
+
+def _use_a_scratch_numba_cache() -> None:
+    """Point numba's cache at a folder of this process's own, removed when the process ends.
+
+    subtle: a build compiles from source, never from numba's on-disk cache (a cached library
+    cannot always be linked into an extension), and leaves no cache entries behind. numba reads
+    the variable once, when first imported, so one folder serves every build of the process.
+    """
+    import atexit
+    import os
+    import shutil
+    import tempfile
+
+    if "numba" in sys.modules or os.environ.get("SUBWORD_EXPLORER_AOT_CACHE"):
+        return
+    scratch = tempfile.mkdtemp(prefix="subword-aot-")
+    os.environ["NUMBA_CACHE_DIR"] = os.environ["SUBWORD_EXPLORER_AOT_CACHE"] = scratch
+    atexit.register(shutil.rmtree, scratch, True)
 
 
 def _processor_features() -> bytes:
