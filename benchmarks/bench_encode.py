@@ -20,16 +20,18 @@ subtle: the unigram ``tokenizer.json`` scores are rounded to 6 decimals before b
 `tokenizers` reads 17-digit floats up to one unit in the last place off (serde_json's fast
 float parsing), which flips exact ties between segmentations (``,,,`` + ``,`` vs ``,`` + ``,,,``).
 
-How it measures: ids are checked equal on every line first (ours: ``encode(line).ids`` and
-``encode_batch_ids(lines)``; the peer's own call; this also loads numba's compiled kernels, so
+How it measures: ids are checked equal on every line first (ours: ``encode(line).ids``,
+``encode_batch(lines)`` and ``encode_batch_ids(lines)``; the peer's own call; for the four
+``tokenizer.json`` files also every token and offset of ``encode``, the peer's offsets under our
+span rule, see ``core.tokenizer._without_overlaps``; this also loads numba's compiled kernels, so
 every timed pass is warm; the cold first call of a fresh process is printed once per family), then each timed pass loads a fresh copy of
 each tokenizer (caches start empty), and ours and the peer alternate, ``--repeats`` times; the
 best pass of each is reported. One thread: ``RAYON_NUM_THREADS=1``, ``TOKENIZERS_PARALLELISM=false``,
 ``num_threads=1`` for sentencepiece. The peers are called as a Python user calls them on a
 file's lines: ``Tokenizer.encode_batch`` (tokenizers), ``Encoding.encode_ordinary`` per line
 (tiktoken; its batch call uses threads), ``SentencePieceProcessor.encode(lines, num_threads=1)``.
-Ours is timed as ``encode_batch_ids(lines)`` (ids) and as ``encode(line)`` per line (all
-offsets and tokens). Nothing here is a test: the figures depend on the machine and its load,
+Ours is timed as ``encode_batch_ids(lines)`` (ids), as ``encode(line)`` per line and as
+``encode_batch(lines)`` (both with all tokens and offsets, as the peer's ``encode_batch``). Nothing here is a test: the figures depend on the machine and its load,
 which is printed beside them.
 """
 
@@ -130,13 +132,11 @@ def _make_files(d: Path, corpus: Path, vocab_size: int, names: set[str]) -> None
 
 def _loaders(d: Path, name: str):
     """(load ours, load the peer's ``lines -> ids`` function) for one model file."""
-    if name in ("bpe", "bytelevel-bpe", "wordpiece", "unigram"):
-        from tokenizers import Tokenizer
-
+    if name in TOKENIZER_JSON:
         from core.formats.hf_json import load_tokenizer_json
 
         def peer():
-            tok = Tokenizer.from_file(str(d / f"{name}.json"))
+            tok = _peer_tokenizer(d, name)
             return lambda lines: [e.ids for e in tok.encode_batch(lines, add_special_tokens=False)]
 
         return lambda: load_tokenizer_json(d / f"{name}.json"), peer
@@ -162,6 +162,29 @@ def _loaders(d: Path, name: str):
         return lambda lines: sp.encode(lines, num_threads=1)
 
     return lambda: load_sentencepiece(d / f"{name}.model"), peer
+
+
+TOKENIZER_JSON = ("bpe", "bytelevel-bpe", "wordpiece", "unigram")
+
+
+def _peer_tokenizer(d: Path, name: str):
+    from tokenizers import Tokenizer
+
+    return Tokenizer.from_file(str(d / f"{name}.json"))
+
+
+def _offsets_differ(d: Path, name: str, ours, lines: list[str]) -> int:
+    """Lines whose tokens or offsets differ from `tokenizers`' (theirs under our span rule: where
+    one character is cut into several tokens, it belongs to the last; see core.tokenizer)."""
+    from core.tokenizer import _without_overlaps
+
+    bad = 0
+    for line, theirs in zip(lines, _peer_tokenizer(d, name).encode_batch(lines, add_special_tokens=False)):
+        spans = [tuple(o) for o in theirs.offsets]
+        _without_overlaps(spans)
+        enc = ours.encode(line)
+        bad += enc.tokens != theirs.tokens or enc.offsets != spans
+    return bad
 
 
 _COLD = """
@@ -224,12 +247,16 @@ def main() -> int:
             ours = load_ours()
             slow = [ours.encode(line).ids for line in lines]
             fast = load_ours().encode_batch_ids(lines)
+            batch = [e.ids for e in load_ours().encode_batch(lines)]
             bad = sum(a != b for a, b in zip(want, slow)) + sum(a != b for a, b in zip(want, fast))
+            bad += sum(a != b for a, b in zip(want, batch))
+            if name in TOKENIZER_JSON:  # the peers of the other files give no offsets
+                bad += _offsets_differ(d, name, ours, lines)
             if bad:
-                print(f"{name}: ids differ on {bad} lines; not timed", flush=True)
+                print(f"{name}: ids or offsets differ on {bad} lines; not timed", flush=True)
                 continue
             # 2. alternate: fresh tokenizers each pass, so no cache is warm from a previous pass
-            best = {"peer": float("inf"), "ids": float("inf"), "encode": float("inf")}
+            best = {"peer": float("inf"), "ids": float("inf"), "encode": float("inf"), "batch": float("inf")}
             for _ in range(args.repeats):
                 best["peer"] = min(best["peer"], _timed(load_peer(), lines))
                 best["ids"] = min(best["ids"], _timed(load_ours().encode_batch_ids, lines))
@@ -237,6 +264,7 @@ def main() -> int:
                 best["encode"] = min(
                     best["encode"], _timed(lambda ls, tok=tok: [tok.encode(s) for s in ls], lines)
                 )
+                best["batch"] = min(best["batch"], _timed(load_ours().encode_batch, lines))
             rows.append((name, best))
             if name in ("bpe", "tiktoken-gpt2", "sp-bpe"):
                 model_file = {"bpe": "bpe.json", "tiktoken-gpt2": "ranks.tiktoken", "sp-bpe": "sp-bpe.model"}
@@ -244,19 +272,22 @@ def main() -> int:
             print(
                 f"{name:<16} peer {size_mb / best['peer']:6.2f} MB/s  ours ids {size_mb / best['ids']:6.2f} MB/s"
                 f" (x{best['ids'] / best['peer']:.2f})  ours encode {size_mb / best['encode']:5.2f} MB/s"
-                f" (x{best['encode'] / best['peer']:.2f})",
+                f" (x{best['encode'] / best['peer']:.2f})  encode_batch {size_mb / best['batch']:5.2f} MB/s"
+                f" (x{best['batch'] / best['peer']:.2f})",
                 flush=True,
             )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     print()
     print(
-        "| model file | peer MB/s | ours `encode_batch_ids` MB/s | ours/peer time | ours `encode` MB/s | ours/peer time |"
+        "| model file | peer MB/s | ours `encode_batch_ids` MB/s | ours/peer time | ours `encode` MB/s"
+        " | ours/peer time | ours `encode_batch` MB/s | ours/peer time |"
     )
-    print("| --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for name, best in rows:
         print(
             f"| {name} | {size_mb / best['peer']:.2f} | {size_mb / best['ids']:.2f} | x{best['ids'] / best['peer']:.2f}"
-            f" | {size_mb / best['encode']:.2f} | x{best['encode'] / best['peer']:.2f} |"
+            f" | {size_mb / best['encode']:.2f} | x{best['encode'] / best['peer']:.2f}"
+            f" | {size_mb / best['batch']:.2f} | x{best['batch'] / best['peer']:.2f} |"
         )
     return 0
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import gc
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,20 +64,112 @@ class AddedToken:
         }
 
 
-@dataclass(slots=True)
 class Encoding:
     """Tokens of one input. ``offsets`` are (start, end) character spans of the original text;
     ``word_ids`` index the pre-token each token came from (None for added tokens, which
-    still take a word index, so the others are numbered as in `tokenizers`)."""
+    still take a word index, so the others are numbered as in `tokenizers`).
 
-    ids: list[int] = field(default_factory=list)
-    tokens: list[str] = field(default_factory=list)
-    offsets: list[tuple[int, int]] = field(default_factory=list)
-    word_ids: list[int | None] = field(default_factory=list)
-    special_tokens_mask: list[int] = field(default_factory=list)
+        >>> enc = Encoding(ids=(5, 7), offsets=((0, 3), (4, 7)))
+        >>> enc.ids, enc.offsets, enc.tokens
+        ([5, 7], [(0, 3), (4, 7)], [])
+
+    Each field is a list, made from what the encoder stored (often a tuple) the first time
+    it is read, and the same list after that, so a caller may change it in place.
+    subtle: a tuple of ints or strings is soon ignored by the cyclic garbage collector and
+    a list never is, so an encoding that is kept but not read (a batch of a corpus) costs
+    it one object instead of six; every full collection walks all of them.
+    """
+
+    __slots__ = ("_ids", "_tokens", "_offsets", "_word_ids", "_special_tokens_mask")
+
+    def __init__(
+        self,
+        ids: Sequence[int] = (),
+        tokens: Sequence[str] = (),
+        offsets: Sequence[tuple[int, int]] = (),
+        word_ids: Sequence[int | None] = (),
+        special_tokens_mask: Sequence[int] = (),
+    ):
+        self._ids = ids
+        self._tokens = tokens
+        self._offsets = offsets
+        self._word_ids = word_ids
+        self._special_tokens_mask = special_tokens_mask
+
+    @property
+    def ids(self) -> list[int]:
+        found = self._ids
+        if found.__class__ is not list:
+            found = self._ids = list(found)
+        return found  # type: ignore[return-value]
+
+    @ids.setter
+    def ids(self, value: list[int]) -> None:
+        self._ids = value
+
+    @property
+    def tokens(self) -> list[str]:
+        found = self._tokens
+        if found.__class__ is not list:
+            found = self._tokens = list(found)
+        return found  # type: ignore[return-value]
+
+    @tokens.setter
+    def tokens(self, value: list[str]) -> None:
+        self._tokens = value
+
+    @property
+    def offsets(self) -> list[tuple[int, int]]:
+        found = self._offsets
+        if found.__class__ is not list:
+            found = self._offsets = list(found)
+        return found  # type: ignore[return-value]
+
+    @offsets.setter
+    def offsets(self, value: list[tuple[int, int]]) -> None:
+        self._offsets = value
+
+    @property
+    def word_ids(self) -> list[int | None]:
+        found = self._word_ids
+        if found.__class__ is not list:
+            found = self._word_ids = list(found)
+        return found  # type: ignore[return-value]
+
+    @word_ids.setter
+    def word_ids(self, value: list[int | None]) -> None:
+        self._word_ids = value
+
+    @property
+    def special_tokens_mask(self) -> list[int]:
+        found = self._special_tokens_mask
+        if found.__class__ is not list:
+            found = self._special_tokens_mask = list(found)
+        return found  # type: ignore[return-value]
+
+    @special_tokens_mask.setter
+    def special_tokens_mask(self, value: list[int]) -> None:
+        self._special_tokens_mask = value
 
     def __len__(self) -> int:
-        return len(self.ids)
+        return len(self._ids)
+
+    def _fields(self) -> tuple:
+        return (self.ids, self.tokens, self.offsets, self.word_ids, self.special_tokens_mask)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Encoding:
+            return NotImplemented
+        return self._fields() == other._fields()  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the dataclass it replaces
+
+    def __repr__(self) -> str:
+        ids, tokens, offsets, word_ids, mask = self._fields()
+        return (
+            f"Encoding(ids={ids!r}, tokens={tokens!r}, offsets={offsets!r}, word_ids={word_ids!r}, "
+            f"special_tokens_mask={mask!r})"
+        )
 
 
 class Tokenizer:
@@ -204,8 +297,21 @@ class Tokenizer:
         """Tokens of ``text``. ``add_special_tokens=True`` also lets a loaded post-processor
         add its tokens (``[CLS] … [SEP]``), as `tokenizers`' ``encode`` does by default;
         the explorer leaves them out so that what you see is how the text is cut.
-        Anything but a ``str`` of Unicode characters is an InputError (see ``core.text.check_text``)."""
+        Anything but a ``str`` of Unicode characters is an InputError (see ``core.text.check_text``).
+
+        Most tokenizers encode a text chunk by chunk, each distinct chunk (a word, mostly)
+        through the stages once (``core.encode_chunks``); the rest take the general path."""
         check_text(text)
+        plan = self._chunk_plan()
+        enc = plan.encode(text) if plan is not None else None
+        if enc is None:
+            enc = self._encode_general(text)
+        if self.post_processor is not None:
+            enc = post_process(self.post_processor, enc, add_special_tokens)
+        return enc
+
+    def _encode_general(self, text: str) -> Encoding:
+        """:meth:`encode` stage by stage on the whole text, without the post-processor."""
         enc = Encoding()
         word = 0
         tokenize_batch = getattr(self.model, "tokenize_batch", None)
@@ -236,17 +342,46 @@ class Tokenizer:
                         enc.special_tokens_mask.append(0)
                     word += 1
         _without_overlaps(enc.offsets)
-        if self.post_processor is not None:
-            enc = post_process(self.post_processor, enc, add_special_tokens)
         return enc
 
+    def _chunk_plan(self):
+        """The chunk cache for the current stages (rebuilt when a stage is swapped), or None."""
+        if self._indexed_for is not self.normalizer:  # the normalizer was swapped since
+            self._index_normalized_tokens()
+        plan, model, normalizer, pre_tokenizer, norm_re = self.__dict__.get("_chunks") or _NO_PLAN
+        if (
+            model is not self.model
+            or normalizer is not self.normalizer
+            or pre_tokenizer is not self.pre_tokenizer
+            or norm_re is not self._norm_re
+        ):
+            from core.encode_chunks import ChunkPlan
+
+            plan = ChunkPlan.build(self)
+            self._chunks = (plan, self.model, self.normalizer, self.pre_tokenizer, self._norm_re)
+        return plan
+
     def encode_batch(self, texts: list[str], add_special_tokens: bool = False) -> list[Encoding]:
-        """``[encode(t) for t in texts]``, as fast per text as that loop."""
-        # subtle: every kept Encoding holds five lists, so a big batch makes the cyclic
-        # garbage collector walk all of them again and again (it made a batch 2-3x slower
-        # than a loop); none of them can be part of a cycle, so it is paused meanwhile.
+        """``[encode(t) for t in texts]``; the chunks none of a few hundred texts has seen go
+        through the stages together (one model call for all of them)."""
+        # subtle: a big batch makes the cyclic garbage collector walk every kept Encoding
+        # again and again (it made a batch 2-3x slower than a loop); none of them can be
+        # part of a cycle, so it is paused meanwhile.
         with _collector_paused():
-            return [self.encode(t, add_special_tokens) for t in texts]
+            plan = self._chunk_plan()
+            if plan is None:
+                return [self.encode(t, add_special_tokens) for t in texts]
+            out: list[Encoding] = []
+            texts = list(texts)
+            for at in range(0, len(texts), _OFFSETS_BATCH_TEXTS):
+                batch = [check_text(t) for t in texts[at : at + _OFFSETS_BATCH_TEXTS]]
+                for text, enc in zip(batch, plan.encode_many(batch)):
+                    if enc is None:
+                        enc = self._encode_general(text)
+                    if self.post_processor is not None:
+                        enc = post_process(self.post_processor, enc, add_special_tokens)
+                    out.append(enc)
+            return out
 
     # -- ids only -------------------------------------------------------------------
     def encode_ids(self, text: str, add_special_tokens: bool = False) -> list[int]:
@@ -367,6 +502,7 @@ class Tokenizer:
         and its cache can be larger than the model); it is rebuilt on first use."""
         state = dict(self.__dict__)
         state.pop("_plan", None)
+        state.pop("_chunks", None)
         return state
 
     def _ids_plan(self) -> _IdsPlan | None:
@@ -482,9 +618,11 @@ class Tokenizer:
         )
 
 
+_NO_PLAN = (None, None, None, None, None)  # no chunk plan built yet
 _IDS_CACHE_LIMIT = 200_000  # pre-tokens; the ids cache is emptied when it gets this big
 _IDS_CACHE_MAX_PIECE = 256  # longer pre-tokens (whole lines, long words) are not cached
 _IDS_BATCH_TEXTS = 1024  # texts whose new pre-tokens go to the model in one call
+_OFFSETS_BATCH_TEXTS = 256  # texts whose new chunks go through the stages together (encode_batch)
 
 
 class _collector_paused:

@@ -39,6 +39,9 @@ _CACHE_MAX_PIECE = 256  # longer pieces (whole lines with pre-tokenizer "none") 
 _SHORT_PIECE = 48  # up to this many symbols, tokenize_ids scans pairs instead of keeping a heap
 _NO_MERGE = (float("inf"), -1)  # the rank of a pair that is no merge: above every rank
 _NO_MERGE_PAIRS = (_NO_MERGE,) * _SHORT_PIECE
+_FEW_PIECES = 16  # up to this many new pieces, tokenize_spans_batch merges in Python, not compiled
+# A piece's tokens: ids, token strings, and the characters each starts and ends at.
+Spans = tuple[tuple[int, ...], tuple[str, ...], tuple[int, ...], tuple[int, ...]]
 
 
 def merge_ids(ids: list[int], ranks: dict[tuple[int, int], tuple[int, int]]) -> list[int]:
@@ -152,7 +155,7 @@ class BPE(VocabLookup):
             self._ranks[(ids[0], ids[1])] = (rank, ids[2])
             self._made_by.setdefault(new, rank)
         self._unk_id = self.vocab.get(unk_token) if unk_token is not None else None
-        self._cache: dict[str, list[Token]] = {}
+        self._cache: dict[str, Spans] = {}
 
     @property
     def base_tokens(self) -> list[str]:
@@ -167,24 +170,33 @@ class BPE(VocabLookup):
     # -- encoding ---------------------------------------------------------------
     def tokenize(self, piece: str) -> list[Token]:
         """Tokens of one pre-token; ``start``/``end`` index its characters. Never raises."""
+        return list(map(Token, *self._spans(piece)))
+
+    def _spans(self, piece: str) -> Spans:
+        """``(ids, tokens, starts, ends)`` of one pre-token, through the cache."""
         cached = self._cache.get(piece)
         if cached is None:
             cached = self._reused(piece)
         if cached is not None:
-            return list(cached)  # a copy: a caller may change its list, never our cache
+            return cached
         if self.ignore_merges and piece in self.vocab:
-            tokens = [Token(self.vocab[piece], piece, 0, len(piece))]
+            found: Spans = ((self.vocab[piece],), (piece,), (0,), (len(piece),))
         else:
             symbols = self._initial_symbols(piece)
             self._merge_all(symbols, None)
             id_to_token = self._id_to_token
-            tokens = [Token(i, id_to_token[i], s, e) for i, s, e in symbols if i is not None]
+            kept = [s for s in symbols if s[0] is not None]
+            found = (
+                tuple(s[0] for s in kept),
+                tuple(id_to_token[s[0]] for s in kept),
+                tuple(s[1] for s in kept),
+                tuple(s[2] for s in kept),
+            )
         if len(piece) <= _CACHE_MAX_PIECE:
             if len(self._cache) >= _CACHE_LIMIT:
                 self._cache.clear()
-            self._cache[piece] = tokens
-            return list(tokens)
-        return tokens
+            self._cache[piece] = found
+        return found
 
     def tokenize_ids(self, piece: str) -> list[int]:
         """The ids of :meth:`tokenize` (the ids fast path: no offsets, no Token objects).
@@ -263,16 +275,32 @@ class BPE(VocabLookup):
         return [ids if ids is not None else next(merged) for ids in out]
 
     def tokenize_batch(self, pieces: list[str]) -> list[list[Token]]:
-        """``[tokenize(p) for p in pieces]``, the pieces not cached merged in one compiled call
-        (``Tokenizer.encode`` hands a text's pre-tokens over together).
+        """``[tokenize(p) for p in pieces]``, the pieces not cached merged in one compiled call.
 
         >>> bpe = BPE({"<unk>": 0, "g": 1, "p": 2, "u": 3, "ug": 4}, [("u", "g")], unk_token="<unk>")
         >>> [[(t.value, t.start, t.end) for t in ts] for ts in bpe.tokenize_batch(["pug", "ug"])]
         [[('p', 0, 1), ('ug', 1, 3)], [('ug', 0, 2)]]
         """
+        return [list(map(Token, *spans)) for spans in self.tokenize_spans_batch(pieces)]
+
+    def tokenize_spans_batch(self, pieces: list[str]) -> list[Spans]:
+        """:meth:`tokenize` of each piece as ``(ids, tokens, starts, ends)`` tuples, no Token
+        objects (``Tokenizer.encode`` hands over the pre-tokens of the chunks it has not seen).
+
+        >>> bpe = BPE({"<unk>": 0, "g": 1, "p": 2, "u": 3, "ug": 4}, [("u", "g")], unk_token="<unk>")
+        >>> bpe.tokenize_spans_batch(["pug"])
+        [((2, 4), ('p', 'ug'), (0, 1), (1, 3))]
+
+        The pieces not cached are merged in one compiled call when there are many of them,
+        by the pair scan of :meth:`tokenize_ids` when there are few (a kernel call costs
+        more than merging a handful of short words). subtle: the cache holds these tuples,
+        not Token objects: tuples of numbers and strings are soon ignored by the cyclic
+        garbage collector, and a cache of 100,000 words of Token objects made each of its
+        full collections walk several hundred thousand objects more.
+        """
         cache, vocab = self._cache, self.vocab
         plain = self.continuing_subword_prefix is None and self.end_of_word_suffix is None
-        out: list[list[Token] | None] = []
+        out: list[Spans | None] = []
         todo: list[str] = []
         todo_ids: list[list[int]] = []
         reused = self._reused if "_reuse" in self.__dict__ else None
@@ -281,46 +309,76 @@ class BPE(VocabLookup):
             if cached is None and reused is not None:
                 cached = reused(piece)
             if cached is not None:
-                out.append(list(cached))
+                out.append(cached)
                 continue
             ids = list(map(vocab.get, piece)) if plain and len(piece) > 1 else None
             if ids is None or None in ids or (self.ignore_merges and piece in vocab):
-                out.append(self.tokenize(piece))  # prefixes, unknown characters, one character
+                out.append(self._spans(piece))  # prefixes, unknown characters, one character
                 continue
             out.append(None)
             todo.append(piece)
             todo_ids.append(ids)
         if not todo:
             return out  # type: ignore[return-value]
+        id_to_token = self._id_to_token
+        if len(todo) <= _FEW_PIECES and max(map(len, todo_ids)) <= _SHORT_PIECE:
+            merged = [self._merge_short(ids) for ids in todo_ids]
+        else:
+            merged = self._merge_flat(todo, todo_ids)
+        if len(cache) + len(todo) >= _CACHE_LIMIT:
+            cache.clear()
+        made = iter(zip(todo, merged))
+        for k, found in enumerate(out):
+            if found is not None:
+                continue
+            piece, (ids, starts) = next(made)
+            spans = (
+                tuple(ids),
+                tuple(map(id_to_token.__getitem__, ids)),
+                tuple(starts),
+                (*starts[1:], len(piece)),
+            )
+            if len(piece) <= _CACHE_MAX_PIECE:
+                cache[piece] = spans
+            out[k] = spans
+        return out  # type: ignore[return-value]
+
+    def _merge_short(self, ids: list[int]) -> tuple[list[int], list[int]]:
+        """Step 3 on a short piece of one symbol per character: the merged ids and the
+        character each starts at (the pair scan of :meth:`tokenize_ids`, keeping starts)."""
+        starts = list(range(len(ids)))
+        get = self._ranks.get
+        found = list(map(get, zip(ids, ids[1:]), _NO_MERGE_PAIRS[: len(ids) - 1]))
+        while found:
+            best = min(found)
+            if best is _NO_MERGE:
+                break
+            at = found.index(best)
+            ids[at : at + 2] = (best[1],)
+            del starts[at + 1]
+            del found[at]
+            if at < len(found):
+                found[at] = get((ids[at], ids[at + 1]), _NO_MERGE)
+            if at > 0:
+                found[at - 1] = get((ids[at - 1], ids[at]), _NO_MERGE)
+        return ids, starts
+
+    def _merge_flat(
+        self, pieces: list[str], pieces_ids: list[list[int]]
+    ) -> list[tuple[list[int], list[int]]]:
+        """Step 3 on many pieces of one symbol per character, in one compiled call: the merged
+        ids of each and the character each starts at."""
         import numpy as np
 
         from core.models.bpe_kernels import merge_flat
 
-        lengths = list(map(len, todo))
-        bounds = np.zeros(len(todo) + 1, np.int64)
+        lengths = list(map(len, pieces))
+        bounds = np.zeros(len(pieces) + 1, np.int64)
         np.cumsum(lengths, out=bounds[1:])
-        flat = np.fromiter(itertools.chain.from_iterable(todo_ids), np.int64, int(bounds[-1]))
+        flat = np.fromiter(itertools.chain.from_iterable(pieces_ids), np.int64, int(bounds[-1]))
         ids, first, out_bounds = merge_flat(flat, bounds, self._compiled_table())
         ids_list, first_list, edges = ids.tolist(), first.tolist(), out_bounds.tolist()
-        id_to_token = self._id_to_token
-        made = iter(range(len(todo)))
-        if len(cache) + len(todo) >= _CACHE_LIMIT:
-            cache.clear()
-        for k, found in enumerate(out):
-            if found is not None:
-                continue
-            p = next(made)
-            piece, a, b = todo[p], edges[p], edges[p + 1]
-            starts = first_list[a:b]
-            tokens = [
-                Token(i, id_to_token[i], s, e)
-                for i, s, e in zip(ids_list[a:b], starts, starts[1:] + [len(piece)])
-            ]
-            if len(piece) <= _CACHE_MAX_PIECE:
-                cache[piece] = tokens
-                tokens = list(tokens)  # a copy: a caller may change its list, never our cache
-            out[k] = tokens
-        return out  # type: ignore[return-value]
+        return [(ids_list[a:b], first_list[a:b]) for a, b in zip(edges, edges[1:])]
 
     def _merge_compiled(self, pieces: list[list[int]]) -> list[list[int]]:
         """Step 3 on many pieces of symbol ids, in one call of the compiled merge."""
@@ -557,23 +615,23 @@ class BPE(VocabLookup):
                 return None  # a merge listed before one of its parts exists
         return {self.vocab[t]: r for t, r in made_by.items()}
 
-    def _reused(self, piece: str) -> list[Token] | None:
+    def _reused(self, piece: str) -> Spans | None:
         """The full model's tokens of ``piece`` if this cut makes the same (see
         :meth:`_reusable_rank_of_id`), kept in this cut's cache too; else None."""
         reuse = self.__dict__.get("_reuse")
         if reuse is None:
             return None
         full_cache, rank_of_id, k = reuse
-        tokens = full_cache.get(piece)
-        if tokens is None:
+        spans = full_cache.get(piece)
+        if spans is None:
             return None
         rank = rank_of_id.get
-        for t in tokens:
-            if rank(t.id, -1) >= k:
+        for i in spans[0]:
+            if rank(i, -1) >= k:
                 return None
         if len(self._cache) < _CACHE_LIMIT:
-            self._cache[piece] = tokens
-        return tokens
+            self._cache[piece] = spans
+        return spans
 
     def __getstate__(self) -> dict:
         """Pickle the model, not what it derived: the encode cache and the slider's cut tables

@@ -111,18 +111,7 @@ class Unigram:
         found = [cache.get(p) for p in pieces]
         missing = [p for p, f in zip(pieces, found) if f is None]
         if missing:
-            from core.models.unigram_kernels import best_paths, codepoints
-
-            codes, bounds = codepoints(missing)
-            unk = -1 if self.unk_id is None else self.unk_id
-            starts, ids, ends = best_paths(codes, bounds, self._kernel_trie(), unk, self.unk_score)
-            starts_l, ids_l, cuts = starts.tolist(), ids.tolist(), ends.tolist()
-            made = {}
-            for k, piece in enumerate(missing):
-                a, b = cuts[k], cuts[k + 1]
-                node_ends = starts_l[a + 1 : b] + [len(piece)]
-                path = [(s, e, None if i < 0 else i) for s, e, i in zip(starts_l[a:b], node_ends, ids_l[a:b])]
-                made[piece] = tuple(self._to_tokens(piece, path))
+            made = dict(zip(missing, self._compiled_tokens(missing)))
             if len(cache) + len(made) >= _CACHE_LIMIT:
                 cache.clear()
             for piece, tokens in made.items():
@@ -130,6 +119,36 @@ class Unigram:
                     cache[piece] = tokens
             found = [f if f is not None else made[p] for p, f in zip(pieces, found)]
         return found
+
+    def tokenize_spans_batch(self, pieces: list[str]) -> list[tuple[tuple, ...]]:
+        """:meth:`tokenize` of each piece as ``(ids, tokens, starts, ends)`` tuples, in one kernel
+        call and not kept (``Tokenizer.encode`` keeps whole chunks; a cache of Token objects
+        would only give the garbage collector more to walk).
+
+        >>> Unigram([("<unk>", 0.0), ("▁", -1.0), ("a", -2.0), ("b", -2.0), ("ab", -2.5)]).tokenize_spans_batch(["▁ab"])
+        [((1, 4), ('▁', 'ab'), (0, 1), (1, 3))]
+        """
+        empty: tuple[tuple, ...] = ((), (), (), ())
+        return [
+            tuple(zip(*((t.id, t.value, t.start, t.end) for t in tokens))) or empty
+            for tokens in self._compiled_tokens(pieces)
+        ]
+
+    def _compiled_tokens(self, pieces: list[str]) -> list[tuple[Token, ...]]:
+        """The tokens of each piece, their best paths found in one kernel call."""
+        from core.models.unigram_kernels import best_paths, codepoints
+
+        codes, bounds = codepoints(pieces)
+        unk = -1 if self.unk_id is None else self.unk_id
+        starts, ids, ends = best_paths(codes, bounds, self._kernel_trie(), unk, self.unk_score)
+        starts_l, ids_l, cuts = starts.tolist(), ids.tolist(), ends.tolist()
+        out = []
+        for k, piece in enumerate(pieces):
+            a, b = cuts[k], cuts[k + 1]
+            node_ends = starts_l[a + 1 : b] + [len(piece)]
+            path = [(s, e, None if i < 0 else i) for s, e, i in zip(starts_l[a:b], node_ends, ids_l[a:b])]
+            out.append(tuple(self._to_tokens(piece, path)))
+        return out
 
     def tokenize_ids(self, piece: str) -> list[int]:
         """The ids of :meth:`tokenize`, without Token objects.

@@ -25,10 +25,14 @@ Leaves out: nothing of the encoder; vocab.txt files live in ``core.formats.bert_
 
 from __future__ import annotations
 
+import itertools
+
 from core.errors import ConfigError, FormatError
 from core.models.base import Token, VocabLookup
 
 _CACHE_LIMIT = 100_000  # pre-tokens; the cache is emptied when it gets this big
+_FEW_PIECES = 16  # up to this many pieces, tokenize_spans_batch matches in Python, not compiled
+_NO_SPANS: tuple[tuple, ...] = ((), (), (), ())  # the spans of an empty piece
 
 
 class WordPiece(VocabLookup):
@@ -151,6 +155,36 @@ class WordPiece(VocabLookup):
             self._cache.clear()
         self._cache[piece] = tokens
         return list(tokens)
+
+    def tokenize_spans_batch(self, pieces: list[str]) -> list[tuple[tuple, ...]]:
+        """:meth:`tokenize` of each piece as ``(ids, tokens, starts, ends)`` tuples, not kept
+        (``Tokenizer.encode`` keeps whole chunks). Many pieces go through the compiled match
+        of :meth:`tokenize_ids_batch`, each token's span following from its length.
+
+        >>> WordPiece({"[UNK]": 0, "hu": 1, "##gs": 2}).tokenize_spans_batch(["hugs", "mugs"])
+        [((1, 2), ('hu', '##gs'), (0, 2), (2, 4)), ((0,), ('[UNK]',), (0, 4))]
+        """
+        unk, unk_token = self._unk_id, self.unk_token
+        if len(pieces) <= _FEW_PIECES:
+            out = []
+            for piece in pieces:
+                steps = self.explain(piece)
+                if steps and steps[-1][2] is None:
+                    out.append(((unk,), (unk_token,), (0,), (len(piece),)))
+                else:
+                    out.append(tuple(zip(*((self.vocab[t], t, s, e) for s, e, t in steps))) or _NO_SPANS)
+            return out
+        id_to_token, skip = self._id_to_token, len(self.continuing_subword_prefix)
+        out = []
+        for piece, ids in zip(pieces, self.tokenize_ids_batch(pieces)):
+            if ids == [unk]:  # no match (or the unknown token itself): the whole piece
+                out.append(((unk,), (unk_token,), (0,), (len(piece),)))
+                continue
+            tokens = tuple(map(id_to_token.__getitem__, ids))
+            # subtle: every token after the first is the ## form of the characters it covers
+            ends = tuple(itertools.accumulate(len(t) - (skip if k else 0) for k, t in enumerate(tokens)))
+            out.append((tuple(ids), tokens, (0, *ends[:-1]), ends) if ids else _NO_SPANS)
+        return out
 
     def tokenize_ids(self, piece: str) -> list[int]:
         """The ids of :meth:`tokenize` (the ids fast path: no offsets, no Token objects).

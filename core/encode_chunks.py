@@ -1,0 +1,417 @@
+"""Encoding with offsets, one cached chunk of the original text at a time.
+
+``Tokenizer.encode`` gives every token its span in the original text, and most of the work
+behind that (normalizer alignments, pre-token spans, the model, a ``Token`` per token)
+depends only on a short stretch of the text; those stretches come back line after line.
+A :class:`ChunkPlan` cuts the *original* text where the pipeline provably starts afresh,
+runs each distinct chunk once through the ordinary stages, and keeps its tokens with
+offsets relative to the chunk. A chunk seen before then costs one dict look-up, and its
+tokens are shifted into place by iterator pipelines that never enter the interpreter per token.
+
+    >>> tok = Tokenizer(model, normalizer=NFC(), pre_tokenizer=Whitespace())
+    >>> enc = ChunkPlan.build(tok).encode("hug pug hug")
+    >>> enc.offsets          # "hug" went through the pipeline once, and was shifted to 8
+    [(0, 3), (4, 7), (8, 11)]
+
+Where the cuts go; each is a promise that the tokens of the whole text are the tokens of its
+chunks side by side (a property test checks it against the general path):
+
+- ``Whitespace``, ``WhitespaceSplit``, ``BertPreTokenizer``: at each ASCII space, which is
+  dropped (every normalizer allowed here leaves a space a space, and no pre-token holds one);
+- ``Metaspace`` (``split=True``): before each ASCII space, which becomes the next chunk's ``▁``;
+  only the first chunk can get the prepended ``▁``;
+- ``ByteLevel`` with its regex and no normalizer: at the regex's matches (one pre-token per
+  chunk); with ``add_prefix_space`` the first chunk carries the added space.
+
+The normalizers allowed are those that leave an ASCII space a space and change nothing across
+it: the Unicode forms (U+0020 is a starter no character composes with) and the ones that work
+character by character. Leaves out, for ``Tokenizer.encode``'s general path: every other stage
+(Strip, Replace, Precompiled, Split, sequences of pre-tokenizers, ...), texts holding an added
+token, tokenizers with ``normalized=True`` added tokens.
+"""
+
+from __future__ import annotations
+
+import itertools
+import unicodedata
+from operator import le
+from typing import TYPE_CHECKING
+
+from core.bytelevel import bytes_to_chars
+from core.normalizers import (
+    NFC,
+    NFD,
+    NFKC,
+    NFKD,
+    BertNormalizer,
+    Jamo,
+    Lowercase,
+    Nmt,
+    StripAccents,
+)
+from core.normalizers import Sequence as NormalizerSequence
+from core.pre_tokenizers import BertPreTokenizer, ByteLevel, Metaspace, Whitespace, WhitespaceSplit
+from core.text import NormalizedString
+from core.tokenizer import Encoding, _without_overlaps
+
+if TYPE_CHECKING:
+    from core.tokenizer import Tokenizer
+
+CHUNK_CACHE_LIMIT = 100_000  # chunks; the cache is emptied when it gets this big
+CHUNK_CACHE_MAX = 256  # characters; longer chunks (a long word, a line without spaces) are not kept
+
+# Normalizers that leave an ASCII space a space and change nothing across one.
+_SPACE_LOCAL_NORMALIZERS = (NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, BertNormalizer, Nmt, Jamo)
+# Pre-tokenizers whose pieces never hold or cross an ASCII space (and drop it).
+_SPACE_DROPPING = (Whitespace, WhitespaceSplit, BertPreTokenizer)
+
+# A chunk's tokens: ids, token strings, starts and ends relative to the chunk, the index of
+# each token's pre-token within the chunk, the number of tokens, the number of pre-tokens.
+Fragment = tuple[
+    tuple[int, ...], tuple[str, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int
+]
+_EMPTY: Fragment = ((), (), (), (), (), 0, 0)
+_UNSAFE = "\x00unsafe"  # a character BERT's normalizer cannot take on its own (see _bert_normalized)
+_NO_SPANS: tuple[tuple, ...] = ((), (), (), ())  # a pre-token without tokens
+
+
+def _space_local(normalizer) -> bool:
+    if normalizer is None:
+        return True
+    if type(normalizer) is NormalizerSequence:
+        return all(_space_local(n) for n in normalizer.normalizers)
+    return type(normalizer) in _SPACE_LOCAL_NORMALIZERS
+
+
+class ChunkPlan:
+    """How one tokenizer's texts are cut into chunks, and the chunks' cached tokens.
+
+    ``kind`` is ``"drop"`` (split at spaces, spaces dropped), ``"lead"`` (split before
+    spaces, each chunk after the first is keyed by the text after its space) or ``"regex"``
+    (the byte-level regex's pieces). ``first`` holds the chunks that start a text, where
+    they differ from the same text further on (a prepended ``▁`` or prefix space).
+    """
+
+    def __init__(self, tok: Tokenizer, kind: str, prefix_space: bool = False):
+        self.tok = tok
+        self.kind = kind
+        self.prefix_space = prefix_space
+        self.cache: dict[str, Fragment] = {}
+        self.first: dict[str, Fragment] = {}
+        if kind == "drop":
+            self.cache[""] = _EMPTY  # between two spaces
+        self._regex = tok.pre_tokenizer._re if kind == "regex" else None
+        self._char_table: dict[str, str] = {}  # BERT's normalizer, character by character
+
+    @classmethod
+    def build(cls, tok: Tokenizer) -> ChunkPlan | None:
+        """The plan for ``tok``'s stages, or None when they cannot be cut safely (see the module)."""
+        pre, norm = tok.pre_tokenizer, tok.normalizer
+        if tok._norm_re is not None or not hasattr(tok.model, "tokenize"):
+            return None
+        if not _space_local(norm):
+            return None
+        if type(pre) in _SPACE_DROPPING:
+            return cls(tok, "drop")
+        if type(pre) is Metaspace and pre.split and pre.replacement != " ":
+            return cls(tok, "lead")
+        if type(pre) is ByteLevel and pre.use_regex and norm is None:
+            return cls(tok, "regex", prefix_space=pre.add_prefix_space)
+        return None
+
+    # -- encoding ----------------------------------------------------------------------
+    def encode(self, text: str) -> Encoding | None:
+        """The encoding of ``text`` (no post-processor), or None if it must take the general path."""
+        cut = self._cut(text)
+        if cut is None:
+            return None
+        parts, start, has_first = cut
+        frags: list[Fragment | None] = list(map(self.cache.get, parts))
+        if has_first:
+            frags[0] = self.first.get(parts[0])
+        if None in frags:
+            self._fill([(parts, frags, has_first)])
+        return self._assemble(parts, frags, start)  # type: ignore[arg-type]  # filled: no None left
+
+    def encode_many(self, texts: list[str]) -> list[Encoding | None]:
+        """:meth:`encode` of each text; the chunks none of them has seen go through the
+        pipeline together (one model call for all of them)."""
+        cuts = [self._cut(text) for text in texts]
+        get, get_first = self.cache.get, self.first.get
+        looked_up = []
+        for cut in cuts:
+            if cut is not None:
+                parts, _, has_first = cut
+                frags = list(map(get, parts))
+                if has_first:
+                    frags[0] = get_first(parts[0])
+                looked_up.append((parts, frags, has_first))
+        self._fill([found for found in looked_up if None in found[1]])
+        found_of = iter(looked_up)
+        return [
+            None if cut is None else self._assemble(cut[0], next(found_of)[1], cut[1])  # type: ignore[arg-type]
+            for cut in cuts
+        ]
+
+    def _fill(self, found: list[tuple[list[str], list, int]]) -> None:
+        """Put the fragments of the chunks not cached yet into ``found``'s lists, in place."""
+        missing_first: dict[str, None] = {}
+        missing: dict[str, None] = {}
+        for parts, frags, has_first in found:
+            if has_first and frags[0] is None:
+                missing_first[parts[0]] = None
+            missing.update((p, None) for p, f in zip(parts[has_first:], frags[has_first:]) if f is None)
+        made_first = self._fragments(list(missing_first), True) if missing_first else {}
+        made = self._fragments(list(missing), False) if missing else {}
+        for parts, frags, has_first in found:
+            if has_first and frags[0] is None:
+                frags[0] = made_first[parts[0]]
+            for i, f in enumerate(frags):
+                if f is None:
+                    frags[i] = made[parts[i]]
+
+    def _cut(self, text: str) -> tuple[list[str], int, int] | None:
+        """``(chunks, where the first starts, 1 if the first is looked up in `first`)``; None if
+        the text needs the general path. A text's first chunk is special for Metaspace (the
+        prepended ``▁``) and for a byte-level prefix space; it is there even when empty."""
+        raw_re = self.tok._raw_re
+        if raw_re is not None and raw_re.search(text):
+            return None  # an added token in the text: sections, as the general path cuts them
+        kind = self.kind
+        if kind == "drop":
+            return text.split(" "), 0, 0
+        if kind == "lead":
+            return text.split(" "), 0, 1
+        prefixed = self.prefix_space and text and not text.startswith(" ")
+        if prefixed:
+            text = " " + text
+        parts = self._regex.findall(text)  # type: ignore[union-attr]  # set for the "regex" kind
+        if sum(map(len, parts)) != len(text):
+            return None  # the regex skipped something: leave the gaps to the general path
+        if prefixed and len(parts[0]) == 1:
+            # subtle: the added space is a piece of its own (" \r0"), spanning a character of
+            # the next chunk; the general path then empties its span
+            return None
+        return parts, -1 if prefixed else 0, 1 if prefixed else 0
+
+    def _assemble(self, parts: list[str], frags: list[Fragment], start: int) -> Encoding:
+        """Concatenate the chunks' tokens, each chunk's offsets shifted to where it starts.
+
+        subtle: a plain loop, with one-token chunks (most of them) appended directly, beats
+        chains of C iterators here: a text has a handful of chunks, and each iterator is an
+        object to build."""
+        ids: list[int] = []
+        tokens: list[str] = []
+        offsets: list[tuple[int, int]] = []
+        words: list[int] = []
+        gap = 0 if self.kind == "regex" else 1  # the space between two chunks
+        pos, word = start, 0
+        for part, (f_ids, f_tokens, f_starts, f_ends, f_words, count, word_count) in zip(parts, frags):
+            if count == 1:
+                ids.append(f_ids[0])
+                tokens.append(f_tokens[0])
+                offsets.append((f_starts[0] + pos, f_ends[0] + pos))
+                words.append(f_words[0] + word)
+            elif count:
+                ids += f_ids
+                tokens += f_tokens
+                offsets += zip(map(pos.__add__, f_starts), map(pos.__add__, f_ends))
+                words += map(word.__add__, f_words)
+            word += word_count
+            pos += len(part) + gap
+        return Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(words), (0,) * len(ids))
+
+    # -- chunks seen for the first time ------------------------------------------------
+    def _fragments(self, keys: list[str], first: bool) -> dict[str, Fragment]:
+        """Run each chunk through the stages (the general path's steps on plain strings),
+        cache and return their fragments."""
+        pieces_of = [self._pieces(key, first) for key in keys]
+        spans_of = iter(_model_spans(self.tok.model, [p for texts, _, _, _ in pieces_of for p in texts]))
+        cache = self.first if first else self.cache
+        if len(cache) + len(keys) >= CHUNK_CACHE_LIMIT:
+            cache.clear()
+            if not first and self.kind == "drop":
+                cache[""] = _EMPTY
+        made = {}
+        for key, (texts, starts, align, shift) in zip(keys, pieces_of):
+            if align is None and len(texts) == 1:  # one pre-token in place (most chunks): its spans moved
+                frag: Fragment = _moved(next(spans_of), starts[0] + shift)
+                made[key] = frag
+                if len(key) <= CHUNK_CACHE_MAX:
+                    cache[key] = frag
+                continue
+            ids: list[int] = []
+            values: list[str] = []
+            offsets: list[tuple[int, int]] = []
+            words: list[int] = []
+            for w, (text, at) in enumerate(zip(texts, starts)):
+                p_ids, p_values, p_starts, p_ends = next(spans_of)
+                ids += p_ids
+                values += p_values
+                words += [w] * len(p_ids)
+                if align is None:  # each normalized character is the chunk's character there
+                    offsets += zip(map((at + shift).__add__, p_starts), map((at + shift).__add__, p_ends))
+                    continue
+                last = at + len(text) - 1
+                for s, e in zip(p_starts, p_ends):
+                    if s < e:
+                        offsets.append((align[at + s][0] + shift, align[at + e - 1][1] + shift))
+                    else:  # an empty span sits where its position starts (NormalizedString.span)
+                        pos = align[at + s][0] if at + s <= last else align[last][1]
+                        offsets.append((pos + shift, pos + shift))
+            if len(offsets) > 1:
+                _without_overlaps(offsets)
+            frag = (
+                tuple(ids),
+                tuple(values),
+                tuple(a for a, _ in offsets),
+                tuple(b for _, b in offsets),
+                tuple(words),
+                len(ids),
+                len(texts),
+            )
+            made[key] = frag
+            if len(key) <= CHUNK_CACHE_MAX:
+                cache[key] = frag
+        return made
+
+    def _pieces(self, key: str, first: bool) -> tuple[list[str], list[int], list | None, int]:
+        """The pre-tokens of one chunk as ``(texts, where each starts in the normalized chunk,
+        alignments, shift)``: ``alignments[i]`` is the chunk's span of normalized character ``i``
+        (None: character ``i`` itself), ``shift`` moves those spans to where the plan says the
+        chunk starts."""
+        if self.kind == "regex":
+            return self._byte_level_pieces(key, first)
+        tok = self.tok
+        if self.kind == "drop":
+            normalized, align = self._normalized(key)
+            return (*_matches(tok.pre_tokenizer._re, normalized), align, 0)
+        # "lead": Metaspace, each ASCII space the ▁ of the chunk it starts
+        pre = tok.pre_tokenizer
+        r = pre.replacement
+        normalized, align = self._normalized(key if first else " " + key)
+        normalized = normalized.replace(" ", r)
+        if (
+            normalized
+            and not normalized.startswith(r)
+            and (
+                pre.prepend_scheme == "always"
+                # subtle: "first" means at offset 0 of the text, which a dropped character moves
+                or (pre.prepend_scheme == "first" and first and (align is None or align[0][0] == 0))
+            )
+        ):
+            # as Metaspace: the prepended ▁ spans the first character
+            align = (
+                [(0, 1), *((i, i + 1) for i in range(len(normalized)))]
+                if align is None
+                else [align[0], *align]
+            )
+            normalized = r + normalized
+        if not pre.split:  # pragma: no cover - not a "lead" plan (see build)
+            raise AssertionError("Metaspace without split is not cut into chunks")
+        parts = normalized.split(r)
+        texts = ([parts[0]] if parts[0] else []) + [r + p for p in parts[1:]]
+        starts = list(itertools.accumulate(map(len, texts), initial=0))[:-1]
+        return texts, starts, align, 0 if first else -1
+
+    def _byte_level_pieces(self, key: str, first: bool) -> tuple[list[str], list[int], list | None, int]:
+        """One byte-level pre-token: its UTF-8 bytes in the byte alphabet, each spanning its
+        character; the first chunk of a prefixed text is ``" " + piece``, the space spanning
+        the piece's first character (``Chunkplan._cut`` starts it one before the text)."""
+        text = bytes_to_chars(key.encode("utf-8"))
+        if key.isascii():
+            align = None if not first else [(1, 2), *((i, i + 1) for i in range(1, len(key)))]
+        else:
+            align = [(i, i + 1) for i, c in enumerate(key) for _ in range(len(c.encode("utf-8")))]
+            if first:
+                align[0] = (1, 2)
+        return [text], [0], align, 0
+
+    def _normalized(self, text: str) -> tuple[str, list | None]:
+        """``text`` normalized, and its alignments (None when each character stays in place)."""
+        normalizer = self.tok.normalizer
+        if normalizer is None:
+            return text, None
+        if type(normalizer) is BertNormalizer:
+            found = self._bert_normalized(normalizer, text)
+            if found is not None:
+                return found
+        elif _keeps_places(normalizer, text):
+            return normalizer.normalize_str(text), None
+        ns = normalizer.normalize(NormalizedString.from_str(text))
+        return ns.normalized, ns.alignments
+
+    def _bert_normalized(self, normalizer: BertNormalizer, text: str) -> tuple[str, list | None] | None:
+        """BERT's normalizer character by character (each character's output spans it), or None
+        when a kept combining mark could be reordered across characters (NFD's canonical order)."""
+        table = self._char_table
+        outs = []
+        for c in text:
+            out = table.get(c)
+            if out is None:
+                out = table[c] = normalizer.normalize(NormalizedString.from_str(c)).normalized
+                if any(map(unicodedata.combining, out)):
+                    table[c] = out = _UNSAFE
+            if out is _UNSAFE:
+                return None
+            outs.append(out)
+        normalized = "".join(outs)
+        if len(normalized) == len(text) and all(len(o) == 1 for o in outs):
+            return normalized, None
+        return normalized, [(i, i + 1) for i, o in enumerate(outs) for _ in range(len(o))]
+
+
+def _moved(spans: tuple[tuple, ...], by: int) -> Fragment:
+    """The fragment of a chunk that is one pre-token whose characters stay in place, ``by``
+    characters from where the chunk starts."""
+    ids, values, starts, ends = spans
+    if by:
+        starts, ends = tuple(map(by.__add__, starts)), tuple(map(by.__add__, ends))
+    if len(ids) > 1 and not all(map(le, ends[:-1], starts[1:])):  # a character cut into tokens
+        offsets = list(zip(starts, ends))
+        _without_overlaps(offsets)
+        starts, ends = tuple(a for a, _ in offsets), tuple(b for _, b in offsets)
+    return ids, values, starts, ends, (0,) * len(ids), len(ids), 1
+
+
+def _keeps_places(normalizer, text: str) -> bool:
+    """True if ``normalizer`` changes no character's place in ``text`` (so the normalized text's
+    alignments are the identity): a Unicode form on text already in it, a lowercase that keeps
+    the length, a sequence of those."""
+    kind = type(normalizer)
+    if kind in (NFC, NFD, NFKC, NFKD):
+        return unicodedata.is_normalized(normalizer.form, text)
+    if kind is Lowercase:
+        return len(normalizer.normalize_str(text)) == len(text)
+    if kind is NormalizerSequence:
+        for part in normalizer.normalizers:
+            if not _keeps_places(part, text):
+                return False
+            text = part.normalize_str(text)
+        return True
+    return False
+
+
+def _matches(pattern, text: str) -> tuple[list[str], list[int]]:
+    """The non-empty matches of ``pattern`` in ``text`` and where each starts."""
+    found = pattern.findall(text)
+    if sum(map(len, found)) == len(text):  # back to back (most chunks): no Match objects
+        return found, list(itertools.accumulate(map(len, found), initial=0))[:-1]
+    spans = [m.span() for m in pattern.finditer(text) if m.end() > m.start()]
+    return [text[a:b] for a, b in spans], [a for a, _ in spans]
+
+
+def _model_spans(model, pieces: list[str]) -> list[tuple[tuple, ...]]:
+    """``(ids, tokens, starts, ends)`` of each pre-token: the model's ``tokenize_spans_batch``
+    if it has one (no Token objects), else its Token objects taken apart."""
+    spans_batch = getattr(model, "tokenize_spans_batch", None)
+    if spans_batch is not None:
+        return spans_batch(pieces) if pieces else []
+    tokenize_batch = getattr(model, "tokenize_batch", None)
+    if tokenize_batch is not None and len(pieces) > 1:
+        tokens_of = tokenize_batch(pieces)
+    else:
+        tokens_of = [model.tokenize(p) for p in pieces]
+    return [
+        tuple(zip(*((t.id, t.value, t.start, t.end) for t in tokens))) or _NO_SPANS for tokens in tokens_of
+    ]

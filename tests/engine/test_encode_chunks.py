@@ -1,0 +1,281 @@
+"""Encoding chunk by chunk (core.encode_chunks) gives exactly what the general path gives.
+
+``Tokenizer.encode`` cuts the original text where the pipeline starts afresh and reuses each
+chunk's tokens; ``Tokenizer._encode_general`` runs every stage on the whole text (the path the
+parity tests pin to `tokenizers`). Every field of the two encodings must be equal, for every
+normalizer and pre-tokenizer the chunk path takes, on texts full of what makes offsets hard:
+NFKC and BERT rewrites, combining marks, emoji with modifiers, byte-level pieces, runs of
+spaces, other whitespace, ``▁`` in the text, empty text.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.encode_chunks import CHUNK_CACHE_MAX, ChunkPlan
+from core.events import drain
+from core.normalizers import (
+    NFC,
+    NFD,
+    NFKC,
+    BertNormalizer,
+    Lowercase,
+    Nmt,
+    Replace,
+    Sequence,
+    Strip,
+    StripAccents,
+)
+from core.pre_tokenizers import (
+    BertPreTokenizer,
+    ByteLevel,
+    Metaspace,
+    Split,
+    Whitespace,
+    WhitespaceSplit,
+)
+from core.tokenizer import AddedToken, Encoding, Tokenizer
+from core.training import TrainOptions, train_from_counts
+
+CORPUS = {
+    "hug": 10,
+    "pug": 5,
+    "pun": 12,
+    "hugs": 5,
+    "철수는": 3,
+    "치킨을": 2,
+    "먹고": 4,
+    "👋🏽": 2,
+    "café": 3,
+    "0": 1,
+    "10": 2,
+    "▁a": 1,
+}
+SIZES = {"bpe": 45, "bytelevel-bpe": 300, "wordpiece": 45, "unigram": 35}
+
+AWKWARD = [
+    "",
+    " ",
+    "   ",
+    "a",
+    "hug pug",
+    "  hug  pug  ",
+    "hug\tpug\npun",
+    "철수는 치킨을 먹고",
+    "👋🏽 👋🏽👋",
+    "café cafe\u0301 e\u0301\u0323 \u0301a",
+    "ﬁ ½ Ａ ¨a \u3000 a\xa0b",
+    "ΣΑΣ İi",
+    "世界 hug世",
+    "▁hug ▁ ▁▁",
+    "'s 's hug's",
+    "\x00a\u200bb\ufffd",
+    "\x01hug \x01 pug",
+    "hug,pug. 10 0",
+    " leading",
+    "trailing ",
+]
+# Any text but lone surrogates, with the characters that are cut into several pieces drawn often.
+TEXT = st.text(
+    st.one_of(
+        st.characters(blacklist_categories=("Cs",)),
+        st.sampled_from(list("철수는 치킨 👋🏽 é e\u0301\u0323 ﬁ ½ ¨ \t\n\u3000\xa0 ▁ 0 Σ İ 世 '")),
+        st.just(" "),
+    ),
+    max_size=30,
+)
+
+
+@pytest.fixture(scope="module")
+def models():
+    return {
+        algorithm: drain(train_from_counts(CORPUS, TrainOptions(algorithm, vocab_size=size))).model
+        for algorithm, size in SIZES.items()
+    }
+
+
+NORMALIZERS = {
+    "none": lambda: None,
+    "nfc": NFC,
+    "nfd": NFD,
+    "nfkc": NFKC,
+    "bert": BertNormalizer,
+    "nfkc+lowercase": lambda: Sequence([NFKC(), Lowercase()]),
+    "nmt+nfkc": lambda: Sequence([Nmt(), NFKC()]),
+    "nfd+strip-accents": lambda: Sequence([NFD(), StripAccents()]),
+}
+PRE_TOKENIZERS = {
+    "whitespace": Whitespace,
+    "whitespace-split": WhitespaceSplit,
+    "bert": BertPreTokenizer,
+    "metaspace": Metaspace,
+    "metaspace-first": lambda: Metaspace(prepend_scheme="first"),
+    "metaspace-never": lambda: Metaspace(prepend_scheme="never"),
+}
+# (model, normalizer, pre-tokenizer): every normalizer with each kind of cut, each model
+CONFIGS = (
+    [("bpe", n, p) for n in NORMALIZERS for p in ("whitespace", "metaspace")]
+    + [("wordpiece", n, "bert") for n in ("bert", "nfkc", "nfd+strip-accents")]
+    + [("unigram", n, "metaspace") for n in ("nfkc", "none", "nmt+nfkc")]
+    + [("unigram", "nfkc", p) for p in ("metaspace-first", "metaspace-never", "whitespace-split")]
+    + [("unigram", "nmt+nfkc", "metaspace-first"), ("bpe", "bert", "metaspace-first")]
+    + [("bpe", "nfc", p) for p in ("whitespace-split", "bert")]
+)
+
+
+def _tokenizer(models, model: str, normalizer: str, pre_tokenizer: str) -> Tokenizer:
+    return Tokenizer(
+        models[model], normalizer=NORMALIZERS[normalizer](), pre_tokenizer=PRE_TOKENIZERS[pre_tokenizer]()
+    )
+
+
+def _byte_level(models, add_prefix_space: bool) -> Tokenizer:
+    return Tokenizer(models["bytelevel-bpe"], pre_tokenizer=ByteLevel(add_prefix_space=add_prefix_space))
+
+
+def _fields(enc: Encoding) -> tuple:
+    return (enc.ids, enc.tokens, enc.offsets, enc.word_ids, enc.special_tokens_mask)
+
+
+def assert_same_as_general(tok: Tokenizer, text: str) -> None:
+    assert _fields(tok.encode(text)) == _fields(tok._encode_general(text)), text
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids="-".join)
+def test_every_chunked_configuration_takes_the_chunk_path(models, config):
+    assert ChunkPlan.build(_tokenizer(models, *config)) is not None
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids="-".join)
+def test_awkward_texts_encode_as_the_general_path(models, config):
+    tok = _tokenizer(models, *config)
+    for text in AWKWARD:
+        assert_same_as_general(tok, text)
+    for text in AWKWARD:  # again, every chunk now from the cache
+        assert_same_as_general(tok, text)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids="-".join)
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=TEXT)
+def test_any_text_encodes_as_the_general_path(models, config, text):
+    assert_same_as_general(_tokenizer(models, *config), text)
+
+
+@pytest.mark.parametrize("add_prefix_space", [False, True])
+def test_byte_level_texts_encode_as_the_general_path(models, add_prefix_space):
+    tok = _byte_level(models, add_prefix_space)
+    assert ChunkPlan.build(tok) is not None
+    for text in AWKWARD + ["'sab", "a   b", "a \tb", "123abc", "hug 's", "\r0", "\t\t"]:
+        assert_same_as_general(tok, text)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=TEXT, add_prefix_space=st.booleans())
+def test_any_text_encodes_byte_level_as_the_general_path(models, text, add_prefix_space):
+    assert_same_as_general(_byte_level(models, add_prefix_space), text)
+
+
+def test_a_batch_encodes_as_one_text_at_a_time(models):
+    """encode_batch finds the new chunks of many texts together; each encoding is the same."""
+    tok = _tokenizer(models, "bpe", "nfkc", "metaspace")
+    texts = AWKWARD * 3 + ["hug " * 50, "철수는" * 100]
+    general = [_fields(tok._encode_general(t)) for t in texts]
+    assert [_fields(e) for e in tok.encode_batch(texts)] == general
+    assert [_fields(e) for e in _tokenizer(models, "bpe", "nfkc", "metaspace").encode_batch(texts)] == general
+
+
+def test_long_chunks_are_encoded_but_not_kept(models):
+    tok = _tokenizer(models, "unigram", "nfkc", "metaspace")
+    long_word = "철수는치킨을먹고" * (CHUNK_CACHE_MAX // 4)
+    assert_same_as_general(tok, f"hug {long_word} pug")
+    assert long_word not in tok._chunk_plan().cache
+    assert "pug" in tok._chunk_plan().cache
+
+
+def test_texts_holding_an_added_token_take_the_general_path(models):
+    tok = _tokenizer(models, "bpe", "nfc", "whitespace")
+    tok.add_token(AddedToken("[MASK]", 999, lstrip=True))
+    for text in ["hug [MASK] pug", "[MASK]", "hug[MASK]", "hug pug"]:
+        assert_same_as_general(tok, text)
+    assert tok.encode("hug [MASK] pug").tokens[1] == " [MASK]"
+
+
+def test_stages_the_chunks_cannot_follow_leave_the_general_path(models):
+    """Normalizers that change text across spaces, and pre-tokenizers that keep spaces inside
+    pieces, are not cut: their encodings come from the general path."""
+    for normalizer in (Strip(), Replace(" ", "_"), Sequence([NFC(), Strip()])):
+        tok = Tokenizer(models["bpe"], normalizer=normalizer, pre_tokenizer=Whitespace())
+        assert ChunkPlan.build(tok) is None
+        assert_same_as_general(tok, "  hug pug  ")
+    tok = Tokenizer(models["bpe"], normalizer=NFC(), pre_tokenizer=Split(" ", "MergedWithNext"))
+    assert ChunkPlan.build(tok) is None
+    assert ChunkPlan.build(Tokenizer(models["bytelevel-bpe"], NFC(), ByteLevel())) is None
+    assert ChunkPlan.build(Tokenizer(models["unigram"], NFC(), Metaspace(split=False))) is None
+
+
+def test_swapping_a_stage_rebuilds_the_chunks(models):
+    tok = _tokenizer(models, "bpe", "none", "whitespace")
+    before = tok.encode("HUG hug")
+    tok.normalizer = Lowercase()
+    after = tok.encode("HUG hug")
+    assert after.tokens[:1] == after.tokens[-1:] != before.tokens[:1]
+    assert_same_as_general(tok, "HUG hug")
+
+
+def test_post_processor_applies_to_chunked_encodings(models):
+    tok = _byte_level(models, add_prefix_space=True)
+    tok.post_processor = {"type": "ByteLevel", "trim_offsets": True, "add_prefix_space": True}
+    plain = _byte_level(models, add_prefix_space=True)
+    plain.post_processor = tok.post_processor
+    plain._chunk_plan = lambda: None  # type: ignore[method-assign]
+    for text in ["hug  pug", " hug", "a   b"]:
+        assert _fields(tok.encode(text)) == _fields(plain.encode(text)), text
+
+
+# -- Encoding: lists made on first read ---------------------------------------------------------
+
+
+def test_encoding_fields_are_lists_that_keep_changes():
+    enc = Encoding((5, 7), ("a", "b"), ((0, 1), (2, 3)), (0, 1), (0, 0))
+    assert enc.ids == [5, 7] and isinstance(enc.ids, list)
+    enc.offsets[0] = (0, 0)
+    enc.tokens.append("c")
+    assert enc.offsets == [(0, 0), (2, 3)] and enc.tokens == ["a", "b", "c"]
+    assert len(enc) == 2
+    enc.ids = [1]
+    assert enc.ids == [1]
+
+
+def test_encoding_defaults_equality_and_repr():
+    assert Encoding() == Encoding([], [], [], [], [])
+    assert Encoding(offsets=[(0, 3)]).ids == [] and Encoding(offsets=[(0, 3)]).offsets == [(0, 3)]
+    assert Encoding((1,)) == Encoding([1]) != Encoding([2])
+    assert Encoding().ids is not Encoding().ids  # never a shared default
+    assert repr(Encoding([1], ["a"], [(0, 1)], [0], [0])) == (
+        "Encoding(ids=[1], tokens=['a'], offsets=[(0, 1)], word_ids=[0], special_tokens_mask=[0])"
+    )
+
+
+# -- the models' tokens without Token objects ----------------------------------------------------
+
+WORDS = ["hug", "pugs", "철수는", "치킨을먹고", "👋🏽", "cafe\u0301", "", "x", "zzz", "hug" * 30, "▁a", "10"]
+
+
+@pytest.mark.parametrize("algorithm", list(SIZES))
+@pytest.mark.parametrize("count", [3, 40])  # few pieces (matched in Python) and many (compiled)
+def test_spans_batch_gives_the_tokens_of_tokenize(models, algorithm, count):
+    model = models[algorithm]
+    pieces = (WORDS * 4)[:count]
+    if algorithm == "bytelevel-bpe":
+        from core.pre_tokenizers import ByteLevel as Pre
+
+        pieces = Pre().raw_to_words(pieces)
+    # fresh copies (no cache carried over), the batch call first: nothing is read from a cache
+    found = [list(zip(*spans)) for spans in pickle.loads(pickle.dumps(model)).tokenize_spans_batch(pieces)]
+    fresh = pickle.loads(pickle.dumps(model))
+    assert found == [[(t.id, t.value, t.start, t.end) for t in fresh.tokenize(p)] for p in pieces]
