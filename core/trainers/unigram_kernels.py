@@ -20,6 +20,10 @@ between (a 2 MB line is one string; its sweep must not be one silent step).
 Values are log-probabilities; ``-inf`` marks an unreachable node. Sums are
 ``log(exp(x) + exp(y))`` taken one edge at a time (the same sums, in a different order,
 as a logsumexp over each node's edges: equal to about 1e-15).
+
+Seeding's one kernel is :func:`group_pairs`, a radix sort that names equal substrings. The
+trainer reaches all of them through ``core.trainers.unigram_signatures.sweep_kernels()``: the
+ahead-of-time build of this file when ``python -m core.jit`` has made it, else numba's JIT.
 """
 
 from __future__ import annotations
