@@ -167,3 +167,14 @@ def test_item_models_pass_the_model_tester(qtmodeltester):
     ] + sorted(["U+AC00", "U+200B"], key=lambda u: int(u[2:], 16))
     assert kept.row() == [ch for ch, _ in chars.rows].index("가")
     qtmodeltester.check(chars)
+
+
+def test_a_loaded_corpus_is_out_of_the_garbage_collectors_sight(qtbot, window, monkeypatch, small_corpus):
+    # its half-million-entry lists were walked item by item by the next young-generation
+    # collection, on the window's thread; frozen, no collection visits them again
+    import gc
+
+    open_through_menu(qtbot, window, monkeypatch, small_corpus)
+    words = window.corpus_panel.result.words
+    assert words
+    assert not any(o is words for o in gc.get_objects())  # frozen objects are in no generation
