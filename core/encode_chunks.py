@@ -62,6 +62,10 @@ CHUNK_CACHE_MAX = 256  # characters; longer chunks (a long word, a line without 
 
 # Normalizers that leave an ASCII space a space and change nothing across one.
 _SPACE_LOCAL_NORMALIZERS = (NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, BertNormalizer, Nmt, Jamo)
+_UNICODE_FORMS = (NFC, NFD, NFKC, NFKD)
+# BERT's normalizer of each character met, by its settings (a character's output depends on nothing else)
+_BERT_CHARS: dict[tuple, dict[str, str]] = {}
+_AT_START = [0]  # where the only pre-token of a chunk starts (shared, never changed)
 # Pre-tokenizers whose pieces never hold or cross an ASCII space (and drop it).
 _SPACE_DROPPING = (Whitespace, WhitespaceSplit, BertPreTokenizer)
 
@@ -101,7 +105,6 @@ class ChunkPlan:
         if kind == "drop":
             self.cache[""] = _EMPTY  # between two spaces
         self._regex = tok.pre_tokenizer._re if kind == "regex" else None
-        self._char_table: dict[str, str] = {}  # BERT's normalizer, character by character
 
     @classmethod
     def build(cls, tok: Tokenizer) -> ChunkPlan | None:
@@ -225,7 +228,10 @@ class ChunkPlan:
     def _fragments(self, keys: list[str], first: bool) -> dict[str, Fragment]:
         """Run each chunk through the stages (the general path's steps on plain strings),
         cache and return their fragments."""
-        pieces_of = [self._pieces(key, first) for key in keys]
+        if self.kind == "drop":
+            pieces_of = self._drop_pieces(keys)
+        else:
+            pieces_of = [self._pieces(key, first) for key in keys]
         spans_of = iter(_model_spans(self.tok.model, [p for texts, _, _, _ in pieces_of for p in texts]))
         cache = self.first if first else self.cache
         if len(cache) + len(keys) >= CHUNK_CACHE_LIMIT:
@@ -261,11 +267,12 @@ class ChunkPlan:
                         offsets.append((pos + shift, pos + shift))
             if len(offsets) > 1:
                 _without_overlaps(offsets)
+            starts_of, ends_of = zip(*offsets) if offsets else ((), ())
             frag = (
                 tuple(ids),
                 tuple(values),
-                tuple(a for a, _ in offsets),
-                tuple(b for _, b in offsets),
+                starts_of,
+                ends_of,
                 tuple(words),
                 len(ids),
                 len(texts),
@@ -274,6 +281,25 @@ class ChunkPlan:
             if len(key) <= CHUNK_CACHE_MAX:
                 cache[key] = frag
         return made
+
+    def _drop_pieces(self, keys: list[str]) -> list[tuple[list[str], list[int], list | None, int]]:
+        """:meth:`_pieces` of many chunks cut at spaces (the loop of the commonest case, inlined)."""
+        normalizer = self.tok.normalizer
+        form = normalizer.form if type(normalizer) in _UNICODE_FORMS else None
+        is_normalized, normalized_of = unicodedata.is_normalized, self._normalized
+        findall = self.tok.pre_tokenizer._re.findall
+        out = []
+        for key in keys:
+            if normalizer is None or (form is not None and is_normalized(form, key)):
+                normalized, align = key, None
+            else:
+                normalized, align = normalized_of(key)
+            found = findall(normalized)
+            if len(found) == 1 and found[0] == normalized:  # the whole chunk is one pre-token
+                out.append((found, _AT_START, align, 0))
+            else:
+                out.append((*_matches(self.tok.pre_tokenizer._re, normalized), align, 0))
+        return out
 
     def _pieces(self, key: str, first: bool) -> tuple[list[str], list[int], list | None, int]:
         """The pre-tokens of one chunk as ``(texts, where each starts in the normalized chunk,
@@ -336,6 +362,9 @@ class ChunkPlan:
             found = self._bert_normalized(normalizer, text)
             if found is not None:
                 return found
+        elif type(normalizer) in _UNICODE_FORMS:
+            if unicodedata.is_normalized(normalizer.form, text):  # most text: nothing to do
+                return text, None
         elif _keeps_places(normalizer, text):
             return normalizer.normalize_str(text), None
         ns = normalizer.normalize(NormalizedString.from_str(text))
@@ -344,21 +373,25 @@ class ChunkPlan:
     def _bert_normalized(self, normalizer: BertNormalizer, text: str) -> tuple[str, list | None] | None:
         """BERT's normalizer character by character (each character's output spans it), or None
         when a kept combining mark could be reordered across characters (NFD's canonical order)."""
-        table = self._char_table
-        outs = []
-        for c in text:
-            out = table.get(c)
-            if out is None:
-                out = table[c] = normalizer.normalize(NormalizedString.from_str(c)).normalized
-                if any(map(unicodedata.combining, out)):
-                    table[c] = out = _UNSAFE
-            if out is _UNSAFE:
-                return None
-            outs.append(out)
+        config = (normalizer.clean_text, normalizer.handle_chinese_chars, normalizer.strip_accents)
+        table = _BERT_CHARS.setdefault((*config, normalizer.lowercase), {})
+        outs = list(map(table.get, text))
+        if None in outs:
+            for c in set(text).difference(table):
+                out = normalizer.normalize(NormalizedString.from_str(c)).normalized
+                table[c] = _UNSAFE if any(map(unicodedata.combining, out)) else out
+            outs = list(map(table.get, text))
+        if _UNSAFE in outs:
+            return None
         normalized = "".join(outs)
-        if len(normalized) == len(text) and all(len(o) == 1 for o in outs):
+        if len(normalized) == len(text) and "" not in outs:
             return normalized, None
-        return normalized, [(i, i + 1) for i, o in enumerate(outs) for _ in range(len(o))]
+        lengths = map(len, outs)  # each output character spans the character it came from
+        return normalized, list(
+            itertools.chain.from_iterable(
+                map(itertools.repeat, zip(range(len(text)), range(1, len(text) + 1)), lengths)
+            )
+        )
 
 
 def _moved(spans: tuple[tuple, ...], by: int) -> Fragment:
@@ -379,7 +412,7 @@ def _keeps_places(normalizer, text: str) -> bool:
     alignments are the identity): a Unicode form on text already in it, a lowercase that keeps
     the length, a sequence of those."""
     kind = type(normalizer)
-    if kind in (NFC, NFD, NFKC, NFKD):
+    if kind in _UNICODE_FORMS:
         return unicodedata.is_normalized(normalizer.form, text)
     if kind is Lowercase:
         return len(normalizer.normalize_str(text)) == len(text)
@@ -395,6 +428,8 @@ def _keeps_places(normalizer, text: str) -> bool:
 def _matches(pattern, text: str) -> tuple[list[str], list[int]]:
     """The non-empty matches of ``pattern`` in ``text`` and where each starts."""
     found = pattern.findall(text)
+    if len(found) == 1 and found[0] == text:  # the whole chunk is one pre-token
+        return found, [0]
     if sum(map(len, found)) == len(text):  # back to back (most chunks): no Match objects
         return found, list(itertools.accumulate(map(len, found), initial=0))[:-1]
     spans = [m.span() for m in pattern.finditer(text) if m.end() > m.start()]
