@@ -375,12 +375,10 @@ class ChunkPlan:
         when a kept combining mark could be reordered across characters (NFD's canonical order)."""
         config = (normalizer.clean_text, normalizer.handle_chinese_chars, normalizer.strip_accents)
         table = _BERT_CHARS.setdefault((*config, normalizer.lowercase), {})
-        outs = list(map(table.get, text))
-        if None in outs:
-            for c in set(text).difference(table):
-                out = normalizer.normalize(NormalizedString.from_str(c)).normalized
-                table[c] = _UNSAFE if any(map(unicodedata.combining, out)) else out
-            outs = list(map(table.get, text))
+        for c in set(text).difference(table):
+            out = normalizer.normalize(NormalizedString.from_str(c)).normalized
+            table[c] = _UNSAFE if any(map(unicodedata.combining, out)) else out
+        outs = list(map(table.__getitem__, text))
         if _UNSAFE in outs:
             return None
         normalized = "".join(outs)
