@@ -21,7 +21,8 @@ chunks side by side (a property test checks it against the general path):
 - ``Metaspace`` (``split=True``): before each ASCII space, which becomes the next chunk's ``▁``;
   only the first chunk can get the prepended ``▁``;
 - ``ByteLevel`` with its regex and no normalizer: at the regex's matches (one pre-token per
-  chunk); with ``add_prefix_space`` the first chunk carries the added space.
+  chunk); with ``add_prefix_space`` the first chunk carries the added space. The same for a
+  rank file's ``TiktokenSplit``.
 
 The normalizers allowed are those that leave an ASCII space a space and change nothing across
 it: the Unicode forms (U+0020 is a starter no character composes with) and the ones that work
@@ -120,6 +121,10 @@ class ChunkPlan:
             return cls(tok, "lead")
         if type(pre) is ByteLevel and pre.use_regex and norm is None:
             return cls(tok, "regex", prefix_space=pre.add_prefix_space)
+        from core.formats.tiktoken_ranks import TiktokenSplit
+
+        if type(pre) is TiktokenSplit and norm is None:  # a rank file: the same cut, no prefix space
+            return cls(tok, "regex")
         return None
 
     # -- encoding ----------------------------------------------------------------------

@@ -279,3 +279,32 @@ def test_spans_batch_gives_the_tokens_of_tokenize(models, algorithm, count):
     found = [list(zip(*spans)) for spans in pickle.loads(pickle.dumps(model)).tokenize_spans_batch(pieces)]
     fresh = pickle.loads(pickle.dumps(model))
     assert found == [[(t.id, t.value, t.start, t.end) for t in fresh.tokenize(p)] for p in pieces]
+
+
+def _ranks(models) -> dict[bytes, int]:
+    """A rank file's ranks from the byte-level model (its special tokens left out)."""
+    from core.bytelevel import CHAR_TO_BYTE
+
+    vocab = models["bytelevel-bpe"].get_vocab()
+    return {
+        bytes(map(CHAR_TO_BYTE.__getitem__, t)): i for t, i in vocab.items() if set(t) <= CHAR_TO_BYTE.keys()
+    }
+
+
+@pytest.mark.parametrize("pattern", ["gpt2", "cl100k_base"])
+def test_rank_files_encode_as_the_general_path(models, pattern):
+    from core.formats.tiktoken_ranks import tiktoken_tokenizer
+
+    tok = tiktoken_tokenizer(_ranks(models), pattern)
+    assert ChunkPlan.build(tok) is not None
+    for text in AWKWARD + ["'sab", "a   b", "a \tb", "123abc 1234567", "hug 's", "\r0", "\t\t"]:
+        assert_same_as_general(tok, text)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=TEXT)
+def test_any_text_encodes_a_rank_file_as_the_general_path(models, text):
+    from core.formats.tiktoken_ranks import tiktoken_tokenizer
+
+    tok = tiktoken_tokenizer(_ranks(models), "cl100k_base")
+    assert_same_as_general(tok, text)
