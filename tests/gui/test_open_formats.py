@@ -19,7 +19,8 @@ def test_the_open_dialog_and_drops_know_every_format(fmt, tmp_path):
     for glob in fmt.globs:
         assert glob in first
         named = tmp_path / glob.replace("*", "x")
-        named.write_text("x", encoding="utf-8")
+        # (JSON-looking content: a .json file of plain text is a corpus; see test_main_window)
+        named.write_text("{}", encoding="utf-8")
         assert detect_kind(named) == "tokenizer", named.name
     assert fmt.dialog_filter in TOKENIZER_FILTER.split(";;")
 
