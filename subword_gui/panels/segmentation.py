@@ -431,8 +431,8 @@ class SegmentationPanel(QWidget):
                 [
                     _count_html(f"{s.tokens:,}", self.tr("tokens")),
                     _count_html(f"{s.characters:,}", self.tr("characters")),
-                    _count_html(f"{s.chars_per_token:.2f}", self.tr("chars/token")),
-                    _count_html(f"{s.tokens_per_word:.2f}", self.tr("tokens/word")),
+                    _count_html(f"{s.chars_per_token:,.2f}", self.tr("chars/token")),
+                    _count_html(f"{s.tokens_per_word:,.2f}", self.tr("tokens/word")),
                     _count_html(f"{s.unknown:,}", self.tr("unknown"), unk_colour),
                 ]
             )
