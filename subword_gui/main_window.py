@@ -222,6 +222,7 @@ class MainWindow(QMainWindow):
         self._opened_tokenizer: tuple | None = None  # (Tokenizer, path) of the last opened file
         self._restore_pending = False  # the last session's run is being read
         self._corpus_to_remember: tuple | None = None  # (kind, path, in Recent files) until it loads
+        self._restart_runs: list | Exception = []  # runs kept by a restart, read with the last run
         self._kept: tuple | None = None  # (tokenizer, name, cut) the data dir holds: unchanged, not rewritten
         self._busy = {"training": False, "corpus": False}  # what Cancel (Esc) would stop
         self.setWindowTitle(APP_NAME)
@@ -482,35 +483,52 @@ class MainWindow(QMainWindow):
     def _ask_restart(self) -> bool:
         from PySide6.QtWidgets import QMessageBox
 
-        closing = self.runs_lost_by_restart()
+        kept = self.runs_lost_by_restart()
         text = self.tr("The language changes when Subword Explorer starts again. Restart now?")
-        if closing:
-            # a restart keeps only the shown run (as a relaunch does): say so before it happens
-            text += "\n\n" + self.tr(
-                "{0} unsaved run(s) of this session would be closed (the shown run is kept): "
-                "save them from the Runs panel first, or restart later."
-            ).format(len(closing))
+        if kept:
+            text += "\n\n" + self.tr("This session's {0} other run(s) come back with it.").format(len(kept))
         answer = QMessageBox.question(
             self,
             self.tr("Language"),
             text,
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-            QMessageBox.StandardButton.No if closing else QMessageBox.StandardButton.Yes,
+            QMessageBox.StandardButton.Yes,
         )
         return answer == QMessageBox.StandardButton.Yes
 
     def runs_lost_by_restart(self) -> list[Run]:
-        """The session's runs a restart would not bring back: all but the shown one, unless saved."""
+        """The session's runs a relaunch alone would not bring back: all but the shown one,
+        unless saved to a file (a restart for the language keeps them: :meth:`restart`)."""
         return [r for r in self.state.runs if r is not self.state.shown_run and not r.saved_to]
 
     def restart(self) -> None:
-        """Close (which saves the settings and the shown run) and start this program again."""
+        """Close (which saves the settings and the shown run) and start this program again,
+        keeping the session's other unsaved runs for the new start (:meth:`keep_runs_for_restart`)."""
         import sys
 
         from PySide6.QtCore import QProcess
 
+        if not self.keep_runs_for_restart():
+            return
         if self.close():
             QProcess.startDetached(sys.executable, sys.argv)
+
+    def keep_runs_for_restart(self) -> bool:
+        """Write the runs a restart would otherwise close (see :meth:`runs_lost_by_restart`) for
+        the next start to bring back; False (and a message) if they could not be written."""
+        from subword_gui.runs import save_restart_runs
+
+        others = self.runs_lost_by_restart()
+        if not others:
+            return True
+        try:
+            save_restart_runs(others, self.data_dir)
+        except (SubwordError, OSError, ValueError) as exc:
+            self.report_error(
+                self.tr("Restart"), self.tr("Could not keep this session's runs: {0}").format(exc)
+            )
+            return False
+        return True
 
     def _fit_default_layout(self, width: int, height: int) -> None:
         """The text column takes TEXT_SHARE of the width (whatever the screen: 1280x800 up
@@ -1090,10 +1108,16 @@ class MainWindow(QMainWindow):
         another model meanwhile, the restored run joins the list without replacing it."""
 
         def load() -> None:
+            from subword_gui.runs import take_restart_runs
+
             try:
                 result: object = load_last_run(self.data_dir)
             except (SubwordError, OSError, ValueError) as exc:
                 result = exc
+            try:  # the other runs of a session restarted for its language, if it was
+                self._restart_runs = take_restart_runs(self.data_dir)
+            except (SubwordError, OSError, ValueError) as exc:
+                self._restart_runs = exc
             self._last_run_loaded.emit(result)
 
         self._restore_pending = True
@@ -1101,6 +1125,12 @@ class MainWindow(QMainWindow):
 
     def _on_last_run_loaded(self, result) -> None:
         self._restore_pending = False
+        others, self._restart_runs = self._restart_runs, []
+        if isinstance(others, Exception):
+            self.report_error(self.tr("Cannot restore the last run"), str(others))
+        else:
+            for run in others:  # back in the Runs list, in their order; the shown run comes last
+                self.state.add_run(run, show=False)
         if isinstance(result, Exception):
             self.report_error(self.tr("Cannot restore the last run"), str(result))
             self.run_restored.emit(None)

@@ -31,6 +31,8 @@ from core.errors import FormatError, SubwordError
 
 POINTER = "last-run.json"
 RUNS_DIR = "runs"
+RESTART_POINTER = "restart-runs.json"  # the other runs of a session restarted for its language
+RESTART_DIR = "restart"
 
 
 @dataclass
@@ -82,12 +84,62 @@ def save_last_run(run: Run, data_dir: str | Path, shown_vocab_size: int | None =
 
     All-or-nothing (see the module docstring): a failure leaves the previous run in place.
     """
-    from core.formats.project import TrainingLog, TrainingRecord, save_project
-
     data_dir = Path(data_dir)
     runs = data_dir / RUNS_DIR
     runs.mkdir(parents=True, exist_ok=True)
     folder = runs / f"{time.strftime('%Y%m%d-%H%M%S')}-{time.monotonic_ns() % 1_000_000:06d}"
+    try:
+        _write_run(run, folder, shown_vocab_size)
+        write_atomic(data_dir / POINTER, json.dumps({"folder": folder.name}) + "\n")
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    for old in runs.iterdir():  # only now is the previous run no longer needed
+        if old != folder and old.is_dir():
+            shutil.rmtree(old, ignore_errors=True)
+    return folder
+
+
+def save_restart_runs(runs: list[Run], data_dir: str | Path) -> None:
+    """Keep ``runs`` (the session's runs besides the shown one) for the very next launch only:
+    a restart to change the language must not lose them. All-or-nothing: the pointer file
+    naming them is written last; a failure leaves none."""
+    data_dir = Path(data_dir)
+    root = data_dir / RESTART_DIR
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir(parents=True)
+    try:
+        names = []
+        for i, run in enumerate(runs):
+            _write_run(run, root / f"{i:03d}")
+            names.append(f"{i:03d}")
+        write_atomic(data_dir / RESTART_POINTER, json.dumps({"folders": names}) + "\n")
+    except BaseException:
+        shutil.rmtree(root, ignore_errors=True)
+        raise
+
+
+def take_restart_runs(data_dir: str | Path) -> list[Run]:
+    """The runs :func:`save_restart_runs` kept, once (removed as they are taken); [] if none."""
+    data_dir = Path(data_dir)
+    pointer = data_dir / RESTART_POINTER
+    if not pointer.is_file():
+        return []
+    try:
+        names = json.loads(pointer.read_text(encoding="utf-8"))["folders"]
+        runs = [_read_run(data_dir / RESTART_DIR / str(name))[0] for name in names]
+    except (OSError, ValueError, KeyError, TypeError, SubwordError) as exc:
+        raise FormatError(f"{pointer}: the runs kept for the restart cannot be read ({exc})") from None
+    finally:
+        pointer.unlink(missing_ok=True)  # taken once, read or not: a bad one must not come back
+        shutil.rmtree(data_dir / RESTART_DIR, ignore_errors=True)
+    return runs
+
+
+def _write_run(run: Run, folder: Path, shown_vocab_size: int | None = None) -> None:
+    """One run as a project folder (its tokenizer, log and sidecar)."""
+    from core.formats.project import TrainingLog, TrainingRecord, save_project
+
     record = TrainingRecord.from_run(
         [run.corpus] if run.corpus else [],
         run.options if run.options is not None else {},
@@ -100,16 +152,7 @@ def save_last_run(run: Run, data_dir: str | Path, shown_vocab_size: int | None =
     )
     record.stop_reason = run.stop_reason
     record.vocab_size = run.vocab_size
-    try:
-        save_project(run.tokenizer, folder, record, TrainingLog(run.merge_events, run.round_events))
-        write_atomic(data_dir / POINTER, json.dumps({"folder": folder.name}) + "\n")
-    except BaseException:
-        shutil.rmtree(folder, ignore_errors=True)
-        raise
-    for old in runs.iterdir():  # only now is the previous run no longer needed
-        if old != folder and old.is_dir():
-            shutil.rmtree(old, ignore_errors=True)
-    return folder
+    save_project(run.tokenizer, folder, record, TrainingLog(run.merge_events, run.round_events))
 
 
 def load_last_run(data_dir: str | Path) -> tuple[Run, int | None] | None:
@@ -117,9 +160,6 @@ def load_last_run(data_dir: str | Path) -> tuple[Run, int | None] | None:
 
     A damaged folder raises ``FormatError`` naming the file; nothing is changed on disk.
     """
-    from core.formats.project import load_project, load_training_log
-    from core.training import TrainOptions
-
     data_dir = Path(data_dir)
     pointer = data_dir / POINTER
     if not pointer.is_file():
@@ -131,6 +171,14 @@ def load_last_run(data_dir: str | Path) -> tuple[Run, int | None] | None:
     folder = data_dir / RUNS_DIR / str(name)
     if not folder.is_dir():
         raise FormatError(f"{pointer} names {folder}, which is gone")
+    return _read_run(folder)
+
+
+def _read_run(folder: Path) -> tuple[Run, int | None]:
+    """A run written by :func:`_write_run`, and the slider's size kept with it."""
+    from core.formats.project import load_project, load_training_log
+    from core.training import TrainOptions
+
     tokenizer, record = load_project(folder)
     log = load_training_log(folder)
     options = None

@@ -1089,10 +1089,6 @@
         <translation>Subword Explorer를 다시 시작하면 언어가 바뀝니다.</translation>
     </message>
     <message>
-        <source>{0} unsaved run(s) of this session would be closed (the shown run is kept): save them from the Runs panel first, or restart later.</source>
-        <translation>이 세션에서 저장하지 않은 실행 {0}개가 닫힙니다(화면에 보이는 실행은 남습니다). 먼저 실행 패널에서 저장하거나 나중에 다시 시작하세요.</translation>
-    </message>
-    <message>
         <source>Language</source>
         <translation>언어</translation>
     </message>
@@ -1179,6 +1175,18 @@
     <message>
         <source>Open tokenizer</source>
         <translation>토크나이저 열기</translation>
+    </message>
+    <message>
+        <source>This session&apos;s {0} other run(s) come back with it.</source>
+        <translation>이 세션의 다른 실행 {0}개도 함께 돌아옵니다.</translation>
+    </message>
+    <message>
+        <source>Restart</source>
+        <translation>다시 시작</translation>
+    </message>
+    <message>
+        <source>Could not keep this session&apos;s runs: {0}</source>
+        <translation>이 세션의 실행을 보관하지 못했습니다: {0}</translation>
     </message>
     <message>
         <source>The bundled sample corpus ({0})</source>

@@ -106,19 +106,27 @@ def test_the_language_menu_saves_the_choice_and_offers_a_restart(qtbot, tmp_path
     assert korean_action.isChecked()
 
 
-def test_a_restart_for_the_language_says_which_runs_it_would_close(qtbot, tmp_path, monkeypatch):
+def test_a_restart_for_the_language_brings_the_sessions_runs_back(qtbot, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
 
+    from core.events import drain
+    from core.training import TrainOptions, train_from_counts
     from subword_gui.runs import Run
 
+    def trained(vocab_size: int):
+        counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+        return drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=vocab_size)))
+
+    data = tmp_path / "data"
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(settings=settings, open_sample=False, data_dir=tmp_path / "data")
+    window = MainWindow(settings=settings, open_sample=False, data_dir=data)
     qtbot.addWidget(window)
-    shown, other, saved = (Run(i, f"Run {i}", object()) for i in (1, 2, 3))
-    saved.saved_to = str(tmp_path / "run3.json")
-    window.state.runs = [shown, other, saved]
-    window.state.shown_run = shown
-    assert window.runs_lost_by_restart() == [other]
+    first, second, saved = (Run(0, f"Run {n}", trained(9 + n)) for n in (1, 2, 3))
+    saved.saved_to = str(tmp_path / "run3.json")  # saved to a file: the user has it
+    for run in (first, second, saved):
+        window.state.add_run(run)
+    window.state.show_run(second)
+    assert window.runs_lost_by_restart() == [first]
     asked = []
 
     def question(parent, title, text, buttons, default):
@@ -126,13 +134,22 @@ def test_a_restart_for_the_language_says_which_runs_it_would_close(qtbot, tmp_pa
         return QMessageBox.StandardButton.No
 
     monkeypatch.setattr(QMessageBox, "question", question)
-    assert window._ask_restart() is False
-    text, default = asked[0]
-    assert "1 unsaved run(s)" in text and default == QMessageBox.StandardButton.No
-    window.state.runs = [shown]
-    window._ask_restart()
-    assert "unsaved" not in asked[1][0] and asked[1][1] == QMessageBox.StandardButton.Yes
-    window.state.runs, window.state.shown_run = [], None  # stand-ins: nothing to keep on close
+    assert window._ask_restart() is False and "1 other run(s) come back" in asked[0][0]
+    assert window.keep_runs_for_restart()  # what restart() does before closing
+    window.close()  # keeps the shown run, as every quit does
+
+    again = MainWindow(settings=settings, open_sample=False, data_dir=data)
+    qtbot.addWidget(again)
+    with qtbot.waitSignal(again.run_restored, timeout=10_000):
+        again.restore_last_run()
+    assert [r.name for r in again.state.runs] == ["Run 1", "Run 2"]
+    assert again.state.shown_run.name == "Run 2"
+    assert again.state.runs[0].tokenizer.get_vocab() == first.tokenizer.get_vocab()
+    third = MainWindow(settings=settings, open_sample=False, data_dir=data)  # taken once, not again
+    qtbot.addWidget(third)
+    with qtbot.waitSignal(third.run_restored, timeout=10_000):
+        third.restore_last_run()
+    assert [r.name for r in third.state.runs] == ["Run 2"]
 
 
 def test_the_catalogue_holds_every_message_the_code_has(tmp_path):
