@@ -55,6 +55,25 @@ _MEMO_LIMIT = 100_000  # pieces; a memo of pieces_to_chars is emptied when it ge
 _MEMO_MAX_PIECE = 64  # characters; longer pieces are converted every time
 
 
+class BytePiecesMemo:
+    """For splitters that write pieces in the byte alphabet (``ByteLevel``, ``TiktokenSplit``):
+    :meth:`raw_to_words` over a per-splitter memo (see :func:`pieces_to_chars`), which pickling
+    leaves out. The class defines ``split_raw`` (the pieces as they are)."""
+
+    def raw_to_words(self, pieces: list[str]) -> list[str]:
+        """Pieces of ``split_raw`` in the byte alphabet, as ``split_words`` gives them."""
+        memo: dict[str, str] | None = self.__dict__.get("_memo")
+        if memo is None:
+            memo = self.__dict__["_memo"] = {}
+        return pieces_to_chars(pieces, memo)
+
+    def __getstate__(self) -> dict:
+        """Pickle without the memo of converted pieces."""
+        state = dict(self.__dict__)
+        state.pop("_memo", None)
+        return state
+
+
 def pieces_to_chars(pieces: list[str], memo: dict[str, str]) -> list[str]:
     """``[bytes_to_chars(p.encode()) for p in pieces]``, remembering short pieces in ``memo``:
     the same words come back again and again, and a look-up is several times cheaper than

@@ -29,7 +29,7 @@ from typing import Protocol
 
 import regex
 
-from core.bytelevel import BYTE_TO_CHAR, bytes_to_chars, pieces_to_chars
+from core.bytelevel import BYTE_TO_CHAR, BytePiecesMemo, bytes_to_chars
 from core.errors import ConfigError
 from core.normalizers import compile_pattern
 from core.text import NormalizedString
@@ -217,7 +217,7 @@ def _prepend(text: NormalizedString, prefix: str) -> NormalizedString:
     )
 
 
-class ByteLevel(_Base):
+class ByteLevel(BytePiecesMemo, _Base):
     """GPT-2 regex, then each piece's UTF-8 bytes written in the 256-symbol alphabet.
 
     Every byte character keeps the original span of the character it came from.
@@ -246,19 +246,6 @@ class ByteLevel(_Base):
         if not self.use_regex:
             return [text] if text else []
         return list(filter(None, self._re.findall(text)))
-
-    def raw_to_words(self, pieces: list[str]) -> list[str]:
-        """Pieces of :meth:`split_raw` in the byte alphabet, as :meth:`split_words` gives them."""
-        memo = self.__dict__.get("_memo")
-        if memo is None:
-            memo = self._memo = {}
-        return pieces_to_chars(pieces, memo)
-
-    def __getstate__(self) -> dict:
-        """Pickle without the memo of converted pieces."""
-        state = dict(self.__dict__)
-        state.pop("_memo", None)
-        return state
 
     def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
         if self.add_prefix_space and text.normalized and not text.normalized.startswith(" "):

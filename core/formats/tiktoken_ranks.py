@@ -32,7 +32,7 @@ from pathlib import Path
 import regex
 
 from core.atomic import write_atomic
-from core.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, bytes_to_chars, pieces_to_chars
+from core.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, BytePiecesMemo, bytes_to_chars
 from core.errors import ConfigError, FormatError
 from core.models.base import Token
 from core.text import NormalizedString
@@ -516,7 +516,7 @@ class TiktokenBPE:
         return f"TiktokenBPE({len(self.ranks)} ranks)"
 
 
-class TiktokenSplit:
+class TiktokenSplit(BytePiecesMemo):
     """Split with a tiktoken pattern, then write each piece's bytes in the GPT-2 alphabet.
 
     >>> TiktokenSplit("gpt2").pre_tokenize_str("Hi 한")
@@ -550,19 +550,6 @@ class TiktokenSplit:
     def split_raw(self, text: str) -> list[str]:
         """The pieces of ``text`` as they are, before the byte alphabet (the ids path caches by them)."""
         return self._re.findall(text)
-
-    def raw_to_words(self, pieces: list[str]) -> list[str]:
-        """Pieces of :meth:`split_raw` in the byte alphabet, as :meth:`split_words` gives them."""
-        memo = self.__dict__.get("_memo")
-        if memo is None:
-            memo = self._memo = {}
-        return pieces_to_chars(pieces, memo)
-
-    def __getstate__(self) -> dict:
-        """Pickle without the memo of converted pieces."""
-        state = dict(self.__dict__)
-        state.pop("_memo", None)
-        return state
 
     def to_dict(self) -> dict:
         return {
