@@ -33,13 +33,15 @@ import gc
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 import regex
 
 from core.models.base import Model
 from core.normalizers import RUST_WHITESPACE
 from core.text import NormalizedString, check_text
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +64,30 @@ class AddedToken:
             "normalized": self.normalized,
             "special": self.special,
         }
+
+
+class _Listed(Generic[T]):
+    """A field of :class:`Encoding`: kept as the encoder stored it (often a tuple) in the slot
+    ``slot``, turned into a list the first time it is read and the same list after that."""
+
+    def __init__(self, slot: str):
+        self.slot = slot
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> _Listed[T]: ...
+    @overload
+    def __get__(self, obj: object, owner: type) -> list[T]: ...
+    def __get__(self, obj, owner):
+        if obj is None:
+            return self
+        found = getattr(obj, self.slot)
+        if found.__class__ is not list:
+            found = list(found)
+            setattr(obj, self.slot, found)
+        return found
+
+    def __set__(self, obj: object, value: Sequence[T]) -> None:
+        setattr(obj, self.slot, value)
 
 
 class Encoding:
@@ -96,60 +122,11 @@ class Encoding:
         self._word_ids = word_ids
         self._special_tokens_mask = special_tokens_mask
 
-    @property
-    def ids(self) -> list[int]:
-        found = self._ids
-        if found.__class__ is not list:
-            found = self._ids = list(found)
-        return found  # type: ignore[return-value]
-
-    @ids.setter
-    def ids(self, value: list[int]) -> None:
-        self._ids = value
-
-    @property
-    def tokens(self) -> list[str]:
-        found = self._tokens
-        if found.__class__ is not list:
-            found = self._tokens = list(found)
-        return found  # type: ignore[return-value]
-
-    @tokens.setter
-    def tokens(self, value: list[str]) -> None:
-        self._tokens = value
-
-    @property
-    def offsets(self) -> list[tuple[int, int]]:
-        found = self._offsets
-        if found.__class__ is not list:
-            found = self._offsets = list(found)
-        return found  # type: ignore[return-value]
-
-    @offsets.setter
-    def offsets(self, value: list[tuple[int, int]]) -> None:
-        self._offsets = value
-
-    @property
-    def word_ids(self) -> list[int | None]:
-        found = self._word_ids
-        if found.__class__ is not list:
-            found = self._word_ids = list(found)
-        return found  # type: ignore[return-value]
-
-    @word_ids.setter
-    def word_ids(self, value: list[int | None]) -> None:
-        self._word_ids = value
-
-    @property
-    def special_tokens_mask(self) -> list[int]:
-        found = self._special_tokens_mask
-        if found.__class__ is not list:
-            found = self._special_tokens_mask = list(found)
-        return found  # type: ignore[return-value]
-
-    @special_tokens_mask.setter
-    def special_tokens_mask(self, value: list[int]) -> None:
-        self._special_tokens_mask = value
+    ids: _Listed[int] = _Listed("_ids")
+    tokens: _Listed[str] = _Listed("_tokens")
+    offsets: _Listed[tuple[int, int]] = _Listed("_offsets")
+    word_ids: _Listed[int | None] = _Listed("_word_ids")
+    special_tokens_mask: _Listed[int] = _Listed("_special_tokens_mask")
 
     def __len__(self) -> int:
         return len(self._ids)
