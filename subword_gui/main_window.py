@@ -483,7 +483,7 @@ class MainWindow(QMainWindow):
     def _ask_restart(self) -> bool:
         from PySide6.QtWidgets import QMessageBox
 
-        kept = self.runs_lost_by_restart()
+        kept = self.unsaved_other_runs()
         text = self.tr("The language changes when Subword Explorer starts again. Restart now?")
         if kept:
             text += "\n\n" + self.tr("This session's {0} other run(s) come back with it.").format(len(kept))
@@ -496,9 +496,9 @@ class MainWindow(QMainWindow):
         )
         return answer == QMessageBox.StandardButton.Yes
 
-    def runs_lost_by_restart(self) -> list[Run]:
-        """The session's runs a relaunch alone would not bring back: all but the shown one,
-        unless saved to a file (a restart for the language keeps them: :meth:`restart`)."""
+    def unsaved_other_runs(self) -> list[Run]:
+        """The session's runs besides the shown one not saved to a file: a plain relaunch does
+        not bring them back; a restart for the language does (:meth:`restart`)."""
         return [r for r in self.state.runs if r is not self.state.shown_run and not r.saved_to]
 
     def restart(self) -> None:
@@ -512,13 +512,17 @@ class MainWindow(QMainWindow):
             return
         if self.close():
             QProcess.startDetached(sys.executable, sys.argv)
+        else:  # the window stays: what was kept for a new start must not come back at a later one
+            from subword_gui.runs import take_restart_runs
+
+            take_restart_runs(self.data_dir)
 
     def keep_runs_for_restart(self) -> bool:
-        """Write the runs a restart would otherwise close (see :meth:`runs_lost_by_restart`) for
-        the next start to bring back; False (and a message) if they could not be written."""
+        """Write :meth:`unsaved_other_runs` for the next start to bring back; False (and a
+        message) if they could not be written."""
         from subword_gui.runs import save_restart_runs
 
-        others = self.runs_lost_by_restart()
+        others = self.unsaved_other_runs()
         if not others:
             return True
         try:

@@ -126,7 +126,7 @@ def test_a_restart_for_the_language_brings_the_sessions_runs_back(qtbot, tmp_pat
     for run in (first, second, saved):
         window.state.add_run(run)
     window.state.show_run(second)
-    assert window.runs_lost_by_restart() == [first]
+    assert window.unsaved_other_runs() == [first]
     asked = []
 
     def question(parent, title, text, buttons, default):
