@@ -513,9 +513,9 @@ class MainWindow(QMainWindow):
         if self.close():
             QProcess.startDetached(sys.executable, sys.argv)
         else:  # the window stays: what was kept for a new start must not come back at a later one
-            from subword_gui.runs import take_restart_runs
+            from subword_gui.runs import forget_restart_runs
 
-            take_restart_runs(self.data_dir)
+            forget_restart_runs(self.data_dir)
 
     def keep_runs_for_restart(self) -> bool:
         """Write :meth:`unsaved_other_runs` for the next start to bring back; False (and a

@@ -131,9 +131,15 @@ def take_restart_runs(data_dir: str | Path) -> list[Run]:
     except (OSError, ValueError, KeyError, TypeError, SubwordError) as exc:
         raise FormatError(f"{pointer}: the runs kept for the restart cannot be read ({exc})") from None
     finally:
-        pointer.unlink(missing_ok=True)  # taken once, read or not: a bad one must not come back
-        shutil.rmtree(data_dir / RESTART_DIR, ignore_errors=True)
+        forget_restart_runs(data_dir)  # taken once, read or not: a bad one must not come back
     return runs
+
+
+def forget_restart_runs(data_dir: str | Path) -> None:
+    """Drop what :func:`save_restart_runs` kept (pointer first, as in :func:`forget_last_run`)."""
+    data_dir = Path(data_dir)
+    (data_dir / RESTART_POINTER).unlink(missing_ok=True)
+    shutil.rmtree(data_dir / RESTART_DIR, ignore_errors=True)
 
 
 def _write_run(run: Run, folder: Path, shown_vocab_size: int | None = None) -> None:
