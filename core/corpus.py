@@ -42,6 +42,7 @@ from __future__ import annotations
 import codecs
 import json
 import os
+import sys
 import threading
 from collections import Counter
 from collections.abc import Generator, Iterable
@@ -59,6 +60,9 @@ from core.paths import require_regular_file
 BLOCK_BYTES = 1 << 20  # read this many bytes at a time (and report progress once per block)
 MAX_SEGMENT_CHARS = 1 << 16  # a partial line longer than this is cut at its last safe point while reading
 LONG_LINE_CHARS = 1 << 16  # pre-tokenizers that work line by line see lines cut to this length
+# Characters counted without numpy before it is imported for the rest (see _count_chars).
+NUMPY_CHAR_COUNT_FROM = 4 << 20
+_FEW_DISTINCT_CHARS = 128
 PREVIEW_LINES = 50
 PREVIEW_LINE_CHARS = 2000  # a preview line is cut here (think of the 50 MB single line)
 BINARY_ERROR_RATIO = 0.30  # more undecodable bytes than this share of the first block: not text
@@ -119,6 +123,7 @@ class _Counter:
         self.words: Counter[str] = Counter()
         self.chars: Counter[str] = Counter()
         self.lines = 0
+        self.characters = 0  # counted so far, line ends included
         self.preview: list[str] = []
         self.continuing = False  # the last thing added was a segment of a line still going on
         if options is None:
@@ -160,7 +165,8 @@ class _Counter:
         self._add(segment)
 
     def _add(self, block: str) -> None:
-        _count_chars(block, self.chars)
+        _count_chars(block, self.chars, self.characters)
+        self.characters += len(block)
         if self.line_independent:
             text = self.normalize(block) if self.normalize else block
             self.words.update(self.split(text))
@@ -193,16 +199,28 @@ class _Counter:
         )
 
 
-def _count_chars(text: str, into: Counter) -> None:
-    """Add ``text``'s character counts to ``into``.
+def _count_chars(text: str, into: Counter, counted_before: int = 0) -> None:
+    """Add ``text``'s character counts to ``into`` (``counted_before``: characters counted so far).
 
     subtle: ``Counter.update(text)`` allocates a new int per character once counts
     pass 256, which is slow (and very slow under tracemalloc). With numpy, the
     UTF-16 code units of the text are histogrammed in one C pass instead; text
     with characters outside the BMP (surrogate pairs) falls back to Counter.
+    A small corpus is counted without numpy unless it is already loaded: importing it
+    costs ~0.1 s of CPU and ~13 MB, more than counting a few megabytes' characters;
+    ``str.count`` per distinct character is a C scan each, fast while they are few.
     """
-    if len(text) < 4096 or _np() is None:
-        into.update(text)
+    if (
+        len(text) < 4096
+        or (counted_before < NUMPY_CHAR_COUNT_FROM and "numpy" not in sys.modules)
+        or _np() is None
+    ):
+        distinct = set(text)
+        if len(distinct) <= _FEW_DISTINCT_CHARS:
+            for ch in distinct:
+                into[ch] += text.count(ch)
+        else:
+            into.update(text)
         return
     np = _np()
     units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype="<u2")

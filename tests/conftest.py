@@ -26,13 +26,19 @@ def resources_dir() -> Path:
     return RESOURCES
 
 
-@pytest.fixture(params=["ahead-of-time", "jit"])
+@pytest.fixture(params=["ahead-of-time", "jit", "python"])
 def bpe_kernels_build(request, monkeypatch) -> str:
-    """Run a test on both builds of BPE training's merge loop (core.trainers.bpe_merge): the
-    extension ``python -m core.jit`` compiles ahead of time (skipped where it is not built;
-    .ci/setup.sh builds it) and numba's JIT of the same source."""
+    """Run a test on each path of BPE training's merge loop: the compiled one (core.trainers.bpe_merge)
+    in both builds, the extension ``python -m core.jit`` compiles ahead of time (skipped where it is
+    not built; .ci/setup.sh builds it) and numba's JIT of the same source, and the plain Python one
+    small jobs take (core.trainers.bpe_python). Each is forced whatever the job's size."""
     from core.jit import JIT_ONLY_VARIABLE, load_ahead_of_time
+    from core.trainers import bpe
 
+    if request.param == "python":
+        monkeypatch.setattr(bpe, "PYTHON_LOOP_MAX_SYMBOLS", 1 << 62)
+        return request.param
+    monkeypatch.setattr(bpe, "PYTHON_LOOP_MAX_SYMBOLS", -1)
     if request.param == "jit":
         monkeypatch.setenv(JIT_ONLY_VARIABLE, "1")
     elif load_ahead_of_time("core.trainers.bpe_kernels") is None:

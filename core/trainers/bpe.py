@@ -54,9 +54,14 @@ from core.bytelevel import BYTE_ALPHABET
 from core.errors import ConfigError, CorpusError
 from core.events import MergeEvent, Progress, TrainingStopped
 from core.models.bpe import BPE
+from core.trainers.bpe_python import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_VOCAB
 
 # A limit users already know (ids were once stored as code points); int32 ids would allow more.
 MAX_VOCAB_SIZE = 1_000_000
+# Words of at most this many characters in all (distinct words, each once) train in plain Python
+# (core/trainers/bpe_python.py), larger ones on the compiled merge loop; measured in
+# benchmarks/bench_bpe_train.py (see the README's Performance section).
+PYTHON_LOOP_MAX_SYMBOLS = 50_000
 # Merges per compiled call, at most: each call's events are held in memory until yielded.
 _MAX_CHUNK = 2048
 
@@ -89,23 +94,36 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
 
     for t in options.special_tokens or []:
         add(t)
-    import numpy as np  # here, not at the top: `import core` stays light
+    # A small job (a short novel) runs steps 2-4 in plain Python: importing numpy and loading the
+    # compiled loop would cost it more than all its merges (see core/trainers/bpe_python.py).
+    small = sum(map(len, word_counts)) <= PYTHON_LOOP_MAX_SYMBOLS
+    if small:
+        chars = sorted(set("".join(word_counts)))
+    else:
+        import numpy as np  # here, not at the top: `import core` stays light
 
-    # Every character position once, as (distinct character, form) keys; the distinct
-    # characters are also the whole alphabet when it is not limited.
-    chars, keys, lengths = _symbol_keys(word_counts, prefix, suffix)
-    alphabet = yield from _alphabet(word_counts, options.limit_alphabet, options.byte_level, chars)
+        # Every character position once, as (distinct character, form) keys; the distinct
+        # characters are also the whole alphabet when it is not limited.
+        chars, keys, lengths = _symbol_keys(word_counts, prefix, suffix)
+    alphabet = yield from _alphabet(word_counts, options.limit_alphabet, options.byte_level, chars, small)
     # WordPiece parity tests replay tokenizers' own (hash-order) numbering of the alphabet.
     rank = {t: i for i, t in enumerate(options.extra.get("alphabet_order") or ())}
     for c in sorted(alphabet, key=lambda t: rank.get(t, len(rank))) if rank else alphabet:
         add(c)
-    # (character, form) combinations that occur, in key order (a presence table: O(n), no sort)
-    occurs = np.zeros(4 * len(chars), dtype=bool)
-    occurs[keys] = True
-    needed = np.flatnonzero(occurs).tolist()
-    del occurs
+    if not small:
+        # (character, form) combinations that occur, in key order (a presence table: O(n), no sort)
+        occurs = np.zeros(4 * len(chars), dtype=bool)
+        occurs[keys] = True
+        needed = np.flatnonzero(occurs).tolist()
+        del occurs
     if prefix or suffix:
-        forms = {_form(chars[k >> 2], k & 3, prefix, suffix) for k in needed if chars[k >> 2] in token_to_id}
+        if small:
+            from core.trainers.bpe_python import forms_needed
+
+            needed_forms = forms_needed(word_counts, prefix, suffix)
+        else:
+            needed_forms = {(chars[k >> 2], k & 3) for k in needed}
+        forms = {_form(ch, form, prefix, suffix) for ch, form in needed_forms if ch in token_to_id}
         for form in sorted(sorted(forms.difference(token_to_id)), key=lambda t: rank.get(t, len(rank))):
             add(form)
 
@@ -115,35 +133,78 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
     # subtle: with a prefix or suffix a one-character special token counts as a known
     # character (as it did in the per-word loop this replaces); without, the alphabet alone.
     known = token_to_id if prefix or suffix else set(alphabet)
-    lookup = np.full(4 * len(chars), -1, dtype=np.int32)
-    for k in needed:
-        if chars[k >> 2] in known:
-            lookup[k] = token_to_id[_form(chars[k >> 2], k & 3, prefix, suffix)]
-    ids = lookup[keys]
-    del keys
-    kept = ids >= 0
-    symbols = ids[kept]
-    word_len = np.bincount(
-        np.repeat(np.arange(total, dtype=np.int32), lengths)[kept], minlength=total
-    ).astype(np.int32)
-    del ids, kept, lengths
-    counts = np.fromiter(word_counts.values(), dtype=np.int64, count=total)
-    yield Progress("tokenize words", total, total)
+    merges: list[tuple[str, str]] = []
+    if small:
+        from core.trainers import bpe_python
 
-    # -- step 3: pair counts, and the words each pair occurs in -----------------
-    # Steps 3 and 4 run compiled (core/trainers/bpe_kernels.py keeps the words, pair counts,
-    # word lists and heap in flat arrays; bpe_merge.py picks the build, ahead of time or JIT).
+        words = bpe_python.word_ids(list(word_counts), token_to_id, known, prefix, suffix)
+        yield Progress("tokenize words", total, total)
+        # steps 3 and 4 in plain Python
+        yield Progress("count pairs", 0, total)
+        result = yield from bpe_python.merge(
+            words, list(word_counts.values()), id_to_token, token_to_id, prefix or "", vocab_size,
+            min_frequency, merges,
+        )  # fmt: skip
+        del words
+    else:
+        lookup = np.full(4 * len(chars), -1, dtype=np.int32)
+        for k in needed:
+            if chars[k >> 2] in known:
+                lookup[k] = token_to_id[_form(chars[k >> 2], k & 3, prefix, suffix)]
+        ids = lookup[keys]
+        del keys
+        kept = ids >= 0
+        symbols = ids[kept]
+        word_len = np.bincount(
+            np.repeat(np.arange(total, dtype=np.int32), lengths)[kept], minlength=total
+        ).astype(np.int32)
+        del ids, kept, lengths
+        counts = np.fromiter(word_counts.values(), dtype=np.int64, count=total)
+        yield Progress("tokenize words", total, total)
+        result = yield from _merge_compiled(symbols, word_len, counts, id_to_token, add, options, merges)
+        del symbols, word_len, counts
+    if result == STOP_VOCAB:
+        reason = "reached the requested vocabulary size"
+    elif result == STOP_MIN_FREQUENCY:
+        reason = f"no pair occurs at least {min_frequency} times (the minimum frequency)"
+    else:
+        reason = "no pairs left to merge: every word is a single token"
+
+    if reason == "reached the requested vocabulary size" and not merges:
+        reason = (
+            f"the special tokens and alphabet ({len(id_to_token):,} symbols) already fill "
+            f"the requested vocabulary of {vocab_size:,}"
+        )
+    yield TrainingStopped(reason, len(id_to_token), vocab_size)
+
+    return BPE(
+        dict(token_to_id),
+        merges,
+        unk_token=options.unk_token,
+        continuing_subword_prefix=prefix,
+        end_of_word_suffix=suffix,
+    )
+
+
+def _merge_compiled(symbols, word_len, counts, id_to_token: list[str], add, options, merges: list):
+    """Steps 3 and 4 compiled: yields Progress and one MergeEvent per merge, appends to ``merges``;
+    returns why it stopped (a ``STOP_*``).
+
+    core/trainers/bpe_kernels.py keeps the words, pair counts, word lists and heap in flat
+    arrays; bpe_merge.py picks the build, ahead of time or JIT.
+    """
     from core.trainers import bpe_merge as merging
 
+    prefix = options.continuing_subword_prefix or ""
+    vocab_size, min_frequency = options.vocab_size, options.min_frequency
+    total = word_len.shape[0]
     yield Progress("count pairs", 0, total)
-    state = merging.MergeState.build(symbols, word_len, counts, id_to_token, prefix or "", vocab_size)
+    state = merging.MergeState.build(symbols, word_len, counts, id_to_token, prefix, vocab_size)
     del symbols, word_len, counts  # the state holds them now
     yield Progress("count pairs", total, total)
 
-    # -- step 4: merge until the vocabulary is big enough -----------------------
     # Chunks of merges between yields: long enough that the call costs nothing, short enough
     # (about 50 ms) that the explorer's merge log moves and a cancel is honoured promptly.
-    merges: list[tuple[str, str]] = []
     step = 0
     chunk = 16
     while True:
@@ -166,31 +227,14 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
             chunk *= 2
         elif elapsed > 0.1 and chunk > 1:
             chunk //= 2
-    if result == merging.STOP_VOCAB:
-        reason = "reached the requested vocabulary size"
-    elif result == merging.STOP_MIN_FREQUENCY:
-        reason = f"no pair occurs at least {min_frequency} times (the minimum frequency)"
-    else:
-        reason = "no pairs left to merge: every word is a single token"
-
-    if reason == "reached the requested vocabulary size" and step == 0:
-        reason = (
-            f"the special tokens and alphabet ({len(id_to_token):,} symbols) already fill "
-            f"the requested vocabulary of {vocab_size:,}"
-        )
-    del state  # before the model is built: the merge arrays are the biggest thing we hold
-    yield TrainingStopped(reason, len(id_to_token), vocab_size)
-
-    return BPE(
-        dict(token_to_id),
-        merges,
-        unk_token=options.unk_token,
-        continuing_subword_prefix=prefix,
-        end_of_word_suffix=suffix,
+    # (returning drops the state before the model is built: its arrays are the biggest thing we hold)
+    return {merging.STOP_VOCAB: STOP_VOCAB, merging.STOP_MIN_FREQUENCY: STOP_MIN_FREQUENCY}.get(
+        result, STOP_NO_PAIRS
     )
 
 
-def _alphabet(word_counts: dict[str, int], limit: int | None, byte_level: bool, present: list[str]):
+def _alphabet(word_counts: dict[str, int], limit: int | None, byte_level: bool, present: list[str],
+              small: bool = False):  # fmt: skip
     """Characters of the words (plus all 256 byte symbols for byte-level), sorted by code point.
 
     ``present`` are the words' distinct characters (``_symbol_keys`` found them). With ``limit``,
@@ -206,7 +250,7 @@ def _alphabet(word_counts: dict[str, int], limit: int | None, byte_level: bool, 
             chars.update(BYTE_ALPHABET)
         yield Progress("alphabet", len(word_counts), len(word_counts))
         return sorted(chars)
-    freq = _char_frequencies(word_counts)
+    freq = _char_frequencies_in_python(word_counts) if small else _char_frequencies(word_counts)
     if byte_level:
         huge = 1 << 62
         for ch in BYTE_ALPHABET:
@@ -217,6 +261,16 @@ def _alphabet(word_counts: dict[str, int], limit: int | None, byte_level: bool, 
         chars.sort(key=lambda ch: (-freq[ch], ord(ch)))
         chars = chars[:limit]
     return sorted(chars)
+
+
+def _char_frequencies_in_python(word_counts: dict[str, int]) -> dict[str, int]:
+    """:func:`_char_frequencies` for a small job, without numpy (each distinct character of a word
+    counted with ``str.count``, in C)."""
+    freq: dict[str, int] = {}
+    for word, n in word_counts.items():
+        for ch in set(word):
+            freq[ch] = freq.get(ch, 0) + word.count(ch) * n
+    return freq
 
 
 def _char_frequencies(word_counts: dict[str, int]) -> dict[str, int]:

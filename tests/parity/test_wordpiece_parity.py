@@ -48,7 +48,7 @@ def read_lines(path, limit=None):
     return lines if limit is None else lines[:limit]
 
 
-@pytest.mark.usefixtures("bpe_kernels_build")  # both builds of the BPE merge loop
+@pytest.mark.usefixtures("bpe_kernels_build")  # each path of the BPE merge loop
 def test_frequency_score_equals_word_piece_trainer_on_the_hug_table():
     lines = ["hug"] * 10 + ["pug"] * 5 + ["pun"] * 12 + ["bun"] * 4 + ["hugs"] * 5
     theirs = their_trained(lines, 100)
@@ -56,7 +56,7 @@ def test_frequency_score_equals_word_piece_trainer_on_the_hug_table():
     assert {"##ug", "##un", "hug", "pun", "pug", "hugs", "bun"} <= set(theirs)
 
 
-@pytest.mark.usefixtures("bpe_kernels_build")  # both builds of the BPE merge loop
+@pytest.mark.usefixtures("bpe_kernels_build")  # each path of the BPE merge loop
 @pytest.mark.parametrize(
     "lines",
     [
@@ -72,7 +72,7 @@ def test_frequency_score_equals_word_piece_trainer_on_awkward_inputs(lines):
     assert our_frequency_vocab(lines, 60, theirs) == theirs
 
 
-@pytest.mark.usefixtures("bpe_kernels_build")  # both builds of the BPE merge loop
+@pytest.mark.usefixtures("bpe_kernels_build")  # each path of the BPE merge loop
 @pytest.mark.slow
 @pytest.mark.parametrize(
     "name, limit", [("en-botchan.txt", None), ("ja-wagahaiwa.txt", None), ("ko-movie-reviews.txt", 30_000)]
@@ -84,7 +84,7 @@ def test_frequency_score_equals_word_piece_trainer(corpora_dir, name, limit):
     assert our_frequency_vocab(lines, 8000, theirs) == theirs
 
 
-@pytest.mark.usefixtures("bpe_kernels_build")  # both builds of the BPE merge loop
+@pytest.mark.usefixtures("bpe_kernels_build")  # each path of the BPE merge loop
 @pytest.mark.slow
 def test_frequency_score_with_min_frequency(corpora_dir):
     lines = read_lines(corpora_dir / "en-botchan.txt")

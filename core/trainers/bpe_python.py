@@ -1,0 +1,236 @@
+"""The BPE trainer's steps 2 to 4 in plain Python, for small jobs: no numpy, no compiled kernels.
+
+``core.trainers.bpe`` runs these when the words hold few symbols (``PYTHON_LOOP_MAX_SYMBOLS``
+there): on a 0.3 MB novel the merges themselves take less time than importing numpy and
+loading the compiled merge loop, which cost ~0.1 s of CPU and ~20 MB before the first merge.
+The algorithm, the tie rule, the heap and the tie flag are those of
+``core/trainers/bpe_kernels.py`` step for step (both are the loop ``core/trainers/bpe.py``
+describes), so both paths give the same merges and events; the tests run both.
+
+A word is a string whose characters are token ids (``chr(id)``), so finding and replacing a
+pair is ``str.find`` and ``str.replace`` in C, and a pair is a two-character string whose
+order is the order of ``(left id, right id)``.
+
+    >>> tokens = ["a", "b"]
+    >>> words = word_ids(["abab", "ab"], {"a": 0, "b": 1}, "ab", None, None)
+    >>> merges = []
+    >>> drain(merge(words, [2, 1], tokens, {"a": 0, "b": 1}, "", 3, 0, merges)) == STOP_VOCAB
+    True
+    >>> merges, tokens                      # a + b -> ab (5 occurrences): the vocabulary is full
+    ([('a', 'b')], ['a', 'b', 'ab'])
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter, defaultdict
+from collections.abc import Generator
+from operator import add
+
+from core.events import MergeEvent, Progress
+
+# merge()'s results: the same codes as core.trainers.bpe_merge's kernels
+STOP_VOCAB, STOP_NO_PAIRS, STOP_MIN_FREQUENCY = 1, 2, 3
+_TIE_LOOK = 64  # heap entries the tie check looks at, at most (as the kernel's)
+
+
+def forms_needed(words, prefix: str | None, suffix: str | None) -> set[tuple[str, int]]:
+    """``(character, form)`` of every position of ``words``, as ``bpe._symbol_keys`` numbers forms.
+
+    Form 1: with the continuing-subword prefix (not the word's first character); 2: with the
+    end-of-word suffix (its last); 3: both. ``forms_needed(["hug", "a"], "##", None)`` gives
+    ``{("h", 0), ("u", 1), ("g", 1), ("a", 0)}``.
+    """
+    pre = 1 if prefix else 0
+    end = 2 if suffix else 0
+    out: set[tuple[str, int]] = set()
+    middles = []
+    for w in words:
+        if len(w) == 1:
+            out.add((w, end))
+        elif w:
+            out.add((w[0], 0))
+            out.add((w[-1], pre | end))
+            middles.append(w[1:-1])
+    out.update((ch, pre) for ch in set("".join(middles)))
+    return out
+
+
+def word_ids(words, token_to_id: dict[str, int], known, prefix: str | None, suffix: str | None) -> list[str]:
+    """Every word as a string of id code points; characters not in ``known`` are dropped.
+
+    ``word_ids(["hug", "gu"], {"g": 0, "h": 1, "u": 2}, "ghu", None, None)`` gives
+    ``["\\x01\\x02\\x00", "\\x00\\x02"]``. With a prefix or suffix a character's token is its
+    form (``##u``, ``g</w>``), chosen by its place in the word, as in ``tokenizers``.
+    """
+    chars = set("".join(words))
+
+    def table(form: int) -> dict[int, str | None]:
+        out: dict[int, str | None] = {}
+        for ch in chars:
+            token = (prefix if form & 1 and prefix else "") + ch + (suffix if form & 2 and suffix else "")
+            i = token_to_id.get(token) if ch in known else None
+            out[ord(ch)] = None if i is None else chr(i)
+        return out
+
+    if not prefix and not suffix:
+        # One translate over all words joined by a character that is neither in a word nor an id.
+        sep = chr(0x10FFFF)
+        while sep in chars:
+            sep = chr(ord(sep) - 1)
+        if ord(sep) > len(token_to_id):
+            return sep.join(words).translate(table(0)).split(sep)
+    pre = 1 if prefix else 0
+    end = 2 if suffix else 0
+    first, middle, last, single = table(0), table(pre), table(pre | end), table(end)
+    out = []
+    for w in words:
+        if len(w) > 1:
+            out.append(w[0].translate(first) + w[1:-1].translate(middle) + w[-1].translate(last))
+        else:
+            out.append(w.translate(single))
+    return out
+
+
+def merge(words: list[str], counts: list[int], id_to_token: list[str], token_to_id: dict[str, int],
+          prefix: str, vocab_size: int, min_frequency: int,
+          merges: list[tuple[str, str]]) -> Generator[Progress | MergeEvent, None, int]:  # fmt: skip
+    """Steps 3 and 4 of ``core.trainers.bpe``: ``Progress("count pairs", n, n)`` once the pairs are
+    counted, then one :class:`MergeEvent` per merge (also appended to ``merges``); returns why it
+    stopped (a ``STOP_*``).
+
+    ``words`` (id strings, rewritten in place) and ``counts`` are the words and how often each
+    occurs; ``id_to_token`` and ``token_to_id`` grow with every new token.
+    """
+    # -- step 3: pair counts, and the words each pair occurs in (increasing, once each)
+    # subtle: map(add, w, w[1:]) builds a word's pairs in C; words of equal count are counted
+    # together (Counter's C loop), so Python loops only over distinct pairs.
+    pair_counts: defaultdict[str, int] = defaultdict(int)
+    pair_words: defaultdict[str, list[int]] = defaultdict(list)
+    by_count: defaultdict[int, list[str]] = defaultdict(list)
+    for iw, w in enumerate(words):
+        if len(w) > 1:
+            pairs = set(map(add, w, w[1:]))
+            by_count[counts[iw]].append(w)
+            for k in pairs:
+                pair_words[k].append(iw)
+    sep = chr(len(id_to_token))  # no word holds it (not an id yet): pairs across two words hold it
+    for n, same in by_count.items():
+        joined = sep.join(same)
+        for k, m in Counter(map(add, joined, joined[1:])).items():
+            if sep not in k:
+                pair_counts[k] += m * n
+    # One entry per pair: (-count, pair, seq, words), seq the pair's rank in (left, right) order;
+    # heapq's own steps, as the kernel's heap takes them (the tie flag reads the heap's layout).
+    heap = [(-pair_counts[k], k, seq, pair_words[k]) for seq, k in enumerate(sorted(pair_words))]
+    del pair_words
+    heapq.heapify(heap)
+    seq = len(heap)
+    # the words where a pair gained occurrences during one merge, in order of first gain
+    where: defaultdict[str, list[int]] = defaultdict(list)
+    step = 0
+    yield Progress("count pairs", len(words), len(words))
+
+    heappop, heappush = heapq.heappop, heapq.heappush
+
+    # -- step 4: merge until the vocabulary is big enough
+    while True:
+        if len(id_to_token) >= vocab_size:
+            return STOP_VOCAB
+        if not heap:
+            return STOP_NO_PAIRS
+        negcount, pair, entry_seq, listed = heap[0]
+        count = pair_counts[pair]
+        if -negcount != count:  # stale: push back with the current count (lazy invalidation)
+            # subtle: pop then push, not heapreplace: the kernel's heap takes these very steps
+            heappop(heap)
+            heappush(heap, (-count, pair, entry_seq, listed))
+            continue
+        if count < 1:
+            return STOP_NO_PAIRS
+        if count < min_frequency:
+            return STOP_MIN_FREQUENCY
+        heappop(heap)
+        tie = _has_tie(heap, count, pair, pair_counts)
+
+        # 4a. the new token: left + right (right without its continuing-subword prefix), or the
+        # existing token with the same text
+        a, b = pair[0], pair[1]
+        left, right = id_to_token[ord(a)], id_to_token[ord(b)]
+        piece = right[len(prefix) :] if prefix and right.startswith(prefix) else right
+        new_token = left + piece
+        new_id = token_to_id.get(new_token)
+        if new_id is None:
+            new_id = token_to_id[new_token] = len(id_to_token)
+            id_to_token.append(new_token)
+        c = chr(new_id)
+
+        # 4b. merge in every listed word, left to right without overlaps; each occurrence
+        # retires the pairs around it and creates pairs with the new token
+        for iw in listed:
+            w = words[iw]
+            j = w.find(pair)
+            if j < 0:
+                continue
+            n = counts[iw]
+            last = len(w) - 2
+            prev_end = -1
+            while j >= 0:
+                if j > 0:
+                    q = c if prev_end == j else w[j - 1]
+                    pair_counts[q + a] -= n
+                    k = q + c
+                    pair_counts[k] += n
+                    lst = where[k]
+                    if not lst or lst[-1] != iw:
+                        lst.append(iw)
+                if j < last:
+                    q = w[j + 2]
+                    pair_counts[b + q] -= n
+                    k = c + q
+                    pair_counts[k] += n
+                    lst = where[k]
+                    if not lst or lst[-1] != iw:
+                        lst.append(iw)
+                prev_end = j + 2
+                j = w.find(pair, prev_end)
+            words[iw] = w.replace(pair, c)
+
+        # 4c. push every pair that gained occurrences, with its current count and its words
+        for k, lst in where.items():
+            kc = pair_counts[k]
+            if kc > 0:
+                heappush(heap, (-kc, k, seq, lst))
+                seq += 1
+        where.clear()
+
+        merges.append((left, right))
+        step += 1
+        yield MergeEvent(step, left, right, new_token, count, len(id_to_token), float(count), tie)
+
+
+def _has_tie(heap: list, count: int, pair: str, pair_counts: dict[str, int]) -> bool:
+    """Does a pair other than ``pair`` have ``count`` now? The kernel's ``_has_tie``, on heapq's list.
+
+    Walks the heap's entries keyed ``count`` from the top (right child first, at most 64), as
+    the kernel does, so both paths flag the same merges.
+    """
+    neg = -count
+    size = len(heap)
+    stack = [0]
+    pop, push = stack.pop, stack.append
+    seen = 0
+    while stack:
+        i = pop()
+        if i < size:
+            entry = heap[i]
+            if entry[0] == neg:
+                other = entry[1]
+                if other != pair and pair_counts[other] == count:
+                    return True
+                seen += 1
+                if seen == _TIE_LOOK:
+                    return False
+                push(2 * i + 1)
+                push(2 * i + 2)
+    return False

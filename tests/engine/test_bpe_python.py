@@ -1,0 +1,134 @@
+"""BPE training's two merge loops agree: the plain Python one small jobs take
+(core/trainers/bpe_python.py) and the compiled one (core/trainers/bpe_kernels.py) give the same
+events, merges, tie flags, vocabulary and stop reason on any input.
+
+Both are checked against ``tokenizers`` in tests/parity (the ``bpe_kernels_build`` fixture runs
+each path); here they are checked against each other on random small corpora built to tie:
+two- and three-letter alphabets, runs of one letter ("aaaa"), one-character words, tokens that
+two different merges build, with and without affixes, alphabet limits and minimum frequencies.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.errors import CorpusError
+from core.events import MergeEvent, Progress, TrainingStopped
+from core.trainers import bpe
+from core.trainers.bpe import train_bpe
+from core.training import TrainOptions
+
+
+def _run(word_counts, options, python: bool, monkeypatch):
+    """Every event and the model, on the path asked for."""
+    monkeypatch.setattr(bpe, "PYTHON_LOOP_MAX_SYMBOLS", 1 << 62 if python else -1)
+    events = []
+    gen = train_bpe(dict(word_counts), options)
+    while True:
+        try:
+            events.append(next(gen))
+        except StopIteration as stop:
+            return events, stop.value
+
+
+def _same_training(word_counts, options, monkeypatch):
+    py_events, py_model = _run(word_counts, options, True, monkeypatch)
+    kernel_events, kernel_model = _run(word_counts, options, False, monkeypatch)
+    assert py_events == kernel_events  # merges, counts, tie flags, sizes, progress, stop reason
+    assert py_model.get_vocab() == kernel_model.get_vocab()
+    assert py_model.ranked_merges() == kernel_model.ranked_merges()
+    return py_events
+
+
+words = st.text(alphabet=st.sampled_from("aab가"), min_size=1, max_size=9)
+corpora = st.dictionaries(words, st.integers(1, 7), min_size=1, max_size=12)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    counts=corpora,
+    vocab_size=st.integers(1, 40),
+    min_frequency=st.sampled_from([0, 0, 2, 5]),
+    affixes=st.sampled_from([(None, None), ("##", None), (None, "</w>"), ("##", "</w>")]),
+    limit=st.sampled_from([None, None, 1, 2]),
+    specials=st.sampled_from([[], ["<unk>"], ["a"], ["<unk>", "b"]]),
+)
+def test_python_and_compiled_loops_give_the_same_training(
+    counts, vocab_size, min_frequency, affixes, limit, specials, monkeypatch
+):
+    options = TrainOptions(
+        "bpe",
+        vocab_size=vocab_size,
+        min_frequency=min_frequency,
+        special_tokens=specials,
+        continuing_subword_prefix=affixes[0],
+        end_of_word_suffix=affixes[1],
+        limit_alphabet=limit,
+    )
+    _same_training(counts, options, monkeypatch)
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [
+        pytest.param({"a": 7}, id="one character"),
+        pytest.param({"aaaa": 3, "aaaaaaa": 2, "aa": 1, "a": 5}, id="repeated symbols"),
+        pytest.param({"ab": 1, "cd": 1, "ef": 1, "ba": 1, "dc": 1, "fe": 1}, id="all pairs tie"),
+        pytest.param({"abc": 2, "bcd": 2, "ab": 1, "cd": 1}, id="a token built two ways"),
+        pytest.param({"ab" * 300 + "c": 2, "abc" * 200: 1, "ca" * 50: 3}, id="long words"),
+        pytest.param({"": 3, "ab": 2}, id="an empty word"),
+    ],
+)
+@pytest.mark.parametrize("algorithm", ["bpe", "bytelevel-bpe"])
+def test_awkward_inputs_give_the_same_training(counts, algorithm, monkeypatch):
+    options = TrainOptions(algorithm, vocab_size=300, special_tokens=["<unk>"])
+    events = _same_training(counts, options, monkeypatch)
+    assert isinstance(events[-1], TrainingStopped)
+
+
+def test_ties_are_flagged_and_progress_comes_first(monkeypatch):
+    # every pair occurs once: each merge but the last is a tie
+    events = _same_training({"ab": 1, "cd": 1, "ef": 1}, TrainOptions("bpe", vocab_size=20), monkeypatch)
+    merges = [e for e in events if isinstance(e, MergeEvent)]
+    assert [e.tie for e in merges] == [True, True, False]
+    assert isinstance(events[0], Progress) and events.index(merges[0]) > 0
+
+
+def test_no_words_is_refused_on_both_paths(monkeypatch):
+    for python in (True, False):
+        with pytest.raises(CorpusError):
+            _run({}, TrainOptions("bpe", vocab_size=10), python, monkeypatch)
+
+
+def test_small_jobs_take_the_python_loop_without_numpy():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from core.events import drain\n"
+        "from core.trainers.bpe import train_bpe\n"
+        "from core.training import TrainOptions\n"
+        "drain(train_bpe({'hug': 10, 'pug': 5, 'pun': 12}, TrainOptions('bpe', vocab_size=12)))\n"
+        "print('numpy' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+many_words = st.dictionaries(
+    st.text(alphabet=st.sampled_from("abcdefghij"), min_size=2, max_size=12),
+    st.integers(1, 3),
+    min_size=60,
+    max_size=250,
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(counts=many_words, vocab_size=st.integers(30, 400))
+def test_many_tied_pairs_give_the_same_training(counts, vocab_size, monkeypatch):
+    # Hundreds of pairs tied at counts 1-3 and many stale heap entries: the tie rule and the
+    # lazy re-pushes decide most merges here.
+    _same_training(counts, TrainOptions("bpe", vocab_size=vocab_size), monkeypatch)
