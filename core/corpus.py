@@ -40,7 +40,6 @@ line ends — they are ordinary whitespace here, as in ``tokenizers``.
 from __future__ import annotations
 
 import codecs
-import json
 import os
 import sys
 import threading
@@ -52,7 +51,6 @@ from pathlib import Path
 
 import regex
 
-from core.atomic import write_atomic
 from core.errors import ConfigError, CorpusError
 from core.events import Progress, Warning_
 from core.paths import require_regular_file
@@ -660,6 +658,8 @@ def read_word_counts(path) -> WordCounts:
 
 
 def _read_pipeline(path: Path, text: str) -> dict:
+    import json  # here, not at the top: counting a text file needs neither json nor core.atomic
+
     try:
         pipeline = json.loads(text)
     except ValueError:
@@ -679,6 +679,10 @@ def write_word_counts(counts: dict[str, int], path, options=None) -> None:
     it): a trainer that breaks ties by first occurrence (WordPiece's likelihood
     score) then learns from the file exactly what it learns from the text.
     """
+    import json
+
+    from core.atomic import write_atomic
+
     lines = []
     if options is not None:
         lines.append(COUNTED_WITH + json.dumps(counting_pipeline(options), ensure_ascii=False) + "\n")

@@ -37,10 +37,7 @@ from __future__ import annotations
 
 import codecs
 import os
-import pickle
-import subprocess
 import sys
-from multiprocessing.connection import Connection, wait
 from pathlib import Path
 from typing import cast
 
@@ -112,6 +109,11 @@ def count_file_parallel(path: Path, counter, encoding: str, done_before: int, to
     ``encoding`` must be a concrete codec (detected by the caller) for which
     :func:`can_split` holds.
     """
+    # Here, not at the top: counting a small file imports this module for its thresholds only.
+    import pickle
+    import subprocess
+    from multiprocessing.connection import Connection, wait
+
     size = path.stat().st_size
     ranges = split_at_line_ends(path, size, workers)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [_ROOT, os.environ.get("PYTHONPATH")])))
@@ -221,6 +223,9 @@ class _ParentGone(Exception):
 
 def _worker_main() -> None:
     """A worker process: read a task on stdin, send progress and the counts on stdout."""
+    import pickle
+    from multiprocessing.connection import Connection
+
     out = Connection(os.dup(1), readable=False)
     os.dup2(2, 1)  # subtle: a stray print must not corrupt the message stream
     path, start, stop, encoding, options, parent = pickle.loads(sys.stdin.buffer.read())

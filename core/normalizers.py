@@ -28,7 +28,6 @@ loaded from here lazily); Replace with a pattern that can match empty text.
 
 from __future__ import annotations
 
-import html
 import unicodedata
 from collections.abc import Iterable
 from collections.abc import Sequence as SequenceT
@@ -665,6 +664,8 @@ def _unescape(text: NormalizedString) -> NormalizedString:
     s = text.normalized
     if "&" not in s:
         return text
+    import html  # here, not at the top: only CLIP's cleaning unescapes, and html.entities is large
+
     pieces = []
     pos = 0
     for m in html._charref.finditer(s):  # subtle: the (private) pattern html.unescape itself uses
