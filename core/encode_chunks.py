@@ -35,7 +35,8 @@ from __future__ import annotations
 
 import itertools
 import unicodedata
-from operator import le
+from itertools import chain
+from operator import itemgetter, le
 from typing import TYPE_CHECKING
 
 from core.bytelevel import bytes_to_chars
@@ -155,11 +156,9 @@ class ChunkPlan:
                     frags[0] = get_first(parts[0])
                 looked_up.append((parts, frags, has_first))
         self._fill([found for found in looked_up if None in found[1]])
-        found_of = iter(looked_up)
-        return [
-            None if cut is None else self._assemble(cut[0], next(found_of)[1], cut[1])  # type: ignore[arg-type]
-            for cut in cuts
-        ]
+        filled = [(cut[0], frags, cut[1]) for cut, (_, frags, _) in zip(filter(None, cuts), looked_up)]
+        made = iter(self._assemble_many(filled))  # type: ignore[arg-type]  # filled: no None left
+        return [None if cut is None else next(made) for cut in cuts]
 
     def _fill(self, found: list[tuple[list[str], list, int]]) -> None:
         """Put the fragments of the chunks not cached yet into ``found``'s lists, in place."""
@@ -228,6 +227,58 @@ class ChunkPlan:
             word += word_count
             pos += len(part) + gap
         return Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(words), (0,) * len(ids))
+
+    def _assemble_many(self, texts: list[tuple[list[str], list[Fragment], int]]) -> list[Encoding]:
+        """:meth:`_assemble` of many texts ``(chunks, fragments, where the first starts)`` at once.
+
+        Every token of the batch goes into flat arrays, each chunk's shift is one array
+        operation, and each text takes its slices: the interpreter works per text, not per chunk
+        or token. subtle: tuples of numbers and strings only, so the cyclic collector untracks
+        what a batch keeps the first time it meets it.
+        """
+        import numpy as np
+
+        frags = list(chain.from_iterable(frags for _, frags, _ in texts))
+        n_chunks = len(frags)
+        per_text = np.fromiter(map(len, (frags for _, frags, _ in texts)), np.int64, len(texts))
+        counts = np.fromiter(map(itemgetter(5), frags), np.int64, n_chunks)
+        total = int(counts.sum())
+        if not total:
+            return [Encoding() for _ in texts]
+        # where each chunk starts in its text: the chunks' lengths (and the space between two),
+        # summed from the text's first chunk on
+        gap = 0 if self.kind == "regex" else 1
+        step = np.fromiter(map(len, chain.from_iterable(parts for parts, _, _ in texts)), np.int64, n_chunks)
+        step += gap
+        before = np.cumsum(step) - step
+        first_chunk = np.cumsum(per_text) - per_text
+        first_at = np.fromiter((start for _, _, start in texts), np.int64, len(texts))
+        has = per_text > 0
+        base = np.zeros(len(texts), np.int64)
+        base[has] = before[first_chunk[has]] - first_at[has]
+        shift = np.repeat(before - np.repeat(base, per_text), counts)
+        starts = np.fromiter(chain.from_iterable(map(itemgetter(2), frags)), np.int64, total)
+        ends = np.fromiter(chain.from_iterable(map(itemgetter(3), frags)), np.int64, total)
+        starts += shift
+        ends += shift
+        # word indexes: each chunk's pre-tokens come after those of the text's earlier chunks
+        word_counts = np.fromiter(map(itemgetter(6), frags), np.int64, n_chunks)
+        words_before = np.cumsum(word_counts) - word_counts
+        word_base = np.zeros(len(texts), np.int64)
+        word_base[has] = words_before[first_chunk[has]]
+        words = np.fromiter(chain.from_iterable(map(itemgetter(4), frags)), np.int64, total)
+        words += np.repeat(words_before - np.repeat(word_base, per_text), counts)
+        ids = tuple(chain.from_iterable(map(itemgetter(0), frags)))
+        tokens = tuple(chain.from_iterable(map(itemgetter(1), frags)))
+        starts_of, ends_of, words_of = tuple(starts.tolist()), tuple(ends.tolist()), tuple(words.tolist())
+        # each text's tokens: those of the chunks before its first, to those before the next text's
+        tokens_before = np.concatenate(([0], np.cumsum(counts)))
+        edges = tokens_before[np.concatenate(([0], np.cumsum(per_text)))].tolist()
+        from_spans = Encoding.from_spans
+        return [
+            from_spans(ids[a:b], tokens[a:b], starts_of[a:b], ends_of[a:b], words_of[a:b])
+            for a, b in zip(edges, edges[1:])
+        ]
 
     # -- chunks seen for the first time ------------------------------------------------
     def _fragments(self, keys: list[str], first: bool) -> dict[str, Fragment]:

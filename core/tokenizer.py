@@ -90,6 +90,37 @@ class _Listed(Generic[T]):
         setattr(obj, self.slot, value)
 
 
+class _ListedOffsets(_Listed[tuple[int, int]]):
+    """``Encoding.offsets``: as :class:`_Listed`, and also stored as ``(PAIRED, starts, ends)``
+    (see :meth:`Encoding.from_spans`), zipped into pairs the first time it is read."""
+
+    def __get__(self, obj, owner):
+        if obj is None:
+            return self
+        found = getattr(obj, self.slot)
+        if found.__class__ is not list:
+            if len(found) == 3 and found[0] is PAIRED:
+                found = list(zip(found[1], found[2]))
+            else:
+                found = list(found)
+            setattr(obj, self.slot, found)
+        return found
+
+
+# Marks offsets stored as two flat tuples (a plain object: the cyclic collector never tracks it,
+# so the tuple holding it can be untracked as well).
+PAIRED = object()
+_ZEROS: dict[int, tuple[int, ...]] = {}  # ``(0,) * n`` by n, shared by every encoding of that length
+
+
+def zeros(n: int) -> tuple[int, ...]:
+    """``(0,) * n``, the same tuple each time (a special-tokens mask without special tokens)."""
+    found = _ZEROS.get(n)
+    if found is None:
+        found = _ZEROS[n] = (0,) * n
+    return found
+
+
 class Encoding:
     """Tokens of one input. ``offsets`` are (start, end) character spans of the original text;
     ``word_ids`` index the pre-token each token came from (None for added tokens, which
@@ -124,9 +155,34 @@ class Encoding:
 
     ids: _Listed[int] = _Listed("_ids")
     tokens: _Listed[str] = _Listed("_tokens")
-    offsets: _Listed[tuple[int, int]] = _Listed("_offsets")
+    offsets: _Listed[tuple[int, int]] = _ListedOffsets("_offsets")
     word_ids: _Listed[int | None] = _Listed("_word_ids")
     special_tokens_mask: _Listed[int] = _Listed("_special_tokens_mask")
+
+    @classmethod
+    def from_spans(
+        cls,
+        ids: tuple[int, ...],
+        tokens: tuple[str, ...],
+        starts: tuple[int, ...],
+        ends: tuple[int, ...],
+        word_ids: tuple[int, ...],
+    ) -> Encoding:
+        """An encoding without special tokens whose offsets are given as starts and ends.
+
+            >>> Encoding.from_spans((5, 7), ("ab", "c"), (0, 3), (2, 4), (0, 1)).offsets
+            [(0, 2), (3, 4)]
+
+        subtle: nothing here is an object per token (the pairs are made when ``offsets`` is
+        first read), so a batch of a corpus leaves the cyclic collector a few tuples per text.
+        """
+        enc = cls.__new__(cls)
+        enc._ids = ids
+        enc._tokens = tokens
+        enc._offsets = (PAIRED, starts, ends)
+        enc._word_ids = word_ids
+        enc._special_tokens_mask = zeros(len(ids))
+        return enc
 
     def __len__(self) -> int:
         return len(self._ids)

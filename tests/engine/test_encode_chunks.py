@@ -189,6 +189,25 @@ def test_a_batch_encodes_as_one_text_at_a_time(models):
     assert [_fields(e) for e in _tokenizer(models, "bpe", "nfkc", "metaspace").encode_batch(texts)] == general
 
 
+@pytest.mark.parametrize("config", CONFIGS, ids="-".join)
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(TEXT, max_size=6))
+def test_any_batch_encodes_as_the_general_path(models, config, texts):
+    """A batch's tokens are shifted into place all at once (texts without chunks among them)."""
+    tok = _tokenizer(models, *config)
+    expected = [_fields(tok._encode_general(t)) for t in texts]
+    assert [_fields(e) for e in tok.encode_batch(texts)] == expected
+    assert [_fields(e) for e in tok.encode_batch(texts)] == expected  # every chunk cached now
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(TEXT, max_size=6), add_prefix_space=st.booleans())
+def test_any_byte_level_batch_encodes_as_the_general_path(models, texts, add_prefix_space):
+    tok = _byte_level(models, add_prefix_space)
+    expected = [_fields(tok._encode_general(t)) for t in texts]
+    assert [_fields(e) for e in tok.encode_batch(texts)] == expected
+
+
 def test_long_chunks_are_encoded_but_not_kept(models):
     tok = _tokenizer(models, "unigram", "nfkc", "metaspace")
     long_word = "철수는치킨을먹고" * (CHUNK_CACHE_MAX // 4)
@@ -249,6 +268,17 @@ def test_encoding_fields_are_lists_that_keep_changes():
     assert len(enc) == 2
     enc.ids = [1]
     assert enc.ids == [1]
+
+
+def test_encoding_from_spans_pairs_its_offsets_when_read():
+    enc = Encoding.from_spans((5, 7), ("ab", "c"), (0, 3), (2, 4), (0, 1))
+    assert enc == Encoding([5, 7], ["ab", "c"], [(0, 2), (3, 4)], [0, 1], [0, 0])
+    assert enc.offsets is enc.offsets  # paired once, then the same list
+    enc.offsets.append((4, 4))
+    assert enc.offsets[-1] == (4, 4)
+    # a two-token encoding given as pairs is not mistaken for starts and ends
+    assert Encoding((1, 2), offsets=((0, 3), (4, 7))).offsets == [(0, 3), (4, 7)]
+    assert Encoding.from_spans((), (), (), (), ()).offsets == []
 
 
 def test_encoding_defaults_equality_and_repr():
