@@ -17,9 +17,12 @@ time (user + system) and peak memory (``ru_maxrss``) are that child's own, from
 so the ratios are printed for both.
 
 - ours: ``core.corpus.count_words`` + ``core.training.train_from_counts``
-  (pre-tokenizer ``whitespace``, ``<unk>`` the one special token), with the merge loop
-  compiled ahead of time when ``python -m core.jit`` has built it (the notes say which build
-  ran); ``--also-jit`` adds a third alternating row that forces numba's JIT build;
+  (pre-tokenizer ``whitespace``, ``<unk>`` the one special token). A small job (distinct words
+  of at most ``core.trainers.bpe.PYTHON_LOOP_MAX_SYMBOLS`` characters) merges in plain Python
+  without numpy; a larger one on the merge loop compiled ahead of time when ``python -m core.jit``
+  has built it (the notes say which ran); ``--also-jit`` adds a third alternating row that
+  forces numba's JIT build, ``--both-loops`` runs ours on each loop whatever the job's size
+  (how the threshold was chosen);
 - tokenizers: ``BpeTrainer`` with the same pre-tokenizer (``Whitespace``) and
   special token, ``RAYON_NUM_THREADS=1`` (one thread);
 - subword-nmt: ``learn-bpe --total-symbols`` with the same target size and
@@ -46,11 +49,15 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "ko-movie-reviews.txt"
 
 OURS = """
-import json, sys, time
+import json, os, sys, time
 from core.corpus import count_words
 from core.events import drain
 from core.training import TrainOptions, train_from_counts
 path, algorithm, vocab_size = sys.argv[1], sys.argv[2], int(sys.argv[3])
+loop = os.environ.get("BENCH_MERGE_LOOP")
+if loop:  # --both-loops: force one loop whatever the job's size
+    import core.trainers.bpe as bpe
+    bpe.PYTHON_LOOP_MAX_SYMBOLS = 1 << 62 if loop == "python" else -1
 t0 = time.perf_counter()
 unk = "[UNK]" if algorithm == "wordpiece" else "<unk>"
 extra = {"score": "frequency"} if algorithm == "wordpiece" else {}
@@ -59,9 +66,9 @@ words = drain(count_words(path, opts)).words
 t1 = time.perf_counter()
 tok = drain(train_from_counts(words, opts))
 t2 = time.perf_counter()
-build = "JIT" if "numba" in sys.modules else "ahead of time"
+build = "JIT" if "numba" in sys.modules else "ahead of time" if "numpy" in sys.modules else "none (plain Python)"
 print(json.dumps({"vocab": tok.vocab_size, "merges": len(getattr(tok.model, "merges", ())),
-                  "detail": f"count {t1 - t0:.1f} s + train {t2 - t1:.1f} s, kernels {build}"}))
+                  "detail": f"count {t1 - t0:.2f} s + train {t2 - t1:.2f} s, kernels {build}"}))
 """
 
 TOKENIZERS = """
@@ -153,6 +160,11 @@ def main(argv=None) -> int:
     p.add_argument(
         "--also-jit", action="store_true", help="also run ours on numba's JIT build of the kernels"
     )
+    p.add_argument(
+        "--both-loops",
+        action="store_true",
+        help="run ours twice, on the plain Python merge loop and on the compiled one, whatever the size",
+    )
     args = p.parse_args(argv)
     if not args.corpus.is_file():
         print(f"bench: corpus not found: {args.corpus}", file=sys.stderr)
@@ -170,10 +182,16 @@ def main(argv=None) -> int:
     )
 
     env = dict(os.environ, RAYON_NUM_THREADS="1", TOKENIZERS_PARALLELISM="false")
-    runs: dict[str, list[dict]] = {"ours": [], "tokenizers": [], "jit": []}
+    runs: dict[str, list[dict]] = {"ours": [], "tokenizers": [], "jit": [], "compiled": []}
     jit_env = dict(os.environ, SUBWORD_EXPLORER_JIT_ONLY="1")
     for i in range(args.repeats):
-        runs["ours"].append(run_child("ours (core)", [py, "-c", OURS] + common))
+        if args.both_loops:
+            loop_env = dict(os.environ, BENCH_MERGE_LOOP="python")
+            runs["ours"].append(run_child("ours, Python loop", [py, "-c", OURS] + common, env=loop_env))
+            loop_env = dict(os.environ, BENCH_MERGE_LOOP="compiled")
+            runs["compiled"].append(run_child("ours, compiled loop", [py, "-c", OURS] + common, env=loop_env))
+        else:
+            runs["ours"].append(run_child("ours (core)", [py, "-c", OURS] + common))
         if args.also_jit:
             runs["jit"].append(run_child("ours, JIT kernels", [py, "-c", OURS] + common, env=jit_env))
         runs["tokenizers"].append(
@@ -185,6 +203,8 @@ def main(argv=None) -> int:
             flush=True,
         )
     results = [_median_run(runs["ours"]), _median_run(runs["tokenizers"])]
+    if args.both_loops:
+        results.append(_median_run(runs["compiled"]))
     if args.also_jit:
         results.append(_median_run(runs["jit"]))
     if not args.skip_subword_nmt:

@@ -204,21 +204,20 @@ def _count_chars(text: str, into: Counter, counted_before: int = 0) -> None:
     pass 256, which is slow (and very slow under tracemalloc). With numpy, the
     UTF-16 code units of the text are histogrammed in one C pass instead; text
     with characters outside the BMP (surrogate pairs) falls back to Counter.
-    A small corpus is counted without numpy unless it is already loaded: importing it
-    costs ~0.1 s of CPU and ~13 MB, more than counting a few megabytes' characters;
-    ``str.count`` per distinct character is a C scan each, fast while they are few.
+    A small corpus of few distinct characters (English, not Korean) is counted without numpy
+    unless it is already loaded: importing it costs ~0.1 s of CPU and ~13 MB, and ``str.count``
+    per distinct character (a C scan each) counts a few megabytes of such text in less.
     """
     if (
-        len(text) < 4096
-        or (counted_before < NUMPY_CHAR_COUNT_FROM and "numpy" not in sys.modules)
-        or _np() is None
+        counted_before < NUMPY_CHAR_COUNT_FROM
+        and "numpy" not in sys.modules
+        and len(distinct := set(text)) <= _FEW_DISTINCT_CHARS
     ):
-        distinct = set(text)
-        if len(distinct) <= _FEW_DISTINCT_CHARS:
-            for ch in distinct:
-                into[ch] += text.count(ch)
-        else:
-            into.update(text)
+        for ch in distinct:
+            into[ch] += text.count(ch)
+        return
+    if len(text) < 4096 or _np() is None:
+        into.update(text)
         return
     np = _np()
     units = np.frombuffer(text.encode("utf-16-le", "surrogatepass"), dtype="<u2")

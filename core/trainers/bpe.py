@@ -59,9 +59,11 @@ from core.trainers.bpe_python import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_VOC
 # A limit users already know (ids were once stored as code points); int32 ids would allow more.
 MAX_VOCAB_SIZE = 1_000_000
 # Words of at most this many characters in all (distinct words, each once) train in plain Python
-# (core/trainers/bpe_python.py), larger ones on the compiled merge loop; measured in
-# benchmarks/bench_bpe_train.py (see the README's Performance section).
-PYTHON_LOOP_MAX_SYMBOLS = 50_000
+# (core/trainers/bpe_python.py), larger ones on the compiled merge loop. `bench_bpe_train.py
+# --both-loops` on en-botchan.txt at 8k (40k characters; byte-level 53k): the Python loop ~0.35 s
+# CPU and ~26 MB for the whole job, the compiled one about as much CPU (its numpy import) and
+# ~43 MB; at 100k characters of Japanese the Python loop takes twice the compiled one's time.
+PYTHON_LOOP_MAX_SYMBOLS = 60_000
 # Merges per compiled call, at most: each call's events are held in memory until yielded.
 _MAX_CHUNK = 2048
 

@@ -643,3 +643,33 @@ def test_cp949_with_an_undecodable_byte_is_read_as_utf8_with_the_bytes_counted(t
     path.write_bytes(("abc " * 200 + "철수 영희\n").encode("cp949") + b"\xb0")
     counts = drain(count_words(path))
     assert counts.encoding == "utf-8" and counts.replaced_bytes > 0
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("The cat sat. 'Hm,' said he!\n" * 3000, id="few distinct: str.count, no numpy"),
+        pytest.param("".join(chr(0xAC00 + i % 300) for i in range(90_000)) + "\n", id="many distinct"),
+    ],
+)
+def test_a_small_file_counts_the_same_characters_on_every_path(tmp_path, text):
+    # In a fresh process numpy is not loaded, so a small file of few distinct characters is
+    # counted with str.count and never imports numpy; the figures must be Counter's.
+    import subprocess
+    import sys
+
+    path = tmp_path / "small.txt"
+    path.write_text(text, encoding="utf-8")
+    code = (
+        "import json, sys\n"
+        "from core.corpus import count_words\n"
+        "from core.events import drain\n"
+        f"counts = drain(count_words({str(path)!r}))\n"
+        "print(json.dumps([counts.chars, 'numpy' in sys.modules]))\n"
+    )
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    chars, numpy_loaded = json.loads(done.stdout)
+    assert chars == dict(Counter(text.replace("\n", "")))
+    if len(set(text)) < 20:
+        assert not numpy_loaded
