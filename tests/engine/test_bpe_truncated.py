@@ -75,6 +75,26 @@ def test_every_cut_equals_the_model_rebuilt_from_its_first_merges(options):
     ]
 
 
+def test_cuts_in_any_order_equal_a_first_cut_order_included():
+    """A cut starts from the tables of the last cut made (a drag moves a few tokens): in any
+    order of sizes, each cut's tables are the ones a first cut builds, in the same order."""
+    import random
+
+    options = TrainOptions("bpe", vocab_size=140)
+    model = drain(train_from_counts(pre_tokenize_lines(LINES, options), options)).model
+    sizes = list(range(model.min_vocab_size - 1, len(model.vocab) + 2)) * 2
+    random.Random(7).shuffle(sizes)
+    for size in sizes:
+        fast = model.truncated(size)
+        first = object.__new__(BPE)
+        first.__dict__.update(model.__dict__)
+        first.__dict__.pop("_last_cut", None)  # a model that has made no cut yet
+        fresh = first.truncated(size)
+        for table in ("vocab", "_id_to_token", "_ranks", "_made_by"):
+            assert list(getattr(fast, table).items()) == list(getattr(fresh, table).items()), (size, table)
+        assert fast.merges == fresh.merges == slow_cut(model, size).merges
+
+
 def test_a_pair_listed_twice_cuts_by_its_earlier_rank():
     vocab = {"a": 0, "b": 1, "ab": 2, "c": 3, "abc": 4}
     model = BPE(vocab, [("a", "b"), ("ab", "c"), ("a", "b")])
@@ -96,7 +116,7 @@ def test_a_pickled_model_leaves_its_cache_and_cut_tables_behind():
     model.truncated(model.min_vocab_size + 1)
     assert model._cache and "_cut_tables" in model.__dict__
     copy = pickle.loads(pickle.dumps(model))
-    assert copy._cache == {} and "_cut_tables" not in copy.__dict__
+    assert copy._cache == {} and "_cut_tables" not in copy.__dict__ and "_last_cut" not in copy.__dict__
     assert [t.value for t in copy.tokenize("hugs")] == [t.value for t in model.tokenize("hugs")]
     assert copy.truncated(model.min_vocab_size + 2).merges == model.merges[:2]
 
