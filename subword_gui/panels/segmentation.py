@@ -48,6 +48,7 @@ from PySide6.QtWidgets import (
 from core.stats import EncodingStats
 from core.text import NormalizedString
 from core.tokenizer import Encoding
+from subword_gui.background.beside import run_beside
 from subword_gui.background.line_encoder import LineEncoder
 from subword_gui.style import theme
 from subword_gui.tokens import palette
@@ -252,7 +253,12 @@ class SegmentationPanel(QWidget):
 
     def set_tokenizer(self, tokenizer) -> None:
         self._encoder.forget()
-        self.cache.set_tokenizer(tokenizer)
+        full = getattr(self.state, "full_tokenizer", None)
+        self.cache.set_tokenizer(tokenizer, full)
+        if tokenizer is full and full is not None:
+            # worked out once per model off the GUI thread (about 20 ms at 32 k tokens), so
+            # the slider's first move can already carry lines over
+            run_beside(self.cache.family_tables, name="cut-tables")
         self.why.clear()
         self.highlighter.rehighlight()
         self.refresh()
@@ -338,7 +344,10 @@ class SegmentationPanel(QWidget):
         for ln in lines:
             self._first_chip.append(n)
             n += len(ln.encoding.ids)
-        self.strip.set_chips(chips)
+        if chips != self.strip.chips():
+            # subtle: a slider move that leaves every line's tokens as they were (most small
+            # moves: see LineCache) hands over the same chips: the strip keeps its layout
+            self.strip.set_chips(chips)
         self._cursor_timer.stop()
         self._show_current_chip()
         self._colour_visible()

@@ -58,6 +58,7 @@ from core.text import NormalizedString
 from core.tokenizer import Encoding
 from subword_gui.style import theme
 from subword_gui.tokens import palette
+from subword_gui.tokens.cut_reuse import cut_bound, merge_tables, same_pipeline, valid_span
 from subword_gui.tokens.render import (
     PART_COLOURS,
     TokenStyle,
@@ -102,6 +103,7 @@ class LineTokens:
     chips: list | None = None  # this line's Chips, built once (see chips_for_lines)
     runs: list | None = None  # this line's (start, length, format) in Qt positions, built once
     stats: tuple | None = None  # (EncodingStats of this line alone, its set of ids): see line_stats
+    valid: tuple[int, int] | None = None  # the cuts it is the encoding under (see LineCache._carried)
     _starts: list[int] | None = None  # each token's start, for bisection (built on first use)
 
     def __post_init__(self) -> None:
@@ -297,7 +299,14 @@ def dropped_characters(tokenizer, text: str, enc: Encoding) -> list[int]:
 
 
 class LineCache:
-    """Line text -> :class:`LineTokens` for one tokenizer (emptied when it changes)."""
+    """Line text -> :class:`LineTokens` for one tokenizer (emptied when it changes).
+
+    When the tokenizer changes to another cut of the same model (the vocab-size slider),
+    a line whose tokens provably stay the same keeps its :class:`LineTokens` without being
+    encoded (see :mod:`subword_gui.tokens.cut_reuse`), and a line encoded again that came
+    out the same keeps it too: its colours, chips and counts are not rebuilt, and the
+    highlighter, handed the same formats, leaves Qt's layout of the line alone.
+    """
 
     def __init__(self) -> None:
         self.tokenizer = None
@@ -308,8 +317,29 @@ class LineCache:
         self._chunkable = False
         self._long: list[str] = []  # the long lines cached, oldest first
         self.chips: dict = {}  # look -> Chip, shared by all lines (see chips_for_lines)
+        # what lines may be carried over from (see set_tokenizer)
+        self._previous: OrderedDict[str, LineTokens] | None = None  # under a cut sibling
+        self._full = None  # the model the shown one is cut from, while it is
+        self._full_lines: OrderedDict[str, LineTokens] | None = None  # encoded uncut
+        self._tables: tuple | None | bool = False  # merge_tables of it; False: not worked out yet
+        self._bound: int | None = None  # the shown cut's merge count (see cut_bound)
+        self._earlier: list[OrderedDict[str, LineTokens]] = []  # lines of the same model, other cuts
 
-    def set_tokenizer(self, tokenizer) -> None:
+    def set_tokenizer(self, tokenizer, full=None) -> None:
+        """Encode for ``tokenizer`` from now on; ``full``, the model the slider cut it from (or
+        ``tokenizer`` itself), lets lines carry over from the cut shown before and from the
+        full model (see the class docstring)."""
+        bound = cut_bound(tokenizer, full)
+        previous, previous_bound = self._lines, self._bound
+        self._previous = previous if same_pipeline(tokenizer, self.tokenizer) else None
+        self._earlier = []
+        if bound is None or full is not self._full:
+            self._full, self._full_lines, self._tables = (full if bound is not None else None), None, False
+        elif previous_bound is not None:
+            self._earlier.append(previous)
+        if self._full_lines is not None and self._full_lines is not previous:
+            self._earlier.append(self._full_lines)
+        self._bound = bound
         style = style_for(tokenizer)
         if style != self.style or len(self.chips) > _CHIPS_KEPT:
             # subtle: a chip's look is keyed by token, id, colour and flags, so chips stay
@@ -320,17 +350,69 @@ class LineCache:
         self.style = style
         self._unk_id = unknown_id(tokenizer) if tokenizer is not None else None
         self._chunkable = tokenizer is not None and chunkable(tokenizer)
-        self._lines.clear()
+        self._lines = OrderedDict()  # a new one: the old one may be carried from
+        if bound is not None and tokenizer is full:
+            self._full_lines = self._lines
         self._long.clear()
         self._chunks.clear()
+
+    def family_tables(self) -> tuple | None:
+        """:func:`merge_tables` of the model the shown one is cut from, worked out once (the
+        panel asks for them on a helper thread as a model lands, before the first move)."""
+        full = self._full
+        if self._tables is False and full is not None:
+            tables = merge_tables(full.model)
+            if self._full is full:  # still the same model once worked out
+                self._tables = tables
+        return self._tables if self._tables is not False else None
+
+    def _carried(self, text: str) -> LineTokens | None:
+        """``text``'s tokens under an earlier cut or the full model, when provably the same
+        under the shown cut; else None."""
+        if not self._earlier:
+            return None
+        tables = self.family_tables()
+        if tables is None:
+            return None
+        bound = self._bound
+        for lines in self._earlier:
+            old = lines.get(text)
+            if old is None:
+                continue
+            if old.valid is None:
+                old.valid = valid_span(old.encoding, tables)
+            top, following = old.valid
+            if top < bound <= following:
+                return old
+        return None
+
+    def _same_as_before(self, line: LineTokens) -> LineTokens:
+        """The previous tokenizer's line for the same text if its encoding is the same as
+        ``line``'s (same pipeline, so the same look), else ``line``."""
+        old = self._previous.get(line.text) if self._previous is not None else None
+        if old is None:
+            return line
+        a, b = old.encoding, line.encoding
+        if (
+            a.ids == b.ids
+            and a.offsets == b.offsets
+            and a.tokens == b.tokens
+            and a.word_ids == b.word_ids
+            and old.unknown == line.unknown
+            and old.special == line.special
+        ):
+            return old
+        return line
 
     def get(self, text: str) -> LineTokens | None:
         if self.tokenizer is None:
             return None
         line = self._lines.get(text)
         if line is None:
-            encoded = self._chunked(text) if self._chunkable and len(text) >= CHUNK_MIN_LINE else None
-            line = segment_line(self.tokenizer, text, self._unk_id, encoded)
+            line = self._carried(text)
+            if line is None:
+                encoded = self._chunked(text) if self._chunkable and len(text) >= CHUNK_MIN_LINE else None
+                line = self._same_as_before(segment_line(self.tokenizer, text, self._unk_id, encoded))
             self.put(text, line)
         return line
 

@@ -1,0 +1,139 @@
+"""Which lines a move of the vocab-size slider leaves as they were, known without encoding them.
+
+    >>> tables = merge_tables(full.model)          # None when the argument below fails
+    >>> cut_bound(cut, full)                       # the cut's merge count
+    1204
+    >>> top, following = valid_span(line.encoding, tables)
+    >>> top < 1204 <= following                    # the line's tokens under the cut: these
+    True
+
+A BPE model cut to its first ``b`` merges segments a word as the full model does,
+stopped before the first merge of rank ``b`` or more, when the model's merges are
+*trees*: every merge makes a token no other merge makes, and its two parts were made
+by earlier merges (or are characters). Then, while the full model merges a word,
+each merge applied makes a token whose own merges can only rank higher, so the
+ranks applied never fall; and the cut, which knows the same pairs below ``b``, picks
+the same lowest pair at every step until the full model's next merge ranks ``b``
+or more.
+
+So a word's tokens under any cut (or the full model) are its tokens under every cut
+to ``b`` merges with ``top < b <= next``: ``top`` the highest rank of a merge that
+made one of them (every merge applied ranks at most that: the trees), ``next`` the
+lowest rank of a merge of two of them side by side (the merge the full model would
+apply next). A line is its words, and special tokens every cut with the same added
+tokens keeps, so the same holds for a line with ``top`` and ``next`` over its words.
+``BPE.truncated`` does the ``next = infinity`` half of this word by word, from the
+full model's cache; the explorer's slider still re-encoded and re-coloured every
+line on every move, and most lines come out the same.
+
+Leaves out: WordPiece and Unigram cuts (the panel still keeps a line whose new
+encoding equals the old one, which saves the colouring, not the encoding).
+"""
+
+from __future__ import annotations
+
+NO_TOKEN = -1  # the "rank" of a line with no merged token: valid under every cut
+NO_MERGE = 1_000_000_000  # the "next merge" of a line no merge applies to
+
+
+def merge_tables(model) -> tuple[dict[int, int], dict[tuple[int, int], int]] | None:
+    """``({id of a merged token: rank of the merge that made it}, {(left id, right id): rank})``
+    when ``model``'s merges are trees (see the module docstring), else None. Characters and
+    special tokens have no rank.
+
+    >>> bpe = BPE({"<unk>": 0, "g": 1, "p": 2, "u": 3, "ug": 4}, [("u", "g")], unk_token="<unk>")
+    >>> merge_tables(bpe)
+    ({4: 0}, {(3, 1): 0})
+    """
+    merge_rank = getattr(model, "merge_rank", None)
+    merge_parts = getattr(model, "merge_parts", None)
+    merges = getattr(model, "merges", None)
+    if merge_rank is None or merge_parts is None or merges is None:
+        return None
+    if getattr(model, "dropout", None) or getattr(model, "ignore_merges", False):
+        return None  # random merges; a word found whole in the vocabulary skips its merges
+    vocab = model.vocab
+    ranks: dict[int, int] = {}
+    pairs: dict[tuple[int, int], int] = {}
+    for token, token_id in vocab.items():
+        rank = merge_rank(token)
+        if rank is None:
+            continue
+        left, right = merge_parts(token)
+        for part in (left, right):
+            made = merge_rank(part)
+            if made is not None and made >= rank:
+                return None  # a merge listed before one of its parts is made
+        if left not in vocab or right not in vocab:
+            return None
+        ranks[token_id] = rank
+        pairs[vocab[left], vocab[right]] = rank
+    if len(pairs) != len(merges) or len(set(ranks.values())) != len(merges):
+        return None  # some merge makes a token another merge already made, or is listed twice
+    return ranks, pairs
+
+
+def cut_bound(tokenizer, full) -> int | None:
+    """How many merges ``tokenizer`` keeps if it is ``full`` or a cut of it by the slider
+    (the same pipeline, the first merges of the same model, the same added tokens); None if not.
+
+    >>> cut_bound(truncate_tokenizer(full, full.model.min_vocab_size + 3), full)
+    3
+    """
+    if tokenizer is None or full is None:
+        return None
+    model, whole = tokenizer.model, full.model
+    merges, all_merges = getattr(model, "merges", None), getattr(whole, "merges", None)
+    if merges is None or all_merges is None or type(model) is not type(whole):
+        return None
+    if tokenizer is not full:
+        if not same_pipeline(tokenizer, full):
+            return None
+        # the merges are a slice of the full list: the same objects, compared by identity first
+        if len(merges) > len(all_merges) or merges != all_merges[: len(merges)]:
+            return None
+    return len(merges)
+
+
+def same_pipeline(a, b) -> bool:
+    """Whether tokenizers ``a`` and ``b`` differ at most in their model's size: the same
+    normalizer, pre-tokenizer and post-processor objects (as a cut shares them with the
+    model it was cut from) and the same added tokens.
+
+    >>> same_pipeline(full, truncate_tokenizer(full, 300)), same_pipeline(full, other_run)
+    (True, False)
+    """
+    if a is None or b is None:
+        return False
+    if any(
+        getattr(a, stage) is not getattr(b, stage)
+        for stage in ("normalizer", "pre_tokenizer", "post_processor")
+    ):
+        return False
+    # an added token beyond a cut is dropped from it: its text then encodes otherwise
+    return [(t.content, t.id) for t in a.added_tokens] == [(t.content, t.id) for t in b.added_tokens]
+
+
+def valid_span(encoding, tables) -> tuple[int, int]:
+    """``(top, next)``: ``encoding`` (of a line, under a cut of the model ``tables`` describe)
+    is the encoding under every cut to ``b`` merges with ``top < b <= next``. ``top`` is the
+    highest rank of a merge that made one of its tokens (``NO_TOKEN`` if none), ``next`` the
+    lowest rank of a merge of two tokens side by side in one word (the full model's next
+    merge; ``NO_MERGE`` if there is none).
+
+    >>> valid_span(bpe_cut_1.encode("pug"), merge_tables(bpe))      # p ug: "ug" made by merge 0
+    (0, 1000000000)
+    """
+    ranks, pairs = tables
+    ids, words = encoding.ids, encoding.word_ids
+    get = ranks.get
+    top = max((get(i, NO_TOKEN) for i in ids), default=NO_TOKEN)
+    rank = pairs.get
+    following = NO_MERGE
+    for i in range(len(ids) - 1):
+        word = words[i]
+        if word is not None and word == words[i + 1]:
+            r = rank((ids[i], ids[i + 1]))
+            if r is not None and r < following:
+                following = r
+    return top, following
