@@ -208,6 +208,52 @@ def test_any_byte_level_batch_encodes_as_the_general_path(models, texts, add_pre
     assert [_fields(e) for e in tok.encode_batch(texts)] == expected
 
 
+PLAIN_CONFIGS = [c for c in CONFIGS if c[1] in ("none", "nfc", "nfkc") and c[2] != "bert"] + [
+    ("wordpiece", "nfc", "whitespace"),
+    ("unigram", "none", "whitespace"),
+]
+
+
+@pytest.mark.parametrize("config", PLAIN_CONFIGS, ids="-".join)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(keys=st.lists(TEXT.map(lambda t: t.replace(" ", "")), min_size=2, max_size=8, unique=True))
+def test_plain_chunks_get_the_fragments_of_the_slow_way(models, config, keys):
+    """Spans from token lengths, all chunks at once, equal the model's own spans, chunk by chunk;
+    the chunks it leaves (unknown tokens, text to normalize) are left, never guessed."""
+    from core.encode_chunks import _LengthTable
+
+    tok = _tokenizer(models, *config)
+    plan = ChunkPlan.build(tok)
+    table = _LengthTable.build(tok)
+    assert plan is not None and table is not None
+    made, rest = plan._plain_fragments(keys, table)
+    assert sorted([*made, *rest]) == sorted(keys)
+    assert made == {key: frag for key, frag in plan._slow(list(made)).items()}
+
+
+def test_plain_chunks_are_most_chunks_of_ordinary_text(models):
+    tok = _tokenizer(models, "bpe", "nfc", "whitespace")
+    made, rest = ChunkPlan.build(tok)._plain_fragments(["hug", "pugs", "hug👋🏽", "철수는"], _table(tok))
+    assert (
+        sorted(made) == sorted(["hug", "pugs", "hug👋🏽", "철수는"]) and rest == []
+    )  # two pre-tokens in one
+    made, rest = ChunkPlan.build(tok)._plain_fragments(["e\u0301", "\u2603x", "hug"], _table(tok))
+    assert rest == ["e\u0301", "\u2603x"]  # to normalize; a character training never saw
+
+
+def test_plain_wordpiece_chunks_count_continuations_without_their_prefix(models):
+    tok = _tokenizer(models, "wordpiece", "nfc", "whitespace")
+    made, rest = ChunkPlan.build(tok)._plain_fragments(["pugs", "puns"], _table(tok))
+    assert rest == [] and made["pugs"][1] == ("pug", "##s")
+    assert made["pugs"][2:4] == ((0, 3), (3, 4))  # "##s" covers one character
+
+
+def _table(tok):
+    from core.encode_chunks import _LengthTable
+
+    return _LengthTable.build(tok)
+
+
 def test_long_chunks_are_encoded_but_not_kept(models):
     tok = _tokenizer(models, "unigram", "nfkc", "metaspace")
     long_word = "철수는치킨을먹고" * (CHUNK_CACHE_MAX // 4)
