@@ -20,8 +20,11 @@ The loop (its step comments below are the spec):
    gained occurrences, each with the words where it gained them.
 
 Steps 3 and 4 are compiled loops over numpy arrays (``core/trainers/bpe_kernels.py``,
-numba, compiled ahead of time when ``python -m core.jit`` has built them); they run a chunk of merges at a time and this generator yields one
-:class:`MergeEvent` per merge between chunks, so a caller can watch and cancel.
+numba, compiled ahead of time when ``python -m core.jit`` has built them); they run a chunk of
+merges at a time and this generator yields one :class:`MergeEvent` per merge between chunks, so a
+caller can watch and cancel. A small job (``PYTHON_LOOP_MAX_SYMBOLS``) runs steps 2 to 4 in plain
+Python instead (``core/trainers/bpe_python.py``, the same loop on strings of ids), yielding as it
+merges: importing numpy would cost it more than all its merges.
 
 **Tie rule**: highest count first; among equal counts the smaller
 ``(left id, right id)``.
