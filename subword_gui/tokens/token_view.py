@@ -47,6 +47,8 @@ from PySide6.QtGui import (
     QPainter,
     QPalette,
     QPen,
+    QPixmap,
+    QPixmapCache,
     QSyntaxHighlighter,
     QTextCharFormat,
 )
@@ -962,6 +964,42 @@ class TokenStrip(QWidget):
         p.end()
 
     def _paint_chip(self, p: QPainter, chip: Chip, r: QRect, ctx: _PaintContext, current: bool) -> None:
+        # subtle: a chip is drawn once into a pixmap and copied afterwards (Qt's pixmap cache,
+        # least recently used out first): a slider move repainted some hundred chips, a
+        # rounded rectangle and two texts each (3-5 ms a paint); the key is what it shows
+        dpr = p.device().devicePixelRatioF()
+        # an unknown token's hatching is aligned to the strip, not to the chip: its phase is kept
+        phase = f"{r.x() % 8},{r.y() % 8}" if chip.unknown else ""
+        key = (
+            f"chip|{chip.parts}|{chip.caption}|{chip.background.rgba()}|{chip.unknown:d}{chip.special:d}"
+            f"|{r.width()}x{r.height()}@{dpr}|{ctx.font.key()}|{ctx.caption.key()}|{phase}"
+        )
+        pixmap = QPixmapCache.find(key)
+        if pixmap is None:
+            pixmap = QPixmap(QSize(r.width(), r.height()) * dpr)
+            pixmap.setDevicePixelRatio(dpr)
+            pixmap.fill(Qt.GlobalColor.transparent)
+            painter = QPainter(pixmap)
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+            painter.setBrushOrigin(-r.x(), -r.y())
+            self._draw_chip(painter, chip, QRect(0, 0, r.width(), r.height()), ctx)
+            painter.end()
+            QPixmapCache.insert(key, pixmap)
+        p.drawPixmap(r.topLeft(), pixmap)
+        rf = QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5)
+        if current:
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.setPen(QPen(self.palette().color(QPalette.ColorRole.WindowText), 2))
+            p.drawRoundedRect(rf.adjusted(-1.5, -1.5, 1.5, 1.5), 5, 5)
+        if chip.mark_before or chip.mark_after:
+            p.setPen(QPen(palette.DIFF_MARK, 3, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
+            if chip.mark_before:
+                p.drawLine(r.left() - 2, r.top() - 2, r.left() - 2, r.bottom() + 2)
+            if chip.mark_after:
+                p.drawLine(r.right() + 2, r.top() - 2, r.right() + 2, r.bottom() + 2)
+
+    def _draw_chip(self, p: QPainter, chip: Chip, r: QRect, ctx: _PaintContext) -> None:
+        """The chip itself (its box, token and id) in ``r``; the outline and marks come on top."""
         rf = QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5)
         loud = chip.unknown or chip.special
         if chip.unknown:
@@ -991,16 +1029,6 @@ class TokenStrip(QWidget):
         p.setPen(fg if loud else _CAPTION_INK)
         cap_x = r.x() + (r.width() - ctx.cfm.horizontalAdvance(chip.caption)) // 2
         p.drawText(cap_x, r.y() + _PAD_Y + ctx.fm.height() + ctx.cfm.ascent(), chip.caption)
-        if current:
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            p.setPen(QPen(self.palette().color(QPalette.ColorRole.WindowText), 2))
-            p.drawRoundedRect(rf.adjusted(-1.5, -1.5, 1.5, 1.5), 5, 5)
-        if chip.mark_before or chip.mark_after:
-            p.setPen(QPen(palette.DIFF_MARK, 3, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap))
-            if chip.mark_before:
-                p.drawLine(r.left() - 2, r.top() - 2, r.left() - 2, r.bottom() + 2)
-            if chip.mark_after:
-                p.drawLine(r.right() + 2, r.top() - 2, r.right() + 2, r.bottom() + 2)
 
     # -- interaction ------------------------------------------------------------------
     def tooltip_at(self, index: int) -> str:

@@ -745,3 +745,42 @@ def test_a_long_line_keeps_its_shaped_text_between_keystrokes(qtbot, panel, ko_b
     panel.editor.selectAll()
     panel.editor.paste()
     assert doc.findBlockByNumber(0).layout().cacheEnabled()
+
+
+def test_strip_chips_drawn_from_cached_pixmaps_look_as_drawn_directly(panel, ko_bpe):
+    """The strip copies each chip from a pixmap drawn once; the result must be what drawing
+    every chip straight onto the strip gives (up to anti-aliasing rounding)."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QColor, QFont, QFontMetrics, QImage, QPainter, QPixmapCache
+
+    from subword_gui.tokens.token_view import _PaintContext
+
+    panel.state.set_tokenizer(ko_bpe)
+    panel.set_text("토크나이저는 문장을 작은 조각으로 나눕니다 the tokenizer 👋🏽 zq")
+    strip = panel.strip
+    strip.set_current(-1)
+    QPixmapCache.clear()
+    cached = strip.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    again = strip.grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    assert cached == again  # the second paint came from the cache
+
+    direct = QImage(cached.size(), QImage.Format.Format_RGB32)
+    direct.fill(QColor(cached.pixel(1, 1)))  # the strip's own background, where no chip is
+    p = QPainter(direct)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    bold = QFont(strip.font())
+    bold.setBold(True)
+    ctx = _PaintContext(
+        strip.font(), bold, strip._caption_font, QFontMetrics(strip.font()), QFontMetrics(strip._caption_font)
+    )
+    for chip, rect in zip(strip.chips(), strip._rects):
+        strip._draw_chip(p, chip, QRect(*rect), ctx)
+    p.end()
+    assert len(strip.chips()) > 10
+    worst = 0
+    for y in range(0, cached.height()):
+        for x in range(0, cached.width()):
+            a, b = cached.pixel(x, y), direct.pixel(x, y)
+            if a != b:
+                worst = max(worst, *(abs(((a >> s) & 255) - ((b >> s) & 255)) for s in (0, 8, 16)))
+    assert worst <= 3
