@@ -228,8 +228,7 @@ def _read_all(tok):
     """``encode_batch`` reading every encoding's ids, tokens and offsets (ours or `tokenizers`)."""
 
     def run(lines):
-        for e in tok.encode_batch(lines):
-            e.ids, e.tokens, e.offsets
+        return [(e.ids, e.tokens, e.offsets) for e in tok.encode_batch(lines)]
 
     return run
 

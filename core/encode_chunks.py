@@ -241,7 +241,6 @@ class ChunkPlan:
         import numpy as np
 
         frags = list(chain.from_iterable(frags for _, frags, _ in texts))
-        n_chunks = len(frags)
         per_text = _ints(map(len, (frags for _, frags, _ in texts)))
         counts = _ints(map(itemgetter(5), frags))
         total = int(counts.sum())
