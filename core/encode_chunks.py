@@ -371,7 +371,11 @@ class ChunkPlan:
 
         normalizer = self.tok.normalizer
         form = normalizer.form if type(normalizer) in _UNICODE_FORMS else None
-        if normalizer is not None and form is None:
+        bert = None  # BERT's normalizer, character by character (each output spans its character)
+        if type(normalizer) is BertNormalizer and self.kind == "drop":
+            config = (normalizer.clean_text, normalizer.handle_chinese_chars, normalizer.strip_accents)
+            bert = _BERT_CHARS.setdefault((*config, normalizer.lowercase), {})
+        elif normalizer is not None and form is None:
             return {}, keys
         is_normalized = unicodedata.is_normalized
         rest: list[str] = []
@@ -379,18 +383,32 @@ class ChunkPlan:
         pieces: list[str] = []
         pieces_per_key: list[int] = []
         piece_at: list[int] = []  # where each pre-token starts, from where its chunk starts
+        # each kept key's characters' output lengths under BERT's normalizer (None: one each)
+        out_lengths: list[list[int] | None] = []
         if self.kind == "drop":
             findall = self.tok.pre_tokenizer._re.findall
             for key in keys:
                 if form is not None and not is_normalized(form, key):
                     rest.append(key)
                     continue
-                found = findall(key)
-                if len(found) == 1 and found[0] == key:
-                    pieces.append(key)
+                text, lengths_of = key, None
+                if bert is not None:
+                    for c in set(key).difference(bert):
+                        out = normalizer.normalize(NormalizedString.from_str(c)).normalized
+                        bert[c] = _UNSAFE if any(map(unicodedata.combining, out)) else out
+                    outs = list(map(bert.__getitem__, key))
+                    if _UNSAFE in outs:
+                        rest.append(key)
+                        continue
+                    text = "".join(outs)
+                    if len(text) != len(key) or "" in outs:
+                        lengths_of = list(map(len, outs))
+                found = findall(text)
+                if len(found) == 1 and found[0] == text:
+                    pieces.append(text)
                     pieces_per_key.append(1)
                     piece_at.append(0)
-                elif found and sum(map(len, found)) == len(key):  # back to back: no space inside
+                elif found and sum(map(len, found)) == len(text):  # back to back: no space inside
                     pieces += found
                     pieces_per_key.append(len(found))
                     piece_at += itertools.accumulate(map(len, found[:-1]), initial=0)
@@ -398,6 +416,7 @@ class ChunkPlan:
                     rest.append(key)
                     continue
                 kept.append(key)
+                out_lengths.append(lengths_of)
         else:  # "lead": the chunk after a space is "▁" + its text, the ▁ spanning that space
             r = self.tok.pre_tokenizer.replacement
             for key in keys:
@@ -433,6 +452,8 @@ class ChunkPlan:
         total = np.bincount(piece_of, weights=lengths, minlength=len(pieces))
         bad_piece |= total != _ints(map(len, pieces))
         key_first_piece = np.cumsum(pieces_per_key) - np.array(pieces_per_key)
+        if any(lengths_of is not None for lengths_of in out_lengths):
+            starts, ends = _to_original(kept, out_lengths, pieces_per_key, piece_of, starts, ends)
         word = np.arange(len(pieces)) - np.repeat(key_first_piece, pieces_per_key)
         words = np.repeat(word, counts)
         ids_t = tuple(flat)
@@ -571,6 +592,39 @@ class ChunkPlan:
                 map(itertools.repeat, zip(range(len(text)), range(1, len(text) + 1)), lengths)
             )
         )
+
+
+def _to_original(keys, out_lengths, pieces_per_key, piece_of, starts, ends):
+    """Token spans in each normalized key moved to the key's own characters, when a character
+    became several (or none): a span runs from the character its first normalized character
+    came from to the one its last came from; a character cut into several tokens belongs to
+    the last (``_without_overlaps``, on arrays)."""
+    import numpy as np
+
+    # the character each normalized character came from, counted from its key's start
+    char_lengths = _ints(map(len, keys))
+    per_char = _ints(
+        chain.from_iterable(
+            itertools.repeat(1, len(key)) if lengths_of is None else lengths_of
+            for key, lengths_of in zip(keys, out_lengths)
+        )
+    )
+    key_char_at = np.cumsum(char_lengths) - char_lengths
+    source = np.repeat(np.arange(len(per_char)) - np.repeat(key_char_at, char_lengths), per_char)
+    normalized_lengths = np.bincount(
+        np.repeat(np.arange(len(keys)), char_lengths), weights=per_char, minlength=len(keys)
+    ).astype(np.int64)
+    normalized_at = np.cumsum(normalized_lengths) - normalized_lengths
+    key_of = np.repeat(np.arange(len(keys)), pieces_per_key)[piece_of]
+    base = normalized_at[key_of]
+    first, last = source[base + starts], source[base + ends - 1] + 1
+    # _without_overlaps: token i ends where token i + 1 starts if i + 1 takes its last character
+    same = key_of[:-1] == key_of[1:]
+    cut = same & (first[1:] < last[:-1]) & (last[:-1] <= last[1:])
+    moved_first, moved_last = first.copy(), last.copy()
+    moved_first[:-1][cut] = np.minimum(first[:-1], first[1:])[cut]
+    moved_last[:-1][cut] = first[1:][cut]
+    return moved_first, moved_last
 
 
 def _ints(values):

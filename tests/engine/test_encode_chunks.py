@@ -208,7 +208,9 @@ def test_any_byte_level_batch_encodes_as_the_general_path(models, texts, add_pre
     assert [_fields(e) for e in tok.encode_batch(texts)] == expected
 
 
-PLAIN_CONFIGS = [c for c in CONFIGS if c[1] in ("none", "nfc", "nfkc") and c[2] != "bert"] + [
+PLAIN_CONFIGS = [
+    c for c in CONFIGS if c[1] in ("none", "nfc", "nfkc", "bert") and c[2] != "metaspace-first"
+] + [
     ("wordpiece", "nfc", "whitespace"),
     ("unigram", "none", "whitespace"),
 ]
@@ -246,6 +248,40 @@ def test_plain_wordpiece_chunks_count_continuations_without_their_prefix(models)
     made, rest = ChunkPlan.build(tok)._plain_fragments(["pugs", "puns"], _table(tok))
     assert rest == [] and made["pugs"][1] == ("pug", "##s")
     assert made["pugs"][2:4] == ((0, 3), (3, 4))  # "##s" covers one character
+
+
+@pytest.fixture(scope="module")
+def bert_wordpiece():
+    """WordPiece trained on BERT-normalized words: Hangul becomes jamo, so a syllable is often cut
+    between two tokens, and "É" lowercased and stripped to "e"."""
+    normalizer = BertNormalizer()
+    counts = {normalizer.normalize_str(w): c for w, c in {**CORPUS, "Éclair": 2, "빵을먹고": 3}.items()}
+    model = drain(train_from_counts(counts, TrainOptions("wordpiece", vocab_size=60))).model
+    return Tokenizer(model, normalizer=BertNormalizer(), pre_tokenizer=BertPreTokenizer())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    keys=st.lists(
+        st.text(st.sampled_from(list("철수는치킨을먹고빵Éé\u0301huglair\x01")), min_size=0, max_size=8),
+        min_size=2,
+        max_size=8,
+        unique=True,
+    )
+)
+def test_plain_chunks_under_bert_normalizer_map_back_to_the_original(bert_wordpiece, keys):
+    plan = ChunkPlan.build(bert_wordpiece)
+    made, rest = plan._plain_fragments(keys, _table(bert_wordpiece))
+    assert sorted([*made, *rest]) == sorted(keys)
+    assert made == plan._slow(list(made))
+
+
+def test_bert_normalized_korean_takes_the_plain_way(bert_wordpiece):
+    plan = ChunkPlan.build(bert_wordpiece)
+    made, rest = plan._plain_fragments(["철수는", "빵을먹고", "Éclair"], _table(bert_wordpiece))
+    assert rest == [] and made == plan._slow(["철수는", "빵을먹고", "Éclair"])
+    starts, ends = made["빵을먹고"][2:4]
+    assert starts[0] == 0 and ends[-1] == 4  # jamo tokens, spans on the four syllables
 
 
 def _table(tok):
