@@ -37,7 +37,7 @@ import itertools
 import re
 import unicodedata
 from itertools import chain
-from operator import itemgetter, le
+from operator import le
 from typing import TYPE_CHECKING, Any
 
 from core.bytelevel import bytes_to_chars
@@ -91,6 +91,85 @@ def _space_local(normalizer) -> bool:
     return type(normalizer) in _SPACE_LOCAL_NORMALIZERS
 
 
+class _Store:
+    """The tokens of every cached chunk, one fragment after another in flat lists; a cache maps
+    a chunk to its fragment's number. subtle: a fragment is then no object of its own (a
+    cache of 100,000 chunks kept 600,000 tuples, which a batch left for the cyclic collector
+    to walk), and a batch gathers its tokens with array indexing.
+
+    Fragment ``f``'s tokens are ``ids[at[f] : at[f] + count[f]]`` (and the same of
+    ``tokens``, ``starts``, ``ends``, ``words``, relative to the chunk), from
+    ``word_count[f]`` pre-tokens.
+    """
+
+    def __init__(self) -> None:
+        self.ids: list[int] = []
+        self.tokens: list[str] = []
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        self.words: list[int] = []
+        self.at: list[int] = []
+        self.count: list[int] = []
+        self.word_count: list[int] = []
+        self._arrays: dict[str, Any] = {}  # numpy copies of the int lists, grown on demand
+        self._copied = (-1, -1)  # tokens and fragments already in them (none yet: not made)
+
+    def add(self, ids, tokens, starts, ends, words, counts: list[int], word_counts: list[int]) -> int:
+        """Append fragments (their tokens one after another); the number of the first."""
+        number = len(self.count)
+        self.at += itertools.accumulate(counts[:-1], initial=len(self.ids)) if counts else ()
+        self.ids += ids
+        self.tokens += tokens
+        self.starts += starts
+        self.ends += ends
+        self.words += words
+        self.count += counts
+        self.word_count += word_counts
+        return number
+
+    def add_fragment(self, frag: Fragment) -> int:
+        f_ids, f_tokens, f_starts, f_ends, f_words, count, word_count = frag
+        return self.add(f_ids, f_tokens, f_starts, f_ends, f_words, [count], [word_count])
+
+    def fragment(self, number: int) -> Fragment:
+        """Fragment ``number`` as a tuple (tests compare the two ways of making one)."""
+        a, b = self.at[number], self.at[number] + self.count[number]
+        return (
+            tuple(self.ids[a:b]),
+            tuple(self.tokens[a:b]),
+            tuple(self.starts[a:b]),
+            tuple(self.ends[a:b]),
+            tuple(self.words[a:b]),
+            self.count[number],
+            self.word_count[number],
+        )
+
+    def arrays(self) -> dict[str, Any]:
+        """numpy copies of ``starts``, ``ends``, ``words`` and ``at``, ``count``, ``word_count``."""
+        import numpy as np
+
+        if self._copied == (len(self.ids), len(self.count)):
+            return self._arrays
+        tokens, frags = (max(0, done) for done in self._copied)
+        for name, done, size in (
+            ("starts", tokens, len(self.ids)),
+            ("ends", tokens, len(self.ids)),
+            ("words", tokens, len(self.ids)),
+            ("at", frags, len(self.count)),
+            ("count", frags, len(self.count)),
+            ("word_count", frags, len(self.count)),
+        ):
+            array = self._arrays.get(name)
+            if array is None or len(array) < size:  # room for twice as many
+                grown = np.empty(max(1024, 2 * size), np.int64)
+                if array is not None:
+                    grown[:done] = array[:done]
+                array = self._arrays[name] = grown
+            array[done:size] = getattr(self, name)[done:size]
+        self._copied = (len(self.ids), len(self.count))
+        return self._arrays
+
+
 class ChunkPlan:
     """How one tokenizer's texts are cut into chunks, and the chunks' cached tokens.
 
@@ -104,10 +183,11 @@ class ChunkPlan:
         self.tok = tok
         self.kind = kind
         self.prefix_space = prefix_space
-        self.cache: dict[str, Fragment] = {}
-        self.first: dict[str, Fragment] = {}
+        self.cache: dict[str, int] = {}  # chunk -> its fragment's number in ``store``
+        self.first: dict[str, int] = {}
+        self.store = _Store()
         if kind == "drop":
-            self.cache[""] = _EMPTY  # between two spaces
+            self.cache[""] = self.store.add_fragment(_EMPTY)  # between two spaces
         self._regex = tok.pre_tokenizer._re if kind == "regex" else None
 
     @classmethod
@@ -136,8 +216,9 @@ class ChunkPlan:
         cut = self._cut(text)
         if cut is None:
             return None
+        self._make_room()
         parts, start, has_first = cut
-        frags: list[Fragment | None] = list(map(self.cache.get, parts))
+        frags: list[int | None] = list(map(self.cache.get, parts))
         if has_first:
             frags[0] = self.first.get(parts[0])
         if None in frags:
@@ -148,6 +229,7 @@ class ChunkPlan:
         """:meth:`encode` of each text; the chunks none of them has seen go through the
         pipeline together (one model call for all of them)."""
         cuts = [self._cut(text) for text in texts]
+        self._make_room()
         get, get_first = self.cache.get, self.first.get
         looked_up = []
         for cut in cuts:
@@ -203,46 +285,62 @@ class ChunkPlan:
             return None
         return parts, -1 if prefixed else 0, 1 if prefixed else 0
 
-    def _assemble(self, parts: list[str], frags: list[Fragment], start: int) -> Encoding:
+    def _assemble(self, parts: list[str], frags: list[int], start: int) -> Encoding:
         """Concatenate the chunks' tokens, each chunk's offsets shifted to where it starts.
 
         subtle: a plain loop, with one-token chunks (most of them) appended directly, beats
         chains of C iterators here: a text has a handful of chunks, and each iterator is an
         object to build."""
+        store = self.store
+        s_ids, s_tokens, s_starts, s_ends, s_words = (
+            store.ids,
+            store.tokens,
+            store.starts,
+            store.ends,
+            store.words,
+        )
+        s_at, s_count, s_word_count = store.at, store.count, store.word_count
         ids: list[int] = []
         tokens: list[str] = []
-        offsets: list[tuple[int, int]] = []
+        starts: list[int] = []
+        ends: list[int] = []
         words: list[int] = []
         gap = 0 if self.kind == "regex" else 1  # the space between two chunks
         pos, word = start, 0
-        for part, (f_ids, f_tokens, f_starts, f_ends, f_words, count, word_count) in zip(parts, frags):
+        for part, f in zip(parts, frags):
+            a, count = s_at[f], s_count[f]
             if count == 1:
-                ids.append(f_ids[0])
-                tokens.append(f_tokens[0])
-                offsets.append((f_starts[0] + pos, f_ends[0] + pos))
-                words.append(f_words[0] + word)
+                ids.append(s_ids[a])
+                tokens.append(s_tokens[a])
+                starts.append(s_starts[a] + pos)
+                ends.append(s_ends[a] + pos)
+                words.append(s_words[a] + word)
             elif count:
-                ids += f_ids
-                tokens += f_tokens
-                offsets += zip(map(pos.__add__, f_starts), map(pos.__add__, f_ends))
-                words += map(word.__add__, f_words)
-            word += word_count
+                b = a + count
+                ids += s_ids[a:b]
+                tokens += s_tokens[a:b]
+                starts += map(pos.__add__, s_starts[a:b])
+                ends += map(pos.__add__, s_ends[a:b])
+                words += map(word.__add__, s_words[a:b])
+            word += s_word_count[f]
             pos += len(part) + gap
-        return Encoding(tuple(ids), tuple(tokens), tuple(offsets), tuple(words), (0,) * len(ids))
+        return Encoding.from_spans(tuple(ids), tuple(tokens), tuple(starts), tuple(ends), tuple(words))
 
-    def _assemble_many(self, texts: list[tuple[list[str], list[Fragment], int]]) -> list[Encoding]:
-        """:meth:`_assemble` of many texts ``(chunks, fragments, where the first starts)`` at once.
+    def _assemble_many(self, texts: list[tuple[list[str], list[int], int]]) -> list[Encoding]:
+        """:meth:`_assemble` of many texts ``(chunks, fragment numbers, where the first starts)``.
 
-        Every token of the batch goes into flat arrays, each chunk's shift is one array
-        operation, and each text takes its slices: the interpreter works per text, not per chunk
-        or token. subtle: tuples of numbers and strings only, so the cyclic collector untracks
-        what a batch keeps the first time it meets it.
+        Every token of the batch is gathered from the store by array indexing, each chunk's
+        shift is one array operation, and each text takes its slices: the interpreter works per
+        text, not per chunk or token. subtle: tuples of numbers and strings only, so the cyclic
+        collector untracks what a batch keeps the first time it meets it.
         """
         import numpy as np
 
-        frags = list(chain.from_iterable(frags for _, frags, _ in texts))
+        store = self.store
+        arrays = store.arrays()
+        frags = np.array(list(chain.from_iterable(frags for _, frags, _ in texts)), np.int64)
         per_text = _ints(map(len, (frags for _, frags, _ in texts)))
-        counts = _ints(map(itemgetter(5), frags))
+        counts = arrays["count"][frags]
         total = int(counts.sum())
         if not total:
             return [Encoding() for _ in texts]
@@ -258,23 +356,23 @@ class ChunkPlan:
         base = np.zeros(len(texts), np.int64)
         base[has] = before[first_chunk[has]] - first_at[has]
         shift = np.repeat(before - np.repeat(base, per_text), counts)
-        starts = _ints(chain.from_iterable(map(itemgetter(2), frags)))
-        ends = _ints(chain.from_iterable(map(itemgetter(3), frags)))
-        starts += shift
-        ends += shift
+        # where each token is in the store: its fragment's first, and its place after that
+        tokens_before = np.cumsum(counts) - counts
+        source = np.repeat(arrays["at"][frags] - tokens_before, counts) + np.arange(total)
+        starts = arrays["starts"][source] + shift
+        ends = arrays["ends"][source] + shift
         # word indexes: each chunk's pre-tokens come after those of the text's earlier chunks
-        word_counts = _ints(map(itemgetter(6), frags))
+        word_counts = arrays["word_count"][frags]
         words_before = np.cumsum(word_counts) - word_counts
         word_base = np.zeros(len(texts), np.int64)
         word_base[has] = words_before[first_chunk[has]]
-        words = _ints(chain.from_iterable(map(itemgetter(4), frags)))
-        words += np.repeat(words_before - np.repeat(word_base, per_text), counts)
-        ids = tuple(chain.from_iterable(map(itemgetter(0), frags)))
-        tokens = tuple(chain.from_iterable(map(itemgetter(1), frags)))
+        words = arrays["words"][source] + np.repeat(words_before - np.repeat(word_base, per_text), counts)
+        at = source.tolist()
+        ids = tuple(map(store.ids.__getitem__, at))
+        tokens = tuple(map(store.tokens.__getitem__, at))
         starts_of, ends_of, words_of = tuple(starts.tolist()), tuple(ends.tolist()), tuple(words.tolist())
         # each text's tokens: those of the chunks before its first, to those before the next text's
-        tokens_before = np.concatenate(([0], np.cumsum(counts)))
-        edges = tokens_before[np.concatenate(([0], np.cumsum(per_text)))].tolist()
+        edges = np.concatenate(([0], np.cumsum(counts)))[np.concatenate(([0], np.cumsum(per_text)))].tolist()
         from_spans = Encoding.from_spans
         return [
             from_spans(ids[a:b], tokens[a:b], starts_of[a:b], ends_of[a:b], words_of[a:b])
@@ -282,10 +380,10 @@ class ChunkPlan:
         ]
 
     # -- chunks seen for the first time ------------------------------------------------
-    def _fragments(self, keys: list[str], first: bool) -> dict[str, Fragment]:
+    def _fragments(self, keys: list[str], first: bool) -> dict[str, int]:
         """Run each chunk through the stages (the general path's steps on plain strings),
         cache and return their fragments."""
-        if not first and self.kind != "regex" and len(keys) > 1:
+        if not first and len(keys) > 1:
             table = self.__dict__.get("_table", False)
             if table is False:
                 table = self._table = _LengthTable.build(self.tok)
@@ -296,21 +394,21 @@ class ChunkPlan:
                 return made
         return self._slow(keys, first)
 
-    def _slow(self, keys: list[str], first: bool = False) -> dict[str, Fragment]:
+    def _slow(self, keys: list[str], first: bool = False) -> dict[str, int]:
         """:meth:`_fragments` one chunk at a time, each through the model's tokens and spans."""
         if self.kind == "drop":
             pieces_of = self._drop_pieces(keys)
         else:
             pieces_of = [self._pieces(key, first) for key in keys]
         spans_of = iter(_model_spans(self.tok.model, [p for texts, _, _, _ in pieces_of for p in texts]))
-        cache = self._room(len(keys), first)
+        cache = self.first if first else self.cache
+        add = self.store.add_fragment
         made = {}
         for key, (texts, starts, align, shift) in zip(keys, pieces_of):
             if align is None and len(texts) == 1:  # one pre-token in place (most chunks): its spans moved
-                frag: Fragment = _moved(next(spans_of), starts[0] + shift)
-                made[key] = frag
+                number = made[key] = add(_moved(next(spans_of), starts[0] + shift))
                 if len(key) <= CHUNK_CACHE_MAX:
-                    cache[key] = frag
+                    cache[key] = number
                 continue
             ids: list[int] = []
             values: list[str] = []
@@ -334,30 +432,26 @@ class ChunkPlan:
             if len(offsets) > 1:
                 _without_overlaps(offsets)
             starts_of, ends_of = zip(*offsets) if offsets else ((), ())
-            frag = (
-                tuple(ids),
-                tuple(values),
-                starts_of,
-                ends_of,
-                tuple(words),
-                len(ids),
-                len(texts),
+            number = made[key] = add(
+                (tuple(ids), tuple(values), starts_of, ends_of, tuple(words), len(ids), len(texts))
             )
-            made[key] = frag
             if len(key) <= CHUNK_CACHE_MAX:
-                cache[key] = frag
+                cache[key] = number
         return made
 
-    def _room(self, count: int, first: bool) -> dict[str, Fragment]:
-        """The cache ``count`` new chunks go to, emptied first if they would overfill it."""
-        cache = self.first if first else self.cache
-        if len(cache) + count >= CHUNK_CACHE_LIMIT:
-            cache.clear()
-            if not first and self.kind == "drop":
-                cache[""] = _EMPTY
-        return cache
+    def _make_room(self) -> None:
+        """Empty the caches and the store once they hold :data:`CHUNK_CACHE_LIMIT` chunks.
+        subtle: only before a text's chunks are looked up, never while they are filled (the
+        numbers found would then point into an emptied store); a batch may go past the limit."""
+        if len(self.cache) + len(self.first) < CHUNK_CACHE_LIMIT:
+            return
+        self.cache.clear()
+        self.first.clear()
+        self.store = _Store()
+        if self.kind == "drop":
+            self.cache[""] = self.store.add_fragment(_EMPTY)
 
-    def _plain_fragments(self, keys: list[str], table: _LengthTable) -> tuple[dict[str, Fragment], list[str]]:
+    def _plain_fragments(self, keys: list[str], table: _LengthTable) -> tuple[dict[str, int], list[str]]:
         """The fragments of the chunks (not a text's first) whose characters the normalizer
         leaves in place, all at once: their pre-tokens' ids in one model call
         (``tokenize_ids_batch``), and each token's span from its length in characters
@@ -417,6 +511,13 @@ class ChunkPlan:
                     continue
                 kept.append(key)
                 out_lengths.append(lengths_of)
+        elif self.kind == "regex":  # byte-level: one pre-token, its UTF-8 bytes in the byte alphabet
+            for key in keys:
+                pieces.append(bytes_to_chars(key.encode("utf-8")))
+                pieces_per_key.append(1)
+                piece_at.append(0)
+                kept.append(key)
+                out_lengths.append(None if key.isascii() else list(map(len, map(str.encode, key))))
         else:  # "lead": the chunk after a space is "▁" + its text, the ▁ spanning that space
             r = self.tok.pre_tokenizer.replacement
             for key in keys:
@@ -456,32 +557,32 @@ class ChunkPlan:
             starts, ends = _to_original(kept, out_lengths, pieces_per_key, piece_of, starts, ends)
         word = np.arange(len(pieces)) - np.repeat(key_first_piece, pieces_per_key)
         words = np.repeat(word, counts)
-        ids_t = tuple(flat)
-        names = tuple(map(table.names.__getitem__, flat))
-        starts_t, ends_t, words_t = tuple(starts.tolist()), tuple(ends.tolist()), tuple(words.tolist())
-        bad_key = np.logical_or.reduceat(bad_piece, key_first_piece).tolist()
-        token_edges = np.concatenate((first_token, [len(flat)]))[
-            np.concatenate((key_first_piece, [len(pieces)]))
-        ].tolist()
-        cache = self._room(len(keys), False)
-        made: dict[str, Fragment] = {}
-        for k, key in enumerate(kept):
-            if bad_key[k]:
+        # the good keys' tokens go into the store as they are, one fragment per key
+        bad_key = np.logical_or.reduceat(bad_piece, key_first_piece)
+        key_counts = np.add.reduceat(counts, key_first_piece)
+        good_token = ~np.repeat(bad_key, key_counts)
+        good = np.flatnonzero(good_token).tolist()
+        ids_good = list(map(flat.__getitem__, good)) if len(good) < len(flat) else flat
+        store = self.store
+        number = store.add(
+            ids_good,
+            list(map(table.names.__getitem__, ids_good)),
+            starts[good_token].tolist(),
+            ends[good_token].tolist(),
+            words[good_token].tolist(),
+            key_counts[~bad_key].tolist(),
+            np.array(pieces_per_key)[~bad_key].tolist(),
+        )
+        cache = self.cache
+        made: dict[str, int] = {}
+        for key, bad in zip(kept, bad_key.tolist()):
+            if bad:
                 rest.append(key)
                 continue
-            a, b = token_edges[k], token_edges[k + 1]
-            frag = (
-                ids_t[a:b],
-                names[a:b],
-                starts_t[a:b],
-                ends_t[a:b],
-                words_t[a:b],
-                b - a,
-                pieces_per_key[k],
-            )
-            made[key] = frag
+            made[key] = number
             if len(key) <= CHUNK_CACHE_MAX:
-                cache[key] = frag
+                cache[key] = number
+            number += 1
         return made, rest
 
     def _drop_pieces(self, keys: list[str]) -> list[tuple[list[str], list[int], list | None, int]]:

@@ -230,7 +230,7 @@ def test_plain_chunks_get_the_fragments_of_the_slow_way(models, config, keys):
     assert plan is not None and table is not None
     made, rest = plan._plain_fragments(keys, table)
     assert sorted([*made, *rest]) == sorted(keys)
-    assert made == {key: frag for key, frag in plan._slow(list(made)).items()}
+    assert _fragments(plan, made) == _fragments(plan, plan._slow(list(made)))
 
 
 def test_plain_chunks_are_most_chunks_of_ordinary_text(models):
@@ -243,11 +243,25 @@ def test_plain_chunks_are_most_chunks_of_ordinary_text(models):
     assert rest == ["e\u0301", "\u2603x"]  # to normalize; a character training never saw
 
 
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=TEXT, add_prefix_space=st.booleans())
+def test_plain_byte_level_chunks_get_the_fragments_of_the_slow_way(models, text, add_prefix_space):
+    """Byte-level pieces: each character's UTF-8 bytes, a character cut between tokens given to the last."""
+    tok = _byte_level(models, add_prefix_space)
+    plan = ChunkPlan.build(tok)
+    keys = list(dict.fromkeys(plan._regex.findall(text + " hug 철수는 👋🏽")))
+    made, rest = plan._plain_fragments(keys, _table(tok))
+    assert rest == []  # every byte is in the alphabet
+    assert _fragments(plan, made) == _fragments(plan, plan._slow(keys))
+
+
 def test_plain_wordpiece_chunks_count_continuations_without_their_prefix(models):
     tok = _tokenizer(models, "wordpiece", "nfc", "whitespace")
-    made, rest = ChunkPlan.build(tok)._plain_fragments(["pugs", "puns"], _table(tok))
-    assert rest == [] and made["pugs"][1] == ("pug", "##s")
-    assert made["pugs"][2:4] == ((0, 3), (3, 4))  # "##s" covers one character
+    plan = ChunkPlan.build(tok)
+    made, rest = plan._plain_fragments(["pugs", "puns"], _table(tok))
+    pugs = plan.store.fragment(made["pugs"])
+    assert rest == [] and pugs[1] == ("pug", "##s")
+    assert pugs[2:4] == ((0, 3), (3, 4))  # "##s" covers one character
 
 
 @pytest.fixture(scope="module")
@@ -273,15 +287,21 @@ def test_plain_chunks_under_bert_normalizer_map_back_to_the_original(bert_wordpi
     plan = ChunkPlan.build(bert_wordpiece)
     made, rest = plan._plain_fragments(keys, _table(bert_wordpiece))
     assert sorted([*made, *rest]) == sorted(keys)
-    assert made == plan._slow(list(made))
+    assert _fragments(plan, made) == _fragments(plan, plan._slow(list(made)))
 
 
 def test_bert_normalized_korean_takes_the_plain_way(bert_wordpiece):
     plan = ChunkPlan.build(bert_wordpiece)
     made, rest = plan._plain_fragments(["철수는", "빵을먹고", "Éclair"], _table(bert_wordpiece))
-    assert rest == [] and made == plan._slow(["철수는", "빵을먹고", "Éclair"])
-    starts, ends = made["빵을먹고"][2:4]
+    assert rest == [] and _fragments(plan, made) == _fragments(
+        plan, plan._slow(["철수는", "빵을먹고", "Éclair"])
+    )
+    starts, ends = plan.store.fragment(made["빵을먹고"])[2:4]
     assert starts[0] == 0 and ends[-1] == 4  # jamo tokens, spans on the four syllables
+
+
+def _fragments(plan, numbers: dict[str, int]) -> dict[str, tuple]:
+    return {key: plan.store.fragment(number) for key, number in numbers.items()}
 
 
 def _table(tok):
