@@ -30,9 +30,19 @@ from __future__ import annotations
 
 import bisect
 import html
+import math
 
-from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut, QTextCharFormat, QTextCursor, QTextOption
+from PySide6.QtCore import QEvent, QObject, QPoint, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFont,
+    QKeySequence,
+    QPainter,
+    QShortcut,
+    QTextCharFormat,
+    QTextCursor,
+    QTextOption,
+)
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -55,6 +65,7 @@ from subword_gui.tokens import palette
 from subword_gui.tokens.render import render_html, style_for
 from subword_gui.tokens.token_view import (
     LONG_LINE,
+    TOKEN_INK,
     Chip,
     LineCache,
     LineTokens,
@@ -62,6 +73,7 @@ from subword_gui.tokens.token_view import (
     TokenStrip,
     chips_for_lines,
     cluster_at,
+    joins_clusters,
     line_stats,
     span_formats,
     stats_of_lines,
@@ -74,6 +86,7 @@ SAMPLE_TEXT = "토크나이저는 문장을 작은 조각으로 나눕니다.\nT
 EDITOR_POINT_SIZE = 14
 EDITOR_MIN_LINES = 4  # pasting three lines never scrolls the first out of view
 STRIP_LIMIT = 2000  # chips laid out at most (the text is coloured whatever its length)
+STRIP_NOW_LIMIT = 500  # with a long line, more new chips are laid out on the next turn
 WHY_DELAY_MS = 120  # the why view waits for a pause in typing (it is the slow part)
 WHY_MIN_HEIGHT = 240  # a Unigram lattice (axis, characters, best path, candidates) and the n-best list
 # A longer word is not explained merge by merge (BPE's steps each show the whole word: the
@@ -97,13 +110,119 @@ def _count_html(value: str, label: str, colour: str | None = None) -> str:
 
 class TextEditor(QPlainTextEdit):
     """The Segmentation editor: a pasted or dropped text with a very long line switches to
-    wrapping anywhere *before* Qt lays it out (see :meth:`SegmentationPanel._set_wrap`)."""
+    wrapping anywhere *before* Qt lays it out (see :meth:`SegmentationPanel._set_wrap`), and
+    the tokens of a long line in view have their backgrounds painted here
+    (:meth:`set_token_backgrounds`)."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self._backgrounds: list[tuple[QTextCursor, QColor]] = []
+        self._inked = False  # the text is in the tokens' ink (see long_mode)
+        self.inks_long_lines = False  # whether long lines get token colours (a tokenizer is shown)
+        self.is_long = False  # in long mode (see long_mode)
+        self.document().contentsChange.connect(self._text_added)
+
+    def long_mode(self, on: bool, text: str = "") -> None:
+        """Show text with a line of ``LONG_LINE`` characters or more (``on``) or not: wrap
+        anywhere, the text in the tokens' ink behind which the panel paints token colours, and
+        lighter shaping when ``text`` allows (see :func:`shape_lightly`). All before Qt lays
+        the text out, so a paste or a landing lays the long paragraph out once, not three times.
+        """
+        mode = QTextOption.WrapMode.WrapAnywhere if on else QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere
+        if self.wordWrapMode() != mode:
+            self.setWordWrapMode(mode)
+        self.is_long = on
+        inked = on and self.inks_long_lines
+        if inked != self._inked:
+            # the theme's style sheet sets the editor's text colour: only a sheet overrides it
+            # (and a sheet resets the font: the shaping below comes after)
+            self._inked = inked
+            self.setStyleSheet(f"QPlainTextEdit {{ color: {TOKEN_INK.name()}; }}" if inked else "")
+        shape_lightly(self, on and not joins_clusters(text))
+
+    def set_token_backgrounds(self, runs: list[tuple[QTextCursor, QColor]]) -> None:
+        """Paint each ``(cursor's selection, colour)`` behind the text, which is in the tokens'
+        ink in long mode (what a plain token's format would give: see ``token_format``).
+
+        subtle: extra selections did this before; Qt's drawing of each one walks every line of
+        its paragraph, and a 100,000-character word has 2,300 lines: 230 tokens in view cost
+        ~21 ms a paint (every keystroke). Here each token finds its line by bisection. The
+        cursors follow edits, as extra selections do, until the panel colours the view again.
+        """
+        if not runs and not self._backgrounds:
+            return
+        self._backgrounds = runs
+        self.viewport().update()
+
+    def token_backgrounds(self) -> list[tuple[QTextCursor, QColor]]:
+        return list(self._backgrounds)
+
+    def paintEvent(self, event) -> None:  # noqa: N802 (Qt override)
+        if self._backgrounds:
+            doc = self.document()
+            offset = self.contentOffset()
+            clip = QRectF(event.rect())
+            painter = QPainter(self.viewport())
+            block = None
+            base = limit = -1
+            for cursor, colour in self._backgrounds:
+                start, end = cursor.selectionStart(), cursor.selectionEnd()
+                if not base <= start < limit:  # the tokens come in order, most in one block
+                    block = doc.findBlock(start)
+                    if not block.isValid() or block.layout() is None:
+                        base = limit = -1
+                        continue
+                    layout = block.layout()
+                    origin = self.blockBoundingGeometry(block).translated(offset).topLeft()
+                    base, limit = block.position(), block.position() + block.length()
+                if end <= start:
+                    continue
+                line = layout.lineForTextPosition(start - base)
+                while line.isValid() and base + line.textStart() < end:
+                    a = max(start - base, line.textStart())
+                    z = min(end - base, line.textStart() + line.textLength())
+                    # whole pixels, as Qt's own selections are cut (the column a boundary
+                    # falls in goes to the token on its right, painted after)
+                    x1 = math.floor(origin.x() + line.cursorToX(a)[0])
+                    x2 = math.ceil(origin.x() + line.cursorToX(z)[0])
+                    rect = QRectF(min(x1, x2), origin.y() + line.y(), abs(x2 - x1), line.height())
+                    if rect.intersects(clip):
+                        painter.fillRect(rect, colour)
+                    line = layout.lineAt(line.lineNumber() + 1)
+            painter.end()
+        super().paintEvent(event)
 
     def insertFromMimeData(self, source) -> None:  # noqa: N802 (Qt override)
         if source.hasText() and any(len(line) >= LONG_LINE for line in source.text().split("\n")):
-            self.setWordWrapMode(QTextOption.WrapMode.WrapAnywhere)
+            self.long_mode(True, source.text() + self.toPlainText())
             keep_layout(self.textCursor().block())
         super().insertFromMimeData(source)
+
+    def _text_added(self, position: int, removed: int, added: int) -> None:
+        """Shape fully again once a character that needs it is typed or pasted (see shape_lightly)."""
+        # (a long paste was looked at whole by insertFromMimeData)
+        if 0 < added < LONG_LINE and self.font().styleStrategy() == QFont.StyleStrategy.PreferNoShaping:
+            cursor = QTextCursor(self.document())
+            cursor.setPosition(position)
+            end = min(position + added, self.document().characterCount() - 1)
+            cursor.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+            if joins_clusters(cursor.selectedText()):
+                shape_lightly(self, False)
+
+
+def shape_lightly(editor: QPlainTextEdit, on: bool) -> None:
+    """Leave out the shaping Qt does not need for text without clusters (kerning and ligatures,
+    which move Latin letters a pixel or so) while the text has a very long line and no
+    character that joins a cluster (an accent, an emoji modifier: those are shaped as ever).
+
+    subtle: Qt lays a paragraph out whole on every keystroke: in a 100,000-character word that
+    took ~25 ms of shaping a key, ~12 ms without (measured offscreen), and the paste as much.
+    """
+    strategy = QFont.StyleStrategy.PreferNoShaping if on else QFont.StyleStrategy.PreferDefault
+    if editor.font().styleStrategy() != strategy:
+        font = QFont(editor.font())
+        font.setStyleStrategy(strategy)
+        editor.setFont(font)
 
 
 def keep_layout(block) -> None:
@@ -144,6 +263,9 @@ class SegmentationPanel(QWidget):
         self._refresh_timer = QTimer(self, singleShot=True, interval=0)
         self._refresh_timer.timeout.connect(self.refresh)
         self.editor.textChanged.connect(self._refresh_timer.start)
+        self._strip_next: tuple | None = None  # chips for the strip's next turn (see refresh)
+        self._strip_timer = QTimer(self, singleShot=True, interval=0)
+        self._strip_timer.timeout.connect(self._show_pending_chips)
         self._cursor_timer = QTimer(self, singleShot=True, interval=0)
         self._cursor_timer.timeout.connect(self._show_current_chip)
         self._why_timer = QTimer(self, singleShot=True, interval=WHY_DELAY_MS)
@@ -231,8 +353,14 @@ class SegmentationPanel(QWidget):
     def set_text(self, text: str) -> None:
         """Replace the text; the cursor goes to the first line's most merged word, so the
         why view starts on something worth explaining."""
-        self._set_wrap(any(len(line) >= LONG_LINE for line in text.split("\n")))
+        long_lines = any(len(line) >= LONG_LINE for line in text.split("\n"))
+        # subtle: the long mode before a long text is laid out, and after a long text is gone
+        # (word-boundary wrapping of a 100,000-character word took a second)
+        if long_lines:
+            self._set_wrap(True, text)
         self.editor.setPlainText(text)
+        if not long_lines:
+            self._set_wrap(False, text)
         self.refresh()
         first = self._lines[0].encoding if self._lines else None
         words = [i for i, w in enumerate(first.word_ids) if w is not None] if first is not None else []
@@ -253,6 +381,10 @@ class SegmentationPanel(QWidget):
 
     def set_tokenizer(self, tokenizer) -> None:
         self._encoder.forget()
+        if (tokenizer is not None) != self.editor.inks_long_lines:
+            self.editor.inks_long_lines = tokenizer is not None
+            if self._has_long:
+                self.editor.long_mode(True, self.editor.toPlainText())
         full = getattr(self.state, "full_tokenizer", None)
         self.cache.set_tokenizer(tokenizer, full)
         if tokenizer is full and full is not None:
@@ -266,6 +398,8 @@ class SegmentationPanel(QWidget):
     def refresh(self) -> None:
         """Bring counts, strip and why view up to date with the text (the spans already are)."""
         self._refresh_timer.stop()
+        self._strip_timer.stop()  # what it would have shown is older than what follows
+        self._strip_next = None
         text = self.editor.toPlainText()
         if text != self._announced and hasattr(self.state, "text_changed"):
             self._announced = text
@@ -337,6 +471,26 @@ class SegmentationPanel(QWidget):
                     tooltip=f"{more:,} more tokens are coloured in the text, not listed here",
                 )
             )
+        self._colour_visible()
+        if self._has_long and len(chips) > STRIP_NOW_LIMIT and chips != self.strip.chips():
+            # subtle: laying 2,000 new chips out takes 15-25 ms, and the editor's colours and
+            # counts with their repaint as much again: with a long line in the text the strip
+            # follows on the next turn of the event loop (a 100,000-character word's tokens
+            # landing was one 60 ms stall)
+            self._strip_next = (chips, where, lines)
+            self._strip_timer.start()
+            return
+        self._show_chips(chips, where, lines)
+
+    def _show_pending_chips(self) -> None:
+        if self._strip_next is not None:
+            chips, where, lines = self._strip_next
+            self._show_chips(chips, where, lines)
+
+    def _show_chips(self, chips: list[Chip], where: list[tuple[int, int]], lines: list[LineTokens]) -> None:
+        """The strip's part of :meth:`refresh`, then ``segmented``."""
+        self._strip_next = None
+        self._strip_timer.stop()
         self._chip_where = where
         self._strip_lines = lines
         self._first_chip = []
@@ -350,7 +504,6 @@ class SegmentationPanel(QWidget):
             self.strip.set_chips(chips)
         self._cursor_timer.stop()
         self._show_current_chip()
-        self._colour_visible()
         self._why_timer.start()
         self.segmented.emit()
 
@@ -380,19 +533,15 @@ class SegmentationPanel(QWidget):
                 + "</span>"
             )
 
-    def _set_wrap(self, long_lines: bool) -> None:
+    def _set_wrap(self, long_lines: bool, text: str | None = None) -> None:
         """Wrap anywhere while a line is ``LONG_LINE`` characters or more (Qt looks for a word
         boundary first, and in a long word without one that costs seconds per keystroke);
         otherwise at word boundaries, as an editor should."""
         if long_lines != self._has_long:
             self._has_long = long_lines
-            mode = (
-                QTextOption.WrapMode.WrapAnywhere
-                if long_lines
-                else QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere
-            )
-            if self.editor.wordWrapMode() != mode:
-                self.editor.setWordWrapMode(mode)
+            if long_lines != self.editor.is_long:  # a paste switched the editor already
+                text = self.editor.toPlainText() if text is None and long_lines else text or ""
+                self.editor.long_mode(long_lines, text)
         elif long_lines and self.editor.wordWrapMode() != QTextOption.WrapMode.WrapAnywhere:
             self.editor.setWordWrapMode(QTextOption.WrapMode.WrapAnywhere)
 
@@ -403,6 +552,7 @@ class SegmentationPanel(QWidget):
         if not self._has_long:
             if self.editor.extraSelections():
                 self.editor.setExtraSelections([])
+            self.editor.set_token_backgrounds([])
             return
         if self._pending:
             return  # the selections already there move with the text until the line lands
@@ -410,6 +560,7 @@ class SegmentationPanel(QWidget):
         top = self.editor.cursorForPosition(QPoint(0, 0))
         bottom = self.editor.cursorForPosition(QPoint(viewport.width() - 1, viewport.height() - 1))
         selections = []
+        painted = []  # plain tokens: their background painted by the editor (see TextEditor)
         block = top.block()
         last = bottom.blockNumber()
         while block.isValid() and block.blockNumber() <= last:
@@ -425,11 +576,16 @@ class SegmentationPanel(QWidget):
                     cursor = QTextCursor(block)
                     cursor.setPosition(base + ln.to_qt(start))
                     cursor.setPosition(base + ln.to_qt(start + length), QTextCursor.MoveMode.KeepAnchor)
+                    colour = plain_background(fmt)
+                    if colour is not None:
+                        painted.append((cursor, colour))
+                        continue
                     selection = QTextEdit.ExtraSelection()
                     selection.cursor = cursor
                     selection.format = _painted_only(fmt)
                     selections.append(selection)
             block = block.next()
+        self.editor.set_token_backgrounds(painted)
         self.editor.setExtraSelections(selections)
 
     def _show_counts(self) -> None:
@@ -687,6 +843,19 @@ def _next_start(line: LineTokens, pos: int | None, step: int) -> int | None:
     while j >= 0 and offsets[j][1] <= offsets[j][0]:
         j -= 1
     return offsets[j][0] if j >= 0 else None
+
+
+def plain_background(fmt: QTextCharFormat) -> QColor | None:
+    """The background of a plain token's format (a colour behind the tokens' ink, nothing
+    else), which the editor can paint itself; None for any other look (unknown, special,
+    split, dropped), which stays an extra selection."""
+    props = fmt.properties()
+    if set(props) != _PLAIN_PROPERTIES or fmt.foreground().color() != TOKEN_INK:
+        return None
+    return fmt.background().color()
+
+
+_PLAIN_PROPERTIES = {QTextCharFormat.Property.BackgroundBrush, QTextCharFormat.Property.ForegroundBrush}
 
 
 def _painted_only(fmt: QTextCharFormat) -> QTextCharFormat:

@@ -80,6 +80,18 @@ _JOINS_CLUSTER = regex.compile(
     r"[\p{GCB=Extend}\p{GCB=ZWJ}\p{GCB=SpacingMark}\p{GCB=Prepend}\p{GCB=Regional_Indicator}"
     r"\p{GCB=L}\p{GCB=V}\p{GCB=T}]"
 )
+
+
+def joins_clusters(text: str) -> bool:
+    """Whether ``text`` has a character that joins the one before it into a grapheme cluster
+    (an accent, an emoji modifier or joiner, a conjoining jamo): text Qt must shape.
+
+    >>> joins_clusters("정말 hello"), joins_clusters("👋🏽")
+    (False, True)
+    """
+    return not text.isascii() and _JOINS_CLUSTER.search(text) is not None
+
+
 _CHIPS_KEPT = 200_000  # chip looks kept across tokenizers at most
 _BEYOND_BMP = re.compile("[\U00010000-\U0010ffff]")  # two UTF-16 units each in Qt
 # subtle: at this length a line is no longer highlighted as a whole: formats on every token
@@ -758,7 +770,8 @@ class _PaintContext:
     cfm: QFontMetrics
 
 
-_INK = QColor("#111111")
+TOKEN_INK = QColor("#111111")  # text on token colours, in both themes
+_INK = TOKEN_INK
 _CAPTION_INK = QColor("#3A3A3A")
 _HATCH = QBrush(QColor(255, 255, 255, 70), Qt.BrushStyle.BDiagPattern)
 _PART_QCOLOURS = {k: QColor(v) for k, v in PART_COLOURS.items() if v}

@@ -507,9 +507,9 @@ def long_korean_word(n: int) -> str:
 
 
 def test_a_long_line_is_encoded_in_the_background_and_coloured_where_in_view(qtbot, panel, ko_bpe):
-    from PySide6.QtGui import QTextOption
+    from PySide6.QtGui import QPalette, QTextOption
 
-    from subword_gui.tokens.token_view import LONG_LINE
+    from subword_gui.tokens.token_view import LONG_LINE, TOKEN_INK
 
     panel.state.set_tokenizer(ko_bpe)
     word = long_korean_word(LONG_LINE + 1000)
@@ -524,27 +524,36 @@ def test_a_long_line_is_encoded_in_the_background_and_coloured_where_in_view(qtb
     assert panel.stats.tokens == len(line.encoding.ids)
     # a word without a boundary to wrap at wraps anywhere (Qt's boundary search is the slow part)
     assert panel.editor.wordWrapMode() == QTextOption.WrapMode.WrapAnywhere
-    # the highlighter leaves the line alone; extra selections colour the part in view only
+    # the highlighter leaves the line alone; the part in view only is coloured: plain tokens'
+    # backgrounds painted by the editor (its text in their ink), the rest as extra selections
     assert block_formats(panel, 0) == []
-    selections = panel.editor.extraSelections()
-    assert selections
-    assert max(sel.cursor.selectionEnd() for sel in selections) < len(word) // 2
-    for sel in selections[:50]:
-        s, e = sel.cursor.selectionStart(), sel.cursor.selectionEnd()
+    runs = coloured_in_view(panel)
+    assert len(runs) > 50
+    assert max(e for s, e, colour in runs) < len(word) // 2
+    for s, e, colour in runs[:50]:
         (i,) = line.covering(s)
         assert line.encoding.offsets[i] == (s, e)
-        assert sel.format.background().color() == palette.colour_of(line.keys[i])
+        assert colour == palette.colour_of(line.keys[i])
+    assert panel.editor.palette().color(QPalette.ColorRole.Text) == TOKEN_INK
     # scrolling to the end colours the end
     panel.editor.verticalScrollBar().setValue(panel.editor.verticalScrollBar().maximum())
-    qtbot.waitUntil(
-        lambda: max(sel.cursor.selectionEnd() for sel in panel.editor.extraSelections()) == len(word),
-        timeout=5000,
-    )
-    # a short text again: word-boundary wrapping, no extra selections, the highlighter colours it
+    qtbot.waitUntil(lambda: max(e for s, e, colour in coloured_in_view(panel)) == len(word), timeout=5000)
+    # a short text again: word-boundary wrapping, nothing painted over, the highlighter colours it
     panel.set_text("정말 재미있는 영화")
     assert panel.editor.wordWrapMode() == QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere
-    assert panel.editor.extraSelections() == []
+    assert coloured_in_view(panel) == []
+    assert panel.editor.palette().color(QPalette.ColorRole.Text) != TOKEN_INK
     assert block_formats(panel, 0)
+
+
+def coloured_in_view(panel) -> list[tuple[int, int, object]]:
+    """``(start, end, background)`` of what colours a long line: painted runs and extra selections."""
+    runs = [(c.selectionStart(), c.selectionEnd(), colour) for c, colour in panel.editor.token_backgrounds()]
+    runs += [
+        (sel.cursor.selectionStart(), sel.cursor.selectionEnd(), sel.format.background().color())
+        for sel in panel.editor.extraSelections()
+    ]
+    return sorted(runs, key=lambda r: (r[0], r[1]))
 
 
 def test_typing_in_a_long_word_keeps_the_strip_until_the_new_tokens_land(qtbot, panel, ko_bpe):
@@ -784,3 +793,68 @@ def test_strip_chips_drawn_from_cached_pixmaps_look_as_drawn_directly(panel, ko_
             if a != b:
                 worst = max(worst, *(abs(((a >> s) & 255) - ((b >> s) & 255)) for s in (0, 8, 16)))
     assert worst <= 3
+
+
+def test_a_long_line_painted_by_the_editor_looks_as_its_extra_selections_did(qtbot, panel, ko_bpe):
+    """The editor paints plain tokens' backgrounds itself (Qt's extra selections walk every
+    line of the paragraph per token); the pixels must be what those selections drew."""
+    from PySide6.QtGui import QImage
+    from PySide6.QtWidgets import QTextEdit
+
+    from subword_gui.tokens.token_view import LONG_LINE, token_format
+
+    panel.state.set_tokenizer(ko_bpe)
+    word = long_korean_word(LONG_LINE + 300)
+    with qtbot.waitSignal(panel.segmented, timeout=30_000):
+        panel.set_text("정말 zq\n" + word)
+    editor = panel.editor
+    assert len(editor.token_backgrounds()) > 50
+    painted = editor.viewport().grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+
+    (_, line) = panel.lines()
+    selections = list(editor.extraSelections())
+    for cursor, colour in editor.token_backgrounds():
+        (i,) = line.covering(
+            cursor.selectionStart() - editor.document().findBlock(cursor.selectionStart()).position()
+        )
+        selection = QTextEdit.ExtraSelection()
+        selection.cursor = cursor
+        selection.format = token_format(line.keys[i], False, False)
+        assert selection.format.background().color() == colour
+        selections.append(selection)
+    editor.set_token_backgrounds([])
+    editor.setStyleSheet("")  # the theme's text colour: the selections carry the tokens' ink
+    editor.long_mode(True, panel.text())  # the same shaping as before
+    editor.setExtraSelections(selections)
+    as_selections = editor.viewport().grab().toImage().convertToFormat(QImage.Format.Format_RGB32)
+    assert painted == as_selections
+
+
+def test_a_long_text_is_shaped_lightly_unless_it_has_clusters(qtbot, panel, ko_bpe):
+    """Kerning and ligatures are left out while a long line is shown (each keystroke lays the
+    paragraph out whole); never for text with a cluster Qt must shape (an emoji with a tone)."""
+    from PySide6.QtGui import QFont
+
+    from subword_gui.tokens.token_view import LONG_LINE
+
+    panel.state.set_tokenizer(ko_bpe)
+    light = QFont.StyleStrategy.PreferNoShaping
+    word = long_korean_word(LONG_LINE + 100)
+    panel.set_text(word)
+    assert panel.editor.font().styleStrategy() == light
+    type_keys(qtbot, panel.editor, "가")
+    assert panel.editor.font().styleStrategy() == light
+    cursor = panel.editor.textCursor()
+    cursor.insertText("👋🏽")
+    assert panel.editor.font().styleStrategy() != light
+    panel.set_text(word + " 👋🏽")
+    assert panel.editor.font().styleStrategy() != light
+    panel.set_text("정말 재미있는 영화")
+    assert panel.editor.font().styleStrategy() != light
+    # a pasted long word is shaped lightly from its first layout on
+    from PySide6.QtWidgets import QApplication
+
+    QApplication.clipboard().setText(word)
+    panel.editor.selectAll()
+    panel.editor.paste()
+    assert panel.editor.font().styleStrategy() == light
