@@ -273,6 +273,40 @@ class BPE(VocabLookup):
         merged = iter(self._merge_compiled(todo))
         return [ids if ids is not None else next(merged) for ids in out]
 
+    def tokenize_ids_flat(self, pieces: list[str]):
+        """:meth:`tokenize_ids_batch` of non-empty pieces as flat arrays, with no Python per
+        piece: ``(ids, bounds, known)``, piece ``p``'s ids at ``ids[bounds[p]:bounds[p + 1]]``,
+        ``known[p]`` False where the vocabulary lacks one of its characters (its ids are then
+        not its tokens: ask :meth:`tokenize_ids`). None for a model this cannot follow (a
+        prefix or suffix, ``ignore_merges``, dropout).
+
+            >>> bpe = BPE({"<unk>": 0, "g": 1, "p": 2, "u": 3, "ug": 4}, [("u", "g")], unk_token="<unk>")
+            >>> ids, bounds, known = bpe.tokenize_ids_flat(["pug", "gx"])
+            >>> ids[: bounds[1]].tolist(), known.tolist()
+            ([2, 4], [True, False])
+        """
+        import numpy as np
+
+        from core.models.bpe_kernels import codepoints, merge_flat
+
+        if self.continuing_subword_prefix or self.end_of_word_suffix or self.ignore_merges or self.dropout:
+            return None
+        alphabet = self.__dict__.get("_alphabet")
+        if alphabet is None:  # the one-character tokens, by code point
+            singles = sorted((ord(t), i) for t, i in self.vocab.items() if len(t) == 1)
+            alphabet = self._alphabet = (
+                np.array([c for c, _ in singles] or [-1], np.int64),
+                np.array([i for _, i in singles] or [0], np.int64),
+            )
+        points, point_ids = alphabet
+        codes, bounds = codepoints(pieces)
+        at = np.searchsorted(points, codes).clip(0, len(points) - 1)
+        hit = points[at] == codes
+        ids, _, out_bounds = merge_flat(
+            np.where(hit, point_ids[at], point_ids[0]), bounds, self._compiled_table()
+        )
+        return ids, out_bounds, np.logical_and.reduceat(hit, bounds[:-1])
+
     def tokenize_batch(self, pieces: list[str]) -> list[list[Token]]:
         """``[tokenize(p) for p in pieces]``, the pieces not cached merged in one compiled call.
 

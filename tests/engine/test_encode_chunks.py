@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from core import encode_chunks
 from core.encode_chunks import CHUNK_CACHE_MAX, ChunkPlan
 from core.events import drain
 from core.normalizers import (
@@ -192,8 +193,10 @@ def test_a_batch_encodes_as_one_text_at_a_time(models):
 @pytest.mark.parametrize("config", CONFIGS, ids="-".join)
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(texts=st.lists(TEXT, max_size=6))
-def test_any_batch_encodes_as_the_general_path(models, config, texts):
-    """A batch's tokens are shifted into place all at once (texts without chunks among them)."""
+def test_any_batch_encodes_as_the_general_path(models, config, texts, monkeypatch):
+    """A batch's tokens are shifted into place all at once (texts without chunks among them),
+    its new chunks made all at once however few."""
+    monkeypatch.setattr(encode_chunks, "AT_ONCE_MIN", 1)
     tok = _tokenizer(models, *config)
     expected = [_fields(tok._encode_general(t)) for t in texts]
     assert [_fields(e) for e in tok.encode_batch(texts)] == expected
@@ -202,7 +205,8 @@ def test_any_batch_encodes_as_the_general_path(models, config, texts):
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(texts=st.lists(TEXT, max_size=6), add_prefix_space=st.booleans())
-def test_any_byte_level_batch_encodes_as_the_general_path(models, texts, add_prefix_space):
+def test_any_byte_level_batch_encodes_as_the_general_path(models, texts, add_prefix_space, monkeypatch):
+    monkeypatch.setattr(encode_chunks, "AT_ONCE_MIN", 1)
     tok = _byte_level(models, add_prefix_space)
     expected = [_fields(tok._encode_general(t)) for t in texts]
     assert [_fields(e) for e in tok.encode_batch(texts)] == expected
