@@ -52,7 +52,14 @@ from subword_gui.panels.slider import VocabSizeSlider
 from subword_gui.panels.training import ALGORITHM_LABELS, TrainingPanel
 from subword_gui.panels.vocabulary import VocabularyPanel
 from subword_gui.resources import resource_path
-from subword_gui.runs import Run, default_run_name, forget_last_run, load_last_run, save_last_run
+from subword_gui.runs import (
+    Run,
+    default_run_name,
+    forget_last_run,
+    load_last_run,
+    next_run_number,
+    save_last_run,
+)
 from subword_gui.state import AppState
 from subword_gui.style import theme
 
@@ -1031,10 +1038,14 @@ class MainWindow(QMainWindow):
         facts = self.training_panel.last_run_facts
         counts = self.state.corpus
         label = ALGORITHM_LABELS.get(options.algorithm, options.algorithm) if options else "?"
+        template = self.tr("Run {0}: {1} {2}")
         run = Run(
             id=0,
             name=default_run_name(
-                len(self.state.runs) + 1, label, tok.vocab_size, self.tr("Run {0}: {1} {2}")
+                next_run_number([r.name for r in self.state.runs], template),
+                label,
+                tok.vocab_size,
+                template,
             ),
             tokenizer=tok,
             options=options,

@@ -21,6 +21,7 @@ A folder kept by an older version has no log: the run comes back without one.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from dataclasses import dataclass, field
@@ -77,6 +78,23 @@ def default_run_name(
     'Run 3: Unigram 4,000'
     """
     return template.format(number, algorithm_label, f"{vocab_size:,}")
+
+
+def next_run_number(names: list[str], template: str = "Run {0}: {1} {2}") -> int:
+    """The number for a new run's default name: one more than the highest number the runs'
+    default-style names carry (a run restored at launch keeps its "Run 8"), and than their count.
+
+    >>> next_run_number(["Run 8: BPE 8,000"]), next_run_number(["mine", "Run 2: BPE 300"])
+    (9, 3)
+    """
+    highest = len(names)
+    prefixes = {template.split("{0}")[0], "Run "}  # the wording in use, and the English one
+    for name in names:
+        for prefix in prefixes:
+            found = re.match(r"\d+", name[len(prefix) :]) if prefix and name.startswith(prefix) else None
+            if found:
+                highest = max(highest, int(found.group()))
+    return highest + 1
 
 
 def save_last_run(run: Run, data_dir: str | Path, shown_vocab_size: int | None = None) -> Path:

@@ -86,6 +86,9 @@ SAMPLE_TEXT = "토크나이저는 문장을 작은 조각으로 나눕니다.\nT
 EDITOR_POINT_SIZE = 14
 EDITOR_MIN_LINES = 4  # pasting three lines never scrolls the first out of view
 STRIP_LIMIT = 2000  # chips laid out at most (the text is coloured whatever its length)
+# after a model lands (and after the slider's cut tables: VocabSizeSlider's WARM_DELAY_MS), the
+# line cache's tables for the slider are built on a helper thread, not competing with the landing
+FAMILY_TABLES_DELAY_MS = 700
 STRIP_NOW_LIMIT = 500  # with a long line, more new chips are laid out on the next turn
 WHY_DELAY_MS = 120  # the why view waits for a pause in typing (it is the slow part)
 WHY_MIN_HEIGHT = 240  # a Unigram lattice (axis, characters, best path, candidates) and the n-best list
@@ -120,6 +123,9 @@ class TextEditor(QPlainTextEdit):
         self._inked = False  # the text is in the tokens' ink (see long_mode)
         self.inks_long_lines = False  # whether long lines get token colours (a tokenizer is shown)
         self.is_long = False  # in long mode (see long_mode)
+        self._rects_key: tuple | None = None
+        self._runs_version = 0  # counts set_token_backgrounds calls (part of the rects' key)
+        self._rects: list[tuple[QRectF, QColor]] = []
         self.document().contentsChange.connect(self._text_added)
 
     def long_mode(self, on: bool, text: str = "") -> None:
@@ -152,43 +158,55 @@ class TextEditor(QPlainTextEdit):
         if not runs and not self._backgrounds:
             return
         self._backgrounds = runs
+        self._runs_version += 1
         self.viewport().update()
+
+    def _background_rects(self) -> list[tuple[QRectF, QColor]]:
+        """Where each painted token is in the viewport, worked out once per text, scroll and
+        width (the cursor's blinking repaints a few pixels many times a second)."""
+        doc = self.document()
+        offset = self.contentOffset()
+        key = (self._runs_version, doc.revision(), offset.x(), offset.y(), self.viewport().width())
+        if self._rects_key == key:
+            return self._rects
+        out = []
+        block = layout = origin = None
+        base = limit = -1
+        for cursor, colour in self._backgrounds:
+            start, end = cursor.selectionStart(), cursor.selectionEnd()
+            if not base <= start < limit:  # the tokens come in order, most in one block
+                block = doc.findBlock(start)
+                if not block.isValid() or block.layout() is None:
+                    base = limit = -1
+                    continue
+                layout = block.layout()
+                origin = self.blockBoundingGeometry(block).translated(offset).topLeft()
+                base, limit = block.position(), block.position() + block.length()
+            if end <= start:
+                continue
+            line = layout.lineForTextPosition(start - base)
+            while line.isValid() and base + line.textStart() < end:
+                a = max(start - base, line.textStart())
+                z = min(end - base, line.textStart() + line.textLength())
+                # whole pixels, as Qt's own selections are cut (the column a boundary
+                # falls in goes to the token on its right, painted after)
+                x1 = math.floor(origin.x() + line.cursorToX(a)[0])
+                x2 = math.ceil(origin.x() + line.cursorToX(z)[0])
+                out.append((QRectF(min(x1, x2), origin.y() + line.y(), abs(x2 - x1), line.height()), colour))
+                line = layout.lineAt(line.lineNumber() + 1)
+        self._rects_key, self._rects = key, out
+        return out
 
     def token_backgrounds(self) -> list[tuple[QTextCursor, QColor]]:
         return list(self._backgrounds)
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt override)
         if self._backgrounds:
-            doc = self.document()
-            offset = self.contentOffset()
             clip = QRectF(event.rect())
             painter = QPainter(self.viewport())
-            block = None
-            base = limit = -1
-            for cursor, colour in self._backgrounds:
-                start, end = cursor.selectionStart(), cursor.selectionEnd()
-                if not base <= start < limit:  # the tokens come in order, most in one block
-                    block = doc.findBlock(start)
-                    if not block.isValid() or block.layout() is None:
-                        base = limit = -1
-                        continue
-                    layout = block.layout()
-                    origin = self.blockBoundingGeometry(block).translated(offset).topLeft()
-                    base, limit = block.position(), block.position() + block.length()
-                if end <= start:
-                    continue
-                line = layout.lineForTextPosition(start - base)
-                while line.isValid() and base + line.textStart() < end:
-                    a = max(start - base, line.textStart())
-                    z = min(end - base, line.textStart() + line.textLength())
-                    # whole pixels, as Qt's own selections are cut (the column a boundary
-                    # falls in goes to the token on its right, painted after)
-                    x1 = math.floor(origin.x() + line.cursorToX(a)[0])
-                    x2 = math.ceil(origin.x() + line.cursorToX(z)[0])
-                    rect = QRectF(min(x1, x2), origin.y() + line.y(), abs(x2 - x1), line.height())
-                    if rect.intersects(clip):
-                        painter.fillRect(rect, colour)
-                    line = layout.lineAt(line.lineNumber() + 1)
+            for rect, colour in self._background_rects():
+                if rect.intersects(clip):
+                    painter.fillRect(rect, colour)
             painter.end()
         super().paintEvent(event)
 
@@ -390,10 +408,14 @@ class SegmentationPanel(QWidget):
         if tokenizer is full and full is not None:
             # worked out once per model off the GUI thread (about 20 ms at 32 k tokens), so
             # the slider's first move can already carry lines over
-            run_beside(self.cache.family_tables, name="cut-tables")
+            QTimer.singleShot(FAMILY_TABLES_DELAY_MS, lambda t=full: self._warm_family_tables(t))
         self.why.clear()
         self.highlighter.rehighlight()
         self.refresh()
+
+    def _warm_family_tables(self, full) -> None:
+        if self.cache.tokenizer is full:
+            run_beside(self.cache.family_tables, name="cut-tables")
 
     def refresh(self) -> None:
         """Bring counts, strip and why view up to date with the text (the spans already are)."""

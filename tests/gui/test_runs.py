@@ -349,3 +349,17 @@ def test_an_opened_tokenizer_file_says_where_it_came_from(qtbot, window, tmp_pat
         panel.algorithm == "wordpiece" and panel.vocab_spin.value() == window.state.full_tokenizer.vocab_size
     )
     assert not panel.merge_model.rows and not panel.curve
+
+
+def test_a_new_run_is_numbered_after_the_highest_kept_one(qtbot, window):
+    """A run restored at launch keeps its name ("Run 8: ..."); the next run is Run 9, not Run 2."""
+    window.corpus_panel.open_lines(LINES * 5, "mixed.txt")
+    train(qtbot, window, TrainOptions("bpe", vocab_size=30))
+    (first,) = window.state.runs
+    assert first.name.startswith("Run 1: ")
+    window.state.rename_run(first, "Run 8: BPE 30")  # as the last session's run comes back
+    train(qtbot, window, TrainOptions("bpe", vocab_size=32))
+    assert window.state.runs[-1].name.startswith("Run 9: ")
+    window.state.rename_run(window.state.runs[-1], "my favourite")
+    train(qtbot, window, TrainOptions("bpe", vocab_size=34))
+    assert window.state.runs[-1].name.startswith("Run 9: ")  # "Run 8" is still the highest kept
