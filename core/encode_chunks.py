@@ -386,14 +386,14 @@ class ChunkPlan:
     def _fragments(self, keys: list[str], first: bool) -> dict[str, int]:
         """Run each chunk through the stages (the general path's steps on plain strings),
         cache and return their fragments."""
-        if not first and len(keys) >= AT_ONCE_MIN:
+        if len(keys) >= AT_ONCE_MIN and (not first or self.kind == "lead"):
             table = self.__dict__.get("_table", False)
             if table is False:
                 table = self._table = _LengthTable.build(self.tok)
             if table is not None:
-                made, rest = self._plain_fragments(keys, table)
+                made, rest = self._plain_fragments(keys, table, first)
                 if rest:
-                    made.update(self._slow(rest))
+                    made.update(self._slow(rest, first))
                 return made
         return self._slow(keys, first)
 
@@ -454,7 +454,9 @@ class ChunkPlan:
         if self.kind == "drop":
             self.cache[""] = self.store.add_fragment(_EMPTY)
 
-    def _plain_fragments(self, keys: list[str], table: _LengthTable) -> tuple[dict[str, int], list[str]]:
+    def _plain_fragments(
+        self, keys: list[str], table: _LengthTable, first: bool = False
+    ) -> tuple[dict[str, int], list[str]]:
         """The fragments of the chunks (not a text's first) whose characters the normalizer
         leaves in place, all at once: their pre-tokens' ids in one model call
         (``tokenize_ids_batch``), and each token's span from its length in characters
@@ -521,7 +523,7 @@ class ChunkPlan:
                 piece_at.append(0)
                 kept.append(key)
                 out_lengths.append(None if key.isascii() else list(map(len, map(str.encode, key))))
-        else:  # "lead": the chunk after a space is "▁" + its text, the ▁ spanning that space
+        elif not first:  # "lead": the chunk after a space is "▁" + its text, the ▁ spanning that space
             r = self.tok.pre_tokenizer.replacement
             for key in keys:
                 if r in key or (form is not None and not is_normalized(form, " " + key)):
@@ -531,6 +533,19 @@ class ChunkPlan:
                 pieces_per_key.append(1)
                 piece_at.append(-1)
                 kept.append(key)
+                out_lengths.append(None)
+        else:  # "lead", a text's first chunk: "▁" prepended (as Metaspace does), spanning its first character
+            pre = self.tok.pre_tokenizer
+            r, prepend = pre.replacement, pre.prepend_scheme in ("always", "first")
+            for key in keys:
+                if not key or r in key or (form is not None and not is_normalized(form, key)):
+                    rest.append(key)
+                    continue
+                pieces.append(r + key if prepend else key)
+                pieces_per_key.append(1)
+                piece_at.append(0)
+                kept.append(key)
+                out_lengths.append([2, *itertools.repeat(1, len(key) - 1)] if prepend else None)
         if not pieces:
             return {}, rest
         model: Any = self.tok.model
@@ -585,7 +600,7 @@ class ChunkPlan:
             key_counts[~bad_key].tolist(),
             np.array(pieces_per_key)[~bad_key].tolist(),
         )
-        cache = self.cache
+        cache = self.first if first else self.cache
         made: dict[str, int] = {}
         for key, bad in zip(kept, bad_key.tolist()):
             if bad:

@@ -161,6 +161,27 @@ class Unigram:
     def tokenize_ids_batch(self, pieces: list[str]) -> list[list[int]]:
         """``[tokenize_ids(p) for p in pieces]``, all in one call of the compiled Viterbi
         (``core.models.unigram_kernels``, the same algorithm as :meth:`_viterbi`)."""
+        ids, ends = self._best_flat(pieces)
+        flat = ids.tolist()
+        cuts = ends.tolist()
+        return [flat[cuts[k] : cuts[k + 1]] for k in range(len(pieces))]
+
+    def tokenize_ids_flat(self, pieces: list[str]):
+        """:meth:`tokenize_ids_batch` as flat arrays ``(ids, bounds, known)`` (every piece
+        known: an unknown run is the unknown token or bytes, which callers recognise).
+
+            >>> model = Unigram([("<unk>", 0.0), ("▁", -1.0), ("a", -2.0), ("b", -2.0), ("ab", -2.5)])
+            >>> ids, bounds, _ = model.tokenize_ids_flat(["▁ab", "b"])
+            >>> ids.tolist(), bounds.tolist()
+            ([1, 4, 3], [0, 2, 3])
+        """
+        import numpy as np
+
+        ids, ends = self._best_flat(pieces)
+        return ids, ends, np.ones(len(pieces), bool)
+
+    def _best_flat(self, pieces: list[str]):
+        """The compiled Viterbi of every piece: flat ids and each piece's bounds in them."""
         from core.models.unigram_kernels import BYTES_IF_ALL_PRESENT, UNK_ONLY, best_ids, codepoints
 
         codes, bounds = codepoints(pieces)
@@ -177,9 +198,7 @@ class Unigram:
         except LookupError as e:  # an unknown run and no unknown token: say which
             self.tokenize(pieces[e.args[0]])
             raise  # not reached: tokenize raised the SubwordError that explains it
-        flat = ids.tolist()
-        cuts = ends.tolist()
-        return [flat[cuts[k] : cuts[k + 1]] for k in range(len(pieces))]
+        return ids, ends
 
     def token_to_id(self, token: str) -> int | None:
         return self._ids.get(token)

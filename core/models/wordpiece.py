@@ -162,7 +162,7 @@ class WordPiece(VocabLookup):
         of :meth:`tokenize_ids_batch`, each token's span following from its length.
 
         >>> WordPiece({"[UNK]": 0, "hu": 1, "##gs": 2}).tokenize_spans_batch(["hugs", "mugs"])
-        [((1, 2), ('hu', '##gs'), (0, 2), (2, 4)), ((0,), ('[UNK]',), (0, 4))]
+        [((1, 2), ('hu', '##gs'), (0, 2), (2, 4)), ((0,), ('[UNK]',), (0,), (4,))]
         """
         unk, unk_token = self._unk_id, self.unk_token
         if len(pieces) <= _FEW_PIECES:
@@ -205,6 +205,25 @@ class WordPiece(VocabLookup):
         >>> WordPiece({"[UNK]": 0, "hu": 1, "##gs": 2}).tokenize_ids_batch(["hugs", "mugs"])
         [[1, 2], [0]]
         """
+        ids, ends = self._match_flat(pieces)
+        flat, cuts = ids.tolist(), ends.tolist()
+        return [flat[cuts[k] : cuts[k + 1]] for k in range(len(pieces))]
+
+    def tokenize_ids_flat(self, pieces: list[str]):
+        """:meth:`tokenize_ids_batch` as flat arrays ``(ids, bounds, known)`` (every piece
+        known: a piece without a match is the unknown token, which callers recognise).
+
+            >>> ids, bounds, _ = WordPiece({"[UNK]": 0, "hu": 1, "##gs": 2}).tokenize_ids_flat(["hugs", "mugs"])
+            >>> ids.tolist(), bounds.tolist()
+            ([1, 2, 0], [0, 2, 3])
+        """
+        import numpy as np
+
+        ids, ends = self._match_flat(pieces)
+        return ids, ends, np.ones(len(pieces), bool)
+
+    def _match_flat(self, pieces: list[str]):
+        """The compiled greedy match of every piece: flat ids and each piece's bounds in them."""
         from core.models.unigram_kernels import codepoints
         from core.models.wordpiece_kernels import longest_match_ids
 
@@ -222,8 +241,7 @@ class WordPiece(VocabLookup):
             self._unk_id,
             self.max_input_chars_per_word,
         )
-        flat, cuts = ids.tolist(), ends.tolist()
-        return [flat[cuts[k] : cuts[k + 1]] for k in range(len(pieces))]
+        return ids, ends
 
     def __getstate__(self) -> dict:
         """Pickle without the kernel's trie (rebuilt on first use)."""

@@ -212,9 +212,7 @@ def test_any_byte_level_batch_encodes_as_the_general_path(models, texts, add_pre
     assert [_fields(e) for e in tok.encode_batch(texts)] == expected
 
 
-PLAIN_CONFIGS = [
-    c for c in CONFIGS if c[1] in ("none", "nfc", "nfkc", "bert") and c[2] != "metaspace-first"
-] + [
+PLAIN_CONFIGS = [c for c in CONFIGS if c[1] in ("none", "nfc", "nfkc", "bert")] + [
     ("wordpiece", "nfc", "whitespace"),
     ("unigram", "none", "whitespace"),
 ]
@@ -245,6 +243,20 @@ def test_plain_chunks_are_most_chunks_of_ordinary_text(models):
     )  # two pre-tokens in one
     made, rest = ChunkPlan.build(tok)._plain_fragments(["e\u0301", "\u2603x", "hug"], _table(tok))
     assert rest == ["e\u0301", "\u2603x"]  # to normalize; a character training never saw
+
+
+@pytest.mark.parametrize("config", [c for c in PLAIN_CONFIGS if "metaspace" in c[2]], ids="-".join)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(keys=st.lists(TEXT.map(lambda t: t.replace(" ", "")), min_size=2, max_size=8, unique=True))
+def test_plain_first_chunks_get_the_fragments_of_the_slow_way(models, config, keys):
+    """A text's first chunk: the prepended ▁ spans its first character, and gives it up to the
+    token that holds that character."""
+    tok = _tokenizer(models, *config)
+    plan = ChunkPlan.build(tok)
+    made, rest = plan._plain_fragments(keys, _table(tok), first=True)
+    assert sorted([*made, *rest]) == sorted(keys)
+    assert all(plan.first[key] == number for key, number in made.items())  # kept as first chunks
+    assert _fragments(plan, made) == _fragments(plan, plan._slow(list(made), first=True))
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
