@@ -485,24 +485,32 @@ class ChunkPlan:
         # each kept key's characters' output lengths under BERT's normalizer (None: one each)
         out_lengths: list[list[int] | None] = []
         if self.kind == "drop":
+            # subtle: each step over every key is one C-level map; the loop below only sorts
+            texts = keys
+            odd: set[str] = set()  # characters BERT's normalizer drops, expands or cannot take alone
+            if bert is not None:
+                for c in set("".join(keys)).difference(bert):
+                    out = normalizer.normalize(NormalizedString.from_str(c)).normalized
+                    bert[c] = _UNSAFE if any(map(unicodedata.combining, out)) else out
+                texts = ["".join(map(bert.__getitem__, key)) for key in keys]
+                odd = _odd_bert_chars(bert)
+            normal = (
+                map(is_normalized, itertools.repeat(form), keys)
+                if form is not None
+                else itertools.repeat(True)
+            )
             findall = self.tok.pre_tokenizer._re.findall
-            for key in keys:
-                if form is not None and not is_normalized(form, key):
+            for key, text, found, ok in zip(keys, texts, map(findall, texts), normal):
+                if not ok:
                     rest.append(key)
                     continue
-                text, lengths_of = key, None
-                if bert is not None:
-                    for c in set(key).difference(bert):
-                        out = normalizer.normalize(NormalizedString.from_str(c)).normalized
-                        bert[c] = _UNSAFE if any(map(unicodedata.combining, out)) else out
-                    outs = list(map(bert.__getitem__, key))
+                lengths_of = None
+                if odd and not odd.isdisjoint(key):
+                    outs = list(map(bert.__getitem__, key))  # type: ignore[index]  # odd: bert is set
                     if _UNSAFE in outs:
                         rest.append(key)
                         continue
-                    text = "".join(outs)
-                    if len(text) != len(key) or "" in outs:
-                        lengths_of = list(map(len, outs))
-                found = findall(text)
+                    lengths_of = list(map(len, outs))
                 if len(found) == 1 and found[0] == text:
                     pieces.append(text)
                     pieces_per_key.append(1)
@@ -720,6 +728,18 @@ class ChunkPlan:
                 map(itertools.repeat, zip(range(len(text)), range(1, len(text) + 1)), lengths)
             )
         )
+
+
+_ODD_BERT: dict[int, tuple[int, set[str]]] = {}  # id of a BERT table -> (its size, its odd characters)
+
+
+def _odd_bert_chars(table: dict[str, str]) -> set[str]:
+    """The characters of a BERT character table whose output is not exactly one character
+    (dropped, expanded, or unsafe alone), recomputed only when the table has grown."""
+    found = _ODD_BERT.get(id(table))
+    if found is None or found[0] != len(table):
+        found = _ODD_BERT[id(table)] = (len(table), {c for c, out in table.items() if len(out) != 1})
+    return found[1]
 
 
 def _to_original(keys, out_lengths, pieces_per_key, piece_of, starts, ends):
