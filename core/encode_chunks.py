@@ -55,7 +55,7 @@ from core.normalizers import (
 from core.normalizers import Sequence as NormalizerSequence
 from core.pre_tokenizers import BertPreTokenizer, ByteLevel, Metaspace, Whitespace, WhitespaceSplit
 from core.text import NormalizedString
-from core.tokenizer import Encoding, _without_overlaps
+from core.tokenizer import Encoding, _without_overlaps, zeros
 
 if TYPE_CHECKING:
     from core.tokenizer import Tokenizer
@@ -386,16 +386,73 @@ class ChunkPlan:
     def _fragments(self, keys: list[str], first: bool) -> dict[str, int]:
         """Run each chunk through the stages (the general path's steps on plain strings),
         cache and return their fragments."""
-        if len(keys) >= AT_ONCE_MIN and (not first or self.kind == "lead"):
+        if not first or self.kind == "lead":
             table = self.__dict__.get("_table", False)
             if table is False:
                 table = self._table = _LengthTable.build(self.tok)
             if table is not None:
-                made, rest = self._plain_fragments(keys, table, first)
+                if len(keys) >= AT_ONCE_MIN:
+                    made, rest = self._plain_fragments(keys, table, first)
+                elif not first and self.kind != "regex":
+                    made, rest = self._plain_few(keys, table)
+                else:
+                    return self._slow(keys, first)
                 if rest:
                     made.update(self._slow(rest, first))
                 return made
         return self._slow(keys, first)
+
+    def _plain_few(self, keys: list[str], table: _LengthTable) -> tuple[dict[str, int], list[str]]:
+        """:meth:`_plain_fragments` of a few chunks (one line's new words), in plain Python: a
+        chunk that is one pre-token whose characters the normalizer leaves in place gets its
+        ids from the model's ``tokenize_ids`` and its spans from the tokens' lengths; the
+        others are left for :meth:`_slow`."""
+        normalizer = self.tok.normalizer
+        form = normalizer.form if type(normalizer) in _UNICODE_FORMS else None
+        if normalizer is not None and form is None:
+            return {}, keys
+        lengths, names, prefix = table.length_list(), table.names, table.prefix
+        is_normalized = unicodedata.is_normalized
+        lead = self.kind == "lead"
+        findall = None if lead else self.tok.pre_tokenizer._re.findall
+        r = self.tok.pre_tokenizer.replacement if lead else ""
+        rest: list[str] = []
+        kept: list[tuple[str, str, int]] = []  # (key, its pre-token, where that starts)
+        for key in keys:
+            if form is not None and not is_normalized(form, " " + key if lead else key):
+                rest.append(key)
+            elif lead:
+                if r in key:
+                    rest.append(key)
+                else:
+                    kept.append((key, r + key, -1))  # the ▁ spans the space before the chunk
+            else:
+                found = findall(key)  # type: ignore[misc]  # set unless lead
+                if len(found) == 1 and found[0] == key:
+                    kept.append((key, key, 0))
+                else:
+                    rest.append(key)
+        model: Any = self.tok.model
+        if table.per_piece:  # BPE: a few short pieces merge faster in Python than through the kernel
+            ids_of = [model.tokenize_ids(piece) for _, piece, _ in kept]
+        else:
+            ids_of = model.tokenize_ids_batch([piece for _, piece, _ in kept]) if kept else []
+        cache, store = self.cache, self.store
+        made: dict[str, int] = {}
+        for (key, piece, at), ids in zip(kept, ids_of):
+            widths = list(map(lengths.__getitem__, ids))
+            if prefix and len(widths) > 1:  # WordPiece: "##" + the characters, after the first
+                widths[1:] = [w - prefix for w in widths[1:]]
+            if not ids or min(widths) <= 0 or sum(widths) != len(piece):
+                rest.append(key)
+                continue
+            ends = list(itertools.accumulate(widths, initial=at))
+            number = made[key] = store.add(
+                ids, list(map(names.__getitem__, ids)), ends[:-1], ends[1:], zeros(len(ids)), [len(ids)], [1]
+            )
+            if len(key) <= CHUNK_CACHE_MAX:
+                cache[key] = number
+        return made, rest
 
     def _slow(self, keys: list[str], first: bool = False) -> dict[str, int]:
         """:meth:`_fragments` one chunk at a time, each through the model's tokens and spans."""
@@ -793,10 +850,18 @@ class _LengthTable:
     dropout), WordPiece and Unigram; None for anything else.
     """
 
-    def __init__(self, names: list[str], lengths, prefix: int):
+    def __init__(self, names: list[str], lengths, prefix: int, per_piece: bool = False):
         self.names = names
         self.lengths = lengths
         self.prefix = prefix
+        self.per_piece = per_piece  # a few pieces are best merged one by one (BPE)
+        self._length_list: list[int] | None = None
+
+    def length_list(self) -> list[int]:
+        """``lengths`` as a list (indexing a list from Python is faster than an array)."""
+        if self._length_list is None:
+            self._length_list = self.lengths.tolist()
+        return self._length_list
 
     @classmethod
     def build(cls, tok: Tokenizer) -> _LengthTable | None:
@@ -826,7 +891,7 @@ class _LengthTable:
             names[i] = token
             if i not in opaque and not (byte_pieces and _BYTE_PIECE.fullmatch(token)):
                 lengths[i] = len(token)
-        return cls(names, lengths, prefix)
+        return cls(names, lengths, prefix, per_piece=kind is BPE)
 
 
 def _moved(spans: tuple[tuple, ...], by: int) -> Fragment:

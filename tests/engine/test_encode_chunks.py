@@ -233,6 +233,9 @@ def test_plain_chunks_get_the_fragments_of_the_slow_way(models, config, keys):
     made, rest = plan._plain_fragments(keys, table)
     assert sorted([*made, *rest]) == sorted(keys)
     assert _fragments(plan, made) == _fragments(plan, plan._slow(list(made)))
+    few, few_rest = plan._plain_few(keys, table)  # one line's few new chunks, in plain Python
+    assert sorted([*few, *few_rest]) == sorted(keys)
+    assert _fragments(plan, few) == _fragments(plan, plan._slow(list(few)))
 
 
 def test_plain_chunks_are_most_chunks_of_ordinary_text(models):
