@@ -36,8 +36,8 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from itertools import chain
-from operator import le
+from itertools import chain, compress, repeat
+from operator import is_, le
 from typing import TYPE_CHECKING, Any
 
 from core.bytelevel import bytes_to_chars
@@ -248,21 +248,26 @@ class ChunkPlan:
         return [None if cut is None else next(made) for cut in cuts]
 
     def _fill(self, found: list[tuple[list[str], list, int]]) -> None:
-        """Put the fragments of the chunks not cached yet into ``found``'s lists, in place."""
+        """Put the fragments of the chunks not cached yet into ``found``'s lists, in place.
+        subtle: C-level maps per text (``compress`` picks the missing, ``made.get`` with the
+        number already found as default fills them): a batch has ~10 chunks a text."""
         missing_first: dict[str, None] = {}
         missing: dict[str, None] = {}
         for parts, frags, has_first in found:
-            if has_first and frags[0] is None:
-                missing_first[parts[0]] = None
-            missing.update((p, None) for p, f in zip(parts[has_first:], frags[has_first:]) if f is None)
+            if has_first:
+                if frags[0] is None:
+                    missing_first[parts[0]] = None
+                missing.update(dict.fromkeys(compress(parts[1:], map(is_, frags[1:], repeat(None)))))
+            else:
+                missing.update(dict.fromkeys(compress(parts, map(is_, frags, repeat(None)))))
         made_first = self._fragments(list(missing_first), True) if missing_first else {}
         made = self._fragments(list(missing), False) if missing else {}
         for parts, frags, has_first in found:
-            if has_first and frags[0] is None:
-                frags[0] = made_first[parts[0]]
-            for i, f in enumerate(frags):
-                if f is None:
-                    frags[i] = made[parts[i]]
+            # subtle: a text's first chunk is looked up apart (it may also be another's later chunk)
+            head = (frags[0] if frags[0] is not None else made_first[parts[0]]) if has_first else None
+            frags[:] = map(made.get, parts, frags)
+            if has_first:
+                frags[0] = head
 
     def _cut(self, text: str) -> tuple[list[str], int, int] | None:
         """``(chunks, where the first starts, 1 if the first is looked up in `first`)``; None if

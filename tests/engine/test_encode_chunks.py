@@ -329,6 +329,15 @@ def _table(tok):
     return _LengthTable.build(tok)
 
 
+@pytest.mark.parametrize("at_once", [1, 1000])
+def test_a_first_chunk_that_is_another_texts_later_chunk_keeps_its_own_tokens(models, monkeypatch, at_once):
+    """Under Metaspace "pug" first is "▁pug" spanning "p", later "▁pug" spanning the space before."""
+    monkeypatch.setattr(encode_chunks, "AT_ONCE_MIN", at_once)
+    tok = _tokenizer(models, "unigram", "nfkc", "metaspace")
+    texts = ["hug pug", "pug hug", "pug", "hug pug pun", "pun hug"]
+    assert [_fields(e) for e in tok.encode_batch(texts)] == [_fields(tok._encode_general(t)) for t in texts]
+
+
 def test_long_chunks_are_encoded_but_not_kept(models):
     tok = _tokenizer(models, "unigram", "nfkc", "metaspace")
     long_word = "철수는치킨을먹고" * (CHUNK_CACHE_MAX // 4)
