@@ -442,8 +442,11 @@ class ChunkPlan:
             ids_of = [model.tokenize_ids(piece) for _, piece, _ in kept]
         else:
             ids_of = model.tokenize_ids_batch([piece for _, piece, _ in kept]) if kept else []
-        cache, store = self.cache, self.store
-        made: dict[str, int] = {}
+        good: list[str] = []
+        all_ids: list[int] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        counts: list[int] = []
         for (key, piece, at), ids in zip(kept, ids_of):
             widths = list(map(lengths.__getitem__, ids))
             if prefix and len(widths) > 1:  # WordPiece: "##" + the characters, after the first
@@ -451,12 +454,24 @@ class ChunkPlan:
             if not ids or min(widths) <= 0 or sum(widths) != len(piece):
                 rest.append(key)
                 continue
-            ends = list(itertools.accumulate(widths, initial=at))
-            number = made[key] = store.add(
-                ids, list(map(names.__getitem__, ids)), ends[:-1], ends[1:], zeros(len(ids)), [len(ids)], [1]
-            )
-            if len(key) <= CHUNK_CACHE_MAX:
-                cache[key] = number
+            edges = list(itertools.accumulate(widths, initial=at))
+            starts += edges[:-1]
+            ends += edges[1:]
+            all_ids += ids
+            counts.append(len(ids))
+            good.append(key)
+        number = self.store.add(
+            all_ids,
+            list(map(names.__getitem__, all_ids)),
+            starts,
+            ends,
+            zeros(len(all_ids)),
+            counts,
+            [1] * len(counts),
+        )
+        made = dict(zip(good, range(number, number + len(good))))
+        cache = self.cache
+        cache.update((key, n) for key, n in made.items() if len(key) <= CHUNK_CACHE_MAX)
         return made, rest
 
     def _slow(self, keys: list[str], first: bool = False) -> dict[str, int]:
