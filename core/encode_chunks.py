@@ -55,7 +55,7 @@ from core.normalizers import (
 from core.normalizers import Sequence as NormalizerSequence
 from core.pre_tokenizers import BertPreTokenizer, ByteLevel, Metaspace, Whitespace, WhitespaceSplit
 from core.text import NormalizedString
-from core.tokenizer import Encoding, _without_overlaps, zeros
+from core.tokenizer import Encoding, _without_overlaps
 
 if TYPE_CHECKING:
     from core.tokenizer import Tokenizer
@@ -409,9 +409,9 @@ class ChunkPlan:
 
     def _plain_few(self, keys: list[str], table: _LengthTable) -> tuple[dict[str, int], list[str]]:
         """:meth:`_plain_fragments` of a few chunks (one line's new words), in plain Python: a
-        chunk that is one pre-token whose characters the normalizer leaves in place gets its
-        ids from the model's ``tokenize_ids`` and its spans from the tokens' lengths; the
-        others are left for :meth:`_slow`."""
+        chunk whose pre-tokens are back to back and whose characters the normalizer leaves in
+        place gets its ids from the model's ``tokenize_ids`` and its spans from the tokens'
+        lengths; the others are left for :meth:`_slow`."""
         normalizer = self.tok.normalizer
         form = normalizer.form if type(normalizer) in _UNICODE_FORMS else None
         if normalizer is not None and form is None:
@@ -422,7 +422,7 @@ class ChunkPlan:
         findall = None if lead else self.tok.pre_tokenizer._re.findall
         r = self.tok.pre_tokenizer.replacement if lead else ""
         rest: list[str] = []
-        kept: list[tuple[str, str, int]] = []  # (key, its pre-token, where that starts)
+        kept: list[tuple[str, list[str], list[int]]] = []  # (key, its pre-tokens, where each starts)
         for key in keys:
             if form is not None and not is_normalized(form, " " + key if lead else key):
                 rest.append(key)
@@ -430,44 +430,55 @@ class ChunkPlan:
                 if r in key:
                     rest.append(key)
                 else:
-                    kept.append((key, r + key, -1))  # the ▁ spans the space before the chunk
+                    kept.append((key, [r + key], [-1]))  # the ▁ spans the space before the chunk
             else:
                 found = findall(key)  # type: ignore[misc]  # set unless lead
                 if len(found) == 1 and found[0] == key:
-                    kept.append((key, key, 0))
+                    kept.append((key, found, [0]))
+                elif found and sum(map(len, found)) == len(key):  # back to back: no space inside
+                    kept.append((key, found, list(itertools.accumulate(map(len, found[:-1]), initial=0))))
                 else:
                     rest.append(key)
         model: Any = self.tok.model
+        pieces = [piece for _, found, _ in kept for piece in found]
         if table.per_piece:  # BPE: a few short pieces merge faster in Python than through the kernel
-            ids_of = [model.tokenize_ids(piece) for _, piece, _ in kept]
+            ids_of = iter([model.tokenize_ids(piece) for piece in pieces])
         else:
-            ids_of = model.tokenize_ids_batch([piece for _, piece, _ in kept]) if kept else []
+            ids_of = iter(model.tokenize_ids_batch(pieces) if pieces else [])
         good: list[str] = []
         all_ids: list[int] = []
         starts: list[int] = []
         ends: list[int] = []
+        words: list[int] = []
         counts: list[int] = []
-        for (key, piece, at), ids in zip(kept, ids_of):
-            widths = list(map(lengths.__getitem__, ids))
-            if prefix and len(widths) > 1:  # WordPiece: "##" + the characters, after the first
-                widths[1:] = [w - prefix for w in widths[1:]]
-            if not ids or min(widths) <= 0 or sum(widths) != len(piece):
+        word_counts: list[int] = []
+        for key, found, piece_at in kept:
+            key_ids: list[int] = []
+            key_edges: list[tuple[list[int], int]] = []
+            plain = True
+            for piece, at in zip(found, piece_at):
+                ids = next(ids_of)
+                widths = list(map(lengths.__getitem__, ids))
+                if prefix and len(widths) > 1:  # WordPiece: "##" + the characters, after the first
+                    widths[1:] = [w - prefix for w in widths[1:]]
+                if not ids or min(widths) <= 0 or sum(widths) != len(piece):
+                    plain = False  # the key's other pieces are still taken from the iterator
+                    continue
+                key_ids += ids
+                key_edges.append((list(itertools.accumulate(widths, initial=at)), len(ids)))
+            if not plain:
                 rest.append(key)
                 continue
-            edges = list(itertools.accumulate(widths, initial=at))
-            starts += edges[:-1]
-            ends += edges[1:]
-            all_ids += ids
-            counts.append(len(ids))
+            for w, (edges, n) in enumerate(key_edges):
+                starts += edges[:-1]
+                ends += edges[1:]
+                words += [w] * n
+            all_ids += key_ids
+            counts.append(len(key_ids))
+            word_counts.append(len(found))
             good.append(key)
         number = self.store.add(
-            all_ids,
-            list(map(names.__getitem__, all_ids)),
-            starts,
-            ends,
-            zeros(len(all_ids)),
-            counts,
-            [1] * len(counts),
+            all_ids, list(map(names.__getitem__, all_ids)), starts, ends, words, counts, word_counts
         )
         made = dict(zip(good, range(number, number + len(good))))
         cache = self.cache
