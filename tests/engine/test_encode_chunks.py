@@ -238,13 +238,16 @@ def test_plain_chunks_get_the_fragments_of_the_slow_way(models, config, keys):
     assert _fragments(plan, few) == _fragments(plan, plan._slow(list(few)))
 
 
-def test_plain_chunks_are_most_chunks_of_ordinary_text(models):
+@pytest.mark.parametrize("way", ["_plain_fragments", "_plain_few"])
+def test_plain_chunks_are_most_chunks_of_ordinary_text(models, way):
     tok = _tokenizer(models, "bpe", "nfc", "whitespace")
-    made, rest = ChunkPlan.build(tok)._plain_fragments(["hug", "pugs", "hug👋🏽", "철수는"], _table(tok))
-    assert (
-        sorted(made) == sorted(["hug", "pugs", "hug👋🏽", "철수는"]) and rest == []
-    )  # two pre-tokens in one
-    made, rest = ChunkPlan.build(tok)._plain_fragments(["e\u0301", "\u2603x", "hug"], _table(tok))
+    plan = ChunkPlan.build(tok)
+    keys = ["hug", "pugs", "hug👋🏽", "철수는"]
+    made, rest = getattr(plan, way)(keys, _table(tok))
+    assert sorted(made) == sorted(keys) and rest == []
+    assert _fragments(plan, made) == _fragments(plan, plan._slow(keys))
+    assert plan.store.fragment(made["hug👋🏽"])[4:] == ((0, 1), 2, 2)  # two pre-tokens: words 0 and 1
+    made, rest = getattr(plan, way)(["e\u0301", "\u2603x", "hug"], _table(tok))
     assert rest == ["e\u0301", "\u2603x"]  # to normalize; a character training never saw
 
 
