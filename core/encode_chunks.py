@@ -878,7 +878,7 @@ class _LengthTable:
     else (the unknown token, SentencePiece's byte pieces ``<0x41>``) and ids no token has;
     ``prefix`` is the length of WordPiece's ``##``, which every token after a word's first
     carries; ``names[id]`` is the token's string. Built for plain BPE (no prefix, suffix or
-    dropout), WordPiece and Unigram; None for anything else.
+    dropout), WordPiece, Unigram and rank files; None for anything else.
     """
 
     def __init__(self, names: list[str], lengths, prefix: int, per_piece: bool = False):
@@ -898,6 +898,7 @@ class _LengthTable:
     def build(cls, tok: Tokenizer) -> _LengthTable | None:
         import numpy as np
 
+        from core.formats.tiktoken_ranks import TiktokenBPE
         from core.models.bpe import BPE
         from core.models.unigram import Unigram
         from core.models.wordpiece import WordPiece
@@ -912,6 +913,8 @@ class _LengthTable:
             prefix, opaque = len(model.continuing_subword_prefix), {model._unk_id}
         elif kind is Unigram:
             prefix, opaque = 0, {model.unk_id}
+        elif kind is TiktokenBPE:  # a rank file: byte-level tokens, no unknown token
+            prefix, opaque = 0, set()
         else:
             return None
         vocab = model.get_vocab()

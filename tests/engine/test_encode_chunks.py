@@ -277,6 +277,18 @@ def test_plain_byte_level_chunks_get_the_fragments_of_the_slow_way(models, text,
     assert _fragments(plan, made) == _fragments(plan, plan._slow(keys))
 
 
+@pytest.mark.parametrize("pattern", ["gpt2", "cl100k_base"])
+def test_plain_rank_file_chunks_get_the_fragments_of_the_slow_way(models, pattern):
+    from core.formats.tiktoken_ranks import tiktoken_tokenizer
+
+    tok = tiktoken_tokenizer(_ranks(models), pattern)
+    plan = ChunkPlan.build(tok)
+    keys = list(dict.fromkeys(plan._regex.findall(" ".join(AWKWARD) + " hug's 철수는 👋🏽 10")))
+    made, rest = plan._plain_fragments(keys, _table(tok))
+    assert sorted([*made, *rest]) == sorted(keys) and len(made) > len(keys) // 2
+    assert _fragments(plan, made) == _fragments(plan, plan._slow(list(made)))
+
+
 def test_plain_wordpiece_chunks_count_continuations_without_their_prefix(models):
     tok = _tokenizer(models, "wordpiece", "nfc", "whitespace")
     plan = ChunkPlan.build(tok)
