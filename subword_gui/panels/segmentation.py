@@ -212,9 +212,19 @@ class TextEditor(QPlainTextEdit):
 
     def insertFromMimeData(self, source) -> None:  # noqa: N802 (Qt override)
         if source.hasText() and any(len(line) >= LONG_LINE for line in source.text().split("\n")):
-            self.long_mode(True, source.text() + self.toPlainText())
+            self.long_mode(True, source.text() + self._text_kept_by_paste())
             keep_layout(self.textCursor().block())
         super().insertFromMimeData(source)
+
+    def _text_kept_by_paste(self) -> str:
+        """The text a paste at the cursor leaves in place (all of it but the selection)."""
+        cursor = self.textCursor()
+        before = QTextCursor(self.document())
+        before.setPosition(cursor.selectionStart(), QTextCursor.MoveMode.KeepAnchor)
+        after = QTextCursor(self.document())
+        after.setPosition(cursor.selectionEnd())
+        after.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+        return before.selectedText() + after.selectedText()
 
     def _text_added(self, position: int, removed: int, added: int) -> None:
         """Shape fully again once a character that needs it is typed or pasted (see shape_lightly)."""

@@ -82,6 +82,7 @@ CHOICE_TIPS = {
 }
 MAX_VOCAB = 1_000_000
 PLOTS_DELAY_MS = 150
+CUT_FOLLOW_MS = 40  # the log and plots follow a slider move this long after (as the Vocabulary)
 # The merge plot re-plots every point it has (tens of thousands); redrawing it on each
 # ~50 ms flush of the merge log cost the event loop more than the log itself.
 PLOT_REDRAW_S = 0.25
@@ -530,7 +531,12 @@ class TrainingPanel(QWidget):
         self.train_button.clicked.connect(self.train)
         self.step_button.clicked.connect(self.step)
         self.cancel_button.clicked.connect(self.cancel)
-        self.state.vocab_size_changed.connect(self._on_cut)
+        # subtle: a slider move greys the merge log and moves the plots' cut lines a moment after
+        # the Segmentation repaints (latest size only): their repaint was a third of each move
+        self._cut_next = None
+        self._cut_timer = QTimer(self, singleShot=True, interval=CUT_FOLLOW_MS)
+        self._cut_timer.timeout.connect(lambda: self._on_cut(self._cut_next))
+        self.state.vocab_size_changed.connect(self._follow_cut)
         self.state.full_tokenizer_changed.connect(self._on_full_tokenizer)
         # a model shown without this panel training it (a run shown again, restored, from a file)
         self.state.full_tokenizer_changed.connect(self._schedule_follow)
@@ -1055,7 +1061,12 @@ class TrainingPanel(QWidget):
             ).format(os.path.basename(origin.rstrip("/")) or origin)
         return self.tr("Ready to train")
 
+    def _follow_cut(self, k) -> None:
+        self._cut_next = k
+        self._cut_timer.start()
+
     def _on_cut(self, k) -> None:
+        self._cut_timer.stop()
         if k is None or not self.merge_model.rows:
             self.merge_model.set_cut(None)
         else:

@@ -854,6 +854,7 @@ def test_a_long_text_is_shaped_lightly_unless_it_has_clusters(qtbot, panel, ko_b
     # a pasted long word is shaped lightly from its first layout on
     from PySide6.QtWidgets import QApplication
 
+    panel.set_text("👋🏽 정말")  # the word replaces this text: it is shaped lightly
     QApplication.clipboard().setText(word)
     panel.editor.selectAll()
     panel.editor.paste()

@@ -95,6 +95,7 @@ def test_slider_cuts_the_model_and_greys_the_log(qtbot, loaded):
     assert len(shown.encode(word).tokens) >= len(full.encode(word).tokens)
     assert shown.encode("영화 정말 재미있었어요").tokens != full.encode("영화 정말 재미있었어요").tokens
     model = window.training_panel.merge_model
+    qtbot.waitUntil(lambda: model.cut == k, timeout=2000)  # the log follows the Segmentation
     cut_rows = [r for r in range(model.rowCount()) if model.is_cut(r)]
     assert cut_rows and all(model.rows[r].vocab_size > k for r in cut_rows)
     assert len(cut_rows) == sum(e.vocab_size > k for e in model.rows)
@@ -115,7 +116,7 @@ def test_slider_cuts_the_model_and_greys_the_log(qtbot, loaded):
             assert len(seg.lines()[0].tokens) < n_cut
     # Back to the full size: nothing greyed.
     slider.set_vocab_size(140)
-    assert not any(model.is_cut(r) for r in range(model.rowCount()))
+    qtbot.waitUntil(lambda: not any(model.is_cut(r) for r in range(model.rowCount())), timeout=2000)
 
 
 def test_step_advances_one_merge_per_click_then_train_finishes(qtbot, loaded):
