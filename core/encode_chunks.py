@@ -64,6 +64,9 @@ if TYPE_CHECKING:
 # chunks cost one by one: measured on Korean lines encoded one at a time)
 AT_ONCE_MIN = 12
 CHUNK_CACHE_LIMIT = 100_000  # chunks; the cache is emptied when it gets this big
+# tokens in the store; past it the caches start afresh. subtle: a chunk too long to keep (a
+# pasted 100,000-character word, retyped on every keystroke) still leaves its tokens in the store
+STORE_TOKEN_LIMIT = 1_000_000
 CHUNK_CACHE_MAX = 256  # characters; longer chunks (a long word, a line without spaces) are not kept
 
 # Normalizers that leave an ASCII space a space and change nothing across one.
@@ -531,10 +534,11 @@ class ChunkPlan:
         return made
 
     def _make_room(self) -> None:
-        """Empty the caches and the store once they hold :data:`CHUNK_CACHE_LIMIT` chunks.
+        """Empty the caches and the store once they hold :data:`CHUNK_CACHE_LIMIT` chunks (or the
+        store :data:`STORE_TOKEN_LIMIT` tokens).
         subtle: only before a text's chunks are looked up, never while they are filled (the
         numbers found would then point into an emptied store); a batch may go past the limit."""
-        if len(self.cache) + len(self.first) < CHUNK_CACHE_LIMIT:
+        if len(self.cache) + len(self.first) < CHUNK_CACHE_LIMIT and len(self.store.ids) < STORE_TOKEN_LIMIT:
             return
         self.cache.clear()
         self.first.clear()

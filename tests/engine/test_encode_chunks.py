@@ -361,6 +361,16 @@ def test_long_chunks_are_encoded_but_not_kept(models):
     assert "pug" in tok._chunk_plan().cache
 
 
+def test_a_long_word_retyped_does_not_grow_the_store_without_bound(models, monkeypatch):
+    monkeypatch.setattr(encode_chunks, "STORE_TOKEN_LIMIT", 5_000)
+    tok = _tokenizer(models, "bpe", "nfc", "whitespace")
+    long_word = "hugpugpun철수는" * 200
+    expected = _fields(tok._encode_general(f"hug {long_word}"))
+    for _ in range(20):  # each time its ~1,000 tokens go to the store, never to the cache
+        assert _fields(tok.encode(f"hug {long_word}")) == expected
+    assert len(tok._chunk_plan().store.ids) < 5_000 + 2 * len(expected[0])
+
+
 def test_texts_holding_an_added_token_take_the_general_path(models):
     tok = _tokenizer(models, "bpe", "nfc", "whitespace")
     tok.add_token(AddedToken("[MASK]", 999, lstrip=True))
