@@ -603,8 +603,7 @@ def _cmd_encode(args: argparse.Namespace) -> int:
     if args.nbest is not None or args.sample:
         return _encode_unigram_alternatives(tokenizer, texts, args)
     out = sys.stdout
-    for text in texts:
-        enc = tokenizer.encode(text)
+    for text, enc in zip(texts, _encodings(tokenizer, texts)):
         if args.json:
             out.write(
                 json.dumps(
@@ -623,6 +622,13 @@ def _cmd_encode(args: argparse.Namespace) -> int:
             out.write("ids:     " + " ".join(map(str, enc.ids)) + "\n")
             out.write("offsets: " + " ".join(f"{s}:{e}" for s, e in enc.offsets) + "\n")
     return 0
+
+
+def _encodings(tokenizer, texts: list[str], batch: int = 1024):
+    """``tokenizer.encode`` of each text, a batch at a time (the words new to a batch go through
+    the model together, and nothing per token is kept past its batch)."""
+    for at in range(0, len(texts), batch):
+        yield from tokenizer.encode_batch(texts[at : at + batch])
 
 
 def _encode_ids(tokenizer, args: argparse.Namespace) -> int:
