@@ -32,11 +32,12 @@ BYTE_TO_CHAR: list[str] = _build_byte_alphabet()
 CHAR_TO_BYTE: dict[str, int] = {c: b for b, c in enumerate(BYTE_TO_CHAR)}
 # The 256-symbol alphabet, sorted by code point (the order ids are given in).
 BYTE_ALPHABET: list[str] = sorted(BYTE_TO_CHAR)
-_TRANSLATE = {b: ord(c) for b, c in enumerate(BYTE_TO_CHAR)}
+# str.translate table from the latin-1 reading of bytes to the byte alphabet
+BYTE_TRANSLATION = {b: ord(c) for b, c in enumerate(BYTE_TO_CHAR)}
 
 
 def bytes_to_chars(data: bytes) -> str:
-    return data.decode("latin-1").translate(_TRANSLATE)
+    return data.decode("latin-1").translate(BYTE_TRANSLATION)
 
 
 def chars_to_bytes(text: str) -> bytes:
@@ -91,7 +92,7 @@ def pieces_to_chars(pieces: list[str], memo: dict[str, str]) -> list[str]:
             if chars is None:
                 piece = pieces[k]
                 chars = out[k] = (
-                    piece.encode("utf-8", "surrogatepass").decode("latin-1").translate(_TRANSLATE)
+                    piece.encode("utf-8", "surrogatepass").decode("latin-1").translate(BYTE_TRANSLATION)
                 )
                 if len(piece) <= _MEMO_MAX_PIECE:
                     memo[piece] = chars

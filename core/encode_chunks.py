@@ -40,7 +40,7 @@ from itertools import chain, compress, repeat
 from operator import is_, le
 from typing import TYPE_CHECKING, Any
 
-from core.bytelevel import bytes_to_chars
+from core.bytelevel import BYTE_TRANSLATION, bytes_to_chars
 from core.normalizers import (
     NFC,
     NFD,
@@ -617,12 +617,17 @@ class ChunkPlan:
                 kept.append(key)
                 out_lengths.append(lengths_of)
         elif self.kind == "regex":  # byte-level: one pre-token, its UTF-8 bytes in the byte alphabet
-            for key in keys:
-                pieces.append(bytes_to_chars(key.encode("utf-8")))
-                pieces_per_key.append(1)
-                piece_at.append(0)
-                kept.append(key)
-                out_lengths.append(None if key.isascii() else list(map(len, map(str.encode, key))))
+            kept = keys
+            latin = map(bytes.decode, map(str.encode, keys), repeat("latin-1"))
+            pieces = list(map(str.translate, latin, repeat(BYTE_TRANSLATION)))
+            pieces_per_key = [1] * len(keys)
+            piece_at = [0] * len(keys)
+            out_lengths = [None] * len(keys)
+            if not all(map(str.isascii, keys)):  # each character's bytes, from its code point
+                from core.models.bpe_kernels import codepoints
+
+                codes = codepoints(keys)[0]
+                out_lengths = 1 + (codes >= 0x80) + (codes >= 0x800) + (codes >= 0x10000)  # type: ignore[assignment]
         elif not first:  # "lead": the chunk after a space is "▁" + its text, the ▁ spanning that space
             r = self.tok.pre_tokenizer.replacement
             for key in keys:
@@ -680,7 +685,7 @@ class ChunkPlan:
         total = np.bincount(piece_of, weights=lengths, minlength=len(pieces))
         bad_piece |= total != _ints(map(len, pieces))
         key_first_piece = np.cumsum(pieces_per_key) - np.array(pieces_per_key)
-        if any(lengths_of is not None for lengths_of in out_lengths):
+        if not isinstance(out_lengths, list) or any(lengths_of is not None for lengths_of in out_lengths):
             starts, ends = _to_original(kept, out_lengths, pieces_per_key, piece_of, starts, ends)
         word = np.arange(len(pieces)) - np.repeat(key_first_piece, pieces_per_key)
         words = np.repeat(word, counts)
@@ -843,12 +848,15 @@ def _to_original(keys, out_lengths, pieces_per_key, piece_of, starts, ends):
 
     # the character each normalized character came from, counted from its key's start
     char_lengths = _ints(map(len, keys))
-    per_char = _ints(
-        chain.from_iterable(
-            itertools.repeat(1, len(key)) if lengths_of is None else lengths_of
-            for key, lengths_of in zip(keys, out_lengths)
+    if isinstance(out_lengths, np.ndarray):  # already one length per character of every key
+        per_char = out_lengths
+    else:
+        per_char = _ints(
+            chain.from_iterable(
+                itertools.repeat(1, len(key)) if lengths_of is None else lengths_of
+                for key, lengths_of in zip(keys, out_lengths)
+            )
         )
-    )
     key_char_at = np.cumsum(char_lengths) - char_lengths
     source = np.repeat(np.arange(len(per_char)) - np.repeat(key_char_at, char_lengths), per_char)
     normalized_lengths = np.bincount(
