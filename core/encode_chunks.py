@@ -417,15 +417,24 @@ class ChunkPlan:
         lengths; the others are left for :meth:`_slow`."""
         normalizer = self.tok.normalizer
         form = normalizer.form if type(normalizer) in _UNICODE_FORMS else None
-        if normalizer is not None and form is None:
+        lead = self.kind == "lead"
+        bert = None  # BERT's normalizer, character by character (each output spans its character)
+        if type(normalizer) is BertNormalizer and not lead:
+            config = (normalizer.clean_text, normalizer.handle_chinese_chars, normalizer.strip_accents)
+            bert = _BERT_CHARS.setdefault((*config, normalizer.lowercase), {})
+            for c in set("".join(keys)).difference(bert):
+                out = normalizer.normalize(NormalizedString.from_str(c)).normalized
+                bert[c] = _UNSAFE if any(map(unicodedata.combining, out)) else out
+        elif normalizer is not None and form is None:
             return {}, keys
         lengths, names, prefix = table.length_list(), table.names, table.prefix
         is_normalized = unicodedata.is_normalized
-        lead = self.kind == "lead"
         findall = None if lead else self.tok.pre_tokenizer._re.findall
         r = self.tok.pre_tokenizer.replacement if lead else ""
         rest: list[str] = []
-        kept: list[tuple[str, list[str], list[int]]] = []  # (key, its pre-tokens, where each starts)
+        # (key, its pre-tokens, where each starts, the key's character each normalized one came
+        # from: None when each stays in place)
+        kept: list[tuple[str, list[str], list[int], list[int] | None]] = []
         for key in keys:
             if form is not None and not is_normalized(form, " " + key if lead else key):
                 rest.append(key)
@@ -433,17 +442,27 @@ class ChunkPlan:
                 if r in key:
                     rest.append(key)
                 else:
-                    kept.append((key, [r + key], [-1]))  # the ▁ spans the space before the chunk
+                    kept.append((key, [r + key], [-1], None))  # the ▁ spans the space before the chunk
             else:
-                found = findall(key)  # type: ignore[misc]  # set unless lead
-                if len(found) == 1 and found[0] == key:
-                    kept.append((key, found, [0]))
-                elif found and sum(map(len, found)) == len(key):  # back to back: no space inside
-                    kept.append((key, found, list(itertools.accumulate(map(len, found[:-1]), initial=0))))
+                text, source = key, None
+                if bert is not None:
+                    outs = list(map(bert.__getitem__, key))
+                    if _UNSAFE in outs:
+                        rest.append(key)
+                        continue
+                    text = "".join(outs)
+                    if len(text) != len(key) or "" in outs:
+                        source = list(chain.from_iterable(map(repeat, range(len(key)), map(len, outs))))
+                found = findall(text)  # type: ignore[misc]  # set unless lead
+                if len(found) == 1 and found[0] == text:
+                    kept.append((key, found, [0], source))
+                elif found and sum(map(len, found)) == len(text):  # back to back: no space inside
+                    at = list(itertools.accumulate(map(len, found[:-1]), initial=0))
+                    kept.append((key, found, at, source))
                 else:
                     rest.append(key)
         model: Any = self.tok.model
-        pieces = [piece for _, found, _ in kept for piece in found]
+        pieces = [piece for _, found, _, _ in kept for piece in found]
         if table.per_piece:  # BPE: a few short pieces merge faster in Python than through the kernel
             ids_of = iter([model.tokenize_ids(piece) for piece in pieces])
         else:
@@ -455,9 +474,9 @@ class ChunkPlan:
         words: list[int] = []
         counts: list[int] = []
         word_counts: list[int] = []
-        for key, found, piece_at in kept:
+        for key, found, piece_at, source in kept:
             key_ids: list[int] = []
-            key_edges: list[tuple[list[int], int]] = []
+            edges_of: list[list[int]] = []
             plain = True
             for piece, at in zip(found, piece_at):
                 ids = next(ids_of)
@@ -468,14 +487,24 @@ class ChunkPlan:
                     plain = False  # the key's other pieces are still taken from the iterator
                     continue
                 key_ids += ids
-                key_edges.append((list(itertools.accumulate(widths, initial=at)), len(ids)))
+                edges_of.append(list(itertools.accumulate(widths, initial=at)))
             if not plain:
                 rest.append(key)
                 continue
-            for w, (edges, n) in enumerate(key_edges):
-                starts += edges[:-1]
-                ends += edges[1:]
-                words += [w] * n
+            if source is None:
+                for w, edges in enumerate(edges_of):
+                    starts += edges[:-1]
+                    ends += edges[1:]
+                    words += [w] * (len(edges) - 1)
+            else:  # back to the key's characters; one cut into several tokens belongs to the last
+                offsets = [
+                    (source[a], source[b - 1] + 1) for edges in edges_of for a, b in zip(edges, edges[1:])
+                ]
+                _without_overlaps(offsets)
+                starts += (a for a, _ in offsets)
+                ends += (b for _, b in offsets)
+                for w, edges in enumerate(edges_of):
+                    words += [w] * (len(edges) - 1)
             all_ids += key_ids
             counts.append(len(key_ids))
             word_counts.append(len(found))

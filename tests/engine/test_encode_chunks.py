@@ -319,14 +319,16 @@ def bert_wordpiece():
 )
 def test_plain_chunks_under_bert_normalizer_map_back_to_the_original(bert_wordpiece, keys):
     plan = ChunkPlan.build(bert_wordpiece)
-    made, rest = plan._plain_fragments(keys, _table(bert_wordpiece))
-    assert sorted([*made, *rest]) == sorted(keys)
-    assert _fragments(plan, made) == _fragments(plan, plan._slow(list(made)))
+    for way in (plan._plain_fragments, plan._plain_few):  # a batch's new chunks, one line's few
+        made, rest = way(keys, _table(bert_wordpiece))
+        assert sorted([*made, *rest]) == sorted(keys)
+        assert _fragments(plan, made) == _fragments(plan, plan._slow(list(made)))
 
 
-def test_bert_normalized_korean_takes_the_plain_way(bert_wordpiece):
+@pytest.mark.parametrize("way", ["_plain_fragments", "_plain_few"])
+def test_bert_normalized_korean_takes_the_plain_way(bert_wordpiece, way):
     plan = ChunkPlan.build(bert_wordpiece)
-    made, rest = plan._plain_fragments(["철수는", "빵을먹고", "Éclair"], _table(bert_wordpiece))
+    made, rest = getattr(plan, way)(["철수는", "빵을먹고", "Éclair"], _table(bert_wordpiece))
     assert rest == [] and _fragments(plan, made) == _fragments(
         plan, plan._slow(["철수는", "빵을먹고", "Éclair"])
     )
