@@ -457,8 +457,8 @@ class ChunkPlan:
                 if len(found) == 1 and found[0] == text:
                     kept.append((key, found, [0], source))
                 elif found and sum(map(len, found)) == len(text):  # back to back: no space inside
-                    at = list(itertools.accumulate(map(len, found[:-1]), initial=0))
-                    kept.append((key, found, at, source))
+                    found_at = list(itertools.accumulate(map(len, found[:-1]), initial=0))
+                    kept.append((key, found, found_at, source))
                 else:
                     rest.append(key)
         model: Any = self.tok.model
