@@ -958,15 +958,23 @@ class _LengthTable:
             prefix, opaque = 0, set()
         else:
             return None
+        found = model.__dict__.get("_length_table")
+        if found is not None:  # subtle: a BPE cut (the slider's) inherits its model's: same ids
+            return found
         vocab = model.get_vocab()
-        names = [""] * (max(vocab.values(), default=-1) + 1)
-        lengths = np.zeros(len(names), np.int64)
-        byte_pieces = getattr(model, "byte_fallback", False)
-        for token, i in vocab.items():
-            names[i] = token
-            if i not in opaque and not (byte_pieces and _BYTE_PIECE.fullmatch(token)):
-                lengths[i] = len(token)
-        return cls(names, lengths, prefix, per_piece=kind is BPE)
+        tokens, ids = list(vocab), list(vocab.values())
+        names = [""] * (max(ids, default=-1) + 1)
+        if len(names) == len(tokens):  # ids 0..n-1 (every model file we read): sorted in C
+            names = list(map(tokens.__getitem__, np.argsort(np.array(ids, np.int64), kind="stable").tolist()))
+        else:
+            for token, i in vocab.items():
+                names[i] = token
+        lengths = np.array(list(map(len, names)), np.int64)
+        lengths[[i for i in opaque if i is not None]] = 0
+        if getattr(model, "byte_fallback", False):
+            lengths[[i for i, token in enumerate(names) if _BYTE_PIECE.fullmatch(token)]] = 0
+        table = model.__dict__["_length_table"] = cls(names, lengths, prefix, per_piece=kind is BPE)
+        return table
 
 
 def _moved(spans: tuple[tuple, ...], by: int) -> Fragment:

@@ -468,7 +468,7 @@ class TiktokenBPE:
 
     def __getstate__(self) -> dict:
         """Pickle without the compiled merge's tables and the cache (rebuilt on first use)."""
-        state = {k: v for k, v in self.__dict__.items() if k not in ("_compiled", "_pairs")}
+        state = {k: v for k, v in self.__dict__.items() if k not in ("_compiled", "_pairs", "_length_table")}
         state["_cache"] = {}
         return state
 

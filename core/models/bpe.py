@@ -689,7 +689,7 @@ class BPE(VocabLookup):
         state = {
             k: v
             for k, v in self.__dict__.items()
-            if k not in ("_cut_tables", "_pair_table", "_reuse", "_last_cut")
+            if k not in ("_cut_tables", "_pair_table", "_reuse", "_last_cut", "_alphabet", "_length_table")
         }
         state["_cache"] = {}
         return state

@@ -390,7 +390,7 @@ class Unigram:
     def __getstate__(self) -> dict:
         """Pickle without the kernel's arrays and the token cache (rebuilt on use)."""
         state = dict(self.__dict__)
-        for name in ("_compiled_trie", "_token_cache", "_byte_ids"):
+        for name in ("_compiled_trie", "_token_cache", "_byte_ids", "_length_table"):
             state.pop(name, None)
         return state
 

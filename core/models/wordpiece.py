@@ -247,6 +247,7 @@ class WordPiece(VocabLookup):
         """Pickle without the kernel's trie (rebuilt on first use)."""
         state = dict(self.__dict__)
         state.pop("_compiled_trie", None)
+        state.pop("_length_table", None)  # encode_chunks' table (rebuilt on use)
         return state
 
     # -- serialization -------------------------------------------------------------

@@ -289,6 +289,19 @@ def test_plain_rank_file_chunks_get_the_fragments_of_the_slow_way(models, patter
     assert _fragments(plan, made) == _fragments(plan, plan._slow(list(made)))
 
 
+@pytest.mark.parametrize("algorithm", ["bpe", "wordpiece", "unigram"])
+def test_the_length_table_is_built_once_and_never_pickled(models, algorithm):
+    import pickle
+
+    tok = _tokenizer(models, algorithm, "nfc", "whitespace")
+    table = _table(tok)
+    assert _table(tok) is table  # kept on the model
+    assert "_length_table" not in pickle.loads(pickle.dumps(tok.model)).__dict__
+    if algorithm == "bpe":  # the slider's cut keeps the ids, so it keeps the table
+        cut = tok.model.truncated(tok.model.min_vocab_size + 3)
+        assert _table(Tokenizer(cut, pre_tokenizer=Whitespace())) is table
+
+
 def test_plain_wordpiece_chunks_count_continuations_without_their_prefix(models):
     tok = _tokenizer(models, "wordpiece", "nfc", "whitespace")
     plan = ChunkPlan.build(tok)
