@@ -106,6 +106,7 @@ class CorpusPanel(QWidget):
         self.word_model = WordFrequencyModel(self)
         self.word_view = _table(self.word_model)
         self.word_view.setSortingEnabled(True)
+        self.word_view.horizontalHeader().setProperty("sortable", True)
         self.word_view.horizontalHeader().setSortIndicator(1, Qt.SortOrder.DescendingOrder)
         self.word_view.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.search = QLineEdit()
@@ -117,6 +118,7 @@ class CorpusPanel(QWidget):
         self.char_model = CharTableModel(self)
         self.char_view = _table(self.char_model)
         self.char_view.setSortingEnabled(True)
+        self.char_view.horizontalHeader().setProperty("sortable", True)
         self.char_view.sortByColumn(3, Qt.SortOrder.DescendingOrder)
         self.char_view.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
 

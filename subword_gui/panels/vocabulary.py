@@ -579,6 +579,7 @@ class VocabularyPanel(QWidget):
         self.table = QTableView()
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
+        self.table.horizontalHeader().setProperty("sortable", True)  # room for the arrow (explorer.qss)
         self.table.sortByColumn(COL_ID, Qt.SortOrder.AscendingOrder)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -587,11 +588,13 @@ class VocabularyPanel(QWidget):
         self.table.setAlternatingRowColors(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(COL_TOKEN, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((COL_ID, 70), (COL_LENGTH, 60), (COL_FREQ, 90), (COL_RANK, 70)):
-            self.table.setColumnWidth(col, width)
         font = QFont(self.table.font())
         font.setPointSizeF(font.pointSizeF() + 1)
         self.table.setFont(font)
+        header.ensurePolished()  # the style sheet's padding and the font count in the hints below
+        for col, width in ((COL_ID, 70), (COL_LENGTH, 72), (COL_FREQ, 102), (COL_RANK, 82)):
+            # room for the title and its sort arrow (explorer.qss pads sortable headers on the right)
+            self.table.setColumnWidth(col, max(width, header.sectionSizeHint(col)))
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
 
         self.tree_title = QLabel(self.tr("Select a token to see how it was built."))

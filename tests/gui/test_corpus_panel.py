@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QFileDialog
 
 from core.corpus import count_words
@@ -178,3 +179,16 @@ def test_a_loaded_corpus_is_out_of_the_garbage_collectors_sight(qtbot, window, m
     words = window.corpus_panel.result.words
     assert words
     assert not any(o is words for o in gc.get_objects())  # frozen objects are in no generation
+
+
+def test_sortable_titles_leave_room_for_the_sort_arrow(window):
+    """The arrow sits at a section's right end, where a right-aligned title like "Count" ends:
+    sortable headers get a wider right padding (explorer.qss)."""
+    for view in (window.corpus_panel.word_view, window.corpus_panel.char_view, window.vocabulary_panel.table):
+        header = view.horizontalHeader()
+        assert header.property("sortable") is True
+        for col in range(header.count()):
+            title = view.model().headerData(col, Qt.Orientation.Horizontal, Qt.ItemDataRole.DisplayRole)
+            bold = header.font()
+            bold.setBold(True)
+            assert header.sectionSizeHint(col) >= QFontMetrics(bold).horizontalAdvance(str(title)) + 18
