@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 import unicodedata
 from itertools import chain, compress, repeat
 from operator import is_, le
@@ -939,7 +940,6 @@ class _LengthTable:
     def build(cls, tok: Tokenizer) -> _LengthTable | None:
         import numpy as np
 
-        from core.formats.tiktoken_ranks import TiktokenBPE
         from core.models.bpe import BPE
         from core.models.unigram import Unigram
         from core.models.wordpiece import WordPiece
@@ -954,7 +954,9 @@ class _LengthTable:
             prefix, opaque = len(model.continuing_subword_prefix), {model._unk_id}
         elif kind is Unigram:
             prefix, opaque = 0, {model.unk_id}
-        elif kind is TiktokenBPE:  # a rank file: byte-level tokens, no unknown token
+        elif kind is getattr(sys.modules.get("core.formats.tiktoken_ranks"), "TiktokenBPE", None):
+            # a rank file: byte-level tokens, no unknown token. subtle: its module is loaded if the
+            # model is one; importing it otherwise cost the explorer's first landing ~17 ms
             prefix, opaque = 0, set()
         else:
             return None
