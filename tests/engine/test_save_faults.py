@@ -173,8 +173,9 @@ def test_a_fault_at_every_step_of_a_save_leaves_one_model(tmp_path, models, save
 # -- a real save loop, killed at random moments --------------------------------------------
 
 LOOP = """
-import pickle, sys
+import faulthandler, pickle, signal, sys
 from pathlib import Path
+faulthandler.register(signal.SIGUSR1)  # where it is, if it outlives its signal (see _loop)
 sys.path.insert(0, {root!r})
 from tests_save_loop_helpers import save
 models = pickle.load(open({models!r}, "rb"))
@@ -205,8 +206,17 @@ def _loop(tmp_path, models, rounds: int, seed: int) -> set[str]:
         )
         assert child.stdout.readline().strip() == b"ready", child.stderr.read()
         time.sleep(rng.uniform(0.0, 0.25))
-        child.send_signal(rng.choice([signal.SIGKILL, signal.SIGINT]))
-        child.wait(timeout=60)
+        sent = rng.choice([signal.SIGKILL, signal.SIGINT])
+        child.send_signal(sent)
+        try:
+            child.wait(timeout=60)
+        except subprocess.TimeoutExpired:  # say where it hangs, then fail
+            child.send_signal(signal.SIGUSR1)
+            time.sleep(1)
+            child.kill()
+            pytest.fail(
+                f"the save loop outlived {sent!r} by 60 s:\n{child.communicate()[1].decode()[-4000:]}"
+            )
         seen.add(assert_one_model(folder, models, "cli"))
     return seen
 
