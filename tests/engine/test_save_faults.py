@@ -26,6 +26,7 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -208,17 +209,36 @@ def _loop(tmp_path, models, rounds: int, seed: int) -> set[str]:
         time.sleep(rng.uniform(0.0, 0.25))
         sent = rng.choice([signal.SIGKILL, signal.SIGINT])
         child.send_signal(sent)
-        try:
-            child.wait(timeout=60)
-        except subprocess.TimeoutExpired:  # say where it hangs, then fail
-            child.send_signal(signal.SIGUSR1)
-            time.sleep(1)
-            child.kill()
-            pytest.fail(
-                f"the save loop outlived {sent!r} by 60 s:\n{child.communicate()[1].decode()[-4000:]}"
-            )
+        _outlive(child, sent)
         seen.add(assert_one_model(folder, models, "cli"))
     return seen
+
+
+def _outlive(child: subprocess.Popen, sent: signal.Signals) -> None:
+    """Wait for a signalled child. subtle: under a full parallel test run one child sat in
+    ``fsync`` past 60 s (a journal commit flushing other tests' writes; the signal waits for the
+    syscall): a slow disk is reported as a warning with the child's state, a child still alive
+    after 5 minutes (a signal lost, say) fails with its stack."""
+    try:
+        child.wait(timeout=60)
+        return
+    except subprocess.TimeoutExpired:
+        pass
+    status = Path(f"/proc/{child.pid}/status")
+    state = [line for line in status.read_text().splitlines() if line.split(":")[0] in _PROC_FIELDS]
+    try:
+        child.wait(timeout=240)
+        warnings.warn(f"a save loop took over 60 s to end after {sent!r}: {state}", stacklevel=2)
+        return
+    except subprocess.TimeoutExpired:  # say where it hangs, then fail
+        child.send_signal(signal.SIGUSR1)
+        time.sleep(1)
+        child.kill()
+        stack = child.communicate()[1].decode()[-4000:]
+        pytest.fail(f"the save loop outlived {sent!r} by 5 minutes; at 60 s {state}:\n{stack}")
+
+
+_PROC_FIELDS = ("State", "SigPnd", "ShdPnd", "SigBlk", "SigCgt")
 
 
 def test_a_save_loop_killed_at_random_moments_leaves_one_model(tmp_path, models):
