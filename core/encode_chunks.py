@@ -396,6 +396,8 @@ class ChunkPlan:
         """Run each chunk through the stages (the general path's steps on plain strings),
         cache and return their fragments."""
         if not first or self.kind == "lead":
+            # subtle: the model keeps its table too (a slider cut inherits it); this plan's copy
+            # also remembers None and spares a line's encode the imports and type checks
             table = self.__dict__.get("_table", False)
             if table is False:
                 table = self._table = _LengthTable.build(self.tok)
