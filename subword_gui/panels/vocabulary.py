@@ -245,7 +245,7 @@ class VocabModel(QAbstractTableModel):
         if column == COL_TOKEN:
             keys = [self.rendered(r) for r in rows]
         elif column == COL_LENGTH:
-            keys = [self._length(t) for _, t in self._entries]
+            keys = [self._length_key(tid, t) for tid, t in self._entries]
         elif column == COL_FREQ:
             freq = self.frequencies or {}
             keys = [freq.get(i, 0) for i, _ in self._entries]
@@ -260,6 +260,11 @@ class VocabModel(QAbstractTableModel):
 
     def _length(self, token: str) -> int:
         return len(token_bytes(token, self.style).decode("utf-8", errors="replace"))
+
+    def _length_key(self, tid: int, token: str) -> int:
+        """The Length column's sort key: a special token stands for no text of its own, so it
+        sorts before every real token (-1) rather than by the characters of ``<unk>``."""
+        return -1 if tid in self._special else self._length(token)
 
     def total(self) -> int:
         return len(self._entries)
@@ -346,8 +351,10 @@ class VocabModel(QAbstractTableModel):
             if col == COL_TOKEN:
                 return self.rendered(row)
             if col == COL_LENGTH:
-                n = self._length(token)
-                return n if sort else str(n)
+                n = self._length_key(tid, token)
+                if sort:
+                    return n
+                return "—" if n < 0 else str(n)
             if col == COL_FREQ:
                 if self.frequencies is None:
                     return -1 if sort else ""
@@ -366,6 +373,10 @@ class VocabModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and col == COL_TOKEN:
             return f"{token!r}\nbytes: {token_bytes(token, self.style).hex(' ').upper()}"
+        if role == Qt.ItemDataRole.ToolTipRole and col == COL_LENGTH and tid in self._special:
+            return QCoreApplication.translate(
+                "Tokens", "a special token: it stands for no text of its own, so it has no length"
+            )
         if role == Qt.ItemDataRole.ForegroundRole and col == COL_TOKEN:
             if tid == self._unk:
                 return QBrush(palette.UNKNOWN_BACKGROUND)

@@ -1509,6 +1509,10 @@
 <context>
     <name>Tokens</name>
     <message>
+        <source>a special token: it stands for no text of its own, so it has no length</source>
+        <translation>특수 토큰: 스스로 나타내는 텍스트가 없으므로 길이가 없습니다</translation>
+    </message>
+    <message>
         <source>the unknown token: it stands for any text the vocabulary cannot spell</source>
         <translation>미등록 토큰: 어휘로 적을 수 없는 모든 텍스트를 대신합니다</translation>
     </message>

@@ -280,3 +280,21 @@ def test_a_narrow_panel_stacks_the_merge_tree_under_the_table(qtbot, panel):
     assert panel.table.columnWidth(COL_TOKEN) >= 80  # the tokens themselves stay readable
     panel.resize(1000, 700)
     qtbot.waitUntil(lambda: panel.splitter.orientation() == Qt.Orientation.Horizontal, timeout=2000)
+
+
+def test_special_tokens_have_no_length_and_sort_apart(panel, hug_bpe):
+    """``<unk>`` stands for no text of its own: its Length is a dash (the tooltip says why), not
+    the 5 characters of its spelling, and sorting by Length still orders the real tokens."""
+    panel.state.set_tokenizer(hug_bpe)
+    unk_row = shown_rows(panel).index("<unk>")
+    assert panel.proxy.index(unk_row, COL_LENGTH).data() == "—"
+    tip = panel.proxy.index(unk_row, COL_LENGTH).data(Qt.ItemDataRole.ToolTipRole)
+    assert "special token" in tip
+    hug_row = shown_rows(panel).index("hug")
+    assert panel.proxy.index(hug_row, COL_LENGTH).data(Qt.ItemDataRole.ToolTipRole) is None
+    panel.table.sortByColumn(COL_LENGTH, Qt.SortOrder.DescendingOrder)
+    tokens, lengths = shown_rows(panel), shown_rows(panel, COL_LENGTH)
+    assert tokens[0] == "hug" and tokens[-1] == "<unk>"
+    assert lengths[:-1] == sorted(lengths[:-1], key=int, reverse=True)
+    panel.table.sortByColumn(COL_LENGTH, Qt.SortOrder.AscendingOrder)
+    assert shown_rows(panel)[0] == "<unk>" and shown_rows(panel)[-1] == "hug"
