@@ -785,6 +785,8 @@ class SegmentationPanel(QWidget):
             last += 1
         # spans are in order and never nest: the word runs from its first token to its last
         start, end = enc.offsets[first][0], max(enc.offsets[last][1], enc.offsets[first][1])
+        if self._explain_cut_cluster(ln, first, last, start, end):
+            return
         if end - start > WHY_MAX_CHARS:
             self._explain_long_word(ln, i, first, last, end - start)
             return
@@ -799,6 +801,31 @@ class SegmentationPanel(QWidget):
                 return
         if pieces:
             self.why.show_piece(tok, pieces[0].normalized)
+
+    def _explain_cut_cluster(self, ln: LineTokens, first: int, last: int, start: int, end: int) -> bool:
+        """When the word ``start``–``end`` (tokens ``first``–``last``) cuts a grapheme cluster,
+        explain every pre-token of that cluster and return True.
+
+        subtle: the whitespace pre-tokenizer's ``\\w`` counts U+200D as a word character, so
+        👨‍👩‍👧 arrives as five words: the cursor (which moves by clusters) only ever reaches the
+        first, and the view explained 👨 alone."""
+        text, offsets = ln.text, ln.encoding.offsets
+        if text.isascii() or end <= start:
+            return False
+        cs, ce = cluster_at(text, start)[0], cluster_at(text, end - 1)[1]
+        if cs >= start and ce <= end:
+            return False
+        # the whole words the cluster touches: pre-tokenizing that text gives the same pieces
+        while first > 0 and offsets[first - 1][1] > cs:
+            first -= 1
+        while last + 1 < len(offsets) and offsets[last + 1][0] < ce:
+            last += 1
+        lo, hi = min(cs, offsets[first][0]), max(ce, offsets[last][1])
+        pieces = [p.normalized for p in _pieces(self.cache.tokenizer, text[lo:hi])]
+        if len(pieces) < 2:
+            return False
+        self.why.show_pieces(self.cache.tokenizer, text[cs:ce], pieces)
+        return True
 
     def _explain_long_word(self, ln: LineTokens, i: int, first: int, last: int, length: int) -> None:
         """The why view of a word longer than ``WHY_MAX_CHARS``: the tokens around the cursor's,

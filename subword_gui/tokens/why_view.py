@@ -416,6 +416,20 @@ def unigram_nbest_html(model, piece: str, style: TokenStyle, k: int = _NBEST) ->
     return body, plain
 
 
+def _steps_html(model, kind: str, piece: str, style: TokenStyle) -> tuple[str, list[str]]:
+    """The step-by-step explanation of one piece as HTML and plain lines; for Unigram, the
+    n-best list (the lattice is drawn only for a piece shown alone)."""
+    if kind == "bpe":
+        return bpe_steps_html(model, piece, style)
+    if kind == "wordpiece":
+        return wordpiece_steps_html(model, piece, style)
+    if kind == "unigram":
+        return unigram_nbest_html(model, piece, style)
+    return "<p>" + QCoreApplication.translate(
+        "Tokens", "This model does not explain its choices."
+    ) + "</p>", []
+
+
 class WhyView(QWidget):
     """The "why" view of one pre-token; :meth:`show_piece` fills it."""
 
@@ -511,13 +525,47 @@ class WhyView(QWidget):
             self._plain = [f"best path: {best}"] + plain
             self.stack.setCurrentIndex(1)
             return
-        if self.kind == "bpe":
-            body, self._plain = bpe_steps_html(model, piece, style)
-        elif self.kind == "wordpiece":
-            body, self._plain = wordpiece_steps_html(model, piece, style)
-        else:
-            body, self._plain = "<p>This model does not explain its choices.</p>", []
+        body, self._plain = _steps_html(model, self.kind, piece, style)
         self.steps.setHtml(body)
+        self.stack.setCurrentIndex(0)
+
+    def show_pieces(self, tokenizer, cluster: str, pieces: list[str]) -> None:
+        """Explain each piece of a grapheme cluster the pre-tokenizer cut apart.
+
+        A ``\\w``-style split cuts 👨‍👩‍👧 (three emoji joined by U+200D, which counts as a word
+        character) into five pre-tokens; the reader sees one character, and the cursor cannot
+        stop inside it, so the view says so and walks through every piece, never only the first.
+
+        >>> view.show_pieces(tokenizer, "👨\u200d👩\u200d👧", ["👨", "\u200d", "👩", "\u200d", "👧"])
+        >>> view.steps_text().count("piece ")
+        5
+        """
+        key = ("pieces", cluster, tuple(pieces))
+        if self.piece == key and getattr(self, "_tokenizer", None) is tokenizer:
+            return
+        self._tokenizer = tokenizer
+        self.piece = key
+        model = tokenizer.model
+        style = style_for(tokenizer)
+        self.kind = model_kind(model)
+        muted = theme.current().muted
+        self.title.setText(
+            self.tr("Why {0} was cut into {1} pieces").format(render_html(cluster, style), len(pieces))
+        )
+        intro = self.tr(
+            "{0} is one character to a reader (a grapheme cluster), but the pre-tokenizer split it into "
+            "{1} pieces before the model saw it; each piece is tokenized on its own:"
+        ).format(render_html(cluster, style), len(pieces))
+        parts = [f"<p style='color:{muted}'>{intro}</p>"]
+        self._plain = []
+        for piece in pieces:
+            final = [t.value for t in model.tokenize(piece)]
+            final_html = " ".join(f"<b>{render_html(t, style)}</b>" for t in final)
+            body, plain = _steps_html(model, self.kind, piece, style)
+            parts.append(f"<h4>{render_html(piece, style)} → {final_html}</h4>{body}")
+            self._plain.append(f"piece {render_token(piece, style)} → {' '.join(final)}")
+            self._plain.extend(plain)
+        self.steps.setHtml("".join(parts))
         self.stack.setCurrentIndex(0)
 
     def steps_text(self) -> str:

@@ -1652,6 +1652,10 @@
         <source>Sampled segmentations (subword regularization, α = {0}):</source>
         <translation>표본 분할 (서브워드 정규화, α = {0}):</translation>
     </message>
+    <message>
+        <source>This model does not explain its choices.</source>
+        <translation>이 모델은 자신의 선택을 설명하지 않습니다.</translation>
+    </message>
 </context>
 <context>
     <name>TrainingPanel</name>
@@ -1971,6 +1975,14 @@
     <message>
         <source>Why &lt;span style=&apos;background:#EEF2F7&apos;&gt;&amp;nbsp;{0}&amp;nbsp;&lt;/span&gt; → {1}</source>
         <translation>&lt;span style=&apos;background:#EEF2F7&apos;&gt;&amp;nbsp;{0}&amp;nbsp;&lt;/span&gt; → {1}인 이유</translation>
+    </message>
+    <message>
+        <source>Why {0} was cut into {1} pieces</source>
+        <translation>{0}이(가) {1}개 조각으로 나뉜 이유</translation>
+    </message>
+    <message>
+        <source>{0} is one character to a reader (a grapheme cluster), but the pre-tokenizer split it into {1} pieces before the model saw it; each piece is tokenized on its own:</source>
+        <translation>{0}은(는) 읽는 사람에게 한 글자(자소 클러스터)이지만, 모델이 보기 전에 사전 토큰화기가 {1}개 조각으로 나눴습니다. 각 조각은 따로 토큰화됩니다:</translation>
     </message>
 </context>
 </TS>

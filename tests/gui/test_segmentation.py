@@ -859,3 +859,28 @@ def test_a_long_text_is_shaped_lightly_unless_it_has_clusters(qtbot, panel, ko_b
     panel.editor.selectAll()
     panel.editor.paste()
     assert panel.editor.font().styleStrategy() == light
+
+
+@pytest.mark.parametrize("qt_pos", [4, 12], ids=["before the emoji", "after the emoji"])
+def test_why_view_explains_every_piece_of_a_cluster_the_pre_tokenizer_cut(qtbot, panel, hug_bpe, qt_pos):
+    """The whitespace pre-tokenizer's \\w counts U+200D as a word character, so 👨‍👩‍👧 (one
+    character to a reader; the cursor cannot stop inside it) arrives as five words: the view
+    says the cluster was split and explains each piece, not only the one at the cursor."""
+    family = "👨\u200d👩\u200d👧"
+    assert [p.normalized for p in hug_bpe.pieces(family)] == ["👨", "\u200d", "👩", "\u200d", "👧"]
+    panel.state.set_tokenizer(hug_bpe)
+    panel.set_text("hug " + family)
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(qt_pos)  # Qt positions: each emoji is two UTF-16 units
+    panel.editor.setTextCursor(cursor)
+    qtbot.waitUntil(lambda: isinstance(panel.why.piece, tuple), timeout=2000)
+    assert "5 pieces" in panel.why.title.text()
+    lines = panel.why.steps_text().split(" | ")
+    pieces = [line for line in lines if line.startswith("piece ")]
+    assert len(pieces) == 5
+    assert all(line.endswith("→ <unk>") for line in pieces)  # hug-pug never saw an emoji
+    assert "pre-tokenizer split it into 5 pieces" in panel.why.steps.toPlainText()
+    # a word that cuts no cluster is explained alone, as before
+    cursor.setPosition(1)
+    panel.editor.setTextCursor(cursor)
+    qtbot.waitUntil(lambda: panel.why.piece == "hug", timeout=2000)
