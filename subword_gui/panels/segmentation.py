@@ -91,7 +91,6 @@ STRIP_LIMIT = 2000  # chips laid out at most (the text is coloured whatever its 
 FAMILY_TABLES_DELAY_MS = 700
 STRIP_NOW_LIMIT = 500  # with a long line, more new chips are laid out on the next turn
 WHY_DELAY_MS = 120  # the why view waits for a pause in typing (it is the slow part)
-WHY_MIN_HEIGHT = 240  # a Unigram lattice (axis, characters, best path, candidates) and the n-best list
 # A longer word is not explained merge by merge (BPE's steps each show the whole word: the
 # cost grows with the square of its length); the why view lists the tokens around the cursor.
 WHY_MAX_CHARS = 64
@@ -365,9 +364,9 @@ class SegmentationPanel(QWidget):
         self.splitter.setStretchFactor(2, 3)
         self.splitter.setChildrenCollapsible(False)
         # subtle: at least two whole rows of chips, so the row with the cursor's token is
-        # never the only (clipped) thing in view; the why view keeps room for a lattice.
+        # never the only (clipped) thing in view; the why view keeps room for a lattice (its own
+        # minimum: the lattice and three rows of the n-best list).
         self.strip_scroll.setMinimumHeight(self.strip_min_height())
-        self.why.setMinimumHeight(WHY_MIN_HEIGHT)
         # the text is the heart of the app: a pasted paragraph of a few lines stays in view
         self.editor.setMinimumHeight(self.editor_min_height())
         self.splitter.setSizes([260, 170, 330])

@@ -25,7 +25,7 @@ import math
 import random
 
 from PySide6.QtCore import QCoreApplication, QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen, QTextDocument, QTextTable
 from PySide6.QtWidgets import (
     QLabel,
     QScrollArea,
@@ -43,6 +43,8 @@ from subword_gui.tokens.render import TokenStyle, render_html, render_token, sty
 _MAX_LATTICE_ROWS = 14
 LATTICE_MIN_HEIGHT = 140  # axis, characters, best path and one row of candidates
 _NBEST = 5
+NBEST_MIN_ROWS = 3  # segmentations the n-best list keeps in view under the lattice
+WHY_MIN_HEIGHT = 240  # the floor of the whole view, whatever it shows
 SAMPLES, SAMPLE_ALPHA, SAMPLE_SEED = 3, 0.1, 0
 
 
@@ -372,28 +374,43 @@ class LatticeView(QWidget):
         p.end()
 
 
+def _nbest_table_html(best: list[tuple[list[str], float]], style: TokenStyle) -> str:
+    """The n-best list's heading and table: one row per segmentation, best first."""
+    muted = theme.current().muted
+    rows = [
+        f"<tr><td style='color:{muted}'>{rank}.</td><td>{_chip_cells(tokens, style)}</td>"
+        f"<td style='color:{muted}'>{score:.2f} &nbsp;(p ∝ {math.exp(score - best[0][1]):.2g})</td></tr>"
+        for rank, (tokens, score) in enumerate(best, 1)
+    ]
+    heading = QCoreApplication.translate(
+        "Tokens", "The best segmentations (sum of log-probabilities; relative probability to the best):"
+    )
+    return f"<p style='color:{muted}'>{heading}</p><table cellspacing=2>{''.join(rows)}</table>"
+
+
+def table_rows_height(doc: QTextDocument, rows: int) -> int:
+    """Pixels from the top of ``doc`` to the bottom of row ``rows`` of its first table (of its
+    last row if it has fewer), document margin included: the height that shows them whole."""
+    table = next((f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable)), None)
+    if table is None or table.rows() == 0:
+        return math.ceil(doc.size().height())
+    cell = table.cellAt(min(rows, table.rows()) - 1, 1)
+    bottom = doc.documentLayout().blockBoundingRect(cell.lastCursorPosition().block()).bottom()
+    return math.ceil(
+        bottom + table.format().cellSpacing() + table.format().cellPadding() + doc.documentMargin()
+    )
+
+
 def unigram_nbest_html(model, piece: str, style: TokenStyle, k: int = _NBEST) -> tuple[str, list[str]]:
     try:
         best = model.nbest(piece, k)
     except Exception:  # noqa: BLE001 - an optional extra must not break the view
         return "", []
-    plain, rows = [], []
+    plain = []
     for rank, (tokens, score) in enumerate(best, 1):
         shown = " ".join(render_token(t, style) for t in tokens)
         plain.append(f"{rank}. {shown} ({score:.2f})")
-        chips = _chip_cells(tokens, style)
-        rows.append(
-            f"<tr><td style='color:{theme.current().muted}'>{rank}.</td><td>{chips}</td><td style='color:{theme.current().muted}'>{score:.2f}"
-            f" &nbsp;(p ∝ {math.exp(score - best[0][1]):.2g})</td></tr>"
-        )
-    body = (
-        f"<p style='color:{theme.current().muted}'>"
-        + QCoreApplication.translate(
-            "Tokens", "The best segmentations (sum of log-probabilities; relative probability to the best):"
-        )
-        + "</p>"
-        "<table cellspacing=2>" + "".join(rows) + "</table>"
-    )
+    body = _nbest_table_html(best, style)
     # Subword regularization: what training with sampling would feed the model. A fixed
     # seed, so the view does not flicker between repaints of the same word.
     sampler = getattr(model, "sample", None)
@@ -449,7 +466,8 @@ class WhyView(QWidget):
         # subtle: the lattice needs its characters, the best path and a row or two of
         # candidates in view to be read; the n-best list yields height first.
         self.lattice_scroll.setMinimumHeight(LATTICE_MIN_HEIGHT)
-        self.nbest.setMinimumHeight(48)
+        # ...but not below NBEST_MIN_ROWS rows: one row (what 1280x800 showed) is no list
+        self._fit_nbest(_nbest_table_html([(["▁un", "hug"], -6.0)] * NBEST_MIN_ROWS, TokenStyle()))
         unigram_page = QSplitter(Qt.Orientation.Vertical)
         unigram_page.setChildrenCollapsible(False)
         unigram_page.addWidget(self.lattice_scroll)
@@ -468,6 +486,26 @@ class WhyView(QWidget):
         self.piece: str | None = None
         self.kind = "other"
         self._plain: list[str] = []
+
+    def _fit_nbest(self, body: str) -> None:
+        """Show ``body`` in the n-best list, with room for its first NBEST_MIN_ROWS rows.
+
+        subtle: measured on the document (fonts, chips and a wrapped heading differ between
+        machines and languages); the probe in ``__init__`` sizes the view before the first
+        lattice, so the layout does not jump when one arrives."""
+        self.nbest.setHtml(body)
+        doc = self.nbest.document()
+        if doc.textWidth() <= 0:  # not laid out yet: measure as wide as the view will be
+            doc.setTextWidth(max(self.nbest.viewport().width(), 400))
+        need = table_rows_height(doc, NBEST_MIN_ROWS) + 2 * self.nbest.frameWidth()
+        if need != self.nbest.minimumHeight():
+            self.nbest.setMinimumHeight(need)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        """The layout's minimum (the lattice and NBEST_MIN_ROWS rows of the n-best list), at
+        least WHY_MIN_HEIGHT: a splitter holding the view keeps that much for it."""
+        hint = super().minimumSizeHint()
+        return QSize(hint.width(), max(hint.height(), WHY_MIN_HEIGHT))
 
     def clear(self, message: str | None = None) -> None:
         self.piece = None
@@ -521,7 +559,7 @@ class WhyView(QWidget):
             )
             best = " ".join(render_token(n.piece, style) for n in lat.best_path())
             body, plain = unigram_nbest_html(model, piece, style)
-            self.nbest.setHtml(body)
+            self._fit_nbest(body)
             self._plain = [f"best path: {best}"] + plain
             self.stack.setCurrentIndex(1)
             return

@@ -432,3 +432,46 @@ def test_the_first_screen_gives_the_text_most_of_the_room(qtbot, window, size):
     assert lines >= 4, "pasting three lines would scroll the first out of view"
     tabbed = {d.objectName() for d in window.tabifiedDockWidgets(training)}
     assert {"corpusDock", "runsDock", "vocabularyDock", "compareDock"} <= tabbed
+
+
+def _nbest_rows_in_view(browser) -> int:
+    """How many rows of the n-best table are whole in the browser's viewport (scrolled to the top)."""
+    from PySide6.QtGui import QTextTable
+
+    doc = browser.document()
+    table = next(f for f in doc.rootFrame().childFrames() if isinstance(f, QTextTable))
+    layout, bottom = doc.documentLayout(), browser.viewport().height()
+    browser.verticalScrollBar().setValue(0)
+    return sum(
+        layout.blockBoundingRect(table.cellAt(r, 1).lastCursorPosition().block()).bottom() <= bottom
+        for r in range(table.rows())
+    )
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1600, 1000)])
+def test_the_unigram_why_view_shows_the_lattice_and_three_n_best_rows(qtbot, window, size):
+    """At 1280x800 the n-best list under the lattice showed one row: it keeps three in view,
+    the lattice keeps its room and the text its four lines."""
+    from core.models.unigram import Unigram
+    from core.pre_tokenizers import Metaspace
+    from core.tokenizer import Tokenizer
+    from subword_gui.tokens.why_view import LATTICE_MIN_HEIGHT
+
+    # ▁unhug has five segmentations or more (▁un hug, ▁ un hug, ▁unhug, ▁un hu g, …)
+    pieces = [("<unk>", 0.0), ("▁", -2.0), ("▁un", -3.0), ("un", -3.5), ("hug", -3.0), ("▁unhug", -9.0)]
+    pieces += [(c, -4.0) for c in "unhg"] + [("hu", -5.0)]
+    window.state.set_tokenizer(Tokenizer(Unigram(pieces), pre_tokenizer=Metaspace()))
+    window.resize(*size)
+    window.reset_layout()
+    window.finish_startup()
+    panel = window.segmentation_panel
+    panel.set_text("unhug")
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(2)
+    panel.editor.setTextCursor(cursor)
+    qtbot.waitUntil(lambda: panel.why.kind == "unigram", timeout=2000)
+    qtbot.wait(50)
+    assert _nbest_rows_in_view(panel.why.nbest) >= 3
+    assert panel.why.lattice_scroll.height() >= LATTICE_MIN_HEIGHT
+    lines = panel.editor.viewport().height() // panel.editor.fontMetrics().lineSpacing()
+    assert lines >= 4
