@@ -68,10 +68,13 @@ class AddedToken:
 
 class _Listed(Generic[T]):
     """A field of :class:`Encoding`: kept as the encoder stored it (often a tuple) in the slot
-    ``slot``, turned into a list the first time it is read and the same list after that."""
+    ``slot``, turned into a list the first time it is read and the same list after that.
+    ``field`` is where the field's values are in a batch's columns (see
+    :meth:`Encoding.from_batch`)."""
 
-    def __init__(self, slot: str):
+    def __init__(self, slot: str, field: int):
         self.slot = slot
+        self.field = field
 
     @overload
     def __get__(self, obj: None, owner: type) -> _Listed[T]: ...
@@ -82,9 +85,15 @@ class _Listed(Generic[T]):
             return self
         found = getattr(obj, self.slot)
         if found.__class__ is not list:
-            found = list(found)
+            found = self._listed(found)
             setattr(obj, self.slot, found)
         return found
+
+    def _listed(self, found) -> list:
+        if len(found) == 4 and found[0] is BATCHED:
+            _, columns, a, b = found
+            return list(columns[self.field][a:b])
+        return list(found)
 
     def __set__(self, obj: object, value: Sequence[T]) -> None:
         setattr(obj, self.slot, value)
@@ -94,22 +103,30 @@ class _ListedOffsets(_Listed[tuple[int, int]]):
     """``Encoding.offsets``: as :class:`_Listed`, and also stored as ``(PAIRED, starts, ends)``
     (see :meth:`Encoding.from_spans`), zipped into pairs the first time it is read."""
 
-    def __get__(self, obj, owner):
-        if obj is None:
-            return self
-        found = getattr(obj, self.slot)
-        if found.__class__ is not list:
-            if len(found) == 3 and found[0] is PAIRED:
-                found = list(zip(found[1], found[2]))
-            else:
-                found = list(found)
-            setattr(obj, self.slot, found)
-        return found
+    def _listed(self, found) -> list:
+        if len(found) == 3 and found[0] is PAIRED:
+            return list(zip(found[1], found[2]))
+        if len(found) == 4 and found[0] is BATCHED:
+            _, columns, a, b = found
+            return list(zip(columns[2][a:b], columns[3][a:b]))
+        return list(found)
+
+
+class _ListedMask(_Listed[int]):
+    """``Encoding.special_tokens_mask``: as :class:`_Listed`; all zeros in a batch's view."""
+
+    def _listed(self, found) -> list:
+        if len(found) == 4 and found[0] is BATCHED:
+            return [0] * (found[3] - found[2])
+        return list(found)
 
 
 # Marks offsets stored as two flat tuples (a plain object: the cyclic collector never tracks it,
 # so the tuple holding it can be untracked as well).
 PAIRED = object()
+# Marks a field kept as ``(BATCHED, columns, a, b)``: tokens a to b of a batch's columns (see
+# :meth:`Encoding.from_batch`).
+BATCHED = object()
 _ZEROS: dict[int, tuple[int, ...]] = {}  # ``(0,) * n`` by n, shared by every encoding of that length
 
 
@@ -153,11 +170,11 @@ class Encoding:
         self._word_ids = word_ids
         self._special_tokens_mask = special_tokens_mask
 
-    ids: _Listed[int] = _Listed("_ids")
-    tokens: _Listed[str] = _Listed("_tokens")
-    offsets: _Listed[tuple[int, int]] = _ListedOffsets("_offsets")
-    word_ids: _Listed[int | None] = _Listed("_word_ids")
-    special_tokens_mask: _Listed[int] = _Listed("_special_tokens_mask")
+    ids: _Listed[int] = _Listed("_ids", 0)
+    tokens: _Listed[str] = _Listed("_tokens", 1)
+    offsets: _Listed[tuple[int, int]] = _ListedOffsets("_offsets", 2)
+    word_ids: _Listed[int | None] = _Listed("_word_ids", 4)
+    special_tokens_mask: _Listed[int] = _ListedMask("_special_tokens_mask", -1)
 
     @classmethod
     def from_spans(
@@ -184,8 +201,37 @@ class Encoding:
         enc._special_tokens_mask = zeros(len(ids))
         return enc
 
+    @classmethod
+    def from_batch(cls, columns: tuple[Sequence, ...], a: int, b: int) -> Encoding:
+        """An encoding without special tokens: tokens ``a`` to ``b`` of a batch's ``columns``
+        (ids, tokens, starts, ends, word ids), sliced when a field is first read.
+
+            >>> columns = ((5, 7, 9), ("ab", "c", "d"), (0, 3, 0), (2, 4, 1), (0, 1, 0))
+            >>> Encoding.from_batch(columns, 0, 2).offsets, Encoding.from_batch(columns, 2, 3).ids
+            ([(0, 2), (3, 4)], [9])
+
+        subtle: one small tuple per encoding and nothing else, so the cyclic collector's first
+        pass over a batch of a corpus (it meets everything the batch made at once) walks two
+        objects per text, not seven.
+        """
+        enc = cls.__new__(cls)
+        enc._ids = enc._tokens = enc._offsets = enc._word_ids = enc._special_tokens_mask = (
+            BATCHED,
+            columns,
+            a,
+            b,
+        )
+        return enc
+
     def __len__(self) -> int:
-        return len(self._ids)
+        ids = self._ids
+        if len(ids) == 4 and ids[0] is BATCHED:
+            return ids[3] - ids[2]
+        return len(ids)
+
+    def __reduce__(self) -> tuple:
+        # subtle: the fields as lists, never the markers (a new process has other markers)
+        return (Encoding, self._fields())
 
     def _fields(self) -> tuple:
         return (self.ids, self.tokens, self.offsets, self.word_ids, self.special_tokens_mask)

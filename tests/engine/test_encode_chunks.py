@@ -11,6 +11,7 @@ spaces, other whitespace, ``▁`` in the text, empty text.
 from __future__ import annotations
 
 import pickle
+from array import array
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -39,7 +40,7 @@ from core.pre_tokenizers import (
     Whitespace,
     WhitespaceSplit,
 )
-from core.tokenizer import AddedToken, Encoding, Tokenizer
+from core.tokenizer import BATCHED, AddedToken, Encoding, Tokenizer
 from core.training import TrainOptions, train_from_counts
 
 CORPUS = {
@@ -449,6 +450,51 @@ def test_encoding_from_spans_pairs_its_offsets_when_read():
     # a two-token encoding given as pairs is not mistaken for starts and ends
     assert Encoding((1, 2), offsets=((0, 3), (4, 7))).offsets == [(0, 3), (4, 7)]
     assert Encoding.from_spans((), (), (), (), ()).offsets == []
+
+
+def test_encoding_from_batch_slices_its_columns_when_read():
+    columns = (
+        array("q", [5, 7, 9]),
+        ("ab", "c", "d"),
+        array("q", [0, 3, 0]),
+        array("q", [2, 4, 1]),
+        array("q", [0, 1, 0]),
+    )
+    first, second = Encoding.from_batch(columns, 0, 2), Encoding.from_batch(columns, 2, 3)
+    assert len(first) == 2 and len(second) == 1 and len(Encoding.from_batch(columns, 3, 3)) == 0
+    assert first == Encoding([5, 7], ["ab", "c"], [(0, 2), (3, 4)], [0, 1], [0, 0])
+    assert second == Encoding([9], ["d"], [(0, 1)], [0], [0])
+    # each field is its own list: changing one encoding's leaves the columns and the other's alone
+    first.ids.append(1)
+    first.special_tokens_mask[0] = 1
+    assert Encoding.from_batch(columns, 0, 2).ids == [5, 7] and first.ids == [5, 7, 1]
+    assert first.tokens == ["ab", "c"] and first.special_tokens_mask == [1, 0]
+    assert len(first) == 3  # the ids read and changed, not the view's length
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: Encoding.from_spans((5, 7), ("ab", "c"), (0, 3), (2, 4), (0, 1)),
+        lambda: Encoding.from_batch(((5, 7), ("ab", "c"), (0, 3), (2, 4), (0, 1)), 0, 2),
+    ],
+    ids=["from_spans", "from_batch"],
+)
+def test_an_unread_encoding_pickles_as_its_fields(make):
+    """The markers of fields kept unread (starts and ends, a batch's view) are objects of one
+    process: a pickled copy must carry the fields themselves."""
+    copy = pickle.loads(pickle.dumps(make()))
+    assert copy == make() == Encoding([5, 7], ["ab", "c"], [(0, 2), (3, 4)], [0, 1], [0, 0])
+
+
+def test_a_batch_is_encodings_that_view_its_columns(models):
+    tok = _tokenizer(models, "bpe", "none", "whitespace")
+    texts = [f"hug pug {i} 철수는 먹고" for i in range(3 * encode_chunks.AT_ONCE_MIN)]
+    batch = tok.encode_batch(texts)
+    assert all(enc._ids[0] is BATCHED for enc in batch)  # the batch way, not the one by one
+    one_by_one = [_fields(tok.encode(text)) for text in texts]
+    assert [len(enc) for enc in batch] == [len(fields[0]) for fields in one_by_one]
+    assert [_fields(enc) for enc in batch] == one_by_one
 
 
 def test_encoding_defaults_equality_and_repr():
