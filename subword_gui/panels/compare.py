@@ -55,6 +55,7 @@ from core.stats import (
     word_count_stats,
 )
 from subword_gui.background.jobs import can_truncate, min_vocab_size, truncate_tokenizer
+from subword_gui.panels.runs import what_sets_apart
 from subword_gui.state import on_screen
 from subword_gui.tokens import palette
 from subword_gui.tokens.render import render_parts, style_for
@@ -191,13 +192,17 @@ class CompareColumn(QFrame):
         self.source.clear()
         for key, label in SOURCES:
             self.source.addItem(QCoreApplication.translate("Labels", label), key)
-        for run in getattr(self.panel.state, "runs", []):
+        runs = getattr(self.panel.state, "runs", [])
+        for run in runs:
             self.source.addItem(run.name, f"run:{run.id}")
+            apart = what_sets_apart(run, runs)
+            full = run.name + (" · " + " · ".join(apart) if apart else "")
+            self.source.setItemData(self.source.count() - 1, full, Qt.ItemDataRole.ToolTipRole)
         i = self.source.findData(current) if current is not None else -1
         self.source.setCurrentIndex(max(i, 0))
         self.source.blockSignals(False)
-        if current is not None and i < 0:
-            self._resolve()
+        if current is not None and (i < 0 or str(current).startswith("run:")):
+            self._resolve()  # gone: back to the shown tokenizer; a run: what sets it apart changed
 
     def set_source(self, source) -> None:
         """``"shown"``, ``"full"``, ``("size", n)``, ``("file", path)``, ``("run", id)`` or a Tokenizer."""
@@ -289,6 +294,16 @@ class CompareColumn(QFrame):
             run = state.run_by_id(int(key[4:]))
             if run is not None:
                 tok, title = run.tokenizer, self.tr("run “{0}”").format(run.name)
+                # the combo box clips a run's name in a narrow column: the title (which wraps)
+                # says what sets it apart from the other runs, e.g. its pre-tokenizer
+                apart = what_sets_apart(run, state.runs)
+                if apart:
+                    title += " · " + " · ".join(apart)
+        # the whole name of the chosen source, however narrow the column clips it
+        self.source.setToolTip(
+            self.source.itemData(self.source.currentIndex(), Qt.ItemDataRole.ToolTipRole)
+            or self.source.currentText()
+        )
         self.tokenizer = tok
         if tok is not None:
             kind = type(tok.model).__name__

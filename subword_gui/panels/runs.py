@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QStyledItemDelegate,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -60,6 +61,11 @@ def options_summary(options) -> str:
     """
     if options is None:
         return QCoreApplication.translate("RunsModel", "opened from a file")
+    return " · ".join(options_parts(options))
+
+
+def options_parts(options) -> list[str]:
+    """The parts of :func:`options_summary`, one per option (``options`` is not None)."""
     parts = [
         options.normalizer or QCoreApplication.translate("RunsModel", "no normalizer"),
         options.pre_tokenizer or QCoreApplication.translate("RunsModel", "default pre-tokenizer"),
@@ -73,7 +79,32 @@ def options_summary(options) -> str:
         parts.append(QCoreApplication.translate("RunsModel", "suffix {0}").format(options.end_of_word_suffix))
     for key, value in sorted((options.extra or {}).items()):
         parts.append(f"{key}={value}")
-    return " · ".join(parts)
+    return parts
+
+
+def _describing_parts(run: Run) -> list[str]:
+    parts = [ALGORITHM_LABELS.get(run.algorithm, run.algorithm), f"{run.vocab_size:,}"]
+    if run.corpus:
+        parts.append(Path(run.corpus).name)
+    if run.options is None:
+        return parts + [options_summary(None)]
+    return parts + options_parts(run.options)
+
+
+def what_sets_apart(run: Run, runs: list[Run]) -> list[str]:
+    """What tells ``run`` from the session's other runs that its name does not already say:
+    its algorithm, size, corpus and options that not every other run shares.
+
+    Two runs named "Run 1: BPE 1,000" and "Run 2: BPE 1,000", one on the whitespace
+    pre-tokenizer and one on metaspace, differ only in the options, which a 1280-wide
+    window elided: ``what_sets_apart(run2, runs) == ["metaspace"]``.
+    """
+    others = [_describing_parts(r) for r in runs if r is not run]
+    if not others:
+        return []
+    return [
+        p for p in _describing_parts(run) if not all(p in other for other in others) and p not in run.name
+    ]
 
 
 class RunsModel(QAbstractTableModel):
@@ -93,6 +124,7 @@ class RunsModel(QAbstractTableModel):
     # row's tooltip), never the figures; columns 3 and 4 break their header after the slash
     NUMERIC = (2, 3, 4, 5)
     CORPUS = 6
+    OPTIONS = 7
 
     def __init__(self, state, parent=None):
         super().__init__(parent)
@@ -150,7 +182,11 @@ class RunsModel(QAbstractTableModel):
     def _text(self, run: Run, col: int, shown: bool) -> str:
         figures = run.figures or {}
         if col == 0:
-            return ("● " if shown else "") + run.name
+            # subtle: a second line with what sets the run apart, which the Options column (last,
+            # and elided in a 1280-wide window) hid; the name itself may be elided, the tooltip
+            # gives it whole
+            apart = what_sets_apart(run, self.state.runs)
+            return ("● " if shown else "") + run.name + ("\n" + " · ".join(apart) if apart else "")
         if col == 1:
             return ALGORITHM_LABELS.get(run.algorithm, run.algorithm)
         if col == 2:
@@ -163,7 +199,12 @@ class RunsModel(QAbstractTableModel):
             return format_duration(run.duration_s) if run.duration_s else "—"
         if col == self.CORPUS:
             return Path(run.corpus).name if run.corpus else "—"
-        return options_summary(run.options)
+        if run.options is None:
+            return options_summary(None)
+        # the options that set the run apart first: the column elides at its right end
+        parts = options_parts(run.options)
+        apart = set(what_sets_apart(run, self.state.runs))
+        return " · ".join(sorted(parts, key=lambda p: p not in apart))
 
     def _tooltip(self, run: Run, shown: bool) -> str:
         lines = [run.name + (self.tr("  (shown)") if shown else "")]
@@ -198,6 +239,14 @@ class RunsModel(QAbstractTableModel):
         return True
 
 
+class _ElideRightDelegate(QStyledItemDelegate):
+    """Elide at the right end whatever the view's mode (the Options column)."""
+
+    def initStyleOption(self, option, index) -> None:  # noqa: N802
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideRight
+
+
 class RunsPanel(QWidget):
     """The runs table and its buttons: Show, Compare, Rename, Save…, Discard."""
 
@@ -225,8 +274,12 @@ class RunsPanel(QWidget):
         header.setSectionResizeMode(RunsModel.CORPUS, QHeaderView.ResizeMode.Interactive)
         header.resizeSection(RunsModel.CORPUS, 120)
         header.setStretchLastSection(True)
-        # a long run or corpus name keeps its start and its end ("sample…-en.txt")
+        # a long run or corpus name keeps its start and its end ("sample…-en.txt"); the
+        # options keep their start, where the ones that set the run apart are
         self.view.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.view.setItemDelegateForColumn(RunsModel.OPTIONS, _ElideRightDelegate(self.view))
+        # a name and, under it, what sets the run apart
+        self.view.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.view.doubleClicked.connect(lambda index: self.show_selected() if index.column() else None)
 
         self.hint = QLabel(self.tr("Every training run of this session appears here. Train one to start."))

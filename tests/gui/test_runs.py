@@ -363,3 +363,35 @@ def test_a_new_run_is_numbered_after_the_highest_kept_one(qtbot, window):
     window.state.rename_run(window.state.runs[-1], "my favourite")
     train(qtbot, window, TrainOptions("bpe", vocab_size=34))
     assert window.state.runs[-1].name.startswith("Run 9: ")  # "Run 8" is still the highest kept
+
+
+def test_what_sets_two_runs_apart_stays_in_view_at_1280(qtbot, window):
+    """Two BPE runs of the same size, one on whitespace and one on metaspace, are named
+    "Run 1: BPE 30" and "Run 2: BPE 30": the Options column that told them apart was elided in
+    a 1280-wide window. The name cell says it on a second line, the Options column puts it
+    first, and a Compare column's title says it; the tooltips give the whole name."""
+    window.resize(1280, 800)
+    window.reset_layout()
+    window.corpus_panel.open_lines(LINES * 5, "mixed.txt")
+    train(qtbot, window, TrainOptions("bpe", vocab_size=30, pre_tokenizer="whitespace"))
+    train(qtbot, window, TrainOptions("bpe", vocab_size=30, pre_tokenizer="metaspace"))
+    window.finish_startup()
+    first, second = window.state.runs
+    assert first.name.split(":")[1] == second.name.split(":")[1]  # the same algorithm and size
+    model, view = window.runs_panel.model, window.runs_panel.view
+    name_lines = [model.index(r, 0).data().split("\n") for r in range(2)]
+    assert [lines[1] for lines in name_lines] == ["whitespace", "metaspace"]
+    assert name_lines[1][0].endswith(second.name)
+    assert model.index(1, 0).data(Qt.ItemDataRole.ToolTipRole).startswith(second.name)
+    assert model.index(1, model.OPTIONS).data().startswith("metaspace · ")
+    # the second line is whole in its cell: the row grew to hold it, the column is wide enough
+    fm = view.fontMetrics()
+    assert view.rowHeight(1) >= 2 * fm.height()
+    assert view.columnWidth(0) >= fm.horizontalAdvance("metaspace")
+    column = window.compare_panel.columns[0]
+    column.source.setCurrentIndex(column.source.findData(f"run:{second.id}"))
+    assert column.title.text().endswith("· metaspace")
+    assert column.source.toolTip() == f"{second.name} · metaspace"
+    # one run alone has nothing to be told apart from
+    window.state.discard_run(first)
+    assert "\n" not in model.index(0, 0).data()
