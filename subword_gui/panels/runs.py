@@ -32,6 +32,7 @@ from subword_gui.engine_text import localize
 from subword_gui.panels.training import ALGORITHM_LABELS
 from subword_gui.runs import Run
 
+NAME_MAX_WIDTH = 260  # the Name column grows to fit its names up to this
 _BOLD = QFont()
 _BOLD.setBold(True)
 
@@ -343,6 +344,12 @@ class RunsPanel(QWidget):
             self.select(keep)
         self.hint.setVisible(not runs)
         self._update_buttons()
+        # the Name column grows to its longest name (bold when shown), up to a cap, never
+        # shrinking what the user chose: at 160 px "Run 4: WordPiece 6,000" lost its algorithm
+        header = self.view.horizontalHeader()
+        wanted = min(self.view.sizeHintForColumn(0), NAME_MAX_WIDTH)
+        if wanted > header.sectionSize(0):
+            header.resizeSection(0, wanted)
 
     def _buttons(self) -> list[QPushButton]:
         return [

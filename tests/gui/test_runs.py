@@ -7,6 +7,7 @@ import json
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFileDialog
 
 from core.errors import FormatError, SubwordError
@@ -392,6 +393,17 @@ def test_what_sets_two_runs_apart_stays_in_view_at_1280(qtbot, window):
     column.source.setCurrentIndex(column.source.findData(f"run:{second.id}"))
     assert column.title.text().endswith("· metaspace")
     assert column.source.toolTip() == f"{second.name} · metaspace"
+    # the Name column grows to a long name (bold: the shown run), up to a cap
+    from PySide6.QtGui import QFontMetrics
+
+    from subword_gui.panels.runs import NAME_MAX_WIDTH
+
+    window.state.rename_run(second, "Run 2: WordPiece 32,000 on reviews")
+    bold = QFont(view.font())
+    bold.setBold(True)
+    wanted = QFontMetrics(bold).horizontalAdvance("● " + second.name)
+    assert wanted > 160  # wider than the column's first width
+    assert view.columnWidth(0) >= min(wanted, NAME_MAX_WIDTH)
     # one run alone has nothing to be told apart from
     window.state.discard_run(first)
     assert "\n" not in model.index(0, 0).data()
