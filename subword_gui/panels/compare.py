@@ -37,6 +37,9 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSpinBox,
     QSplitter,
+    QStyle,
+    QStyleOptionComboBox,
+    QStylePainter,
     QTableWidget,
     QTableWidgetItem,
     QToolButton,
@@ -103,6 +106,31 @@ class ColumnResult:
     marked: list[set[int]] = field(default_factory=list)
 
 
+class ElidingComboBox(QComboBox):
+    """A combo box whose current text ends in "…" when its column is too narrow for it.
+
+    subtle: QComboBox clips its text at the edge ("Full cut to s", "Shown (sli" in a quarter of a
+    1280-wide window), which reads as a broken label; the popup and the tooltip keep the whole text.
+    """
+
+    def shown_text(self) -> str:
+        """The current text as painted: elided at the right to the edit field's width."""
+        opt = QStyleOptionComboBox()
+        self.initStyleOption(opt)
+        field = self.style().subControlRect(
+            QStyle.ComplexControl.CC_ComboBox, opt, QStyle.SubControl.SC_ComboBoxEditField, self
+        )
+        return self.fontMetrics().elidedText(opt.currentText, Qt.TextElideMode.ElideRight, field.width())
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        painter = QStylePainter(self)
+        opt = QStyleOptionComboBox()
+        self.initStyleOption(opt)
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, opt)
+        opt.currentText = self.shown_text()
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, opt)
+
+
 class CompareColumn(QFrame):
     """One tokenizer's column: where it comes from, its token chips and a summary."""
 
@@ -123,7 +151,7 @@ class CompareColumn(QFrame):
 
         badge = QLabel(self.tr(" {0} ").format(letter))
         badge.setStyleSheet(f"background:{colour}; color:white; font-weight:bold; border-radius:3px")
-        self.source = QComboBox()
+        self.source = ElidingComboBox()
         self.fill_sources()
         self.source.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.source.setMinimumContentsLength(6)

@@ -242,3 +242,25 @@ def test_a_narrow_tab_clips_neither_the_column_combo_nor_the_small_plots(qtbot, 
     assert panel._plots_per_row == 2 and panel.plots.width() >= need
     for plot, _bars in panel._plot_items:
         assert plot.mapRectToScene(plot.boundingRect()).right() <= panel.plots.width() + 1
+
+
+def test_a_narrow_column_elides_its_source_with_an_ellipsis(qtbot, hug_bpe):
+    """Four columns in a 1280-wide window: the source combo showed "Full cut to s", clipped
+    mid-letter; it ends in "…" and its tooltip gives the whole text."""
+    state = AppState()
+    state.set_full_tokenizer(hug_bpe)
+    panel = ComparePanel(state)
+    qtbot.addWidget(panel)
+    panel.resize(640, 760)
+    panel.show()
+    while len(panel.columns) < 4:
+        panel.add_column()
+    qtbot.wait(50)
+    combo = panel.columns[1].source
+    text = combo.currentText()
+    # as narrow as a quarter of the Compare tab was in the real window (fonts differ offscreen)
+    combo.setFixedWidth(combo.fontMetrics().horizontalAdvance(text) // 2 + 30)
+    qtbot.wait(10)
+    shown = combo.shown_text()
+    assert shown.endswith("…") and text.startswith(shown[:-1])
+    assert combo.toolTip() == text
