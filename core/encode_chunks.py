@@ -39,7 +39,7 @@ import sys
 import unicodedata
 from array import array
 from itertools import chain, compress, repeat
-from operator import is_, le
+from operator import is_, le, not_
 from typing import TYPE_CHECKING, Any
 
 from core.bytelevel import BYTE_TRANSLATION, bytes_to_chars
@@ -136,6 +136,25 @@ class _Store:
         self.words.extend(words)
         self.count.extend(counts)
         self.word_count.extend(word_counts)
+        return number
+
+    def add_arrays(self, ids, tokens: list[str], starts, ends, words, counts, word_counts) -> int:
+        """:meth:`add` of numpy columns (copied as they are: no Python per number)."""
+        import numpy as np
+
+        number = len(self.count)
+        at = np.cumsum(counts) - counts + len(self.ids)
+        for column, values in (
+            (self.at, at),
+            (self.ids, ids),
+            (self.starts, starts),
+            (self.ends, ends),
+            (self.words, words),
+            (self.count, counts),
+            (self.word_count, word_counts),
+        ):
+            column.frombytes(np.ascontiguousarray(values, np.int64).view(np.uint8))  # type: ignore[arg-type]
+        self.tokens += tokens
         return number
 
     def add_fragment(self, frag: Fragment) -> int:
@@ -433,11 +452,7 @@ class ChunkPlan:
         lead = self.kind == "lead"
         bert = None  # BERT's normalizer, character by character (each output spans its character)
         if type(normalizer) is BertNormalizer and not lead:
-            config = (normalizer.clean_text, normalizer.handle_chinese_chars, normalizer.strip_accents)
-            bert = _BERT_CHARS.setdefault((*config, normalizer.lowercase), {})
-            for c in set("".join(keys)).difference(bert):
-                out = normalizer.normalize(NormalizedString.from_str(c)).normalized
-                bert[c] = _UNSAFE if any(map(unicodedata.combining, out)) else out
+            bert = _bert_chars(normalizer, "".join(keys))
         elif normalizer is not None and form is None:
             return {}, keys
         lengths, names, prefix = table.length_list(), table.names, table.prefix
@@ -604,11 +619,9 @@ class ChunkPlan:
 
         normalizer = self.tok.normalizer
         form = normalizer.form if type(normalizer) in _UNICODE_FORMS else None
-        bert = None  # BERT's normalizer, character by character (each output spans its character)
-        if type(normalizer) is BertNormalizer and self.kind == "drop":
-            config = (normalizer.clean_text, normalizer.handle_chinese_chars, normalizer.strip_accents)
-            bert = _BERT_CHARS.setdefault((*config, normalizer.lowercase), {})
-        elif normalizer is not None and form is None:
+        # BERT's normalizer, character by character (each output spans its character)
+        bert = type(normalizer) is BertNormalizer and self.kind == "drop"
+        if not bert and normalizer is not None and form is None:
             return {}, keys
         is_normalized = unicodedata.is_normalized
         rest: list[str] = []
@@ -616,48 +629,68 @@ class ChunkPlan:
         pieces: list[str] = []
         pieces_per_key: list[int] = []
         piece_at: list[int] = []  # where each pre-token starts, from where its chunk starts
+        back_to_back = False  # instead: every kept key's pre-tokens back to back from its start
         # each kept key's characters' output lengths under BERT's normalizer (None: one each)
         out_lengths: list[list[int] | None] = []
         if self.kind == "drop":
             # subtle: each step over every key is one C-level map; the loop below only sorts
             texts = keys
             odd: set[str] = set()  # characters BERT's normalizer drops, expands or cannot take alone
-            if bert is not None:
-                for c in set("".join(keys)).difference(bert):
-                    out = normalizer.normalize(NormalizedString.from_str(c)).normalized
-                    bert[c] = _UNSAFE if any(map(unicodedata.combining, out)) else out
-                texts = ["".join(map(bert.__getitem__, key)) for key in keys]
-                odd = _odd_bert_chars(bert)
-            normal = (
-                map(is_normalized, itertools.repeat(form), keys)
-                if form is not None
-                else itertools.repeat(True)
-            )
+            unsafe: set[str] = set()
+            out_length: dict[str, int] = {}
+            joined = "".join(keys)
+            chars: dict[str, str] = {}
+            if bert:
+                chars = _bert_chars(normalizer, joined)
+                translation, odd, unsafe, out_length = _bert_views(chars)
+                texts = list(map(str.translate, keys, repeat(translation)))
             findall = self.tok.pre_tokenizer._re.findall
-            for key, text, found, ok in zip(keys, texts, map(findall, texts), normal):
-                if not ok:
-                    rest.append(key)
-                    continue
-                lengths_of = None
-                if odd and not odd.isdisjoint(key):
-                    outs = list(map(bert.__getitem__, key))  # type: ignore[index]  # odd: bert is set
-                    if _UNSAFE in outs:
+            founds = list(map(findall, texts))
+            if (
+                (form is None or all(map(is_normalized, repeat(form), keys)))
+                and (not odd or unsafe.isdisjoint(joined))
+                and all(founds)
+                # every key's pre-tokens back to back (each key's add up to at most its length)
+                and sum(map(len, chain.from_iterable(founds))) == sum(map(len, texts))
+            ):  # every key kept (nearly always): no Python per key
+                kept = keys
+                pieces = list(chain.from_iterable(founds))
+                pieces_per_key = list(map(len, founds))
+                back_to_back = True
+                if odd and not odd.isdisjoint(joined):
+                    out_lengths = _ints(map(out_length.__getitem__, joined))
+                else:
+                    out_lengths = [None]
+            else:
+                normal = (
+                    map(is_normalized, itertools.repeat(form), keys)
+                    if form is not None
+                    else itertools.repeat(True)
+                )
+                for key, text, found, ok in zip(keys, texts, founds, normal):
+                    if not ok:
                         rest.append(key)
                         continue
-                    lengths_of = list(map(len, outs))
-                if len(found) == 1 and found[0] == text:
-                    pieces.append(text)
-                    pieces_per_key.append(1)
-                    piece_at.append(0)
-                elif found and sum(map(len, found)) == len(text):  # back to back: no space inside
-                    pieces += found
-                    pieces_per_key.append(len(found))
-                    piece_at += itertools.accumulate(map(len, found[:-1]), initial=0)
-                else:
-                    rest.append(key)
-                    continue
-                kept.append(key)
-                out_lengths.append(lengths_of)
+                    lengths_of = None
+                    if odd and not odd.isdisjoint(key):
+                        outs = list(map(chars.__getitem__, key))
+                        if _UNSAFE in outs:
+                            rest.append(key)
+                            continue
+                        lengths_of = list(map(len, outs))
+                    if len(found) == 1 and found[0] == text:
+                        pieces.append(text)
+                        pieces_per_key.append(1)
+                        piece_at.append(0)
+                    elif found and sum(map(len, found)) == len(text):  # back to back: no space inside
+                        pieces += found
+                        pieces_per_key.append(len(found))
+                        piece_at += itertools.accumulate(map(len, found[:-1]), initial=0)
+                    else:
+                        rest.append(key)
+                        continue
+                    kept.append(key)
+                    out_lengths.append(lengths_of)
         elif self.kind == "regex":  # byte-level: one pre-token, its UTF-8 bytes in the byte alphabet
             kept = keys
             latin = map(bytes.decode, map(str.encode, keys), repeat("latin-1"))
@@ -700,12 +733,10 @@ class ChunkPlan:
         if found is not None:  # BPE: no Python per piece
             ids, out_bounds, known = found
             counts = np.diff(out_bounds)
-            flat = ids.tolist()
         else:
             ids_of = model.tokenize_ids_batch(pieces)
             counts = _ints(map(len, ids_of))
-            flat = list(chain.from_iterable(ids_of))
-            ids = np.array(flat, np.int64)
+            ids = np.array(list(chain.from_iterable(ids_of)), np.int64)
         lengths = table.lengths[ids]
         first_token = np.cumsum(counts) - counts
         if table.prefix:  # WordPiece: every token after a pre-token's first is "##" + its characters
@@ -716,7 +747,14 @@ class ChunkPlan:
         has = counts > 0
         piece_base = np.zeros(len(pieces), np.int64)
         piece_base[has] = before[first_token[has]]
-        starts = before - np.repeat(piece_base - np.array(piece_at, np.int64), counts)
+        piece_length = _ints(map(len, pieces))
+        key_first_piece = np.cumsum(pieces_per_key) - np.array(pieces_per_key)
+        if back_to_back:
+            pieces_before = np.cumsum(piece_length) - piece_length
+            piece_start = pieces_before - np.repeat(pieces_before[key_first_piece], pieces_per_key)
+        else:
+            piece_start = np.array(piece_at, np.int64)
+        starts = before - np.repeat(piece_base - piece_start, counts)
         ends = starts + lengths
         # a pre-token is plain if no token is opaque (unknown, a byte) and the lengths add up
         piece_of = np.repeat(np.arange(len(pieces)), counts)
@@ -725,8 +763,7 @@ class ChunkPlan:
             bad_piece |= ~known
         bad_piece[piece_of[lengths <= 0]] = True
         total = np.bincount(piece_of, weights=lengths, minlength=len(pieces))
-        bad_piece |= total != _ints(map(len, pieces))
-        key_first_piece = np.cumsum(pieces_per_key) - np.array(pieces_per_key)
+        bad_piece |= total != piece_length
         if not isinstance(out_lengths, list) or any(lengths_of is not None for lengths_of in out_lengths):
             starts, ends = _to_original(kept, out_lengths, pieces_per_key, piece_of, starts, ends)
         word = np.arange(len(pieces)) - np.repeat(key_first_piece, pieces_per_key)
@@ -735,28 +772,27 @@ class ChunkPlan:
         bad_key = np.logical_or.reduceat(bad_piece, key_first_piece)
         key_counts = np.add.reduceat(counts, key_first_piece)
         good_token = ~np.repeat(bad_key, key_counts)
-        good = np.flatnonzero(good_token).tolist()
-        ids_good = list(map(flat.__getitem__, good)) if len(good) < len(flat) else flat
+        ids_good = ids[good_token]
         store = self.store
-        number = store.add(
+        number = store.add_arrays(
             ids_good,
-            list(map(table.names.__getitem__, ids_good)),
-            starts[good_token].tolist(),
-            ends[good_token].tolist(),
-            words[good_token].tolist(),
-            key_counts[~bad_key].tolist(),
-            np.array(pieces_per_key)[~bad_key].tolist(),
+            list(map(table.names.__getitem__, ids_good.tolist())),
+            starts[good_token],
+            ends[good_token],
+            words[good_token],
+            key_counts[~bad_key],
+            np.array(pieces_per_key)[~bad_key],
         )
+        bad_of = bad_key.tolist()
+        if any(bad_of):
+            rest += compress(kept, bad_of)
+            kept = list(compress(kept, map(not_, bad_of)))
+        made = dict(zip(kept, range(number, number + len(kept))))
         cache = self.first if first else self.cache
-        made: dict[str, int] = {}
-        for key, bad in zip(kept, bad_key.tolist()):
-            if bad:
-                rest.append(key)
-                continue
-            made[key] = number
-            if len(key) <= CHUNK_CACHE_MAX:
-                cache[key] = number
-            number += 1
+        if max(map(len, kept), default=0) <= CHUNK_CACHE_MAX:
+            cache.update(made)
+        else:
+            cache.update((key, n) for key, n in made.items() if len(key) <= CHUNK_CACHE_MAX)
         return made, rest
 
     def _drop_pieces(self, keys: list[str]) -> list[tuple[list[str], list[int], list | None, int]]:
@@ -850,11 +886,7 @@ class ChunkPlan:
     def _bert_normalized(self, normalizer: BertNormalizer, text: str) -> tuple[str, list | None] | None:
         """BERT's normalizer character by character (each character's output spans it), or None
         when a kept combining mark could be reordered across characters (NFD's canonical order)."""
-        config = (normalizer.clean_text, normalizer.handle_chinese_chars, normalizer.strip_accents)
-        table = _BERT_CHARS.setdefault((*config, normalizer.lowercase), {})
-        for c in set(text).difference(table):
-            out = normalizer.normalize(NormalizedString.from_str(c)).normalized
-            table[c] = _UNSAFE if any(map(unicodedata.combining, out)) else out
+        table = _bert_chars(normalizer, text)
         outs = list(map(table.__getitem__, text))
         if _UNSAFE in outs:
             return None
@@ -869,16 +901,52 @@ class ChunkPlan:
         )
 
 
-_ODD_BERT: dict[int, tuple[int, set[str]]] = {}  # id of a BERT table -> (its size, its odd characters)
+def _bert_chars(normalizer: BertNormalizer, text: str) -> dict[str, str]:
+    """BERT's normalizer of each character, for every character of ``text`` and all those met
+    before under the same settings (``_UNSAFE`` where the output holds a combining mark, which
+    NFD's canonical order could move across characters).
+
+        >>> _bert_chars(BertNormalizer(), "Éa")["É"]
+        'e'
+    """
+    config = (normalizer.clean_text, normalizer.handle_chinese_chars, normalizer.strip_accents)
+    table = _BERT_CHARS.setdefault((*config, normalizer.lowercase), {})
+    new = set(text).difference(table)
+    if new:
+        normalize = normalizer.normalize_str  # the same characters as ``normalize``, without alignments
+        for c in new:
+            out = normalize(c)
+            table[c] = _UNSAFE if any(map(unicodedata.combining, out)) else out
+    return table
+
+
+_BERT_VIEWS: dict[int, list] = {}  # id of a BERT table -> [its size when last seen, its views]
+
+
+def _bert_views(table: dict[str, str]) -> tuple[dict[int, str], set[str], set[str], dict[str, int]]:
+    """A BERT character table as ``str.translate`` wants it, its odd characters (whose output
+    is not exactly one character: dropped, expanded, or unsafe alone), those it cannot take
+    alone, and each character's output length. subtle: a table only grows, in insertion order,
+    so only the characters added since the last call are looked at."""
+    found = _BERT_VIEWS.get(id(table))
+    if found is None:
+        found = _BERT_VIEWS[id(table)] = [0, ({}, set(), set(), {})]
+    if found[0] != len(table):
+        translation, odd, unsafe, out_length = found[1]
+        for c, out in itertools.islice(table.items(), found[0], None):
+            translation[ord(c)] = out
+            out_length[c] = len(out)
+            if len(out) != 1:
+                odd.add(c)
+            if out == _UNSAFE:
+                unsafe.add(c)
+        found[0] = len(table)
+    return found[1]
 
 
 def _odd_bert_chars(table: dict[str, str]) -> set[str]:
-    """The characters of a BERT character table whose output is not exactly one character
-    (dropped, expanded, or unsafe alone), recomputed only when the table has grown."""
-    found = _ODD_BERT.get(id(table))
-    if found is None or found[0] != len(table):
-        found = _ODD_BERT[id(table)] = (len(table), {c for c, out in table.items() if len(out) != 1})
-    return found[1]
+    """The odd characters of a BERT character table (see :func:`_bert_views`)."""
+    return _bert_views(table)[1]
 
 
 def _to_original(keys, out_lengths, pieces_per_key, piece_of, starts, ends):

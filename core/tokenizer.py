@@ -99,6 +99,16 @@ class _Listed(Generic[T]):
         setattr(obj, self.slot, value)
 
 
+class _ListedNumbers(_Listed[T]):
+    """:class:`_Listed` of a field whose batch column is an ``array.array`` (ids, word ids)."""
+
+    def _listed(self, found) -> list:
+        if len(found) == 4 and found[0] is BATCHED:
+            _, columns, a, b = found
+            return columns[self.field][a:b].tolist()
+        return list(found)
+
+
 class _ListedOffsets(_Listed[tuple[int, int]]):
     """``Encoding.offsets``: as :class:`_Listed`, and also stored as ``(PAIRED, starts, ends)``
     (see :meth:`Encoding.from_spans`), zipped into pairs the first time it is read."""
@@ -170,10 +180,10 @@ class Encoding:
         self._word_ids = word_ids
         self._special_tokens_mask = special_tokens_mask
 
-    ids: _Listed[int] = _Listed("_ids", 0)
+    ids: _Listed[int] = _ListedNumbers("_ids", 0)
     tokens: _Listed[str] = _Listed("_tokens", 1)
     offsets: _Listed[tuple[int, int]] = _ListedOffsets("_offsets", 2)
-    word_ids: _Listed[int | None] = _Listed("_word_ids", 4)
+    word_ids: _Listed[int | None] = _ListedNumbers("_word_ids", 4)
     special_tokens_mask: _Listed[int] = _ListedMask("_special_tokens_mask", -1)
 
     @classmethod
@@ -204,9 +214,11 @@ class Encoding:
     @classmethod
     def from_batch(cls, columns: tuple[Sequence, ...], a: int, b: int) -> Encoding:
         """An encoding without special tokens: tokens ``a`` to ``b`` of a batch's ``columns``
-        (ids, tokens, starts, ends, word ids), sliced when a field is first read.
+        (ids, tokens, starts, ends, word ids; ids and word ids ``array.array``s), sliced when a
+        field is first read.
 
-            >>> columns = ((5, 7, 9), ("ab", "c", "d"), (0, 3, 0), (2, 4, 1), (0, 1, 0))
+            >>> from array import array
+            >>> columns = (array("q", [5, 7, 9]), ("ab", "c", "d"), (0, 3, 0), (2, 4, 1), array("q", [0, 1, 0]))
             >>> Encoding.from_batch(columns, 0, 2).offsets, Encoding.from_batch(columns, 2, 3).ids
             ([(0, 2), (3, 4)], [9])
 

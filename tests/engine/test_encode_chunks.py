@@ -476,7 +476,9 @@ def test_encoding_from_batch_slices_its_columns_when_read():
     "make",
     [
         lambda: Encoding.from_spans((5, 7), ("ab", "c"), (0, 3), (2, 4), (0, 1)),
-        lambda: Encoding.from_batch(((5, 7), ("ab", "c"), (0, 3), (2, 4), (0, 1)), 0, 2),
+        lambda: Encoding.from_batch(
+            (array("q", [5, 7]), ("ab", "c"), (0, 3), (2, 4), array("q", [0, 1])), 0, 2
+        ),
     ],
     ids=["from_spans", "from_batch"],
 )
