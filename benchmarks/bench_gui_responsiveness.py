@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import compileall
 import gc
 import os
 import statistics
@@ -310,6 +311,14 @@ def main() -> None:
     ap.add_argument("--word-chars", type=int, default=100_000)
     ap.add_argument("--sample", action="store_true", help="say where the GUI thread is during each stall")
     args = ap.parse_args()
+    # The explorer's bytecode current, as an installed package has it (pip compiles at install).
+    # subtle: with PYTHONDONTWRITEBYTECODE set (as on the team's machine) every run compiled the
+    # sources again, and compile() holds the interpreter lock throughout: a helper thread
+    # importing the engine beside the window (``load_engine_beside``, the slider's warm-up)
+    # held the window's thread 15-20 ms per big module, and the landing compiled
+    # core/encode_chunks.py on the window's thread itself (py-spy, 2026-11-24).
+    for package in ("core", "subword_gui"):
+        compileall.compile_dir(ROOT / package, quiet=2)
     if args.sample:
         StallSampler.active = StallSampler()
     if args.tokenizer is not None:
