@@ -1113,7 +1113,13 @@ class MainWindow(QMainWindow):
         from core.models.warm import load_compiled_encoders
         from subword_gui.background.beside import run_beside
 
-        run_beside(load_compiled_encoders, name="load compiled encoders")
+        def load() -> None:
+            load_compiled_encoders()
+            # subtle: the first Tokenizer.encode of a new model imports the chunk planner; at
+            # the landing that import was 10 ms of the window's turn (cProfile, 2026-11-24)
+            import core.encode_chunks  # noqa: F401
+
+        run_beside(load, name="load compiled encoders")
 
     def restore_last_run(self) -> None:
         """Bring back the run the last session showed, cut where its slider stood.

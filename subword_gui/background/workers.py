@@ -187,15 +187,30 @@ def _send(conn, message, sliced: bool = False) -> None:
         conn.send_bytes(raw)
 
 
+def _lower_priority(pid: int | None) -> None:
+    """Give process ``pid`` (or this one, for None) the background niceness ``CHILD_NICENESS``,
+    unless it already has that much.
+
+    subtle: the parent sets it as soon as the child exists: a spawned child spends its first
+    ~0.5 s of CPU starting an interpreter and importing the job's modules, and at the
+    window's niceness that start-up took the window's core while a corpus began to load
+    (the window's thread waited 18-36 ms in the run queue, /proc schedstat, 2026-11-24).
+    """
+    try:
+        current = os.getpriority(os.PRIO_PROCESS, pid or 0)
+        if current < CHILD_NICENESS:
+            os.setpriority(os.PRIO_PROCESS, pid or 0, CHILD_NICENESS)
+    except (AttributeError, OSError):  # no such call here (Windows), or the child is gone
+        pass
+
+
 def _child_main(conn, func, args, stepping: bool) -> None:  # pragma: no cover - runs in the child
     """The child's loop: run the generator, batch its events, obey control messages."""
     batch: list = []
     last = time.monotonic()
-    try:
-        # Background work: when the machine is busy, the window gets the CPU first.
-        os.nice(CHILD_NICENESS)
-    except (AttributeError, OSError):
-        pass
+    # Background work: when the machine is busy, the window gets the CPU first (the parent
+    # has usually set this already; a child started some other way sets it here).
+    _lower_priority(None)
 
     def control(block: bool) -> str | None:
         nonlocal stepping
@@ -254,6 +269,26 @@ def _child_main(conn, func, args, stepping: bool) -> None:  # pragma: no cover -
             pass
 
 
+def next_turn(parent: QObject, slot) -> QTimer:
+    """Call ``slot`` once, in the event loop's next turn, never in the current one.
+
+        >>> next_turn(panel, panel.land)   # the model reaches the panels after this turn repaints
+
+    subtle: ``QTimer.singleShot(0, slot)`` is a queued call in Qt 6, and a queued call made from
+    a timer's slot or from another queued call runs in the *same* turn: the drain that unpickled
+    the trained model, the landing it scheduled "for later" and the paint they caused made one
+    event-loop gap of 40-70 ms (``benchmarks/bench_gui_responsiveness.py``, 2026-11-24). A
+    zero-interval QTimer object is activated in the timer phase of the next turn.
+    """
+    timer = QTimer(parent)
+    timer.setSingleShot(True)
+    timer.setInterval(0)
+    timer.timeout.connect(slot)
+    timer.timeout.connect(timer.deleteLater)
+    timer.start()
+    return timer
+
+
 REAP_POLL_MS = 100
 
 
@@ -306,6 +341,7 @@ class Job(QObject):
             target=_child_main, args=(child_conn, self._func, self._args, stepping), daemon=True
         )
         self._proc.start()
+        _lower_priority(self._proc.pid)
         child_conn.close()
         threading.Thread(target=self._read, args=(parent_conn, self._inbox), daemon=True).start()
         self._timer.start()
@@ -414,7 +450,7 @@ class Job(QObject):
         """Drain again right after the event loop had a turn, if anything is waiting."""
         if (self._inbox or self._held is not None) and not self._done and not self._again:
             self._again = True
-            QTimer.singleShot(0, self._drain)
+            next_turn(self, self._drain)
 
     def _emit(self, events: list) -> None:
         if events and not self._done:

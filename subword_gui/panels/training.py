@@ -57,7 +57,7 @@ from core.training import (
     build_pre_tokenizer,
 )
 from subword_gui.background import jobs
-from subword_gui.background.workers import Job
+from subword_gui.background.workers import Job, next_turn
 from subword_gui.engine_text import localize, phase_label
 from subword_gui.panels.item_models import MergeLogModel, UnigramRoundModel
 from subword_gui.panels.progress import ProgressBar
@@ -907,8 +907,9 @@ class TrainingPanel(QWidget):
         )
         # subtle: the model reaches the other panels on the next event-loop turn, so the
         # turn that unpickled it (tens of ms for 32 k merges) repaints before they re-render
+        # (next_turn, not QTimer.singleShot(0): that ran in this very turn)
         self._landing = (tok, self._options, self.merge_model.rows)
-        QTimer.singleShot(0, self._land)
+        next_turn(self, self._land)
 
     def _land(self) -> None:
         """Hand the trained model to every panel (state.set_full_tokenizer)."""
@@ -920,7 +921,7 @@ class TrainingPanel(QWidget):
         self.state.set_full_tokenizer(tok, options, rows, list(self.round_model.rows))
         self.training_finished.emit(tok)
         # the merge plot fits its data again (it kept a range while training), in a turn of its own
-        QTimer.singleShot(0, self, lambda: self._redraw_plots(rounds=False, curve=False))
+        next_turn(self, lambda: self._redraw_plots(rounds=False, curve=False))
 
     def _on_finished(self, result) -> None:
         self._land()  # the curve may arrive in the same turn as the model
