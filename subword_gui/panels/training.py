@@ -138,6 +138,18 @@ def _decade_axis(orientation: str):
     import pyqtgraph as pg
 
     class DecadeAxis(pg.AxisItem):
+        def tickValues(self, minVal, maxVal, size):  # noqa: N802, N803 - pyqtgraph's names
+            levels = super().tickValues(minVal, maxVal, size)
+            if not self.logMode or any(s is not None and s >= 1.0 for s, _ in levels):
+                return levels
+            # subtle: a span of about one decade (counts 20, 16, 15) gets only pyqtgraph's dense
+            # minor level, which it leaves unlabelled, decades included: the decades come first
+            decades = [float(v) for v in range(math.ceil(minVal), math.floor(maxVal) + 1)]
+            if not decades:
+                return levels
+            rest = [(s, [v for v in vals if not float(v).is_integer()]) for s, vals in levels]
+            return [(1.0, decades)] + rest
+
         def logTickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph's name
             labels = super().logTickStrings(values, scale, spacing)
             return [text if float(v).is_integer() else "" for v, text in zip(values, labels)]
@@ -202,7 +214,9 @@ def _live_range(shown, steps: list, heights: list, last_step_hint: int, log_y: b
         lo, hi = y_lo, y_hi
     if shown is not None:
         (x0, x1), (y0, y1) = shown
-        if x_max <= x1 and y0 <= lo and hi <= y1:
+        # subtle: strictly inside on x: a step on the right edge (stepping's second click)
+        # drew its point on the frame with no tick under it
+        if x_max < x1 and y0 <= lo and hi <= y1:
             return shown
     x_end = float(max(last_step_hint, x_max + max(1, x_max // 2)))
     if log_y:
@@ -213,6 +227,17 @@ def _live_range(shown, steps: list, heights: list, last_step_hint: int, log_y: b
         pad = (hi - lo) / 10 or abs(hi) / 10 or 1.0
         y_range = (lo - pad, hi + pad)
     return (0.0, x_end), y_range
+
+
+def decade_span(heights: list[float]) -> tuple[float, float]:
+    """The log10 range of whole decades around ``heights`` (at least one decade).
+
+    >>> decade_span([20.0, 16.0, 15.0]), decade_span([90_000.0, 180.0])
+    ((1.0, 2.0), (2.0, 5.0))
+    """
+    lo = math.floor(math.log10(max(min(heights), 1e-9)))
+    hi = math.ceil(math.log10(max(max(heights), 1e-9)))
+    return float(lo), float(max(hi, lo + 1))
 
 
 def _round_position(event, earlier: list[float]) -> float:
@@ -1141,6 +1166,13 @@ class TrainingPanel(QWidget):
             else:
                 self._shown_range = None
                 _fit(p.merge_plot, bool(self._merge_x))
+                if self._merge_y and not scored:
+                    # whole decades, as while training: the counts of an example (20, 16, 15)
+                    # sit within one, where the decade-only axis labelled no tick at all.
+                    # subtle: a quarter decade more each side, as pyqtgraph hides a label that
+                    # would stick out of the axis (one on the range's edge)
+                    lo, hi = decade_span(self._merge_y)
+                    p.merge_plot.setYRange(lo - 0.25, hi + 0.25, padding=0)
         if rounds:
             p.loss_curve.setData(self._round_x, self._round_loss)
             p.vocab_curve.setData(self._round_x, self._round_vocab)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QModelIndex
+from PySide6.QtGui import QImage, QPainter
 from PySide6.QtWidgets import QFileDialog
 
 from core.corpus import count_lines
@@ -657,3 +658,32 @@ def test_an_alphabet_larger_than_the_size_asked_for_is_said(qtbot, window):
     assert not panel.merge_model.rows
     assert "already fill the requested vocabulary of 5" in panel.status.text()
     assert "already fill" in window.state.runs[-1].stop_reason
+
+
+def test_a_merge_plot_within_one_decade_still_labels_its_axis(qtbot, window):
+    """The hug/pug example's three merges (counts 20, 16, 15) sit within one decade: the
+    count axis labels only decades, so it showed no number at all; the plot spans whole
+    decades and at least one tick is labelled."""
+    words = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    window.corpus_panel.open_lines([w for w, n in words.items() for _ in range(n)], "hug-pug.txt")
+    panel = window.training_panel
+    plots = panel.ensure_plots()
+    train(qtbot, window, TrainOptions("bpe", vocab_size=11))
+    if panel.job is not None and panel.job.running:  # the held-out curve, then the final fit
+        with qtbot.waitSignal(panel.job.ended, timeout=WAIT_MS):
+            pass
+    qtbot.wait(50)
+    assert [e.count for e in panel.merge_model.rows] == [20, 16, 15]  # by hand: the HF course
+    axis = plots.merge_plot.getAxis("left")
+
+    plots.merge_plot.resize(500, 150)  # as small as it is at 1280x800
+    view = plots.merge_plot.getViewBox()
+    view.updateAutoRange()  # as the next paint would (pyqtgraph autoranges lazily)
+    # the labels pyqtgraph would draw (it leaves a level too dense to read unlabelled)
+    image = QImage(500, 150, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        _axis, _ticks, texts = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    assert [text for _rect, _flags, text in texts]
