@@ -82,6 +82,14 @@ class VocabSizeSlider(QWidget):
             self._stepping = True
             self._set_enabled(False)
             self.range_label.setText(self.tr("stepping: {0:,} tokens so far").format(vocab_size))
+            # the spin box said the last full model's size (2,000 beside "10 tokens so far"):
+            # a dash, as with no model, until the stepping is over
+            self._updating = True
+            try:
+                self.spin.setSpecialValueText("–")
+                self.spin.setValue(self.spin.minimum())
+            finally:
+                self._updating = False
             return
         if not self._stepping:
             return

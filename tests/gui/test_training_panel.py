@@ -614,11 +614,13 @@ def test_stepping_says_so_in_the_slider_and_finishes_at_the_size_asked_for(qtbot
     first = panel.merge_model.rows[0].vocab_size
     qtbot.waitUntil(lambda: "stepping" in window.slider.range_label.text(), timeout=WAIT_MS)
     assert not window.slider.slider.isEnabled()
+    assert window.slider.spin.text() == "–"  # not the size of the model trained before
     assert "stepping" in window.model_fact.text() and "cut from" not in window.model_fact.text()
     with qtbot.waitSignal(panel.training_cancelled, timeout=WAIT_MS):
         panel.cancel()
     qtbot.waitUntil(lambda: window.slider.slider.isEnabled(), timeout=WAIT_MS)  # the full model's again
     assert "stepping" not in window.slider.range_label.text()
+    assert window.slider.spin.text() == f"{window.state.vocab_size:,}"
 
     panel.set_options(TrainOptions("bpe", vocab_size=first + 1))  # two merges to go
     with qtbot.waitSignal(panel.merge_model.rowsInserted, timeout=WAIT_MS):
