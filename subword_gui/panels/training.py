@@ -835,11 +835,14 @@ class TrainingPanel(QWidget):
         if merged:
             last = self.merge_model.rows[-1]
             self.progress.setValue(int(1000 * min(last.vocab_size / max(target, 1), 1.0)))
-            verb = "Stepped to" if self.stepping else "Merging…"
+            # whole sentences to translate: "Stepped to" alone stayed English in the Korean interface
+            line = (
+                self.tr("Stepped to step {0:,}: {1} + {2} → {3}  (vocab {4:,} of {5:,})")
+                if self.stepping
+                else self.tr("Merging… step {0:,}: {1} + {2} → {3}  (vocab {4:,} of {5:,})")
+            )
             self.status.setText(
-                self.tr("{0} step {1:,}: {2} + {3} → {4}  (vocab {5:,} of {6:,})").format(
-                    verb, last.step, last.left, last.right, last.new_token, last.vocab_size, target
-                )
+                line.format(last.step, last.left, last.right, last.new_token, last.vocab_size, target)
             )
             if follow:
                 self.merge_view.scrollToBottom()

@@ -1772,10 +1772,6 @@
         <translation>이 파이프라인으로 말뭉치를 세는 중…</translation>
     </message>
     <message>
-        <source>{0} step {1:,}: {2} + {3} → {4}  (vocab {5:,} of {6:,})</source>
-        <translation>{0} {1:,}단계: {2} + {3} → {4}  (어휘 {5:,} / {6:,})</translation>
-    </message>
-    <message>
         <source>Unigram {0} round {1}: vocab {2:,}, loss {3:,.1f}</source>
         <translation>Unigram {0} 라운드 {1}: 어휘 {2:,}, 손실 {3:,.1f}</translation>
     </message>
@@ -1886,6 +1882,14 @@
     <message>
         <source>EM round (prune steps between)</source>
         <translation>EM 라운드 (사이에 가지치기 단계)</translation>
+    </message>
+    <message>
+        <source>Stepped to step {0:,}: {1} + {2} → {3}  (vocab {4:,} of {5:,})</source>
+        <translation>{0:,}단계로 진행: {1} + {2} → {3}  (어휘 {4:,} / {5:,})</translation>
+    </message>
+    <message>
+        <source>Merging… step {0:,}: {1} + {2} → {3}  (vocab {4:,} of {5:,})</source>
+        <translation>병합 중… {0:,}단계: {1} + {2} → {3}  (어휘 {4:,} / {5:,})</translation>
     </message>
     <message>
         <source>On {0:,} {1}: at {2:,} tokens, {3:.2f} tokens per word, {4:.2f} characters per token</source>

@@ -186,3 +186,24 @@ def test_examples_menu_reads_the_korean_titles_when_korean_is_in_force(korean, q
     titles = [a.text() for a in window.examples_menu.actions() if a.text()]
     assert "네 문장 (Unigram)" in titles
     assert all(e.get("title_ko") for e in window.examples()), "every example needs a Korean title"
+
+
+def test_the_stepping_status_line_is_korean_from_end_to_end(korean, qtbot, tmp_path):
+    """It read "Stepped to 1단계: u + g → ug": the English verb was pasted into the
+    translated sentence, outside the translation machinery."""
+    from core.training import TrainOptions
+
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings=settings, open_sample=False)
+    qtbot.addWidget(window)
+    try:
+        words = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+        window.corpus_panel.open_lines([w for w, n in words.items() for _ in range(n)], "hug-pug.txt")
+        panel = window.training_panel
+        panel.set_options(TrainOptions("bpe", vocab_size=11))
+        with qtbot.waitSignal(panel.merge_model.rowsInserted, timeout=30_000):
+            panel.step_button.click()
+        qtbot.waitUntil(lambda: "u + g" in panel.status.text(), timeout=30_000)
+        assert panel.status.text().startswith("1단계로 진행"), panel.status.text()
+    finally:
+        panel.shutdown()
