@@ -187,7 +187,7 @@ class CompareColumn(QFrame):
         self.title.setObjectName("hint")
         self.title.setWordWrap(True)
         self.strip = TokenStrip()
-        self.strip.set_placeholder("No tokenizer here yet.")
+        self.strip.set_placeholder(self.tr("No tokenizer here yet."))
         self.strip.tooltip_provider = self._tooltip
         scroll = QScrollArea()
         scroll.setWidget(self.strip)

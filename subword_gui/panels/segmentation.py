@@ -774,7 +774,9 @@ class SegmentationPanel(QWidget):
         enc = ln.encoding
         word = enc.word_ids[i]
         if word is None:
-            self.why.clear(f"{enc.tokens[i]} is an added (special) token: it is matched as a whole.")
+            self.why.clear(
+                self.tr("{0} is an added (special) token: it is matched as a whole.").format(enc.tokens[i])
+            )
             return
         # the word's tokens are contiguous: walk out from the cursor's (a long line has 50 k)
         first, last = i, i

@@ -412,7 +412,7 @@ class TrainingPanel(QWidget):
         self.normalizer_box = QComboBox()
         self.normalizer_box.setEditable(True)
         self.normalizer_box.addItems(NORMALIZER_CHOICES)
-        self.normalizer_box.setToolTip("Comma-separated: " + ", ".join(NORMALIZER_NAMES))
+        self.normalizer_box.setToolTip(self.tr("Comma-separated: {0}").format(", ".join(NORMALIZER_NAMES)))
         self.pre_tokenizer_box = QComboBox()
         self.pre_tokenizer_box.addItems(list(PRE_TOKENIZER_NAMES))
         for box in (self.normalizer_box, self.pre_tokenizer_box):

@@ -325,12 +325,17 @@ class VocabModel(QAbstractTableModel):
                 return QCoreApplication.translate("Headers", "Score" if self.kind == "unigram" else "Merge")
             return QCoreApplication.translate("Headers", self.HEADERS[section])
         if role == Qt.ItemDataRole.ToolTipRole:
+            translate = QCoreApplication.translate  # the headers' tooltips speak the interface's language
             return {
-                COL_LENGTH: "characters of the text the token stands for (##, </w> left out)",
-                COL_FREQ: f"uses when encoding the corpus's {FREQUENCY_WORDS:,} most frequent words, times their counts",
-                COL_RANK: "Unigram log-probability"
+                COL_LENGTH: translate(
+                    "Headers", "characters of the text the token stands for (##, </w> left out)"
+                ),
+                COL_FREQ: translate(
+                    "Headers", "uses when encoding the corpus's {0:,} most frequent words, times their counts"
+                ).format(FREQUENCY_WORDS),
+                COL_RANK: translate("Headers", "Unigram log-probability")
                 if self.kind == "unigram"
-                else "the merge step that created the token (1 = first learned)",
+                else translate("Headers", "the merge step that created the token (1 = first learned)"),
             }.get(section)
         return None
 

@@ -20,6 +20,10 @@
         <translation>어휘 크기</translation>
     </message>
     <message>
+        <source>No tokenizer here yet.</source>
+        <translation>아직 토크나이저가 없습니다.</translation>
+    </message>
+    <message>
         <source>Open a tokenizer to compare</source>
         <translation>비교할 토크나이저 열기</translation>
     </message>
@@ -715,6 +719,22 @@
     <message>
         <source>Merge</source>
         <translation>병합</translation>
+    </message>
+    <message>
+        <source>characters of the text the token stands for (##, &lt;/w&gt; left out)</source>
+        <translation>토큰이 나타내는 텍스트의 글자 수 (##, &lt;/w&gt; 제외)</translation>
+    </message>
+    <message>
+        <source>uses when encoding the corpus&apos;s {0:,} most frequent words, times their counts</source>
+        <translation>말뭉치에서 가장 자주 나오는 단어 {0:,}개를 인코딩할 때 쓰인 횟수 (단어 빈도를 곱함)</translation>
+    </message>
+    <message>
+        <source>Unigram log-probability</source>
+        <translation>Unigram 로그 확률</translation>
+    </message>
+    <message>
+        <source>the merge step that created the token (1 = first learned)</source>
+        <translation>토큰을 만든 병합 단계 (1 = 가장 먼저 학습됨)</translation>
     </message>
 </context>
 <context>
@@ -1498,6 +1518,10 @@
         <translation>미등록</translation>
     </message>
     <message>
+        <source>{0} is an added (special) token: it is matched as a whole.</source>
+        <translation>{0}은(는) 추가된 (특수) 토큰입니다: 통째로 일치합니다.</translation>
+    </message>
+    <message>
         <source>This word is {0:,} characters long ({1:,} tokens): the why view explains words of up to {2} characters step by step. Tokens {3:,} to {4:,} of the word, around the cursor:</source>
         <translation>이 단어는 {0:,}자입니다 (토큰 {1:,}개). 이유 보기는 {2}자까지의 단어를 단계별로 설명합니다. 커서 주변, 이 단어의 토큰 {3:,}~{4:,}:</translation>
     </message>
@@ -1882,6 +1906,10 @@
     <message>
         <source>EM round (prune steps between)</source>
         <translation>EM 라운드 (사이에 가지치기 단계)</translation>
+    </message>
+    <message>
+        <source>Comma-separated: {0}</source>
+        <translation>쉼표로 구분: {0}</translation>
     </message>
     <message>
         <source>Stepped to step {0:,}: {1} + {2} → {3}  (vocab {4:,} of {5:,})</source>

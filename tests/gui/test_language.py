@@ -207,3 +207,28 @@ def test_the_stepping_status_line_is_korean_from_end_to_end(korean, qtbot, tmp_p
         assert panel.status.text().startswith("1단계로 진행"), panel.status.text()
     finally:
         panel.shutdown()
+
+
+def test_tooltips_and_messages_once_left_in_english_are_korean(korean, qtbot):
+    """Strings that bypassed the translation machinery: the Vocabulary headers' tooltips,
+    the normalizer box's tooltip, an empty Compare column, a special token's why line."""
+    from PySide6.QtCore import Qt
+
+    from subword_gui.panels.compare import ComparePanel
+    from subword_gui.panels.training import TrainingPanel
+    from subword_gui.panels.vocabulary import COL_FREQ, COL_LENGTH, COL_RANK, VocabModel
+    from subword_gui.state import AppState
+
+    model = VocabModel()
+    tips = [
+        model.headerData(c, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole)
+        for c in (COL_LENGTH, COL_FREQ, COL_RANK)
+    ]
+    assert tips[0].startswith("토큰이 나타내는") and "단어" in tips[1] and "병합 단계" in tips[2]
+    training = TrainingPanel(AppState())
+    qtbot.addWidget(training)
+    assert training.normalizer_box.toolTip().startswith("쉼표로 구분")
+    training.shutdown()
+    compare = ComparePanel(AppState())
+    qtbot.addWidget(compare)
+    assert compare.columns[0].strip._placeholder == "아직 토크나이저가 없습니다."
