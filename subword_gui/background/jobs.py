@@ -74,13 +74,15 @@ class CorpusResult:
 
     def receive(self, chunks: dict) -> None:
         """Put back what came as Chunk events (see ``_sent_in_chunks``): ``chunks["pairs"]`` is
-        the word dict the receiver grew slice by slice, the orders are lists."""
+        the word dict the receiver grew slice by slice, ``chunks["words"]`` and
+        ``chunks["frequencies"]`` (optional) its keys and values in order, the orders are lists."""
         if not self.chunked:
             return
         words = chunks.get("pairs", {})
         self.counts.words = words
-        self.words = list(words)
-        self.frequencies = list(words.values())
+        # the receiver may have built the two columns slice by slice already (in the dict's order)
+        self.words = chunks.get("words") or list(words)
+        self.frequencies = chunks.get("frequencies") or list(words.values())
         self.order_by_count = chunks.get("by_count", [])
         self.order_by_word = chunks.get("by_word", [])
         self.chunked = False

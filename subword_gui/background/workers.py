@@ -47,7 +47,7 @@ from subword_gui.background.beside import collector_paused
 FLUSH_MS = 50
 CHILD_FLUSH_S = 0.04
 CHILD_MAX_BATCH = 5000
-DRAIN_BUDGET_S = 0.02  # never spend longer than this per tick unpickling batches
+DRAIN_BUDGET_S = 0.012  # never spend longer than this per tick unpickling batches (the turn also paints)
 KILL_AFTER_MS = 1000
 FREEZE_BYTES = 256 * 1024  # messages this big carry long-lived data (see Job._drain)
 CHILD_NICENESS = 5

@@ -193,3 +193,59 @@ def test_sortable_titles_leave_room_for_the_sort_arrow(window):
     assert rule is not None and int(rule.group(1)) >= 16  # the arrow's width and a gap
     for view in (window.corpus_panel.word_view, window.corpus_panel.char_view, window.vocabulary_panel.table):
         assert view.isSortingEnabled() and view.horizontalHeader().property("sortable") is True
+
+
+def _loaded_in_slices(panel, corpus, slice_items: int, monkeypatch):
+    """Feed ``panel`` a counted corpus as the worker sends it (Chunk events, then the result),
+    in slices of ``slice_items`` words; the panel's ``loaded`` result."""
+    monkeypatch.setattr(jobs, "CHUNK_ITEMS", slice_items)
+    events: list = []
+    result = drain(jobs.count_corpus_job(str(corpus)), events.append)
+    panel._pending = ("file", str(corpus), "auto")
+    panel._chunks = {}
+    panel._on_events([e for e in events if type(e).__name__ == "Chunk"])
+    got = []
+    panel.loaded.connect(got.append)
+    panel._on_finished(result)
+    return got[0]
+
+
+def test_words_sent_in_slices_are_shown_as_counted_whole(qtbot, window, monkeypatch, small_corpus):
+    # the table's word and count columns are built slice by slice as the slices arrive
+    whole = jobs._with_orders(drain(count_words([small_corpus])))
+    shown = _loaded_in_slices(window.corpus_panel, small_corpus, 7, monkeypatch)
+    assert len(whole.words) > 7 * 3  # several slices
+    assert shown.words == whole.words
+    assert shown.frequencies == whole.frequencies
+    assert shown.counts.words == dict(zip(whole.words, whole.frequencies))
+    assert list(shown.order_by_count) == whole.order_by_count
+
+
+def test_no_garbage_collection_runs_while_a_counted_corpus_lands(qtbot, window, monkeypatch, small_corpus):
+    # a young-generation pass there walked every object the slices had made (10-15 ms)
+    import gc
+
+    seen = []
+
+    def on_gc(phase, info):
+        if phase == "start":
+            seen.append(info["generation"])
+
+    panel = window.corpus_panel
+    idle = panel._idle
+
+    def watch_from_the_landing_on():  # the first thing the landing does is hide the progress row
+        gc.callbacks.append(on_gc)
+        idle()
+
+    threshold = gc.get_threshold()
+    try:
+        panel.loaded.connect(lambda _r: seen.append("loaded"))
+        monkeypatch.setattr(panel, "_idle", watch_from_the_landing_on)
+        gc.set_threshold(1)  # any allocation would collect, unless the collector is paused
+        _loaded_in_slices(panel, small_corpus, 50, monkeypatch)
+    finally:
+        gc.callbacks.remove(on_gc)
+        gc.set_threshold(*threshold)
+    assert "loaded" in seen
+    assert seen[: seen.index("loaded")] == []
