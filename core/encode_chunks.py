@@ -261,22 +261,56 @@ class ChunkPlan:
 
     def encode_many(self, texts: list[str]) -> list[Encoding | None]:
         """:meth:`encode` of each text; the chunks none of them has seen go through the
-        pipeline together (one model call for all of them)."""
-        cuts = [self._cut(text) for text in texts]
+        pipeline together (one model call for all of them).
+
+        subtle: the batch's chunks are one flat list from the cut on (looked up, filled and
+        gathered with C-level maps and array operations), so the interpreter works per
+        batch, not per text: a text costs its cut and its Encoding."""
+        raw_re = self.tok._raw_re
+        # subtle: an added token in any text is in the texts joined (the other way round, a
+        # match across two texts only sends the batch the longer way)
+        if self.kind != "regex" and (raw_re is None or raw_re.search("\n".join(texts)) is None):
+            cuts = None  # cut at spaces, every text
+            chunks_of = list(map(str.split, texts, repeat(" ")))
+            first_at = [0] * len(texts)
+            has_first = self.kind == "lead"
+        else:
+            cuts = [self._cut(text) for text in texts]
+            kept = list(filter(None, cuts))
+            chunks_of = [parts for parts, _, _ in kept]
+            first_at = [start for _, start, _ in kept]
         self._make_room()
-        get, get_first = self.cache.get, self.first.get
-        looked_up = []
-        for cut in cuts:
-            if cut is not None:
-                parts, _, has_first = cut
-                frags = list(map(get, parts))
-                if has_first:
-                    frags[0] = get_first(parts[0])
-                looked_up.append((parts, frags, has_first))
-        self._fill([found for found in looked_up if None in found[1]])
-        filled = [(cut[0], frags, cut[1]) for cut, (_, frags, _) in zip(filter(None, cuts), looked_up)]
-        made = iter(self._assemble_many(filled))  # type: ignore[arg-type]  # filled: no None left
-        return [None if cut is None else next(made) for cut in cuts]
+        per_text = list(map(len, chunks_of))
+        parts = list(chain.from_iterable(chunks_of))
+        frags: list = list(map(self.cache.get, parts))
+        # a text's first chunk is looked up apart (it may also be another's later chunk)
+        if cuts is None:
+            firsts = list(itertools.accumulate(per_text[:-1], initial=0)) if has_first and texts else []
+        else:
+            firsts = [
+                at for at, (_, _, first) in zip(itertools.accumulate(per_text, initial=0), kept) if first
+            ]
+        if firsts:
+            get_first = self.first.get
+            first_frags = [get_first(parts[at]) for at in firsts]
+            for at in firsts:
+                frags[at] = -1  # not missing from the cache of later chunks
+            if None in first_frags:
+                missing = [parts[at] for at, f in zip(firsts, first_frags) if f is None]
+                made_first = self._fragments(list(dict.fromkeys(missing)), True)
+                first_frags = list(map(made_first.get, map(parts.__getitem__, firsts), first_frags))
+        if None in frags:
+            missing_later = dict.fromkeys(compress(parts, map(is_, frags, repeat(None))))
+            made = self._fragments(list(missing_later), False)
+            frags = list(map(made.get, parts, frags))
+        if firsts:
+            for at, f in zip(firsts, first_frags):
+                frags[at] = f
+        encoded = self._assemble_many(parts, frags, per_text, first_at)
+        if cuts is None:
+            return encoded  # type: ignore[return-value]  # every text
+        found = iter(encoded)
+        return [None if cut is None else next(found) for cut in cuts]
 
     def _fill(self, found: list[tuple[list[str], list, int]]) -> None:
         """Put the fragments of the chunks not cached yet into ``found``'s lists, in place.
@@ -365,37 +399,38 @@ class ChunkPlan:
             pos += len(part) + gap
         return Encoding.from_spans(tuple(ids), tuple(tokens), tuple(starts), tuple(ends), tuple(words))
 
-    def _assemble_many(self, texts: list[tuple[list[str], list[int], int]]) -> list[Encoding]:
-        """:meth:`_assemble` of many texts ``(chunks, fragment numbers, where the first starts)``.
+    def _assemble_many(
+        self, parts: list[str], frag_numbers: list[int], per_text: list[int], first_at: list[int]
+    ) -> list[Encoding]:
+        """:meth:`_assemble` of many texts: their chunks ``parts`` one after another, the
+        chunks' fragment numbers, how many chunks each text has and where its first starts.
 
         Every token of the batch is gathered from the store by array indexing, each chunk's
         shift is one array operation, and each text takes its slices: the interpreter works per
-        text, not per chunk or token. subtle: tuples of numbers and strings only, so the cyclic
-        collector untracks what a batch keeps the first time it meets it; each encoding is a view
-        of the batch's columns (:meth:`Encoding.from_batch`), so it meets two objects per text.
+        text, not per chunk or token. subtle: number columns the cyclic collector never walks;
+        each encoding is a view of the batch's columns (:meth:`Encoding.from_batch`), so it
+        meets two objects per text.
         """
         import numpy as np
 
         store = self.store
         arrays = store.arrays()
-        frags = np.array(list(chain.from_iterable(frags for _, frags, _ in texts)), np.int64)
-        per_text = _ints(map(len, (frags for _, frags, _ in texts)))
+        frags = np.array(frag_numbers, np.int64)
+        chunks_per_text = np.array(per_text, np.int64)
         counts = arrays["count"][frags]
         total = int(counts.sum())
         if not total:
-            return [Encoding() for _ in texts]
+            return [Encoding() for _ in per_text]
         # where each chunk starts in its text: the chunks' lengths (and the space between two),
         # summed from the text's first chunk on
-        gap = 0 if self.kind == "regex" else 1
-        step = _ints(map(len, chain.from_iterable(parts for parts, _, _ in texts)))
-        step += gap
+        step = _ints(map(len, parts))
+        step += 0 if self.kind == "regex" else 1
         before = np.cumsum(step) - step
-        first_chunk = np.cumsum(per_text) - per_text
-        first_at = _ints((start for _, _, start in texts))
-        has = per_text > 0
-        base = np.zeros(len(texts), np.int64)
-        base[has] = before[first_chunk[has]] - first_at[has]
-        shift = np.repeat(before - np.repeat(base, per_text), counts)
+        first_chunk = np.cumsum(chunks_per_text) - chunks_per_text
+        has = chunks_per_text > 0
+        base = np.zeros(len(per_text), np.int64)
+        base[has] = before[first_chunk[has]] - np.array(first_at, np.int64)[has]
+        shift = np.repeat(before - np.repeat(base, chunks_per_text), counts)
         # where each token is in the store: its fragment's first, and its place after that
         tokens_before = np.cumsum(counts) - counts
         source = np.repeat(arrays["at"][frags] - tokens_before, counts) + np.arange(total)
@@ -404,21 +439,24 @@ class ChunkPlan:
         # word indexes: each chunk's pre-tokens come after those of the text's earlier chunks
         word_counts = arrays["word_count"][frags]
         words_before = np.cumsum(word_counts) - word_counts
-        word_base = np.zeros(len(texts), np.int64)
+        word_base = np.zeros(len(per_text), np.int64)
         word_base[has] = words_before[first_chunk[has]]
-        words = arrays["words"][source] + np.repeat(words_before - np.repeat(word_base, per_text), counts)
+        words = arrays["words"][source] + np.repeat(
+            words_before - np.repeat(word_base, chunks_per_text), counts
+        )
         # subtle: number columns the cyclic collector never walks (tuples of 1.1 million
-        # numbers were walked once, 10-15 ms, before it untracked them)
-        tokens = tuple(map(store.tokens.__getitem__, source.tolist()))
-        ids, starts_of, ends_of, words_of = (
+        # numbers were walked once, 10-15 ms, before it untracked them); the token strings
+        # are looked up in the store when an encoding's tokens are first read
+        ids, at, starts_of, ends_of, words_of = (
             array("q", column.astype(np.int64, copy=False).tobytes())
-            for column in (arrays["ids"][source], starts, ends, words)
+            for column in (arrays["ids"][source], source, starts, ends, words)
         )
         # each text's tokens: those of the chunks before its first, to those before the next text's
-        edges = np.concatenate(([0], np.cumsum(counts)))[np.concatenate(([0], np.cumsum(per_text)))].tolist()
-        columns = (ids, tokens, starts_of, ends_of, words_of)
+        edges = np.concatenate(([0], np.cumsum(counts)))[np.concatenate(([0], np.cumsum(chunks_per_text)))]
+        bounds = edges.tolist()
+        columns = (ids, (store.tokens, at), starts_of, ends_of, words_of)
         from_batch = Encoding.from_batch
-        return [from_batch(columns, a, b) for a, b in zip(edges, edges[1:])]
+        return [from_batch(columns, a, b) for a, b in zip(bounds, bounds[1:])]
 
     # -- chunks seen for the first time ------------------------------------------------
     def _fragments(self, keys: list[str], first: bool) -> dict[str, int]:

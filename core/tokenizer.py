@@ -109,6 +109,18 @@ class _ListedNumbers(_Listed[T]):
         return list(found)
 
 
+class _ListedTokens(_Listed[str]):
+    """``Encoding.tokens``: as :class:`_Listed`; a batch's column is ``(strings, indexes)``,
+    each token the string at its index."""
+
+    def _listed(self, found) -> list:
+        if len(found) == 4 and found[0] is BATCHED:
+            _, columns, a, b = found
+            strings, at = columns[1]
+            return list(map(strings.__getitem__, at[a:b]))
+        return list(found)
+
+
 class _ListedOffsets(_Listed[tuple[int, int]]):
     """``Encoding.offsets``: as :class:`_Listed`, and also stored as ``(PAIRED, starts, ends)``
     (see :meth:`Encoding.from_spans`), zipped into pairs the first time it is read."""
@@ -181,7 +193,7 @@ class Encoding:
         self._special_tokens_mask = special_tokens_mask
 
     ids: _Listed[int] = _ListedNumbers("_ids", 0)
-    tokens: _Listed[str] = _Listed("_tokens", 1)
+    tokens: _Listed[str] = _ListedTokens("_tokens", 1)
     offsets: _Listed[tuple[int, int]] = _ListedOffsets("_offsets", 2)
     word_ids: _Listed[int | None] = _ListedNumbers("_word_ids", 4)
     special_tokens_mask: _Listed[int] = _ListedMask("_special_tokens_mask", -1)
@@ -212,13 +224,15 @@ class Encoding:
         return enc
 
     @classmethod
-    def from_batch(cls, columns: tuple[Sequence, ...], a: int, b: int) -> Encoding:
+    def from_batch(cls, columns: tuple, a: int, b: int) -> Encoding:
         """An encoding without special tokens: tokens ``a`` to ``b`` of a batch's ``columns``
-        (ids, tokens, starts, ends, word ids; ids and word ids ``array.array``s), sliced when a
-        field is first read.
+        (ids, tokens, starts, ends, word ids; ids and word ids ``array.array``s, tokens
+        ``(strings, indexes)``: each token the string at its index), sliced when a field is first
+        read.
 
             >>> from array import array
-            >>> columns = (array("q", [5, 7, 9]), ("ab", "c", "d"), (0, 3, 0), (2, 4, 1), array("q", [0, 1, 0]))
+            >>> tokens = (["ab", "c", "d"], array("q", [0, 1, 2]))
+            >>> columns = (array("q", [5, 7, 9]), tokens, (0, 3, 0), (2, 4, 1), array("q", [0, 1, 0]))
             >>> Encoding.from_batch(columns, 0, 2).offsets, Encoding.from_batch(columns, 2, 3).ids
             ([(0, 2), (3, 4)], [9])
 

@@ -395,6 +395,23 @@ def test_texts_holding_an_added_token_take_the_general_path(models):
     assert tok.encode("hug [MASK] pug").tokens[1] == " [MASK]"
 
 
+@pytest.mark.parametrize("pre_tokenizer", ["whitespace", "metaspace"])
+def test_a_batch_with_added_tokens_in_some_texts_or_none_encodes_as_the_general_path(models, pre_tokenizer):
+    """A batch is cut at spaces all at once when none of its texts holds an added token; a
+    token found only across two texts (its content holds the line feed that joins them) sends
+    the batch the longer way, with the same encodings."""
+    tok = _tokenizer(models, "bpe", "nfc", pre_tokenizer)
+    tok.add_token(AddedToken("[MASK]", 999, lstrip=True))
+    tok.add_token(AddedToken("g\np", 998))
+    for texts in (
+        ["hug [MASK] pug", "hug pug", "[MASK]", "철수는 hug"],
+        ["hug pug", " 철수는  먹고 ", ""] * 5,
+        ["hug", "pug hug", "hug"],  # "g\np" only across the first two
+    ):
+        expected = [_fields(tok._encode_general(t)) for t in texts]
+        assert [_fields(e) for e in tok.encode_batch(texts)] == expected, texts
+
+
 def test_stages_the_chunks_cannot_follow_leave_the_general_path(models):
     """Normalizers that change text across spaces, and pre-tokenizers that keep spaces inside
     pieces, are not cut: their encodings come from the general path."""
@@ -455,7 +472,7 @@ def test_encoding_from_spans_pairs_its_offsets_when_read():
 def test_encoding_from_batch_slices_its_columns_when_read():
     columns = (
         array("q", [5, 7, 9]),
-        ("ab", "c", "d"),
+        (["d", "ab", "c"], array("q", [1, 2, 0])),  # each token: the string at its index
         array("q", [0, 3, 0]),
         array("q", [2, 4, 1]),
         array("q", [0, 1, 0]),
@@ -477,7 +494,7 @@ def test_encoding_from_batch_slices_its_columns_when_read():
     [
         lambda: Encoding.from_spans((5, 7), ("ab", "c"), (0, 3), (2, 4), (0, 1)),
         lambda: Encoding.from_batch(
-            (array("q", [5, 7]), ("ab", "c"), (0, 3), (2, 4), array("q", [0, 1])), 0, 2
+            (array("q", [5, 7]), (["c", "ab"], array("q", [1, 0])), (0, 3), (2, 4), array("q", [0, 1])), 0, 2
         ),
     ],
     ids=["from_spans", "from_batch"],
