@@ -93,20 +93,89 @@ def encode_file_ids(
     initargs: tuple[bytes | None] = (None if fork else pickle.dumps(tokenizer),)
     context = multiprocessing.get_context(method)
     done = 0
-    pool = context.Pool(max(1, workers), initializer=_start_worker, initargs=initargs)
     try:
         jobs = [(str(path), start, stop) for start, stop in ranges]
-        for (start, stop), text in zip(ranges, pool.imap(_encode_range, jobs)):
+        for (start, stop), text in zip(ranges, _in_order(context, max(1, workers), initargs, jobs)):
             write(text)
             done += stop - start
             if on_progress is not None:
                 on_progress(Progress("encode", done, size))
-        pool.close()
     finally:
-        pool.terminate()  # at once on an interrupt or an error: the ranges under way stop too
-        pool.join()
         if fork:
             _tokenizer = None
+
+
+def _in_order(context, workers: int, initargs: tuple, jobs: list) -> Iterator[str]:
+    """``_encode_range`` of each job, in order, from ``workers`` processes.
+
+    subtle: each worker has a pipe of its own, never a queue shared with the others: a
+    ``multiprocessing.Pool`` stopped at once (an error in one range, Ctrl+C) could leave a
+    worker killed while it held the shared results queue's lock, and the pool's own
+    threads then waited for that lock forever (seen in the test suite: a hung run). Here
+    stopping is killing processes, and nothing waits on them but ``join``.
+    """
+    from multiprocessing.connection import wait
+
+    ahead = 2 * workers  # ranges done or under way past the one written next (bounds memory)
+    started: list = []
+    try:
+        for _ in range(min(workers, len(jobs))):
+            ours, theirs = context.Pipe()
+            process = context.Process(target=_work, args=(theirs, *initargs), daemon=True)
+            process.start()
+            theirs.close()
+            started.append((process, ours))
+        idle = [conn for _, conn in started]
+        busy: dict = {}  # a worker's pipe -> the job it is doing
+        done: dict[int, str] = {}
+        sent = written = 0
+        while written < len(jobs):
+            while idle and sent < len(jobs) and sent < written + ahead:
+                conn = idle.pop()
+                conn.send(jobs[sent])
+                busy[conn] = sent
+                sent += 1
+            for conn in wait(list(busy)):
+                try:
+                    ok, value = conn.recv()  # type: ignore[union-attr,call-arg]  # our pipes only
+                except EOFError:
+                    raise CorpusError("an encoding worker process ended unexpectedly") from None
+                if not ok:
+                    raise value  # type: ignore[misc]  # an exception when not ok
+                done[busy.pop(conn)] = value  # type: ignore[assignment]  # the range's text when ok
+                idle.append(conn)
+            while written in done:
+                yield done.pop(written)
+                written += 1
+    finally:
+        for process, conn in started:
+            if process.is_alive():
+                process.terminate()  # at once on an interrupt or an error: ranges under way stop too
+            conn.close()
+        for process, _ in started:
+            process.join()
+
+
+def _work(conn, pickled: bytes | None) -> None:
+    """A worker: encode each range sent until the pipe closes; an error goes back as a value."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle: it stops us
+    _start_worker(pickled)
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:
+            return
+        reply: tuple[bool, object]
+        try:
+            reply = (True, _encode_range(job))
+        except Exception as error:  # noqa: BLE001  # any error reaches the parent, which raises it
+            reply = (False, error)
+        try:
+            conn.send(reply)
+        except (TypeError, AttributeError, pickle.PicklingError):  # an error that cannot be pickled
+            conn.send((False, CorpusError(f"encoding a range failed: {reply[1]!r}")))
 
 
 def start_method() -> str:

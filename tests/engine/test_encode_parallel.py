@@ -9,6 +9,7 @@ agreeing with the single-process writer, each line's ids are checked against
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -87,3 +88,45 @@ def test_bad_bytes_in_a_later_range_name_the_file(tmp_path, tokenizer):
 def test_default_workers_keep_small_files_in_one_process():
     assert par.default_workers(100) == 1
     assert par.default_workers(par.PARALLEL_MIN_BYTES) == cut.available_cpus()
+
+
+def _big_file(tmp_path) -> Path:
+    path = tmp_path / "big.txt"
+    path.write_text("hug pug\n" * 20_000, encoding="utf-8")
+    return path
+
+
+@pytest.mark.skipif("fork" not in par.multiprocessing.get_all_start_methods(), reason="no fork")
+def test_a_worker_that_dies_is_an_error_not_a_hang(tmp_path, tokenizer, monkeypatch):
+    """A worker process gone mid-way (killed, out of memory) ends the run with a clear error
+    and stops the others; nothing waits for it."""
+    import os
+
+    monkeypatch.setattr(par, "start_method", lambda: "fork")
+    monkeypatch.setattr(par, "RANGE_BYTES", 4096)
+    encode_range = par._encode_range
+
+    def dying(job):
+        if job[1] >= 3 * 4096:  # a later range
+            os._exit(3)
+        return encode_range(job)
+
+    monkeypatch.setattr(par, "_encode_range", dying)
+    path = _big_file(tmp_path)
+    written: list[str] = []
+    with pytest.raises(CorpusError, match="worker process ended unexpectedly"):
+        par.encode_file_ids(tokenizer, path, written.append, 2)
+    whole = "".join(par.ids_lines(tokenizer, iter(open(path, encoding="utf-8"))))
+    assert written and whole.startswith("".join(written)) and len("".join(written)) < len(whole) / 2
+    assert not par.multiprocessing.active_children()
+
+
+def test_an_interrupt_stops_every_worker(tmp_path, tokenizer, monkeypatch):
+    monkeypatch.setattr(par, "RANGE_BYTES", 4096)
+
+    def interrupted(text: str) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        par.encode_file_ids(tokenizer, _big_file(tmp_path), interrupted, 2)
+    assert not par.multiprocessing.active_children()
