@@ -187,9 +187,9 @@ def _send(conn, message, sliced: bool = False) -> None:
         conn.send_bytes(raw)
 
 
-def _lower_priority(pid: int | None) -> None:
-    """Give process ``pid`` (or this one, for None) the background niceness ``CHILD_NICENESS``,
-    unless it already has that much.
+def _lower_priority(pid: int | None = None) -> None:
+    """Give our child ``pid`` (for None: this process, a child) ``CHILD_NICENESS`` more than its
+    parent's niceness, unless it already has that much.
 
     subtle: the parent sets it as soon as the child exists: a spawned child spends its first
     ~0.5 s of CPU starting an interpreter and importing the job's modules, and at the
@@ -197,10 +197,11 @@ def _lower_priority(pid: int | None) -> None:
     (the window's thread waited 18-36 ms in the run queue, /proc schedstat, 2026-11-24).
     """
     try:
-        current = os.getpriority(os.PRIO_PROCESS, pid or 0)
-        if current < CHILD_NICENESS:
-            os.setpriority(os.PRIO_PROCESS, pid or 0, CHILD_NICENESS)
-    except (AttributeError, OSError):  # no such call here (Windows), or the child is gone
+        child, parent = (0, os.getppid()) if pid is None else (pid, 0)
+        wanted = min(os.getpriority(os.PRIO_PROCESS, parent) + CHILD_NICENESS, 19)
+        if os.getpriority(os.PRIO_PROCESS, child) < wanted:
+            os.setpriority(os.PRIO_PROCESS, child, wanted)
+    except (AttributeError, OSError):  # no such call here (Windows), or the process is gone
         pass
 
 
