@@ -81,6 +81,8 @@ from core.precompiled import PrecompiledNormalizer
 from core.text import NormalizedString
 
 SPACE = "▁"
+# A sentence's words: each starts at a ▁ (the first may not); "ab▁▁c" -> "ab", "▁", "▁c"
+_WORDS = re.compile(f"[^{SPACE}]+|{SPACE}[^{SPACE}]*")
 
 NORMAL, UNKNOWN, CONTROL, USER_DEFINED, UNUSED, BYTE = 1, 2, 3, 4, 5, 6
 PIECE_TYPE_NAMES = {
@@ -1001,15 +1003,7 @@ class SentencePieceBPE(_SentencePieceModel):
             cache = self._word_ids = {}
         # 1. every sentence cut before each ▁ (as tokenize_ids does; a sentence of one word is
         #    that word), and the words not cached yet merged in one call
-        split = []
-        for piece in pieces:
-            parts = piece.split(SPACE)
-            words = [SPACE + part for part in parts]
-            if parts[0]:
-                words[0] = parts[0]
-            else:
-                del words[0]
-            split.append(words)
+        split = list(map(_WORDS.findall, pieces))
         everything = dict.fromkeys(itertools.chain.from_iterable(split))
         new = [w for w in everything if w not in cache]
         if len(cache) + len(new) >= _WORD_CACHE_LIMIT:

@@ -27,6 +27,7 @@ import base64
 import binascii
 import heapq
 import os
+from itertools import repeat
 from pathlib import Path
 
 import regex
@@ -394,17 +395,19 @@ class TiktokenBPE:
         >>> TiktokenBPE({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4}).tokenize_raw_batch(["abc"])
         [[3, 2]]
         """
-        datas = [piece.encode("utf-8", "surrogatepass") for piece in pieces]
-        return self._bytes_ids(datas, [bytes_to_chars(d) for d in datas])  # type: ignore[arg-type]
+        datas = list(map(str.encode, pieces, repeat("utf-8"), repeat("surrogatepass")))
+        # subtle: the pieces in the byte alphabet are only wanted to name a byte without a rank
+        return self._bytes_ids(datas, None)  # type: ignore[arg-type]
 
-    def _bytes_ids(self, datas: list[bytes | None], pieces: list[str]) -> list[list[int]]:
-        """Ids of each piece's bytes (None: not byte-level text, so :meth:`tokenize` it)."""
+    def _bytes_ids(self, datas: list[bytes | None], pieces: list[str] | None) -> list[list[int]]:
+        """Ids of each piece's bytes (None: not byte-level text, so :meth:`tokenize` it);
+        ``pieces`` in the byte alphabet (None: made from ``datas`` if a byte has no rank)."""
         ranks = self.ranks
         out: list[list[int] | None] = []
         todo: list[bytes] = []
-        for piece, data in zip(pieces, datas):
+        for piece, data in zip(pieces or repeat(None), datas):
             if data is None:
-                out.append([t.id for t in self.tokenize(piece)])
+                out.append([t.id for t in self.tokenize(piece)])  # type: ignore[arg-type]  # given with a None
                 continue
             rank = ranks.get(data) if data else None  # subtle: a file's empty token is no match
             if not data or rank is not None:
@@ -417,14 +420,14 @@ class TiktokenBPE:
         merged = iter(self._merge_compiled(todo, pieces))
         return [ids if ids is not None else next(merged) for ids in out]
 
-    def _merge_compiled(self, datas: list[bytes], pieces) -> list[list[int]]:
+    def _merge_compiled(self, datas: list[bytes], pieces: list[str] | None) -> list[list[int]]:
         """Step 3 on the bytes of many pieces, in one call of the compiled merge (a piece of
         ``pieces`` holding a byte without a rank makes :meth:`tokenize` say which)."""
         from core.models.bpe_kernels import split_flat
 
         merged = self._merge_flat(datas)
         if merged is None:
-            for piece in pieces:
+            for piece in pieces if pieces is not None else map(bytes_to_chars, datas):
                 self.tokenize(piece)  # raises the ConfigError naming the byte
             raise AssertionError("unreachable: a byte without a rank was not found again")
         out_ids, _, out_bounds = merged

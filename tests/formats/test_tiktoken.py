@@ -102,3 +102,17 @@ def test_bad_rank_files(tmp_path, content, words):
     with pytest.raises(FormatError, match=words) as e:
         read_ranks(path)
     assert "bad.tiktoken" in str(e.value)
+
+
+def test_a_byte_without_a_rank_is_named_on_every_path():
+    """A file that lacks a byte cannot encode it (tiktoken fails too): the one-piece, the
+    batch and the raw-text batch (the ids path's) all say which byte."""
+    ranks = {k: v for k, v in BYTES.items() if k != b"\xea"} | {b"ab": 256}
+    m = TiktokenBPE(ranks)
+    assert m.tokenize_raw_batch(["ab", "한"]) == [[256], [0xED, 0x95, 0x9C]]  # 한 is ED 95 9C
+    with pytest.raises(ConfigError, match="byte 0xea has no rank"):
+        m.tokenize_raw_batch(["ab", "가"])  # 가 is EA B0 80
+    with pytest.raises(ConfigError, match="byte 0xea has no rank"):
+        m.tokenize_ids_batch(["ab", "ê°Ģ"])  # 가 in the byte alphabet
+    with pytest.raises(ConfigError, match="byte 0xea has no rank"):
+        m.tokenize("ê°Ģ")
