@@ -1114,6 +1114,9 @@ class MainWindow(QMainWindow):
         from subword_gui.background.beside import run_beside
 
         def load() -> None:
+            from subword_gui.background.preload import preload_llvm
+
+            preload_llvm()  # LLVM's 200 ms of start-up with the interpreter lock free
             load_compiled_encoders()
             # subtle: the first Tokenizer.encode of a new model imports the chunk planner; at
             # the landing that import was 10 ms of the window's turn (cProfile, 2026-11-24)

@@ -201,3 +201,31 @@ def test_a_started_job_runs_at_the_background_niceness_from_its_start(qtbot, tmp
         wanted = min(os.getpriority(os.PRIO_PROCESS, 0) + workers.CHILD_NICENESS, 19)
         assert os.getpriority(os.PRIO_PROCESS, job._proc.pid) >= wanted
         job.cancel()
+
+
+@pytest.mark.skipif(os.name != "posix" or not os.path.isdir("/proc/self"), reason="dlopen, /proc")
+def test_llvm_preloaded_beside_the_window_is_the_library_llvmlite_then_uses():
+    # in a fresh interpreter: the preload maps llvmlite's own library, and llvmlite, loading
+    # after it, works (it takes another reference to the same library, its initialisers run once)
+    import subprocess
+    import sys
+
+    script = (
+        "from subword_gui.background.preload import preload_llvm, llvmlite_library\n"
+        "import os\n"
+        "path = llvmlite_library()\n"
+        "assert path is not None\n"
+        "assert preload_llvm()\n"
+        "maps = open('/proc/self/maps').read()\n"
+        "assert os.path.realpath(path) in maps, 'not mapped'\n"
+        "from llvmlite import binding\n"
+        "assert binding.llvm_version_info >= (10,)\n"
+        "assert maps.count(os.path.realpath(path)) == open('/proc/self/maps').read().count(os.path.realpath(path))\n"
+        "print('ok')\n"
+    )
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
