@@ -229,3 +229,18 @@ def test_llvm_preloaded_beside_the_window_is_the_library_llvmlite_then_uses():
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
+
+
+def test_the_flush_timer_leaves_a_drain_due_next_turn_alone(qtbot, monkeypatch):
+    # both fired in one turn: two drains of up to 12 ms each in one event-loop gap
+    job = workers.Job(count_words, [])
+    job._proc = object()
+    monkeypatch.setattr(workers, "_reap", lambda proc: None)
+    drains = []
+    monkeypatch.setattr(job, "_drain", lambda: drains.append(1))
+    job._again = True  # a drain is due in the next turn
+    job._on_flush_timer()
+    assert drains == []
+    job._again = False
+    job._on_flush_timer()
+    assert drains == [1]
