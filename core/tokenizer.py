@@ -91,56 +91,45 @@ class _Listed(Generic[T]):
 
     def _listed(self, found) -> list:
         if len(found) == 4 and found[0] is BATCHED:
-            _, columns, a, b = found
-            return list(columns[self.field][a:b])
+            return self._from_batch(*found[1:])
         return list(found)
+
+    def _from_batch(self, columns: tuple, a: int, b: int) -> list:
+        """Tokens ``a`` to ``b`` of the field's batch column (an ``array.array`` of numbers)."""
+        return columns[self.field][a:b].tolist()
 
     def __set__(self, obj: object, value: Sequence[T]) -> None:
         setattr(obj, self.slot, value)
-
-
-class _ListedNumbers(_Listed[T]):
-    """:class:`_Listed` of a field whose batch column is an ``array.array`` (ids, word ids)."""
-
-    def _listed(self, found) -> list:
-        if len(found) == 4 and found[0] is BATCHED:
-            _, columns, a, b = found
-            return columns[self.field][a:b].tolist()
-        return list(found)
 
 
 class _ListedTokens(_Listed[str]):
     """``Encoding.tokens``: as :class:`_Listed`; a batch's column is ``(strings, indexes)``,
     each token the string at its index."""
 
-    def _listed(self, found) -> list:
-        if len(found) == 4 and found[0] is BATCHED:
-            _, columns, a, b = found
-            strings, at = columns[1]
-            return list(map(strings.__getitem__, at[a:b]))
-        return list(found)
+    def _from_batch(self, columns: tuple, a: int, b: int) -> list:
+        strings, at = columns[self.field]
+        return list(map(strings.__getitem__, at[a:b]))
 
 
 class _ListedOffsets(_Listed[tuple[int, int]]):
     """``Encoding.offsets``: as :class:`_Listed`, and also stored as ``(PAIRED, starts, ends)``
-    (see :meth:`Encoding.from_spans`), zipped into pairs the first time it is read."""
+    (see :meth:`Encoding.from_spans`), zipped into pairs the first time it is read; a batch's
+    starts and ends are its columns ``field`` and ``field + 1``."""
 
     def _listed(self, found) -> list:
         if len(found) == 3 and found[0] is PAIRED:
             return list(zip(found[1], found[2]))
-        if len(found) == 4 and found[0] is BATCHED:
-            _, columns, a, b = found
-            return list(zip(columns[2][a:b], columns[3][a:b]))
-        return list(found)
+        return super()._listed(found)
+
+    def _from_batch(self, columns: tuple, a: int, b: int) -> list:
+        return list(zip(columns[self.field][a:b], columns[self.field + 1][a:b]))
 
 
 class _ListedMask(_Listed[int]):
     """``Encoding.special_tokens_mask``: as :class:`_Listed`; all zeros in a batch's view."""
 
-    def _listed(self, found) -> list:
-        if len(found) == 4 and found[0] is BATCHED:
-            return [0] * (found[3] - found[2])
-        return list(found)
+    def _from_batch(self, columns: tuple, a: int, b: int) -> list:
+        return [0] * (b - a)
 
 
 # Marks offsets stored as two flat tuples (a plain object: the cyclic collector never tracks it,
@@ -192,10 +181,10 @@ class Encoding:
         self._word_ids = word_ids
         self._special_tokens_mask = special_tokens_mask
 
-    ids: _Listed[int] = _ListedNumbers("_ids", 0)
+    ids: _Listed[int] = _Listed("_ids", 0)
     tokens: _Listed[str] = _ListedTokens("_tokens", 1)
     offsets: _Listed[tuple[int, int]] = _ListedOffsets("_offsets", 2)
-    word_ids: _Listed[int | None] = _ListedNumbers("_word_ids", 4)
+    word_ids: _Listed[int | None] = _Listed("_word_ids", 4)
     special_tokens_mask: _Listed[int] = _ListedMask("_special_tokens_mask", -1)
 
     @classmethod
