@@ -252,12 +252,7 @@ class ChunkPlan:
             return None
         self._make_room()
         parts, start, has_first = cut
-        frags: list[int | None] = list(map(self.cache.get, parts))
-        if has_first:
-            frags[0] = self.first.get(parts[0])
-        if None in frags:
-            self._fill([(parts, frags, has_first)])
-        return self._assemble(parts, frags, start)  # type: ignore[arg-type]  # filled: no None left
+        return self._assemble(parts, self._numbers(parts, [0] if has_first else []), start)
 
     def encode_many(self, texts: list[str]) -> list[Encoding | None]:
         """:meth:`encode` of each text; the chunks none of them has seen go through the
@@ -272,67 +267,49 @@ class ChunkPlan:
         if self.kind != "regex" and (raw_re is None or raw_re.search("\n".join(texts)) is None):
             cuts = None  # cut at spaces, every text
             chunks_of = list(map(str.split, texts, repeat(" ")))
-            first_at = [0] * len(texts)
-            has_first = self.kind == "lead"
+            first_at: list[int] = [0] * len(texts)
+            heads: Any = repeat(self.kind == "lead")
         else:
             cuts = [self._cut(text) for text in texts]
             kept = list(filter(None, cuts))
             chunks_of = [parts for parts, _, _ in kept]
             first_at = [start for _, start, _ in kept]
+            heads = [has_first for _, _, has_first in kept]
         self._make_room()
         per_text = list(map(len, chunks_of))
         parts = list(chain.from_iterable(chunks_of))
-        frags: list = list(map(self.cache.get, parts))
-        # a text's first chunk is looked up apart (it may also be another's later chunk)
-        if cuts is None:
-            firsts = list(itertools.accumulate(per_text[:-1], initial=0)) if has_first and texts else []
-        else:
-            firsts = [
-                at for at, (_, _, first) in zip(itertools.accumulate(per_text, initial=0), kept) if first
-            ]
-        if firsts:
-            get_first = self.first.get
-            first_frags = [get_first(parts[at]) for at in firsts]
-            for at in firsts:
-                frags[at] = -1  # not missing from the cache of later chunks
-            if None in first_frags:
-                missing = [parts[at] for at, f in zip(firsts, first_frags) if f is None]
-                made_first = self._fragments(list(dict.fromkeys(missing)), True)
-                first_frags = list(map(made_first.get, map(parts.__getitem__, firsts), first_frags))
-        if None in frags:
-            missing_later = dict.fromkeys(compress(parts, map(is_, frags, repeat(None))))
-            made = self._fragments(list(missing_later), False)
-            frags = list(map(made.get, parts, frags))
-        if firsts:
-            for at, f in zip(firsts, first_frags):
-                frags[at] = f
+        text_starts = list(itertools.accumulate(per_text, initial=0))[:-1]
+        frags = self._numbers(parts, list(compress(text_starts, heads)))
         encoded = self._assemble_many(parts, frags, per_text, first_at)
         if cuts is None:
             return encoded  # type: ignore[return-value]  # every text
         found = iter(encoded)
         return [None if cut is None else next(found) for cut in cuts]
 
-    def _fill(self, found: list[tuple[list[str], list, int]]) -> None:
-        """Put the fragments of the chunks not cached yet into ``found``'s lists, in place.
-        subtle: C-level maps per text (``compress`` picks the missing, ``made.get`` with the
-        number already found as default fills them): a batch has ~10 chunks a text."""
-        missing_first: dict[str, None] = {}
-        missing: dict[str, None] = {}
-        for parts, frags, has_first in found:
-            if has_first:
-                if frags[0] is None:
-                    missing_first[parts[0]] = None
-                missing.update(dict.fromkeys(compress(parts[1:], map(is_, frags[1:], repeat(None)))))
-            else:
-                missing.update(dict.fromkeys(compress(parts, map(is_, frags, repeat(None)))))
-        made_first = self._fragments(list(missing_first), True) if missing_first else {}
-        made = self._fragments(list(missing), False) if missing else {}
-        for parts, frags, has_first in found:
-            # subtle: a text's first chunk is looked up apart (it may also be another's later chunk)
-            head = (frags[0] if frags[0] is not None else made_first[parts[0]]) if has_first else None
-            frags[:] = map(made.get, parts, frags)
-            if has_first:
-                frags[0] = head
+    def _numbers(self, parts: list[str], firsts: list[int]) -> list[int]:
+        """The fragment numbers of ``parts`` (the chunks of one text or of a batch, one after
+        another), those at ``firsts`` (texts' first chunks) looked up in ``first``; the chunks
+        not cached yet are made, all at once. subtle: C-level maps over the whole list
+        (``compress`` picks the missing, ``made.get`` with the number already found as default
+        fills them)."""
+        frags: list = list(map(self.cache.get, parts))
+        if not firsts and None not in frags:
+            return frags  # all seen before: the commonest case, kept short
+        # a text's first chunk is looked up apart (it may also be another's later chunk)
+        first_frags: list = [self.first.get(parts[at]) for at in firsts]
+        for at in firsts:
+            frags[at] = -1  # not missing from the cache of later chunks
+        if None in first_frags:
+            missing = dict.fromkeys(parts[at] for at, f in zip(firsts, first_frags) if f is None)
+            made_first = self._fragments(list(missing), True)
+            first_frags = list(map(made_first.get, map(parts.__getitem__, firsts), first_frags))
+        if None in frags:
+            missing_later = dict.fromkeys(compress(parts, map(is_, frags, repeat(None))))
+            made = self._fragments(list(missing_later), False)
+            frags = list(map(made.get, parts, frags))
+        for at, f in zip(firsts, first_frags):
+            frags[at] = f
+        return frags
 
     def _cut(self, text: str) -> tuple[list[str], int, int] | None:
         """``(chunks, where the first starts, 1 if the first is looked up in `first`)``; None if
@@ -980,11 +957,6 @@ def _bert_views(table: dict[str, str]) -> tuple[dict[int, str], set[str], set[st
                 unsafe.add(c)
         found[0] = len(table)
     return found[1]
-
-
-def _odd_bert_chars(table: dict[str, str]) -> set[str]:
-    """The odd characters of a BERT character table (see :func:`_bert_views`)."""
-    return _bert_views(table)[1]
 
 
 def _to_original(keys, out_lengths, pieces_per_key, piece_of, starts, ends):
