@@ -127,10 +127,11 @@ def _in_order(context, workers: int, initargs: tuple, jobs: list) -> Iterator[st
             started.append((process, ours))
         idle = [conn for _, conn in started]
         busy: dict = {}  # a worker's pipe -> the job it is doing
-        done: dict[int, str] = {}
+        done: dict[int, object] = {}  # a range's text, or the error it met
         sent = written = 0
+        failed = len(jobs)  # the first range known to have failed (none yet)
         while written < len(jobs):
-            while idle and sent < len(jobs) and sent < written + ahead:
+            while idle and sent < failed and sent < written + ahead:
                 conn = idle.pop()
                 conn.send(jobs[sent])
                 busy[conn] = sent
@@ -140,12 +141,16 @@ def _in_order(context, workers: int, initargs: tuple, jobs: list) -> Iterator[st
                     ok, value = conn.recv()  # type: ignore[union-attr,call-arg]  # our pipes only
                 except EOFError:
                     raise CorpusError("an encoding worker process ended unexpectedly") from None
-                if not ok:
-                    raise value  # type: ignore[misc]  # an exception when not ok
-                done[busy.pop(conn)] = value  # type: ignore[assignment]  # the range's text when ok
+                job = busy.pop(conn)
+                done[job] = value
+                if not ok:  # raised in its turn, so the error named is the file's first
+                    failed = min(failed, job)
                 idle.append(conn)
             while written in done:
-                yield done.pop(written)
+                value = done.pop(written)
+                if isinstance(value, BaseException):
+                    raise value
+                yield value  # type: ignore[misc]  # the range's text
                 written += 1
     finally:
         for process, conn in started:

@@ -130,3 +130,17 @@ def test_an_interrupt_stops_every_worker(tmp_path, tokenizer, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         par.encode_file_ids(tokenizer, _big_file(tmp_path), interrupted, 2)
     assert not par.multiprocessing.active_children()
+
+
+def test_the_error_named_is_the_first_range_that_has_one(tmp_path, tokenizer, monkeypatch):
+    """Two ranges with bad bytes: whichever worker finishes first, the error names the earlier
+    range, as one process reading the file would meet it (and what was written stops before it)."""
+    monkeypatch.setattr(par, "RANGE_BYTES", 4096)
+    path = tmp_path / "bad.txt"
+    good = ("hug pug\n" * 600).encode("utf-8")
+    path.write_bytes(b"hug\xff\n" + good + b"pug\xfe\n" + good)
+    for _ in range(3):
+        written: list[str] = []
+        with pytest.raises(CorpusError, match=r"bad.txt is not UTF-8 text \(in bytes 0–"):
+            par.encode_file_ids(tokenizer, path, written.append, 2)
+        assert written == []
