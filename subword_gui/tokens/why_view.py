@@ -483,7 +483,7 @@ class WhyView(QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.title)
         layout.addWidget(self.stack, 1)
-        self.piece: str | None = None
+        self.piece: object = None  # what is explained: a piece, or a key of what is shown
         self.kind = "other"
         self._plain: list[str] = []
 
@@ -526,18 +526,25 @@ class WhyView(QWidget):
         self.steps.setHtml(body)
         self.stack.setCurrentIndex(0)
 
+    def _take(self, tokenizer, key) -> bool:
+        """Make ``key`` (a piece, or what a split cluster shows) what the view explains for
+        ``tokenizer``; False when it already is (nothing to redo)."""
+        if key == self.piece and getattr(self, "_tokenizer", None) is tokenizer:
+            return False
+        self._tokenizer = tokenizer
+        self.piece = key
+        self.kind = model_kind(tokenizer.model)
+        return True
+
     def show_piece(self, tokenizer, piece: str) -> None:
         """Explain how ``tokenizer``'s model cuts one pre-token (normalized text)."""
         if tokenizer is None or not piece:
             self.clear()
             return
-        if piece == self.piece and getattr(self, "_tokenizer", None) is tokenizer:
+        if not self._take(tokenizer, piece):
             return
-        self._tokenizer = tokenizer
-        self.piece = piece
         model = tokenizer.model
         style = style_for(tokenizer)
-        self.kind = model_kind(model)
         final = [t.value for t in model.tokenize(piece)]
         final_html = " ".join(f"<b>{render_html(t, style)}</b>" for t in final)
         self.title.setText(
@@ -578,14 +585,10 @@ class WhyView(QWidget):
         >>> view.steps_text().count("piece ")
         5
         """
-        key = ("pieces", cluster, tuple(pieces))
-        if self.piece == key and getattr(self, "_tokenizer", None) is tokenizer:
+        if not self._take(tokenizer, ("pieces", cluster, tuple(pieces))):
             return
-        self._tokenizer = tokenizer
-        self.piece = key
         model = tokenizer.model
         style = style_for(tokenizer)
-        self.kind = model_kind(model)
         muted = theme.current().muted
         self.title.setText(
             self.tr("Why {0} was cut into {1} pieces").format(render_html(cluster, style), len(pieces))

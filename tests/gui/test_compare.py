@@ -22,15 +22,19 @@ def hug_bpe():
     return drain(train_from_counts(HUG_PUG, TrainOptions("bpe", vocab_size=11)))
 
 
-@pytest.fixture
-def panel(qtbot, hug_bpe):
+def _shown_panel(qtbot, tokenizer, width: int, height: int) -> ComparePanel:
     state = AppState()
-    state.set_full_tokenizer(hug_bpe)
+    state.set_full_tokenizer(tokenizer)
     panel = ComparePanel(state)
     qtbot.addWidget(panel)
-    panel.resize(1000, 700)
+    panel.resize(width, height)
     panel.show()
     return panel
+
+
+@pytest.fixture
+def panel(qtbot, hug_bpe):
+    return _shown_panel(qtbot, hug_bpe, 1000, 700)
 
 
 def table_column(panel, j: int) -> dict[str, str]:
@@ -247,12 +251,7 @@ def test_a_narrow_tab_clips_neither_the_column_combo_nor_the_small_plots(qtbot, 
 def test_a_narrow_column_elides_its_source_with_an_ellipsis(qtbot, hug_bpe):
     """Four columns in a 1280-wide window: the source combo showed "Full cut to s", clipped
     mid-letter; it ends in "…" and its tooltip gives the whole text."""
-    state = AppState()
-    state.set_full_tokenizer(hug_bpe)
-    panel = ComparePanel(state)
-    qtbot.addWidget(panel)
-    panel.resize(640, 760)
-    panel.show()
+    panel = _shown_panel(qtbot, hug_bpe, 640, 760)
     while len(panel.columns) < 4:
         panel.add_column()
     qtbot.wait(50)
