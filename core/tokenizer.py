@@ -538,6 +538,8 @@ class Tokenizer:
     def _batch_ids(self, plan: _IdsPlan, texts: list[str], before, after) -> list[list[int]]:
         """Ids of ``texts``: the pre-tokens of all of them first, then those not in the cache
         go to the model in one ``tokenize_ids_batch`` call, then each text's ids from the cache."""
+        if self.pre_tokenizer is None and self._raw_re is None and self._norm_re is None:
+            return self._sentence_ids(plan, texts, before, after)
         cache = plan.cache
         parts = [self._parts(plan, text) for text in texts]
         everything = dict.fromkeys(itertools.chain.from_iterable(parts))
@@ -561,6 +563,26 @@ class Tokenizer:
             out = [list(chain(map(get, p))) for p in parts]
         for w in long:  # long pre-tokens (whole lines, pasted words) were for this batch only
             del cache[w]
+        return out
+
+    def _sentence_ids(self, plan: _IdsPlan, texts: list[str], before, after) -> list[list[int]]:
+        """:meth:`_batch_ids` without a pre-tokenizer or added tokens (a SentencePiece
+        ``.model``): each normalized text is one piece, so the texts go to the model as they
+        are, normalized together where the normalizer can (``normalize_many``), with no cache
+        of whole texts (most lines are seen once; the model caches their words)."""
+        for text in texts:
+            check_text(text)  # the same rule as encode: str only, no lone surrogates
+        normalizer = self.normalizer
+        if normalizer is None:
+            normalized = texts
+        else:
+            many = getattr(normalizer, "normalize_many", None)
+            normalized = many(texts) if many is not None else list(map(plan.normalize, texts))
+        pieces = [t for t in normalized if t]
+        found = iter(plan.piece_ids_batch(pieces) if pieces else ())
+        out = [next(found) if t else [] for t in normalized]
+        if before or after:
+            out = [[*before, *ids, *after] for ids in out]
         return out
 
     def _parts(self, plan: _IdsPlan, text: str) -> list:

@@ -97,6 +97,8 @@ MODEL_TYPES = {1: "unigram", 2: "bpe", 3: "word", 4: "char"}
 
 _F32 = struct.Struct("<f")
 _NOT_SPACES = re.compile("[^ ]+")
+_SPACE_RUNS = re.compile(" {2,}")
+_TRAILING_SPACES = re.compile(f"{SPACE}+\n")
 FLT_MIN = 1.1754943508222875e-38  # C's FLT_MIN: SentencePiece's starting max_score
 UNK_PENALTY = 10.0
 SCORE_RESET = 100000.0  # SentencePiece's kScoreResetThreshold: see SentencePieceUnigram._segment_readable
@@ -446,6 +448,43 @@ class SentencePieceNormalizer:
         if self.add_dummy_prefix and self.treat_whitespace_as_suffix:
             out += space
         return out
+
+    def normalize_many(self, texts: list[str]) -> list[str]:
+        """``[normalize_str(t) for t in texts]``, the spaces of all of them handled at once.
+
+        Each text is rewritten on its own (most need nothing: :meth:`_rewrite`), then the
+        rewritten texts are joined by newlines and their spaces collapsed, escaped, prefixed and
+        stripped by a few whole-string operations, and cut apart again. That is
+        :meth:`normalize_str` text by text when no rewritten text holds a newline (checked: the
+        joined text has one fewer than there are texts), for the usual settings (extra spaces
+        removed, spaces escaped, a dummy prefix before the text); otherwise text by text.
+
+        >>> SentencePieceNormalizer().normalize_many(["  Hello   world ", " ", "a"])
+        ['▁Hello▁world', '', '▁a']
+        """
+        plain = self.__dict__.get("_plain")
+        if plain is None:
+            plain = self._plain = self._string_path_is_exact()
+        usual = (
+            self.remove_extra_whitespaces
+            and self.escape_whitespaces
+            and self.add_dummy_prefix
+            and not self.treat_whitespace_as_suffix
+        )
+        if not plain or not usual or len(texts) < 2:
+            return list(map(self.normalize_str, texts))
+        starts = self._key_starts()
+        rewrite = self._rewrite
+        rewritten = [t if starts.isdisjoint(t) else rewrite(t)[0] for t in texts]
+        joined = "\n".join(rewritten)
+        if joined.count("\n") != len(texts) - 1:
+            return list(map(self.normalize_str, texts))
+        # a text's spaces collapsed and stripped (a text of nothing but spaces becomes empty),
+        # escaped, the dummy prefix before it, then trailing ▁ stripped (a literal one too, as
+        # normalize_str does)
+        joined = _SPACE_RUNS.sub(" ", joined).replace(" \n", "\n").replace("\n ", "\n").strip(" ")
+        joined = SPACE + joined.replace(" ", SPACE).replace("\n", "\n" + SPACE)
+        return _TRAILING_SPACES.sub("\n", joined + "\n").split("\n")[:-1]
 
     def _string_path_is_exact(self) -> bool:
         """True when no rewrite (charsmap replacement or user-defined piece) holds two spaces."""
@@ -1033,7 +1072,9 @@ class SentencePieceBPE(_SentencePieceModel):
         known = char_ids[np.minimum(codes, len(char_ids) - 1)]
         known[codes >= len(char_ids)] = -1
         ids, first, out_bounds = merge_flat(known, bounds, table)  # (-1 is in no pair: it stays)
-        found = [(tuple(w), math.inf) for w in split_flat(ids, out_bounds)]
+        # subtle: the ids as lists sliced from one ``tolist`` (a tuple made of each word's array
+        # slice cost as much as the merge); no reader of the cache changes them
+        found: list = list(zip(split_flat(ids, out_bounds), itertools.repeat(math.inf)))
         unknown = np.flatnonzero(np.minimum.reduceat(known, bounds[:-1]) < 0).tolist() if words else []
         for k in unknown:  # an unknown character: bytes or <unk>
             if closed:

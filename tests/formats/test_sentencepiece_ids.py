@@ -91,6 +91,34 @@ def test_normalize_str_equals_normalize(nmt_nfkc_charsmap, text, dummy, extra, e
     assert n.normalize_str(text) == n.normalize(NormalizedString.from_str(text)).normalized  # chars now known
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    texts=st.lists(st.text(alphabet=" \t\n\u3000▁aAｶﾞ①ﬁㅋ\u200b철é\u0301😀", max_size=12), max_size=6),
+    dummy=st.booleans(),
+    extra=st.booleans(),
+    escape=st.booleans(),
+    suffix=st.booleans(),
+    charsmap=st.booleans(),
+    usual=st.booleans(),
+)
+def test_normalize_many_equals_normalize_str(
+    nmt_nfkc_charsmap, texts, dummy, extra, escape, suffix, charsmap, usual
+):
+    # the batch's spaces are handled on the texts joined by newlines: texts holding one (which
+    # the charsmap rewrites), empty ones, ones of nothing but spaces or of ▁ must still come apart
+    if usual:  # the settings of nearly every model, the only ones handled all at once: half the examples
+        dummy, extra, escape, suffix = True, True, True, False
+    n = SentencePieceNormalizer(
+        nmt_nfkc_charsmap if charsmap else b"",
+        add_dummy_prefix=dummy,
+        remove_extra_whitespaces=extra,
+        escape_whitespaces=escape,
+        treat_whitespace_as_suffix=suffix,
+        user_defined=["ｶﾞ", "a▁"],
+    )
+    assert n.normalize_many(texts) == [n.normalize_str(t) for t in texts]
+
+
 @pytest.fixture(scope="module")
 def hand_built(tmp_path_factory):
     bytes_ = [(f"<0x{b:02X}>", 0.0, BYTE) for b in range(256)]
@@ -113,6 +141,15 @@ def test_encode_ids_gives_sentencepiece_ids(hand_built, name, text):
     assert ours.encode(text).ids == expected
     assert ours.encode_ids(text) == expected
     assert ours.encode_ids(text) == expected  # from the word cache
+
+
+@pytest.mark.parametrize("name", ["unigram", "unigram-bytes", "bpe", "bpe-unused", "bpe-bytes"])
+@settings(max_examples=60, deadline=None)
+@given(texts=st.lists(st.text(alphabet="ab  ▁xé<u>\t", max_size=20), max_size=8))
+def test_encode_batch_ids_gives_sentencepiece_ids(hand_built, name, texts):
+    # a batch of texts is normalized together and goes to the model without a cache of whole texts
+    sp, ours = hand_built[name]
+    assert ours.encode_batch_ids(texts) == [sp.encode(t) for t in texts]
 
 
 def test_a_piece_across_words_makes_whole_sentences(tmp_path):
