@@ -70,6 +70,9 @@ CHUNK_CACHE_LIMIT = 100_000  # chunks; the cache is emptied when it gets this bi
 # pasted 100,000-character word, retyped on every keystroke) still leaves its tokens in the store
 STORE_TOKEN_LIMIT = 1_000_000
 CHUNK_CACHE_MAX = 256  # characters; longer chunks (a long word, a line without spaces) are not kept
+# lines whose new chunks were made in plain Python before they go compiled (see
+# ChunkPlan._few_kernels): ~25 ms of them, against ~0.4 s for importing numba
+FEW_COMPILED_AFTER = 500
 
 # Normalizers that leave an ASCII space a space and change nothing across one.
 _SPACE_LOCAL_NORMALIZERS = (NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, BertNormalizer, Nmt, Jamo)
@@ -155,6 +158,22 @@ class _Store:
         ):
             column.frombytes(np.ascontiguousarray(values, np.int64).view(np.uint8))  # type: ignore[arg-type]
         self.tokens += tokens
+        return number
+
+    def add_rows(self, tokens, written: int, frags, frag_count: int, names: list[str]) -> int:
+        """:meth:`add` of the rows a kernel wrote (:func:`core.chunk_kernels.bpe_fragments`):
+        ``tokens[0:4, :written]`` ids, starts, ends, words; ``frags[0:3, :frag_count]`` where
+        each fragment's tokens start in the store, how many, how many pre-tokens."""
+        number = len(self.count)
+        ids = tokens[0, :written]
+        self.ids.frombytes(ids.tobytes())
+        self.tokens += map(names.__getitem__, ids.tolist())
+        self.starts.frombytes(tokens[1, :written].tobytes())
+        self.ends.frombytes(tokens[2, :written].tobytes())
+        self.words.frombytes(tokens[3, :written].tobytes())
+        self.at.frombytes(frags[0, :frag_count].tobytes())
+        self.count.frombytes(frags[1, :frag_count].tobytes())
+        self.word_count.frombytes(frags[2, :frag_count].tobytes())
         return number
 
     def add_fragment(self, frag: Fragment) -> int:
@@ -446,7 +465,12 @@ class ChunkPlan:
             if table is False:
                 table = self._table = _LengthTable.build(self.tok)
             if table is not None:
-                if len(keys) >= AT_ONCE_MIN:
+                compiled = None
+                if not first and table.per_piece and self.kind == "drop" and self._few_kernels():
+                    compiled = self._few_compiled(keys, table)
+                if compiled is not None:
+                    made, rest = compiled
+                elif len(keys) >= AT_ONCE_MIN:
                     made, rest = self._plain_fragments(keys, table, first)
                 elif not first and self.kind != "regex":
                     made, rest = self._plain_few(keys, table)
@@ -456,6 +480,63 @@ class ChunkPlan:
                     made.update(self._slow(rest, first))
                 return made
         return self._slow(keys, first)
+
+    def _few_kernels(self) -> bool:
+        """Whether a line's few new chunks go through :mod:`core.chunk_kernels`: once numba is
+        loaded (the explorer loads it beside its window; a batch path loads it), or once this
+        plan has made the new chunks of :data:`FEW_COMPILED_AFTER` lines in plain Python (a long
+        run of lines encoded one at a time pays numba's ~0.4 s import back). subtle: never
+        before: one line of a script must not wait for numba."""
+        if "core.chunk_kernels" in sys.modules:
+            return True
+        made = self.__dict__.get("_made_few", 0)
+        if "numba" not in sys.modules and made < FEW_COMPILED_AFTER:
+            self._made_few = made + 1
+            return False
+        import core.chunk_kernels  # noqa: F401
+
+        return True
+
+    def _few_compiled(self, keys: list[str], table: _LengthTable) -> tuple[dict[str, int], list[str]] | None:
+        """:meth:`_plain_few` of new chunks for a plain BPE model under ``Whitespace`` or
+        ``WhitespaceSplit``, in one kernel call (:func:`core.chunk_kernels.bpe_fragments`: the
+        chunks joined by spaces as a line has them, pre-tokenized, merged and given spans); the
+        chunks it cannot take (a character training never saw, or one the pre-tokenizer drops)
+        are left for :meth:`_slow`. None when the normalizer would change the text or the
+        pre-tokenizer is another: :meth:`_plain_few` then does it."""
+        import numpy as np
+
+        compiled = self.__dict__.get("_bpe_compiled", False)
+        if compiled is False:
+            compiled = self._bpe_compiled = _bpe_kernel_args(self.tok)
+        if compiled is None:
+            return None
+        normalizer = self.tok.normalizer
+        joined = " ".join(keys)
+        if normalizer is not None:
+            if type(normalizer) not in _UNICODE_FORMS or not unicodedata.is_normalized(
+                normalizer.form, joined
+            ):
+                return None
+        bpe_fragments, *tables = compiled
+        codes = np.frombuffer(joined.encode("utf-32-le"), np.uint32)
+        store = self.store
+        out = np.empty((4, len(codes) or 1), np.int64)
+        frags = np.empty((4, len(keys)), np.int64)
+        written, good_count = bpe_fragments(codes, *tables, table.lengths, len(store.ids), out, frags)
+        if good_count < len(keys):
+            oks = frags[3].tolist()
+            good = list(compress(keys, oks))
+            rest = [key for key, fine in zip(keys, oks) if not fine]
+        else:
+            good, rest = keys, []
+        number = store.add_rows(out, written, frags, good_count, table.names)
+        made = dict(zip(good, range(number, number + good_count)))
+        if len(joined) <= CHUNK_CACHE_MAX:  # every chunk short enough to keep
+            self.cache.update(made)
+        else:
+            self.cache.update((key, n) for key, n in made.items() if len(key) <= CHUNK_CACHE_MAX)
+        return made, rest
 
     def _plain_few(self, keys: list[str], table: _LengthTable) -> tuple[dict[str, int], list[str]]:
         """:meth:`_plain_fragments` of a few chunks (one line's new words), in plain Python: a
@@ -1067,6 +1148,37 @@ class _LengthTable:
             lengths[[i for i, token in enumerate(names) if _BYTE_PIECE.fullmatch(token)]] = 0
         table = model.__dict__["_length_table"] = cls(names, lengths, prefix, per_piece=kind is BPE)
         return table
+
+
+def _bpe_kernel_args(tok: Tokenizer) -> tuple | None:
+    """``(bpe_fragments, points, point_ids, point_classes, pair keys, pair values)`` for
+    :meth:`ChunkPlan._few_compiled`, or None for a pre-tokenizer it does not follow.
+
+    A one-character token's class is 0 when the pre-tokenizer drops it (its regex finds nothing
+    in it), else ``Whitespace``'s 1 for a word character (``\\w``) and 2 for any other,
+    ``WhitespaceSplit``'s 1 for all: pre-tokens are runs of one class (a property test checks
+    it against the regex)."""
+    import numpy as np
+    import regex
+
+    from core.chunk_kernels import bpe_fragments
+
+    pre = tok.pre_tokenizer
+    if type(pre) not in (Whitespace, WhitespaceSplit):
+        return None
+    model: Any = tok.model
+    points, point_ids = model._alphabet_arrays()
+    word = regex.compile(r"\w").fullmatch if type(pre) is Whitespace else None
+    matches = pre._re.fullmatch
+    classes = np.array(
+        [
+            0 if c < 0 or not matches(chr(c)) else 1 if word is None or word(chr(c)) else 2
+            for c in points.tolist()
+        ],
+        np.int64,
+    )
+    pairs = model._compiled_table()
+    return bpe_fragments, points, point_ids, classes, pairs.keys, pairs.values
 
 
 def _moved(spans: tuple[tuple, ...], by: int) -> Fragment:

@@ -291,14 +291,7 @@ class BPE(VocabLookup):
 
         if self.continuing_subword_prefix or self.end_of_word_suffix or self.ignore_merges or self.dropout:
             return None
-        alphabet = self.__dict__.get("_alphabet")
-        if alphabet is None:  # the one-character tokens, by code point
-            singles = sorted((ord(t), i) for t, i in self.vocab.items() if len(t) == 1)
-            alphabet = self._alphabet = (
-                np.array([c for c, _ in singles] or [-1], np.int64),
-                np.array([i for _, i in singles] or [0], np.int64),
-            )
-        points, point_ids = alphabet
+        points, point_ids = self._alphabet_arrays()
         codes, bounds = codepoints(pieces)
         at = np.searchsorted(points, codes).clip(0, len(points) - 1)
         hit = points[at] == codes
@@ -306,6 +299,20 @@ class BPE(VocabLookup):
             np.where(hit, point_ids[at], point_ids[0]), bounds, self._compiled_table()
         )
         return ids, out_bounds, np.logical_and.reduceat(hit, bounds[:-1])
+
+    def _alphabet_arrays(self):
+        """The one-character tokens as two arrays: their code points, sorted, and their ids
+        (``[-1]``, ``[0]`` when there are none), built once."""
+        import numpy as np
+
+        alphabet = self.__dict__.get("_alphabet")
+        if alphabet is None:
+            singles = sorted((ord(t), i) for t, i in self.vocab.items() if len(t) == 1)
+            alphabet = self._alphabet = (
+                np.array([c for c, _ in singles] or [-1], np.int64),
+                np.array([i for _, i in singles] or [0], np.int64),
+            )
+        return alphabet
 
     def tokenize_batch(self, pieces: list[str]) -> list[list[Token]]:
         """``[tokenize(p) for p in pieces]``, the pieces not cached merged in one compiled call.

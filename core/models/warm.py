@@ -2,9 +2,9 @@
 
     >>> load_compiled_encoders()   # about 0.5 s the first time in a process, then nothing
 
-The BPE, WordPiece and Unigram models encode new words with numba kernels (``core.jit``)
-that are imported, and their cached machine code loaded, on first use: about 0.4 s of
-import and loading. In the explorer that first use is the landing of a trained model,
+The BPE, WordPiece and Unigram models (and ``core.chunk_kernels``, a line's new words) encode
+new words with numba kernels (``core.jit``) that are imported, and their cached machine code
+loaded, on first use: about 0.4 s of import and loading. In the explorer that first use is the landing of a trained model,
 inside the window's event loop, where it froze the window for 0.4 s
 (``benchmarks/bench_gui_responsiveness.py --sample``). The explorer calls this on a helper
 thread right after its window is shown, so the first model to land finds them loaded.
@@ -33,4 +33,9 @@ def load_compiled_encoders() -> None:
         tokenize_batch = getattr(model, "tokenize_batch", None)
         if tokenize_batch is not None:
             tokenize_batch(["hug", "hugg"])
+    # and a line's new words under Whitespace (core.chunk_kernels), as the explorer's text box meets them
+    from core.pre_tokenizers import Whitespace
+    from core.tokenizer import Tokenizer
+
+    Tokenizer(bpe, pre_tokenizer=Whitespace()).encode("hug hugg")
     _loaded = True

@@ -43,6 +43,8 @@ from core.pre_tokenizers import (
 from core.tokenizer import BATCHED, AddedToken, Encoding, Tokenizer
 from core.training import TrainOptions, train_from_counts
 
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
+
 CORPUS = {
     "hug": 10,
     "pug": 5,
@@ -310,6 +312,99 @@ def test_plain_wordpiece_chunks_count_continuations_without_their_prefix(models)
     pugs = plan.store.fragment(made["pugs"])
     assert rest == [] and pugs[1] == ("pug", "##s")
     assert pugs[2:4] == ((0, 3), (3, 4))  # "##s" covers one character
+
+
+# A BPE model whose alphabet holds punctuation (pre-tokens of their own under Whitespace) and
+# U+3000, a space both whitespace pre-tokenizers drop; "ζ" is never seen in training.
+PUNCT_CORPUS = {**CORPUS, "hug!": 3, ",pug": 2, "..": 2, "\u3000x": 1, "a-b": 2}
+KEY = st.text(st.sampled_from(list("hugpns철수는👋🏽!,.-\u3000xab▁é\u0301ζ")), max_size=10)
+
+
+@pytest.fixture(scope="module")
+def punct_bpe():
+    return drain(train_from_counts(PUNCT_CORPUS, TrainOptions("bpe", vocab_size=60))).model
+
+
+@pytest.mark.parametrize("normalizer", ["none", "nfc", "nfkc"])
+@pytest.mark.parametrize("pre_tokenizer", ["whitespace", "whitespace-split"])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(keys=st.lists(KEY, min_size=1, max_size=8, unique=True))
+def test_compiled_few_chunks_get_the_fragments_of_the_slow_way(punct_bpe, normalizer, pre_tokenizer, keys):
+    """One line's new chunks in one kernel call: pre-tokens as runs of one class, merged, spans
+    from where each token starts; every chunk it can take is taken, the others left whole."""
+    import unicodedata
+
+    tok = Tokenizer(
+        punct_bpe, normalizer=NORMALIZERS[normalizer](), pre_tokenizer=PRE_TOKENIZERS[pre_tokenizer]()
+    )
+    plan = ChunkPlan.build(tok)
+    found = plan._few_compiled(keys, _table(tok))
+    if normalizer != "none" and not unicodedata.is_normalized(tok.normalizer.form, " ".join(keys)):
+        assert found is None  # the normalizer would change the text: the plain Python way
+        return
+    assert found is not None
+    made, rest = found
+    assert all(plan.cache[key] == number for key, number in made.items())  # kept
+    assert sorted([*made, *rest]) == sorted(keys)
+    assert _fragments(plan, made) == _fragments(plan, plan._slow(list(made)))
+    alphabet = {t for t in punct_bpe.vocab if len(t) == 1} - {"\u3000"}
+    assert [key for key in keys if set(key) <= alphabet] == list(made)
+
+
+def test_compiled_few_chunks_follow_the_pre_tokenizer_class_by_class(punct_bpe):
+    tok = Tokenizer(punct_bpe, pre_tokenizer=Whitespace())
+    plan = ChunkPlan.build(tok)
+    made, rest = plan._few_compiled(["hug!..pug", "a-b", "x\u3000x", "ζ"], _table(tok))
+    assert rest == ["x\u3000x", "ζ"]  # a space the pre-tokenizer drops; a character never seen
+    words, _, pre_tokens = plan.store.fragment(made["hug!..pug"])[4:]
+    assert sorted(set(words)) == [0, 1, 2] and pre_tokens == 3  # hug | !.. | pug
+    assert plan.store.fragment(made["a-b"])[6] == 3
+    split = Tokenizer(punct_bpe, pre_tokenizer=WhitespaceSplit())
+    plan = ChunkPlan.build(split)
+    made, _ = plan._few_compiled(["hug!..pug"], _table(split))
+    assert plan.store.fragment(made["hug!..pug"])[6] == 1  # one pre-token: no class inside
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(st.one_of(TEXT, KEY.map(lambda k: k + " " + k[::-1])), max_size=6))
+def test_lines_encoded_one_by_one_through_the_kernel_match_the_general_path(punct_bpe, texts, monkeypatch):
+    import sys
+
+    monkeypatch.setattr(encode_chunks, "FEW_COMPILED_AFTER", 0)  # compiled from the first line
+    tok = Tokenizer(punct_bpe, normalizer=NFC(), pre_tokenizer=Whitespace())
+    for text in texts:
+        assert_same_as_general(tok, text)
+    assert not texts or "core.chunk_kernels" in sys.modules
+
+
+def test_a_few_lines_of_a_fresh_process_never_wait_for_numba(tmp_path):
+    """numba's import (~0.4 s) is paid only after FEW_COMPILED_AFTER lines one at a time."""
+    import subprocess
+    import sys
+
+    script = """
+import sys
+from core.encode_chunks import FEW_COMPILED_AFTER
+from core.events import drain
+from core.pre_tokenizers import Whitespace
+from core.tokenizer import Tokenizer
+from core.trainers.bpe_python import *  # noqa
+from core.training import TrainOptions, train_from_counts
+words = {f"w{i}x{i % 7}": 2 for i in range(300)}
+model = drain(train_from_counts(words, TrainOptions("bpe", vocab_size=80))).model
+tok = Tokenizer(model, pre_tokenizer=Whitespace())
+lines = [f"w{i}x{i % 7} x{i}w" for i in range(FEW_COMPILED_AFTER + 50)]
+for line in lines[:20]:
+    tok.encode(line)
+print("numba" in sys.modules, "core.chunk_kernels" in sys.modules)
+for line in lines[20:]:
+    tok.encode(line)
+print("core.chunk_kernels" in sys.modules)
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert done.stdout.split() == ["False", "False", "True"]
 
 
 @pytest.fixture(scope="module")

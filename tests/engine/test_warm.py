@@ -16,7 +16,8 @@ def test_loading_the_compiled_encoders_imports_every_kernel_module():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     before, after = out.strip().split("] [")
     assert "kernels" not in before
-    for name in ("core.models.bpe_kernels", "core.models.unigram_kernels", "core.models.wordpiece_kernels"):
+    kernels = ("core.models.bpe_kernels", "core.models.unigram_kernels", "core.models.wordpiece_kernels")
+    for name in (*kernels, "core.chunk_kernels"):
         assert name in after, after
 
 
