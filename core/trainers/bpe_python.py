@@ -92,6 +92,20 @@ def word_ids(words, token_to_id: dict[str, int], known, prefix: str | None, suff
     return out
 
 
+# Heap keys: one int per entry, ordered as (-count, left id, right id, seq) is (the kernel's order),
+# so heapq compares ints in C instead of tuples (same pops, same layout: the tie flag reads it).
+_SEQ_BITS = 40  # pushes per training, at most 2**40
+_ID_BITS = 21  # ids below 0x110000 (as many as there are characters)
+_COUNT_SHIFT = _SEQ_BITS + 2 * _ID_BITS
+_SEQ_MASK = (1 << _SEQ_BITS) - 1
+_LOW_MASK = (1 << _COUNT_SHIFT) - 1
+
+
+def _rank(pair: str) -> int:
+    """The pair's place in ``(left id, right id)`` order, shifted above the sequence number."""
+    return ((ord(pair[0]) << _ID_BITS) | ord(pair[1])) << _SEQ_BITS
+
+
 def merge(words: list[str], counts: list[int], id_to_token: list[str], token_to_id: dict[str, int],
           prefix: str, vocab_size: int, min_frequency: int,
           merges: list[tuple[str, str]]) -> Generator[Progress | MergeEvent, None, int]:  # fmt: skip
@@ -120,12 +134,13 @@ def merge(words: list[str], counts: list[int], id_to_token: list[str], token_to_
         for k, m in Counter(map(add, joined, joined[1:])).items():
             if sep not in k:
                 pair_counts[k] += m * n
-    # One entry per pair: (-count, pair, seq, words), seq the pair's rank in (left, right) order;
-    # heapq's own steps, as the kernel's heap takes them (the tie flag reads the heap's layout).
-    heap = [(-pair_counts[k], k, seq, pair_words[k]) for seq, k in enumerate(sorted(pair_words))]
+    # One heap key per entry (see _rank), seq the entry's number: its pair and its words are
+    # entry_pair[seq] and entry_words[seq]. heapq's own steps, as the kernel's heap takes them.
+    entry_pair = sorted(pair_words)
+    entry_words: list[list[int]] = [pair_words[k] for k in entry_pair]
+    heap = [(-pair_counts[k] << _COUNT_SHIFT) | _rank(k) | seq for seq, k in enumerate(entry_pair)]
     del pair_words
     heapq.heapify(heap)
-    seq = len(heap)
     # the words where a pair gained occurrences during one merge, in order of first gain
     where: defaultdict[str, list[int]] = defaultdict(list)
     step = 0
@@ -139,19 +154,32 @@ def merge(words: list[str], counts: list[int], id_to_token: list[str], token_to_
             return STOP_VOCAB
         if not heap:
             return STOP_NO_PAIRS
-        negcount, pair, entry_seq, listed = heap[0]
+        key = heap[0]
+        seq = key & _SEQ_MASK
+        pair = entry_pair[seq]
         count = pair_counts[pair]
-        if -negcount != count:  # stale: push back with the current count (lazy invalidation)
+        if key >> _COUNT_SHIFT != -count:  # stale: push back with the current count (lazy invalidation)
             # subtle: pop then push, not heapreplace: the kernel's heap takes these very steps
             heappop(heap)
-            heappush(heap, (-count, pair, entry_seq, listed))
+            heappush(heap, (-count << _COUNT_SHIFT) | (key & _LOW_MASK))
             continue
         if count < 1:
             return STOP_NO_PAIRS
         if count < min_frequency:
             return STOP_MIN_FREQUENCY
         heappop(heap)
-        tie = _has_tie(heap, count, pair, pair_counts)
+        listed = entry_words[seq]
+        entry_words[seq] = []  # (each entry is merged once: its words can go)
+        # Tied when another pair has this count now; most ties are at the heap's top: the
+        # walk (_has_tie) starts there, and is only called when the top is keyed this count too.
+        tie = False
+        if heap:
+            top = heap[0]
+            if top >> _COUNT_SHIFT == -count:
+                other = entry_pair[top & _SEQ_MASK]
+                tie = (other != pair and pair_counts[other] == count) or _has_tie(
+                    heap, count, pair, pair_counts, entry_pair
+                )
 
         # 4a. the new token: left + right (right without its continuing-subword prefix), or the
         # existing token with the same text
@@ -160,6 +188,7 @@ def merge(words: list[str], counts: list[int], id_to_token: list[str], token_to_
         piece = right[len(prefix) :] if prefix and right.startswith(prefix) else right
         new_token = left + piece
         new_id = token_to_id.get(new_token)
+        fresh = new_id is None  # a new token: no word holds it yet
         if new_id is None:
             new_id = token_to_id[new_token] = len(id_to_token)
             id_to_token.append(new_token)
@@ -173,6 +202,23 @@ def merge(words: list[str], counts: list[int], id_to_token: list[str], token_to_
             if j < 0:
                 continue
             n = counts[iw]
+            if fresh and w.find(pair, j + 2) < 0:
+                # One occurrence of the pair and none of the new token (most words): each
+                # neighbour's new pair is gained once here, no word listed twice.
+                if j:
+                    q = w[j - 1]
+                    pair_counts[q + a] -= n
+                    k = q + c
+                    pair_counts[k] += n
+                    where[k].append(iw)
+                if j < len(w) - 2:
+                    q = w[j + 2]
+                    pair_counts[b + q] -= n
+                    k = c + q
+                    pair_counts[k] += n
+                    where[k].append(iw)
+                words[iw] = w.replace(pair, c)
+                continue
             last = len(w) - 2
             prev_end = -1
             while j >= 0:
@@ -200,8 +246,10 @@ def merge(words: list[str], counts: list[int], id_to_token: list[str], token_to_
         for k, lst in where.items():
             kc = pair_counts[k]
             if kc > 0:
-                heappush(heap, (-kc, k, seq, lst))
-                seq += 1
+                rank = ((ord(k[0]) << _ID_BITS) | ord(k[1])) << _SEQ_BITS  # (_rank, inline)
+                heappush(heap, (-kc << _COUNT_SHIFT) | rank | len(entry_pair))
+                entry_pair.append(k)
+                entry_words.append(lst)
         where.clear()
 
         merges.append((left, right))
@@ -209,13 +257,16 @@ def merge(words: list[str], counts: list[int], id_to_token: list[str], token_to_
         yield MergeEvent(step, left, right, new_token, count, len(id_to_token), float(count), tie)
 
 
-def _has_tie(heap: list, count: int, pair: str, pair_counts: dict[str, int]) -> bool:
+def _has_tie(
+    heap: list[int], count: int, pair: str, pair_counts: dict[str, int], entry_pair: list[str]
+) -> bool:
     """Does a pair other than ``pair`` have ``count`` now? The kernel's ``_has_tie``, on heapq's list.
 
     Walks the heap's entries keyed ``count`` from the top (right child first, at most 64), as
     the kernel does, so both paths flag the same merges.
     """
-    neg = -count
+    low = -count << _COUNT_SHIFT
+    high = low + (1 << _COUNT_SHIFT)  # keys of entries pushed with ``count`` lie in [low, high)
     size = len(heap)
     stack = [0]
     pop, push = stack.pop, stack.append
@@ -223,9 +274,9 @@ def _has_tie(heap: list, count: int, pair: str, pair_counts: dict[str, int]) -> 
     while stack:
         i = pop()
         if i < size:
-            entry = heap[i]
-            if entry[0] == neg:
-                other = entry[1]
+            key = heap[i]
+            if low <= key < high:
+                other = entry_pair[key & _SEQ_MASK]
                 if other != pair and pair_counts[other] == count:
                     return True
                 seen += 1
