@@ -143,16 +143,19 @@ class BPE(VocabLookup):
         self._ranks: dict[tuple[int, int], tuple[int, int]] = {}
         # token -> the first merge that produced it (for merge_parts / truncation).
         self._made_by: dict[str, int] = {}
+        get, ranks, made_by = self.vocab.get, self._ranks, self._made_by
         for rank, (a, b) in enumerate(self.merges):
+            # (plain statements, no per-merge lists: every model built from a merge list runs this)
             new = a + b[prefix_len:]
-            ids = [self.vocab.get(t) for t in (a, b, new)]
-            missing = [t for t, i in zip((a, b, new), ids) if i is None]
-            if missing:
+            ia, ib, inew = get(a), get(b), get(new)
+            if ia is None or ib is None or inew is None:
+                missing = next(t for t, i in zip((a, b, new), (ia, ib, inew)) if i is None)
                 raise ConfigError(
-                    f"merge {rank + 1} ({a} {b}) uses {missing[0]!r}, which is not in the vocabulary"
+                    f"merge {rank + 1} ({a} {b}) uses {missing!r}, which is not in the vocabulary"
                 )
-            self._ranks[(ids[0], ids[1])] = (rank, ids[2])
-            self._made_by.setdefault(new, rank)
+            ranks[ia, ib] = (rank, inew)
+            if new not in made_by:
+                made_by[new] = rank
         self._unk_id = self.vocab.get(unk_token) if unk_token is not None else None
         self._cache: dict[str, Spans] = {}
 
