@@ -23,6 +23,7 @@ module where `tokenizers` uses Oniguruma (the same for the usual patterns, with
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 from typing import Protocol
@@ -161,10 +162,21 @@ class _RegexMatches(_Base):
         ]
 
 
+# The two patterns spelled for ASCII text, for the standard library's `re`, which finds their
+# matches in about 60% of `regex`'s time (0.28 MB of English: 9 ms against 15). ASCII White_Space
+# is \t-\r and the space (not \x1c-\x1f, which str.isspace and re's \s also take).
+_ASCII_WHITESPACE_WORDS = re.compile(r"[0-9A-Za-z_]+|[^0-9A-Za-z_\t-\r ]+").findall
+_ASCII_BERT_WORDS = re.compile(r"[^\t-\r !-/:-@\[-`{-~]+|[!-/:-@\[-`{-~]").findall
+
+
 class Whitespace(_RegexMatches):
     """``\\w+|[^\\w\\s]+``, as Hugging Face ``pre_tokenizers.Whitespace``."""
 
     pattern = WHITESPACE_PATTERN
+
+    def split_words(self, text: str) -> list[str]:
+        # (str.isascii costs nothing: a str knows whether it is ASCII)
+        return _ASCII_WHITESPACE_WORDS(text) if text.isascii() else self._re.findall(text)
 
     def to_dict(self) -> dict:
         return {"type": "Whitespace"}
@@ -190,6 +202,9 @@ class BertPreTokenizer(_RegexMatches):
     """Whitespace split, then every punctuation character on its own."""
 
     pattern = BERT_PATTERN
+
+    def split_words(self, text: str) -> list[str]:
+        return _ASCII_BERT_WORDS(text) if text.isascii() else self._re.findall(text)
 
     def to_dict(self) -> dict:
         return {"type": "BertPreTokenizer"}

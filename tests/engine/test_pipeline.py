@@ -241,6 +241,15 @@ def test_pre_tokenizer_matches_tokenizers(name, text):
     assert ours(name).pre_tokenize_str(text) == _hf(theirs(name), text)
 
 
+@pytest.mark.parametrize("name", ["whitespace", "bert"])
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40))
+def test_ascii_text_is_split_as_tokenizers_splits_it(name, text):
+    # ASCII text takes split_words' `re` path (its own spelling of the pattern): every one of the
+    # 128 characters, \x1c-\x1f (not White_Space, but str.isspace) and \x7f included.
+    assert ours(name).split_words(text) == [p for p, _ in _hf(theirs(name), text)]
+
+
 def _corpus_lines(corpora_dir, name: str) -> list[str]:
     with open(corpora_dir / name, encoding="utf-8-sig", newline=None) as f:
         return f.read().splitlines()
