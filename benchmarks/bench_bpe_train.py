@@ -17,7 +17,8 @@ time (user + system) and peak memory (``ru_maxrss``) are that child's own, from
 so the ratios are printed for both.
 
 - ours: ``core.corpus.count_words`` + ``core.training.train_from_counts``
-  (pre-tokenizer ``whitespace``, ``<unk>`` the one special token). A small job (distinct words
+  (pre-tokenizer ``whitespace``, ``<unk>`` the one special token; words only, no character
+  counts, as ``subword train`` counts). A small job (distinct words
   of at most ``core.trainers.bpe.PYTHON_LOOP_MAX_SYMBOLS`` characters) merges in plain Python
   without numpy; a larger one on the merge loop compiled ahead of time when ``python -m core.jit``
   has built it (the notes say which ran); ``--also-jit`` adds a third alternating row that
@@ -62,7 +63,7 @@ t0 = time.perf_counter()
 unk = "[UNK]" if algorithm == "wordpiece" else "<unk>"
 extra = {"score": "frequency"} if algorithm == "wordpiece" else {}
 opts = TrainOptions(algorithm, vocab_size=vocab_size, special_tokens=[unk], extra=extra)
-words = drain(count_words(path, opts)).words
+words = drain(count_words(path, opts, characters=False)).words  # as `subword train` counts
 t1 = time.perf_counter()
 merge_events = []
 # A WordPiece model keeps no merge list (only its vocabulary): count the merges its trainer made.

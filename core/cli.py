@@ -280,8 +280,9 @@ def _count_corpus(args: argparse.Namespace, options: TrainOptions, progress) -> 
             for word, n in pre_tokenize_counts(corpus.read_word_counts(path), options).items():
                 words[word] = words.get(word, 0) + n
         return words
-    counts = drain(corpus.count_words(paths, options, encoding=args.encoding, workers=args.workers), progress)
-    return counts.words
+    # Training needs the words only: characters=False skips counting the characters.
+    job = corpus.count_words(paths, options, encoding=args.encoding, workers=args.workers, characters=False)
+    return drain(job, progress).words
 
 
 def _save_outputs(tokenizer, directory: Path, stream) -> list[Path]:

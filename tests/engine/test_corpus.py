@@ -71,6 +71,18 @@ def test_plain_utf8_counts_whitespace_words_and_characters(tmp_path):
     assert not [e for e in events if isinstance(e, Warning_)]
 
 
+def test_a_training_job_can_skip_the_character_counts(tmp_path):
+    # count_words(characters=False), what `subword train` counts with: the same words and the
+    # same number of characters, but no per-character counts
+    text = KOREAN + "hug, pug!\r\n\r\nlast line without an end"
+    full, _ = count(write(tmp_path, text))
+    words_only = drain(count_words(tmp_path / "corpus.txt", characters=False))
+    assert words_only.chars == {} and full.chars
+    for name in ("words", "lines", "characters", "n_words", "preview", "encoding"):
+        assert getattr(words_only, name) == getattr(full, name), name
+    assert words_only.characters == len(text.replace("\r\n", "")) - KOREAN.count("\n")
+
+
 def test_utf8_bom_is_stripped(tmp_path):
     c, _ = count(write(tmp_path, codecs.BOM_UTF8 + b"hug pug\npug\n"))
     assert c.words == {"hug": 1, "pug": 2}

@@ -72,6 +72,17 @@ def test_same_counts_as_one_process(tmp_path, line_end, algorithm):
     assert parallel.lines == len(LINES) * 40
 
 
+def test_parallel_counting_can_skip_the_character_counts(tmp_path):
+    text = "\n".join(LINES * 40) + "\n"
+    path = tmp_path / "corpus.txt"
+    path.write_text(text, encoding="utf-8")
+    single = drain(count_words(path, workers=1))
+    parallel = drain(count_words(path, workers=3, characters=False))
+    assert parallel.chars == {} and single.chars
+    for name in ("words", "lines", "characters", "n_words"):
+        assert getattr(parallel, name) == getattr(single, name), name
+
+
 def test_byte_order_mark_only_at_the_start_of_the_file(tmp_path):
     path = tmp_path / "corpus.txt"
     path.write_bytes(codecs.BOM_UTF8 + ("word\n" + "\ufeffword\n" * 299).encode("utf-8"))
