@@ -167,6 +167,10 @@ class _RegexMatches(_Base):
 # is \t-\r and the space (not \x1c-\x1f, which str.isspace and re's \s also take).
 _ASCII_WHITESPACE_WORDS = re.compile(r"[0-9A-Za-z_]+|[^0-9A-Za-z_\t-\r ]+").findall
 _ASCII_BERT_WORDS = re.compile(r"[^\t-\r !-/:-@\[-`{-~]+|[!-/:-@\[-`{-~]").findall
+# GPT2_PATTERN for ASCII text: \p{L} is [A-Za-z] there, \p{N} [0-9], White_Space [\t-\r ].
+_ASCII_GPT2_PIECES = re.compile(
+    r"'s|'t|'re|'ve|'m|'ll|'d| ?[A-Za-z]+| ?[0-9]+| ?[^\t-\r A-Za-z0-9]+|[\t-\r ]+(?![^\t-\r ])|[\t-\r ]+"
+).findall
 
 
 class Whitespace(_RegexMatches):
@@ -260,6 +264,8 @@ class ByteLevel(BytePiecesMemo, _Base):
         text = self._prefixed(text)
         if not self.use_regex:
             return [text] if text else []
+        if text.isascii():  # (the pattern matches no empty piece)
+            return _ASCII_GPT2_PIECES(text)
         return list(filter(None, self._re.findall(text)))
 
     def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:

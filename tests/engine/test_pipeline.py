@@ -241,9 +241,19 @@ def test_pre_tokenizer_matches_tokenizers(name, text):
     assert ours(name).pre_tokenize_str(text) == _hf(theirs(name), text)
 
 
-@pytest.mark.parametrize("name", ["whitespace", "bert"])
+@pytest.mark.parametrize("name", ["whitespace", "bert", "bytelevel"])
 @settings(max_examples=300, deadline=None)
-@given(text=st.text(alphabet=st.characters(max_codepoint=0x7F), max_size=40))
+@given(
+    text=st.lists(
+        # every ASCII character, and often what the patterns treat specially
+        st.one_of(
+            st.characters(max_codepoint=0x7F),
+            st.sampled_from(["'s", "'t", "'re", "'ve", "'m", "'ll", "'d", " ", "  ", "\t", "\x0b", "\x1f"]),
+            st.sampled_from(["a", "Z", "09", "_", "!?"]),
+        ),
+        max_size=20,
+    ).map("".join)
+)
 def test_ascii_text_is_split_as_tokenizers_splits_it(name, text):
     # ASCII text takes split_words' `re` path (its own spelling of the pattern): every one of the
     # 128 characters, \x1c-\x1f (not White_Space, but str.isspace) and \x7f included.
