@@ -193,6 +193,7 @@ def count_range(path: str, start: int, stop: int, encoding: str, options, on_pro
                 on_progress(event.done)
     except StopIteration as stop_iteration:
         _, replaced, n_bytes, had_text = stop_iteration.value
+    counter.take_raw_pieces()
     counter.chars.pop("\n", None)
     return (
         dict(counter.words),
