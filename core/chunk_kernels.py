@@ -128,3 +128,182 @@ def bpe_fragments(codes, points, point_ids, point_classes, keys, values, token_l
             frags[3, k] = 0
             written = begin
     return written, good_keys
+
+
+@kernel
+def chunk_spans(
+    ids,
+    bounds,
+    known,
+    token_lengths,
+    prefix,
+    piece_lengths,
+    pieces_per_key,
+    piece_at,
+    back_to_back,
+    per_char,
+    key_lengths,
+    base,
+    out,
+    frags,
+):
+    """The fragments of chunks whose pre-tokens a model has cut (``ids``; pre-token ``p``'s
+    tokens at ``ids[bounds[p]:bounds[p + 1]]``; ``known[p]`` False if the model could not take
+    one of its characters), each token's span from its length in characters.
+
+    A token covers ``token_lengths[id]`` characters of its (normalized) pre-token, less
+    ``prefix`` (WordPiece's ``##``) after the pre-token's first; a pre-token of
+    ``piece_lengths[p]`` characters starts where the ones before it in its chunk end
+    (``back_to_back``) or at ``piece_at[p]``; chunk ``k`` has ``pieces_per_key[k]`` pre-tokens.
+    When ``per_char`` is not empty, each of the chunks' ``key_lengths`` characters became
+    ``per_char`` normalized ones (BERT's normalizer, a character's UTF-8 bytes): spans are moved
+    back to the chunk's characters, and a character cut into several tokens belongs to the
+    last (``core.tokenizer._without_overlaps``). A chunk is not ``ok`` when a pre-token has
+    no tokens, an unknown character, a token of no length or lengths that do not add up.
+
+    Writes ``out`` and ``frags`` as :func:`bpe_fragments` does; returns ``(tokens written, ok chunks)``.
+    """
+    n_keys = pieces_per_key.shape[0]
+    mapped = per_char.shape[0] > 0
+    longest = 1
+    for k in range(key_lengths.shape[0]):
+        longest = max(longest, key_lengths[k])
+    most = 1
+    if mapped:
+        total = 0
+        for c in range(per_char.shape[0]):
+            total += per_char[c]
+        most = max(total, 1)
+    source = np.empty(most + 1, np.int64)  # the chunk's character each normalized one came from
+    written = 0
+    good_keys = 0
+    p = 0
+    char = 0  # the chunk's first character among all of per_char
+    for k in range(n_keys):
+        begin = written
+        good = True
+        if mapped:
+            m = 0
+            for c in range(key_lengths[k]):
+                for _ in range(per_char[char + c]):
+                    source[m] = c
+                    m += 1
+            char += key_lengths[k]
+        start_of_piece = 0
+        for w in range(pieces_per_key[k]):
+            at = start_of_piece if back_to_back else piece_at[p]
+            a, b = bounds[p], bounds[p + 1]
+            if b == a or not known[p]:
+                good = False
+            covered = 0
+            for t in range(a, b):
+                if not good:
+                    break
+                length = token_lengths[ids[t]]
+                if prefix and t > a:
+                    length -= prefix
+                if length <= 0:
+                    good = False
+                    break
+                out[0, written] = ids[t]
+                out[1, written] = at + covered
+                out[2, written] = at + covered + length
+                out[3, written] = w
+                covered += length
+                written += 1
+            if covered != piece_lengths[p]:
+                good = False
+            start_of_piece += piece_lengths[p]
+            p += 1
+        if good and mapped:
+            for t in range(begin, written):  # back to the chunk's characters
+                s, e = out[1, t], out[2, t]
+                out[1, t] = source[s]
+                out[2, t] = source[e - 1] + 1
+            for t in range(begin, written - 1):  # _without_overlaps
+                end = out[2, t]
+                if out[1, t + 1] < end <= out[2, t + 1]:
+                    out[1, t] = min(out[1, t], out[1, t + 1])
+                    out[2, t] = out[1, t + 1]
+        if good:
+            frags[0, good_keys] = base + begin
+            frags[1, good_keys] = written - begin
+            frags[2, good_keys] = pieces_per_key[k]
+            frags[3, k] = 1
+            good_keys += 1
+        else:
+            frags[3, k] = 0
+            written = begin
+    return written, good_keys
+
+
+@kernel
+def bytelevel_fragments(data, key_lengths, byte_ids, keys, values, token_lengths, base, out, frags):
+    """:func:`bpe_fragments` for a byte-level BPE: each chunk (``key_lengths`` characters; all
+    of their UTF-8 bytes one after another in ``data``) is one pre-token, its bytes the symbols
+    (``byte_ids[byte]``, -1 for a byte without a token), merged by rank. A token covers the
+    bytes its string holds (``token_lengths``); its span runs from the character of its first
+    byte to that of its last, and a character cut into several tokens belongs to the last.
+    """
+    n = data.shape[0]
+    n_keys = key_lengths.shape[0]
+    symbols = np.empty(max(n, 1), np.int64)
+    char_of = np.empty(max(n, 1), np.int64)  # each byte's character, counted in its chunk
+    bounds = np.empty(n_keys + 1, np.int64)
+    key_ok = np.ones(n_keys, np.bool_)
+    i = 0
+    for k in range(n_keys):
+        bounds[k] = i
+        c = -1
+        chars = 0
+        while chars < key_lengths[k] or (i < n and (data[i] & 0xC0) == 0x80):
+            if (data[i] & 0xC0) != 0x80:  # a character's first byte
+                c += 1
+                chars += 1
+            symbols[i] = byte_ids[data[i]]
+            if symbols[i] < 0:
+                key_ok[k] = False
+            char_of[i] = c
+            i += 1
+    bounds[n_keys] = i
+    merged = np.empty(max(n, 1), np.int64)
+    first = np.empty(max(n, 1), np.int64)
+    merged_bounds = np.empty(n_keys + 1, np.int64)
+    _merge_pieces(symbols[:n], bounds, keys, values, merged, first, merged_bounds)
+    written = 0
+    good_keys = 0
+    for k in range(n_keys):
+        begin = written
+        good = key_ok[k]
+        a, b = merged_bounds[k], merged_bounds[k + 1]
+        at = bounds[k]
+        size = bounds[k + 1] - at
+        for t in range(a, b):
+            if not good:
+                break
+            token = merged[t]
+            s = first[t]
+            e = first[t + 1] if t + 1 < b else size
+            if token_lengths[token] != e - s:
+                good = False
+                break
+            out[0, written] = token
+            out[1, written] = char_of[at + s]
+            out[2, written] = char_of[at + e - 1] + 1
+            out[3, written] = 0
+            written += 1
+        if good:
+            for t in range(begin, written - 1):  # _without_overlaps
+                end = out[2, t]
+                if out[1, t + 1] < end <= out[2, t + 1]:
+                    out[1, t] = min(out[1, t], out[1, t + 1])
+                    out[2, t] = out[1, t + 1]
+            frags[0, good_keys] = base + begin
+            frags[1, good_keys] = written - begin
+            frags[2, good_keys] = 1
+            frags[3, k] = 1
+            good_keys += 1
+        else:
+            frags[3, k] = 0
+            written = begin
+    return written, good_keys

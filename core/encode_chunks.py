@@ -465,12 +465,15 @@ class ChunkPlan:
             if table is False:
                 table = self._table = _LengthTable.build(self.tok)
             if table is not None:
+                # subtle: a batch's many new chunks are worth numba's import; a line's few only
+                # once it is loaded (see _few_kernels)
                 compiled = None
-                if not first and table.per_piece and self.kind == "drop" and self._few_kernels():
-                    compiled = self._few_compiled(keys, table)
+                kernels = len(keys) >= AT_ONCE_MIN or self._few_kernels()
+                if kernels and not first and table.per_piece and self.kind != "lead":
+                    compiled = self._few_compiled(keys, table)  # plain BPE: one kernel for all
                 if compiled is not None:
                     made, rest = compiled
-                elif len(keys) >= AT_ONCE_MIN:
+                elif kernels:
                     made, rest = self._plain_fragments(keys, table, first)
                 elif not first and self.kind != "regex":
                     made, rest = self._plain_few(keys, table)
@@ -500,10 +503,11 @@ class ChunkPlan:
     def _few_compiled(self, keys: list[str], table: _LengthTable) -> tuple[dict[str, int], list[str]] | None:
         """:meth:`_plain_few` of new chunks for a plain BPE model under ``Whitespace`` or
         ``WhitespaceSplit``, in one kernel call (:func:`core.chunk_kernels.bpe_fragments`: the
-        chunks joined by spaces as a line has them, pre-tokenized, merged and given spans); the
-        chunks it cannot take (a character training never saw, or one the pre-tokenizer drops)
-        are left for :meth:`_slow`. None when the normalizer would change the text or the
-        pre-tokenizer is another: :meth:`_plain_few` then does it."""
+        chunks joined by spaces as a line has them, pre-tokenized, merged and given spans), or
+        under ``ByteLevel`` (:func:`core.chunk_kernels.bytelevel_fragments`: each chunk's UTF-8
+        bytes); the chunks it cannot take (a character training never saw, or one the
+        pre-tokenizer drops) are left for :meth:`_slow`. None when the normalizer would change
+        the text or the pre-tokenizer is another: :meth:`_plain_fragments` then does it."""
         import numpy as np
 
         compiled = self.__dict__.get("_bpe_compiled", False)
@@ -511,6 +515,17 @@ class ChunkPlan:
             compiled = self._bpe_compiled = _bpe_kernel_args(self.tok)
         if compiled is None:
             return None
+        store = self.store
+        if self.kind == "regex":  # byte-level: each chunk one pre-token, its UTF-8 bytes the symbols
+            bytelevel_fragments, *tables = compiled
+            data = np.frombuffer("".join(keys).encode("utf-8", "surrogatepass"), np.uint8)
+            out = np.empty((4, len(data) or 1), np.int64)
+            frags = np.empty((4, len(keys)), np.int64)
+            key_lengths = np.fromiter(map(len, keys), np.int64, len(keys))
+            written, good_count = bytelevel_fragments(
+                data, key_lengths, *tables, table.lengths, len(store.ids), out, frags
+            )
+            return self._kept_rows(keys, out, written, frags, good_count, table)
         normalizer = self.tok.normalizer
         joined = " ".join(keys)
         if normalizer is not None:
@@ -520,10 +535,15 @@ class ChunkPlan:
                 return None
         bpe_fragments, *tables = compiled
         codes = np.frombuffer(joined.encode("utf-32-le"), np.uint32)
-        store = self.store
         out = np.empty((4, len(codes) or 1), np.int64)
         frags = np.empty((4, len(keys)), np.int64)
         written, good_count = bpe_fragments(codes, *tables, table.lengths, len(store.ids), out, frags)
+        return self._kept_rows(keys, out, written, frags, good_count, table)
+
+    def _kept_rows(self, keys, out, written: int, frags, good_count: int, table: _LengthTable):
+        """Store and cache the fragments a kernel wrote for the ``ok`` keys (see
+        :func:`core.chunk_kernels.bpe_fragments`): ``(made, the keys left)``."""
+        store = self.store
         if good_count < len(keys):
             oks = frags[3].tolist()
             good = list(compress(keys, oks))
@@ -532,7 +552,7 @@ class ChunkPlan:
             good, rest = keys, []
         number = store.add_rows(out, written, frags, good_count, table.names)
         made = dict(zip(good, range(number, number + good_count)))
-        if len(joined) <= CHUNK_CACHE_MAX:  # every chunk short enough to keep
+        if sum(map(len, keys)) <= CHUNK_CACHE_MAX:  # every chunk short enough to keep
             self.cache.update(made)
         else:
             self.cache.update((key, n) for key, n in made.items() if len(key) <= CHUNK_CACHE_MAX)
@@ -824,65 +844,54 @@ class ChunkPlan:
                 out_lengths.append([2, *itertools.repeat(1, len(key) - 1)] if prepend else None)
         if not pieces:
             return {}, rest
+        from core.chunk_kernels import chunk_spans
+
         model: Any = self.tok.model
         found = model.tokenize_ids_flat(pieces) if hasattr(model, "tokenize_ids_flat") else None
-        if found is not None:  # BPE: no Python per piece
+        if found is not None:  # no Python per piece
             ids, out_bounds, known = found
-            counts = np.diff(out_bounds)
         else:
             ids_of = model.tokenize_ids_batch(pieces)
-            counts = _ints(map(len, ids_of))
             ids = np.array(list(chain.from_iterable(ids_of)), np.int64)
-        lengths = table.lengths[ids]
-        first_token = np.cumsum(counts) - counts
-        if table.prefix:  # WordPiece: every token after a pre-token's first is "##" + its characters
-            lengths -= table.prefix
-            lengths[first_token[counts > 0]] += table.prefix
-        # each token's start: the lengths before it, from its pre-token's first token on
-        before = np.cumsum(lengths) - lengths
-        has = counts > 0
-        piece_base = np.zeros(len(pieces), np.int64)
-        piece_base[has] = before[first_token[has]]
-        piece_length = _ints(map(len, pieces))
-        key_first_piece = np.cumsum(pieces_per_key) - np.array(pieces_per_key)
-        if back_to_back:
-            pieces_before = np.cumsum(piece_length) - piece_length
-            piece_start = pieces_before - np.repeat(pieces_before[key_first_piece], pieces_per_key)
+            out_bounds = np.zeros(len(pieces) + 1, np.int64)
+            np.cumsum(_ints(map(len, ids_of)), out=out_bounds[1:])
+            known = np.ones(len(pieces), np.bool_)
+        # the characters each of a key's characters became, when not one each
+        if isinstance(out_lengths, np.ndarray):
+            per_char = out_lengths
+        elif any(lengths_of is not None for lengths_of in out_lengths):
+            per_char = _ints(
+                chain.from_iterable(
+                    repeat(1, len(key)) if lengths_of is None else lengths_of
+                    for key, lengths_of in zip(kept, out_lengths)
+                )
+            )
         else:
-            piece_start = np.array(piece_at, np.int64)
-        starts = before - np.repeat(piece_base - piece_start, counts)
-        ends = starts + lengths
-        # a pre-token is plain if no token is opaque (unknown, a byte) and the lengths add up
-        piece_of = np.repeat(np.arange(len(pieces)), counts)
-        bad_piece = counts == 0
-        if found is not None:
-            bad_piece |= ~known
-        bad_piece[piece_of[lengths <= 0]] = True
-        total = np.bincount(piece_of, weights=lengths, minlength=len(pieces))
-        bad_piece |= total != piece_length
-        if not isinstance(out_lengths, list) or any(lengths_of is not None for lengths_of in out_lengths):
-            starts, ends = _to_original(kept, out_lengths, pieces_per_key, piece_of, starts, ends)
-        word = np.arange(len(pieces)) - np.repeat(key_first_piece, pieces_per_key)
-        words = np.repeat(word, counts)
-        # the good keys' tokens go into the store as they are, one fragment per key
-        bad_key = np.logical_or.reduceat(bad_piece, key_first_piece)
-        key_counts = np.add.reduceat(counts, key_first_piece)
-        good_token = ~np.repeat(bad_key, key_counts)
-        ids_good = ids[good_token]
+            per_char = np.zeros(0, np.int64)  # one each: the spans stay as they are
         store = self.store
-        number = store.add_arrays(
-            ids_good,
-            list(map(table.names.__getitem__, ids_good.tolist())),
-            starts[good_token],
-            ends[good_token],
-            words[good_token],
-            key_counts[~bad_key],
-            np.array(pieces_per_key)[~bad_key],
+        out = np.empty((4, max(len(ids), 1)), np.int64)
+        frags = np.empty((4, len(kept)), np.int64)
+        written, good_count = chunk_spans(
+            np.ascontiguousarray(ids, np.int64),
+            np.ascontiguousarray(out_bounds, np.int64),
+            np.ascontiguousarray(known, np.bool_),
+            table.lengths,
+            table.prefix,
+            _ints(map(len, pieces)),
+            np.array(pieces_per_key, np.int64),
+            np.array(piece_at, np.int64),
+            back_to_back,
+            np.ascontiguousarray(per_char, np.int64),
+            _ints(map(len, kept)),
+            len(store.ids),
+            out,
+            frags,
         )
-        bad_of = bad_key.tolist()
-        if any(bad_of):
-            rest += compress(kept, bad_of)
-            kept = list(compress(kept, map(not_, bad_of)))
+        number = store.add_rows(out, written, frags, good_count, table.names)
+        if good_count < len(kept):
+            oks = frags[3].tolist()
+            rest += compress(kept, map(not_, oks))
+            kept = list(compress(kept, oks))
         made = dict(zip(kept, range(number, number + len(kept))))
         cache = self.first if first else self.cache
         if max(map(len, kept), default=0) <= CHUNK_CACHE_MAX:
@@ -1040,42 +1049,6 @@ def _bert_views(table: dict[str, str]) -> tuple[dict[int, str], set[str], set[st
     return found[1]
 
 
-def _to_original(keys, out_lengths, pieces_per_key, piece_of, starts, ends):
-    """Token spans in each normalized key moved to the key's own characters, when a character
-    became several (or none): a span runs from the character its first normalized character
-    came from to the one its last came from; a character cut into several tokens belongs to
-    the last (``_without_overlaps``, on arrays)."""
-    import numpy as np
-
-    # the character each normalized character came from, counted from its key's start
-    char_lengths = _ints(map(len, keys))
-    if isinstance(out_lengths, np.ndarray):  # already one length per character of every key
-        per_char = out_lengths
-    else:
-        per_char = _ints(
-            chain.from_iterable(
-                itertools.repeat(1, len(key)) if lengths_of is None else lengths_of
-                for key, lengths_of in zip(keys, out_lengths)
-            )
-        )
-    key_char_at = np.cumsum(char_lengths) - char_lengths
-    source = np.repeat(np.arange(len(per_char)) - np.repeat(key_char_at, char_lengths), per_char)
-    normalized_lengths = np.bincount(
-        np.repeat(np.arange(len(keys)), char_lengths), weights=per_char, minlength=len(keys)
-    ).astype(np.int64)
-    normalized_at = np.cumsum(normalized_lengths) - normalized_lengths
-    key_of = np.repeat(np.arange(len(keys)), pieces_per_key)[piece_of]
-    base = normalized_at[key_of]
-    first, last = source[base + starts], source[base + ends - 1] + 1
-    # _without_overlaps: token i ends where token i + 1 starts if i + 1 takes its last character
-    same = key_of[:-1] == key_of[1:]
-    cut = same & (first[1:] < last[:-1]) & (last[:-1] <= last[1:])
-    moved_first, moved_last = first.copy(), last.copy()
-    moved_first[:-1][cut] = np.minimum(first[:-1], first[1:])[cut]
-    moved_last[:-1][cut] = first[1:][cut]
-    return moved_first, moved_last
-
-
 def _ints(values):
     """A numpy array of the ints ``values`` yields. subtle: ``np.array(list(...))`` is about
     twice as fast as ``np.fromiter`` on these iterator pipelines (measured, numpy 2)."""
@@ -1152,7 +1125,8 @@ class _LengthTable:
 
 def _bpe_kernel_args(tok: Tokenizer) -> tuple | None:
     """``(bpe_fragments, points, point_ids, point_classes, pair keys, pair values)`` for
-    :meth:`ChunkPlan._few_compiled`, or None for a pre-tokenizer it does not follow.
+    :meth:`ChunkPlan._few_compiled` (``(bytelevel_fragments, byte_ids, pair keys, pair
+    values)`` under ``ByteLevel``), or None for a pre-tokenizer it does not follow.
 
     A one-character token's class is 0 when the pre-tokenizer drops it (its regex finds nothing
     in it), else ``Whitespace``'s 1 for a word character (``\\w``) and 2 for any other,
@@ -1164,9 +1138,16 @@ def _bpe_kernel_args(tok: Tokenizer) -> tuple | None:
     from core.chunk_kernels import bpe_fragments
 
     pre = tok.pre_tokenizer
+    model: Any = tok.model
+    pairs = model._compiled_table()
+    if type(pre) is ByteLevel:
+        from core.chunk_kernels import bytelevel_fragments
+
+        vocab = model.vocab
+        byte_ids = np.array([vocab.get(bytes_to_chars(bytes([b])), -1) for b in range(256)], np.int64)
+        return bytelevel_fragments, byte_ids, pairs.keys, pairs.values
     if type(pre) not in (Whitespace, WhitespaceSplit):
         return None
-    model: Any = tok.model
     points, point_ids = model._alphabet_arrays()
     word = regex.compile(r"\w").fullmatch if type(pre) is Whitespace else None
     matches = pre._re.fullmatch
@@ -1177,7 +1158,6 @@ def _bpe_kernel_args(tok: Tokenizer) -> tuple | None:
         ],
         np.int64,
     )
-    pairs = model._compiled_table()
     return bpe_fragments, points, point_ids, classes, pairs.keys, pairs.values
 
 

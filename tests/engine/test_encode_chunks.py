@@ -280,6 +280,21 @@ def test_plain_byte_level_chunks_get_the_fragments_of_the_slow_way(models, text,
     assert _fragments(plan, made) == _fragments(plan, plan._slow(keys))
 
 
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=TEXT)
+def test_compiled_byte_level_chunks_get_the_fragments_of_the_slow_way(models, text):
+    """One line's new byte-level chunks in one kernel call: their UTF-8 bytes merged, a span from
+    the character of a token's first byte to that of its last, a character cut between tokens
+    given to the last."""
+    tok = _byte_level(models, False)
+    plan = ChunkPlan.build(tok)
+    keys = list(dict.fromkeys(plan._regex.findall(text + " hug 철수는 👋🏽")))
+    made, rest = plan._few_compiled(keys, _table(tok))
+    assert rest == [] and list(made) == keys  # every byte is in the alphabet
+    assert all(plan.cache[key] == number for key, number in made.items())
+    assert _fragments(plan, made) == _fragments(plan, plan._slow(keys))
+
+
 @pytest.mark.parametrize("pattern", ["gpt2", "cl100k_base"])
 def test_plain_rank_file_chunks_get_the_fragments_of_the_slow_way(models, pattern):
     from core.formats.tiktoken_ranks import tiktoken_tokenizer
