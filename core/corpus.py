@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import sys
 import threading
 from collections import Counter
@@ -48,8 +49,6 @@ from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
-
-import regex
 
 from core.errors import ConfigError, CorpusError
 from core.events import Progress, Warning_
@@ -79,9 +78,19 @@ def _count_and_replace(exc: UnicodeError) -> tuple[str, int]:
 
 codecs.register_error(_REPLACE_HANDLER, _count_and_replace)
 
-# subtle: searched from the end (the `regex` module's (?r) flag), so finding the
-# last cut point of a megabyte-long line costs no more than the tail it skips.
-_LAST_SPACE_BEFORE_WORD = regex.compile(r"(?r)\s(?=\S)")
+_last_space_before_word = None  # the pattern _safe_cut searches with, compiled on first use
+
+
+def _last_space_before_word_pattern():
+    """subtle: searched from the end (the `regex` module's (?r) flag), so finding the last cut
+    point of a megabyte-long line costs no more than the tail it skips. Compiled when first
+    needed: importing `regex` costs a small training job ~12 ms and most never cut a line."""
+    global _last_space_before_word
+    if _last_space_before_word is None:
+        import regex
+
+        _last_space_before_word = regex.compile(r"(?r)\s(?=\S)")
+    return _last_space_before_word
 
 
 @dataclass
@@ -377,7 +386,7 @@ def _safe_cut(text: str, start: int = 0, end: int | None = None) -> int:
     6
     """
     end = len(text) if end is None else end
-    m = _LAST_SPACE_BEFORE_WORD.search(text, start, end)
+    m = _last_space_before_word_pattern().search(text, start, end)
     if m is None or m.start() == start:
         return end
     return m.start()
@@ -620,7 +629,7 @@ def count_lines(lines: Iterable[str], options=None) -> CorpusCounts:
 
 # --- word-count files -------------------------------------------------------
 
-_COUNT = regex.compile(r"[0-9]+")
+_COUNT = re.compile(r"[0-9]+")
 COUNTED_WITH = "#counted-with\t"  # first line of a file whose words are already pre-tokens
 
 

@@ -16,7 +16,7 @@ Leaves out: ``DecodeStream`` (a streaming helper of the Python API, never in a f
 
 from __future__ import annotations
 
-import regex
+import re
 
 from core.bytelevel import CHAR_TO_BYTE
 from core.errors import ConfigError
@@ -158,7 +158,7 @@ class BPEDecoder(_Base):
         return cls(d.get("suffix", "</w>"))
 
 
-_BYTE_TOKEN = regex.compile(r"<0x([0-9A-Fa-f]{2})>")
+_BYTE_TOKEN = re.compile(r"<0x([0-9A-Fa-f]{2})>")  # (ASCII: the standard library's re reads it alike)
 
 
 class ByteFallback(_Base):

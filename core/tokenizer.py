@@ -31,11 +31,10 @@ from __future__ import annotations
 
 import gc
 import itertools
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar, overload
-
-import regex
 
 from core.models.base import Model
 from core.normalizers import RUST_WHITESPACE
@@ -879,13 +878,26 @@ def _section(text: str, start: int, end: int) -> NormalizedString:
     return NormalizedString(text[start:end], [(i, i + 1) for i in range(start, end)], len(text))
 
 
-_WORD_CHAR = regex.compile(r"\w")
+_word_char = None  # `regex`'s \w (Unicode's, as Rust's), compiled when a single_word token first needs it
 
 
-def _alternation(contents) -> regex.Pattern | None:
-    """One regex matching any of ``contents``, longest first (so leftmost-longest, as aho-corasick)."""
+def _is_word_char(c: str) -> bool:
+    global _word_char
+    if _word_char is None:
+        import regex  # here: training and most tokenizers never need it (importing it: ~12 ms)
+
+        _word_char = regex.compile(r"\w")
+    return _word_char.match(c) is not None
+
+
+def _alternation(contents) -> re.Pattern | None:
+    """One regex matching any of ``contents``, longest first (so leftmost-longest, as aho-corasick).
+
+    Escaped literals only, so the standard library's `re` finds what `regex` would (and a
+    tokenizer with special tokens, as every trained one is, need not import `regex`).
+    """
     contents = sorted((c for c in contents if c), key=len, reverse=True)
-    return regex.compile("|".join(regex.escape(c) for c in contents)) if contents else None
+    return re.compile("|".join(re.escape(c) for c in contents)) if contents else None
 
 
 def _find_added(text: str, pattern, by_content: dict):
@@ -899,8 +911,8 @@ def _find_added(text: str, pattern, by_content: dict):
         start, end = m.span()
         token = by_content[m.group()]
         if token.single_word:
-            if (start > 0 and _WORD_CHAR.match(text[start - 1])) or (
-                end < len(text) and _WORD_CHAR.match(text[end])
+            if (start > 0 and _is_word_char(text[start - 1])) or (
+                end < len(text) and _is_word_char(text[end])
             ):
                 continue
         if token.lstrip:

@@ -118,6 +118,30 @@ def test_small_jobs_take_the_python_loop_without_numpy():
     assert out.stdout.strip() == "False"
 
 
+@pytest.mark.parametrize("algorithm", ["bpe", "bytelevel-bpe", "wordpiece"])
+def test_a_small_training_job_on_ascii_text_loads_neither_numpy_nor_regex(tmp_path, algorithm):
+    # What `subword train` does on a short English text: count (the pre-tokenizers' `re` path
+    # for ASCII), train, wrap into a tokenizer. Importing numpy or regex would cost it more CPU
+    # than its merges (~0.1 s and ~12 ms).
+    import subprocess
+    import sys
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("Hug the pug, hug the pun!\nbun hugs 42 times.\n" * 30, encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from core.corpus import count_words\n"
+        "from core.events import drain\n"
+        "from core.training import TrainOptions, train_from_counts\n"
+        f"options = TrainOptions({algorithm!r}, vocab_size=300)\n"
+        f"words = drain(count_words({str(corpus)!r}, options, characters=False)).words\n"
+        "drain(train_from_counts(words, options))\n"
+        "print(sorted(m for m in ('numpy', 'regex') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 many_words = st.dictionaries(
     st.text(alphabet=st.sampled_from("abcdefghij"), min_size=2, max_size=12),
     st.integers(1, 3),
