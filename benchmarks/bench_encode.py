@@ -30,12 +30,13 @@ best pass of each is reported. One thread: ``RAYON_NUM_THREADS=1``, ``TOKENIZERS
 ``num_threads=1`` for sentencepiece. The peers are called as a Python user calls them on a
 file's lines: ``Tokenizer.encode_batch`` (tokenizers), ``Encoding.encode_ordinary`` per line
 (tiktoken; its batch call uses threads), ``SentencePieceProcessor.encode(lines, num_threads=1)``.
-Ours is timed as ``encode_batch_ids(lines)`` (ids), as ``encode(line)`` per line and as
+Ours is timed as ``encode_batch_ids(lines)`` (ids), as ``encode(line)`` per line (its ids read) and as
 ``encode_batch(lines)`` (both with all tokens and offsets, as the peer's ``encode_batch``; the
 batch's ids are read as the peer's are, so a garbage collection it put off is paid in the timing), and
 ``encode(line)`` once more on the same tokenizer ("again": every word already seen, as in a long
 corpus or the explorer retyping). For the ``tokenizer.json`` files a second line times
-``encode_batch`` reading every encoding's ids, tokens and offsets, ours and `tokenizers`'. Nothing here is a test: the figures depend on the machine and its load,
+``encode_batch`` reading every encoding's ids, tokens and offsets, ours and `tokenizers`', and a third times both one line at a time
+(`tokenizers`' ``encode(line)``, ours ``encode(line)``, each encoding's ids read). Nothing here is a test: the figures depend on the machine and its load,
 which is printed beside them.
 """
 
@@ -278,14 +279,23 @@ def main() -> int:
             for _ in range(args.repeats):
                 best["peer"] = min(best["peer"], _timed(load_peer(), lines))
                 best["ids"] = min(best["ids"], _timed(load_ours().encode_batch_ids, lines))
+                if name in TOKENIZER_JSON:  # the peer one line at a time too, reading the ids
+                    peer_tok = _peer_tokenizer(d, name)
+                    best["peer_line"] = min(
+                        best.get("peer_line", float("inf")),
+                        _timed(
+                            lambda ls, t=peer_tok: [t.encode(s, add_special_tokens=False).ids for s in ls],
+                            lines,
+                        ),
+                    )
                 tok = load_ours()
                 best["encode"] = min(
-                    best["encode"], _timed(lambda ls, tok=tok: [tok.encode(s) for s in ls], lines)
+                    best["encode"], _timed(lambda ls, tok=tok: [tok.encode(s).ids for s in ls], lines)
                 )
                 # the same lines again on the same tokenizer: every word seen (a long corpus, the explorer)
                 best["warm"] = min(
                     best.get("warm", float("inf")),
-                    _timed(lambda ls, tok=tok: [tok.encode(s) for s in ls], lines),
+                    _timed(lambda ls, tok=tok: [tok.encode(s).ids for s in ls], lines),
                 )
                 # as the peer is timed: the batch, then each encoding's ids read (so a garbage
                 # collection the batch put off is paid here, as a caller would pay it)
@@ -308,6 +318,13 @@ def main() -> int:
                 f" (x{best['warm'] / best['peer']:.2f})",
                 flush=True,
             )
+            if "peer_line" in best:
+                print(
+                    f"{'':<16} one line at a time, reading the ids: peer {size_mb / best['peer_line']:5.2f} MB/s,"
+                    f" ours {size_mb / best['encode']:5.2f} MB/s (x{best['encode'] / best['peer_line']:.2f}),"
+                    f" ours again {size_mb / best['warm']:5.2f} MB/s (x{best['warm'] / best['peer_line']:.2f})",
+                    flush=True,
+                )
             if "read" in best:
                 print(
                     f"{'':<16} reading ids, tokens and offsets of every encoding: peer"

@@ -489,11 +489,12 @@ class ChunkPlan:
         loaded (the explorer loads it beside its window; a batch path loads it), or once this
         plan has made the new chunks of :data:`FEW_COMPILED_AFTER` lines in plain Python (a long
         run of lines encoded one at a time pays numba's ~0.4 s import back). subtle: never
-        before: one line of a script must not wait for numba."""
+        before: one line of a script must not wait for numba, nor the explorer's window for
+        the import its start-up helper is in the middle of."""
         if "core.chunk_kernels" in sys.modules:
             return True
         made = self.__dict__.get("_made_few", 0)
-        if "numba" not in sys.modules and made < FEW_COMPILED_AFTER:
+        if not _numba_loaded() and made < FEW_COMPILED_AFTER:
             self._made_few = made + 1
             return False
         import core.chunk_kernels  # noqa: F401
@@ -1121,6 +1122,13 @@ class _LengthTable:
             lengths[[i for i, token in enumerate(names) if _BYTE_PIECE.fullmatch(token)]] = 0
         table = model.__dict__["_length_table"] = cls(names, lengths, prefix, per_piece=kind is BPE)
         return table
+
+
+def _numba_loaded() -> bool:
+    """Whether numba is imported, and not still being imported by another thread (importing it
+    here would wait for that import to finish: the explorer loads it beside its window)."""
+    numba = sys.modules.get("numba")
+    return numba is not None and not getattr(getattr(numba, "__spec__", None), "_initializing", False)
 
 
 def _bpe_kernel_args(tok: Tokenizer) -> tuple | None:

@@ -392,6 +392,21 @@ def test_lines_encoded_one_by_one_through_the_kernel_match_the_general_path(punc
     assert not texts or "core.chunk_kernels" in sys.modules
 
 
+def test_numba_half_imported_by_another_thread_is_not_loaded(monkeypatch):
+    """The explorer's start-up helper imports numba beside the window: a line typed meanwhile
+    takes the plain Python way rather than wait for that import (Python's module lock)."""
+    import sys
+    import types
+
+    import numba  # noqa: F401  # the real one, loaded
+
+    assert encode_chunks._numba_loaded()
+    half = types.ModuleType("numba")
+    half.__spec__ = types.SimpleNamespace(_initializing=True)  # as importlib marks a module mid-import
+    monkeypatch.setitem(sys.modules, "numba", half)
+    assert not encode_chunks._numba_loaded()
+
+
 def test_a_few_lines_of_a_fresh_process_never_wait_for_numba(tmp_path):
     """numba's import (~0.4 s) is paid only after FEW_COMPILED_AFTER lines one at a time."""
     import subprocess
