@@ -73,6 +73,23 @@ _MAX_CHUNK = 2048
 
 def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, BPE]:
     """Learn a BPE model from ``{pre-token: count}``; yields Progress, MergeEvent, TrainingStopped."""
+    vocab, merges = yield from learn_merges(word_counts, options)
+    return BPE(
+        vocab,
+        merges,
+        unk_token=options.unk_token,
+        continuing_subword_prefix=options.continuing_subword_prefix or None,
+        end_of_word_suffix=options.end_of_word_suffix or None,
+    )
+
+
+def learn_merges(
+    word_counts: dict[str, int], options
+) -> Generator[object, None, tuple[dict[str, int], list[tuple[str, str]]]]:
+    """:func:`train_bpe`'s events, and ``(vocabulary, merges)`` instead of the model.
+
+    The WordPiece trainer keeps the vocabulary only: it need not build a BPE model's rank tables.
+    """
     vocab_size = options.vocab_size
     if vocab_size > MAX_VOCAB_SIZE:
         raise ConfigError(f"BPE supports at most {MAX_VOCAB_SIZE:,} tokens, not {vocab_size:,}")
@@ -181,14 +198,7 @@ def train_bpe(word_counts: dict[str, int], options) -> Generator[object, None, B
             f"the requested vocabulary of {vocab_size:,}"
         )
     yield TrainingStopped(reason, len(id_to_token), vocab_size)
-
-    return BPE(
-        dict(token_to_id),
-        merges,
-        unk_token=options.unk_token,
-        continuing_subword_prefix=prefix,
-        end_of_word_suffix=suffix,
-    )
+    return token_to_id, merges
 
 
 def _merge_compiled(symbols, word_len, counts, id_to_token: list[str], add, options, merges: list):

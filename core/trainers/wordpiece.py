@@ -52,7 +52,7 @@ from collections.abc import Generator
 from core.errors import ConfigError, CorpusError
 from core.events import MergeEvent, Progress, TrainingStopped
 from core.models.wordpiece import WordPiece
-from core.trainers.bpe import train_bpe
+from core.trainers.bpe import learn_merges
 
 SCORES = ("likelihood", "frequency")
 _PROGRESS_EVERY = 20_000  # words between Progress events while setting up
@@ -136,8 +136,8 @@ def train_wordpiece(word_counts: dict[str, int], options) -> Generator[object, N
             word_counts = {w: c for w, c in word_counts.items() if w and c > 0}
         if not word_counts:
             raise CorpusError("nothing to train on: no words were counted")
-        bpe = yield from train_bpe(word_counts, bpe_options)
-        return WordPiece(bpe.get_vocab(), unk, prefix, max_chars)
+        learnt, _ = yield from learn_merges(word_counts, bpe_options)
+        return WordPiece(learnt, unk, prefix, max_chars)
 
     # 1. Count characters (weighted by word counts) and choose the alphabet.
     items = [(w, c) for w, c in word_counts.items() if w and c > 0]
