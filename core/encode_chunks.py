@@ -471,6 +471,8 @@ class ChunkPlan:
                 kernels = len(keys) >= AT_ONCE_MIN or self._few_kernels()
                 if kernels and not first and table.per_piece and self.kind != "lead":
                     compiled = self._few_compiled(keys, table)  # plain BPE: one kernel for all
+                elif kernels and self.kind == "lead":
+                    compiled = self._lead_compiled(keys, table, first)
                 if compiled is not None:
                     made, rest = compiled
                 elif kernels:
@@ -541,9 +543,83 @@ class ChunkPlan:
         written, good_count = bpe_fragments(codes, *tables, table.lengths, len(store.ids), out, frags)
         return self._kept_rows(keys, out, written, frags, good_count, table)
 
-    def _kept_rows(self, keys, out, written: int, frags, good_count: int, table: _LengthTable):
-        """Store and cache the fragments a kernel wrote for the ``ok`` keys (see
-        :func:`core.chunk_kernels.bpe_fragments`): ``(made, the keys left)``."""
+    def _lead_compiled(
+        self, keys: list[str], table: _LengthTable, first: bool
+    ) -> tuple[dict[str, int], list[str]] | None:
+        """:meth:`_plain_fragments` of Metaspace chunks for a model that reads code points
+        (``tokenize_codes``: Unigram), without its Python per chunk: each chunk is one pre-token,
+        ``▁`` + its text, the ``▁`` spanning the space before it; a text's first chunk gets the
+        ``▁`` only if the pre-tokenizer prepends one, spanning its first character. The model's
+        ids and the spans in two kernel calls. None when a chunk holds a ``▁`` or the normalizer
+        would change the text (or is not a Unicode form), or a first chunk is empty:
+        :meth:`_plain_fragments` then does it."""
+        import numpy as np
+
+        from core.chunk_kernels import chunk_spans
+
+        model: Any = self.tok.model
+        tokenize_codes = getattr(model, "tokenize_codes", None)
+        pre = self.tok.pre_tokenizer
+        r = pre.replacement
+        normalizer = self.tok.normalizer
+        form = normalizer.form if type(normalizer) in _UNICODE_FORMS else None
+        if tokenize_codes is None or (normalizer is not None and form is None):
+            return None
+        joined = " ".join(keys)
+        if r in joined:
+            return None
+        n = len(keys)
+        lengths = np.fromiter(map(len, keys), np.int64, n)
+        if not first:
+            if form is not None and not unicodedata.is_normalized(form, " " + joined):
+                return None
+            text, grown, piece_at = r + r.join(keys), 1, np.full(n, -1, np.int64)
+            per_char = np.zeros(0, np.int64)
+        else:
+            if "" in keys or (
+                form is not None and not all(map(unicodedata.is_normalized, repeat(form), keys))
+            ):
+                return None
+            prepend = pre.prepend_scheme in ("always", "first")
+            text, grown, piece_at = (
+                (r + r.join(keys) if prepend else "".join(keys)),
+                int(prepend),
+                np.zeros(n, np.int64),
+            )
+            per_char = np.ones(len(joined) - n + 1, np.int64)
+            if prepend:  # the prepended ▁ spans the chunk's first character
+                per_char[np.cumsum(lengths) - lengths] = 2
+            else:
+                per_char = per_char[:0]
+        piece_lengths = lengths + grown
+        bounds = np.zeros(n + 1, np.int64)
+        np.cumsum(piece_lengths, out=bounds[1:])
+        ids, ends = tokenize_codes(np.frombuffer(text.encode("utf-32-le"), np.int32), bounds)
+        store = self.store
+        out = np.empty((4, max(len(ids), 1)), np.int64)
+        frags = np.empty((4, n), np.int64)
+        written, good_count = chunk_spans(
+            np.ascontiguousarray(ids, np.int64),
+            np.ascontiguousarray(ends, np.int64),
+            np.ones(n, np.bool_),
+            table.lengths,
+            table.prefix,
+            piece_lengths,
+            np.ones(n, np.int64),
+            piece_at,
+            False,
+            per_char,
+            lengths,
+            len(store.ids),
+            out,
+            frags,
+        )
+        return self._kept_rows(keys, out, written, frags, good_count, table, first)
+
+    def _kept_rows(self, keys, out, written: int, frags, good_count: int, table: _LengthTable, first=False):
+        """Store and cache (in ``first`` for a text's first chunks) the fragments a kernel wrote
+        for the ``ok`` keys (see :func:`core.chunk_kernels.bpe_fragments`): ``(made, the keys
+        left)``."""
         store = self.store
         if good_count < len(keys):
             oks = frags[3].tolist()
@@ -553,10 +629,11 @@ class ChunkPlan:
             good, rest = keys, []
         number = store.add_rows(out, written, frags, good_count, table.names)
         made = dict(zip(good, range(number, number + good_count)))
+        cache = self.first if first else self.cache
         if sum(map(len, keys)) <= CHUNK_CACHE_MAX:  # every chunk short enough to keep
-            self.cache.update(made)
+            cache.update(made)
         else:
-            self.cache.update((key, n) for key, n in made.items() if len(key) <= CHUNK_CACHE_MAX)
+            cache.update((key, n) for key, n in made.items() if len(key) <= CHUNK_CACHE_MAX)
         return made, rest
 
     def _plain_few(self, keys: list[str], table: _LengthTable) -> tuple[dict[str, int], list[str]]:

@@ -280,6 +280,38 @@ def test_plain_byte_level_chunks_get_the_fragments_of_the_slow_way(models, text,
     assert _fragments(plan, made) == _fragments(plan, plan._slow(keys))
 
 
+@pytest.mark.parametrize(
+    "config", [c for c in PLAIN_CONFIGS if "metaspace" in c[2] and c[0] == "unigram"], ids="-".join
+)
+@pytest.mark.parametrize("first", [False, True])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(keys=st.lists(TEXT.map(lambda t: t.replace(" ", "")), min_size=1, max_size=8, unique=True))
+def test_compiled_metaspace_chunks_get_the_fragments_of_the_slow_way(models, config, first, keys):
+    """Unigram under Metaspace, a line's new chunks in two kernel calls: ``▁`` + each chunk, the
+    ``▁`` spanning the space before it (a text's first chunk: its first character, if prepended)."""
+    import unicodedata
+
+    tok = _tokenizer(models, *config)
+    plan = ChunkPlan.build(tok)
+    found = plan._lead_compiled(keys, _table(tok), first)
+    form = getattr(tok.normalizer, "form", None)
+    normal = form is None or all(
+        unicodedata.is_normalized(form, (" " if not first else "") + k) for k in keys
+    )
+    if "▁" in "".join(keys) or not normal or (first and "" in keys):
+        assert found is None
+        return
+    assert found is not None
+    made, rest = found
+    assert sorted([*made, *rest]) == sorted(keys)
+    pieces = set(tok.model.get_vocab()) - {tok.model.id_to_token(tok.model.unk_id)}
+    seen = set("".join(pieces))  # a chunk left holds a character no piece has
+    assert all(not set(key) <= seen for key in rest)
+    cache = plan.first if first else plan.cache
+    assert all(cache[key] == number for key, number in made.items())
+    assert _fragments(plan, made) == _fragments(plan, plan._slow(list(made), first=first))
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=TEXT)
 def test_compiled_byte_level_chunks_get_the_fragments_of_the_slow_way(models, text):
