@@ -43,6 +43,7 @@ from core.formats.registry import (
     save_dialog_filters,
     save_format_for_suffix,
 )
+from subword_gui.background.beside import run_beside
 from subword_gui.engine_text import localize
 from subword_gui.language import localized
 from subword_gui.panels.corpus import CorpusPanel
@@ -76,6 +77,9 @@ TEXT_SHARE = 0.58  # of the window's width, for the text column of the default l
 MAX_RECENT = 8
 DEFAULT_SIZE = (1400, 900)
 LATE_PANELS_DELAY_MS = 150
+# How long the window must have had no corpus opening before the compiled encoders load beside it
+# (see MainWindow.load_engine_beside); a training starting loads them at once.
+ENGINE_QUIET_MS = 1000
 
 TOKENIZER_SUFFIXES = {".json", ".model", ".tiktoken", ".vocab", ".bpe"}
 COUNTS_SUFFIXES = {".tsv", ".counts", ".wc"}
@@ -232,6 +236,8 @@ class MainWindow(QMainWindow):
         self._restart_runs: list | Exception = []  # runs kept by a restart, read with the last run
         self._kept: tuple | None = None  # (tokenizer, name, cut) the data dir holds: unchanged, not rewritten
         self._busy = {"training": False, "corpus": False}  # what Cancel (Esc) would stop
+        self._engine_timer: QTimer | None = None  # counts the quiet time before the encoders load
+        self._engine_loading = False  # the helper loading them has started
         self.setWindowTitle(APP_NAME)
         self.setAcceptDrops(True)
         self.setDockNestingEnabled(True)
@@ -1105,15 +1111,52 @@ class MainWindow(QMainWindow):
             return None
 
     def load_engine_beside(self) -> None:
-        """Import the engine's compiled encoders on a helper thread, once the window is up.
+        """Import the engine's compiled encoders on a helper thread, at a quiet moment.
 
-        Without it the first model to land loaded them inside the event loop (0.4 s frozen,
+            >>> window.show(); window.load_engine_beside()   # the launcher; loads ~1 s later
+
+        Without it the first text that needs them (a pasted paragraph: many new words go
+        through numba's kernels at once) loaded them inside the event loop (0.4 s frozen,
         ``benchmarks/bench_gui_responsiveness.py --sample``). The launcher calls this; tests
-        that build windows by the hundred do not pay for it."""
-        from core.models.warm import load_compiled_encoders
-        from subword_gui.background.beside import run_beside
+        that build windows by the hundred do not pay for it.
+
+        subtle: not at once. The helper holds the interpreter lock in pieces of up to 10-15 ms
+        for ~0.5 s (numba's modules and cached kernels), and every call of the window's thread
+        back into Python waits for it: turns that overlapped it ran 1.5-2.5x longer, and the
+        opening's longest gaps were those of its first 0.2 s. So it waits until no corpus has
+        been opening for ``ENGINE_QUIET_MS``, or until a training starts (the worker then
+        counts for seconds while the window only shows progress). Typing needs none of it
+        (a few new words are merged in Python: tests/gui/test_main_window.py)."""
+        if self._engine_timer is not None or self._engine_loading:
+            return
+        timer = self._engine_timer = QTimer(self)
+        timer.setSingleShot(True)
+        timer.setInterval(ENGINE_QUIET_MS)
+        timer.timeout.connect(self._load_engine_now)
+        self._engine_wait()
+
+    def _engine_wait(self, started: str | None = None) -> None:
+        """Count the quiet time afresh, stop counting while a corpus opens, or load at once
+        when a training has ``started``."""
+        timer = self._engine_timer
+        if timer is None or self._engine_loading:
+            return
+        if started == "training":
+            self._load_engine_now()
+        elif self._busy["corpus"]:
+            timer.stop()
+        else:
+            timer.start()
+
+    def _load_engine_now(self) -> None:
+        if self._engine_loading:
+            return
+        self._engine_loading = True
+        if self._engine_timer is not None:
+            self._engine_timer.stop()
 
         def load() -> None:
+            from core.models.warm import load_compiled_encoders
             from subword_gui.background.preload import preload_llvm
 
             preload_llvm()  # LLVM's 200 ms of start-up with the interpreter lock free
@@ -1177,6 +1220,7 @@ class MainWindow(QMainWindow):
     def _update_cancel(self, what: str, busy: bool) -> None:
         self._busy[what] = busy
         self.cancel_action.setEnabled(any(self._busy.values()))
+        self._engine_wait(what if busy else None)
 
     def copy_encoding(self, what: str) -> str:
         """Edit › Copy tokens / Copy ids: the Segmentation text's encoding on the clipboard,
@@ -1321,6 +1365,10 @@ class MainWindow(QMainWindow):
             self.compare_panel._segmentation_text(self.segmentation_panel.text())  # noqa: SLF001
             self.docks["compare"].setWidget(self.compare_panel)
         self.training_panel.ensure_plots()
+        # subtle: pyqtgraph's modules and the plots are long-lived; unfrozen, the first full
+        # collection walked them inside a corpus's opening (20 ms, --sample, 2026-11-24). The
+        # encoders' helper froze them as a side effect while it loaded at once at start-up.
+        gc.freeze()
 
     # -- panels -------------------------------------------------------------------------------------
     def raise_panel(self, name: str) -> bool:

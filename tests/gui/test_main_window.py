@@ -475,3 +475,105 @@ def test_the_unigram_why_view_shows_the_lattice_and_three_n_best_rows(qtbot, win
     assert panel.why.lattice_scroll.height() >= LATTICE_MIN_HEIGHT
     lines = panel.editor.viewport().height() // panel.editor.fontMetrics().lineSpacing()
     assert lines >= 4
+
+
+# A window started as the launcher starts it: the compiled encoders are left for later, and a
+# user typing at once gets the engine's own tokens without them.
+TYPING_AT_START = r"""
+import sys, threading
+from PySide6.QtCore import QSettings, QTimer, QEventLoop
+from PySide6.QtGui import QInputMethodEvent
+from PySide6.QtWidgets import QApplication
+from core.events import drain
+from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from subword_gui.main_window import MainWindow
+
+app = QApplication([])
+lines = ["영화 정말 재미있었어요 배우 연기 좋았어요", "the tokenizer cuts text into pieces"] * 20
+opts = TrainOptions("bpe", vocab_size=120)
+tokenizer = drain(train_from_counts(pre_tokenize_lines(lines, opts), opts))
+window = MainWindow(settings=QSettings(sys.argv[1], QSettings.Format.IniFormat), open_sample=False)
+window.show()
+window.load_engine_beside()
+window.state.set_full_tokenizer(tokenizer)
+panel = window.segmentation_panel
+panel.editor.clear()  # the welcome text
+panel.editor.setFocus()
+typed = "정말 재미있는 영화"
+for ch in typed:  # as the Korean input method commits them
+    event = QInputMethodEvent("", [])
+    event.setCommitString(ch)
+    QApplication.sendEvent(panel.editor, event)
+    app.processEvents()
+helper = [t for t in threading.enumerate() if t.name == "load compiled encoders"]
+def same_as_engine():
+    lines = panel.text().split("\n")
+    return [ln.encoding.tokens for ln in panel.lines()] == [tokenizer.encode(line).tokens for line in lines]
+print("typed", panel.text() == typed and same_as_engine(),
+      "helper" if helper else "no-helper", "numba" in sys.modules)
+loop = QEventLoop()
+QTimer.singleShot(2500, loop.quit)
+loop.exec()
+for t in threading.enumerate():
+    if t.name == "load compiled encoders":
+        t.join(60)
+print("later", "core.models.bpe_kernels" in sys.modules)
+pasted = "\n".join(" ".join(f"{w}{i}{j}" for j in range(10) for w in ("영화", "tokens")) for i in range(30))
+panel.editor.insertPlainText("\n" + pasted)  # 600 new words in lines of 20: encoded in the window's turn
+app.processEvents()
+print("pasted", panel.text() == typed + "\n" + pasted and same_as_engine())
+"""
+
+
+def test_typing_right_after_start_needs_no_compiled_encoders(tmp_path):
+    """The launcher's window segments typed words at once, before the encoders' helper has
+    loaded numba (the window's thread never waits for it), and a paste of 600 new words once
+    they are loaded; the same tokens as the engine's in both."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(root))
+    out = subprocess.run(
+        [sys.executable, "-c", TYPING_AT_START, str(tmp_path / "s.ini")],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    said = [
+        line.split() for line in out.stdout.splitlines() if line.split()[0] in ("typed", "later", "pasted")
+    ]
+    assert said == [["typed", "True", "no-helper", "False"], ["later", "True"], ["pasted", "True"]]
+
+
+def test_the_encoders_load_after_a_quiet_second_or_when_training_starts(qtbot, window, monkeypatch):
+    import subword_gui.main_window as main_window
+
+    started = []
+    monkeypatch.setattr(main_window, "ENGINE_QUIET_MS", 50)
+    monkeypatch.setattr(main_window, "run_beside", lambda func, name: started.append(name))
+    window.load_engine_beside()
+    window.corpus_panel.busy_changed.emit(True)  # a corpus opening: the count stops
+    qtbot.wait(200)
+    assert started == []
+    window.corpus_panel.busy_changed.emit(False)  # quiet again: loads after ENGINE_QUIET_MS
+    qtbot.waitUntil(lambda: started == ["load compiled encoders"], timeout=WAIT_MS)
+    window.load_engine_beside()
+    window.training_panel.busy_changed.emit(True)
+    qtbot.wait(100)
+    assert started == ["load compiled encoders"]  # once per window
+
+
+def test_a_training_loads_the_encoders_at_once(qtbot, window, monkeypatch):
+    import subword_gui.main_window as main_window
+
+    started = []
+    monkeypatch.setattr(main_window, "run_beside", lambda func, name: started.append(name))
+    window.load_engine_beside()
+    window.corpus_panel.busy_changed.emit(True)
+    window.training_panel.busy_changed.emit(True)
+    assert started == ["load compiled encoders"]
