@@ -37,6 +37,32 @@ from core.models.bpe_kernels import _merge_pieces
 
 
 @kernel
+def _close_chunk(frags, k, good, good_keys, base, begin, written, pre_tokens):
+    """Record chunk ``k``: its tokens ``begin`` to ``written`` (and its pre-tokens) in ``frags``
+    if it is ``good``, else only that it is not. Returns ``(ok chunks so far, tokens kept)``: a
+    chunk that is not ok gives its tokens back."""
+    if good:
+        frags[0, good_keys] = base + begin
+        frags[1, good_keys] = written - begin
+        frags[2, good_keys] = pre_tokens
+        frags[3, k] = 1
+        return good_keys + 1, written
+    frags[3, k] = 0
+    return good_keys, begin
+
+
+@kernel
+def _without_overlaps(out, begin, end):
+    """``core.tokenizer._without_overlaps`` on the spans of tokens ``begin`` to ``end`` (rows 1
+    and 2 of ``out``): a character cut into several tokens belongs to the last."""
+    for t in range(begin, end - 1):
+        stop = out[2, t]
+        if out[1, t + 1] < stop <= out[2, t + 1]:
+            out[1, t] = min(out[1, t], out[1, t + 1])
+            out[2, t] = out[1, t + 1]
+
+
+@kernel
 def bpe_fragments(codes, points, point_ids, point_classes, keys, values, token_lengths, base, out, frags):
     """The tokens of a line's new chunks: ``codes`` holds their characters, the chunks joined
     by spaces (code 32) as the line had them.
@@ -118,15 +144,9 @@ def bpe_fragments(codes, points, point_ids, point_classes, keys, values, token_l
                 out[2, written] = at + e
                 out[3, written] = p - key_pieces[k]
                 written += 1
-        if good:
-            frags[0, good_keys] = base + begin
-            frags[1, good_keys] = written - begin
-            frags[2, good_keys] = key_pieces[k + 1] - key_pieces[k]
-            frags[3, k] = 1
-            good_keys += 1
-        else:
-            frags[3, k] = 0
-            written = begin
+        good_keys, written = _close_chunk(
+            frags, k, good, good_keys, base, begin, written, key_pieces[k + 1] - key_pieces[k]
+        )
     return written, good_keys
 
 
@@ -220,20 +240,8 @@ def chunk_spans(
                 s, e = out[1, t], out[2, t]
                 out[1, t] = source[s]
                 out[2, t] = source[e - 1] + 1
-            for t in range(begin, written - 1):  # _without_overlaps
-                end = out[2, t]
-                if out[1, t + 1] < end <= out[2, t + 1]:
-                    out[1, t] = min(out[1, t], out[1, t + 1])
-                    out[2, t] = out[1, t + 1]
-        if good:
-            frags[0, good_keys] = base + begin
-            frags[1, good_keys] = written - begin
-            frags[2, good_keys] = pieces_per_key[k]
-            frags[3, k] = 1
-            good_keys += 1
-        else:
-            frags[3, k] = 0
-            written = begin
+            _without_overlaps(out, begin, written)
+        good_keys, written = _close_chunk(frags, k, good, good_keys, base, begin, written, pieces_per_key[k])
     return written, good_keys
 
 
@@ -293,17 +301,6 @@ def bytelevel_fragments(data, key_lengths, byte_ids, keys, values, token_lengths
             out[3, written] = 0
             written += 1
         if good:
-            for t in range(begin, written - 1):  # _without_overlaps
-                end = out[2, t]
-                if out[1, t + 1] < end <= out[2, t + 1]:
-                    out[1, t] = min(out[1, t], out[1, t + 1])
-                    out[2, t] = out[1, t + 1]
-            frags[0, good_keys] = base + begin
-            frags[1, good_keys] = written - begin
-            frags[2, good_keys] = 1
-            frags[3, k] = 1
-            good_keys += 1
-        else:
-            frags[3, k] = 0
-            written = begin
+            _without_overlaps(out, begin, written)
+        good_keys, written = _close_chunk(frags, k, good, good_keys, base, begin, written, 1)
     return written, good_keys

@@ -39,7 +39,7 @@ import sys
 import unicodedata
 from array import array
 from itertools import chain, compress, repeat
-from operator import is_, le, not_
+from operator import is_, le
 from typing import TYPE_CHECKING, Any
 
 from core.bytelevel import BYTE_TRANSLATION, bytes_to_chars
@@ -555,8 +555,6 @@ class ChunkPlan:
         :meth:`_plain_fragments` then does it."""
         import numpy as np
 
-        from core.chunk_kernels import chunk_spans
-
         model: Any = self.tok.model
         tokenize_codes = getattr(model, "tokenize_codes", None)
         pre = self.tok.pre_tokenizer
@@ -595,26 +593,46 @@ class ChunkPlan:
         bounds = np.zeros(n + 1, np.int64)
         np.cumsum(piece_lengths, out=bounds[1:])
         ids, ends = tokenize_codes(np.frombuffer(text.encode("utf-32-le"), np.int32), bounds)
-        store = self.store
+        rows = self._spans(
+            ids,
+            ends,
+            np.ones(n, np.bool_),
+            table,
+            (piece_lengths, piece_at),
+            (np.ones(n, np.int64), lengths, per_char),
+        )
+        return self._kept_rows(keys, *rows, table, first)
+
+    def _spans(self, ids, bounds, known, table: _LengthTable, pieces, chunks) -> tuple[Any, int, Any, int]:
+        """:func:`core.chunk_kernels.chunk_spans` of the model's ids of the chunks' pre-tokens,
+        into fresh rows: ``(out, written, frags, ok count)``. ``pieces`` is ``(their lengths,
+        where each starts or None when back to back)``, ``chunks`` ``(how many pre-tokens each
+        has, its length, the characters each of its characters became or empty)``."""
+        import numpy as np
+
+        from core.chunk_kernels import chunk_spans
+
+        piece_lengths, piece_at = pieces
+        pieces_per_key, key_lengths, per_char = chunks
         out = np.empty((4, max(len(ids), 1)), np.int64)
-        frags = np.empty((4, n), np.int64)
+        frags = np.empty((4, len(pieces_per_key)), np.int64)
         written, good_count = chunk_spans(
             np.ascontiguousarray(ids, np.int64),
-            np.ascontiguousarray(ends, np.int64),
-            np.ones(n, np.bool_),
+            np.ascontiguousarray(bounds, np.int64),
+            np.ascontiguousarray(known, np.bool_),
             table.lengths,
             table.prefix,
             piece_lengths,
-            np.ones(n, np.int64),
-            piece_at,
-            False,
-            per_char,
-            lengths,
-            len(store.ids),
+            pieces_per_key,
+            np.zeros(0, np.int64) if piece_at is None else piece_at,
+            piece_at is None,
+            np.ascontiguousarray(per_char, np.int64),
+            key_lengths,
+            len(self.store.ids),
             out,
             frags,
         )
-        return self._kept_rows(keys, out, written, frags, good_count, table, first)
+        return out, written, frags, good_count
 
     def _kept_rows(self, keys, out, written: int, frags, good_count: int, table: _LengthTable, first=False):
         """Store and cache (in ``first`` for a text's first chunks) the fragments a kernel wrote
@@ -922,8 +940,6 @@ class ChunkPlan:
                 out_lengths.append([2, *itertools.repeat(1, len(key) - 1)] if prepend else None)
         if not pieces:
             return {}, rest
-        from core.chunk_kernels import chunk_spans
-
         model: Any = self.tok.model
         found = model.tokenize_ids_flat(pieces) if hasattr(model, "tokenize_ids_flat") else None
         if found is not None:  # no Python per piece
@@ -946,37 +962,16 @@ class ChunkPlan:
             )
         else:
             per_char = np.zeros(0, np.int64)  # one each: the spans stay as they are
-        store = self.store
-        out = np.empty((4, max(len(ids), 1)), np.int64)
-        frags = np.empty((4, len(kept)), np.int64)
-        written, good_count = chunk_spans(
-            np.ascontiguousarray(ids, np.int64),
-            np.ascontiguousarray(out_bounds, np.int64),
-            np.ascontiguousarray(known, np.bool_),
-            table.lengths,
-            table.prefix,
-            _ints(map(len, pieces)),
-            np.array(pieces_per_key, np.int64),
-            np.array(piece_at, np.int64),
-            back_to_back,
-            np.ascontiguousarray(per_char, np.int64),
-            _ints(map(len, kept)),
-            len(store.ids),
-            out,
-            frags,
+        rows = self._spans(
+            ids,
+            out_bounds,
+            known,
+            table,
+            (_ints(map(len, pieces)), None if back_to_back else np.array(piece_at, np.int64)),
+            (np.array(pieces_per_key, np.int64), _ints(map(len, kept)), per_char),
         )
-        number = store.add_rows(out, written, frags, good_count, table.names)
-        if good_count < len(kept):
-            oks = frags[3].tolist()
-            rest += compress(kept, map(not_, oks))
-            kept = list(compress(kept, oks))
-        made = dict(zip(kept, range(number, number + len(kept))))
-        cache = self.first if first else self.cache
-        if max(map(len, kept), default=0) <= CHUNK_CACHE_MAX:
-            cache.update(made)
-        else:
-            cache.update((key, n) for key, n in made.items() if len(key) <= CHUNK_CACHE_MAX)
-        return made, rest
+        made, left = self._kept_rows(kept, *rows, table, first)
+        return made, rest + left
 
     def _drop_pieces(self, keys: list[str]) -> list[tuple[list[str], list[int], list | None, int]]:
         """:meth:`_pieces` of many chunks cut at spaces (the loop of the commonest case, inlined)."""

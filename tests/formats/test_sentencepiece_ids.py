@@ -69,6 +69,20 @@ def nmt_nfkc_charsmap(tmp_path_factory):
     return load_sentencepiece(d / "m.model").normalizer.precompiled.charsmap
 
 
+def _normalizer(
+    charsmap: bytes, dummy: bool, extra: bool, escape: bool, suffix: bool
+) -> SentencePieceNormalizer:
+    """A normalizer of the drawn settings, with two user-defined pieces (one holds a ▁)."""
+    return SentencePieceNormalizer(
+        charsmap,
+        add_dummy_prefix=dummy,
+        remove_extra_whitespaces=extra,
+        escape_whitespaces=escape,
+        treat_whitespace_as_suffix=suffix,
+        user_defined=["ｶﾞ", "a▁"],
+    )
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     text=TEXT,
@@ -79,14 +93,7 @@ def nmt_nfkc_charsmap(tmp_path_factory):
     charsmap=st.booleans(),
 )
 def test_normalize_str_equals_normalize(nmt_nfkc_charsmap, text, dummy, extra, escape, suffix, charsmap):
-    n = SentencePieceNormalizer(
-        nmt_nfkc_charsmap if charsmap else b"",
-        add_dummy_prefix=dummy,
-        remove_extra_whitespaces=extra,
-        escape_whitespaces=escape,
-        treat_whitespace_as_suffix=suffix,
-        user_defined=["ｶﾞ", "a▁"],
-    )
+    n = _normalizer(nmt_nfkc_charsmap if charsmap else b"", dummy, extra, escape, suffix)
     assert n.normalize_str(text) == n.normalize(NormalizedString.from_str(text)).normalized
     assert n.normalize_str(text) == n.normalize(NormalizedString.from_str(text)).normalized  # chars now known
 
@@ -108,14 +115,7 @@ def test_normalize_many_equals_normalize_str(
     # the charsmap rewrites), empty ones, ones of nothing but spaces or of ▁ must still come apart
     if usual:  # the settings of nearly every model, the only ones handled all at once: half the examples
         dummy, extra, escape, suffix = True, True, True, False
-    n = SentencePieceNormalizer(
-        nmt_nfkc_charsmap if charsmap else b"",
-        add_dummy_prefix=dummy,
-        remove_extra_whitespaces=extra,
-        escape_whitespaces=escape,
-        treat_whitespace_as_suffix=suffix,
-        user_defined=["ｶﾞ", "a▁"],
-    )
+    n = _normalizer(nmt_nfkc_charsmap if charsmap else b"", dummy, extra, escape, suffix)
     assert n.normalize_many(texts) == [n.normalize_str(t) for t in texts]
 
 
