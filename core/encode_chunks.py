@@ -24,6 +24,12 @@ chunks side by side (a property test checks it against the general path):
   chunk); with ``add_prefix_space`` the first chunk carries the added space. The same for a
   rank file's ``TiktokenSplit``.
 
+Chunks seen for the first time: a line's few and a batch's many go through the model together,
+each token's span taken from its length (``_plain_fragments``); once numba is loaded this is one
+or two kernel calls (``core/chunk_kernels.py``: a plain or byte-level BPE does pre-tokens, merges
+and spans in one), else plain Python per chunk (``_plain_few``); what neither can take (text a
+normalizer moves, an unknown character) goes through the stages one chunk at a time (``_slow``).
+
 The normalizers allowed are those that leave an ASCII space a space and change nothing across
 it: the Unicode forms (U+0020 is a starter no character composes with) and the ones that work
 character by character. Leaves out, for ``Tokenizer.encode``'s general path: every other stage
