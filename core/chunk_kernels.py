@@ -238,8 +238,10 @@ def chunk_spans(
         if good and mapped:
             for t in range(begin, written):  # back to the chunk's characters
                 s, e = out[1, t], out[2, t]
-                out[1, t] = source[s]
-                out[2, t] = source[e - 1] + 1
+                if s >= 0:  # (a Metaspace ▁ before the chunk, at -1, stays where it is)
+                    out[1, t] = source[s]
+                if e > 0:
+                    out[2, t] = source[e - 1] + 1
             _without_overlaps(out, begin, written)
         good_keys, written = _close_chunk(frags, k, good, good_keys, base, begin, written, pieces_per_key[k])
     return written, good_keys

@@ -324,13 +324,28 @@ class ChunkPlan:
         first_frags: list = [self.first.get(parts[at]) for at in firsts]
         for at in firsts:
             frags[at] = -1  # not missing from the cache of later chunks
-        if None in first_frags:
-            missing = dict.fromkeys(parts[at] for at, f in zip(firsts, first_frags) if f is None)
-            made_first = self._fragments(list(missing), True)
+        missing_first = (
+            list(dict.fromkeys(parts[at] for at, f in zip(firsts, first_frags) if f is None))
+            if None in first_frags
+            else []
+        )
+        missing_later = (
+            list(dict.fromkeys(compress(parts, map(is_, frags, repeat(None))))) if None in frags else []
+        )
+        made_first = made = None
+        if (
+            missing_first and missing_later and self.kind == "lead"
+        ):  # both at once (a line of a fresh tokenizer)
+            both = self._lead_fragments(missing_first, missing_later)
+            if both is not None:
+                made_first, made = both
+        if missing_first:
+            if made_first is None:
+                made_first = self._fragments(missing_first, True)
             first_frags = list(map(made_first.get, map(parts.__getitem__, firsts), first_frags))
-        if None in frags:
-            missing_later = dict.fromkeys(compress(parts, map(is_, frags, repeat(None))))
-            made = self._fragments(list(missing_later), False)
+        if missing_later:
+            if made is None:
+                made = self._fragments(missing_later, False)
             frags = list(map(made.get, parts, frags))
         for at, f in zip(firsts, first_frags):
             frags[at] = f
@@ -465,11 +480,7 @@ class ChunkPlan:
         """Run each chunk through the stages (the general path's steps on plain strings),
         cache and return their fragments."""
         if not first or self.kind == "lead":
-            # subtle: the model keeps its table too (a slider cut inherits it); this plan's copy
-            # also remembers None and spares a line's encode the imports and type checks
-            table = self.__dict__.get("_table", False)
-            if table is False:
-                table = self._table = _LengthTable.build(self.tok)
+            table = self._length_table()
             if table is not None:
                 # subtle: a batch's many new chunks are worth numba's import; a line's few only
                 # once it is loaded (see _few_kernels)
@@ -478,7 +489,9 @@ class ChunkPlan:
                 if kernels and not first and table.per_piece and self.kind != "lead":
                     compiled = self._few_compiled(keys, table)  # plain BPE: one kernel for all
                 elif kernels and self.kind == "lead":
-                    compiled = self._lead_compiled(keys, table, first)
+                    found = self._lead_compiled([] if not first else keys, keys if not first else [], table)
+                    if found is not None:
+                        compiled = (found[0], found[2]) if first else (found[1], found[3])
                 if compiled is not None:
                     made, rest = compiled
                 elif kernels:
@@ -491,6 +504,34 @@ class ChunkPlan:
                     made.update(self._slow(rest, first))
                 return made
         return self._slow(keys, first)
+
+    def _length_table(self) -> _LengthTable | None:
+        """The model's :class:`_LengthTable`, or None for a model without one. subtle: the model
+        keeps its table too (a slider cut inherits it); this plan's copy also remembers None and
+        spares a line's encode the imports and type checks."""
+        table = self.__dict__.get("_table", False)
+        if table is False:
+            table = self._table = _LengthTable.build(self.tok)
+        return table
+
+    def _lead_fragments(
+        self, first_keys: list[str], later_keys: list[str]
+    ) -> tuple[dict[str, int], dict[str, int]] | None:
+        """:meth:`_fragments` of a line's new first chunk(s) and new later chunks together, in
+        one pass of :meth:`_lead_compiled` (two kernel calls where there were four), the chunks
+        it leaves one by one; None when it cannot take them (the two go apart)."""
+        table = self._length_table()
+        if table is None or not self._few_kernels():
+            return None
+        found = self._lead_compiled(first_keys, later_keys, table)
+        if found is None:
+            return None
+        made_first, made, rest_first, rest = found
+        if rest_first:
+            made_first.update(self._slow(rest_first, True))
+        if rest:
+            made.update(self._slow(rest, False))
+        return made_first, made
 
     def _few_kernels(self) -> bool:
         """Whether a line's few new chunks go through :mod:`core.chunk_kernels`: once numba is
@@ -550,15 +591,16 @@ class ChunkPlan:
         return self._kept_rows(keys, out, written, frags, good_count, table)
 
     def _lead_compiled(
-        self, keys: list[str], table: _LengthTable, first: bool
-    ) -> tuple[dict[str, int], list[str]] | None:
-        """:meth:`_plain_fragments` of Metaspace chunks for a model that reads code points
-        (``tokenize_codes``: Unigram), without its Python per chunk: each chunk is one pre-token,
-        ``▁`` + its text, the ``▁`` spanning the space before it; a text's first chunk gets the
-        ``▁`` only if the pre-tokenizer prepends one, spanning its first character. The model's
-        ids and the spans in two kernel calls. None when a chunk holds a ``▁`` or the normalizer
-        would change the text (or is not a Unicode form), or a first chunk is empty:
-        :meth:`_plain_fragments` then does it."""
+        self, first_keys: list[str], later_keys: list[str], table: _LengthTable
+    ) -> tuple | None:
+        """:meth:`_plain_fragments` of Metaspace chunks, texts' first chunks and later ones
+        together, for a model that reads code points (``tokenize_codes``: Unigram), without its
+        Python per chunk: each chunk is one pre-token, ``▁`` + its text, the ``▁`` spanning the
+        space before it; a text's first chunk gets the ``▁`` only if the pre-tokenizer prepends
+        one, spanning its first character. The model's ids and the spans in two kernel calls.
+        Returns ``(made first, made later, first left, later left)``, or None when a chunk holds
+        a ``▁`` or the normalizer would change the text (or is not a Unicode form), or a first
+        chunk is empty: :meth:`_plain_fragments` then does it."""
         import numpy as np
 
         model: Any = self.tok.model
@@ -569,37 +611,36 @@ class ChunkPlan:
         form = normalizer.form if type(normalizer) in _UNICODE_FORMS else None
         if tokenize_codes is None or (normalizer is not None and form is None):
             return None
+        keys = first_keys + later_keys
         joined = " ".join(keys)
-        if r in joined:
+        if r in joined or "" in first_keys:
             return None
-        n = len(keys)
+        if form is not None:
+            if not all(map(unicodedata.is_normalized, repeat(form), first_keys)):
+                return None
+            if later_keys and not unicodedata.is_normalized(form, " " + " ".join(later_keys)):
+                return None
+        n, nf = len(keys), len(first_keys)
+        prepend = pre.prepend_scheme in ("always", "first")
         lengths = np.fromiter(map(len, keys), np.int64, n)
-        if not first:
-            if form is not None and not unicodedata.is_normalized(form, " " + joined):
-                return None
-            text, grown, piece_at = r + r.join(keys), 1, np.full(n, -1, np.int64)
-            per_char = np.zeros(0, np.int64)
-        else:
-            if "" in keys or (
-                form is not None and not all(map(unicodedata.is_normalized, repeat(form), keys))
-            ):
-                return None
-            prepend = pre.prepend_scheme in ("always", "first")
-            text, grown, piece_at = (
-                (r + r.join(keys) if prepend else "".join(keys)),
-                int(prepend),
-                np.zeros(n, np.int64),
-            )
+        # later chunks: "▁" + text, the ▁ at -1 (the space before); first: prepended or not
+        text = (r + r.join(first_keys) if prepend else "".join(first_keys)) if first_keys else ""
+        if later_keys:
+            text += r + r.join(later_keys)
+        grown = np.ones(n, np.int64)
+        piece_at = np.full(n, -1, np.int64)
+        piece_at[:nf] = 0
+        per_char = np.zeros(0, np.int64)  # one each: the spans stay as they are
+        if not prepend:
+            grown[:nf] = 0
+        elif first_keys:  # the prepended ▁ spans a first chunk's first character
             per_char = np.ones(len(joined) - n + 1, np.int64)
-            if prepend:  # the prepended ▁ spans the chunk's first character
-                per_char[np.cumsum(lengths) - lengths] = 2
-            else:
-                per_char = per_char[:0]
+            per_char[(np.cumsum(lengths) - lengths)[:nf]] = 2
         piece_lengths = lengths + grown
         bounds = np.zeros(n + 1, np.int64)
         np.cumsum(piece_lengths, out=bounds[1:])
         ids, ends = tokenize_codes(np.frombuffer(text.encode("utf-32-le"), np.int32), bounds)
-        rows = self._spans(
+        out, written, frags, good_count = self._spans(
             ids,
             ends,
             np.ones(n, np.bool_),
@@ -607,7 +648,10 @@ class ChunkPlan:
             (piece_lengths, piece_at),
             (np.ones(n, np.int64), lengths, per_char),
         )
-        return self._kept_rows(keys, *rows, table, first)
+        numbers = self._stored(out, written, frags, good_count, table)
+        made_first, rest_first = self._cached(first_keys, numbers[:nf], self.first)
+        made, rest = self._cached(later_keys, numbers[nf:], self.cache)
+        return made_first, made, rest_first, rest
 
     def _spans(self, ids, bounds, known, table: _LengthTable, pieces, chunks) -> tuple[Any, int, Any, int]:
         """:func:`core.chunk_kernels.chunk_spans` of the model's ids of the chunks' pre-tokens,
@@ -644,17 +688,30 @@ class ChunkPlan:
         """Store and cache (in ``first`` for a text's first chunks) the fragments a kernel wrote
         for the ``ok`` keys (see :func:`core.chunk_kernels.bpe_fragments`): ``(made, the keys
         left)``."""
-        store = self.store
-        if good_count < len(keys):
-            oks = frags[3].tolist()
-            good = list(compress(keys, oks))
-            rest = [key for key, fine in zip(keys, oks) if not fine]
+        numbers = self._stored(out, written, frags, good_count, table)
+        return self._cached(keys, numbers, self.first if first else self.cache)
+
+    def _stored(self, out, written: int, frags, good_count: int, table: _LengthTable) -> list:
+        """Store the fragments a kernel wrote: the number of each chunk's (None if not ``ok``)."""
+        number = self.store.add_rows(out, written, frags, good_count, table.names)
+        if good_count == frags.shape[1]:
+            return list(range(number, number + good_count))
+        numbers: list = []
+        for ok in frags[3].tolist():
+            numbers.append(number if ok else None)
+            number += ok
+        return numbers
+
+    def _cached(
+        self, keys: list[str], numbers: list, cache: dict[str, int]
+    ) -> tuple[dict[str, int], list[str]]:
+        """``(chunk -> its fragment's number, the chunks without one)``, the first kept in ``cache``."""
+        if None in numbers:
+            made = {key: n for key, n in zip(keys, numbers) if n is not None}
+            rest = [key for key, n in zip(keys, numbers) if n is None]
         else:
-            good, rest = keys, []
-        number = store.add_rows(out, written, frags, good_count, table.names)
-        made = dict(zip(good, range(number, number + good_count)))
-        cache = self.first if first else self.cache
-        if sum(map(len, keys)) <= CHUNK_CACHE_MAX:  # every chunk short enough to keep
+            made, rest = dict(zip(keys, numbers)), []
+        if sum(map(len, made)) <= CHUNK_CACHE_MAX:  # every chunk short enough to keep
             cache.update(made)
         else:
             cache.update((key, n) for key, n in made.items() if len(key) <= CHUNK_CACHE_MAX)

@@ -293,7 +293,7 @@ def test_compiled_metaspace_chunks_get_the_fragments_of_the_slow_way(models, con
 
     tok = _tokenizer(models, *config)
     plan = ChunkPlan.build(tok)
-    found = plan._lead_compiled(keys, _table(tok), first)
+    found = plan._lead_compiled(keys if first else [], [] if first else keys, _table(tok))
     form = getattr(tok.normalizer, "form", None)
     normal = form is None or all(
         unicodedata.is_normalized(form, (" " if not first else "") + k) for k in keys
@@ -302,7 +302,8 @@ def test_compiled_metaspace_chunks_get_the_fragments_of_the_slow_way(models, con
         assert found is None
         return
     assert found is not None
-    made, rest = found
+    made, rest = (found[0], found[2]) if first else (found[1], found[3])
+    assert not found[1 if first else 0] and not found[3 if first else 2]  # nothing of the other kind
     assert sorted([*made, *rest]) == sorted(keys)
     pieces = set(tok.model.get_vocab()) - {tok.model.id_to_token(tok.model.unk_id)}
     seen = set("".join(pieces))  # a chunk left holds a character no piece has
@@ -310,6 +311,40 @@ def test_compiled_metaspace_chunks_get_the_fragments_of_the_slow_way(models, con
     cache = plan.first if first else plan.cache
     assert all(cache[key] == number for key, number in made.items())
     assert _fragments(plan, made) == _fragments(plan, plan._slow(list(made), first=first))
+
+
+@pytest.mark.parametrize(
+    "config", [c for c in PLAIN_CONFIGS if "metaspace" in c[2] and c[0] == "unigram"], ids="-".join
+)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    firsts=st.lists(TEXT.map(lambda t: t.replace(" ", "")).filter(bool), min_size=1, max_size=3, unique=True),
+    laters=st.lists(TEXT.map(lambda t: t.replace(" ", "")), min_size=1, max_size=5, unique=True),
+)
+def test_first_and_later_metaspace_chunks_made_together_are_made_as_apart(models, config, firsts, laters):
+    """A fresh tokenizer's line has a new first chunk and new later ones: made in one pass, each
+    kind in its own cache, the same string as a first and a later chunk two fragments."""
+    tok = _tokenizer(models, *config)
+    plan = ChunkPlan.build(tok)
+    found = plan._lead_compiled(firsts, laters, _table(tok))
+    if found is None:  # a ▁ or text to normalize: the two kinds go apart, as the test above checks
+        return
+    made_first, made, rest_first, rest = found
+    assert sorted([*made_first, *rest_first]) == sorted(firsts) and sorted([*made, *rest]) == sorted(laters)
+    assert all(plan.first[key] == number for key, number in made_first.items())
+    assert all(plan.cache[key] == number for key, number in made.items())
+    assert _fragments(plan, made_first) == _fragments(plan, plan._slow(list(made_first), first=True))
+    assert _fragments(plan, made) == _fragments(plan, plan._slow(list(made)))
+
+
+def test_a_chunk_first_and_later_in_one_line_gets_both_fragments(models):
+    tok = _tokenizer(models, "unigram", "nfkc", "metaspace")
+    plan = ChunkPlan.build(tok)
+    made_first, made, _, _ = plan._lead_compiled(["hug"], ["hug", "pug"], _table(tok))
+    first, later = plan.store.fragment(made_first["hug"]), plan.store.fragment(made["hug"])
+    assert first[2][0] == 0 and later[2][0] == -1  # ▁ on "h", and ▁ on the space before
+    texts = ["hug hug pug", "pug hug", "hug"]
+    assert [_fields(e) for e in map(tok.encode, texts)] == [_fields(tok._encode_general(t)) for t in texts]
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
