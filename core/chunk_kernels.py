@@ -34,6 +34,7 @@ import numpy as np
 
 from core.jit import kernel
 from core.models.bpe_kernels import _merge_pieces
+from core.models.unigram_kernels import _best_ids
 
 
 @kernel
@@ -306,3 +307,65 @@ def bytelevel_fragments(data, key_lengths, byte_ids, keys, values, token_lengths
             _without_overlaps(out, begin, written)
         good_keys, written = _close_chunk(frags, k, good, good_keys, base, begin, written, 1)
     return written, good_keys
+
+
+@kernel
+def metaspace_fragments(codes, key_lengths, n_first, prepend, viterbi, token_lengths, base, out, frags):
+    """A line's new Metaspace chunks for a Unigram model in one call: the first ``n_first``
+    are texts' first chunks (``▁`` + text if ``prepend``, the ``▁`` spanning the first
+    character; else the text), the others ``▁`` + text, the ``▁`` spanning the space before
+    (-1); ``codes`` holds those pieces one after another. The Viterbi
+    (``core.models.unigram_kernels._best_ids``, given ``viterbi``: ``Unigram.viterbi_args``),
+    then :func:`chunk_spans`. Returns ``(tokens written, ok chunks)``, or ``(-1, chunk)`` when a
+    chunk needs an unknown token the model does not have."""
+    n = key_lengths.shape[0]
+    piece_lengths = np.empty(n, np.int64)
+    bounds = np.zeros(n + 1, np.int64)
+    piece_at = np.empty(n, np.int64)
+    chars = 0
+    for k in range(n):
+        piece_lengths[k] = key_lengths[k] + (1 if prepend or k >= n_first else 0)
+        bounds[k + 1] = bounds[k] + piece_lengths[k]
+        piece_at[k] = 0 if k < n_first else -1
+        chars += key_lengths[k]
+    per_char = np.ones(chars if prepend and n_first > 0 else 0, np.int64)
+    if per_char.shape[0] > 0:  # the prepended ▁ and a first chunk's first character: one
+        at = 0
+        for k in range(n_first):
+            per_char[at] = 2
+            at += key_lengths[k]
+    ids, ends, failed = _best_ids(
+        codes,
+        bounds,
+        viterbi[0],
+        viterbi[1],
+        viterbi[2],
+        viterbi[3],
+        viterbi[4],
+        viterbi[5],
+        viterbi[6],
+        viterbi[7],
+        viterbi[8],
+        viterbi[9],
+        viterbi[10],
+    )
+    if failed >= 0:
+        return -1, failed
+    known = np.ones(n, np.bool_)
+    ones = np.ones(n, np.int64)
+    return chunk_spans(
+        ids,
+        ends,
+        known,
+        token_lengths,
+        0,
+        piece_lengths,
+        ones,
+        piece_at,
+        False,
+        per_char,
+        key_lengths,
+        base,
+        out,
+        frags,
+    )

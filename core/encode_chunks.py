@@ -594,22 +594,23 @@ class ChunkPlan:
         self, first_keys: list[str], later_keys: list[str], table: _LengthTable
     ) -> tuple | None:
         """:meth:`_plain_fragments` of Metaspace chunks, texts' first chunks and later ones
-        together, for a model that reads code points (``tokenize_codes``: Unigram), without its
+        together, for a Unigram model (``viterbi_args``), without its
         Python per chunk: each chunk is one pre-token, ``▁`` + its text, the ``▁`` spanning the
         space before it; a text's first chunk gets the ``▁`` only if the pre-tokenizer prepends
-        one, spanning its first character. The model's ids and the spans in two kernel calls.
+        one, spanning its first character. The model's ids and the spans in one kernel call
+        (:func:`core.chunk_kernels.metaspace_fragments`).
         Returns ``(made first, made later, first left, later left)``, or None when a chunk holds
         a ``▁`` or the normalizer would change the text (or is not a Unicode form), or a first
         chunk is empty: :meth:`_plain_fragments` then does it."""
         import numpy as np
 
         model: Any = self.tok.model
-        tokenize_codes = getattr(model, "tokenize_codes", None)
+        viterbi_args = getattr(model, "viterbi_args", None)
         pre = self.tok.pre_tokenizer
         r = pre.replacement
         normalizer = self.tok.normalizer
         form = normalizer.form if type(normalizer) in _UNICODE_FORMS else None
-        if tokenize_codes is None or (normalizer is not None and form is None):
+        if viterbi_args is None or (normalizer is not None and form is None):
             return None
         keys = first_keys + later_keys
         joined = " ".join(keys)
@@ -620,34 +621,30 @@ class ChunkPlan:
                 return None
             if later_keys and not unicodedata.is_normalized(form, " " + " ".join(later_keys)):
                 return None
-        n, nf = len(keys), len(first_keys)
+        from core.chunk_kernels import metaspace_fragments
+
         prepend = pre.prepend_scheme in ("always", "first")
-        lengths = np.fromiter(map(len, keys), np.int64, n)
         # later chunks: "▁" + text, the ▁ at -1 (the space before); first: prepended or not
         text = (r + r.join(first_keys) if prepend else "".join(first_keys)) if first_keys else ""
         if later_keys:
             text += r + r.join(later_keys)
-        grown = np.ones(n, np.int64)
-        piece_at = np.full(n, -1, np.int64)
-        piece_at[:nf] = 0
-        per_char = np.zeros(0, np.int64)  # one each: the spans stay as they are
-        if not prepend:
-            grown[:nf] = 0
-        elif first_keys:  # the prepended ▁ spans a first chunk's first character
-            per_char = np.ones(len(joined) - n + 1, np.int64)
-            per_char[(np.cumsum(lengths) - lengths)[:nf]] = 2
-        piece_lengths = lengths + grown
-        bounds = np.zeros(n + 1, np.int64)
-        np.cumsum(piece_lengths, out=bounds[1:])
-        ids, ends = tokenize_codes(np.frombuffer(text.encode("utf-32-le"), np.int32), bounds)
-        out, written, frags, good_count = self._spans(
-            ids,
-            ends,
-            np.ones(n, np.bool_),
-            table,
-            (piece_lengths, piece_at),
-            (np.ones(n, np.int64), lengths, per_char),
+        codes = np.frombuffer(text.encode("utf-32-le"), np.int32)
+        n, nf = len(keys), len(first_keys)
+        out = np.empty((4, 4 * len(codes) + 1), np.int64)  # room for byte pieces: 4 per character
+        frags = np.empty((4, n), np.int64)
+        written, good_count = metaspace_fragments(
+            codes,
+            np.fromiter(map(len, keys), np.int64, n),
+            nf,
+            prepend,
+            viterbi_args(),
+            table.lengths,
+            len(self.store.ids),
+            out,
+            frags,
         )
+        if written < 0:  # an unknown character and no unknown token: the general path says so
+            return None
         numbers = self._stored(out, written, frags, good_count, table)
         made_first, rest_first = self._cached(first_keys, numbers[:nf], self.first)
         made, rest = self._cached(later_keys, numbers[nf:], self.cache)

@@ -212,6 +212,30 @@ class Unigram:
             raise  # not reached: tokenize raised the SubwordError that explains it
         return ids, ends
 
+    def viterbi_args(self) -> tuple:
+        """What the compiled Viterbi (``unigram_kernels._best_ids``) takes after the text, for
+        a kernel that calls it itself (``core.chunk_kernels.metaspace_fragments``): the trie's
+        arrays, the unknown token and its score, and how unknown runs are written. Built once."""
+        found = self.__dict__.get("_viterbi_args")
+        if found is None:
+            from core.models.unigram_kernels import BYTES_IF_ALL_PRESENT, UNK_ONLY
+
+            trie = self._kernel_trie()
+            found = self._viterbi_args = (
+                trie.keys,
+                trie.children,
+                trie.piece_id,
+                trie.score,
+                trie.user,
+                -1 if self.unk_id is None else self.unk_id,
+                float(self.unk_score),
+                False,
+                0.0,
+                BYTES_IF_ALL_PRESENT if self.byte_fallback else UNK_ONLY,
+                self._byte_id_array(),
+            )
+        return found
+
     def token_to_id(self, token: str) -> int | None:
         return self._ids.get(token)
 
@@ -402,7 +426,7 @@ class Unigram:
     def __getstate__(self) -> dict:
         """Pickle without the kernel's arrays and the token cache (rebuilt on use)."""
         state = dict(self.__dict__)
-        for name in ("_compiled_trie", "_token_cache", "_byte_ids", "_length_table"):
+        for name in ("_compiled_trie", "_token_cache", "_byte_ids", "_length_table", "_viterbi_args"):
             state.pop(name, None)
         return state
 
