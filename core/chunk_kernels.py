@@ -35,6 +35,7 @@ import numpy as np
 from core.jit import kernel
 from core.models.bpe_kernels import _merge_pieces
 from core.models.unigram_kernels import _best_ids
+from core.models.wordpiece_kernels import _longest_match_ids
 
 
 @kernel
@@ -363,6 +364,52 @@ def metaspace_fragments(codes, key_lengths, n_first, prepend, viterbi, token_len
         ones,
         piece_at,
         False,
+        per_char,
+        key_lengths,
+        base,
+        out,
+        frags,
+    )
+
+
+@kernel
+def wordpiece_fragments(
+    codes,
+    piece_lengths,
+    pieces_per_key,
+    piece_at,
+    back_to_back,
+    per_char,
+    key_lengths,
+    matcher,
+    token_lengths,
+    prefix,
+    base,
+    out,
+    frags,
+):
+    """Chunks' pre-tokens (``codes``: their characters one after another, ``piece_lengths``
+    long) through WordPiece's greedy match (``core.models.wordpiece_kernels._longest_match_ids``,
+    given ``matcher``: ``WordPiece.matcher_args``), then :func:`chunk_spans` (the other
+    arguments are its). Returns ``(tokens written, ok chunks)``."""
+    n_pieces = piece_lengths.shape[0]
+    bounds = np.zeros(n_pieces + 1, np.int64)
+    for p in range(n_pieces):
+        bounds[p + 1] = bounds[p] + piece_lengths[p]
+    ids, ends = _longest_match_ids(
+        codes, bounds, matcher[0], matcher[1], matcher[2], matcher[3], matcher[4], matcher[5]
+    )
+    known = np.ones(n_pieces, np.bool_)
+    return chunk_spans(
+        ids,
+        ends,
+        known,
+        token_lengths,
+        prefix,
+        piece_lengths,
+        pieces_per_key,
+        piece_at,
+        back_to_back,
         per_char,
         key_lengths,
         base,

@@ -1000,16 +1000,6 @@ class ChunkPlan:
                 out_lengths.append([2, *itertools.repeat(1, len(key) - 1)] if prepend else None)
         if not pieces:
             return {}, rest
-        model: Any = self.tok.model
-        found = model.tokenize_ids_flat(pieces) if hasattr(model, "tokenize_ids_flat") else None
-        if found is not None:  # no Python per piece
-            ids, out_bounds, known = found
-        else:
-            ids_of = model.tokenize_ids_batch(pieces)
-            ids = np.array(list(chain.from_iterable(ids_of)), np.int64)
-            out_bounds = np.zeros(len(pieces) + 1, np.int64)
-            np.cumsum(_ints(map(len, ids_of)), out=out_bounds[1:])
-            known = np.ones(len(pieces), np.bool_)
         # the characters each of a key's characters became, when not one each
         if isinstance(out_lengths, np.ndarray):
             per_char = out_lengths
@@ -1022,6 +1012,40 @@ class ChunkPlan:
             )
         else:
             per_char = np.zeros(0, np.int64)  # one each: the spans stay as they are
+        model: Any = self.tok.model
+        matcher_args = getattr(model, "matcher_args", None)
+        if matcher_args is not None:  # WordPiece: the match and the spans in one kernel call
+            from core.chunk_kernels import wordpiece_fragments
+
+            codes = np.frombuffer("".join(pieces).encode("utf-32-le"), np.int32)
+            out = np.empty((4, len(codes) + len(pieces) + 1), np.int64)
+            frags = np.empty((4, len(kept)), np.int64)
+            written, good_count = wordpiece_fragments(
+                codes,
+                _ints(map(len, pieces)),
+                np.array(pieces_per_key, np.int64),
+                np.array(piece_at, np.int64),
+                back_to_back,
+                np.ascontiguousarray(per_char, np.int64),
+                _ints(map(len, kept)),
+                matcher_args(),
+                table.lengths,
+                table.prefix,
+                len(self.store.ids),
+                out,
+                frags,
+            )
+            made, left = self._kept_rows(kept, out, written, frags, good_count, table, first)
+            return made, rest + left
+        found = model.tokenize_ids_flat(pieces) if hasattr(model, "tokenize_ids_flat") else None
+        if found is not None:  # no Python per piece
+            ids, out_bounds, known = found
+        else:
+            ids_of = model.tokenize_ids_batch(pieces)
+            ids = np.array(list(chain.from_iterable(ids_of)), np.int64)
+            out_bounds = np.zeros(len(pieces) + 1, np.int64)
+            np.cumsum(_ints(map(len, ids_of)), out=out_bounds[1:])
+            known = np.ones(len(pieces), np.bool_)
         rows = self._spans(
             ids,
             out_bounds,

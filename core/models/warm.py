@@ -34,10 +34,15 @@ def load_compiled_encoders() -> None:
         if tokenize_batch is not None:
             tokenize_batch(["hug", "hugg"])
     # and a line's new words (core.chunk_kernels), as the explorer's text box meets them: under
-    # Whitespace, byte-level and Metaspace (each path loads its own kernel: 8-11 ms the first time)
+    # Whitespace, byte-level, Metaspace and WordPiece's (each loads its own kernel: 8-11 ms the first time)
     from core.pre_tokenizers import ByteLevel, Metaspace, Whitespace
     from core.tokenizer import Tokenizer
 
-    for model, pre_tokenizer in ((bpe, Whitespace()), (bpe, ByteLevel()), (unigram, Metaspace())):
+    for model, pre_tokenizer in (
+        (bpe, Whitespace()),
+        (bpe, ByteLevel()),
+        (unigram, Metaspace()),
+        (wordpiece, Whitespace()),
+    ):
         Tokenizer(model, pre_tokenizer=pre_tokenizer).encode("hug hugg")
     _loaded = True

@@ -222,21 +222,49 @@ class WordPiece(VocabLookup):
         ids, ends = self._match_flat(pieces)
         return ids, ends, np.ones(len(pieces), bool)
 
-    def _match_flat(self, pieces: list[str]):
-        """The compiled greedy match of every piece: flat ids and each piece's bounds in them."""
-        from core.models.unigram_kernels import codepoints
-        from core.models.wordpiece_kernels import longest_match_ids
+    def matcher_args(self) -> tuple:
+        """What the compiled greedy match (``wordpiece_kernels._longest_match_ids``) takes after
+        the text, for a kernel that calls it itself (``core.chunk_kernels.wordpiece_fragments``):
+        the trie's arrays, where continuing pieces start, the unknown token, the longest word."""
+        found = self.__dict__.get("_matcher_args")
+        if found is None:
+            from core.models.unigram_kernels import child_of
 
+            trie = self._trie()
+            node = 0
+            for c in self.continuing_subword_prefix:
+                node = int(child_of(trie.keys, trie.children, node, ord(c)))
+                if node < 0:
+                    break
+            found = self._matcher_args = (
+                trie.keys,
+                trie.children,
+                trie.piece_id,
+                node,
+                self._unk_id,
+                self.max_input_chars_per_word,
+            )
+        return found
+
+    def _trie(self):
+        """The vocabulary as the kernels' character trie, built once."""
         trie = self.__dict__.get("_compiled_trie")
         if trie is None:
             from core.models.unigram_kernels import PieceTrie
 
             trie = self._compiled_trie = PieceTrie.build((t, i, 0.0, False) for t, i in self.vocab.items())
+        return trie
+
+    def _match_flat(self, pieces: list[str]):
+        """The compiled greedy match of every piece: flat ids and each piece's bounds in them."""
+        from core.models.unigram_kernels import codepoints
+        from core.models.wordpiece_kernels import longest_match_ids
+
         codes, bounds = codepoints(pieces)
         ids, ends = longest_match_ids(
             codes,
             bounds,
-            trie,
+            self._trie(),
             self.continuing_subword_prefix,
             self._unk_id,
             self.max_input_chars_per_word,
@@ -247,6 +275,7 @@ class WordPiece(VocabLookup):
         """Pickle without the kernel's trie (rebuilt on first use)."""
         state = dict(self.__dict__)
         state.pop("_compiled_trie", None)
+        state.pop("_matcher_args", None)
         state.pop("_length_table", None)  # encode_chunks' table (rebuilt on use)
         return state
 
