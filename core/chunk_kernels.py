@@ -311,29 +311,39 @@ def bytelevel_fragments(data, key_lengths, byte_ids, keys, values, token_lengths
 
 
 @kernel
-def metaspace_fragments(codes, key_lengths, n_first, prepend, viterbi, token_lengths, base, out, frags):
+def metaspace_fragments(codes, key_lengths, outs, n_first, prepend, viterbi, token_lengths, base, out, frags):
     """A line's new Metaspace chunks for a Unigram model in one call: the first ``n_first``
     are texts' first chunks (``▁`` + text if ``prepend``, the ``▁`` spanning the first
     character; else the text), the others ``▁`` + text, the ``▁`` spanning the space before
-    (-1); ``codes`` holds those pieces one after another. The Viterbi
-    (``core.models.unigram_kernels._best_ids``, given ``viterbi``: ``Unigram.viterbi_args``),
-    then :func:`chunk_spans`. Returns ``(tokens written, ok chunks)``, or ``(-1, chunk)`` when a
-    chunk needs an unknown token the model does not have."""
+    (-1); ``codes`` holds those pieces, normalized, one after another. ``outs`` is empty when
+    the normalizer left every character as it was, else how many characters each of the chunks'
+    ``key_lengths`` characters became (each on its own: NFKC's ``ㅋ`` → ``ᄏ``, ``㈜`` → ``(주)``).
+    The Viterbi (``core.models.unigram_kernels._best_ids``, given ``viterbi``:
+    ``Unigram.viterbi_args``), then :func:`chunk_spans`. Returns ``(tokens written, ok
+    chunks)``, or ``(-1, chunk)`` when a chunk needs an unknown token the model does not have."""
     n = key_lengths.shape[0]
     piece_lengths = np.empty(n, np.int64)
     bounds = np.zeros(n + 1, np.int64)
     piece_at = np.empty(n, np.int64)
     chars = 0
     for k in range(n):
-        piece_lengths[k] = key_lengths[k] + (1 if prepend or k >= n_first else 0)
+        normalized = key_lengths[k]
+        if outs.shape[0] > 0:
+            normalized = 0
+            for c in range(chars, chars + key_lengths[k]):
+                normalized += outs[c]
+        piece_lengths[k] = normalized + (1 if prepend or k >= n_first else 0)
         bounds[k + 1] = bounds[k] + piece_lengths[k]
         piece_at[k] = 0 if k < n_first else -1
         chars += key_lengths[k]
-    per_char = np.ones(chars if prepend and n_first > 0 else 0, np.int64)
-    if per_char.shape[0] > 0:  # the prepended ▁ and a first chunk's first character: one
+    mapped = outs.shape[0] > 0 or (prepend and n_first > 0)
+    per_char = np.ones(chars if mapped else 0, np.int64)
+    if outs.shape[0] > 0:
+        per_char[:] = outs
+    if prepend:  # the prepended ▁ and a first chunk's first character come from that character
         at = 0
         for k in range(n_first):
-            per_char[at] = 2
+            per_char[at] += 1
             at += key_lengths[k]
     ids, ends, failed = _best_ids(
         codes,

@@ -616,18 +616,31 @@ class ChunkPlan:
         joined = " ".join(keys)
         if r in joined or "" in first_keys:
             return None
-        if form is not None:
-            if not all(map(unicodedata.is_normalized, repeat(form), first_keys)):
+        normal_firsts, normal_laters, outs = first_keys, later_keys, np.zeros(0, np.int64)
+        if form is not None and not (
+            all(map(unicodedata.is_normalized, repeat(form), first_keys))
+            and (not later_keys or unicodedata.is_normalized(form, " " + " ".join(later_keys)))
+        ):
+            # subtle: character by character when that is what the form does to these chunks
+            # (Korean's ㅋㅋ under NFKC); checked on the chunks as the texts hold them
+            forms = _form_chars(form, joined)
+            normal = joined.translate(forms)
+            if r in normal or unicodedata.normalize(form, " " + joined) != " " + normal:
                 return None
-            if later_keys and not unicodedata.is_normalized(form, " " + " ".join(later_keys)):
-                return None
+            normal_firsts = [key.translate(forms) for key in first_keys]
+            normal_laters = [key.translate(forms) for key in later_keys]
+            if " " in "".join(normal_firsts) + "".join(normal_laters) or any(
+                unicodedata.normalize(form, key) != normal for key, normal in zip(first_keys, normal_firsts)
+            ):
+                return None  # a space out of a character (NBSP under NFKC) is a cut of its own
+            outs = _ints(map(len, map(forms.__getitem__, map(ord, "".join(keys)))))
         from core.chunk_kernels import metaspace_fragments
 
         prepend = pre.prepend_scheme in ("always", "first")
         # later chunks: "▁" + text, the ▁ at -1 (the space before); first: prepended or not
-        text = (r + r.join(first_keys) if prepend else "".join(first_keys)) if first_keys else ""
+        text = (r + r.join(normal_firsts) if prepend else "".join(normal_firsts)) if first_keys else ""
         if later_keys:
-            text += r + r.join(later_keys)
+            text += r + r.join(normal_laters)
         codes = np.frombuffer(text.encode("utf-32-le"), np.int32)
         n, nf = len(keys), len(first_keys)
         out = np.empty((4, 4 * len(codes) + 1), np.int64)  # room for byte pieces: 4 per character
@@ -635,6 +648,7 @@ class ChunkPlan:
         written, good_count = metaspace_fragments(
             codes,
             np.fromiter(map(len, keys), np.int64, n),
+            outs,
             nf,
             prepend,
             viterbi_args(),
@@ -1161,6 +1175,24 @@ class ChunkPlan:
                 map(itertools.repeat, zip(range(len(text)), range(1, len(text) + 1)), lengths)
             )
         )
+
+
+_FORM_CHARS: dict[str, dict[int, str]] = {}  # a Unicode form of each character met, by form
+
+
+def _form_chars(form: Any, text: str) -> dict[int, str]:
+    """``str.translate``'s table of ``form`` applied to each character of ``text`` on its own
+    (and of every character met before), which is the form of the whole text only when no
+    character composes or reorders with its neighbours (the caller checks).
+
+        >>> _form_chars("NFKC", "ㅋ㈜")[ord("㈜")]
+        '(주)'
+    """
+    table = _FORM_CHARS.setdefault(form, {})
+    new = {ord(c) for c in text}.difference(table)
+    for code in new:
+        table[code] = unicodedata.normalize(form, chr(code))
+    return table
 
 
 def _bert_chars(normalizer: BertNormalizer, text: str) -> dict[str, str]:
