@@ -634,8 +634,6 @@ class ChunkPlan:
             ):
                 return None  # a space out of a character (NBSP under NFKC) is a cut of its own
             outs = _ints(map(len, map(forms.__getitem__, map(ord, "".join(keys)))))
-        from core.chunk_kernels import metaspace_fragments
-
         prepend = pre.prepend_scheme in ("always", "first")
         # later chunks: "▁" + text, the ▁ at -1 (the space before); first: prepended or not
         text = (r + r.join(normal_firsts) if prepend else "".join(normal_firsts)) if first_keys else ""
@@ -645,7 +643,7 @@ class ChunkPlan:
         n, nf = len(keys), len(first_keys)
         out = np.empty((4, 4 * len(codes) + 1), np.int64)  # room for byte pieces: 4 per character
         frags = np.empty((4, n), np.int64)
-        written, good_count = metaspace_fragments(
+        written, good_count = _kernels().metaspace_fragments(
             codes,
             np.fromiter(map(len, keys), np.int64, n),
             outs,
@@ -671,13 +669,11 @@ class ChunkPlan:
         has, its length, the characters each of its characters became or empty)``."""
         import numpy as np
 
-        from core.chunk_kernels import chunk_spans
-
         piece_lengths, piece_at = pieces
         pieces_per_key, key_lengths, per_char = chunks
         out = np.empty((4, max(len(ids), 1)), np.int64)
         frags = np.empty((4, len(pieces_per_key)), np.int64)
-        written, good_count = chunk_spans(
+        written, good_count = _kernels().chunk_spans(
             np.ascontiguousarray(ids, np.int64),
             np.ascontiguousarray(bounds, np.int64),
             np.ascontiguousarray(known, np.bool_),
@@ -1029,12 +1025,10 @@ class ChunkPlan:
         model: Any = self.tok.model
         matcher_args = getattr(model, "matcher_args", None)
         if matcher_args is not None:  # WordPiece: the match and the spans in one kernel call
-            from core.chunk_kernels import wordpiece_fragments
-
             codes = np.frombuffer("".join(pieces).encode("utf-32-le"), np.int32)
             out = np.empty((4, len(codes) + len(pieces) + 1), np.int64)
             frags = np.empty((4, len(kept)), np.int64)
-            written, good_count = wordpiece_fragments(
+            written, good_count = _kernels().wordpiece_fragments(
                 codes,
                 _ints(map(len, pieces)),
                 np.array(pieces_per_key, np.int64),
@@ -1310,6 +1304,18 @@ class _LengthTable:
             lengths[[i for i, token in enumerate(names) if _BYTE_PIECE.fullmatch(token)]] = 0
         table = model.__dict__["_length_table"] = cls(names, lengths, prefix, per_piece=kind is BPE)
         return table
+
+
+_KERNELS: list = []  # core.chunk_kernels, once imported (an import statement costs ~1 µs a line)
+
+
+def _kernels():
+    """:mod:`core.chunk_kernels` (imported on first use: it loads numba)."""
+    if not _KERNELS:
+        import core.chunk_kernels
+
+        _KERNELS.append(core.chunk_kernels)
+    return _KERNELS[0]
 
 
 def _numba_loaded() -> bool:
