@@ -208,7 +208,8 @@ def _exports_of(where: str) -> dict[str, str]:
 
 
 def main() -> int:
-    """``python -m core.jit``: build every compiled-ahead kernel module that is missing or stale."""
+    """``python -m core.jit``: build every compiled-ahead kernel module that is missing or stale,
+    and fill numba's cache of the encoders' kernels."""
     import sys
 
     status = 0
@@ -226,6 +227,15 @@ def main() -> int:
             status = 1
             continue
         print(f"jit: built {built}", file=sys.stderr)
+    # the encoders' kernels stay JIT (cache=True): compile them into numba's on-disk cache now,
+    # so the explorer's first start does not spend seconds compiling on its helper thread
+    import time
+
+    from core.models.warm import load_compiled_encoders
+
+    started = time.perf_counter()
+    load_compiled_encoders()
+    print(f"jit: encoders' kernels cached ({time.perf_counter() - started:.1f} s)", file=sys.stderr)
     return status
 
 
