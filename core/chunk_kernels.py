@@ -1,11 +1,13 @@
 """Compiled fragments of one line's new chunks, for ``ChunkPlan`` (``core.encode_chunks``).
 
 ``Tokenizer.encode`` on one line at a time meets a few chunks it has not seen (a fresh
-tokenizer meets several per line). Each needs its pre-tokens merged and every token's span;
-in plain Python that cost ~10 µs a chunk, 2-3x what the native libraries spend on the whole
-line. Here the chunks of one line go through in one kernel call: the characters' ids, the
-BPE merge of every pre-token (``core.models.bpe_kernels``), and each token's span in its chunk
-from where its first character is.
+tokenizer meets several per line). Each needs its pre-tokens cut by the model and every
+token's span; in plain Python that cost ~10 µs a chunk, 2-3x what the native libraries spend
+on the whole line. Here a line's new chunks go through one kernel call: :func:`bpe_fragments`
+(plain BPE: characters' ids and classes, the merge of every pre-token, spans),
+:func:`bytelevel_fragments` (byte-level BPE), :func:`metaspace_fragments` (Unigram under
+Metaspace) and :func:`wordpiece_fragments`; the last two, and a batch's new chunks under any
+model, take their spans from the tokens' lengths in :func:`chunk_spans`.
 
     >>> import numpy as np
     >>> from core.models.bpe_kernels import PairTable
@@ -23,9 +25,10 @@ from where its first character is.
     >>> frags.tolist()   # where each chunk's tokens start, how many, how many pre-tokens, ok
     [[0, 1], [1, 3], [1, 2], [1, 1]]
 
-Imported only when encoding meets new chunks and numba is loaded (see ``ChunkPlan._few``).
-Leaves out: normalizers that move characters, unknown characters (a chunk holding one is
-reported not ``ok`` and goes the general way), models with a prefix, suffix or dropout.
+Imported only when encoding meets new chunks and numba is loaded (see
+``ChunkPlan._few_kernels``). Leaves out: normalizers that move characters across each other,
+unknown characters (a chunk holding one is reported not ``ok`` and goes the general way), BPE
+with a prefix, suffix or dropout.
 """
 
 from __future__ import annotations
@@ -187,9 +190,6 @@ def chunk_spans(
     """
     n_keys = pieces_per_key.shape[0]
     mapped = per_char.shape[0] > 0
-    longest = 1
-    for k in range(key_lengths.shape[0]):
-        longest = max(longest, key_lengths[k])
     most = 1
     if mapped:
         total = 0

@@ -182,34 +182,12 @@ class Unigram:
 
     def _best_flat(self, pieces: list[str]):
         """The compiled Viterbi of every piece: flat ids and each piece's bounds in them."""
-        from core.models.unigram_kernels import codepoints
+        from core.models.unigram_kernels import _best_ids, codepoints
 
-        return self.tokenize_codes(*codepoints(pieces), pieces)
-
-    def tokenize_codes(self, codes, bounds, pieces=None):
-        """:meth:`tokenize_ids_flat` of pieces given as their code points one after another
-        (``codes``, int32) and where each starts (``bounds``, one more than there are pieces):
-        ``(ids, bounds of each piece's ids)``. ``pieces`` (the strings) only name a piece that
-        cannot be encoded (an unknown character and no unknown token); without them the
-        pieces are made from the codes for that message."""
-        from core.models.unigram_kernels import BYTES_IF_ALL_PRESENT, UNK_ONLY, best_ids
-
-        try:
-            ids, ends = best_ids(
-                codes,
-                bounds,
-                self._kernel_trie(),
-                -1 if self.unk_id is None else self.unk_id,
-                self.unk_score,
-                unknown_runs=BYTES_IF_ALL_PRESENT if self.byte_fallback else UNK_ONLY,
-                byte_ids=self._byte_id_array(),
-            )
-        except LookupError as e:  # an unknown run and no unknown token: say which
-            k = e.args[0]
-            self.tokenize(
-                pieces[k] if pieces is not None else "".join(map(chr, codes[bounds[k] : bounds[k + 1]]))
-            )
-            raise  # not reached: tokenize raised the SubwordError that explains it
+        ids, ends, failed = _best_ids(*codepoints(pieces), *self.viterbi_args())
+        if failed >= 0:  # an unknown run and no unknown token: say which
+            self.tokenize(pieces[failed])
+            raise LookupError(failed)  # not reached: tokenize raised the SubwordError that explains it
         return ids, ends
 
     def viterbi_args(self) -> tuple:

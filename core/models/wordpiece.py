@@ -258,18 +258,9 @@ class WordPiece(VocabLookup):
     def _match_flat(self, pieces: list[str]):
         """The compiled greedy match of every piece: flat ids and each piece's bounds in them."""
         from core.models.unigram_kernels import codepoints
-        from core.models.wordpiece_kernels import longest_match_ids
+        from core.models.wordpiece_kernels import _longest_match_ids
 
-        codes, bounds = codepoints(pieces)
-        ids, ends = longest_match_ids(
-            codes,
-            bounds,
-            self._trie(),
-            self.continuing_subword_prefix,
-            self._unk_id,
-            self.max_input_chars_per_word,
-        )
-        return ids, ends
+        return _longest_match_ids(*codepoints(pieces), *self.matcher_args())
 
     def __getstate__(self) -> dict:
         """Pickle without the kernel's trie (rebuilt on first use)."""
