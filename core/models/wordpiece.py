@@ -228,14 +228,10 @@ class WordPiece(VocabLookup):
         the trie's arrays, where continuing pieces start, the unknown token, the longest word."""
         found = self.__dict__.get("_matcher_args")
         if found is None:
-            from core.models.unigram_kernels import child_of
+            from core.models.wordpiece_kernels import continuing_root
 
             trie = self._trie()
-            node = 0
-            for c in self.continuing_subword_prefix:
-                node = int(child_of(trie.keys, trie.children, node, ord(c)))
-                if node < 0:
-                    break
+            node = continuing_root(trie, self.continuing_subword_prefix)
             found = self._matcher_args = (
                 trie.keys,
                 trie.children,

@@ -27,12 +27,19 @@ def longest_match_ids(
     codes: np.ndarray, bounds: np.ndarray, trie: PieceTrie, prefix: str, unk_id: int, max_chars: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """The ids of each word: ``ids[ends[k]:ends[k + 1]]`` is word ``k``'s."""
+    node = continuing_root(trie, prefix)
+    return _longest_match_ids(codes, bounds, trie.keys, trie.children, trie.piece_id, node, unk_id, max_chars)
+
+
+def continuing_root(trie: PieceTrie, prefix: str) -> int:
+    """The trie node the continuing prefix (``##``) ends at, where a word's later pieces are
+    looked for (-1 if no piece starts with it)."""
     node = 0
     for c in prefix:
         node = int(child_of(trie.keys, trie.children, node, ord(c)))
         if node < 0:
             break
-    return _longest_match_ids(codes, bounds, trie.keys, trie.children, trie.piece_id, node, unk_id, max_chars)
+    return node
 
 
 @kernel
