@@ -333,10 +333,8 @@ class ChunkPlan:
             list(dict.fromkeys(compress(parts, map(is_, frags, repeat(None))))) if None in frags else []
         )
         made_first = made = None
-        if (
-            missing_first and missing_later and self.kind == "lead"
-        ):  # both at once (a line of a fresh tokenizer)
-            both = self._lead_fragments(missing_first, missing_later)
+        if missing_first and missing_later and self.kind == "lead" and self._few_kernels():
+            both = self._lead_fragments(missing_first, missing_later)  # a fresh tokenizer's line
             if both is not None:
                 made_first, made = both
         if missing_first:
@@ -489,9 +487,9 @@ class ChunkPlan:
                 if kernels and not first and table.per_piece and self.kind != "lead":
                     compiled = self._few_compiled(keys, table)  # plain BPE: one kernel for all
                 elif kernels and self.kind == "lead":
-                    found = self._lead_compiled([] if not first else keys, keys if not first else [], table)
-                    if found is not None:
-                        compiled = (found[0], found[2]) if first else (found[1], found[3])
+                    both = self._lead_fragments(keys if first else [], [] if first else keys)
+                    if both is not None:
+                        return both[0] if first else both[1]
                 if compiled is not None:
                     made, rest = compiled
                 elif kernels:
@@ -517,11 +515,12 @@ class ChunkPlan:
     def _lead_fragments(
         self, first_keys: list[str], later_keys: list[str]
     ) -> tuple[dict[str, int], dict[str, int]] | None:
-        """:meth:`_fragments` of a line's new first chunk(s) and new later chunks together, in
-        one pass of :meth:`_lead_compiled` (two kernel calls where there were four), the chunks
-        it leaves one by one; None when it cannot take them (the two go apart)."""
+        """:meth:`_fragments` of Metaspace chunks, texts' first ones and later ones together, in
+        one pass of :meth:`_lead_compiled`, the chunks it leaves one by one; None when it cannot
+        take them (:meth:`_plain_fragments` then does). The caller has checked that the kernels
+        may be loaded."""
         table = self._length_table()
-        if table is None or not self._few_kernels():
+        if table is None:
             return None
         found = self._lead_compiled(first_keys, later_keys, table)
         if found is None:
