@@ -31,7 +31,12 @@ Analysers (runtime dependencies, see the README; nothing downloads at run time):
 - ``ko``: kiwipiepy, whose model ships as the ``kiwipiepy_model`` package;
 - ``ja``: SudachiPy with ``sudachidict_core``, split mode A (the shortest units).
 
-Each process loads its analyser once, on first use (about a second for Kiwi).
+Each process loads its analyser once, on first use (about three seconds for Kiwi,
+its first analysis included). A process with a window to keep alive calls
+:func:`load_analysers_apart` first: its analysers then run in child processes of
+their own, loaded beside it (:func:`start_analysers`, :func:`analysers_ready`),
+because Kiwi's loading holds the interpreter lock in one piece for 1.4-1.8 s.
+
 If a package is missing, building the pre-tokenizer raises a ConfigError that
 says which package to install.
 
@@ -41,10 +46,17 @@ and `tokenizers` compatibility (it has no analyser; see ``core.formats.detect``)
 
 from __future__ import annotations
 
+import atexit
+import json
+import os
+import subprocess
+import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Protocol
 
-from core.errors import ConfigError
+from core.errors import ConfigError, SubwordError
 from core.hangul import compose_spans, is_conjoining_jamo, is_hangul
 from core.pre_tokenizers import Metaspace
 from core.text import NormalizedString
@@ -115,8 +127,12 @@ class _Sudachi:
         return out
 
 
-_LOADERS = {"ko": _Kiwi, "ja": _Sudachi}
-_loaded: dict[str, object] = {}
+class _Analyser(Protocol):
+    def boundaries(self, text: str) -> set[int]: ...
+
+
+_LOADERS: dict[str, Callable[[], _Analyser]] = {"ko": _Kiwi, "ja": _Sudachi}
+_loaded: dict[str, _Analyser] = {}
 _lock = threading.Lock()
 
 
@@ -132,16 +148,207 @@ def check_analyser(language: str) -> None:
         )
 
 
-def analyser(language: str):
-    """The process's analyser for ``language``, loaded on first use."""
+def analyser(language: str) -> _Analyser:
+    """The process's analyser for ``language``, loaded on first use (started, if apart)."""
     found = _loaded.get(language)
     if found is None:
         with _lock:
             found = _loaded.get(language)
             if found is None:
                 check_analyser(language)
-                found = _loaded[language] = _LOADERS[language]()
+                apart = _apart_pid == os.getpid()
+                found = _loaded[language] = _Apart(language) if apart else _LOADERS[language]()
     return found
+
+
+# -- analysers in processes of their own --------------------------------------------------
+# The process that asked for them; a child it spawns (a training job) loads its own in-process.
+_apart_pid: int | None = None
+
+
+def load_analysers_apart() -> None:
+    """From now on, this process's analysers run in child processes of their own.
+
+    For a process that must never stop answering (the explorer): loading Kiwi holds the
+    interpreter lock for 1.4-1.8 s in one piece, and its first analysis another ~1.5 s, so
+    no helper thread could keep a window painting meanwhile. Apart, each analysis is one
+    round trip down a pipe (its wait releases the lock), and the cuts are the same.
+    """
+    global _apart_pid
+    _apart_pid = os.getpid()
+
+
+def analysers_apart() -> bool:
+    """Whether this process's analysers run in processes of their own."""
+    return _apart_pid == os.getpid()
+
+
+def analyser_languages(pre_tokenizer) -> list[str]:
+    """The languages whose analyser ``pre_tokenizer`` (or a Sequence holding it) uses.
+
+    >>> from core.pre_tokenizers import Sequence, Whitespace
+    >>> analyser_languages(Sequence([Whitespace(), MorphemeSplit("ko")]))
+    ['ko']
+    """
+    found: list[str] = []
+    for p in getattr(pre_tokenizer, "pre_tokenizers", None) or [pre_tokenizer]:
+        if p is not pre_tokenizer:
+            found += [lang for lang in analyser_languages(p) if lang not in found]
+        elif isinstance(p, MorphemeSplit) and p.language not in found:
+            found.append(p.language)
+    return found
+
+
+def start_analysers(languages: Iterable[str]) -> None:
+    """Begin loading these analysers without waiting for them, if they load apart (a
+    process in which they load in-process loads each on first use, as ever)."""
+    if _apart_pid == os.getpid():
+        for language in languages:
+            analyser(language)
+
+
+def analysers_ready(languages: Iterable[str]) -> bool:
+    """Whether analysing with each of ``languages`` would start at once (loaded, or failed
+    to load: that error is then raised by the analysis itself)."""
+    for language in languages:
+        found = _loaded.get(language)
+        if found is None or (isinstance(found, _Apart) and not found.ready.is_set()):
+            return False
+    return True
+
+
+def wait_for_analysers(languages: Iterable[str]) -> None:
+    """Load these analysers and wait until they answer (apart: without holding the lock)."""
+    for language in languages:
+        found = analyser(language)
+        if isinstance(found, _Apart):
+            found.ready.wait()
+
+
+class _Apart:
+    """``language``'s analyser in a child process (``python -m core.morphemes LANGUAGE``).
+
+    One JSON line per request (a list of texts) and one per answer (their boundaries); the
+    child says ``{"ready": true}`` once its analyser has loaded and analysed a first text.
+    """
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self.ready = threading.Event()
+        self._error: str | None = None
+        self._lock = threading.Lock()
+        env = dict(os.environ)
+        root = str(Path(__file__).resolve().parent.parent)  # where ``core`` is importable from
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        self._proc = subprocess.Popen(
+            [sys.executable, "-m", "core.morphemes", language],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            env=env,
+        )
+        _children.append(self)
+        threading.Thread(target=self._await_ready, name=f"{language} analyser", daemon=True).start()
+
+    def _await_ready(self) -> None:
+        try:
+            said = self._read()
+            if "error" in said:
+                self._error = said["error"]
+        except SubwordError as e:
+            self._error = str(e)
+        self.ready.set()
+
+    def _read(self):
+        assert self._proc.stdout is not None
+        line = self._proc.stdout.readline()
+        if not line:
+            raise SubwordError(f"the {self.language} morpheme analyser's process ended unexpectedly")
+        return json.loads(line)
+
+    def boundaries(self, text: str) -> set[int]:
+        self.ready.wait()
+        if self._error is not None:
+            self._forget()
+            raise ConfigError(self._error)
+        with self._lock:
+            assert self._proc.stdin is not None
+            try:
+                self._proc.stdin.write(json.dumps([text]).encode("ascii") + b"\n")
+                self._proc.stdin.flush()
+                said = self._read()
+            except (OSError, SubwordError) as e:
+                self._forget()
+                raise SubwordError(f"the {self.language} morpheme analyser's process failed: {e}") from None
+        if "error" in said:
+            raise SubwordError(said["error"])
+        return set(said["boundaries"][0])
+
+    def _forget(self) -> None:
+        """The next analysis in this language starts a new process."""
+        if _loaded.get(self.language) is self:
+            del _loaded[self.language]
+
+    def close(self) -> None:
+        """End the child (it ends at the end of its input; killed if it does not within 1 s)."""
+        if self._proc.stdin is not None and not self._proc.stdin.closed:
+            try:
+                self._proc.stdin.close()
+            except OSError:  # it has ended already (a request it never read is being flushed)
+                pass
+        try:
+            self._proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            self._proc.kill()
+            self._proc.wait()
+
+
+_children: list[_Apart] = []
+
+
+@atexit.register
+def _end_children() -> None:
+    for child in _children:
+        child.close()
+
+
+# What a child analyses before it says ready, so that the window's first real text does not
+# pay for tables built on first use (measured with Kiwi 0.24: "가나다" 1.6 s, then the first
+# sentence of several words 29 ms; after this paragraph such sentences take ~0.5 ms).
+_WARM_UP = {
+    "ko": (
+        "가나다",
+        "철수는 학교에 가서 친구들과 함께 점심을 먹었습니다. 오늘은 날씨가 정말 좋네요! "
+        "영화가 생각보다 재미있었어요. 배우들의 연기도 훌륭했고 음악도 좋았습니다. "
+        "그런데 내일은 비가 올까요? 저는 집에서 책을 읽을 거예요. 123개의 토큰, ㅋㅋㅋ ㅠㅠ",
+    ),
+    "ja": ("吾輩は猫である。名前はまだ無い。どこで生れたかとんと見当がつかぬ。",),
+}
+
+
+def _serve(language: str) -> None:
+    """The child's side of :class:`_Apart`: load, say ready, then answer until stdin ends."""
+    out = os.fdopen(os.dup(1), "w", encoding="ascii")
+    os.dup2(2, 1)  # anything the analyser prints goes to stderr, never into the answers
+    sys.stdout = sys.stderr
+
+    def say(obj) -> None:
+        out.write(json.dumps(obj) + "\n")
+        out.flush()
+
+    try:
+        found = _LOADERS[language]()
+        for text in _WARM_UP[language]:  # Kiwi's first analyses build tables: 1.6 s, then 30 ms
+            found.boundaries(text)
+    except Exception as e:  # noqa: BLE001 - reported to the parent, which raises it where it is used
+        say({"error": f"the {language} morpheme analyser could not load: {type(e).__name__}: {e}"})
+        return
+    say({"ready": True})
+    for line in sys.stdin.buffer:
+        try:
+            texts = json.loads(line)
+            say({"boundaries": [sorted(found.boundaries(t)) for t in texts]})
+        except Exception as e:  # noqa: BLE001 - one bad request must not end the analyser
+            say({"error": f"the {language} morpheme analyser failed: {type(e).__name__}: {e}"})
 
 
 class MorphemeSplit(Metaspace):
@@ -243,3 +450,7 @@ def _cut(text: NormalizedString, replacement: str, cuts: list[int]) -> list[Norm
     bounds = sorted({i for i, c in enumerate(s) if c == replacement and i > 0} | set(cuts))
     bounds = [0, *bounds, len(s)]
     return [text.slice(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+
+
+if __name__ == "__main__":
+    _serve(sys.argv[1])
