@@ -212,11 +212,14 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication
 
     from core.errors import SubwordError
+    from core.morphemes import load_analysers_apart
     from subword_gui.language import chosen_language, install_translators
     from subword_gui.main_window import APP_NAME, MainWindow
     from subword_gui.style.theme import apply_theme
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    # Kiwi's loading holds the interpreter lock ~3 s in one piece: the window's analysers run apart
+    load_analysers_apart()
     app.setApplicationName(APP_NAME)
     app.setOrganizationName("SubwordExplorer")
     app.setDesktopFileName("subword-explorer")  # ties the window to the menu entry and its icon

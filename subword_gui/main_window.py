@@ -43,6 +43,7 @@ from core.formats.registry import (
     save_dialog_filters,
     save_format_for_suffix,
 )
+from subword_gui.background.analysers import after_analysers
 from subword_gui.background.beside import run_beside
 from subword_gui.engine_text import localize
 from subword_gui.language import localized
@@ -1191,6 +1192,17 @@ class MainWindow(QMainWindow):
         threading.Thread(target=load, daemon=True, name="restore-last-run").start()
 
     def _on_last_run_loaded(self, result) -> None:
+        # a morpheme-aware run waits for its analyser, which loads apart for a few seconds
+        runs = [result[0]] if isinstance(result, tuple) else []
+        if isinstance(self._restart_runs, list):
+            runs += self._restart_runs
+        after_analysers(
+            [run.tokenizer for run in runs],
+            lambda: self._restore_loaded(result),
+            waiting=self.state.say_analysers_loading,
+        )
+
+    def _restore_loaded(self, result) -> None:
         self._restore_pending = False
         others, self._restart_runs = self._restart_runs, []
         if isinstance(others, Exception):

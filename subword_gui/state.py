@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
+from subword_gui.background.analysers import after_analysers
+
 
 class AppState(QObject):
     corpus_changed = Signal(object)
@@ -51,6 +53,7 @@ class AppState(QObject):
         self.shown_run = None  # the Run whose tokenizer is full_tokenizer (None: opened from a file)
         self._next_run_id = 1
         self.discarded_any = False  # a run was discarded this session (quitting then keeps no stale one)
+        self._handovers = 0  # models handed to set_full_tokenizer: the last one is shown
 
     def set_corpus(self, counts, path: str | None = None) -> None:
         self.corpus = counts
@@ -58,11 +61,30 @@ class AppState(QObject):
         self.corpus_changed.emit(counts)
 
     def set_full_tokenizer(
-        self, tokenizer, options=None, merge_events=None, round_events=None, origin: str = ""
+        self, tokenizer, options=None, merge_events=None, round_events=None, origin: str = "", run=None
     ) -> None:
-        """Show ``tokenizer`` uncut; ``origin`` names the file it was opened from, if it was."""
+        """Show ``tokenizer`` uncut; ``origin`` names the file it was opened from, if it was,
+        and ``run`` the Run that holds it.
+
+        A morpheme-aware model reaches the panels once its analyser answers (it loads in a
+        process of its own, for a few seconds; the status bar says so meanwhile). A model
+        handed over in between wins: the waiting one is then dropped."""
+        self._handovers += 1
+        handover = self._handovers
+
+        def show() -> None:
+            if handover == self._handovers:
+                self._show_full(tokenizer, options, merge_events, round_events, origin, run)
+
+        after_analysers([tokenizer], show, waiting=self.say_analysers_loading)
+
+    def _show_full(self, tokenizer, options, merge_events, round_events, origin: str, run) -> None:
         self.model_origin = origin
-        if self.shown_run is not None and self.shown_run.tokenizer is not tokenizer:
+        if (
+            self.shown_run is not None
+            and self.shown_run is not run
+            and self.shown_run.tokenizer is not tokenizer
+        ):
             self.shown_run = None
             self.runs_changed.emit()
         self.full_tokenizer = tokenizer
@@ -71,6 +93,19 @@ class AppState(QObject):
         self.round_events = list(round_events or [])
         self.full_tokenizer_changed.emit(tokenizer)
         self.set_tokenizer(tokenizer, tokenizer.vocab_size)
+        if run is not None:
+            self.shown_run = run
+            self.runs_changed.emit()
+
+    def say_analysers_loading(self, languages: list[str]) -> None:
+        from core.morphemes import ANALYSERS
+
+        names = ", ".join(ANALYSERS[lang][2] for lang in languages)
+        self.status_message.emit(
+            self.tr(
+                "Loading the morpheme analyser {0}: the model shows once it answers (a few seconds)…"
+            ).format(names)
+        )
 
     def set_tokenizer(self, tokenizer, vocab_size: int | None = None) -> None:
         self.tokenizer = tokenizer
@@ -95,7 +130,9 @@ class AppState(QObject):
     def show_run(self, run) -> None:
         """Make ``run``'s tokenizer the shown one, uncut (every panel follows)."""
         if run.tokenizer is not self.full_tokenizer:
-            self.set_full_tokenizer(run.tokenizer, run.options, run.merge_events, run.round_events)
+            self.set_full_tokenizer(run.tokenizer, run.options, run.merge_events, run.round_events, run=run)
+            return
+        self._handovers += 1  # a model still waiting for its analyser is not shown after all
         self.shown_run = run
         self.runs_changed.emit()
 

@@ -57,6 +57,7 @@ from core.stats import (
     token_spans,
     word_count_stats,
 )
+from subword_gui.background.analysers import loading_analysers
 from subword_gui.background.jobs import can_truncate, min_vocab_size, truncate_tokenizer
 from subword_gui.panels.runs import what_sets_apart
 from subword_gui.state import on_screen
@@ -724,8 +725,12 @@ class ComparePanel(QWidget):
     def compare(self) -> None:
         """Encode the text under every column's tokenizer and redraw (called when shown)."""
         self._timer.stop()
-        self._stale = False
         tokenizers = [c.tokenizer for c in self.columns]
+        if loading_analysers(tokenizers):  # a column's morpheme analyser is still loading apart
+            self._stale = True
+            self._timer.start()
+            return
+        self._stale = False
         text = self.text()
         lines = capped_lines(text)
         # every column encodes on the GUI thread: a pasted 100,000-character word would freeze

@@ -33,6 +33,8 @@ from PySide6.QtWidgets import (
 
 from core.events import Progress
 from core.korean_study import PIPELINES, korean_study, split_held_out
+from core.pre_tokenizers import pre_tokenizer_from_name
+from subword_gui.background.analysers import after_analysers, loading_analysers
 from subword_gui.background.workers import Job
 from subword_gui.runs import Run
 
@@ -169,6 +171,8 @@ class KoreanStudy(QObject):
         self.view.cancel_button.setEnabled(True)
         self.view.show()
         self.view.raise_()
+        # the morpheme-aware run's analyser loads beside the training, ready when the runs land
+        loading_analysers(pre_tokenizer_from_name(pre) for _, pre in PIPELINES.values())
         self.job = Job(korean_study, train, held_out, vocab_size, parent=self)
         self.job.events.connect(self._on_events)
         self.job.finished.connect(self._on_finished)
@@ -196,6 +200,9 @@ class KoreanStudy(QObject):
         self.window.report_error(self.tr("Korean study"), message)
 
     def _on_finished(self, rows) -> None:
+        after_analysers([r.tokenizer for r in rows], lambda: self._show_finished(rows))
+
+    def _show_finished(self, rows) -> None:
         self.rows = rows
         self.view.show_rows(rows)
         self.view.status.setText(

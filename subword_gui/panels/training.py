@@ -57,6 +57,7 @@ from core.training import (
     build_pre_tokenizer,
 )
 from subword_gui.background import jobs
+from subword_gui.background.analysers import POLL_MS, loading_analysers
 from subword_gui.background.workers import Job, next_turn
 from subword_gui.engine_text import localize, phase_label
 from subword_gui.panels.item_models import MergeLogModel, UnigramRoundModel
@@ -751,6 +752,8 @@ class TrainingPanel(QWidget):
         self._previewed = False
         self._shown_before_steps = (self.state.tokenizer, self.state.vocab_size)
         self.merge_model.set_style(_style_of_options(options))
+        # a morpheme analyser loads beside the training (seconds), so the model can show when it lands
+        loading_analysers([build_pre_tokenizer(options)])
         self.job = Job(jobs.train_job, source, options, cache, parent=self)
         self.job.events.connect(self._on_events)
         self.job.finished.connect(self._on_finished)
@@ -940,11 +943,17 @@ class TrainingPanel(QWidget):
         next_turn(self, self._land)
 
     def _land(self) -> None:
-        """Hand the trained model to every panel (state.set_full_tokenizer)."""
-        landing, self._landing = getattr(self, "_landing", None), None
+        """Hand the trained model to every panel (state.set_full_tokenizer), once its morpheme
+        analyser answers, if it has one (started with the training; loaded in a process of
+        its own: see subword_gui.background.analysers)."""
+        landing = getattr(self, "_landing", None)
         if landing is None:
             return
         tok, options, rows = landing
+        if loading_analysers([tok]):
+            QTimer.singleShot(POLL_MS, self._land)
+            return
+        self._landing = None
         self._landed = tok
         self.state.set_full_tokenizer(tok, options, rows, list(self.round_model.rows))
         self.training_finished.emit(tok)
@@ -953,6 +962,9 @@ class TrainingPanel(QWidget):
 
     def _on_finished(self, result) -> None:
         self._land()  # the curve may arrive in the same turn as the model
+        if getattr(self, "_landing", None) is not None:  # the model waits for its analyser: so does its curve
+            QTimer.singleShot(POLL_MS, lambda: self._on_finished(result))
+            return
         self._phase = "idle"
         self._on_curve(result.points, result.n_lines, result.kind)
 

@@ -2,6 +2,13 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ko_KR">
 <context>
+    <name>AppState</name>
+    <message>
+        <source>Loading the morpheme analyser {0}: the model shows once it answers (a few seconds)…</source>
+        <translation>형태소 분석기 {0}를 불러오는 중입니다. 분석기가 준비되면 모델이 표시됩니다(몇 초 걸립니다)…</translation>
+    </message>
+</context>
+<context>
     <name>CompareColumn</name>
     <message>
         <source> {0} </source>
