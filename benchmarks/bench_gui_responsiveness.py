@@ -21,6 +21,12 @@ What it measures (targets from the issue in brackets):
    word on a helper thread), and the longest event-loop gap throughout [the window
    never freezes]. ``--tokenizer FILE`` measures only this, with that tokenizer
    instead of training one (quicker, for work on the views).
+6. ``--morph-relaunch`` measures only a relaunch whose last run was morpheme-aware
+   (``ko-morph``: Kiwi loads for ~3 s holding its process's interpreter lock): a fresh
+   process per run shows the window, restores that run and segments text typed at once;
+   the longest event-loop gap from the window shown until the restored model's tokens are
+   shown, with the analyser apart (as the launcher does) and, for comparison, loaded in the
+   window's process [the window never freezes: < 50 ms].
 
 Offscreen rendering is used (what CI has); on a desktop the paint costs differ.
 Prints what it measures; it does not assert the targets.
@@ -62,6 +68,83 @@ app.processEvents()
 window.repaint()
 print("shown", time.perf_counter() - t0, flush=True)
 """
+
+
+RELAUNCH_SCRIPT = r"""
+import sys, time
+sys.path.insert(0, sys.argv[4])
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+from bench_gui_responsiveness import GapMeter, settle, wait_for
+app = QApplication(sys.argv[:1])
+from subword_gui.style.theme import apply_theme
+from subword_gui.main_window import MainWindow
+from core.morphemes import load_analysers_apart
+apply_theme(app)
+if sys.argv[3] == "apart":
+    load_analysers_apart()  # as subword_gui/app.py does
+window = MainWindow(settings=QSettings(sys.argv[1], QSettings.Format.IniFormat), open_sample=False,
+                    data_dir=sys.argv[2])
+window.resize(1400, 900)
+window.show()
+window.load_engine_beside()
+settle(app, 0.3)
+meter = GapMeter()
+t0 = time.perf_counter()
+meter.start()
+window.restore_last_run()
+text = "철수는 치킨을 먹고 볶음밥을 먹고 있다 영화가 정말 재미있었어요"
+window.segmentation_panel.set_text(text)  # typed at once, as a user does
+run = wait_for(app, window.run_restored, 120)[0]
+shown = lambda: [ln.encoding.tokens for ln in window.segmentation_panel.lines()] == [run.tokenizer.encode(text).tokens]
+while not shown():
+    settle(app, 0.01)
+done = time.perf_counter() - t0
+settle(app, 0.5)
+meter.stop()
+print(f"tokens {done:.2f}", flush=True)
+meter.report("gaps")
+"""
+
+
+def measure_morph_relaunch(corpus: Path, runs: int = 3) -> None:
+    """Relaunches on a morpheme-aware run, each in a fresh process (see the module docstring)."""
+    from core.events import drain
+    from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+    from subword_gui.runs import Run, save_last_run
+
+    lines = corpus.read_text(encoding="utf-8").splitlines()[:2000]
+    options = TrainOptions("bpe", vocab_size=2000, pre_tokenizer="ko-morph", special_tokens=["<unk>"])
+    tok = drain(train_from_counts(pre_tokenize_lines(lines, options), options))
+    tmp = Path(tempfile.mkdtemp())
+    save_last_run(Run(1, "ko-morph BPE", tok, options, corpus=corpus.name), tmp / "data")
+    print(
+        f"relaunch on a ko-morph BPE run of {tok.vocab_size:,} tokens ({len(lines):,} lines of {corpus.name})"
+    )
+    for i in range(runs):
+        for mode in ("apart", "in-process"):
+            out = subprocess.run(
+                [
+                    sys.executable,
+                    "-c",
+                    RELAUNCH_SCRIPT,
+                    str(tmp / f"s{i}{mode}.ini"),
+                    str(tmp / "data"),
+                    mode,
+                    str(ROOT / "benchmarks"),
+                ],
+                capture_output=True,
+                text=True,
+                cwd=ROOT,
+                env=dict(os.environ, PYTHONPATH=str(ROOT)),
+            )
+            if out.returncode != 0:
+                raise SystemExit(out.stderr)
+            said = dict(line.split(" ", 1) for line in out.stdout.splitlines() if " " in line)
+            print(
+                f"  run {i + 1}, analyser {mode}: restored model's tokens shown after "
+                f"{said['tokens']} s; {said['gaps:'] if 'gaps:' in said else said.get('gaps', '')}"
+            )
 
 
 class GapMeter:
@@ -310,6 +393,7 @@ def main() -> None:
     ap.add_argument("--tokenizer", type=Path, help="measure only the long word, with this tokenizer file")
     ap.add_argument("--word-chars", type=int, default=100_000)
     ap.add_argument("--sample", action="store_true", help="say where the GUI thread is during each stall")
+    ap.add_argument("--morph-relaunch", action="store_true", help="measure only a relaunch on a ko-morph run")
     args = ap.parse_args()
     # The explorer's bytecode current, as an installed package has it (pip compiles at install).
     # subtle: with PYTHONDONTWRITEBYTECODE set (as on the team's machine) every run compiled the
@@ -321,6 +405,9 @@ def main() -> None:
         compileall.compile_dir(ROOT / package, quiet=2)
     if args.sample:
         StallSampler.active = StallSampler()
+    if args.morph_relaunch:
+        measure_morph_relaunch(args.corpus)
+        return
     if args.tokenizer is not None:
         app, window = make_window()
         from core.formats.detect import open_tokenizer
