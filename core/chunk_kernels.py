@@ -426,3 +426,45 @@ def wordpiece_fragments(
         out,
         frags,
     )
+
+
+@kernel
+def assemble(frags, part_lengths, gap, start, ids, starts, ends, words, at, count, word_count):
+    """One text's tokens from its chunks' fragments in the store (``ChunkPlan._assemble``):
+    chunk ``k`` is fragment ``frags[k]``, ``part_lengths[k]`` characters long, ``gap``
+    characters (a space, or none) before the next; the first starts at ``start``. The store's
+    columns (``core.encode_chunks._Store``, read where they are: ``array.array``s) hold each
+    fragment's tokens from ``at[f]``, ``count[f]`` of them, spans relative to the chunk, from
+    ``word_count[f]`` pre-tokens.
+
+    Returns rows: ids, each token's place in the store (its string's), starts, ends (shifted to
+    where the chunk starts) and pre-token indexes (after the earlier chunks' pre-tokens).
+
+        >>> from array import array
+        >>> q = lambda *values: array("q", values)
+        >>> # the store: fragment 0 "hug" (one token), fragment 1 "pug" ("p", "ug"), as "hug pug hug"
+        >>> assemble(q(0, 1, 0), q(3, 3, 3), 1, 0, q(4, 5, 3), q(0, 0, 1), q(3, 1, 3), q(0, 0, 0),
+        ...          q(0, 1), q(1, 2), q(1, 1)).tolist()
+        [[4, 5, 3, 4], [0, 1, 2, 0], [0, 4, 5, 8], [3, 5, 7, 11], [0, 1, 1, 2]]
+    """
+    n = len(frags)
+    total = 0
+    for k in range(n):
+        total += count[frags[k]]
+    out = np.empty((5, total), np.int64)
+    t = 0
+    pos = start
+    word = 0
+    for k in range(n):
+        f = frags[k]
+        a = at[f]
+        for i in range(a, a + count[f]):
+            out[0, t] = ids[i]
+            out[1, t] = i
+            out[2, t] = starts[i] + pos
+            out[3, t] = ends[i] + pos
+            out[4, t] = words[i] + word
+            t += 1
+        word += word_count[f]
+        pos += part_lengths[k] + gap
+    return out

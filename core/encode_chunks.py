@@ -79,6 +79,8 @@ CHUNK_CACHE_MAX = 256  # characters; longer chunks (a long word, a line without 
 # lines whose new chunks were made in plain Python before they go compiled (see
 # ChunkPlan._few_kernels): ~25 ms of them, against ~0.4 s for importing numba
 FEW_COMPILED_AFTER = 500
+# chunks in a text above which it is assembled by a kernel call (~2 µs, what two chunks cost in Python)
+ASSEMBLE_COMPILED_AFTER = 2
 
 # Normalizers that leave an ASCII space a space and change nothing across one.
 _SPACE_LOCAL_NORMALIZERS = (NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, BertNormalizer, Nmt, Jamo)
@@ -378,8 +380,38 @@ class ChunkPlan:
 
         subtle: a plain loop, with one-token chunks (most of them) appended directly, beats
         chains of C iterators here: a text has a handful of chunks, and each iterator is an
-        object to build."""
+        object to build. Once :mod:`core.chunk_kernels` is loaded, a text of more than a
+        couple of chunks is gathered by one kernel call (:func:`core.chunk_kernels.assemble`:
+        the loop cost ~2 µs a chunk, most of a line's encode when all its words were seen)."""
         store = self.store
+        kernels = sys.modules.get("core.chunk_kernels")
+        if (
+            kernels is not None
+            and len(parts) > ASSEMBLE_COMPILED_AFTER
+            and not getattr(kernels.__spec__, "_initializing", False)  # (another thread importing it)
+        ):
+            ids_, at, starts_, ends_, words_ = kernels.assemble(
+                array("q", frags),
+                array("q", map(len, parts)),
+                0 if self.kind == "regex" else 1,
+                start,
+                store.ids,
+                store.starts,
+                store.ends,
+                store.words,
+                store.at,
+                store.count,
+                store.word_count,
+            ).tolist()
+            # ids stay a list (what reading them gives, not copied again); tuples for the rest,
+            # which the cyclic collector stops walking
+            return Encoding.from_spans(
+                ids_,
+                tuple(map(store.tokens.__getitem__, at)),
+                tuple(starts_),
+                tuple(ends_),
+                tuple(words_),
+            )
         s_ids, s_tokens, s_starts, s_ends, s_words = (
             store.ids,
             store.tokens,

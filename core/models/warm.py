@@ -34,7 +34,8 @@ def load_compiled_encoders() -> None:
         if tokenize_batch is not None:
             tokenize_batch(["hug", "hugg"])
     # and a line's new words (core.chunk_kernels), as the explorer's text box meets them: under
-    # Whitespace, byte-level, Metaspace and WordPiece's (each loads its own kernel: 8-11 ms the first time)
+    # Whitespace, byte-level, Metaspace and WordPiece's (each loads its own kernel: 8-11 ms the
+    # first time), three chunks: a line of more than two is gathered by a kernel too
     from core.pre_tokenizers import ByteLevel, Metaspace, Whitespace
     from core.tokenizer import Tokenizer
 
@@ -44,5 +45,5 @@ def load_compiled_encoders() -> None:
         (unigram, Metaspace()),
         (wordpiece, Whitespace()),
     ):
-        Tokenizer(model, pre_tokenizer=pre_tokenizer).encode("hug hugg")
+        Tokenizer(model, pre_tokenizer=pre_tokenizer).encode("hug hugg hug")
     _loaded = True

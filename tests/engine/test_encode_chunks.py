@@ -482,6 +482,26 @@ def test_lines_encoded_one_by_one_through_the_kernel_match_the_general_path(punc
     assert not texts or "core.chunk_kernels" in sys.modules
 
 
+@pytest.mark.parametrize("config", [*CONFIGS, "byte-level", "byte-level-prefix"], ids=str)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(TEXT, min_size=1, max_size=4))
+def test_a_text_gathered_by_the_kernel_is_what_the_loop_gathers(models, config, texts, monkeypatch):
+    """core.chunk_kernels.assemble reads the store's columns and shifts each chunk into place
+    as ChunkPlan._assemble's loop does (gap between chunks, a prefix space's start of -1)."""
+    import core.chunk_kernels  # noqa: F401  # loaded: texts of several chunks take the kernel
+
+    if isinstance(config, str):
+        tok = _byte_level(models, config.endswith("prefix"))
+    else:
+        tok = _tokenizer(models, *config)
+    texts = texts + [" ".join(texts), "  ".join(texts[::-1])]
+    monkeypatch.setattr(encode_chunks, "ASSEMBLE_COMPILED_AFTER", 1_000_000)
+    looped = [_fields(tok.encode(text)) for text in texts]
+    monkeypatch.setattr(encode_chunks, "ASSEMBLE_COMPILED_AFTER", 0)
+    assert [_fields(tok.encode(text)) for text in texts] == looped
+    assert [_fields(tok._encode_general(text)) for text in texts] == looped
+
+
 def test_numba_half_imported_by_another_thread_is_not_loaded(monkeypatch):
     """The explorer's start-up helper imports numba beside the window: a line typed meanwhile
     takes the plain Python way rather than wait for that import (Python's module lock)."""

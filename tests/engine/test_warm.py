@@ -26,3 +26,14 @@ def test_the_tiny_bpe_model_merges_as_its_two_merges_say():
 
     bpe = BPE({"h": 0, "u": 1, "g": 2, "ug": 3, "hug": 4}, [("u", "g"), ("h", "ug")])
     assert bpe.tokenize_ids_batch(["hug", "hugg"]) == [[4], [4, 2]]
+
+
+def test_loading_the_compiled_encoders_loads_the_kernel_that_gathers_a_line():
+    code = (
+        "from core.models.warm import load_compiled_encoders\n"
+        "load_compiled_encoders()\n"
+        "import core.chunk_kernels\n"
+        "print(len(core.chunk_kernels.assemble.signatures))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert int(out) >= 1  # its machine code loaded now, not on the explorer's first long line
