@@ -104,6 +104,29 @@ settle(app, 0.5)
 meter.stop()
 print(f"tokens {done:.2f}", flush=True)
 meter.report("gaps")
+# keystrokes at the end of a line of Korean (the line is analysed again at each key)
+import statistics
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+seg, editor = window.segmentation_panel, window.segmentation_panel.editor
+cursor = editor.textCursor()
+cursor.movePosition(cursor.MoveOperation.End)
+editor.setTextCursor(cursor)
+editor.setFocus()
+keys = []
+for i in range(30):
+    got = []
+    seg.segmented.connect(lambda got=got: got.append(1))
+    t = time.perf_counter()
+    QTest.keyClick(editor, Qt.Key.Key_A if i % 2 == 0 else Qt.Key.Key_Backspace)
+    while not got:
+        app.processEvents()
+    editor.viewport().repaint()
+    seg.strip.repaint()
+    keys.append(time.perf_counter() - t)
+    seg.segmented.disconnect()
+    settle(app, 0.02)
+print(f"keys median {1000 * statistics.median(keys):.1f} ms, max {1000 * max(keys):.1f} ms")
 """
 
 
@@ -142,8 +165,8 @@ def measure_morph_relaunch(corpus: Path, runs: int = 3) -> None:
                 raise SystemExit(out.stderr)
             said = dict(line.split(" ", 1) for line in out.stdout.splitlines() if " " in line)
             print(
-                f"  run {i + 1}, analyser {mode}: restored model's tokens shown after "
-                f"{said['tokens']} s; {said['gaps:'] if 'gaps:' in said else said.get('gaps', '')}"
+                f"  run {i + 1}, analyser {mode}: restored model's tokens shown after {said['tokens']} s; "
+                f"{said['gaps:']}; keystroke -> repainted segmentation {said['keys']}"
             )
 
 
