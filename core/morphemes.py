@@ -226,10 +226,51 @@ def wait_for_analysers(languages: Iterable[str]) -> None:
 
 
 class _Apart:
-    """``language``'s analyser in a child process (``python -m core.morphemes LANGUAGE``).
+    """``language``'s analyser apart: one child process for short texts, started at once, and
+    one for long texts (``LONG_TEXT`` characters or more), started on the first.
+
+    Two because a child answers one request at a time: Kiwi reads ~0.2 MB/s, so a helper
+    thread's 100,000-character line would keep a window's next keystroke waiting ~0.6 s
+    behind it (in-process, Kiwi's analysis releases the interpreter lock: the two overlapped).
+    """
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+        self._short = _Child(language)
+        self._long: _Child | None = None
+        self.ready = self._short.ready  # set once the child for short texts answers
+        self._lock = threading.Lock()
+
+    def boundaries(self, text: str) -> set[int]:
+        child = self._short
+        if len(text) >= LONG_TEXT:
+            with self._lock:
+                if self._long is None:
+                    self._long = _Child(self.language)
+                child = self._long
+        try:
+            return child.boundaries(text)
+        except SubwordError:
+            if _loaded.get(self.language) is self:  # the next analysis starts new processes
+                del _loaded[self.language]
+            self.close()
+            raise
+
+    def close(self) -> None:
+        for child in (self._short, self._long):
+            if child is not None:
+                child.close()
+
+
+# Texts this long go to a child of their own (see _Apart): Kiwi takes ~15 ms for 2,000 characters.
+LONG_TEXT = 2000
+
+
+class _Child:
+    """One analyser process (``python -m core.morphemes LANGUAGE``).
 
     One JSON line per request (a list of texts) and one per answer (their boundaries); the
-    child says ``{"ready": true}`` once its analyser has loaded and analysed a first text.
+    child says ``{"ready": true}`` once its analyser has loaded and analysed its warm-up texts.
     """
 
     def __init__(self, language: str) -> None:
@@ -268,7 +309,6 @@ class _Apart:
     def boundaries(self, text: str) -> set[int]:
         self.ready.wait()
         if self._error is not None:
-            self._forget()
             raise ConfigError(self._error)
         with self._lock:
             assert self._proc.stdin is not None
@@ -277,16 +317,10 @@ class _Apart:
                 self._proc.stdin.flush()
                 said = self._read()
             except (OSError, SubwordError) as e:
-                self._forget()
                 raise SubwordError(f"the {self.language} morpheme analyser's process failed: {e}") from None
         if "error" in said:
             raise SubwordError(said["error"])
         return set(said["boundaries"][0])
-
-    def _forget(self) -> None:
-        """The next analysis in this language starts a new process."""
-        if _loaded.get(self.language) is self:
-            del _loaded[self.language]
 
     def close(self) -> None:
         """End the child (it ends at the end of its input; killed if it does not within 1 s)."""
@@ -302,7 +336,7 @@ class _Apart:
             self._proc.wait()
 
 
-_children: list[_Apart] = []
+_children: list[_Child] = []
 
 
 @atexit.register

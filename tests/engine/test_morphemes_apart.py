@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -106,13 +108,35 @@ def test_a_child_that_dies_is_reported_and_the_next_analysis_starts_another(apar
     assert isinstance(first, morphemes._Apart)
     expected = pre.pre_tokenize_str("吾輩は猫である")
     assert analysers_ready(["ja"])
-    first._proc.kill()
-    first._proc.wait()
+    first._short._proc.kill()
+    first._short._proc.wait()
     with pytest.raises(SubwordError, match="the ja morpheme analyser's process"):
         pre.pre_tokenize_str("名前はまだ無い")
     assert "ja" not in morphemes._loaded
     assert pre.pre_tokenize_str("吾輩は猫である") == expected
     assert morphemes._loaded["ja"] is not first
+
+
+def test_a_short_text_never_waits_behind_a_long_one(apart):
+    """A helper thread's long line goes to a child of its own, so the window's next short
+    analysis is answered while the long one is still under way."""
+    apart()
+    pre = MorphemeSplit("ja")
+    long_line = "吾輩は猫である。名前はまだ無い。" * 20_000  # 320,000 characters: seconds of Sudachi
+    expected_short = pre.pre_tokenize_str("吾輩は猫である")
+    done: list[str] = []
+    worker = threading.Thread(target=lambda: (pre.pre_tokenize_str(long_line), done.append("long")))
+    worker.start()
+    apart_ja = morphemes._loaded["ja"]
+    deadline = time.monotonic() + 60
+    while (apart_ja._long is None or not apart_ja._long._lock.locked()) and time.monotonic() < deadline:
+        time.sleep(0.001)  # until the long one is under way
+    assert apart_ja._long is not None and apart_ja._long._lock.locked()
+    assert pre.pre_tokenize_str("吾輩は猫である") == expected_short
+    done.append("short")
+    worker.join()
+    assert done == ["short", "long"]
+    assert apart_ja._long._proc.pid != apart_ja._short._proc.pid
 
 
 # A process that loads apart, as the explorer does: it starts the analyser, keeps running while
