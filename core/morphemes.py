@@ -94,6 +94,11 @@ class _Kiwi:
 
         self._kiwi = Kiwi()  # one thread: the corpus counter runs processes, not threads
 
+    def another(self) -> _Kiwi:
+        """One to use from a second thread at the same time: this one (Kiwi's analysis is
+        read-only; kiwipiepy's own worker threads share one model the same way)."""
+        return self
+
     def boundaries(self, text: str) -> set[int]:
         out: set[int] = set()
         for t in self._kiwi.tokenize(text):
@@ -110,6 +115,18 @@ class _Sudachi:
         # SudachiPy 0.7 renamed create() to tokenizer() (and deprecated the old name)
         make = getattr(dictionary, "tokenizer", None)
         self._tok = make(mode=SplitMode.A) if make is not None else dictionary.create(SplitMode.A)
+        self._dictionary = dictionary
+
+    def another(self) -> _Sudachi:
+        """One to use from a second thread at the same time: a tokenizer of its own over the
+        same dictionary (a Sudachi tokenizer keeps state between calls)."""
+        twin = object.__new__(_Sudachi)
+        make = getattr(self._dictionary, "tokenizer", None)
+        from sudachipy import SplitMode
+
+        twin._dictionary = self._dictionary
+        twin._tok = make(mode=SplitMode.A) if make is not None else self._dictionary.create(SplitMode.A)
+        return twin
 
     def boundaries(self, text: str) -> set[int]:
         out: set[int] = set()
@@ -127,12 +144,16 @@ class _Sudachi:
         return out
 
 
-class _Analyser(Protocol):
+class _Cutter(Protocol):  # what analyses: an analyser, or one apart
     def boundaries(self, text: str) -> set[int]: ...
 
 
+class _Analyser(_Cutter, Protocol):
+    def another(self) -> _Analyser: ...
+
+
 _LOADERS: dict[str, Callable[[], _Analyser]] = {"ko": _Kiwi, "ja": _Sudachi}
-_loaded: dict[str, _Analyser] = {}
+_loaded: dict[str, _Cutter] = {}
 _lock = threading.Lock()
 
 
@@ -148,7 +169,7 @@ def check_analyser(language: str) -> None:
         )
 
 
-def analyser(language: str) -> _Analyser:
+def analyser(language: str) -> _Cutter:
     """The process's analyser for ``language``, loaded on first use (started, if apart)."""
     found = _loaded.get(language)
     if found is None:
@@ -226,109 +247,69 @@ def wait_for_analysers(languages: Iterable[str]) -> None:
 
 
 class _Apart:
-    """``language``'s analyser apart: one child process for short texts, started at once, and
-    one for long texts (``LONG_TEXT`` characters or more), started on the first.
+    """``language``'s analyser in a child process (``python -m core.morphemes LANGUAGE ...``).
 
-    Two because a child answers one request at a time: Kiwi reads ~0.2 MB/s, so a helper
-    thread's 100,000-character line would keep a window's next keystroke waiting ~0.6 s
-    behind it (in-process, Kiwi's analysis releases the interpreter lock: the two overlapped).
-    """
-
-    def __init__(self, language: str) -> None:
-        self.language = language
-        self._short = _Child(language)
-        self._long: _Child | None = None
-        self.ready = self._short.ready  # set once the child for short texts answers
-        self._lock = threading.Lock()
-
-    def boundaries(self, text: str) -> set[int]:
-        child = self._short
-        if len(text) >= LONG_TEXT:
-            with self._lock:
-                if self._long is None:
-                    self._long = _Child(self.language)
-                child = self._long
-        try:
-            return child.boundaries(text)
-        except SubwordError:
-            if _loaded.get(self.language) is self:  # the next analysis starts new processes
-                del _loaded[self.language]
-            self.close()
-            raise
-
-    def close(self) -> None:
-        for child in (self._short, self._long):
-            if child is not None:
-                child.close()
-
-
-# Texts this long go to a child of their own (see _Apart): Kiwi takes ~15 ms for 2,000 characters.
-LONG_TEXT = 2000
-
-
-class _Child:
-    """One analyser process (``python -m core.morphemes LANGUAGE``).
-
-    One JSON line per request (a list of texts) and one per answer (their boundaries); the
-    child says ``{"ready": true}`` once its analyser has loaded and analysed its warm-up texts.
+    One JSON line per request (a list of texts) and one per answer (their boundaries), on
+    two channels: one for short texts (the child's stdin and stdout) and one for long ones
+    (``LONG_TEXT`` characters or more, a pipe pair of its own), each answered by a thread of
+    the child. A helper thread's 100,000-character line (Kiwi reads ~0.2 MB/s: ~0.6 s) then
+    never keeps the window's next keystroke waiting behind it, and Kiwi's model (~500 MB) is
+    loaded once. The child says ``{"ready": true}`` once its analyser has loaded and analysed
+    its warm-up texts.
     """
 
     def __init__(self, language: str) -> None:
         self.language = language
         self.ready = threading.Event()
         self._error: str | None = None
-        self._lock = threading.Lock()
         env = dict(os.environ)
         root = str(Path(__file__).resolve().parent.parent)  # where ``core`` is importable from
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        long_in, to_long = os.pipe()
+        from_long, long_out = os.pipe()
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "core.morphemes", language],
+            [sys.executable, "-m", "core.morphemes", language, str(long_in), str(long_out)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
+            pass_fds=(long_in, long_out),
         )
+        os.close(long_in)
+        os.close(long_out)
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        self._short = _Channel(self._proc.stdin, self._proc.stdout)
+        self._long = _Channel(os.fdopen(to_long, "wb"), os.fdopen(from_long, "rb"))
         _children.append(self)
         threading.Thread(target=self._await_ready, name=f"{language} analyser", daemon=True).start()
 
     def _await_ready(self) -> None:
         try:
-            said = self._read()
+            said = self._short.read(self.language)
             if "error" in said:
                 self._error = said["error"]
         except SubwordError as e:
             self._error = str(e)
         self.ready.set()
 
-    def _read(self):
-        assert self._proc.stdout is not None
-        line = self._proc.stdout.readline()
-        if not line:
-            raise SubwordError(f"the {self.language} morpheme analyser's process ended unexpectedly")
-        return json.loads(line)
-
     def boundaries(self, text: str) -> set[int]:
         self.ready.wait()
-        if self._error is not None:
-            raise ConfigError(self._error)
-        with self._lock:
-            assert self._proc.stdin is not None
-            try:
-                self._proc.stdin.write(json.dumps([text]).encode("ascii") + b"\n")
-                self._proc.stdin.flush()
-                said = self._read()
-            except (OSError, SubwordError) as e:
-                raise SubwordError(f"the {self.language} morpheme analyser's process failed: {e}") from None
+        try:
+            if self._error is not None:
+                raise ConfigError(self._error)
+            channel = self._long if len(text) >= LONG_TEXT else self._short
+            said = channel.ask(self.language, text)
+        except SubwordError:
+            if _loaded.get(self.language) is self:  # the next analysis starts a new process
+                del _loaded[self.language]
+            raise
         if "error" in said:
             raise SubwordError(said["error"])
         return set(said["boundaries"][0])
 
     def close(self) -> None:
         """End the child (it ends at the end of its input; killed if it does not within 1 s)."""
-        if self._proc.stdin is not None and not self._proc.stdin.closed:
-            try:
-                self._proc.stdin.close()
-            except OSError:  # it has ended already (a request it never read is being flushed)
-                pass
+        for channel in (self._short, self._long):
+            channel.close()
         try:
             self._proc.wait(timeout=1)
         except subprocess.TimeoutExpired:
@@ -336,7 +317,40 @@ class _Child:
             self._proc.wait()
 
 
-_children: list[_Child] = []
+# Texts this long go down the long channel (see _Apart): Kiwi takes ~15 ms for 2,000 characters.
+LONG_TEXT = 2000
+
+
+class _Channel:
+    """One request at a time down a pipe, one answer back."""
+
+    def __init__(self, to_child, from_child) -> None:
+        self.lock = threading.Lock()
+        self._to, self._from = to_child, from_child
+
+    def read(self, language: str):
+        line = self._from.readline()
+        if not line:
+            raise SubwordError(f"the {language} morpheme analyser's process ended unexpectedly")
+        return json.loads(line)
+
+    def ask(self, language: str, text: str):
+        with self.lock:
+            try:
+                self._to.write(json.dumps([text]).encode("ascii") + b"\n")
+                self._to.flush()
+                return self.read(language)
+            except (OSError, SubwordError) as e:
+                raise SubwordError(f"the {language} morpheme analyser's process failed: {e}") from None
+
+    def close(self) -> None:
+        try:
+            self._to.close()
+        except OSError:  # it has ended already (a request it never read is being flushed)
+            pass
+
+
+_children: list[_Apart] = []
 
 
 @atexit.register
@@ -359,30 +373,39 @@ _WARM_UP = {
 }
 
 
-def _serve(language: str) -> None:
-    """The child's side of :class:`_Apart`: load, say ready, then answer until stdin ends."""
+def _serve(language: str, long_in: int, long_out: int) -> None:
+    """The child's side of :class:`_Apart`: load, say ready, then answer both channels until
+    stdin ends."""
     out = os.fdopen(os.dup(1), "w", encoding="ascii")
     os.dup2(2, 1)  # anything the analyser prints goes to stderr, never into the answers
     sys.stdout = sys.stderr
-
-    def say(obj) -> None:
-        out.write(json.dumps(obj) + "\n")
-        out.flush()
-
     try:
         found = _LOADERS[language]()
         for text in _WARM_UP[language]:  # Kiwi's first analyses build tables: 1.6 s, then 30 ms
             found.boundaries(text)
+        beside = found.another()
     except Exception as e:  # noqa: BLE001 - reported to the parent, which raises it where it is used
-        say({"error": f"the {language} morpheme analyser could not load: {type(e).__name__}: {e}"})
+        _answer_line(
+            out, {"error": f"the {language} morpheme analyser could not load: {type(e).__name__}: {e}"}
+        )
         return
-    say({"ready": True})
-    for line in sys.stdin.buffer:
+    _answer_line(out, {"ready": True})
+    long_channel = (os.fdopen(long_in, "rb"), os.fdopen(long_out, "w", encoding="ascii"))
+    threading.Thread(target=_answer, args=(language, beside, *long_channel), daemon=True).start()
+    _answer(language, found, sys.stdin.buffer, out)
+
+
+def _answer(language: str, found: _Analyser, requests, out) -> None:
+    for line in requests:
         try:
-            texts = json.loads(line)
-            say({"boundaries": [sorted(found.boundaries(t)) for t in texts]})
+            _answer_line(out, {"boundaries": [sorted(found.boundaries(t)) for t in json.loads(line)]})
         except Exception as e:  # noqa: BLE001 - one bad request must not end the analyser
-            say({"error": f"the {language} morpheme analyser failed: {type(e).__name__}: {e}"})
+            _answer_line(out, {"error": f"the {language} morpheme analyser failed: {type(e).__name__}: {e}"})
+
+
+def _answer_line(out, obj) -> None:
+    out.write(json.dumps(obj) + "\n")
+    out.flush()
 
 
 class MorphemeSplit(Metaspace):
@@ -487,4 +510,4 @@ def _cut(text: NormalizedString, replacement: str, cuts: list[int]) -> list[Norm
 
 
 if __name__ == "__main__":
-    _serve(sys.argv[1])
+    _serve(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))

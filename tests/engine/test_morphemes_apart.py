@@ -108,8 +108,8 @@ def test_a_child_that_dies_is_reported_and_the_next_analysis_starts_another(apar
     assert isinstance(first, morphemes._Apart)
     expected = pre.pre_tokenize_str("吾輩は猫である")
     assert analysers_ready(["ja"])
-    first._short._proc.kill()
-    first._short._proc.wait()
+    first._proc.kill()
+    first._proc.wait()
     with pytest.raises(SubwordError, match="the ja morpheme analyser's process"):
         pre.pre_tokenize_str("名前はまだ無い")
     assert "ja" not in morphemes._loaded
@@ -118,8 +118,8 @@ def test_a_child_that_dies_is_reported_and_the_next_analysis_starts_another(apar
 
 
 def test_a_short_text_never_waits_behind_a_long_one(apart):
-    """A helper thread's long line goes to a child of its own, so the window's next short
-    analysis is answered while the long one is still under way."""
+    """A helper thread's long line goes down a channel of its own, answered by a thread of its
+    own, so the window's next short analysis is answered while the long one is under way."""
     apart()
     pre = MorphemeSplit("ja")
     long_line = "吾輩は猫である。名前はまだ無い。" * 20_000  # 320,000 characters: seconds of Sudachi
@@ -129,14 +129,14 @@ def test_a_short_text_never_waits_behind_a_long_one(apart):
     worker.start()
     apart_ja = morphemes._loaded["ja"]
     deadline = time.monotonic() + 60
-    while (apart_ja._long is None or not apart_ja._long._lock.locked()) and time.monotonic() < deadline:
+    while not apart_ja._long.lock.locked() and time.monotonic() < deadline:
         time.sleep(0.001)  # until the long one is under way
-    assert apart_ja._long is not None and apart_ja._long._lock.locked()
+    assert apart_ja._long.lock.locked()
     assert pre.pre_tokenize_str("吾輩は猫である") == expected_short
     done.append("short")
     worker.join()
     assert done == ["short", "long"]
-    assert apart_ja._long._proc.pid != apart_ja._short._proc.pid
+    assert morphemes._children[-1] is apart_ja  # one process (one copy of the model) for both
 
 
 # A process that loads apart, as the explorer does: it starts the analyser, keeps running while
