@@ -1204,6 +1204,7 @@ class MainWindow(QMainWindow):
 
     def _restore_loaded(self, result) -> None:
         self._restore_pending = False
+        self.state.analysers_answered()  # (the run may not be shown: another model came first)
         others, self._restart_runs = self._restart_runs, []
         if isinstance(others, Exception):
             self.report_error(self.tr("Cannot restore the last run"), str(others))

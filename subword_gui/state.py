@@ -33,6 +33,7 @@ class AppState(QObject):
     # The text in the Segmentation editor; Compare follows it unless the user types there.
     text_changed = Signal(str)
     runs_changed = Signal()
+    analysers_loading_changed = Signal()  # see say_analysers_loading
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
@@ -54,6 +55,7 @@ class AppState(QObject):
         self._next_run_id = 1
         self.discarded_any = False  # a run was discarded this session (quitting then keeps no stale one)
         self._handovers = 0  # models handed to set_full_tokenizer: the last one is shown
+        self.analysers_loading: list[str] = []  # the analysers a model waits for (their names)
 
     def set_corpus(self, counts, path: str | None = None) -> None:
         self.corpus = counts
@@ -79,6 +81,7 @@ class AppState(QObject):
         after_analysers([tokenizer], show, waiting=self.say_analysers_loading)
 
     def _show_full(self, tokenizer, options, merge_events, round_events, origin: str, run) -> None:
+        self.analysers_answered()
         self.model_origin = origin
         if (
             self.shown_run is not None
@@ -98,14 +101,23 @@ class AppState(QObject):
             self.runs_changed.emit()
 
     def say_analysers_loading(self, languages: list[str]) -> None:
+        """A model waits for these analysers: the status bar says so, and ``analysers_loading``
+        holds them (the Segmentation panel says so too while it has no model) until a model shows."""
         from core.morphemes import ANALYSERS
 
-        names = ", ".join(ANALYSERS[lang][2] for lang in languages)
+        self.analysers_loading = [ANALYSERS[lang][2] for lang in languages]
+        self.analysers_loading_changed.emit()
         self.status_message.emit(
             self.tr(
                 "Loading the morpheme analyser {0}: the model shows once it answers (a few seconds)…"
-            ).format(names)
+            ).format(", ".join(self.analysers_loading))
         )
+
+    def analysers_answered(self) -> None:
+        """No model waits for an analyser any more."""
+        if self.analysers_loading:
+            self.analysers_loading = []
+            self.analysers_loading_changed.emit()
 
     def set_tokenizer(self, tokenizer, vocab_size: int | None = None) -> None:
         self.tokenizer = tokenizer

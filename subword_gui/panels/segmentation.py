@@ -310,6 +310,8 @@ class SegmentationPanel(QWidget):
         self.strip.chip_clicked.connect(self._chip_clicked)
         self.strip.tooltip_provider = self._chip_tooltip
         state.tokenizer_changed.connect(self.set_tokenizer)
+        if hasattr(state, "analysers_loading_changed"):
+            state.analysers_loading_changed.connect(self.refresh)
         self.editor.setPlainText(SAMPLE_TEXT)
         if state.tokenizer is not None:
             self.set_tokenizer(state.tokenizer)
@@ -439,11 +441,15 @@ class SegmentationPanel(QWidget):
             self._lines = []
             self._pending = []
             self.stats = EncodingStats(0, 0, 0, 0, 0, 0, 0)
-            self.counts.setText(
-                self.tr(
-                    "<span style='color:#888'>No tokenizer yet: train one or open a tokenizer file.</span>"
-                ).replace("#888", theme.current().muted)
+            loading = getattr(self.state, "analysers_loading", [])
+            message = (
+                self.tr("Loading the morpheme analyser {0}: the tokens show once it answers…").format(
+                    html.escape(", ".join(loading))
+                )
+                if loading
+                else self.tr("No tokenizer yet: train one or open a tokenizer file.")
             )
+            self.counts.setText(f"<span style='color:{theme.current().muted}'>{message}</span>")
             self.strip.set_chips([])
             self.segmented.emit()
             return

@@ -1493,8 +1493,12 @@
         <translation>토크나이저를 학습하거나 열면 토큰이 보입니다.</translation>
     </message>
     <message>
-        <source>&lt;span style=&apos;color:#888&apos;&gt;No tokenizer yet: train one or open a tokenizer file.&lt;/span&gt;</source>
-        <translation>&lt;span style=&apos;color:#888&apos;&gt;아직 토크나이저가 없습니다. 학습하거나 토크나이저 파일을 여세요.&lt;/span&gt;</translation>
+        <source>Loading the morpheme analyser {0}: the tokens show once it answers…</source>
+        <translation>형태소 분석기 {0}를 불러오는 중입니다. 분석기가 준비되면 토큰이 표시됩니다…</translation>
+    </message>
+    <message>
+        <source>No tokenizer yet: train one or open a tokenizer file.</source>
+        <translation>아직 토크나이저가 없습니다. 학습하거나 토크나이저 파일을 여세요.</translation>
     </message>
     <message>
         <source>Segmenting {0:,} characters in the background… (the text stays editable)</source>

@@ -57,9 +57,13 @@ def test_a_relaunch_on_a_morpheme_aware_run_shows_it_once_its_analyser_answers(
     again.state.status_message.connect(said.append)
     again.run_restored.connect(lambda run: at_restore.append(morphemes.analysers_ready(["ko"])))
 
+    panel_said = []
+
     def turn():  # the window's event loop turning while the analyser loads
         if not at_restore:
             turns.append(1)
+            if again.state.analysers_loading:
+                panel_said.append(again.segmentation_panel.counts.text())
             QTimer.singleShot(20, turn)
 
     QTimer.singleShot(0, turn)
@@ -68,6 +72,10 @@ def test_a_relaunch_on_a_morpheme_aware_run_shows_it_once_its_analyser_answers(
     assert at_restore == [True]
     assert any("Loading the morpheme analyser kiwipiepy (Kiwi)" in m for m in said)
     assert len(turns) >= 10  # the loading took seconds, and the window answered throughout
+    # the panel, with no model yet, said what it waits for, and stopped saying it
+    assert panel_said and "Loading the morpheme analyser kiwipiepy (Kiwi)" in panel_said[-1]
+    assert again.state.analysers_loading == []
+    assert "Loading" not in again.segmentation_panel.counts.text()
     run = again.state.shown_run
     assert run is not None and run.name == "morphemes" and again.state.full_tokenizer is run.tokenizer
     again.segmentation_panel.set_text(TEXT)
