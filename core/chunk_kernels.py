@@ -468,3 +468,120 @@ def assemble(frags, part_lengths, gap, start, ids, starts, ends, words, at, coun
         word += word_count[f]
         pos += part_lengths[k] + gap
     return out
+
+
+@kernel
+def bpe_line(
+    codes,
+    slots,
+    n_new,
+    points,
+    point_ids,
+    point_classes,
+    keys,
+    values,
+    token_lengths,
+    n_tokens,
+    n_frags,
+    ids,
+    starts,
+    ends,
+    words,
+    at,
+    count,
+    word_count,
+):
+    """One line cut at its spaces (``codes``; chunk ``k`` is what ``str.split(" ")`` gives): its
+    ``n_new`` new chunks made by :func:`bpe_fragments` and added to the store, and every
+    chunk's tokens gathered as :func:`assemble` does, in one call (a line of a fresh tokenizer
+    paid three calls, and the Python between them cost more than the calls).
+
+    ``slots[k]`` is chunk ``k``'s fragment in the store or ``-1 - j`` for the ``j``-th new
+    chunk (numbered in the order they first appear). The store's columns ``ids`` to
+    ``word_count`` (``core.encode_chunks._Store``) hold ``n_tokens`` tokens and ``n_frags``
+    fragments, and room after them (one token per character of the line, a fragment per new
+    chunk): the new chunks' rows are written there, as :meth:`_Store.add_rows` would add
+    them, fragment ``n_frags + j`` the ``j``-th. Returns ``(the line's rows as assemble's,
+    tokens written, ok chunks)``; when a new chunk is not ``ok`` nothing is written and the
+    line's rows are empty (the caller makes the line's chunks the other way).
+
+        >>> from array import array
+        >>> from core.models.bpe_kernels import PairTable
+        >>> table = PairTable.build({(1, 2): (0, 3), (0, 3): (1, 4)})  # u+g -> ug, h+ug -> hug
+        >>> points, point_ids, classes = np.array([103, 104, 112, 117]), np.array([2, 0, 5, 1]), np.ones(4, np.int64)
+        >>> q = lambda *values: array("q", values)
+        >>> # the store holds "hug" (fragment 0); room for 7 tokens and 1 fragment after it
+        >>> store = [q(4, *[0] * 7), q(0, *[0] * 7), q(3, *[0] * 7), q(0, *[0] * 7), q(0, 0), q(1, 0), q(1, 0)]
+        >>> codes = np.array([ord(c) for c in "hug pug"], np.uint32)
+        >>> line, written, ok = bpe_line(codes, q(0, -1), 1, points, point_ids, classes,
+        ...     table.keys, table.values, np.array([1, 1, 1, 2, 3, 1]), 1, 1, *store)
+        >>> line.tolist(), written, ok   # ids, places in the store, starts, ends, pre-tokens
+        ([[4, 5, 3], [0, 1, 2], [0, 4, 5], [3, 5, 7], [0, 1, 1]], 2, 1)
+        >>> store[0][:3].tolist(), store[4].tolist(), store[5].tolist()   # "pug": p, ug from token 1
+        ([4, 5, 3], [0, 1], [1, 2])
+    """
+    n_parts = len(slots)
+    first_at = np.full(max(n_new, 1), -1, np.int64)  # where each new chunk first is in the line
+    part_at = np.empty(n_parts + 1, np.int64)  # where each chunk starts (and the line's end + 1)
+    part_at[0] = 0
+    k = 0
+    for i in range(codes.shape[0]):
+        if codes[i] == 32:
+            k += 1
+            part_at[k] = i + 1
+    part_at[n_parts] = codes.shape[0] + 1
+    part_lengths = part_at[1:] - part_at[:-1] - 1
+    size = 0
+    for k in range(n_parts):
+        j = -1 - slots[k]
+        if j >= 0 and first_at[j] < 0:
+            first_at[j] = k
+            size += part_lengths[k] + 1
+    joined = np.empty(max(size - 1, 0), np.int64)  # the new chunks joined by spaces
+    m = 0
+    for j in range(n_new):
+        if j:
+            joined[m] = 32
+            m += 1
+        a = part_at[first_at[j]]
+        for i in range(a, a + part_lengths[first_at[j]]):
+            joined[m] = codes[i]
+            m += 1
+    out = np.empty((4, max(m, 1)), np.int64)
+    frags = np.empty((4, max(n_new, 1)), np.int64)
+    written, good = bpe_fragments(
+        joined, points, point_ids, point_classes, keys, values, token_lengths, n_tokens, out, frags
+    )
+    if good < n_new:
+        return np.empty((5, 0), np.int64), written, good
+    for t in range(written):
+        ids[n_tokens + t] = out[0, t]
+        starts[n_tokens + t] = out[1, t]
+        ends[n_tokens + t] = out[2, t]
+        words[n_tokens + t] = out[3, t]
+    for j in range(n_new):
+        at[n_frags + j] = frags[0, j]
+        count[n_frags + j] = frags[1, j]
+        word_count[n_frags + j] = frags[2, j]
+    total = 0
+    for k in range(n_parts):
+        f = slots[k]
+        total += count[f if f >= 0 else n_frags - 1 - f]
+    line = np.empty((5, total), np.int64)
+    t = 0
+    word = 0
+    for k in range(n_parts):
+        f = slots[k]
+        if f < 0:
+            f = n_frags - 1 - f
+        pos = part_at[k]
+        a = at[f]
+        for i in range(a, a + count[f]):
+            line[0, t] = ids[i]
+            line[1, t] = i
+            line[2, t] = starts[i] + pos
+            line[3, t] = ends[i] + pos
+            line[4, t] = words[i] + word
+            t += 1
+        word += word_count[f]
+    return line, written, good

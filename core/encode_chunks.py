@@ -171,18 +171,39 @@ class _Store:
     def add_rows(self, tokens, written: int, frags, frag_count: int, names: list[str]) -> int:
         """:meth:`add` of the rows a kernel wrote (:func:`core.chunk_kernels.bpe_fragments`):
         ``tokens[0:4, :written]`` ids, starts, ends, words; ``frags[0:3, :frag_count]`` where
-        each fragment's tokens start in the store, how many, how many pre-tokens."""
-        number = len(self.count)
-        ids = tokens[0, :written]
-        self.ids.frombytes(ids.tobytes())
-        self.tokens += map(names.__getitem__, ids.tolist())
-        self.starts.frombytes(tokens[1, :written].tobytes())
-        self.ends.frombytes(tokens[2, :written].tobytes())
-        self.words.frombytes(tokens[3, :written].tobytes())
-        self.at.frombytes(frags[0, :frag_count].tobytes())
-        self.count.frombytes(frags[1, :frag_count].tobytes())
-        self.word_count.frombytes(frags[2, :frag_count].tobytes())
+        each fragment's tokens start in the store, how many, how many pre-tokens (both
+        C-contiguous int64).
+
+        subtle: each row is copied from a slice of the array's bytes (a memoryview), not a numpy
+        slice and its ``tobytes``: a line's new chunks are a few dozen numbers, and the seven
+        numpy slices and copies cost ~3 µs of it."""
+        number, before = len(self.count), len(self.ids)
+        rows, step, size = memoryview(tokens).cast("B"), tokens.shape[1] * 8, written * 8
+        for r, column in enumerate((self.ids, self.starts, self.ends, self.words)):
+            column.frombytes(rows[r * step : r * step + size])
+        self.tokens += map(names.__getitem__, self.ids[before:])
+        rows, step, size = memoryview(frags).cast("B"), frags.shape[1] * 8, frag_count * 8
+        for r, column in enumerate((self.at, self.count, self.word_count)):
+            column.frombytes(rows[r * step : r * step + size])
         return number
+
+    def grow(self, tokens: int, frags: int) -> None:
+        """Room for ``tokens`` tokens and ``frags`` fragments (zeros) after the columns' ends,
+        for a kernel to write into (:func:`core.chunk_kernels.bpe_line`); :meth:`trim` then
+        keeps what it wrote. subtle: no store may be read by anyone else in between."""
+        zeros = memoryview(bytes(8 * max(tokens, frags)))
+        for column in (self.ids, self.starts, self.ends, self.words):
+            column.frombytes(zeros[: 8 * tokens])
+        for column in (self.at, self.count, self.word_count):
+            column.frombytes(zeros[: 8 * frags])
+
+    def trim(self, tokens: int, frags: int) -> None:
+        """Keep the first ``tokens`` tokens and ``frags`` fragments of the number columns
+        (``tokens``, the strings, is the caller's to extend)."""
+        for column in (self.ids, self.starts, self.ends, self.words):
+            del column[tokens:]
+        for column in (self.at, self.count, self.word_count):
+            del column[frags:]
 
     def add_fragment(self, frag: Fragment) -> int:
         f_ids, f_tokens, f_starts, f_ends, f_words, count, word_count = frag
@@ -279,7 +300,107 @@ class ChunkPlan:
             return None
         self._make_room()
         parts, start, has_first = cut
-        return self._assemble(parts, self._numbers(parts, [0] if has_first else []), start)
+        if has_first:
+            return self._assemble(parts, self._numbers(parts, [0]), start)
+        frags: list = list(map(self.cache.get, parts))
+        if None in frags:
+            if self.kind == "drop":
+                enc = self._line_compiled(text, parts, frags)
+                if enc is not None:
+                    return enc
+            frags = self._numbers(parts, [], frags)
+        return self._assemble(parts, frags, start)
+
+    def _line_compiled(self, text: str, parts: list[str], frags: list) -> Encoding | None:
+        """:meth:`encode` of a line with new chunks (``frags``: the cached ones' numbers, None
+        for the others) for a plain BPE model under ``Whitespace`` or ``WhitespaceSplit``, in
+        one kernel call (:func:`core.chunk_kernels.bpe_line`: the new chunks made as
+        :meth:`_few_compiled` makes them, and the line gathered as :meth:`_assemble` does);
+        None when the kernels are not loaded yet (:meth:`_few_kernels` decides when), the
+        model or stages are others, or the normalizer would change the text.
+
+        subtle: a fresh tokenizer meets new chunks on nine lines in ten; each line paid three
+        kernel calls and ~40 Python steps between them (the chunks joined, their rows stored
+        and cached, the line's numbers filled in, then gathered): more than `tokenizers` spends
+        on the whole line."""
+        found = self.__dict__.get("_line_args")
+        if found is None:
+            found = self._line_kernel()
+            if found is None:
+                return None
+            self._line_args = found
+        if not found:  # () for a tokenizer this way cannot take
+            return None
+        bpe_line, frombuffer, code_type, tables, names, form = found
+        # subtle: the text is normalized if and only if each chunk is (cut at ASCII spaces)
+        if form is not None and not unicodedata.is_normalized(form, text):
+            return None
+        missing = list(dict.fromkeys(compress(parts, map(is_, frags, repeat(None)))))
+        n_new = len(missing)
+        slots = array("q", map(dict(zip(missing, range(-1, -n_new - 1, -1))).get, parts, frags))
+        store = self.store
+        n_tokens, n_frags = len(store.ids), len(store.count)
+        store.grow(len(text), n_new)  # room for a token per character, a fragment per new chunk
+        line, written, good = bpe_line(
+            frombuffer(text.encode("utf-32-le"), code_type),
+            slots,
+            n_new,
+            *tables,
+            n_tokens,
+            n_frags,
+            store.ids,
+            store.starts,
+            store.ends,
+            store.words,
+            store.at,
+            store.count,
+            store.word_count,
+        )
+        if good < n_new:  # a chunk the kernel cannot take (an unknown character): the other way
+            store.trim(n_tokens, n_frags)
+            return None
+        store.trim(n_tokens + written, n_frags + n_new)
+        store.tokens += map(names.__getitem__, store.ids[n_tokens:])
+        numbers = zip(missing, range(n_frags, n_frags + n_new))
+        if sum(map(len, missing)) <= CHUNK_CACHE_MAX:  # every chunk short enough to keep
+            self.cache.update(numbers)
+        else:
+            self.cache.update((key, n) for key, n in numbers if len(key) <= CHUNK_CACHE_MAX)
+        ids, at, starts, ends, words = line.tolist()
+        return Encoding.from_spans(
+            ids, tuple(map(store.tokens.__getitem__, at)), tuple(starts), tuple(ends), tuple(words)
+        )
+
+    def _line_kernel(self) -> tuple | None:
+        """What :meth:`_line_compiled` needs, found once: ``(bpe_line, numpy's frombuffer and
+        uint32, the model's tables, the token strings, the normalizer's Unicode form or None)``; False when
+        the model or the stages are others; None while :mod:`core.chunk_kernels` is not loaded."""
+        kernels = sys.modules.get("core.chunk_kernels")
+        if kernels is None or getattr(kernels.__spec__, "_initializing", False):
+            return None
+        table = self._length_table()
+        if table is None or not table.per_piece:  # a BPE model's table
+            return ()
+        compiled = self.__dict__.get("_bpe_compiled", False)
+        if compiled is False:
+            compiled = self._bpe_compiled = _bpe_kernel_args(self.tok)
+        normalizer = self.tok.normalizer
+        if (
+            compiled is None
+            or len(compiled) != 6
+            or (normalizer is not None and type(normalizer) not in _UNICODE_FORMS)
+        ):
+            return ()
+        import numpy as np
+
+        return (
+            kernels.bpe_line,
+            np.frombuffer,
+            np.dtype(np.uint32),
+            (*compiled[1:], table.lengths),
+            table.names,
+            None if normalizer is None else normalizer.form,
+        )
 
     def encode_many(self, texts: list[str]) -> list[Encoding | None]:
         """:meth:`encode` of each text; the chunks none of them has seen go through the
@@ -313,13 +434,14 @@ class ChunkPlan:
         found = iter(encoded)
         return [None if cut is None else next(found) for cut in cuts]
 
-    def _numbers(self, parts: list[str], firsts: list[int]) -> list[int]:
+    def _numbers(self, parts: list[str], firsts: list[int], frags: list | None = None) -> list[int]:
         """The fragment numbers of ``parts`` (the chunks of one text or of a batch, one after
         another), those at ``firsts`` (texts' first chunks) looked up in ``first``; the chunks
         not cached yet are made, all at once. subtle: C-level maps over the whole list
         (``compress`` picks the missing, ``made.get`` with the number already found as default
-        fills them)."""
-        frags: list = list(map(self.cache.get, parts))
+        fills them); ``frags``: the cache's numbers of ``parts`` when the caller has them."""
+        if frags is None:
+            frags = list(map(self.cache.get, parts))
         if not firsts and None not in frags:
             return frags  # all seen before: the commonest case, kept short
         # a text's first chunk is looked up apart (it may also be another's later chunk)

@@ -35,7 +35,8 @@ def load_compiled_encoders() -> None:
             tokenize_batch(["hug", "hugg"])
     # and a line's new words (core.chunk_kernels), as the explorer's text box meets them: under
     # Whitespace, byte-level, Metaspace and WordPiece's (each loads its own kernel: 8-11 ms the
-    # first time), three chunks: a line of more than two is gathered by a kernel too
+    # first time), three chunks: a line of more than two is gathered by a kernel too; then a
+    # line with new words once that module is loaded (plain BPE: made and gathered in one call)
     from core.pre_tokenizers import ByteLevel, Metaspace, Whitespace
     from core.tokenizer import Tokenizer
 
@@ -45,5 +46,7 @@ def load_compiled_encoders() -> None:
         (unigram, Metaspace()),
         (wordpiece, Whitespace()),
     ):
-        Tokenizer(model, pre_tokenizer=pre_tokenizer).encode("hug hugg hug")
+        tok = Tokenizer(model, pre_tokenizer=pre_tokenizer)
+        tok.encode("hug hugg hug")
+        tok.encode("ug hug gu")
     _loaded = True

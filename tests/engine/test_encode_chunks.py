@@ -10,6 +10,7 @@ spaces, other whitespace, ``▁`` in the text, empty text.
 
 from __future__ import annotations
 
+import itertools
 import pickle
 from array import array
 
@@ -500,6 +501,67 @@ def test_a_text_gathered_by_the_kernel_is_what_the_loop_gathers(models, config, 
     monkeypatch.setattr(encode_chunks, "ASSEMBLE_COMPILED_AFTER", 0)
     assert [_fields(tok.encode(text)) for text in texts] == looped
     assert [_fields(tok._encode_general(text)) for text in texts] == looped
+
+
+def _line_kernel_calls(monkeypatch) -> list:
+    """Each core.chunk_kernels.bpe_line call's ok chunks and new chunks, from now on."""
+    import core.chunk_kernels as kernels
+
+    calls: list = []
+    real = kernels.bpe_line
+
+    def counted(*args):
+        found = real(*args)
+        calls.append((found[2], args[2]))
+        return found
+
+    monkeypatch.setattr(kernels, "bpe_line", counted)
+    return calls
+
+
+def _store_is_whole(plan) -> None:
+    """Every token column as long as the token strings, every fragment column as long as the
+    others, and the fragments' tokens one after another: nothing else in the store."""
+    store = plan.store
+    assert {len(c) for c in (store.ids, store.starts, store.ends, store.words)} == {len(store.tokens)}
+    assert len(store.at) == len(store.count) == len(store.word_count)
+    assert list(store.at) == list(itertools.accumulate(store.count, initial=0))[:-1]
+    assert sum(store.count) == len(store.ids)
+
+
+@pytest.mark.parametrize("normalizer", ["none", "nfc", "nfkc"])
+@pytest.mark.parametrize("pre_tokenizer", ["whitespace", "whitespace-split"])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(st.one_of(TEXT, KEY.map(lambda k: f"{k} {k[::-1]} {k}")), min_size=1, max_size=6))
+def test_a_line_made_and_gathered_in_one_kernel_call_is_the_general_path(
+    punct_bpe, normalizer, pre_tokenizer, texts, monkeypatch
+):
+    """core.chunk_kernels.bpe_line: a line's new chunks (a chunk twice in it made once) merged,
+    written into the store's room and gathered with the cached ones; a line with a chunk it
+    cannot take leaves the store as it was and goes the other way."""
+    calls = _line_kernel_calls(monkeypatch)
+    tok = Tokenizer(
+        punct_bpe, normalizer=NORMALIZERS[normalizer](), pre_tokenizer=PRE_TOKENIZERS[pre_tokenizer]()
+    )
+    for text in texts + texts[::-1]:
+        assert_same_as_general(tok, text)
+        _store_is_whole(tok._chunk_plan())
+    plan = tok._chunk_plan()
+    kept = {key: n for key, n in plan.cache.items() if key}
+    slow = ChunkPlan.build(tok)  # each chunk through the stages, one at a time
+    assert _fragments(plan, kept) == _fragments(slow, slow._slow(list(kept)))
+    if any(ok == new for ok, new in calls):
+        assert len(plan.store.count) == len(plan.cache)  # a chunk twice in a line was made once
+
+
+def test_lines_of_new_words_take_the_one_call_way(punct_bpe, monkeypatch):
+    calls = _line_kernel_calls(monkeypatch)
+    tok = Tokenizer(punct_bpe, normalizer=NFC(), pre_tokenizer=Whitespace())
+    for text in ["hug pug hug", "pun hugs  pug", "hug!,pug ζ", "hug 철수는 hug"]:
+        assert_same_as_general(tok, text)
+    # "ζ" was never seen: 1 of that line's 2 new chunks ok, so the line goes the other way
+    assert calls == [(2, 2), (2, 2), (1, 2), (1, 1)]
+    _store_is_whole(tok._chunk_plan())
 
 
 def test_numba_half_imported_by_another_thread_is_not_loaded(monkeypatch):
