@@ -554,6 +554,47 @@ def bpe_line(
     )
     if good < n_new:
         return np.empty((5, 0), np.int64), written, good
+    line = _stored_line(
+        slots,
+        part_at,
+        n_new,
+        out,
+        frags,
+        written,
+        n_tokens,
+        n_frags,
+        ids,
+        starts,
+        ends,
+        words,
+        at,
+        count,
+        word_count,
+    )
+    return line, written, good
+
+
+@kernel
+def _stored_line(
+    slots,
+    part_at,
+    n_new,
+    out,
+    frags,
+    written,
+    n_tokens,
+    n_frags,
+    ids,
+    starts,
+    ends,
+    words,
+    at,
+    count,
+    word_count,
+):
+    """The second half of :func:`bpe_line` and :func:`bytelevel_line`: the new chunks' rows
+    (``out``, ``frags``, every chunk ok) written into the store's room, and the line's rows
+    gathered; chunk ``k`` starts at ``part_at[k]``."""
     for t in range(written):
         ids[n_tokens + t] = out[0, t]
         starts[n_tokens + t] = out[1, t]
@@ -563,6 +604,7 @@ def bpe_line(
         at[n_frags + j] = frags[0, j]
         count[n_frags + j] = frags[1, j]
         word_count[n_frags + j] = frags[2, j]
+    n_parts = len(slots)
     total = 0
     for k in range(n_parts):
         f = slots[k]
@@ -584,4 +626,108 @@ def bpe_line(
             line[4, t] = words[i] + word
             t += 1
         word += word_count[f]
+    return line
+
+
+@kernel
+def bytelevel_line(
+    codes,
+    part_lengths,
+    slots,
+    n_new,
+    byte_ids,
+    keys,
+    values,
+    token_lengths,
+    n_tokens,
+    n_frags,
+    ids,
+    starts,
+    ends,
+    words,
+    at,
+    count,
+    word_count,
+):
+    """:func:`bpe_line` for a byte-level BPE: the line's chunks (the pre-tokenizer's regex
+    matches, ``part_lengths`` characters each, back to back in ``codes``) are one pre-token
+    each, their UTF-8 bytes (written here from the code points) made by
+    :func:`bytelevel_fragments`.
+
+        >>> from array import array
+        >>> from core.models.bpe_kernels import PairTable
+        >>> byte_ids = np.full(256, -1, np.int64)
+        >>> byte_ids[[ord(c) for c in "hug "]] = [0, 1, 2, 5]
+        >>> table = PairTable.build({(1, 2): (0, 3), (0, 3): (1, 4)})  # u+g -> ug, h+ug -> hug
+        >>> q = lambda *values: array("q", values)
+        >>> store = [q(4, *[0] * 8), q(0, *[0] * 8), q(3, *[0] * 8), q(0, *[0] * 8), q(0, 0), q(1, 0), q(1, 0)]
+        >>> codes = np.array([ord(c) for c in "hug hug"], np.uint32)   # chunks "hug", " hug"
+        >>> line, written, ok = bytelevel_line(codes, q(3, 4), q(0, -1), 1, byte_ids, table.keys,
+        ...     table.values, np.array([1, 1, 1, 2, 3, 1]), 1, 1, *store)
+        >>> line.tolist(), written, ok   # ids, places in the store, starts, ends, pre-tokens
+        ([[4, 5, 4], [0, 1, 2], [0, 3, 4], [3, 4, 7], [0, 1, 1]], 2, 1)
+    """
+    n_parts = len(slots)
+    first_at = np.full(max(n_new, 1), -1, np.int64)  # where each new chunk first is in the line
+    part_at = np.empty(n_parts + 1, np.int64)
+    pos = 0
+    n_new_chars = 0
+    for k in range(n_parts):
+        part_at[k] = pos
+        pos += part_lengths[k]
+        j = -1 - slots[k]
+        if j >= 0 and first_at[j] < 0:
+            first_at[j] = k
+            n_new_chars += part_lengths[k]
+    part_at[n_parts] = pos
+    data = np.empty(4 * n_new_chars, np.uint8)  # the new chunks' UTF-8 bytes
+    key_lengths = np.empty(n_new, np.int64)
+    m = 0
+    for j in range(n_new):
+        k = first_at[j]
+        key_lengths[j] = part_lengths[k]
+        for i in range(part_at[k], part_at[k] + part_lengths[k]):
+            c = np.int64(codes[i])
+            if c < 0x80:
+                data[m] = c
+                m += 1
+            elif c < 0x800:
+                data[m] = 0xC0 | (c >> 6)
+                data[m + 1] = 0x80 | (c & 0x3F)
+                m += 2
+            elif c < 0x10000:
+                data[m] = 0xE0 | (c >> 12)
+                data[m + 1] = 0x80 | ((c >> 6) & 0x3F)
+                data[m + 2] = 0x80 | (c & 0x3F)
+                m += 3
+            else:
+                data[m] = 0xF0 | (c >> 18)
+                data[m + 1] = 0x80 | ((c >> 12) & 0x3F)
+                data[m + 2] = 0x80 | ((c >> 6) & 0x3F)
+                data[m + 3] = 0x80 | (c & 0x3F)
+                m += 4
+    out = np.empty((4, max(m, 1)), np.int64)
+    frags = np.empty((4, max(n_new, 1)), np.int64)
+    written, good = bytelevel_fragments(
+        data[:m], key_lengths, byte_ids, keys, values, token_lengths, n_tokens, out, frags
+    )
+    if good < n_new:
+        return np.empty((5, 0), np.int64), written, good
+    line = _stored_line(
+        slots,
+        part_at,
+        n_new,
+        out,
+        frags,
+        written,
+        n_tokens,
+        n_frags,
+        ids,
+        starts,
+        ends,
+        words,
+        at,
+        count,
+        word_count,
+    )
     return line, written, good

@@ -304,7 +304,7 @@ class ChunkPlan:
             return self._assemble(parts, self._numbers(parts, [0]), start)
         frags: list = list(map(self.cache.get, parts))
         if None in frags:
-            if self.kind == "drop":
+            if self.kind != "lead":
                 enc = self._line_compiled(text, parts, frags)
                 if enc is not None:
                     return enc
@@ -313,9 +313,11 @@ class ChunkPlan:
 
     def _line_compiled(self, text: str, parts: list[str], frags: list) -> Encoding | None:
         """:meth:`encode` of a line with new chunks (``frags``: the cached ones' numbers, None
-        for the others) for a plain BPE model under ``Whitespace`` or ``WhitespaceSplit``, in
-        one kernel call (:func:`core.chunk_kernels.bpe_line`: the new chunks made as
-        :meth:`_few_compiled` makes them, and the line gathered as :meth:`_assemble` does);
+        for the others) for a plain BPE model under ``Whitespace`` or ``WhitespaceSplit`` or
+        ``ByteLevel`` (a text without the added prefix space), in one kernel call
+        (:func:`core.chunk_kernels.bpe_line`, :func:`~core.chunk_kernels.bytelevel_line`: the
+        new chunks made as :meth:`_few_compiled` makes them, and the line gathered as
+        :meth:`_assemble` does);
         None when the kernels are not loaded yet (:meth:`_few_kernels` decides when), the
         model or stages are others, or the normalizer would change the text.
 
@@ -331,7 +333,7 @@ class ChunkPlan:
             self._line_args = found
         if not found:  # () for a tokenizer this way cannot take
             return None
-        bpe_line, frombuffer, code_type, tables, names, form = found
+        line_kernel, frombuffer, code_type, tables, names, form, byte_level = found
         # subtle: the text is normalized if and only if each chunk is (cut at ASCII spaces)
         if form is not None and not unicodedata.is_normalized(form, text):
             return None
@@ -340,10 +342,12 @@ class ChunkPlan:
         slots = array("q", map(dict(zip(missing, range(-1, -n_new - 1, -1))).get, parts, frags))
         store = self.store
         n_tokens, n_frags = len(store.ids), len(store.count)
-        store.grow(len(text), n_new)  # room for a token per character, a fragment per new chunk
-        line, written, good = bpe_line(
-            frombuffer(text.encode("utf-32-le"), code_type),
-            slots,
+        # room for a token per character (per UTF-8 byte, byte-level), a fragment per new chunk
+        store.grow(4 * len(text) if byte_level and not text.isascii() else len(text), n_new)
+        codes = frombuffer(text.encode("utf-32-le"), code_type)
+        head = (codes, array("q", map(len, parts)), slots) if byte_level else (codes, slots)
+        line, written, good = line_kernel(
+            *head,
             n_new,
             *tables,
             n_tokens,
@@ -385,21 +389,19 @@ class ChunkPlan:
         if compiled is False:
             compiled = self._bpe_compiled = _bpe_kernel_args(self.tok)
         normalizer = self.tok.normalizer
-        if (
-            compiled is None
-            or len(compiled) != 6
-            or (normalizer is not None and type(normalizer) not in _UNICODE_FORMS)
-        ):
+        if compiled is None or (normalizer is not None and type(normalizer) not in _UNICODE_FORMS):
             return ()
         import numpy as np
 
+        byte_level = self.kind == "regex"  # (under ByteLevel: its regex, no normalizer)
         return (
-            kernels.bpe_line,
+            kernels.bytelevel_line if byte_level else kernels.bpe_line,
             np.frombuffer,
             np.dtype(np.uint32),
             (*compiled[1:], table.lengths),
             table.names,
             None if normalizer is None else normalizer.form,
+            byte_level,
         )
 
     def encode_many(self, texts: list[str]) -> list[Encoding | None]:

@@ -503,19 +503,20 @@ def test_a_text_gathered_by_the_kernel_is_what_the_loop_gathers(models, config, 
     assert [_fields(tok._encode_general(text)) for text in texts] == looped
 
 
-def _line_kernel_calls(monkeypatch) -> list:
-    """Each core.chunk_kernels.bpe_line call's ok chunks and new chunks, from now on."""
+def _line_kernel_calls(monkeypatch, name: str = "bpe_line") -> list:
+    """Each core.chunk_kernels.bpe_line (or ``name``) call's ok chunks and new chunks, from now on."""
     import core.chunk_kernels as kernels
 
     calls: list = []
-    real = kernels.bpe_line
+    real = getattr(kernels, name)
+    n_new = 2 if name == "bpe_line" else 3  # the argument after the slots
 
     def counted(*args):
         found = real(*args)
-        calls.append((found[2], args[2]))
+        calls.append((found[2], args[n_new]))
         return found
 
-    monkeypatch.setattr(kernels, "bpe_line", counted)
+    monkeypatch.setattr(kernels, name, counted)
     return calls
 
 
@@ -561,6 +562,37 @@ def test_lines_of_new_words_take_the_one_call_way(punct_bpe, monkeypatch):
         assert_same_as_general(tok, text)
     # "ζ" was never seen: 1 of that line's 2 new chunks ok, so the line goes the other way
     assert calls == [(2, 2), (2, 2), (1, 2), (1, 1)]
+    _store_is_whole(tok._chunk_plan())
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    texts=st.lists(st.one_of(TEXT, KEY.map(lambda k: f"{k} {k[::-1]} {k}")), min_size=1, max_size=6),
+    add_prefix_space=st.booleans(),
+)
+def test_a_byte_level_line_made_and_gathered_in_one_kernel_call_is_the_general_path(
+    models, texts, add_prefix_space, monkeypatch
+):
+    """core.chunk_kernels.bytelevel_line: the chunks are the regex's matches, back to back,
+    each one pre-token of UTF-8 bytes written from its code points in the kernel."""
+    _line_kernel_calls(monkeypatch, "bytelevel_line")
+    tok = _byte_level(models, add_prefix_space)
+    for text in texts + texts[::-1]:
+        assert_same_as_general(tok, text)
+        _store_is_whole(tok._chunk_plan())
+    plan = tok._chunk_plan()
+    kept = {key: n for key, n in plan.cache.items() if key}
+    slow = ChunkPlan.build(tok)
+    assert _fragments(plan, kept) == _fragments(slow, slow._slow(list(kept)))
+
+
+def test_byte_level_lines_of_new_words_take_the_one_call_way(models, monkeypatch):
+    calls = _line_kernel_calls(monkeypatch, "bytelevel_line")
+    tok = _byte_level(models, False)
+    for text in ["hug pug hug", "pun hugs  pug", "철수는 👋🏽 café", " hug", " hugg"]:
+        assert_same_as_general(tok, text)
+    # "hug", " pug", " hug"; "pun", " hugs", " " (" pug" seen); ...; " hug" seen: no call
+    assert calls == [(3, 3), (3, 3), (3, 3), (1, 1)]
     _store_is_whole(tok._chunk_plan())
 
 
