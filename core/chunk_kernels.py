@@ -731,3 +731,105 @@ def bytelevel_line(
         word_count,
     )
     return line, written, good
+
+
+@kernel
+def metaspace_line(
+    codes,
+    slots,
+    n_first,
+    n_new,
+    prepend,
+    replacement,
+    viterbi,
+    token_lengths,
+    n_tokens,
+    n_frags,
+    ids,
+    starts,
+    ends,
+    words,
+    at,
+    count,
+    word_count,
+):
+    """:func:`bpe_line` for a Unigram model under ``Metaspace``: the line's chunks are cut at
+    its spaces; its new ones made by :func:`metaspace_fragments` (each ``replacement`` + text,
+    and the text's first chunk, new when ``n_first`` is 1 (then ``slots[0]`` is -1), with the
+    ``replacement`` only if ``prepend``); the normalizer left the text as it was. Returns as
+    :func:`bpe_line` does, or ``(empty, -1, chunk)`` when a chunk needs an unknown token the
+    model does not have.
+
+        >>> from array import array
+        >>> from core.models.unigram import Unigram
+        >>> model = Unigram([("<unk>", 0.0), ("▁", -3.0), ("h", -2.0), ("u", -2.0), ("g", -2.0), ("▁hug", -1.0)])
+        >>> q = lambda *values: array("q", values)
+        >>> store = [q(*[0] * 12) for _ in range(4)] + [q(0, 0), q(0, 0), q(0, 0)]   # empty, and room
+        >>> codes = np.array([ord(c) for c in "hug hug"], np.uint32)
+        >>> line, written, ok = metaspace_line(codes, q(-1, -2), 1, 2, True, ord("▁"),
+        ...     model.viterbi_args(), np.array([5, 1, 1, 1, 1, 4]), 0, 0, *store)
+        >>> line.tolist(), written, ok   # "▁hug" (the ▁ from "h") and "▁hug" (from the space)
+        ([[5, 5], [0, 1], [0, 3], [3, 7], [0, 1]], 2, 2)
+    """
+    n_parts = len(slots)
+    first_at = np.full(max(n_new, 1), -1, np.int64)  # where each new chunk first is in the line
+    part_at = np.empty(n_parts + 1, np.int64)  # where each chunk starts (and the line's end + 1)
+    part_at[0] = 0
+    k = 0
+    for i in range(codes.shape[0]):
+        if codes[i] == 32:
+            k += 1
+            part_at[k] = i + 1
+    part_at[n_parts] = codes.shape[0] + 1
+    size = 0
+    for k in range(n_parts):
+        j = -1 - slots[k]
+        if j >= 0 and first_at[j] < 0:
+            first_at[j] = k
+            size += part_at[k + 1] - part_at[k]  # its characters and a ▁
+    joined = np.empty(max(size, 1), np.int64)  # the new pieces one after another
+    key_lengths = np.empty(n_new, np.int64)
+    m = 0
+    for j in range(n_new):
+        k = first_at[j]
+        if j >= n_first or prepend:
+            joined[m] = replacement
+            m += 1
+        key_lengths[j] = part_at[k + 1] - part_at[k] - 1
+        for i in range(part_at[k], part_at[k] + key_lengths[j]):
+            joined[m] = codes[i]
+            m += 1
+    out = np.empty((4, 4 * m + 1), np.int64)  # room for byte pieces: 4 per character
+    frags = np.empty((4, max(n_new, 1)), np.int64)
+    written, good = metaspace_fragments(
+        joined[:m],
+        key_lengths,
+        np.zeros(0, np.int64),
+        n_first,
+        prepend,
+        viterbi,
+        token_lengths,
+        n_tokens,
+        out,
+        frags,
+    )
+    if written < 0 or good < n_new:
+        return np.empty((5, 0), np.int64), written, good
+    line = _stored_line(
+        slots,
+        part_at,
+        n_new,
+        out,
+        frags,
+        written,
+        n_tokens,
+        n_frags,
+        ids,
+        starts,
+        ends,
+        words,
+        at,
+        count,
+        word_count,
+    )
+    return line, written, good

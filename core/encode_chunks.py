@@ -79,6 +79,9 @@ CHUNK_CACHE_MAX = 256  # characters; longer chunks (a long word, a line without 
 # lines whose new chunks were made in plain Python before they go compiled (see
 # ChunkPlan._few_kernels): ~25 ms of them, against ~0.4 s for importing numba
 FEW_COMPILED_AFTER = 500
+# characters; a longer text's new chunks take the way of a batch's (the one-call way makes room in
+# the store for as many tokens as the text could have: 4 per character, in zeros, for a Unigram model)
+LINE_COMPILED_MAX = 10_000
 # chunks in a text above which it is assembled by a kernel call (~2 µs, what two chunks cost in Python)
 ASSEMBLE_COMPILED_AFTER = 2
 
@@ -301,6 +304,10 @@ class ChunkPlan:
         self._make_room()
         parts, start, has_first = cut
         if has_first:
+            if self.kind == "lead":
+                enc = self._lead_line(text, parts)
+                if enc is not None:
+                    return enc
             return self._assemble(parts, self._numbers(parts, [0]), start)
         frags: list = list(map(self.cache.get, parts))
         if None in frags:
@@ -335,7 +342,7 @@ class ChunkPlan:
             return None
         line_kernel, frombuffer, code_type, tables, names, form, byte_level = found
         # subtle: the text is normalized if and only if each chunk is (cut at ASCII spaces)
-        if form is not None and not unicodedata.is_normalized(form, text):
+        if len(text) > LINE_COMPILED_MAX or (form is not None and not unicodedata.is_normalized(form, text)):
             return None
         missing = list(dict.fromkeys(compress(parts, map(is_, frags, repeat(None)))))
         n_new = len(missing)
@@ -375,24 +382,115 @@ class ChunkPlan:
             ids, tuple(map(store.tokens.__getitem__, at)), tuple(starts), tuple(ends), tuple(words)
         )
 
+    def _lead_line(self, text: str, parts: list[str]) -> Encoding | None:
+        """:meth:`_line_compiled` for a Unigram model under ``Metaspace`` (the ``"lead"`` cut:
+        the first chunk looked up in ``first``), in one call of
+        :func:`core.chunk_kernels.metaspace_line`; None when the line takes
+        :meth:`_numbers` (a normalizer that would change it, a ``▁`` in it, an empty new
+        first chunk, the kernels not loaded, another model)."""
+        later: list = list(map(self.cache.get, parts[1:]))
+        first = self.first.get(parts[0])
+        if first is not None and None not in later:
+            return self._assemble(parts, [first, *later], 0)
+        found = self.__dict__.get("_line_args")
+        if found is None:
+            found = self._line_kernel()
+            if found is None:
+                return None
+            self._line_args = found
+        if not found:
+            return None
+        line_kernel, frombuffer, code_type, tables, names, form, _ = found
+        if (
+            len(text) > LINE_COMPILED_MAX
+            or tables[1] in text  # the replacement (▁)
+            or (first is None and not parts[0])
+            or (form is not None and not unicodedata.is_normalized(form, text))
+        ):
+            return None
+        missing = list(dict.fromkeys(compress(parts[1:], map(is_, later, repeat(None)))))
+        n_first = 1 if first is None else 0
+        n_new = n_first + len(missing)
+        slots = array("q", [-1 if first is None else first])
+        index: dict = dict(zip(missing, range(-1 - n_first, -1 - n_new, -1)))
+        slots.extend(map(index.get, parts[1:], later))
+        store = self.store
+        n_tokens, n_frags = len(store.ids), len(store.count)
+        store.grow(4 * (len(text) + n_new) + 1, n_new)  # room for byte pieces: 4 per character
+        line, written, good = line_kernel(
+            frombuffer(text.encode("utf-32-le"), code_type),
+            slots,
+            n_first,
+            n_new,
+            tables[0],
+            ord(tables[1]),
+            *tables[2:],
+            n_tokens,
+            n_frags,
+            store.ids,
+            store.starts,
+            store.ends,
+            store.words,
+            store.at,
+            store.count,
+            store.word_count,
+        )
+        if written < 0 or good < n_new:  # an unknown token the model lacks, a chunk not ok
+            store.trim(n_tokens, n_frags)
+            return None
+        store.trim(n_tokens + written, n_frags + n_new)
+        store.tokens += map(names.__getitem__, store.ids[n_tokens:])
+        if first is None and len(parts[0]) <= CHUNK_CACHE_MAX:
+            self.first[parts[0]] = n_frags
+        numbers = zip(missing, range(n_frags + n_first, n_frags + n_new))
+        if sum(map(len, missing)) <= CHUNK_CACHE_MAX:  # every chunk short enough to keep
+            self.cache.update(numbers)
+        else:
+            self.cache.update((key, n) for key, n in numbers if len(key) <= CHUNK_CACHE_MAX)
+        ids, at, starts, ends, words = line.tolist()
+        return Encoding.from_spans(
+            ids, tuple(map(store.tokens.__getitem__, at)), tuple(starts), tuple(ends), tuple(words)
+        )
+
     def _line_kernel(self) -> tuple | None:
-        """What :meth:`_line_compiled` needs, found once: ``(bpe_line, numpy's frombuffer and
-        uint32, the model's tables, the token strings, the normalizer's Unicode form or None)``; False when
-        the model or the stages are others; None while :mod:`core.chunk_kernels` is not loaded."""
+        """What :meth:`_line_compiled` and :meth:`_lead_line` need, found once: ``(the kernel:
+        bpe_line, bytelevel_line or metaspace_line, numpy's frombuffer and uint32, the model's
+        tables, the token strings, the normalizer's Unicode form or None, whether
+        byte-level)``; ``()`` when the model or the stages are others; None while
+        :mod:`core.chunk_kernels` is not loaded."""
         kernels = sys.modules.get("core.chunk_kernels")
         if kernels is None or getattr(kernels.__spec__, "_initializing", False):
             return None
         table = self._length_table()
-        if table is None or not table.per_piece:  # a BPE model's table
+        normalizer = self.tok.normalizer
+        if table is None or (normalizer is not None and type(normalizer) not in _UNICODE_FORMS):
+            return ()
+        import numpy as np
+
+        form = None if normalizer is None else normalizer.form
+        if self.kind == "lead":
+            viterbi_args = getattr(self.tok.model, "viterbi_args", None)
+            if viterbi_args is None:  # a Unigram model's
+                return ()
+            pre = self.tok.pre_tokenizer
+            prepend = pre.prepend_scheme in ("always", "first")
+            tables = (prepend, pre.replacement, viterbi_args(), table.lengths)
+            return (
+                kernels.metaspace_line,
+                np.frombuffer,
+                np.dtype(np.uint32),
+                tables,
+                table.names,
+                form,
+                False,
+            )
+        if not table.per_piece:  # a BPE model's table
             return ()
         compiled = self.__dict__.get("_bpe_compiled", False)
         if compiled is False:
             compiled = self._bpe_compiled = _bpe_kernel_args(self.tok)
-        normalizer = self.tok.normalizer
-        if compiled is None or (normalizer is not None and type(normalizer) not in _UNICODE_FORMS):
+        if compiled is None:
             return ()
-        import numpy as np
-
         byte_level = self.kind == "regex"  # (under ByteLevel: its regex, no normalizer)
         return (
             kernels.bytelevel_line if byte_level else kernels.bpe_line,
@@ -400,7 +498,7 @@ class ChunkPlan:
             np.dtype(np.uint32),
             (*compiled[1:], table.lengths),
             table.names,
-            None if normalizer is None else normalizer.form,
+            form,
             byte_level,
         )
 

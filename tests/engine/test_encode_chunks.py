@@ -509,7 +509,7 @@ def _line_kernel_calls(monkeypatch, name: str = "bpe_line") -> list:
 
     calls: list = []
     real = getattr(kernels, name)
-    n_new = 2 if name == "bpe_line" else 3  # the argument after the slots
+    n_new = 2 if name == "bpe_line" else 3  # the argument that says how many chunks are new
 
     def counted(*args):
         found = real(*args)
@@ -593,6 +593,41 @@ def test_byte_level_lines_of_new_words_take_the_one_call_way(models, monkeypatch
         assert_same_as_general(tok, text)
     # "hug", " pug", " hug"; "pun", " hugs", " " (" pug" seen); ...; " hug" seen: no call
     assert calls == [(3, 3), (3, 3), (3, 3), (1, 1)]
+    _store_is_whole(tok._chunk_plan())
+
+
+LEAD_CONFIGS = [c for c in CONFIGS if c[2].startswith("metaspace")]
+
+
+@pytest.mark.parametrize("config", LEAD_CONFIGS, ids="-".join)
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(st.one_of(TEXT, KEY.map(lambda k: f"{k} {k[::-1]} {k}")), min_size=1, max_size=6))
+def test_a_metaspace_line_made_and_gathered_in_one_kernel_call_is_the_general_path(
+    models, config, texts, monkeypatch
+):
+    """core.chunk_kernels.metaspace_line: a Unigram model's line, its first chunk (▁ prepended
+    or not) and later ones (▁ from the space before) made together, each kept in its cache."""
+    _line_kernel_calls(monkeypatch, "metaspace_line")
+    tok = _tokenizer(models, *config)
+    for text in texts + texts[::-1]:
+        assert_same_as_general(tok, text)
+        _store_is_whole(tok._chunk_plan())
+    plan = tok._chunk_plan()
+    slow = ChunkPlan.build(tok)
+    for cache, first in ((plan.cache, False), (plan.first, True)):
+        kept = {key: n for key, n in cache.items() if key}
+        assert _fragments(plan, kept) == _fragments(slow, slow._slow(list(kept), first))
+
+
+def test_metaspace_lines_of_new_words_take_the_one_call_way(models, monkeypatch):
+    calls = _line_kernel_calls(monkeypatch, "metaspace_line")
+    tok = _tokenizer(models, "unigram", "nfkc", "metaspace")
+    for text in ["hug pug hug", "pug hugs  pug", "hug pug", " hug", "ﬁ hug", "hug ▁a", "hug hugs"]:
+        assert_same_as_general(tok, text)
+    # first "hug" + later "pug", "hug"; "pug" first (seen later only) + " hugs", ""; no call for
+    # "hug pug" (all seen); " hug": empty first chunk, "ﬁ" under NFKC, "▁" in the text: the other
+    # way; "hugs" later seen, "hug" first seen: no call
+    assert calls == [(3, 3), (3, 3)]
     _store_is_whole(tok._chunk_plan())
 
 
