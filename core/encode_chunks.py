@@ -29,6 +29,10 @@ each token's span taken from its length (``_plain_fragments``); once numba is lo
 or two kernel calls (``core/chunk_kernels.py``: a plain or byte-level BPE does pre-tokens, merges
 and spans in one), else plain Python per chunk (``_plain_few``); what neither can take (text a
 normalizer moves, an unknown character) goes through the stages one chunk at a time (``_slow``).
+A line of a plain or byte-level BPE, or of a Unigram model under Metaspace, takes one kernel call
+for all of it once numba is loaded: its new chunks made and written into the store, and the line
+gathered from the store (``_line_compiled``, ``_lead_line``); a line of more than two chunks, all
+seen, is gathered by one call too (``_assemble``).
 
 The normalizers allowed are those that leave an ASCII space a space and change nothing across
 it: the Unicode forms (U+0020 is a starter no character composes with) and the ones that work
@@ -79,8 +83,8 @@ CHUNK_CACHE_MAX = 256  # characters; longer chunks (a long word, a line without 
 # lines whose new chunks were made in plain Python before they go compiled (see
 # ChunkPlan._few_kernels): ~25 ms of them, against ~0.4 s for importing numba
 FEW_COMPILED_AFTER = 500
-# characters; a longer text's new chunks take the way of a batch's (the one-call way makes room in
-# the store for as many tokens as the text could have: 4 per character, in zeros, for a Unigram model)
+# characters; a longer text's new chunks take the earlier way (the one-call way makes room in the
+# store for as many tokens as the text could have: 4 per character, in zeros, for a Unigram model)
 LINE_COMPILED_MAX = 10_000
 # chunks in a text above which it is assembled by a kernel call (~2 µs, what two chunks cost in Python)
 ASSEMBLE_COMPILED_AFTER = 2
