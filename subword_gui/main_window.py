@@ -945,7 +945,7 @@ class MainWindow(QMainWindow):
         self.state.set_full_tokenizer(loaded.tokenizer, origin=str(path))
         self._opened_tokenizer = (loaded.tokenizer, path)  # kept for the next launch if still shown
         fmt = getattr(loaded, "format", "")
-        note = f"Opened {Path(path).name} ({fmt})"
+        note = self.tr("Opened {0} ({1})").format(Path(path).name, fmt)
         warnings = list(getattr(loaded, "warnings", []) or [])
         if warnings:
             note += ": " + "; ".join(warnings[:3])
@@ -959,7 +959,8 @@ class MainWindow(QMainWindow):
                 self.tr("Save tokenizer"), self.tr("There is no tokenizer to save: train or open one first.")
             )
             return
-        if self._save_dialog(tok, self.state.train_options, self._corpus_list(), "Save tokenizer as"):
+        title = self.tr("Save tokenizer as")
+        if self._save_dialog(tok, self.state.train_options, self._corpus_list(), title):
             self._save_target = (self.last_saved[0], self.last_saved[1], tok)
 
     def _corpus_list(self) -> list[str]:
@@ -971,7 +972,10 @@ class MainWindow(QMainWindow):
     def save_run_dialog(self, run: Run) -> None:
         """Runs › Save…: one run's whole (uncut) tokenizer, any format."""
         if self._save_dialog(
-            run.tokenizer, run.options, [run.corpus] if run.corpus else [], f"Save “{run.name}” as"
+            run.tokenizer,
+            run.options,
+            [run.corpus] if run.corpus else [],
+            self.tr("Save “{0}” as").format(run.name),
         ):
             run.saved_to = self.last_saved[0]
             self.state.runs_changed.emit()
@@ -1002,9 +1006,9 @@ class MainWindow(QMainWindow):
             self.report_error(self.tr("Cannot save tokenizer"), about_file(path, exc))
             return False
         self.last_saved = (path, fmt, list(losses or []))
-        msg = f"Saved {Path(path).name} ({fmt})"
+        msg = self.tr("Saved {0} ({1})").format(Path(path).name, fmt)
         if losses:
-            msg += " — not kept: " + "; ".join(losses[:3])
+            msg = self.tr("{0} — not kept: {1}").format(msg, "; ".join(losses[:3]))
         self.statusBar().showMessage(msg, 15000)
         return True
 

@@ -1244,6 +1244,10 @@
         <translation>토크나이저를 열 수 없음</translation>
     </message>
     <message>
+        <source>Opened {0} ({1})</source>
+        <translation>{0}을(를) 열었습니다 ({1})</translation>
+    </message>
+    <message>
         <source>Save tokenizer</source>
         <translation>토크나이저 저장</translation>
     </message>
@@ -1252,12 +1256,28 @@
         <translation>저장할 토크나이저가 없습니다. 먼저 학습하거나 여세요.</translation>
     </message>
     <message>
+        <source>Save tokenizer as</source>
+        <translation>다른 이름으로 토크나이저 저장</translation>
+    </message>
+    <message>
+        <source>Save “{0}” as</source>
+        <translation>“{0}”을(를) 다른 이름으로 저장</translation>
+    </message>
+    <message>
         <source>Saving tokenizer files is not available in this build yet.</source>
         <translation>이 빌드에서는 아직 토크나이저 파일을 저장할 수 없습니다.</translation>
     </message>
     <message>
         <source>Cannot save tokenizer</source>
         <translation>토크나이저를 저장할 수 없음</translation>
+    </message>
+    <message>
+        <source>Saved {0} ({1})</source>
+        <translation>{0}을(를) 저장했습니다 ({1})</translation>
+    </message>
+    <message>
+        <source>{0} — not kept: {1}</source>
+        <translation>{0} — 담지 못한 것: {1}</translation>
     </message>
     <message>
         <source>Export merge log</source>

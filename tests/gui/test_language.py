@@ -232,3 +232,21 @@ def test_tooltips_and_messages_once_left_in_english_are_korean(korean, qtbot):
     compare = ComparePanel(AppState())
     qtbot.addWidget(compare)
     assert compare.columns[0].strip._placeholder == "아직 토크나이저가 없습니다."
+
+
+def test_opening_and_saving_a_tokenizer_report_in_korean(korean, qtbot, tmp_path):
+    """The status line after File › Open tokenizer / Save was an f-string, so it stayed English."""
+    from core.formats.gpt2 import save_gpt2
+    from core.models.bpe import BPE
+
+    vocab = {"<unk>": 0, "g": 1, "h": 2, "s": 3, "u": 4, "ug": 5, "hug": 6}
+    save_gpt2(BPE(vocab, [("u", "g"), ("h", "ug")], unk_token="<unk>"), tmp_path)
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings=settings, open_sample=False)
+    qtbot.addWidget(window)
+    window.open_tokenizer(str(tmp_path / "merges.txt"))
+    assert window.statusBar().currentMessage().startswith("merges.txt을(를) 열었습니다 (gpt2)")
+    out = tmp_path / "again.json"
+    assert window._write_tokenizer(window.state.tokenizer, str(out), "hf-json", None, [])
+    assert out.exists()
+    assert window.statusBar().currentMessage().startswith("again.json을(를) 저장했습니다 (hf-json)")
