@@ -46,6 +46,7 @@ from __future__ import annotations
 import itertools
 import re
 import sys
+import threading
 import unicodedata
 from array import array
 from itertools import chain, compress, repeat
@@ -278,6 +279,12 @@ class ChunkPlan:
         if kind == "drop":
             self.cache[""] = self.store.add_fragment(_EMPTY)  # between two spaces
         self._regex = tok.pre_tokenizer._re if kind == "regex" else None
+        # subtle: one thread at a time. The one-call kernels grow the store's columns and write
+        # into them with the interpreter lock released, and the store is numbered by its
+        # length: a second thread in between raised BufferError or mixed two lines' rows. A
+        # thread that finds the plan busy (the explorer's long-line helper beside its window)
+        # takes the general path rather than wait.
+        self._busy = threading.Lock()
 
     @classmethod
     def build(cls, tok: Tokenizer) -> ChunkPlan | None:
@@ -301,7 +308,16 @@ class ChunkPlan:
 
     # -- encoding ----------------------------------------------------------------------
     def encode(self, text: str) -> Encoding | None:
-        """The encoding of ``text`` (no post-processor), or None if it must take the general path."""
+        """The encoding of ``text`` (no post-processor), or None if it must take the general path
+        (also when another thread is encoding with this plan: see ``_busy``)."""
+        if not self._busy.acquire(blocking=False):
+            return None
+        try:
+            return self._encode(text)
+        finally:
+            self._busy.release()
+
+    def _encode(self, text: str) -> Encoding | None:
         cut = self._cut(text)
         if cut is None:
             return None
@@ -508,11 +524,20 @@ class ChunkPlan:
 
     def encode_many(self, texts: list[str]) -> list[Encoding | None]:
         """:meth:`encode` of each text; the chunks none of them has seen go through the
-        pipeline together (one model call for all of them).
+        pipeline together (one model call for all of them). All None (the general path) when
+        another thread is encoding with this plan.
 
         subtle: the batch's chunks are one flat list from the cut on (looked up, filled and
         gathered with C-level maps and array operations), so the interpreter works per
         batch, not per text: a text costs its cut and its Encoding."""
+        if not self._busy.acquire(blocking=False):
+            return [None] * len(texts)
+        try:
+            return self._encode_many(texts)
+        finally:
+            self._busy.release()
+
+    def _encode_many(self, texts: list[str]) -> list[Encoding | None]:
         raw_re = self.tok._raw_re
         # subtle: an added token in any text is in the texts joined (the other way round, a
         # match across two texts only sends the batch the longer way)

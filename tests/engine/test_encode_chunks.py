@@ -937,3 +937,47 @@ def test_any_text_encodes_a_rank_file_as_the_general_path(models, text):
 
     tok = tiktoken_tokenizer(_ranks(models), "cl100k_base")
     assert_same_as_general(tok, text)
+
+
+def test_two_threads_encoding_with_one_tokenizer_get_what_one_gets(monkeypatch):
+    """The explorer encodes a long line on a helper thread while its window encodes the others
+    with the same tokenizer. The one-call kernels write into the store with the interpreter
+    lock released: a second thread in between raised BufferError or mixed two lines' rows;
+    now it takes the general path while the plan is busy."""
+    import random
+    import threading
+
+    import core.chunk_kernels  # noqa: F401 - the one-call way needs the kernels loaded
+
+    monkeypatch.setattr(encode_chunks, "FEW_COMPILED_AFTER", 0)
+    rng = random.Random(7)
+    letters = "가나다라마바사아자차카타파하철수는치킨을먹고abcdefghij"
+
+    def line() -> str:
+        return " ".join("".join(rng.choice(letters) for _ in range(rng.randint(1, 6))) for _ in range(12))
+
+    lines = [line() for _ in range(2000)]
+    corpus = {w: 1 + i % 7 for i, w in enumerate(" ".join(lines[:300]).split())}
+    for pre in (Whitespace, Metaspace):
+        options = TrainOptions("unigram" if pre is Metaspace else "bpe", vocab_size=200)
+        model = drain(train_from_counts(corpus, options)).model
+        shared = Tokenizer(model, pre_tokenizer=pre())
+        alone = Tokenizer(model, pre_tokenizer=pre())
+        got: dict[int, list] = {}
+        failed: list = []
+
+        def encode(k: int, shared: Tokenizer, got: dict, failed: list) -> None:
+            try:
+                got[k] = [_fields(shared.encode(text)) for text in lines[k::2]]
+            except Exception as e:  # noqa: BLE001 - reported by the assertion below
+                failed.append(e)
+
+        threads = [threading.Thread(target=encode, args=(k, shared, got, failed)) for k in (0, 1)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert not failed
+        for k in (0, 1):
+            assert got[k] == [_fields(alone.encode(text)) for text in lines[k::2]]
+        _store_is_whole(shared._chunk_plan())
