@@ -942,6 +942,7 @@ class MainWindow(QMainWindow):
             self.report_error(self.tr("Cannot open tokenizer"), about_file(path, exc))
             return
         self._remember("tokenizer", path)
+        self.error_label.setVisible(False)  # an earlier failure is stale once a file opens
         self.state.set_full_tokenizer(loaded.tokenizer, origin=str(path))
         self._opened_tokenizer = (loaded.tokenizer, path)  # kept for the next launch if still shown
         fmt = getattr(loaded, "format", "")
@@ -1006,6 +1007,7 @@ class MainWindow(QMainWindow):
             self.report_error(self.tr("Cannot save tokenizer"), about_file(path, exc))
             return False
         self.last_saved = (path, fmt, list(losses or []))
+        self.error_label.setVisible(False)
         msg = self.tr("Saved {0} ({1})").format(Path(path).name, fmt)
         if losses:
             msg = self.tr("{0} — not kept: {1}").format(msg, "; ".join(losses[:3]))

@@ -71,3 +71,27 @@ def test_dropping_a_tekken_file_opens_it(window, tmp_path):
     assert window.state.full_tokenizer is not None
     assert window.state.full_tokenizer.encode("hi").ids == [2 + ord("h"), 2 + ord("i")]
     assert "(tekken)" in window.statusBar().currentMessage()
+
+
+def test_a_failure_line_goes_once_a_tokenizer_opens_or_saves(window, tmp_path):
+    """The status bar's ⚠ line came back after a later tokenizer opened fine (once the "Opened"
+    message timed out), reading as that file's failure."""
+    from core.formats.gpt2 import save_gpt2
+    from core.models.bpe import BPE
+
+    def failure_line_shown() -> bool:
+        window.statusBar().clearMessage()  # a timed message hides the line only while it lasts
+        return not window.error_label.isHidden()
+
+    not_a_tokenizer = tmp_path / "notes.txt"
+    not_a_tokenizer.write_text("just some prose\n", encoding="utf-8")
+    window.open_tokenizer(str(not_a_tokenizer))
+    assert failure_line_shown() and "notes.txt" in window.error_label.text()
+    save_gpt2(BPE({"<unk>": 0, "u": 1, "g": 2, "ug": 3}, [("u", "g")], unk_token="<unk>"), tmp_path)
+    window.open_tokenizer(str(tmp_path / "merges.txt"))
+    assert not failure_line_shown()
+
+    window.open_tokenizer(str(not_a_tokenizer))
+    assert failure_line_shown()
+    assert window._write_tokenizer(window.state.tokenizer, str(tmp_path / "t.json"), "hf-json", None, [])
+    assert not failure_line_shown()
