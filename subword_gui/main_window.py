@@ -1104,11 +1104,16 @@ class MainWindow(QMainWindow):
                 forget_last_run(self.data_dir)
                 self._kept = None
             return None
-        kept = (run.tokenizer, run.name, self.state.vocab_size)
+        shown_size = self.state.vocab_size
+        if self.training_panel.shows_step_preview():
+            # the slider shows a stepped run's merges so far (a few tokens), not a cut of this model:
+            # kept with it, the next launch showed the model cut to its alphabet
+            shown_size = self.training_panel.size_shown_before_steps()
+        kept = (run.tokenizer, run.name, shown_size)
         if self._kept == kept:  # what the data dir already holds (e.g. the run restored at launch)
             return None
         try:
-            folder = save_last_run(run, self.data_dir, self.state.vocab_size)
+            folder = save_last_run(run, self.data_dir, shown_size)
             self._kept = kept
             return folder
         except (SubwordError, OSError, ValueError) as exc:

@@ -888,6 +888,10 @@ class TrainingPanel(QWidget):
         """Is the shown model a stepped run's merges so far (see :meth:`_show_step_preview`)?"""
         return self.stepping and getattr(self, "_previewed", False)
 
+    def size_shown_before_steps(self) -> int | None:
+        """Where the slider stood before the stepped run began (None: no model was shown)."""
+        return getattr(self, "_shown_before_steps", (None, None))[1]
+
     def _undo_step_preview(self) -> None:
         """A stepped run that did not finish: show again what was shown before it."""
         if not getattr(self, "_previewed", False):

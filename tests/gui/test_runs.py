@@ -407,3 +407,23 @@ def test_what_sets_two_runs_apart_stays_in_view_at_1280(qtbot, window):
     # one run alone has nothing to be told apart from
     window.state.discard_run(first)
     assert "\n" not in model.index(0, 0).data()
+
+
+def test_quitting_while_stepping_keeps_the_shown_run_where_its_slider_stood(qtbot, window):
+    """The stepped run's preview (a few merges) set the slider: the next launch showed the kept
+    model cut to its alphabet."""
+    window.corpus_panel.open_lines(LINES * 5, "mixed.txt")
+    train(qtbot, window, TrainOptions("bpe", vocab_size=60))
+    full = window.state.full_tokenizer.vocab_size  # (the corpus may hold fewer merges than asked)
+    window.slider.set_vocab_size(full - 3)
+    panel = window.training_panel
+    panel.set_options(TrainOptions("bpe", vocab_size=60))
+    for _ in range(2):
+        with qtbot.waitSignal(panel.merge_model.rowsInserted, timeout=WAIT_MS):
+            panel.step_button.click()
+    qtbot.waitUntil(panel.shows_step_preview, timeout=WAIT_MS)
+    assert window.state.vocab_size < full - 3  # the preview is what the panels show now
+    window.save_last_run()
+    panel.shutdown()
+    run, shown = load_last_run(window.data_dir)
+    assert run.vocab_size == full and shown == full - 3
