@@ -788,9 +788,13 @@ class VocabularyPanel(QWidget):
             return
         root = merge_tree(token, self.model.sources)
         if not root[2]:
-            why = base_token_kind(self.model.tokenizer, token)
-            if self.model.kind == "wordpiece" and not self.model.sources:
-                why = "this WordPiece vocabulary carries no merges (train it here to see them)"
+            tok = self.model.tokenizer
+            why = base_token_kind(tok, token)
+            special = token == getattr(tok.model, "unk_token", None) or any(
+                t.content == token for t in tok.added_tokens
+            )
+            if self.model.kind == "wordpiece" and not self.model.sources and not special:
+                why = self.tr("this WordPiece vocabulary carries no merges (train it here to see them)")
             self.tree_title.setText(self.tr("<b>{0}</b>: {1}").format(shown, why))
         else:
             self.tree_title.setText(

@@ -2021,6 +2021,10 @@
         <translation>&lt;b&gt;{0}&lt;/b&gt;: Unigram 조각 (로그 확률 {1:.3f}). Unigram은 말뭉치를 가장 잘 설명하는 조각을 남깁니다. 어떤 조각도 다른 조각을 병합해 만들지 않습니다.</translation>
     </message>
     <message>
+        <source>this WordPiece vocabulary carries no merges (train it here to see them)</source>
+        <translation>이 WordPiece 어휘에는 병합 기록이 없습니다 (여기서 학습하면 보입니다)</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;{0}&lt;/b&gt;: {1}</source>
         <translation>&lt;b&gt;{0}&lt;/b&gt;: {1}</translation>
     </message>

@@ -298,3 +298,14 @@ def test_special_tokens_have_no_length_and_sort_apart(panel, hug_bpe):
     assert lengths[:-1] == sorted(lengths[:-1], key=int, reverse=True)
     panel.table.sortByColumn(COL_LENGTH, Qt.SortOrder.AscendingOrder)
     assert shown_rows(panel)[0] == "<unk>" and shown_rows(panel)[-1] == "hug"
+
+
+def test_an_opened_wordpiece_vocabulary_still_names_its_unknown_token(panel):
+    """Without merges (a vocab.txt opened from a file) every token read "carries no merges",
+    the unknown token included, and in English under the Korean interface."""
+    tok = drain(train_from_counts(HUG_PUG, TrainOptions("wordpiece", vocab_size=14)))
+    panel.state.set_full_tokenizer(tok, None, [])
+    assert panel.select_token(tok.model.unk_token)
+    assert "unknown token" in panel.tree_title.text()
+    assert panel.select_token("h")
+    assert "carries no merges" in panel.tree_title.text()
