@@ -130,9 +130,17 @@ class RunsModel(QAbstractTableModel):
     def __init__(self, state, parent=None):
         super().__init__(parent)
         self.state = state
+        self._renaming = False
         state.runs_changed.connect(self._reset)
 
     def _reset(self) -> None:
+        if self._renaming:
+            # subtle: a reset under the name editor's commit drops the editor before the view is
+            # done with it (Qt warned "commitData called with an editor that does not belong to
+            # this view"); a rename changes no row, so the rows' data changing is enough
+            last = self.index(self.rowCount() - 1, self.columnCount() - 1)
+            self.dataChanged.emit(self.index(0, 0), last)
+            return
         self.beginResetModel()
         self.endResetModel()
 
@@ -236,7 +244,11 @@ class RunsModel(QAbstractTableModel):
             return False
         if not str(value).strip():
             return False
-        self.state.rename_run(run, str(value))
+        self._renaming = True
+        try:
+            self.state.rename_run(run, str(value))
+        finally:
+            self._renaming = False
         return True
 
 

@@ -427,3 +427,29 @@ def test_quitting_while_stepping_keeps_the_shown_run_where_its_slider_stood(qtbo
     panel.shutdown()
     run, shown = load_last_run(window.data_dir)
     assert run.vocab_size == full and shown == full - 3
+
+
+def test_renaming_in_the_list_does_not_reset_it_under_the_editor(qtbot, two_runs):
+    """Typing a name and pressing Return reset the whole list while the name editor was still
+    committing: Qt then warned "commitData called with an editor that does not belong to this
+    view" (seen on quitting after a rename). A rename changes one row's data, nothing more."""
+    from PySide6.QtWidgets import QLineEdit
+
+    window, _bpe, _unigram = two_runs
+    window.finish_startup()
+    window.raise_panel("runs")
+    panel, first = window.runs_panel, window.state.runs[0]
+    resets, changes = [], []
+    panel.model.modelReset.connect(lambda: resets.append(1))
+    panel.model.dataChanged.connect(lambda *_: changes.append(1))
+    panel.select(first)
+    panel.rename_selected()
+    editor = panel.view.findChild(QLineEdit)
+    editor.setText("mine")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: first.name == "mine", timeout=2000)
+    assert panel.model.data(panel.model.index(0, 0)).startswith("mine")
+    assert not resets and changes
+    column = window.compare_panel.add_run_column(first)
+    window.state.rename_run(first, "ours")  # a rename from elsewhere still refreshes every view
+    assert column.source.currentText() == "ours" and resets
