@@ -87,6 +87,8 @@ FEW_COMPILED_AFTER = 500
 # characters; a longer text's new chunks take the earlier way (the one-call way makes room in the
 # store for as many tokens as the text could have: 4 per character, in zeros, for a Unigram model)
 LINE_COMPILED_MAX = 10_000
+# tokens of room the store keeps after its ends for the one-call lines (_Store.room): ~200 lines
+ROOM_TOKENS = 4096
 # chunks in a text above which it is assembled by a kernel call (~2 µs, what two chunks cost in Python)
 ASSEMBLE_COMPILED_AFTER = 2
 
@@ -142,6 +144,10 @@ class _Store:
         self.word_count = array("q")
         self._arrays: dict[str, Any] = {}  # numpy copies of the number columns, grown on demand
         self._copied = (-1, -1)  # tokens and fragments already in them (none yet: not made)
+        # zeros kept after the number columns' ends for the one-call kernels (see room); the
+        # store's tokens are then ``len(tokens)``, not ``len(ids)``, until settle
+        self.spare_tokens = 0
+        self.spare_frags = 0
 
     def add(self, ids, tokens, starts, ends, words, counts: list[int], word_counts: list[int]) -> int:
         """Append fragments (their tokens one after another); the number of the first."""
@@ -195,23 +201,54 @@ class _Store:
             column.frombytes(rows[r * step : r * step + size])
         return number
 
-    def grow(self, tokens: int, frags: int) -> None:
-        """Room for ``tokens`` tokens and ``frags`` fragments (zeros) after the columns' ends,
-        for a kernel to write into (:func:`core.chunk_kernels.bpe_line`); :meth:`trim` then
-        keeps what it wrote. subtle: no store may be read by anyone else in between."""
-        zeros = memoryview(bytes(8 * max(tokens, frags)))
-        for column in (self.ids, self.starts, self.ends, self.words):
-            column.frombytes(zeros[: 8 * tokens])
-        for column in (self.at, self.count, self.word_count):
-            column.frombytes(zeros[: 8 * frags])
+    def room(self, tokens: int, frags: int) -> tuple[int, int]:
+        """Make sure ``tokens`` tokens and ``frags`` fragments of zeros or leftovers follow the
+        store's ends in its number columns, for a kernel to write into
+        (:func:`core.chunk_kernels.bpe_line`), and return the store's ends ``(tokens,
+        fragments)``; :meth:`keep` then keeps what it wrote, and the room stays for the next
+        line until :meth:`settle`.
 
-    def trim(self, tokens: int, frags: int) -> None:
-        """Keep the first ``tokens`` tokens and ``frags`` fragments of the number columns
+            >>> store = _Store()
+            >>> store.room(3, 1), len(store.ids) >= 3, store.spare_tokens == len(store.ids)
+            ((0, 0), True, True)
+            >>> store.ids[0] = 7; store.count[0] = 1; store.tokens.append("x")   # as a kernel writes
+            >>> store.keep(1, 1); store.room(2, 1)
+            (1, 1)
+            >>> store.settle(); store.ids.tolist(), store.count.tolist(), store.at.tolist()
+            ([7], [1], [0])
+
+        subtle: growing and trimming the seven columns on every line (``bytes`` of zeros, seven
+        ``frombytes`` and seven ``del``) cost ~3 µs of a fresh tokenizer's ~25 µs line; room
+        for many lines at once costs that once. No store may be read by anyone else in
+        between (``ChunkPlan._busy``), and every way but the one-call lines settles first."""
+        if tokens > self.spare_tokens or frags > self.spare_frags:
+            # for many lines of the usual length at once (a 10,000-character line needs its own)
+            more_tokens, more_frags = max(tokens, ROOM_TOKENS), max(frags, ROOM_TOKENS // 4)
+            zeros = memoryview(bytes(8 * max(more_tokens, more_frags)))
+            for column in (self.ids, self.starts, self.ends, self.words):
+                column.frombytes(zeros[: 8 * more_tokens])
+            for column in (self.at, self.count, self.word_count):
+                column.frombytes(zeros[: 8 * more_frags])
+            self.spare_tokens += more_tokens
+            self.spare_frags += more_frags
+        return len(self.ids) - self.spare_tokens, len(self.count) - self.spare_frags
+
+    def keep(self, tokens: int, frags: int) -> None:
+        """Keep the ``tokens`` tokens and ``frags`` fragments a kernel wrote into the room
         (``tokens``, the strings, is the caller's to extend)."""
-        for column in (self.ids, self.starts, self.ends, self.words):
-            del column[tokens:]
-        for column in (self.at, self.count, self.word_count):
-            del column[frags:]
+        self.spare_tokens -= tokens
+        self.spare_frags -= frags
+
+    def settle(self) -> None:
+        """Drop the room after the columns' ends (see :meth:`room`): their lengths are the
+        store's again, as every other way of adding to or reading the store expects."""
+        if self.spare_tokens or self.spare_frags:
+            tokens, frags = len(self.ids) - self.spare_tokens, len(self.count) - self.spare_frags
+            for column in (self.ids, self.starts, self.ends, self.words):
+                del column[tokens:]
+            for column in (self.at, self.count, self.word_count):
+                del column[frags:]
+            self.spare_tokens = self.spare_frags = 0
 
     def add_fragment(self, frag: Fragment) -> int:
         f_ids, f_tokens, f_starts, f_ends, f_words, count, word_count = frag
@@ -328,6 +365,7 @@ class ChunkPlan:
                 enc = self._lead_line(text, parts)
                 if enc is not None:
                     return enc
+            self.store.settle()  # (the one-call lines' room: see _Store.room)
             return self._assemble(parts, self._numbers(parts, [0]), start)
         frags: list = list(map(self.cache.get, parts))
         if None in frags:
@@ -335,6 +373,7 @@ class ChunkPlan:
                 enc = self._line_compiled(text, parts, frags)
                 if enc is not None:
                     return enc
+            self.store.settle()
             frags = self._numbers(parts, [], frags)
         return self._assemble(parts, frags, start)
 
@@ -368,9 +407,10 @@ class ChunkPlan:
         n_new = len(missing)
         slots = array("q", map(dict(zip(missing, range(-1, -n_new - 1, -1))).get, parts, frags))
         store = self.store
-        n_tokens, n_frags = len(store.ids), len(store.count)
         # room for a token per character (per UTF-8 byte, byte-level), a fragment per new chunk
-        store.grow(4 * len(text) if byte_level and not text.isascii() else len(text), n_new)
+        n_tokens, n_frags = store.room(
+            4 * len(text) if byte_level and not text.isascii() else len(text), n_new
+        )
         codes = frombuffer(text.encode("utf-32-le"), code_type)
         head = (codes, array("q", map(len, parts)), slots) if byte_level else (codes, slots)
         line, written, good = line_kernel(
@@ -388,10 +428,9 @@ class ChunkPlan:
             store.word_count,
         )
         if good < n_new:  # a chunk the kernel cannot take (an unknown character): the other way
-            store.trim(n_tokens, n_frags)
             return None
-        store.trim(n_tokens + written, n_frags + n_new)
-        store.tokens += map(names.__getitem__, store.ids[n_tokens:])
+        store.keep(written, n_new)
+        store.tokens += map(names.__getitem__, store.ids[n_tokens : n_tokens + written])
         numbers = zip(missing, range(n_frags, n_frags + n_new))
         if sum(map(len, missing)) <= CHUNK_CACHE_MAX:  # every chunk short enough to keep
             self.cache.update(numbers)
@@ -435,8 +474,7 @@ class ChunkPlan:
         index: dict = dict(zip(missing, range(-1 - n_first, -1 - n_new, -1)))
         slots.extend(map(index.get, parts[1:], later))
         store = self.store
-        n_tokens, n_frags = len(store.ids), len(store.count)
-        store.grow(4 * (len(text) + n_new) + 1, n_new)  # room for byte pieces: 4 per character
+        n_tokens, n_frags = store.room(4 * (len(text) + n_new) + 1, n_new)  # byte pieces: 4 a character
         line, written, good = line_kernel(
             frombuffer(text.encode("utf-32-le"), code_type),
             slots,
@@ -456,10 +494,9 @@ class ChunkPlan:
             store.word_count,
         )
         if written < 0 or good < n_new:  # an unknown token the model lacks, a chunk not ok
-            store.trim(n_tokens, n_frags)
             return None
-        store.trim(n_tokens + written, n_frags + n_new)
-        store.tokens += map(names.__getitem__, store.ids[n_tokens:])
+        store.keep(written, n_new)
+        store.tokens += map(names.__getitem__, store.ids[n_tokens : n_tokens + written])
         if first is None and len(parts[0]) <= CHUNK_CACHE_MAX:
             self.first[parts[0]] = n_frags
         numbers = zip(missing, range(n_frags + n_first, n_frags + n_new))
@@ -553,6 +590,7 @@ class ChunkPlan:
             first_at = [start for _, start, _ in kept]
             heads = [has_first for _, _, has_first in kept]
         self._make_room()
+        self.store.settle()  # (the one-call lines' room: see _Store.room)
         per_text = list(map(len, chunks_of))
         parts = list(chain.from_iterable(chunks_of))
         text_starts = list(itertools.accumulate(per_text, initial=0))[:-1]
@@ -1159,7 +1197,10 @@ class ChunkPlan:
         store :data:`STORE_TOKEN_LIMIT` tokens).
         subtle: only before a text's chunks are looked up, never while they are filled (the
         numbers found would then point into an emptied store); a batch may go past the limit."""
-        if len(self.cache) + len(self.first) < CHUNK_CACHE_LIMIT and len(self.store.ids) < STORE_TOKEN_LIMIT:
+        if (
+            len(self.cache) + len(self.first) < CHUNK_CACHE_LIMIT
+            and len(self.store.tokens) < STORE_TOKEN_LIMIT
+        ):
             return
         self.cache.clear()
         self.first.clear()

@@ -521,13 +521,17 @@ def _line_kernel_calls(monkeypatch, name: str = "bpe_line") -> list:
 
 
 def _store_is_whole(plan) -> None:
-    """Every token column as long as the token strings, every fragment column as long as the
-    others, and the fragments' tokens one after another: nothing else in the store."""
+    """Every token column as long as the token strings and the room kept after them, every
+    fragment column as long as the others, and the fragments' tokens one after another: nothing
+    else in the store (the room aside, see _Store.room)."""
     store = plan.store
-    assert {len(c) for c in (store.ids, store.starts, store.ends, store.words)} == {len(store.tokens)}
+    n_tokens, n_frags = len(store.tokens), len(store.at) - store.spare_frags
+    assert {len(c) for c in (store.ids, store.starts, store.ends, store.words)} == {
+        n_tokens + store.spare_tokens
+    }
     assert len(store.at) == len(store.count) == len(store.word_count)
-    assert list(store.at) == list(itertools.accumulate(store.count, initial=0))[:-1]
-    assert sum(store.count) == len(store.ids)
+    assert list(store.at[:n_frags]) == list(itertools.accumulate(store.count[:n_frags], initial=0))[:-1]
+    assert sum(store.count[:n_frags]) == n_tokens
 
 
 @pytest.mark.parametrize("normalizer", ["none", "nfc", "nfkc"])
@@ -552,7 +556,9 @@ def test_a_line_made_and_gathered_in_one_kernel_call_is_the_general_path(
     slow = ChunkPlan.build(tok)  # each chunk through the stages, one at a time
     assert _fragments(plan, kept) == _fragments(slow, slow._slow(list(kept)))
     if any(ok == new for ok, new in calls):
-        assert len(plan.store.count) == len(plan.cache)  # a chunk twice in a line was made once
+        assert len(plan.store.count) - plan.store.spare_frags == len(
+            plan.cache
+        )  # a chunk twice in a line was made once
 
 
 def test_lines_of_new_words_take_the_one_call_way(punct_bpe, monkeypatch):
@@ -748,7 +754,10 @@ def test_a_long_word_retyped_does_not_grow_the_store_without_bound(models, monke
     expected = _fields(tok._encode_general(f"hug {long_word}"))
     for _ in range(20):  # each time its ~1,000 tokens go to the store, never to the cache
         assert _fields(tok.encode(f"hug {long_word}")) == expected
-    assert len(tok._chunk_plan().store.ids) < 5_000 + 2 * len(expected[0])
+    store = tok._chunk_plan().store
+    assert len(store.tokens) < 5_000 + 2 * len(expected[0])
+    # and the room kept for the one-call lines: for many short lines, or this one line
+    assert store.spare_tokens < encode_chunks.ROOM_TOKENS + len(f"hug {long_word}")
 
 
 def test_texts_holding_an_added_token_take_the_general_path(models):
