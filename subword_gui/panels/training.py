@@ -428,7 +428,11 @@ class TrainingPanel(QWidget):
         self.min_freq_spin = QSpinBox()
         self.min_freq_spin.setRange(0, 1_000_000)
         self.special_edit = QLineEdit()
-        self.special_edit.setPlaceholderText(self.tr("comma-separated, e.g. <unk>,<s>,</s>"))
+        # the hint must fit the field at 1280x800; the whole rule is the tooltip
+        self.special_edit.setPlaceholderText(self.tr("e.g. <unk>,<s>"))
+        self.special_edit.setToolTip(
+            self.tr("Special tokens, comma-separated (e.g. <unk>,<s>,</s>): each is added whole, never split")
+        )
         self.prefix_edit = QLineEdit()
         self.prefix_edit.setPlaceholderText(self.tr("e.g. ##"))
         self.suffix_edit = QLineEdit()

@@ -1715,10 +1715,6 @@
 <context>
     <name>TrainingPanel</name>
     <message>
-        <source>comma-separated, e.g. &lt;unk&gt;,&lt;s&gt;,&lt;/s&gt;</source>
-        <translation>쉼표로 구분, 예: &lt;unk&gt;,&lt;s&gt;,&lt;/s&gt;</translation>
-    </message>
-    <message>
         <source>e.g. ##</source>
         <translation>예: ##</translation>
     </message>
@@ -1941,6 +1937,14 @@
     <message>
         <source>Comma-separated: {0}</source>
         <translation>쉼표로 구분: {0}</translation>
+    </message>
+    <message>
+        <source>e.g. &lt;unk&gt;,&lt;s&gt;</source>
+        <translation>예: &lt;unk&gt;,&lt;s&gt;</translation>
+    </message>
+    <message>
+        <source>Special tokens, comma-separated (e.g. &lt;unk&gt;,&lt;s&gt;,&lt;/s&gt;): each is added whole, never split</source>
+        <translation>특수 토큰, 쉼표로 구분 (예: &lt;unk&gt;,&lt;s&gt;,&lt;/s&gt;): 각각 통째로 추가되고 쪼개지지 않습니다</translation>
     </message>
     <message>
         <source>Stepped to step {0:,}: {1} + {2} → {3}  (vocab {4:,} of {5:,})</source>

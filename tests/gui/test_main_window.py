@@ -577,3 +577,17 @@ def test_a_training_loads_the_encoders_at_once(qtbot, window, monkeypatch):
     window.corpus_panel.busy_changed.emit(True)
     window.training_panel.busy_changed.emit(True)
     assert started == ["load compiled encoders"]
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
+def test_the_training_fields_hints_fit_their_fields(qtbot, window, size):
+    """At 1280x800 the Special tokens hint read "comma-separated, e.g. <un…": the hint is a
+    hint, its full sentence is the tooltip."""
+    window.resize(*size)
+    window.reset_layout()
+    qtbot.wait(50)
+    panel = window.training_panel
+    for edit in (panel.special_edit, panel.prefix_edit, panel.suffix_edit):
+        room = edit.width() - 2 * edit.style().pixelMetric(edit.style().PixelMetric.PM_DefaultFrameWidth) - 8
+        assert edit.fontMetrics().horizontalAdvance(edit.placeholderText()) <= room, edit.placeholderText()
+    assert "comma-separated" in panel.special_edit.toolTip()
