@@ -148,6 +148,32 @@ _PATTERNS: list[tuple[str, str]] = [
 _COMPILED = [(re.compile(pattern), template) for pattern, template in _PATTERNS]
 
 
+# The labels of the tokenizer file dialogs' filters (core/formats/registry.py: each format's
+# title, "Tokenizers" for all of them); the globs after a label stay as they are.
+_FILTER_LABELS: dict[str, str] = {
+    "Tokenizers": QT_TRANSLATE_NOOP("EngineMessages", "Tokenizers"),
+    "All files": QT_TRANSLATE_NOOP("EngineMessages", "All files"),
+    "Project folder: tokenizer.json + training record": QT_TRANSLATE_NOOP(
+        "EngineMessages", "Project folder: tokenizer.json + training record"
+    ),
+    "GPT-2 folder: vocab.json + merges.txt": QT_TRANSLATE_NOOP(
+        "EngineMessages", "GPT-2 folder: vocab.json + merges.txt"
+    ),
+    "SentencePiece model": QT_TRANSLATE_NOOP("EngineMessages", "SentencePiece model"),
+    "tiktoken ranks": QT_TRANSLATE_NOOP("EngineMessages", "tiktoken ranks"),
+    "subword-nmt codes": QT_TRANSLATE_NOOP("EngineMessages", "subword-nmt codes"),
+    "CLIP merges": QT_TRANSLATE_NOOP("EngineMessages", "CLIP merges"),
+}
+
+
+def localized_filter(text: str) -> str:
+    """A file dialog's filter in the interface's language, its globs unchanged:
+    ``"SentencePiece model (*.model)"`` -> ``"SentencePiece 모델 (*.model)"``."""
+    label, sep, rest = text.partition(" (")
+    template = _FILTER_LABELS.get(label)
+    return QCoreApplication.translate(CONTEXT, template) + sep + rest if template else text
+
+
 def localize(message: object) -> str:
     """``message`` (an engine message, or a text that contains one) in the interface's
     language: the first pattern that matches is replaced by its translation; the rest of

@@ -45,7 +45,7 @@ from core.formats.registry import (
 )
 from subword_gui.background.analysers import after_analysers
 from subword_gui.background.beside import run_beside
-from subword_gui.engine_text import localize
+from subword_gui.engine_text import localize, localized_filter
 from subword_gui.language import localized
 from subword_gui.panels.corpus import CorpusPanel
 from subword_gui.panels.runs import RunsPanel
@@ -87,7 +87,6 @@ COUNTS_SUFFIXES = {".tsv", ".counts", ".wc"}
 _COUNT_LINE = re.compile(r"^\S+\t[0-9]+$")
 
 # Every format of core.formats.registry: one filter for all of them, then one per format.
-TOKENIZER_FILTER = ";;".join(open_dialog_filters())
 
 
 def detect_kind(path: str | Path) -> str:
@@ -889,7 +888,7 @@ class MainWindow(QMainWindow):
             self.open_path(path, "counts")
 
     def open_tokenizer_dialog(self) -> None:
-        path = self._ask_open(self.tr("Open tokenizer"), TOKENIZER_FILTER)
+        path = self._ask_open(self.tr("Open tokenizer"), tokenizer_filter())
         if path:
             self.open_path(path, "tokenizer")
 
@@ -982,7 +981,8 @@ class MainWindow(QMainWindow):
             self.state.runs_changed.emit()
 
     def _save_dialog(self, tok, options, corpus: list[str], title: str) -> bool:
-        path, chosen = self._ask_save(title, "tokenizer.json", ";;".join(f for f, _ in SAVE_FILTERS))
+        filters = ";;".join(localized_filter(f) for f, _ in SAVE_FILTERS)
+        path, chosen = self._ask_save(title, "tokenizer.json", filters)
         if not path:
             return False
         return self._write_tokenizer(tok, path, _format_for(path, chosen), options, corpus)
@@ -1420,6 +1420,11 @@ class MainWindow(QMainWindow):
 SAVE_FILTERS = save_dialog_filters()
 
 
+def tokenizer_filter() -> str:
+    """The filters of a dialog that opens any tokenizer, in the interface's language."""
+    return ";;".join(map(localized_filter, open_dialog_filters()))
+
+
 def _format_for(path: str, chosen_filter: str) -> str:
     """The save format a dialog's chosen filter (or else the file name) asks for.
 
@@ -1427,7 +1432,7 @@ def _format_for(path: str, chosen_filter: str) -> str:
     'sentencepiece'
     """
     for label, fmt in SAVE_FILTERS:
-        if chosen_filter == label:
+        if chosen_filter in (label, localized_filter(label)):  # (as the dialog showed it)
             return fmt
     return save_format_for_suffix(Path(path).name)
 

@@ -48,7 +48,6 @@ from PySide6.QtWidgets import (
 )
 
 from core.errors import SubwordError
-from core.formats.registry import open_dialog_filters
 from core.stats import (
     EncodingStats,
     boundaries,
@@ -260,14 +259,14 @@ class CompareColumn(QFrame):
 
     def _source_changed(self) -> None:
         if self.source_key() == "file" and self.file_tokenizer is None:
-            from subword_gui.main_window import widen_next_file_dialog
+            from subword_gui.main_window import tokenizer_filter, widen_next_file_dialog
 
             widen_next_file_dialog()
             path, _ = QFileDialog.getOpenFileName(
                 self,
                 self.tr("Open a tokenizer to compare"),
                 "",
-                ";;".join(open_dialog_filters()),  # every format of the format table
+                tokenizer_filter(),  # every format of the format table
             )
             if not path:
                 self.set_source("shown")

@@ -39,7 +39,9 @@ from subword_gui.background.workers import Job
 from subword_gui.runs import Run
 
 # Okabe-Ito, as the Compare panel's columns
-STUDY_COLOURS = {"syllable BPE": "#0072B2", "jamo BPE": "#E69F00", "morpheme-aware BPE": "#009E73"}
+# Okabe-Ito colours, far apart: the morpheme-aware curve often lies on the syllable one, and a
+# bluish green beside a blue read as one teal line
+STUDY_COLOURS = {"syllable BPE": "#0072B2", "jamo BPE": "#E69F00", "morpheme-aware BPE": "#CC79A7"}
 COMPARE_TEXT = "철수는 치킨을 먹고 볶음밥을 먹고 있다"
 INTRO = QT_TRANSLATE_NOOP(
     "KoreanStudyWindow",

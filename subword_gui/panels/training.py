@@ -1172,6 +1172,7 @@ class TrainingPanel(QWidget):
                 # where a log axis labels every minor tick on top of each other
                 p.merge_plot.setLogMode(x=False, y=not scored)
                 p.merge_plot.setLabel("left", self.tr("score") if scored else self.tr("count"))
+                self.plot_tabs.setTabText(0, self.tr("Merge scores") if scored else self.tr("Merge counts"))
             p.merge_curve.setData(
                 np.asarray(self._merge_x, dtype=float), np.asarray(self._merge_y, dtype=float)
             )

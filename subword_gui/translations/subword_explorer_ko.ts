@@ -307,6 +307,38 @@
         <translation>바이트 수준 BPE에는 bytelevel 사전 토큰화기가 필요합니다</translation>
     </message>
     <message>
+        <source>Tokenizers</source>
+        <translation>토크나이저</translation>
+    </message>
+    <message>
+        <source>All files</source>
+        <translation>모든 파일</translation>
+    </message>
+    <message>
+        <source>Project folder: tokenizer.json + training record</source>
+        <translation>프로젝트 폴더: tokenizer.json + 학습 기록</translation>
+    </message>
+    <message>
+        <source>GPT-2 folder: vocab.json + merges.txt</source>
+        <translation>GPT-2 폴더: vocab.json + merges.txt</translation>
+    </message>
+    <message>
+        <source>SentencePiece model</source>
+        <translation>SentencePiece 모델</translation>
+    </message>
+    <message>
+        <source>tiktoken ranks</source>
+        <translation>tiktoken 순위 파일</translation>
+    </message>
+    <message>
+        <source>subword-nmt codes</source>
+        <translation>subword-nmt 병합 코드</translation>
+    </message>
+    <message>
+        <source>CLIP merges</source>
+        <translation>CLIP 병합 파일</translation>
+    </message>
+    <message>
         <source>Reading</source>
         <translation>읽는 중</translation>
     </message>
@@ -1953,6 +1985,10 @@
     <message>
         <source>Merging… step {0:,}: {1} + {2} → {3}  (vocab {4:,} of {5:,})</source>
         <translation>병합 중… {0:,}단계: {1} + {2} → {3}  (어휘 {4:,} / {5:,})</translation>
+    </message>
+    <message>
+        <source>Merge scores</source>
+        <translation>병합 점수</translation>
     </message>
     <message>
         <source>On {0:,} {1}: at {2:,} tokens, {3:.2f} tokens per word, {4:.2f} characters per token</source>

@@ -10,19 +10,19 @@ import pytest
 from PySide6.QtCore import QMimeData, QUrl
 
 from core.formats import registry
-from subword_gui.main_window import SAVE_FILTERS, TOKENIZER_FILTER, detect_kind
+from subword_gui.main_window import SAVE_FILTERS, detect_kind, tokenizer_filter
 
 
 @pytest.mark.parametrize("fmt", registry.FORMATS, ids=lambda f: f.name)
 def test_the_open_dialog_and_drops_know_every_format(fmt, tmp_path):
-    first = TOKENIZER_FILTER.split(";;")[0]
+    first = tokenizer_filter().split(";;")[0]
     for glob in fmt.globs:
         assert glob in first
         named = tmp_path / glob.replace("*", "x")
         # (JSON-looking content: a .json file of plain text is a corpus; see test_main_window)
         named.write_text("{}", encoding="utf-8")
         assert detect_kind(named) == "tokenizer", named.name
-    assert fmt.dialog_filter in TOKENIZER_FILTER.split(";;")
+    assert fmt.dialog_filter in tokenizer_filter().split(";;")
 
 
 def test_the_save_dialog_offers_every_writable_format():

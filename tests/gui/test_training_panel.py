@@ -427,6 +427,9 @@ def test_plots_say_what_they_plot(qtbot, loaded):
     train(qtbot, window, TrainOptions("wordpiece", vocab_size=150))
     assert "Score" in plots.merge_plot.plotItem.titleLabel.text
     assert plots.merge_plot.getAxis("left").labelText == "score"
+    assert panel.plot_tabs.tabText(0) == "Merge scores"  # the tab too, not "Merge counts"
+    train(qtbot, window, TrainOptions("bpe", vocab_size=150))
+    assert panel.plot_tabs.tabText(0) == "Merge counts"
     train(qtbot, window, TrainOptions("unigram", vocab_size=150))
     xs = plots.loss_curve.getData()[0]
     em_rounds = [r.round for r in panel.round_model.rows if r.phase == "em"]
