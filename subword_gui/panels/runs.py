@@ -231,7 +231,7 @@ class RunsModel(QAbstractTableModel):
             kept_log = run.merge_events or run.round_events
             lines.append(
                 self.tr("Restored from the last session")
-                if kept_log
+                if kept_log or run.options is None  # (a model opened from a file never had a log)
                 else self.tr("Restored from the last session (kept without its log by an older version)")
             )
         if run.saved_to:

@@ -1097,6 +1097,11 @@ class TrainingPanel(QWidget):
                     return self.tr("Showing {0}, restored from the last session with its log.").format(
                         run.name
                     )
+                if run.options is None:  # opened from a file, which never had a log
+                    return self.tr(
+                        "Showing {0}, restored from the last session: it was opened from a file, "
+                        "and a tokenizer file keeps no log of how it was trained."
+                    ).format(run.name)
                 return self.tr(
                     "Showing {0}, restored from the last session (kept without its log by an older version)."
                 ).format(run.name)

@@ -1907,6 +1907,10 @@
         <translation>{0}을(를) 보여 줍니다. 지난 세션에서 기록과 함께 복원했습니다.</translation>
     </message>
     <message>
+        <source>Showing {0}, restored from the last session: it was opened from a file, and a tokenizer file keeps no log of how it was trained.</source>
+        <translation>{0}을(를) 보여 줍니다. 지난 세션에서 복원했습니다. 파일에서 연 모델이며, 토크나이저 파일에는 학습 기록이 남지 않습니다.</translation>
+    </message>
+    <message>
         <source>Showing {0}, restored from the last session (kept without its log by an older version).</source>
         <translation>{0}을(를) 보여 줍니다. 지난 세션에서 복원했습니다(이전 버전이 기록 없이 보관했습니다).</translation>
     </message>

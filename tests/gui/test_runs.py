@@ -352,6 +352,28 @@ def test_an_opened_tokenizer_file_says_where_it_came_from(qtbot, window, tmp_pat
     assert not panel.merge_model.rows and not panel.curve
 
 
+def test_an_opened_file_restored_at_launch_is_not_said_to_have_lost_a_log(qtbot, window, tmp_path):
+    """It read "kept without its log by an older version": a tokenizer file never had one."""
+    from core.events import drain
+    from core.formats.hf_json import save_tokenizer_json
+    from core.training import train_from_counts
+
+    path = tmp_path / "hug.json"
+    hug_pug = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    save_tokenizer_json(drain(train_from_counts(hug_pug, TrainOptions("wordpiece", vocab_size=14))), path)
+    window.open_tokenizer(str(path))
+    assert window.save_last_run() is not None
+    window.state.full_tokenizer = None
+    with qtbot.waitSignal(window.run_restored, timeout=WAIT_MS) as blocker:
+        window.restore_last_run()
+    run = blocker.args[0]
+    assert run.restored and run.options is None
+    panel = window.training_panel
+    qtbot.waitUntil(lambda: "opened from a file" in panel.status.text(), timeout=5000)
+    assert "older version" not in panel.status.text()
+    assert "older version" not in window.runs_panel.model.index(0, 0).data(Qt.ItemDataRole.ToolTipRole)
+
+
 def test_a_new_run_is_numbered_after_the_highest_kept_one(qtbot, window):
     """A run restored at launch keeps its name ("Run 8: ..."); the next run is Run 9, not Run 2."""
     window.corpus_panel.open_lines(LINES * 5, "mixed.txt")
