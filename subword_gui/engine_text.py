@@ -144,6 +144,58 @@ _PATTERNS: list[tuple[str, str]] = [
         r"byte-level BPE needs the bytelevel pre-tokenizer",
         QT_TRANSLATE_NOOP("EngineMessages", "byte-level BPE needs the bytelevel pre-tokenizer"),
     ),
+    # what a tokenizer file cannot say, said when it opens (core/formats/*)
+    (
+        r"(?P<name>[^\n;]+?) holds no normalizer settings: assumed BERT's, with lowercase=(?P<lowercase>\w+) "
+        r"\([^)]*\) and strip_accents=(?P<strip>\w+) \([^)]*\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{name} holds no normalizer settings: assumed BERT's, with lowercase={lowercase} and "
+            "strip_accents={strip} (read from the letters in its vocabulary)",
+        ),
+    ),
+    (
+        r"(?P<name>[^\n;]+?) does not store its split pattern: assumed (?P<guess>\S+) \((?P<why>[^\n]*); "
+        r"choose with --pattern\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{name} does not store its split pattern: assumed {guess} ({why}; choose with --pattern)",
+        ),
+    ),
+    (
+        r"(?P<name>[^\n;]+?): a \.vocab file has no normalization rules; text is only whitespace-normalized "
+        r"\(load the \.model file for exact SentencePiece encoding\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{name}: a .vocab file has no normalization rules; text is only whitespace-normalized "
+            "(load the .model file for exact SentencePiece encoding)",
+        ),
+    ),
+    (
+        r"(?P<name>[^\n;]+?): model type guessed from the scores: (?P<type>\w+)",
+        QT_TRANSLATE_NOOP("EngineMessages", "{name}: model type guessed from the scores: {type}"),
+    ),
+    (
+        r"(?P<name>[^\n;]+?) has post-processor (?P<post>'[^']*'), which Subword Explorer keeps but does not "
+        r"apply: encodings here lack whatever it adds or changes",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{name} has post-processor {post}, which Subword Explorer keeps but does not apply: "
+            "encodings here lack whatever it adds or changes",
+        ),
+    ),
+    (
+        r"(?P<name>[^\n;]+?) sets (?P<key>truncation|padding), which Subword Explorer keeps but does not apply",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages", "{name} sets {key}, which Subword Explorer keeps but does not apply"
+        ),
+    ),
+    (
+        r"(?P<name>[^\n;]+?): version 0\.1 codes \(a separate </w> unit\) are applied approximately",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages", "{name}: version 0.1 codes (a separate </w> unit) are applied approximately"
+        ),
+    ),
 ]
 _COMPILED = [(re.compile(pattern), template) for pattern, template in _PATTERNS]
 

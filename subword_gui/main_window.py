@@ -948,7 +948,7 @@ class MainWindow(QMainWindow):
         note = self.tr("Opened {0} ({1})").format(Path(path).name, fmt)
         warnings = list(getattr(loaded, "warnings", []) or [])
         if warnings:
-            note += ": " + "; ".join(warnings[:3])
+            note += ": " + "; ".join(map(localize, warnings[:3]))
         self.statusBar().showMessage(note, 10000)
 
     def save_tokenizer_dialog(self) -> None:

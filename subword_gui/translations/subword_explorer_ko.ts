@@ -307,6 +307,34 @@
         <translation>바이트 수준 BPE에는 bytelevel 사전 토큰화기가 필요합니다</translation>
     </message>
     <message>
+        <source>{name} holds no normalizer settings: assumed BERT&apos;s, with lowercase={lowercase} and strip_accents={strip} (read from the letters in its vocabulary)</source>
+        <translation>{name}에는 정규화 설정이 없습니다. BERT의 설정으로 가정했습니다: lowercase={lowercase}, strip_accents={strip} (어휘에 있는 글자로 판단)</translation>
+    </message>
+    <message>
+        <source>{name} does not store its split pattern: assumed {guess} ({why}; choose with --pattern)</source>
+        <translation>{name}에는 분할 패턴이 저장되어 있지 않습니다. {guess}(으)로 가정했습니다 ({why}; --pattern으로 고를 수 있습니다)</translation>
+    </message>
+    <message>
+        <source>{name}: a .vocab file has no normalization rules; text is only whitespace-normalized (load the .model file for exact SentencePiece encoding)</source>
+        <translation>{name}: .vocab 파일에는 정규화 규칙이 없어 공백만 정규화합니다 (정확한 SentencePiece 인코딩은 .model 파일을 여세요)</translation>
+    </message>
+    <message>
+        <source>{name}: model type guessed from the scores: {type}</source>
+        <translation>{name}: 점수로 모델 종류를 추정했습니다: {type}</translation>
+    </message>
+    <message>
+        <source>{name} has post-processor {post}, which Subword Explorer keeps but does not apply: encodings here lack whatever it adds or changes</source>
+        <translation>{name}에는 후처리기 {post}가 있습니다. Subword Explorer는 이를 보관하지만 적용하지는 않으므로, 여기의 인코딩에는 후처리기가 더하거나 바꾸는 부분이 없습니다</translation>
+    </message>
+    <message>
+        <source>{name} sets {key}, which Subword Explorer keeps but does not apply</source>
+        <translation>{name}은(는) {key}를 설정합니다. Subword Explorer는 이를 보관하지만 적용하지는 않습니다</translation>
+    </message>
+    <message>
+        <source>{name}: version 0.1 codes (a separate &lt;/w&gt; unit) are applied approximately</source>
+        <translation>{name}: 버전 0.1 코드(별도의 &lt;/w&gt; 단위)는 근사적으로 적용됩니다</translation>
+    </message>
+    <message>
         <source>Tokenizers</source>
         <translation>토크나이저</translation>
     </message>

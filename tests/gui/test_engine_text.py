@@ -54,7 +54,33 @@ def engine_messages(tmp_path) -> list[str]:
     with pytest.raises(SubwordError) as err:
         open_tokenizer(str(not_a_tokenizer))
     out.append(str(err.value))
-    return out
+    return out + opening_warnings(tmp_path)
+
+
+def opening_warnings(tmp_path) -> list[str]:
+    """What opened files cannot say, as the engine warns of it (BERT vocab.txt, SentencePiece
+    .vocab, a rank file without its pattern, a tokenizer.json with what we keep but do not apply)."""
+    import base64
+    import json
+
+    from core.formats.detect import open_tokenizer
+    from core.formats.hf_json import save_tokenizer_json
+
+    files = {
+        "vocab.txt": "[PAD]\n[UNK]\n[CLS]\n[SEP]\nhug\n##s\n",
+        "x.vocab": "<unk>\t0\n<s>\t0\n</s>\t0\n▁a\t-1.5\nb\t-2.25\n",
+        "x.tiktoken": "".join(f"{base64.b64encode(bytes([i])).decode()} {i}\n" for i in range(256)),
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    hf = tmp_path / "t.json"
+    save_tokenizer_json(drain(train_from_counts(HUG_PUG, TrainOptions("bpe", vocab_size=12))), hf)
+    d = json.loads(hf.read_text(encoding="utf-8"))
+    d["truncation"], d["post_processor"] = {"max_length": 8}, {"type": "Weird"}
+    hf.write_text(json.dumps(d), encoding="utf-8")
+    warnings = [w for name in [*files, "t.json"] for w in open_tokenizer(str(tmp_path / name)).warnings]
+    assert len(warnings) == 6
+    return warnings
 
 
 @pytest.fixture

@@ -263,3 +263,19 @@ def test_the_tokenizer_file_dialogs_filters_read_korean_and_still_choose_their_f
     for label, fmt in SAVE_FILTERS:  # a Korean label the save dialog returns picks its format
         assert _format_for("out", localized_filter(label)) == fmt
     assert localized_filter("SentencePiece model (*.model)") != "SentencePiece model (*.model)"
+
+
+def test_what_an_opened_file_cannot_say_is_said_in_korean(korean, qtbot, tmp_path):
+    """The warnings of an opened file came from the engine in English ("vocab.txt holds no
+    normalizer settings…") inside a Korean status line."""
+    path = tmp_path / "vocab.txt"
+    path.write_text(
+        "\n".join(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "hug", "##s", "pug"]) + "\n", encoding="utf-8"
+    )
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings=settings, open_sample=False)
+    qtbot.addWidget(window)
+    window.open_tokenizer(str(path))
+    said = window.statusBar().currentMessage()
+    assert "vocab.txt에는 정규화 설정이 없습니다" in said and "lowercase=True" in said
+    assert "holds no normalizer settings" not in said
