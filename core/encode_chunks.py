@@ -436,10 +436,7 @@ class ChunkPlan:
             self.cache.update(numbers)
         else:
             self.cache.update((key, n) for key, n in numbers if len(key) <= CHUNK_CACHE_MAX)
-        ids, at, starts, ends, words = line.tolist()
-        return Encoding.from_spans(
-            ids, tuple(map(store.tokens.__getitem__, at)), tuple(starts), tuple(ends), tuple(words)
-        )
+        return Encoding.from_rows(line, store.tokens)
 
     def _lead_line(self, text: str, parts: list[str]) -> Encoding | None:
         """:meth:`_line_compiled` for a Unigram model under ``Metaspace`` (the ``"lead"`` cut:
@@ -504,10 +501,7 @@ class ChunkPlan:
             self.cache.update(numbers)
         else:
             self.cache.update((key, n) for key, n in numbers if len(key) <= CHUNK_CACHE_MAX)
-        ids, at, starts, ends, words = line.tolist()
-        return Encoding.from_spans(
-            ids, tuple(map(store.tokens.__getitem__, at)), tuple(starts), tuple(ends), tuple(words)
-        )
+        return Encoding.from_rows(line, store.tokens)
 
     def _line_kernel(self) -> tuple | None:
         """What :meth:`_line_compiled` and :meth:`_lead_line` need, found once: ``(the kernel:
@@ -679,7 +673,7 @@ class ChunkPlan:
             and len(parts) > ASSEMBLE_COMPILED_AFTER
             and not getattr(kernels.__spec__, "_initializing", False)  # (another thread importing it)
         ):
-            ids_, at, starts_, ends_, words_ = kernels.assemble(
+            rows = kernels.assemble(
                 array("q", frags),
                 array("q", map(len, parts)),
                 0 if self.kind == "regex" else 1,
@@ -691,16 +685,8 @@ class ChunkPlan:
                 store.at,
                 store.count,
                 store.word_count,
-            ).tolist()
-            # ids stay a list (what reading them gives, not copied again); tuples for the rest,
-            # which the cyclic collector stops walking
-            return Encoding.from_spans(
-                ids_,
-                tuple(map(store.tokens.__getitem__, at)),
-                tuple(starts_),
-                tuple(ends_),
-                tuple(words_),
             )
+            return Encoding.from_rows(rows, store.tokens)  # each field made when first read
         s_ids, s_tokens, s_starts, s_ends, s_words = (
             store.ids,
             store.tokens,

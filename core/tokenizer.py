@@ -91,11 +91,17 @@ class _Listed(Generic[T]):
     def _listed(self, found) -> list:
         if len(found) == 4 and found[0] is BATCHED:
             return self._from_batch(*found[1:])
+        if len(found) == 3 and found[0] is ROWS:
+            return self._from_rows(found[1], found[2])
         return list(found)
 
     def _from_batch(self, columns: tuple, a: int, b: int) -> list:
         """Tokens ``a`` to ``b`` of the field's batch column (an ``array.array`` of numbers)."""
         return columns[self.field][a:b].tolist()
+
+    def _from_rows(self, rows, strings: list[str]) -> list:
+        """The field from a kernel's rows (see :meth:`Encoding.from_rows`)."""
+        return rows[self.field].tolist()
 
     def __set__(self, obj: object, value: Sequence[T]) -> None:
         setattr(obj, self.slot, value)
@@ -108,6 +114,9 @@ class _ListedTokens(_Listed[str]):
     def _from_batch(self, columns: tuple, a: int, b: int) -> list:
         strings, at = columns[self.field]
         return list(map(strings.__getitem__, at[a:b]))
+
+    def _from_rows(self, rows, strings: list[str]) -> list:
+        return list(map(strings.__getitem__, rows[self.field].tolist()))
 
 
 class _ListedOffsets(_Listed[tuple[int, int]]):
@@ -123,12 +132,18 @@ class _ListedOffsets(_Listed[tuple[int, int]]):
     def _from_batch(self, columns: tuple, a: int, b: int) -> list:
         return list(zip(columns[self.field][a:b], columns[self.field + 1][a:b]))
 
+    def _from_rows(self, rows, strings: list[str]) -> list:
+        return list(zip(rows[self.field].tolist(), rows[self.field + 1].tolist()))
+
 
 class _ListedMask(_Listed[int]):
     """``Encoding.special_tokens_mask``: as :class:`_Listed`; all zeros in a batch's view."""
 
     def _from_batch(self, columns: tuple, a: int, b: int) -> list:
         return [0] * (b - a)
+
+    def _from_rows(self, rows, strings: list[str]) -> list:
+        return [0] * rows.shape[1]
 
 
 # Marks offsets stored as two flat tuples (a plain object: the cyclic collector never tracks it,
@@ -137,6 +152,9 @@ PAIRED = object()
 # Marks a field kept as ``(BATCHED, columns, a, b)``: tokens a to b of a batch's columns (see
 # :meth:`Encoding.from_batch`).
 BATCHED = object()
+# Marks a field kept as ``(ROWS, rows, strings)``: a kernel's rows of one text (see
+# :meth:`Encoding.from_rows`).
+ROWS = object()
 _ZEROS: dict[int, tuple[int, ...]] = {}  # ``(0,) * n`` by n, shared by every encoding of that length
 
 
@@ -237,10 +255,37 @@ class Encoding:
         )
         return enc
 
+    @classmethod
+    def from_rows(cls, rows, strings: list[str]) -> Encoding:
+        """An encoding without special tokens from a kernel's rows (``rows``: a numpy array of
+        ids, each token's place in ``strings``, starts, ends, word ids), each field made when
+        first read.
+
+            >>> import numpy as np
+            >>> enc = Encoding.from_rows(np.array([[5, 7], [1, 0], [0, 3], [2, 4], [0, 1]]), ["c", "ab"])
+            >>> enc.ids, enc.tokens, enc.offsets, enc.word_ids, len(enc)
+            ([5, 7], ['ab', 'c'], [(0, 2), (3, 4)], [0, 1], 2)
+
+        subtle: a line's five lists of numbers, its token strings and four tuples cost ~3 µs
+        of a fresh tokenizer's ~20 µs line (``core.encode_chunks``), and a caller who reads the
+        ids (as `tokenizers` users mostly do) needs one of them; the rows' ``tolist`` gives
+        Python ints (a numpy row's items are numpy scalars). One small tuple per encoding,
+        the array not tracked by the cyclic collector.
+        """
+        enc = cls.__new__(cls)
+        enc._ids = enc._tokens = enc._offsets = enc._word_ids = enc._special_tokens_mask = (
+            ROWS,
+            rows,
+            strings,
+        )
+        return enc
+
     def __len__(self) -> int:
         ids = self._ids
         if len(ids) == 4 and ids[0] is BATCHED:
             return ids[3] - ids[2]
+        if len(ids) == 3 and ids[0] is ROWS:
+            return ids[1].shape[1]
         return len(ids)
 
     def __reduce__(self) -> tuple:

@@ -637,6 +637,26 @@ def test_metaspace_lines_of_new_words_take_the_one_call_way(models, monkeypatch)
     _store_is_whole(tok._chunk_plan())
 
 
+@settings(max_examples=60, deadline=None)
+@given(tokens=st.lists(st.tuples(*[st.integers(0, 2**40)] * 4, st.integers(0, 3)), max_size=12))
+def test_an_encoding_of_a_kernels_rows_reads_as_one_of_its_spans(tokens):
+    """Encoding.from_rows (a one-call line's encoding, each field made when first read): the
+    same fields, of Python ints, as Encoding.from_spans, its length, and pickled as lists."""
+    import numpy as np
+
+    strings = ["a", "bc", "d", "ef"]
+    rows = np.array([list(column) for column in zip(*tokens)] or np.empty((5, 0)), np.int64)
+    rows[1] %= len(strings)
+    ids, at, starts, ends, words = (tuple(row) for row in rows.tolist())
+    want = Encoding.from_spans(ids, tuple(strings[i] for i in at), starts, ends, words)
+    got = Encoding.from_rows(rows, strings)
+    assert len(got) == len(tokens)
+    fields = got._fields()
+    assert fields == want._fields()
+    assert all(type(n) is int for n in fields[0] + fields[3] + [n for pair in fields[2] for n in pair])
+    assert pickle.loads(pickle.dumps(Encoding.from_rows(rows, strings)))._fields() == want._fields()
+
+
 def test_numba_half_imported_by_another_thread_is_not_loaded(monkeypatch):
     """The explorer's start-up helper imports numba beside the window: a line typed meanwhile
     takes the plain Python way rather than wait for that import (Python's module lock)."""
