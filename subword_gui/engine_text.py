@@ -144,6 +144,16 @@ _PATTERNS: list[tuple[str, str]] = [
         r"byte-level BPE needs the bytelevel pre-tokenizer",
         QT_TRANSLATE_NOOP("EngineMessages", "byte-level BPE needs the bytelevel pre-tokenizer"),
     ),
+    # a format that cannot hold the tokenizer, said when saving (core/formats/*)
+    (
+        r"vocab\.txt needs an unknown token \((?P<unk>[^)]*)\) and this (?P<type>\w+) vocabulary has none "
+        r"\(a byte-level vocabulary spells every text with its bytes\): save it as tokenizer\.json",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "vocab.txt needs an unknown token ({unk}) and this {type} vocabulary has none "
+            "(a byte-level vocabulary spells every text with its bytes): save it as tokenizer.json",
+        ),
+    ),
     # what a tokenizer file cannot say, said when it opens (core/formats/*)
     (
         r"(?P<name>[^\n;]+?) holds no normalizer settings: assumed BERT's, with lowercase=(?P<lowercase>\w+) "

@@ -92,6 +92,10 @@ def save_bert_vocab(model_or_vocab, path) -> None:
     write_atomic(Path(path), text)
 
 
+# The unknown tokens a vocab.txt is opened with, the first found (BERT's, then SentencePiece's).
+UNKNOWN_TOKENS = ("[UNK]", "<unk>", "[unk]")
+
+
 # -- as a row of core.formats.registry ---------------------------------------------------------
 
 
@@ -119,7 +123,7 @@ def open_file(path: Path, pattern: str | None = None):
     from core.tokenizer import AddedToken, Tokenizer
 
     vocab = read_bert_vocab(path)
-    unk = next((t for t in ("[UNK]", "<unk>", "[unk]") if t in vocab), None)
+    unk = next((t for t in UNKNOWN_TOKENS if t in vocab), None)
     if unk is None:
         raise FormatError(f"{path} has no unknown token ([UNK]): not a BERT vocab.txt")
     model = WordPiece(vocab, unk, "##", 100)
@@ -156,6 +160,14 @@ def save_file(tok, path: Path, record=None) -> list[str]:
     path = file_in(path, "vocab.txt")
     d = tok.model.to_dict()
     vocab = tok.get_vocab()
+    if not any(t in vocab for t in UNKNOWN_TOKENS):
+        # subtle: a reader (ours, tokenizers' WordPiece) maps what the vocabulary cannot spell to the
+        # unknown token; a file without one would be written and then refuse to open.
+        raise ConfigError(
+            f"vocab.txt needs an unknown token ({' or '.join(UNKNOWN_TOKENS[:2])}) and this "
+            f"{d.get('type')} vocabulary has none (a byte-level vocabulary spells every text with its "
+            "bytes): save it as tokenizer.json"
+        )
     save_bert_vocab(vocab, path)
     losses = []
     if "[UNK]" not in vocab:

@@ -307,6 +307,10 @@
         <translation>바이트 수준 BPE에는 bytelevel 사전 토큰화기가 필요합니다</translation>
     </message>
     <message>
+        <source>vocab.txt needs an unknown token ({unk}) and this {type} vocabulary has none (a byte-level vocabulary spells every text with its bytes): save it as tokenizer.json</source>
+        <translation>vocab.txt에는 미등록 토큰({unk})이 있어야 하는데 이 {type} 어휘에는 없습니다 (바이트 수준 어휘는 모든 텍스트를 바이트로 적습니다): tokenizer.json으로 저장하세요</translation>
+    </message>
+    <message>
         <source>{name} holds no normalizer settings: assumed BERT&apos;s, with lowercase={lowercase} and strip_accents={strip} (read from the letters in its vocabulary)</source>
         <translation>{name}에는 정규화 설정이 없습니다. BERT의 설정으로 가정했습니다: lowercase={lowercase}, strip_accents={strip} (어휘에 있는 글자로 판단)</translation>
     </message>

@@ -192,6 +192,17 @@ def test_a_format_that_cannot_hold_the_model_writes_nothing(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_vocab_txt_is_written_only_when_it_will_reopen(tmp_path):
+    """A byte-level vocabulary has no unknown token; as vocab.txt it was written, then refused
+    to open ("no unknown token"). A BPE vocabulary with <unk> still saves, and reopens."""
+    with pytest.raises(ConfigError, match="unknown token"):
+        save_tokenizer(_train("bytelevel-bpe", 300), tmp_path / "vocab.txt", "bert")
+    assert list(tmp_path.iterdir()) == []
+    bpe = _train("bpe", 300)
+    save_tokenizer(bpe, tmp_path / "vocab.txt", "bert")
+    assert open_tokenizer(tmp_path / "vocab.txt").tokenizer.get_vocab() == bpe.get_vocab()
+
+
 # -- bad files -----------------------------------------------------------------------------
 
 

@@ -54,6 +54,12 @@ def engine_messages(tmp_path) -> list[str]:
     with pytest.raises(SubwordError) as err:
         open_tokenizer(str(not_a_tokenizer))
     out.append(str(err.value))
+    from core.formats.detect import save_tokenizer
+
+    byte_level = TrainOptions("bytelevel-bpe", vocab_size=270)
+    with pytest.raises(SubwordError) as err:
+        save_tokenizer(drain(train_from_counts(HUG_PUG, byte_level)), tmp_path / "vocab.txt", "bert")
+    out.append(str(err.value))
     return out + opening_warnings(tmp_path)
 
 

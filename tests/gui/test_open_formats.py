@@ -95,3 +95,16 @@ def test_a_failure_line_goes_once_a_tokenizer_opens_or_saves(window, tmp_path):
     assert failure_line_shown()
     assert window._write_tokenizer(window.state.tokenizer, str(tmp_path / "t.json"), "hf-json", None, [])
     assert not failure_line_shown()
+
+
+def test_saving_a_byte_level_model_as_vocab_txt_says_why_it_cannot(window, tmp_path):
+    """Saved as vocab.txt, a byte-level BPE model could not be reopened ("no unknown token"):
+    the save is refused with the reason and nothing is written."""
+    from core.events import drain
+    from core.training import TrainOptions, train_from_counts
+
+    options = TrainOptions("bytelevel-bpe", vocab_size=270)
+    tok = drain(train_from_counts({"Ġhug": 10, "Ġpug": 5, "Ġhugs": 5}, options))
+    assert not window._write_tokenizer(tok, str(tmp_path / "vocab.txt"), "bert", options, [])
+    assert window.messages and "unknown token" in window.messages[-1][1]
+    assert list(tmp_path.iterdir()) == []
