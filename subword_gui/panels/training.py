@@ -1054,10 +1054,11 @@ class TrainingPanel(QWidget):
             return  # this panel's own newest run: its status and curve are already here
         options = self.state.train_options
         try:
+            note = ""
             if options is not None:
                 self.set_options(options)
             else:
-                self._follow_model_kind(tok)
+                note = self._follow_model_kind(tok)
         except ConfigError:
             pass  # an algorithm this build cannot train: the boxes stay as they were
         self.curve = list(run.curve) if run is not None else []
@@ -1067,13 +1068,14 @@ class TrainingPanel(QWidget):
             if self.curve
             else self.tr("No held-out curve was measured for this model.")
         )
-        self.status.setText(self.origin_text())
+        self.status.setText(" ".join(filter(None, (self.origin_text(), note))))
         self.progress.setValue(0)
         self._on_cut(self.state.vocab_size)
 
-    def _follow_model_kind(self, tok) -> None:
-        """A tokenizer opened from a file has no training options: the algorithm box and the
-        vocab size at least say what it is."""
+    def _follow_model_kind(self, tok) -> str:
+        """A tokenizer opened from a file has no training options: the boxes show what it does
+        (algorithm, size, normalizer, pre-tokenizer, special tokens, prefix and suffix), the
+        nearest choice where none is exact; returns a note naming what is not exact ("" if all is)."""
         kind = type(tok.model).__name__.lower()
         algorithm = {"wordpiece": "wordpiece", "unigram": "unigram"}.get(kind, "bpe")
         if algorithm == "bpe" and style_for(tok).byte_level:
@@ -1082,6 +1084,22 @@ class TrainingPanel(QWidget):
         if i >= 0 and i != self.algorithm_box.currentIndex():
             self.algorithm_box.setCurrentIndex(i)
         self.vocab_spin.setValue(min(tok.vocab_size, MAX_VOCAB))
+        normalizer, exact = normalizer_choice(tok.normalizer)
+        self.normalizer_box.setCurrentText(normalizer)
+        pre_tokenizer = pre_tokenizer_choice(tok.pre_tokenizer)
+        if pre_tokenizer is not None:
+            self.pre_tokenizer_box.setCurrentText(pre_tokenizer)
+        self.special_edit.setText(",".join(t.content for t in tok.added_tokens if t.special))
+        model = tok.model.to_dict()
+        self.prefix_edit.setText(model.get("continuing_subword_prefix") or "")
+        self.suffix_edit.setText(model.get("end_of_word_suffix") or "")
+        if exact:
+            return ""
+        from core.formats.common import describe
+
+        return self.tr("Its normalizer ({0}) has no exact choice here: the nearest is shown.").format(
+            describe(tok.normalizer)
+        )
 
     def origin_text(self) -> str:
         """One line: which model the panels show and where it came from.
@@ -1246,6 +1264,57 @@ class TrainingPanel(QWidget):
         if self._cache_dir is not None:
             self._cache_dir.cleanup()
             self._cache_dir = None
+
+
+def normalizer_choice(normalizer) -> tuple[str, bool]:
+    """The normalizer box's text for what an opened file's ``normalizer`` does, and whether it
+    is exact (else it is the nearest choice).
+
+    >>> normalizer_choice(Sequence([NFKC(), Lowercase()]))
+    ('nfkc,lowercase', True)
+    >>> normalizer_choice(BertNormalizer(lowercase=True, strip_accents=False))  # a Korean uncased vocab.txt
+    ('lowercase', False)
+    """
+    from core.normalizers import BertNormalizer, Sequence, normalizer_from_names
+
+    if normalizer is None:
+        return "none", True
+    by_class = {cls: name for name, cls in NORMALIZER_NAMES.items()}
+    names, exact = [], True
+    for part in normalizer.normalizers if isinstance(normalizer, Sequence) else [normalizer]:
+        if isinstance(part, BertNormalizer):
+            strips = part.lowercase if part.strip_accents is None else part.strip_accents
+            if part.lowercase and strips:
+                names.append("bert")  # what the name "bert" builds
+                continue
+            # subtle: "bert" would strip accents, and so cut every Hangul syllable into jamo
+            exact = False
+            names += (["lowercase"] if part.lowercase else []) + (["strip-accents"] if strips else [])
+        elif type(part) in by_class:
+            name = by_class[type(part)]
+            names.append(name)
+            exact = exact and normalizer_from_names(name).to_dict() == part.to_dict()
+        else:
+            exact = False  # e.g. SentencePiece's precompiled rules: no name builds them
+    return ",".join(names) or "none", exact
+
+
+def pre_tokenizer_choice(pre_tokenizer) -> str | None:
+    """The pre-tokenizer box's name for an opened file's ``pre_tokenizer`` (None: no name builds it).
+
+    >>> pre_tokenizer_choice(BertPreTokenizer()), pre_tokenizer_choice(None)
+    ('bert', 'none')
+    """
+    if pre_tokenizer is None:
+        return "none"
+    return next(
+        (
+            name
+            for name, cls in PRE_TOKENIZER_NAMES.items()
+            if isinstance(cls, type) and type(pre_tokenizer) is cls
+        ),
+        None,
+    )
 
 
 def _style_of_options(options: TrainOptions) -> TokenStyle:

@@ -1935,6 +1935,10 @@
         <translation>이 모델은 검증용 곡선을 측정하지 않았습니다.</translation>
     </message>
     <message>
+        <source>Its normalizer ({0}) has no exact choice here: the nearest is shown.</source>
+        <translation>이 파일의 정규화기({0})와 똑같은 선택지가 없어 가장 가까운 것을 보여 줍니다.</translation>
+    </message>
+    <message>
         <source>Showing {0}, restored from the last session with its log.</source>
         <translation>{0}을(를) 보여 줍니다. 지난 세션에서 기록과 함께 복원했습니다.</translation>
     </message>

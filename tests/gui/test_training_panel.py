@@ -692,3 +692,27 @@ def test_a_merge_plot_within_one_decade_still_labels_its_axis(qtbot, window):
     finally:
         painter.end()
     assert [text for _rect, _flags, text in texts]
+
+
+def test_an_opened_file_shows_the_options_it_really_applies(window, tmp_path):
+    """An opened uncased BERT vocab.txt is encoded lowercased, but the panel read Normalizer "none"."""
+    english = tmp_path / "en" / "vocab.txt"
+    english.parent.mkdir()
+    english.write_text("[PAD]\n[UNK]\n[CLS]\n[SEP]\nhug\n##s\n", encoding="utf-8")
+    window.open_tokenizer(str(english))
+    panel = window.training_panel
+    panel.follow_shown_model()
+    assert window.state.full_tokenizer.encode("HUGS").tokens == ["hug", "##s"]
+    assert panel.algorithm == "wordpiece"
+    assert panel.normalizer_box.currentText() == "bert"
+    assert panel.pre_tokenizer_box.currentText() == "bert"
+    assert panel.special_edit.text() == "[PAD],[UNK],[CLS],[SEP]"
+    assert panel.prefix_edit.text() == "##"
+    # Hangul in the vocabulary: lowercased, accents (and so syllables) kept; no choice is exactly that
+    korean = tmp_path / "ko" / "vocab.txt"
+    korean.parent.mkdir()
+    korean.write_text("[UNK]\n안녕\n##하세요\n", encoding="utf-8")
+    window.open_tokenizer(str(korean))
+    panel.follow_shown_model()
+    assert panel.normalizer_box.currentText() == "lowercase"
+    assert "BertNormalizer" in panel.status.text()
