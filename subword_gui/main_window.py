@@ -63,6 +63,7 @@ from subword_gui.runs import (
     save_last_run,
 )
 from subword_gui.state import AppState
+from subword_gui.status_bar import ElidedLabel, StatusBar, wrapped_tooltip
 from subword_gui.style import theme
 
 if TYPE_CHECKING:
@@ -609,10 +610,12 @@ class MainWindow(QMainWindow):
             w.update()
 
     def _create_status_bar(self) -> None:
-        bar = self.statusBar()
+        # a long message or failure line is elided in the middle, its whole text the tooltip
+        bar = StatusBar(self)
+        self.setStatusBar(bar)
         self.corpus_fact = QLabel(self.tr("No corpus"))
         self.model_fact = QLabel(self.tr("No model"))
-        self.error_label = QLabel("")
+        self.error_label = ElidedLabel("")
         self.error_label.setObjectName("errorLabel")
         self.error_label.setVisible(False)
         bar.addWidget(self.error_label, 1)
@@ -1298,7 +1301,7 @@ class MainWindow(QMainWindow):
         message = localize(message)  # the engine's English, in the interface's language
         self.last_error = (title, message)
         self.error_label.setText(self.tr("⚠ {0}").format(message))
-        self.error_label.setToolTip(message)
+        self.error_label.setToolTip(wrapped_tooltip(message))
         self.error_label.setVisible(True)
         self.error_reported.emit(title, message)
         self._show_message_box(title, message)

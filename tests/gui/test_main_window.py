@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pytest
@@ -591,3 +592,24 @@ def test_the_training_fields_hints_fit_their_fields(qtbot, window, size):
         room = edit.width() - 2 * edit.style().pixelMetric(edit.style().PixelMetric.PM_DefaultFrameWidth) - 8
         assert edit.fontMetrics().horizontalAdvance(edit.placeholderText()) <= room, edit.placeholderText()
     assert "comma-separated" in panel.special_edit.toolTip()
+
+
+def test_a_long_status_message_is_elided_in_the_middle_and_whole_in_the_tooltip(window, tmp_path):
+    """The status bar cut long messages (an opened file's warnings, a failure with a path) at
+    its right edge: their end, often the reason, could not be read."""
+    window.resize(800, 600)
+    window.show()
+    bar = window.statusBar()
+    path = tmp_path / ("a-folder-with-a-long-name-" * 4) / "corpus.txt"
+    message = f"Cannot open {path}: no such file or folder"
+    bar.showMessage(message)
+    assert bar.currentMessage() == message
+    shown = bar.shown_text()
+    assert "…" in shown and shown.startswith("Cannot open") and shown.endswith("no such file or folder")
+    assert bar.fontMetrics().horizontalAdvance(shown) <= bar.message_width()
+    assert message in html.unescape(bar.toolTip())
+    bar.showMessage("Opened")
+    assert bar.shown_text() == "Opened"
+    window.report_error("Cannot open", message)
+    assert window.error_label.shown_text().endswith("no such file or folder")
+    assert message in html.unescape(window.error_label.toolTip())
