@@ -769,6 +769,7 @@ class ComparePanel(QWidget):
                 item = QTableWidgetItem(value)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(i, j, item)
+        self._fit_columns_to_figures()
         xs = list(range(len(self.columns)))
         brushes = [pg.mkBrush(c.colour) for c in self.columns]
         ticks = [[(x, c.letter) for x, c in zip(xs, self.columns)]]
@@ -779,6 +780,26 @@ class ComparePanel(QWidget):
             plot.setXRange(-0.6, len(xs) - 0.4, padding=0)
             top = max(heights + [0.0])
             plot.setYRange(0, top * 1.15 if top > 0 else 1, padding=0)
+
+    def _fit_columns_to_figures(self) -> None:
+        """No figure is elided ("100.00%" and "1,827,403" were cut to "100.0…" in a narrow tab): the
+        columns share the table's width but none gets narrower than its widest figure (the table
+        scrolls sideways when they cannot all fit)."""
+        metrics = self.table.fontMetrics()
+        margin = 2 * (
+            self.table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.table) + 1
+        )
+        widest = max(
+            (
+                metrics.horizontalAdvance(item.text())
+                for j in range(self.table.columnCount())
+                for i in range(self.table.rowCount())
+                if (item := self.table.item(i, j)) is not None
+            ),
+            default=0,
+        )
+        # "17.65%" fits 48 px: two columns beside the labels fit the half of a narrow tab
+        self.table.horizontalHeader().setMinimumSectionSize(max(48, widest + margin + 4))
 
     def stat(self, column: int, key: str):
         """One statistic of one column (tests, the README's figures)."""

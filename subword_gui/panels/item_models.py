@@ -81,6 +81,24 @@ class _Table(QAbstractTableModel):
 # -- the merge log ---------------------------------------------------------------------
 
 
+def score_text(score: float) -> str:
+    """A merge's score as the log shows it: a count whole, a WordPiece score to three
+    significant figures, its exponent short, so it fits its column (``"8.088e-05"`` was cut
+    to ``"8.088e…"`` at 1280x800).
+
+    >>> score_text(12345.0), score_text(0.010342), score_text(0.00080813), score_text(8.0881e-05)
+    ('12,345', '0.0103', '0.000808', '8.09e-5')
+    """
+    if float(score).is_integer():
+        return f"{score:,.0f}"
+    return f"{score:.3g}".replace("e-0", "e-").replace("e+0", "e+")
+
+
+# The widest text each numeric column of the merge log shows (a count of millions, a score,
+# a vocabulary of tens of thousands): the columns are made wide enough for it.
+MERGE_LOG_WIDEST = {0: "88,888 =", 4: "8,888,888", 5: "0.000888", 6: "888,888"}
+
+
 class MergeLogModel(_Table):
     """One row per MergeEvent: step, left, right, new token, count, score, vocab size.
 
@@ -158,7 +176,7 @@ class MergeLogModel(_Table):
                     render_token(e.right, self.style),
                     render_token(e.new_token, self.style),
                     f"{e.count:,}",
-                    f"{e.score:,.0f}" if float(e.score).is_integer() else f"{e.score:.4g}",
+                    score_text(e.score),
                     f"{e.vocab_size:,}",
                 )
             return shown[col]

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QSpinBox,
     QSplitter,
+    QStyle,
     QTableView,
     QTabWidget,
     QVBoxLayout,
@@ -60,7 +61,7 @@ from subword_gui.background import jobs
 from subword_gui.background.analysers import POLL_MS, loading_analysers
 from subword_gui.background.workers import Job, next_turn
 from subword_gui.engine_text import localize, phase_label
-from subword_gui.panels.item_models import MergeLogModel, UnigramRoundModel
+from subword_gui.panels.item_models import MERGE_LOG_WIDEST, MergeLogModel, UnigramRoundModel
 from subword_gui.panels.progress import ProgressBar
 from subword_gui.state import on_screen
 from subword_gui.style import theme
@@ -474,7 +475,12 @@ class TrainingPanel(QWidget):
         # the new token takes the spare width: with Left, Right and it sharing it, a
         # 500-pixel tab clipped the header to "New toke"
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
+        # numbers must be read whole: a numeric column is as wide as its widest value (in this font)
+        padding = 2 * self.merge_view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 12
         for col, width in ((0, 62), (1, 72), (2, 72), (4, 66), (5, 62), (6, 62)):
+            widest = MERGE_LOG_WIDEST.get(col)
+            if widest is not None:
+                width = max(width, self.merge_view.fontMetrics().horizontalAdvance(widest) + padding)
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width)
         self.round_view.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)

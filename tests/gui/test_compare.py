@@ -263,3 +263,21 @@ def test_a_narrow_column_elides_its_source_with_an_ellipsis(qtbot, hug_bpe):
     shown = combo.shown_text()
     assert shown.endswith("…") and text.startswith(shown[:-1])
     assert combo.toolTip() == text
+
+
+def test_no_figure_of_the_table_is_elided_in_a_narrow_tab(qtbot, hug_bpe):
+    """At 1280x800 the unknown-rate cells read "100.0…": every figure must be read whole."""
+    from PySide6.QtWidgets import QStyle
+
+    panel = _shown_panel(qtbot, hug_bpe, 520, 760)  # the right-hand tab of a 1280x800 window
+    panel.add_column("full")
+    panel.add_column("full")
+    panel.set_text("토크나이저는 문장을 작은 조각으로 나눕니다 " * 300)  # unknown to hug_bpe
+    panel.compare()
+    table = panel.table
+    assert table_column(panel, 0)["unknown rate"] == "100.00%"
+    margin = 2 * (table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1)
+    for j in range(table.columnCount()):
+        for i in range(table.rowCount()):
+            text = table.item(i, j).text()
+            assert table.fontMetrics().horizontalAdvance(text) + margin <= table.columnWidth(j), text

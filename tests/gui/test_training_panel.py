@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QModelIndex
 from PySide6.QtGui import QImage, QPainter
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QStyle
 
 from core.corpus import count_lines
 from core.events import MergeEvent, UnigramRound, drain
@@ -716,3 +716,25 @@ def test_an_opened_file_shows_the_options_it_really_applies(window, tmp_path):
     panel.follow_shown_model()
     assert panel.normalizer_box.currentText() == "lowercase"
     assert "BertNormalizer" in panel.status.text()
+
+
+def test_the_merge_log_numbers_fit_their_columns(window):
+    """At 1280x800 WordPiece scores read "0.0008…" and "8.088e…": a number must be read whole."""
+    panel = window.training_panel
+    model, view = panel.merge_model, panel.merge_view
+    model.clear()
+    model.append_events(
+        [
+            MergeEvent(29999, "##n", "##obli", "##nobli", 1_827_403, 31_999, 8.0881e-05, tie=True),
+            MergeEvent(30000, "p", "##robably", "probably", 10, 32_000, 0.00080813),
+            MergeEvent(30001, "P", "##robably", "Probably", 8, 32_001, 0.010342),
+        ]
+    )
+    margin = 2 * (view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1)
+    for row in range(3):
+        for col in (0, 4, 5, 6):
+            text = model.data(model.index(row, col))
+            assert "…" not in text and "e-0" not in text, text
+            width = view.fontMetrics().horizontalAdvance(text) + margin
+            assert width <= view.horizontalHeader().sectionSize(col), (text, col)
+    assert model.data(model.index(1, 5)) == "0.000808"  # three significant figures
