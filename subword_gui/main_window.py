@@ -1055,14 +1055,11 @@ class MainWindow(QMainWindow):
         counts = self.state.corpus
         label = ALGORITHM_LABELS.get(options.algorithm, options.algorithm) if options else "?"
         template = self.tr("Run {0}: {1} {2}")
+        default_name = (next_run_number([r.name for r in self.state.runs], template), label, tok.vocab_size)
         run = Run(
             id=0,
-            name=default_run_name(
-                next_run_number([r.name for r in self.state.runs], template),
-                label,
-                tok.vocab_size,
-                template,
-            ),
+            name=default_run_name(*default_name, template),
+            default_name=default_name,
             tokenizer=tok,
             options=options,
             corpus=self.state.corpus_path or "",
@@ -1224,6 +1221,7 @@ class MainWindow(QMainWindow):
             self.report_error(self.tr("Cannot restore the last run"), str(others))
         else:
             for run in others:  # back in the Runs list, in their order; the shown run comes last
+                self._name_in_this_language(run)
                 self.state.add_run(run, show=False)
         if isinstance(result, Exception):
             self.report_error(self.tr("Cannot restore the last run"), str(result))
@@ -1233,6 +1231,7 @@ class MainWindow(QMainWindow):
             self.run_restored.emit(None)
             return
         run, shown_size = result
+        self._name_in_this_language(run)
         show = self.state.full_tokenizer is None
         if show:
             self._kept = (run.tokenizer, run.name, shown_size or run.vocab_size)
@@ -1243,6 +1242,12 @@ class MainWindow(QMainWindow):
             self.tr("Restored the last session's tokenizer: {0}").format(run.name), 8000
         )
         self.run_restored.emit(run)
+
+    def _name_in_this_language(self, run: Run) -> None:
+        """A restored run's default name in the interface's language ("Run 2: BPE 300" comes back
+        as "실행 2: BPE 300" after View › Language › 한국어); a name the user gave stays."""
+        if run.default_name is not None:
+            run.name = default_run_name(*run.default_name, self.tr("Run {0}: {1} {2}"))
 
     def _update_cancel(self, what: str, busy: bool) -> None:
         self._busy[what] = busy

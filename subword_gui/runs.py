@@ -57,6 +57,9 @@ class Run:
     finished_at: float = field(default_factory=time.time)
     saved_to: str | None = None
     restored: bool = False  # from the previous session
+    # (number, algorithm label, vocab size) of a default name the user has not changed: the name
+    # is said again in the interface's language when the run comes back (default_run_name)
+    default_name: tuple | None = None
 
     @property
     def algorithm(self) -> str:
@@ -172,6 +175,7 @@ def _write_run(run: Run, folder: Path, shown_vocab_size: int | None = None) -> N
         corpus_words=run.corpus_words,
         figures=dict(run.figures),
         shown_vocab_size=shown_vocab_size,
+        default_name=list(run.default_name) if run.default_name else None,
         curve=[[p.vocab_size, p.tokens_per_word, p.chars_per_token, p.unk_rate] for p in run.curve],
     )
     record.stop_reason = run.stop_reason
@@ -227,9 +231,23 @@ def _read_run(folder: Path) -> tuple[Run, int | None]:
         curve=_curve(extra.get("curve"), folder),
         saved_to=None,
         restored=True,
+        default_name=_default_name(extra.get("default_name")),
     )
     shown = extra.get("shown_vocab_size")
     return run, int(shown) if isinstance(shown, int) else None
+
+
+def _default_name(parts) -> tuple | None:
+    """The parts of a default name kept in the sidecar, or None (renamed, or an older sidecar).
+
+    >>> _default_name([3, "Unigram", 4000]), _default_name(None)
+    ((3, 'Unigram', 4000), None)
+    """
+    try:
+        number, label, vocab_size = parts
+        return (int(number), str(label), int(vocab_size))
+    except (TypeError, ValueError):
+        return None
 
 
 def _curve(rows, folder: Path) -> list:

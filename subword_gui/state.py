@@ -152,6 +152,7 @@ class AppState(QObject):
         name = name.strip()
         if name and name != run.name:
             run.name = name
+            run.default_name = None  # the user's own name: it stays in every language
             self.runs_changed.emit()
 
     def discard_run(self, run) -> None:

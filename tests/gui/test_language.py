@@ -279,3 +279,40 @@ def test_what_an_opened_file_cannot_say_is_said_in_korean(korean, qtbot, tmp_pat
     said = window.statusBar().currentMessage()
     assert "vocab.txt에는 정규화 설정이 없습니다" in said and "lowercase=True" in said
     assert "holds no normalizer settings" not in said
+
+
+def test_a_default_run_name_follows_the_language_and_a_users_name_stays(qtbot, qapp, tmp_path):
+    """After View › Language and the restart, runs kept reading "Run 1: BPE 10": the language
+    they were trained in."""
+    from core.events import drain
+    from core.training import TrainOptions, train_from_counts
+    from subword_gui.runs import Run, default_run_name
+
+    def trained(vocab_size: int):
+        counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+        return drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=vocab_size)))
+
+    data = tmp_path / "data"
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(settings=settings, open_sample=False, data_dir=data)
+    qtbot.addWidget(window)
+    runs = [
+        Run(0, default_run_name(n, "BPE", 9 + n), trained(9 + n), default_name=(n, "BPE", 9 + n))
+        for n in (1, 2, 3)
+    ]
+    for run in runs:
+        window.state.add_run(run)
+    window.state.rename_run(runs[1], "mine")
+    window.state.show_run(runs[2])
+    assert window.keep_runs_for_restart()
+    window.close()
+    assert language.install_translators(qapp, "ko") == "ko"
+    try:
+        again = MainWindow(settings=settings, open_sample=False, data_dir=data)
+        qtbot.addWidget(again)
+        with qtbot.waitSignal(again.run_restored, timeout=10_000):
+            again.restore_last_run()
+        korean = [r.name for r in again.state.runs]
+    finally:
+        language.install_translators(qapp, "en")
+    assert korean == ["실행 1: BPE 10", "mine", "실행 3: BPE 12"]  # the catalogue's "실행 {0}: {1} {2}"
