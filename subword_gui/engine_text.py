@@ -141,6 +141,14 @@ _PATTERNS: list[tuple[str, str]] = [
         ),
     ),
     (
+        r"vocab size (?P<size>[\d,]+) is below the (?P<n>[\d,]+) distinct characters \+ "
+        r"(?P<specials>[\d,]+) special tokens this corpus needs",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "vocab size {size} is below the {n} distinct characters + {specials} special tokens this corpus needs",
+        ),
+    ),
+    (
         r"byte-level BPE needs the bytelevel pre-tokenizer",
         QT_TRANSLATE_NOOP("EngineMessages", "byte-level BPE needs the bytelevel pre-tokenizer"),
     ),

@@ -300,7 +300,7 @@ class CorpusPanel(QWidget):
 
     def _on_cancelled(self) -> None:
         self._idle()
-        self.state.status_message.emit("Counting cancelled; the previous corpus is still loaded.")
+        self.state.status_message.emit(self.tr("Counting cancelled; the previous corpus is still loaded."))
 
     def _on_encoding_chosen(self, _index: int) -> None:
         src = getattr(self.state, "corpus_source", None)

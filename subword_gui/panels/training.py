@@ -743,7 +743,7 @@ class TrainingPanel(QWidget):
     def _start(self, stepping: bool) -> None:
         source = getattr(self.state, "corpus_source", None)
         if source is None:
-            self.training_failed.emit("Load a corpus first (File → Open corpus…).")
+            self.training_failed.emit(self.tr("Load a corpus first (File › Open corpus…)."))
             return
         try:
             options = self.options()

@@ -161,6 +161,10 @@
         <translation>{0}: {1}…</translation>
     </message>
     <message>
+        <source>Counting cancelled; the previous corpus is still loaded.</source>
+        <translation>세기를 취소했습니다. 이전 말뭉치가 그대로 열려 있습니다.</translation>
+    </message>
+    <message>
         <source>{0:,} of {1:,}</source>
         <translation>{1:,}개 중 {0:,}개</translation>
     </message>
@@ -301,6 +305,10 @@
     <message>
         <source>the {language}-morph pre-tokenizer needs the {name} analyser, which is not installed: {install}</source>
         <translation>{language}-morph 사전 토큰화기에는 {name} 분석기가 필요한데 설치되어 있지 않습니다: {install}</translation>
+    </message>
+    <message>
+        <source>vocab size {size} is below the {n} distinct characters + {specials} special tokens this corpus needs</source>
+        <translation>어휘 크기 {size}은(는) 이 말뭉치에 필요한 서로 다른 문자 {n}개 + 특수 토큰 {specials}개보다 작습니다</translation>
     </message>
     <message>
         <source>byte-level BPE needs the bytelevel pre-tokenizer</source>
@@ -1877,6 +1885,10 @@
     <message>
         <source>Running to the end…</source>
         <translation>끝까지 진행하는 중…</translation>
+    </message>
+    <message>
+        <source>Load a corpus first (File › Open corpus…).</source>
+        <translation>먼저 말뭉치를 여세요 (파일 › 말뭉치 열기…).</translation>
     </message>
     <message>
         <source>Training…</source>

@@ -34,6 +34,9 @@ def engine_messages(tmp_path) -> list[str]:
         stop_reason(TrainOptions("wordpiece", vocab_size=16)),
         stop_reason(TrainOptions("unigram", vocab_size=12)),
     ]
+    with pytest.raises(SubwordError) as err:  # a Unigram vocabulary smaller than the alphabet
+        stop_reason(TrainOptions("unigram", vocab_size=3))
+    out.append(str(err.value))
     binary = tmp_path / "corpus.txt"
     binary.write_bytes(b"\x00\x01PNG" * 100)
     empty = tmp_path / "empty.txt"
