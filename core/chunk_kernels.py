@@ -575,6 +575,96 @@ def bpe_line(
 
 
 @kernel
+def wordpiece_line(
+    codes,
+    slots,
+    n_new,
+    piece_codes,
+    piece_lengths,
+    pieces_per_key,
+    per_char,
+    key_lengths,
+    matcher,
+    token_lengths,
+    prefix,
+    n_tokens,
+    n_frags,
+    ids,
+    starts,
+    ends,
+    words,
+    at,
+    count,
+    word_count,
+):
+    """:func:`bpe_line` for a WordPiece model: the line (``codes``) is cut at its spaces as
+    there; its new chunks' pre-tokens (``piece_codes``: their normalized characters one after
+    another, ``piece_lengths`` long, ``pieces_per_key`` a chunk, back to back in it; a chunk's
+    characters became ``per_char`` characters each, or one each when it is empty) are made by
+    :func:`wordpiece_fragments` (``matcher``: ``WordPiece.matcher_args``; ``prefix``: the
+    length of ``##``) and stored, and the line gathered by :func:`_stored_line`.
+
+        >>> from array import array
+        >>> from core.models.wordpiece import WordPiece
+        >>> model = WordPiece({"[UNK]": 0, "h": 1, "##ug": 2, "hug": 3, "p": 4})
+        >>> q = lambda *values: array("q", values)
+        >>> store = [q(3, *[0] * 8), q(0, *[0] * 8), q(3, *[0] * 8), q(0, *[0] * 8), q(0, 0), q(1, 0), q(1, 0)]
+        >>> codes = np.array([ord(c) for c in "hug pug"], np.int32)   # "hug" is fragment 0
+        >>> one = np.array([1]); lengths = np.array([0, 1, 4, 3, 1])   # "##" counts 2 in "##ug"
+        >>> line, written, ok = wordpiece_line(codes, q(0, -1), 1, codes[4:], np.array([3]), one,
+        ...     np.zeros(0, np.int64), np.array([3]), model.matcher_args(), lengths, 2, 1, 1, *store)
+        >>> line.tolist(), written, ok   # ids, places in the store, starts, ends, pre-tokens
+        ([[3, 4, 2], [0, 1, 2], [0, 4, 5], [3, 5, 7], [0, 1, 1]], 2, 1)
+    """
+    n_parts = len(slots)
+    part_at = np.empty(n_parts + 1, np.int64)  # where each chunk starts (and the line's end + 1)
+    part_at[0] = 0
+    k = 0
+    for i in range(codes.shape[0]):
+        if codes[i] == 32:
+            k += 1
+            part_at[k] = i + 1
+    part_at[n_parts] = codes.shape[0] + 1
+    out = np.empty((4, len(piece_codes) + len(piece_lengths) + 1), np.int64)
+    frags = np.empty((4, max(n_new, 1)), np.int64)
+    written, good = wordpiece_fragments(
+        piece_codes,
+        piece_lengths,
+        pieces_per_key,
+        np.zeros(0, np.int64),
+        True,
+        per_char,
+        key_lengths,
+        matcher,
+        token_lengths,
+        prefix,
+        n_tokens,
+        out,
+        frags,
+    )
+    if good < n_new:
+        return np.empty((5, 0), np.int64), written, good
+    line = _stored_line(
+        slots,
+        part_at,
+        n_new,
+        out,
+        frags,
+        written,
+        n_tokens,
+        n_frags,
+        ids,
+        starts,
+        ends,
+        words,
+        at,
+        count,
+        word_count,
+    )
+    return line, written, good
+
+
+@kernel
 def _stored_line(
     slots,
     part_at,
@@ -592,7 +682,8 @@ def _stored_line(
     count,
     word_count,
 ):
-    """The second half of :func:`bpe_line` and :func:`bytelevel_line`: the new chunks' rows
+    """The second half of :func:`bpe_line`, :func:`bytelevel_line`, :func:`metaspace_line` and
+    :func:`wordpiece_line`: the new chunks' rows
     (``out``, ``frags``, every chunk ok) written into the store's room, and the line's rows
     gathered; chunk ``k`` starts at ``part_at[k]``."""
     for t in range(written):

@@ -400,6 +400,8 @@ class ChunkPlan:
         if not found:  # () for a tokenizer this way cannot take
             return None
         line_kernel, frombuffer, code_type, tables, names, form, byte_level = found
+        if byte_level is None:  # WordPiece
+            return self._wordpiece_line(text, parts, frags, found)
         # subtle: the text is normalized if and only if each chunk is (cut at ASCII spaces)
         if len(text) > LINE_COMPILED_MAX or (form is not None and not unicodedata.is_normalized(form, text)):
             return None
@@ -429,6 +431,16 @@ class ChunkPlan:
         )
         if good < n_new:  # a chunk the kernel cannot take (an unknown character): the other way
             return None
+        return self._kept_line(line, written, missing, n_tokens, n_frags, names)
+
+    def _kept_line(
+        self, line, written: int, missing: list[str], n_tokens: int, n_frags: int, names
+    ) -> Encoding:
+        """Keep what a one-call line kernel wrote into the store's room (``written`` tokens, a
+        fragment per ``missing`` chunk from ``n_frags`` on), cache the chunks, and return the
+        line's encoding from its rows."""
+        store = self.store
+        n_new = len(missing)
         store.keep(written, n_new)
         store.tokens += map(names.__getitem__, store.ids[n_tokens : n_tokens + written])
         numbers = zip(missing, range(n_frags, n_frags + n_new))
@@ -437,6 +449,67 @@ class ChunkPlan:
         else:
             self.cache.update((key, n) for key, n in numbers if len(key) <= CHUNK_CACHE_MAX)
         return Encoding.from_rows(line, store.tokens)
+
+    def _wordpiece_line(self, text: str, parts: list[str], frags: list, found: tuple) -> Encoding | None:
+        """:meth:`_line_compiled` for a WordPiece model under ``BertPreTokenizer``,
+        ``Whitespace`` or ``WhitespaceSplit``, with no normalizer, a Unicode form or
+        ``BertNormalizer`` (lowercase, strip accents, Chinese characters and cleaning as
+        :meth:`_plain_fragments` applies it, character by character), in one call of
+        :func:`core.chunk_kernels.wordpiece_line`.
+
+        None (the general path, :meth:`_numbers`) for a line longer than
+        :data:`LINE_COMPILED_MAX`, a text a Unicode form would change, a character BERT's
+        normalizer cannot take alone (its output holds a combining mark), a new chunk with
+        nothing left to pre-tokenize (only dropped characters) or whose pre-tokens are not back
+        to back, and a chunk the kernel leaves (not ``ok``)."""
+        line_kernel, frombuffer, code_type, tables, names, normalizer, _ = found
+        if len(text) > LINE_COMPILED_MAX:
+            return None
+        missing = list(dict.fromkeys(compress(parts, map(is_, frags, repeat(None)))))
+        joined = "".join(missing)
+        texts = missing
+        per_char = self._one_each  # (empty: each character stays one)
+        if type(normalizer) is BertNormalizer:
+            translation, odd, unsafe, out_length = _bert_views(_bert_chars(normalizer, joined))
+            if odd and not odd.isdisjoint(joined):
+                if unsafe and not unsafe.isdisjoint(joined):
+                    return None
+                per_char = _ints(map(out_length.__getitem__, joined))
+            texts = list(map(str.translate, missing, repeat(translation)))
+        elif normalizer is not None and not unicodedata.is_normalized(normalizer.form, text):
+            return None
+        founds = list(map(self.tok.pre_tokenizer._re.findall, texts))
+        pieces = "".join(chain.from_iterable(founds))
+        if not all(founds) or len(pieces) != sum(map(len, texts)):
+            return None
+        n_new = len(missing)
+        slots = array("q", map(dict(zip(missing, range(-1, -n_new - 1, -1))).get, parts, frags))
+        n_pieces = sum(map(len, founds))
+        store = self.store
+        n_tokens, n_frags = store.room(len(pieces) + n_pieces + 1, n_new)  # a token per character at most
+        line, written, good = line_kernel(
+            frombuffer(text.encode("utf-32-le"), code_type),
+            slots,
+            n_new,
+            frombuffer(pieces.encode("utf-32-le"), code_type),
+            _ints(map(len, chain.from_iterable(founds))),
+            _ints(map(len, founds)),
+            per_char,
+            _ints(map(len, missing)),
+            *tables,
+            n_tokens,
+            n_frags,
+            store.ids,
+            store.starts,
+            store.ends,
+            store.words,
+            store.at,
+            store.count,
+            store.word_count,
+        )
+        if good < n_new:  # a chunk the kernel cannot take: the other way
+            return None
+        return self._kept_line(line, written, missing, n_tokens, n_frags, names)
 
     def _lead_line(self, text: str, parts: list[str]) -> Encoding | None:
         """:meth:`_line_compiled` for a Unigram model under ``Metaspace`` (the ``"lead"`` cut:
@@ -514,9 +587,27 @@ class ChunkPlan:
             return None
         table = self._length_table()
         normalizer = self.tok.normalizer
+        import numpy as np
+
+        matcher_args = getattr(self.tok.model, "matcher_args", None)  # a WordPiece model's
+        if (
+            matcher_args is not None
+            and table is not None
+            and self.kind == "drop"
+            and (normalizer is None or type(normalizer) in (*_UNICODE_FORMS, BertNormalizer))
+        ):
+            self._one_each = np.zeros(0, np.int64)
+            return (
+                kernels.wordpiece_line,
+                np.frombuffer,
+                np.dtype(np.int32),
+                (matcher_args(), table.lengths, table.prefix),
+                table.names,
+                normalizer,
+                None,  # (not byte-level nor BPE: see _wordpiece_line)
+            )
         if table is None or (normalizer is not None and type(normalizer) not in _UNICODE_FORMS):
             return ()
-        import numpy as np
 
         form = None if normalizer is None else normalizer.form
         if self.kind == "lead":

@@ -509,7 +509,7 @@ def _line_kernel_calls(monkeypatch, name: str = "bpe_line") -> list:
 
     calls: list = []
     real = getattr(kernels, name)
-    n_new = 2 if name == "bpe_line" else 3  # the argument that says how many chunks are new
+    n_new = 2 if name in ("bpe_line", "wordpiece_line") else 3  # the argument: how many chunks are new
 
     def counted(*args):
         found = real(*args)
@@ -1010,3 +1010,73 @@ def test_two_threads_encoding_with_one_tokenizer_get_what_one_gets(monkeypatch):
         for k in (0, 1):
             assert got[k] == [_fields(alone.encode(text)) for text in lines[k::2]]
         _store_is_whole(shared._chunk_plan())
+
+
+# Words the models never saw, words over a short max_input_chars_per_word, punctuation between
+# letters, CJK (each character its own pre-token under BERT), accents (composed, combining,
+# stripped), control characters BERT drops, tabs, and runs of spaces (empty chunks).
+WORDPIECE_KEY = st.text(st.sampled_from(list("hugpnsaΣ철수世界!,.-'Éé\u0301\x01\tζ👋ﬁ")), max_size=12)
+WORDPIECE_TEXT = st.one_of(TEXT, st.lists(WORDPIECE_KEY, max_size=6).map(" ".join))
+
+
+def _wordpiece(models, normalizer: str, pre_tokenizer: str, longest: int | None) -> Tokenizer:
+    """The trained WordPiece model under these stages, its longest word ``longest`` characters
+    (None: as trained)."""
+    import copy
+
+    model = models["wordpiece"]
+    if longest is not None:
+        model = copy.copy(model)
+        model.__dict__.pop("_matcher_args", None)  # (the compiled match reads the longest word)
+        model.max_input_chars_per_word = longest
+    return Tokenizer(
+        model, normalizer=NORMALIZERS[normalizer](), pre_tokenizer=PRE_TOKENIZERS[pre_tokenizer]()
+    )
+
+
+@pytest.mark.parametrize(
+    "stages",
+    [
+        ("bert", "bert"),
+        ("none", "bert"),
+        ("nfc", "whitespace"),
+        ("nfkc", "whitespace-split"),
+        ("bert", "whitespace"),
+    ],
+    ids="-".join,
+)
+@pytest.mark.parametrize("longest", [None, 4])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(texts=st.lists(WORDPIECE_TEXT, min_size=1, max_size=6))
+def test_a_wordpiece_line_made_and_gathered_in_one_kernel_call_is_the_general_path(
+    models, stages, longest, texts, monkeypatch
+):
+    """core.chunk_kernels.wordpiece_line: a WordPiece line's new chunks (BERT-normalized
+    character by character, pre-tokenized, matched greedily, spans mapped back) written into
+    the store's room and gathered with the cached ones; a line it cannot take goes the other way
+    and leaves the store whole."""
+    calls = _line_kernel_calls(monkeypatch, "wordpiece_line")
+    tok = _wordpiece(models, *stages, longest)
+    for text in texts + texts[::-1]:
+        assert_same_as_general(tok, text)
+        _store_is_whole(tok._chunk_plan())
+    plan = tok._chunk_plan()
+    kept = {key: n for key, n in plan.cache.items() if key}
+    slow = ChunkPlan.build(tok)
+    assert _fragments(plan, kept) == _fragments(slow, slow._slow(list(kept)))
+    assert all(ok <= new for ok, new in calls)
+
+
+def test_wordpiece_lines_of_new_words_take_the_one_call_way(models, monkeypatch):
+    calls = _line_kernel_calls(monkeypatch, "wordpiece_line")
+    tok = _wordpiece(models, "bert", "bert", 5)
+    texts = ["hug pug hug", "Hugs  PUG", "hug", "Húg pun", "hu\u0301g hug", "\x01\x01 hug", "pugpun pugs"]
+    for text in texts:
+        assert_same_as_general(tok, text)
+    # "hug", "pug"; "Hugs", "PUG" (the empty chunk is always cached); "hug" seen: no call;
+    # "Húg" (lowercased, accent stripped), "pun"; "hu" + a combining mark + "g" (the mark
+    # dropped); "\x01\x01" (nothing left once BERT drops it): the other way, no call;
+    # "pugpun" is longer than 5 characters, one unknown token of no length the kernel leaves:
+    # the line goes the other way
+    assert calls == [(2, 2), (2, 2), (2, 2), (1, 1), (1, 2)]
+    _store_is_whole(tok._chunk_plan())
