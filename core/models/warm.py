@@ -37,7 +37,7 @@ def load_compiled_encoders() -> None:
     # Whitespace, byte-level, Metaspace and WordPiece's (each loads its own kernel: 8-11 ms the
     # first time), three chunks: a line of more than two is gathered by a kernel too; then a
     # line with new words once that module is loaded (plain and byte-level BPE, Unigram under
-    # Metaspace: made and gathered in one call)
+    # Metaspace, WordPiece: made and gathered in one call)
     from core.pre_tokenizers import ByteLevel, Metaspace, Whitespace
     from core.tokenizer import Tokenizer
 

@@ -33,7 +33,8 @@ def test_loading_the_compiled_encoders_loads_the_kernels_that_gather_a_line():
         "from core.models.warm import load_compiled_encoders\n"
         "load_compiled_encoders()\n"
         "import core.chunk_kernels as k\n"
-        "print(*(len(f.signatures) for f in (k.assemble, k.bpe_line, k.bytelevel_line, k.metaspace_line)))\n"
+        "lines = (k.assemble, k.bpe_line, k.bytelevel_line, k.metaspace_line, k.wordpiece_line)\n"
+        "print(*(len(f.signatures) for f in lines))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     # their machine code loaded now, not on the explorer's first long line or first new word
