@@ -19,7 +19,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QFontMetrics, QPainter
 from PySide6.QtWidgets import QLabel, QStatusBar, QStyle, QStyleOption, QWidget
 
 MARGIN = 6  # where QStatusBar draws a message from either edge
@@ -29,6 +29,21 @@ def wrapped_tooltip(text: str) -> str:
     """``text`` as a tooltip Qt wraps (rich text wraps; plain text stays one line as wide as
     the screen): ``"a < b"`` -> ``"<p>a &lt; b</p>"``; empty stays empty."""
     return f"<p>{html.escape(text)}</p>" if text else ""
+
+
+def elide_middle(metrics: QFontMetrics, text: str, width: int) -> str:
+    """``text`` elided in the middle to at most ``width`` pixels as ``metrics`` measures it.
+
+    Qt's ``elidedText`` measures in fractional pixels and can return a text one pixel wider
+    than ``horizontalAdvance`` (which rounds) says fits (772 for 771 on CI's fonts): its last
+    pixel would be clipped. Elide again, a pixel narrower each time, until it fits.
+    """
+    room = width
+    shown = metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, room)
+    while room > 0 and metrics.horizontalAdvance(shown) > width:
+        room -= 1
+        shown = metrics.elidedText(text, Qt.TextElideMode.ElideMiddle, room)
+    return shown
 
 
 class StatusBar(QStatusBar):
@@ -54,9 +69,7 @@ class StatusBar(QStatusBar):
 
     def shown_text(self) -> str:
         """The current message as the bar draws it: whole if it fits, else elided in the middle."""
-        return self.fontMetrics().elidedText(
-            self.currentMessage(), Qt.TextElideMode.ElideMiddle, self.message_width()
-        )
+        return elide_middle(self.fontMetrics(), self.currentMessage(), self.message_width())
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         if not self.currentMessage():
@@ -94,9 +107,7 @@ class ElidedLabel(QLabel):
         return hint
 
     def shown_text(self) -> str:
-        return self.fontMetrics().elidedText(
-            self.text(), Qt.TextElideMode.ElideMiddle, self.contentsRect().width()
-        )
+        return elide_middle(self.fontMetrics(), self.text(), self.contentsRect().width())
 
     def paintEvent(self, event) -> None:  # noqa: N802 (Qt's name)
         painter = QPainter(self)

@@ -594,6 +594,28 @@ def test_the_training_fields_hints_fit_their_fields(qtbot, window, size):
     assert "comma-separated" in panel.special_edit.toolTip()
 
 
+def test_an_elided_message_is_never_wider_than_its_room(window):
+    """CI drew a status message one pixel wider than its room (772 for 771): Qt's
+    ``elidedText`` measures in fractional pixels, ``horizontalAdvance`` rounds. Swept over
+    every width, the elided text fits as the bar measures it."""
+    from subword_gui.status_bar import elide_middle
+
+    metrics = window.statusBar().fontMetrics()
+    messages = [
+        "Cannot open /tmp/pytest-of-root/pytest-1178/popen-gw0/"
+        + "a-folder-with-a-long-name-" * 4
+        + "/corpus.txt: no such file or folder",
+        "열 수 없습니다: /home/사용자/말뭉치/"
+        + "아주-긴-폴더-이름-" * 6
+        + "/corpus.txt: 그런 파일이 없습니다",
+    ]
+    for message in messages:
+        for width in range(20, 1000):
+            shown = elide_middle(metrics, message, width)
+            assert metrics.horizontalAdvance(shown) <= width, (width, shown)
+            assert shown == message or "…" in shown
+
+
 def test_a_long_status_message_is_elided_in_the_middle_and_whole_in_the_tooltip(window, tmp_path):
     """The status bar cut long messages (an opened file's warnings, a failure with a path) at
     its right edge: their end, often the reason, could not be read."""
