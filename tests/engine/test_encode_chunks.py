@@ -534,6 +534,20 @@ def _store_is_whole(plan) -> None:
     assert sum(store.count[:n_frags]) == n_tokens
 
 
+def _lines_match_the_general_path(tok, texts):
+    """Each line (forwards, then backwards: the second time its chunks are cached) encoded as
+    the general path encodes it, the store whole after each; then every cached chunk's
+    fragments as the stages make them one chunk at a time. Returns the plan."""
+    for text in texts + texts[::-1]:
+        assert_same_as_general(tok, text)
+        _store_is_whole(tok._chunk_plan())
+    plan = tok._chunk_plan()
+    kept = {key: n for key, n in plan.cache.items() if key}
+    slow = ChunkPlan.build(tok)  # each chunk through the stages, one at a time
+    assert _fragments(plan, kept) == _fragments(slow, slow._slow(list(kept)))
+    return plan
+
+
 @pytest.mark.parametrize("normalizer", ["none", "nfc", "nfkc"])
 @pytest.mark.parametrize("pre_tokenizer", ["whitespace", "whitespace-split"])
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -548,13 +562,7 @@ def test_a_line_made_and_gathered_in_one_kernel_call_is_the_general_path(
     tok = Tokenizer(
         punct_bpe, normalizer=NORMALIZERS[normalizer](), pre_tokenizer=PRE_TOKENIZERS[pre_tokenizer]()
     )
-    for text in texts + texts[::-1]:
-        assert_same_as_general(tok, text)
-        _store_is_whole(tok._chunk_plan())
-    plan = tok._chunk_plan()
-    kept = {key: n for key, n in plan.cache.items() if key}
-    slow = ChunkPlan.build(tok)  # each chunk through the stages, one at a time
-    assert _fragments(plan, kept) == _fragments(slow, slow._slow(list(kept)))
+    plan = _lines_match_the_general_path(tok, texts)
     if any(ok == new for ok, new in calls):
         assert len(plan.store.count) - plan.store.spare_frags == len(
             plan.cache
@@ -583,13 +591,7 @@ def test_a_byte_level_line_made_and_gathered_in_one_kernel_call_is_the_general_p
     each one pre-token of UTF-8 bytes written from its code points in the kernel."""
     _line_kernel_calls(monkeypatch, "bytelevel_line")
     tok = _byte_level(models, add_prefix_space)
-    for text in texts + texts[::-1]:
-        assert_same_as_general(tok, text)
-        _store_is_whole(tok._chunk_plan())
-    plan = tok._chunk_plan()
-    kept = {key: n for key, n in plan.cache.items() if key}
-    slow = ChunkPlan.build(tok)
-    assert _fragments(plan, kept) == _fragments(slow, slow._slow(list(kept)))
+    _lines_match_the_general_path(tok, texts)
 
 
 def test_byte_level_lines_of_new_words_take_the_one_call_way(models, monkeypatch):
@@ -1066,13 +1068,7 @@ def test_a_wordpiece_line_made_and_gathered_in_one_kernel_call_is_the_general_pa
     and leaves the store whole."""
     calls = _line_kernel_calls(monkeypatch, "wordpiece_line")
     tok = _wordpiece(models, *stages, longest)
-    for text in texts + texts[::-1]:
-        assert_same_as_general(tok, text)
-        _store_is_whole(tok._chunk_plan())
-    plan = tok._chunk_plan()
-    kept = {key: n for key, n in plan.cache.items() if key}
-    slow = ChunkPlan.build(tok)
-    assert _fragments(plan, kept) == _fragments(slow, slow._slow(list(kept)))
+    _lines_match_the_general_path(tok, texts)
     assert all(ok <= new for ok, new in calls)
 
 

@@ -21,6 +21,15 @@ BIN = Path(
 )
 
 
+def _trained(vocab_size: int):
+    """A tiny BPE tokenizer for a run (the Hugging Face course's hug/pug/pun/bun/hugs)."""
+    from core.events import drain
+    from core.training import TrainOptions, train_from_counts
+
+    counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    return drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=vocab_size)))
+
+
 def _messages() -> list[tuple[str, ET.Element]]:
     root = ET.parse(TS).getroot()
     return [(ctx.findtext("name"), m) for ctx in root.iter("context") for m in ctx.iter("message")]
@@ -109,19 +118,13 @@ def test_the_language_menu_saves_the_choice_and_offers_a_restart(qtbot, tmp_path
 def test_a_restart_for_the_language_brings_the_sessions_runs_back(qtbot, tmp_path, monkeypatch):
     from PySide6.QtWidgets import QMessageBox
 
-    from core.events import drain
-    from core.training import TrainOptions, train_from_counts
     from subword_gui.runs import Run
-
-    def trained(vocab_size: int):
-        counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
-        return drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=vocab_size)))
 
     data = tmp_path / "data"
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     window = MainWindow(settings=settings, open_sample=False, data_dir=data)
     qtbot.addWidget(window)
-    first, second, saved = (Run(0, f"Run {n}", trained(9 + n)) for n in (1, 2, 3))
+    first, second, saved = (Run(0, f"Run {n}", _trained(9 + n)) for n in (1, 2, 3))
     saved.saved_to = str(tmp_path / "run3.json")  # saved to a file: the user has it
     for run in (first, second, saved):
         window.state.add_run(run)
@@ -284,20 +287,14 @@ def test_what_an_opened_file_cannot_say_is_said_in_korean(korean, qtbot, tmp_pat
 def test_a_default_run_name_follows_the_language_and_a_users_name_stays(qtbot, qapp, tmp_path):
     """After View › Language and the restart, runs kept reading "Run 1: BPE 10": the language
     they were trained in."""
-    from core.events import drain
-    from core.training import TrainOptions, train_from_counts
     from subword_gui.runs import Run, default_run_name
-
-    def trained(vocab_size: int):
-        counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
-        return drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=vocab_size)))
 
     data = tmp_path / "data"
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     window = MainWindow(settings=settings, open_sample=False, data_dir=data)
     qtbot.addWidget(window)
     runs = [
-        Run(0, default_run_name(n, "BPE", 9 + n), trained(9 + n), default_name=(n, "BPE", 9 + n))
+        Run(0, default_run_name(n, "BPE", 9 + n), _trained(9 + n), default_name=(n, "BPE", 9 + n))
         for n in (1, 2, 3)
     ]
     for run in runs:
