@@ -46,6 +46,12 @@ _NBEST = 5
 NBEST_MIN_ROWS = 3  # segmentations the n-best list keeps in view under the lattice
 WHY_MIN_HEIGHT = 240  # the floor of the whole view, whatever it shows
 SAMPLES, SAMPLE_ALPHA, SAMPLE_SEED = 3, 0.1, 0
+# subtle: the left-to-right mark keeps symbols in the order they are read. Chips, list items
+# and merge operands are separated by neutral characters (spaces, commas, "+"), which the
+# Unicode bidirectional algorithm gives to the strong characters around them: between two
+# Arabic or Hebrew symbols they read right to left, and the row came out reversed
+# ("ا ل س" for "سلا"); a cell starting with one became a right-to-left paragraph.
+LRM = "\u200e"
 
 
 def model_kind(model) -> str:
@@ -93,7 +99,7 @@ def _chip_cells(
         cells.append(
             f"<span style='background-color:{bg}; color:{fg}; font-weight:{weight}'>&nbsp;{body}&nbsp;</span>"
         )
-    return "&nbsp;".join(cells)
+    return LRM + f"&nbsp;{LRM}".join(cells)
 
 
 def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]]:
@@ -113,8 +119,8 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
         # The new symbol is the one starting at step.position: count characters to find it.
         hi = _symbol_at(seq, step.position, model)
         label = (
-            f"#{step.rank + 1}&nbsp;&nbsp;{render_html(step.left, style)} + {render_html(step.right, style)}"
-            f" → <b>{render_html(step.merged, style)}</b>"
+            f"{LRM}#{step.rank + 1}&nbsp;&nbsp;{render_html(step.left, style)}{LRM} + {render_html(step.right, style)}"
+            f"{LRM} → <b>{render_html(step.merged, style)}</b>"
         )
         rows.append(
             f"<tr><td style='color:{theme.current().muted}; padding-right:8px'>{label}</td><td>{_chip_cells(seq, style, hi)}</td></tr>"
@@ -128,7 +134,9 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
         rows.append(f"<tr><td colspan=2 style='color:{theme.current().muted}'>{no_merge}</td></tr>")
     if unknown:
         # say why they are <unk>: training never saw these characters (the chips only show red)
-        missing = ", ".join(dict.fromkeys(render_html(symbols[i], style) for i in sorted(unknown)))
+        missing = LRM + f",{LRM} ".join(
+            dict.fromkeys(render_html(symbols[i], style) for i in sorted(unknown))
+        )
         line = QCoreApplication.translate(
             "Tokens", "not in the vocabulary (never seen in training), so each becomes the unknown token: {0}"
         ).format(missing)
@@ -546,12 +554,12 @@ class WhyView(QWidget):
         model = tokenizer.model
         style = style_for(tokenizer)
         final = [t.value for t in model.tokenize(piece)]
-        final_html = " ".join(f"<b>{render_html(t, style)}</b>" for t in final)
+        final_html = LRM + f"{LRM} ".join(f"<b>{render_html(t, style)}</b>" for t in final)
         self.title.setText(
             self.tr("Why <span style='background:#EEF2F7'>&nbsp;{0}&nbsp;</span> → {1}")
             # the piece's light label keeps dark text in the dark theme too
             .replace("background:#EEF2F7'", "background:#EEF2F7; color:#111111'")
-            .format(render_html(piece, style), final_html)
+            .format(render_html(piece, style) + LRM, final_html)
         )
         if self.kind == "unigram":
             lat = model.lattice(piece)
@@ -601,9 +609,9 @@ class WhyView(QWidget):
         self._plain = []
         for piece in pieces:
             final = [t.value for t in model.tokenize(piece)]
-            final_html = " ".join(f"<b>{render_html(t, style)}</b>" for t in final)
+            final_html = LRM + f"{LRM} ".join(f"<b>{render_html(t, style)}</b>" for t in final)
             body, plain = _steps_html(model, self.kind, piece, style)
-            parts.append(f"<h4>{render_html(piece, style)} → {final_html}</h4>{body}")
+            parts.append(f"<h4>{LRM}{render_html(piece, style)}{LRM} → {final_html}</h4>{body}")
             self._plain.append(f"piece {render_token(piece, style)} → {' '.join(final)}")
             self._plain.extend(plain)
         self.steps.setHtml("".join(parts))

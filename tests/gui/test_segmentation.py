@@ -10,7 +10,7 @@ import re
 
 import pytest
 from PySide6.QtCore import QEvent, QPoint
-from PySide6.QtGui import QHelpEvent, QInputMethodEvent, QTextCharFormat
+from PySide6.QtGui import QHelpEvent, QInputMethodEvent, QTextCharFormat, QTextDocument
 from PySide6.QtWidgets import QApplication, QToolTip
 
 from core.events import drain
@@ -250,6 +250,61 @@ def test_why_view_says_which_characters_bpe_never_saw(qtbot, panel, hug_bpe):
     assert "#1 u + g" in panel.why.steps_text()
 
 
+def _visual_x(doc, position: int) -> float:
+    """Where the character at ``position`` of ``doc`` is drawn: its glyphs' centre, in pixels
+    from the left (a cursor's x is no measure: at the edge of a right-to-left run Qt puts it at
+    either end)."""
+    block = doc.findBlock(position)
+    runs = block.layout().glyphRuns(position - block.position(), 1)
+    assert runs  # laid out and drawn
+    return min(run.boundingRect().center().x() for run in runs)
+
+
+def test_why_view_keeps_right_to_left_symbols_in_reading_order(qtbot, panel, hug_bpe):
+    """Arabic pasted in the real window: the why view's chips read "٣ ٢ ١" for "١٢٣", and the
+    unknown list "٣ ,٢ ,١": the bidirectional algorithm gave the spaces and commas between
+    them to the right-to-left run. Each symbol now stands where it is read: first on the left."""
+    panel.state.set_tokenizer(hug_bpe)
+    word = "سلم"  # three letters training never saw, each its own chip
+    panel.set_text(word)
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(1)
+    panel.editor.setTextCursor(cursor)
+    qtbot.waitUntil(lambda: panel.why.piece == word, timeout=2000)
+    doc = panel.why.steps.document()
+    text = doc.toPlainText()
+    assert text.count(word[0]) == 2  # a chip of the start row and an item of the unknown list
+    for occurrence in (0, 1):  # the chips, then the list
+        places = []
+        for letter in word:
+            at = -1
+            for _ in range(occurrence + 1):
+                at = text.index(letter, at + 1)
+            places.append(_visual_x(doc, at))
+        assert places == sorted(places), (occurrence, places)
+    # a merge's operands: "#1 س + ل → سل" read "#1 سل → ل + س"
+    arabic = drain(train_from_counts({"سلم": 5, "سل": 3}, TrainOptions("bpe", vocab_size=5)))
+    panel.state.set_tokenizer(arabic)
+    panel.set_text("سل")
+    qtbot.waitUntil(lambda: panel.why.piece == "سل", timeout=2000)
+    assert panel.why.steps_text().endswith("#1 س + ل → سل")
+    text = panel.why.steps.document().toPlainText()
+    row = text.index("#1")
+    left, right = text.index("س", row), text.index("ل", row)
+    assert _visual_x(panel.why.steps.document(), left) < _visual_x(panel.why.steps.document(), right)
+    # the title's final tokens: "Why سلم → سل م" read "… → م سل"
+    panel.set_text(word)
+    qtbot.waitUntil(lambda: panel.why.piece == word, timeout=2000)
+    title = QTextDocument()
+    title.setHtml(panel.why.title.text())
+    title.setTextWidth(2000)
+    title.size()  # lays it out
+    text = title.toPlainText()
+    arrow = text.index("→")
+    assert text[arrow:].replace("\u200e", "").split() == ["→", "سل", "م"]
+    assert _visual_x(title, text.index("سل", arrow)) < _visual_x(title, text.index("م", arrow))
+
+
 def test_why_view_shows_wordpiece_greedy_matches_and_the_unknown_word(qtbot, panel):
     opts = TrainOptions("wordpiece", vocab_size=14)
     wp = drain(train_from_counts(HUG_PUG, opts))
@@ -455,7 +510,7 @@ def test_a_pasted_book_keeps_the_strip_bounded(panel, hug_bpe, monkeypatch):
 def test_an_emoji_cut_by_a_token_boundary_is_painted_as_one_character(panel):
     """👋🏽 is two code points; a character-level model cuts it in two tokens. Qt shapes each
     format run on its own, so both halves must share one run to draw as one emoji."""
-    tok = drain(train_from_counts({"hi": 5, "👋🏽": 1}, TrainOptions("bpe", vocab_size=4)))
+    tok = drain(train_from_counts({"hi": 5, "👋🏽": 1}, TrainOptions("bpe", vocab_size=5)))
     panel.state.set_tokenizer(tok)
     panel.set_text("hi 👋🏽")
     enc = panel.lines()[0].encoding
