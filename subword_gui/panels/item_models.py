@@ -362,7 +362,7 @@ class WordFrequencyModel(_Table):
             if col == 1:
                 return f"{self.freqs[i]:,}"
             if col == 2:
-                return f"{100.0 * self.freqs[i] / self._total:.3f} %"
+                return f"{self.freqs[i] / self._total:.3%}"  # as Compare writes shares: "64.706%"
         elif role == SORT_ROLE:
             return (self.words[i], self.freqs[i], self.freqs[i])[col]
         elif role == Qt.ItemDataRole.TextAlignmentRole:

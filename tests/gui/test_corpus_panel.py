@@ -151,6 +151,14 @@ def test_word_model_fetches_rows_on_demand_and_filters():
     assert first == max(w for w in words if "w0001" in w)
 
 
+def test_word_shares_read_as_the_compare_table_writes_percentages():
+    """The Words tab wrote "0.908 %" where Compare and the Korean study write "14.29%"."""
+    model = WordFrequencyModel()
+    model.set_result(jobs._with_orders(_Counts({"먹고": 11, "철수는": 3, "\t": 2, "a b": 1})))
+    # by count: 11, 3, 2 and 1 of 17 words
+    assert column(model, 2) == ["64.706%", "17.647%", "11.765%", "5.882%"]
+
+
 def test_item_models_pass_the_model_tester(qtmodeltester):
     words = {"철수는": 3, "먹고": 11, "a b": 1, "\t": 2}
     model = WordFrequencyModel()
