@@ -628,7 +628,7 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
     target = options.vocab_size - len(specials)
     if target < n_chars:
         raise ConfigError(
-            f"vocab size {options.vocab_size} is below the {n_chars} distinct characters + "
+            f"vocab size {options.vocab_size:,} is below the {n_chars:,} distinct characters + "
             f"{len(specials)} special tokens this corpus needs"
         )
     desired = max(target, int(target * DESIRED_SIZE_FACTOR))

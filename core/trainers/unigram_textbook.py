@@ -147,7 +147,7 @@ def train_unigram_textbook(word_counts: dict[str, int], options) -> Generator[ob
     n_chars = sum(1 for p in counts if len(p) == 1)
     if target < n_chars:
         raise ConfigError(
-            f"vocab size {options.vocab_size} is below the {n_chars} characters + {len(specials)} specials"
+            f"vocab size {options.vocab_size:,} is below the {n_chars:,} characters + {len(specials)} specials"
         )
     losses = losses_from_counts(counts)
     yield UnigramRound("seed", 0, len(losses) + len(specials), corpus_loss(word_counts, losses))

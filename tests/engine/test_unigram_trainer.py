@@ -201,6 +201,19 @@ def test_bad_options_are_refused(counts, settings):
         drain(tr.train_unigram(counts, TrainOptions("unigram", **settings)))
 
 
+def test_a_vocabulary_below_the_alphabet_is_refused_with_readable_numbers():
+    """The refusal read "vocab size 1000 is below the 1200 distinct characters" beside the
+    explorer's "1,200 distinct characters": its numbers now carry thousands separators."""
+    counts = {chr(0x4E00 + i) * 2: 3 for i in range(1200)}  # 1,200 distinct CJK characters
+    for textbook in (False, True):
+        with pytest.raises(ConfigError, match=r"vocab size 1,000 is below the 1,200 (distinct )?characters"):
+            drain(
+                tr.train_unigram(
+                    counts, TrainOptions("unigram", vocab_size=1000, extra={"textbook": textbook})
+                )
+            )
+
+
 def test_empty_corpus_is_refused():
     with pytest.raises(ConfigError):
         drain(tr.train_unigram({}, TrainOptions("unigram", vocab_size=100)))
