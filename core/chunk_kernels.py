@@ -574,19 +574,26 @@ def bpe_line(
     return line, written, good
 
 
+# Answers of wordpiece_line before it matches anything (its ``written``): a character not yet in
+# the tables (fill them, call again), a line the general path must take, too little room
+# (``good`` then says how many tokens the line may need).
+WP_NEED_CHARS = -1
+WP_GENERAL = -2
+WP_NEED_ROOM = -3
+
+
 @kernel
 def wordpiece_line(
     codes,
     slots,
     n_new,
-    piece_codes,
-    piece_lengths,
-    pieces_per_key,
-    per_char,
-    key_lengths,
+    norm,
+    extra,
+    classes,
     matcher,
     token_lengths,
     prefix,
+    room,
     n_tokens,
     n_frags,
     ids,
@@ -598,11 +605,21 @@ def wordpiece_line(
     word_count,
 ):
     """:func:`bpe_line` for a WordPiece model: the line (``codes``) is cut at its spaces as
-    there; its new chunks' pre-tokens (``piece_codes``: their normalized characters one after
-    another, ``piece_lengths`` long, ``pieces_per_key`` a chunk, back to back in it; a chunk's
-    characters became ``per_char`` characters each, or one each when it is empty) are made by
-    :func:`wordpiece_fragments` (``matcher``: ``WordPiece.matcher_args``; ``prefix``: the
-    length of ``##``) and stored, and the line gathered by :func:`_stored_line`.
+    there; each new chunk (numbered in the order it first appears) is normalized and
+    pre-tokenized here, character by character, then made by :func:`wordpiece_fragments`
+    (``matcher``: ``WordPiece.matcher_args``; ``prefix``: the length of ``##``) and stored,
+    and the line gathered by :func:`_stored_line`.
+
+    The tables are ``core.encode_chunks._WordPieceChars``': ``norm[c]`` is what the normalizer
+    makes of character ``c`` alone (empty: no normalizer; ``>= 0`` that one character; -1 not
+    known yet; -2 a character it cannot take alone; ``-3 - e`` the ``extra[e]`` characters
+    after ``extra[e]``: none when dropped, several when expanded); ``classes[c]`` is the
+    pre-tokenizer's class of a normalized character (-1 not known yet, 0 space, 1 a pre-token
+    alone, 2 and 3 runs of their own kind). A new chunk holding a space once normalized, or
+    nothing, sends the line the general way, as a character the normalizer cannot take alone does.
+
+    Returns ``(line rows, tokens written, ok chunks)``, or ``(empty, WP_NEED_CHARS, 0)``,
+    ``(empty, WP_GENERAL, 0)``, ``(empty, WP_NEED_ROOM, tokens needed)`` before matching.
 
         >>> from array import array
         >>> from core.models.wordpiece import WordPiece
@@ -610,12 +627,17 @@ def wordpiece_line(
         >>> q = lambda *values: array("q", values)
         >>> store = [q(3, *[0] * 8), q(0, *[0] * 8), q(3, *[0] * 8), q(0, *[0] * 8), q(0, 0), q(1, 0), q(1, 0)]
         >>> codes = np.array([ord(c) for c in "hug pug"], np.int32)   # "hug" is fragment 0
-        >>> one = np.array([1]); lengths = np.array([0, 1, 4, 3, 1])   # "##" counts 2 in "##ug"
-        >>> line, written, ok = wordpiece_line(codes, q(0, -1), 1, codes[4:], np.array([3]), one,
-        ...     np.zeros(0, np.int64), np.array([3]), model.matcher_args(), lengths, 2, 1, 1, *store)
+        >>> lengths = np.array([0, 1, 4, 3, 1])   # "##" counts 2 in "##ug"
+        >>> classes = np.full(128, -1, np.int8); no_norm = np.zeros(0, np.int32)
+        >>> args = (model.matcher_args(), lengths, 2, 8, 1, 1, *store)
+        >>> wordpiece_line(codes, q(0, -1), 1, no_norm, no_norm, classes, *args)[1]   # classes unknown
+        -1
+        >>> classes[[ord(c) for c in "gpu"]] = 2   # letters: runs of one kind
+        >>> line, written, ok = wordpiece_line(codes, q(0, -1), 1, no_norm, no_norm, classes, *args)
         >>> line.tolist(), written, ok   # ids, places in the store, starts, ends, pre-tokens
         ([[3, 4, 2], [0, 1, 2], [0, 4, 5], [3, 5, 7], [0, 1, 1]], 2, 1)
     """
+    nothing = np.empty((5, 0), np.int64)
     n_parts = len(slots)
     part_at = np.empty(n_parts + 1, np.int64)  # where each chunk starts (and the line's end + 1)
     part_at[0] = 0
@@ -625,15 +647,86 @@ def wordpiece_line(
             k += 1
             part_at[k] = i + 1
     part_at[n_parts] = codes.shape[0] + 1
-    out = np.empty((4, len(piece_codes) + len(piece_lengths) + 1), np.int64)
+    first_part = np.empty(max(n_new, 1), np.int64)  # the chunk where each new one first appears
+    seen = 0
+    for k in range(n_parts):
+        if -1 - slots[k] == seen:
+            first_part[seen] = k
+            seen += 1
+    mapped = norm.shape[0] > 0
+    n_chars = 0
+    for j in range(n_new):
+        n_chars += part_at[first_part[j] + 1] - 1 - part_at[first_part[j]]
+    # how many characters each of the new chunks' characters becomes, and how many in all
+    per_char = np.empty(n_chars, np.int64)
+    key_lengths = np.empty(n_new, np.int64)
+    odd = False
+    i = 0
+    n_out = 0
+    for j in range(n_new):
+        a, b = part_at[first_part[j]], part_at[first_part[j] + 1] - 1
+        key_lengths[j] = b - a
+        for x in range(a, b):
+            length = 1
+            if mapped:
+                v = norm[codes[x]]
+                if v == -1:
+                    return nothing, WP_NEED_CHARS, 0
+                if v == -2:
+                    return nothing, WP_GENERAL, 0
+                if v <= -3:
+                    if -3 - v >= extra.shape[0]:  # (filled by another thread since this call began)
+                        return nothing, WP_NEED_CHARS, 0
+                    length = extra[-3 - v]
+                    odd = True
+            per_char[i] = length
+            i += 1
+            n_out += length
+    if n_out > room:  # a token per normalized character at most
+        return nothing, WP_NEED_ROOM, n_out
+    piece_codes = np.empty(n_out, np.int32)
+    piece_lengths = np.empty(n_out, np.int64)  # a pre-token per normalized character at most
+    pieces_per_key = np.zeros(n_new, np.int64)
+    n_pieces = 0
+    o = 0
+    for j in range(n_new):
+        begin = o
+        for x in range(part_at[first_part[j]], part_at[first_part[j] + 1] - 1):
+            c = codes[x]
+            v = norm[c] if mapped else c
+            if v >= 0:
+                piece_codes[o] = v
+                o += 1
+            else:
+                e = -3 - v
+                for y in range(e + 1, e + 1 + extra[e]):
+                    piece_codes[o] = extra[y]
+                    o += 1
+        before = -1
+        for y in range(begin, o):
+            kind = classes[piece_codes[y]]
+            if kind < 0:
+                return nothing, WP_NEED_CHARS, 0
+            if kind == 0:  # a space inside: its pre-tokens are not back to back
+                return nothing, WP_GENERAL, 0
+            if kind == 1 or kind != before:
+                piece_lengths[n_pieces] = 1
+                n_pieces += 1
+                pieces_per_key[j] += 1
+            else:
+                piece_lengths[n_pieces - 1] += 1
+            before = kind
+        if pieces_per_key[j] == 0:  # nothing left once normalized
+            return nothing, WP_GENERAL, 0
+    out = np.empty((4, n_out + n_pieces + 1), np.int64)
     frags = np.empty((4, max(n_new, 1)), np.int64)
     written, good = wordpiece_fragments(
         piece_codes,
-        piece_lengths,
+        piece_lengths[:n_pieces],
         pieces_per_key,
         np.zeros(0, np.int64),
         True,
-        per_char,
+        per_char if odd else np.zeros(0, np.int64),
         key_lengths,
         matcher,
         token_lengths,
@@ -643,7 +736,7 @@ def wordpiece_line(
         frags,
     )
     if good < n_new:
-        return np.empty((5, 0), np.int64), written, good
+        return nothing, written, good
     line = _stored_line(
         slots,
         part_at,

@@ -91,6 +91,8 @@ LINE_COMPILED_MAX = 10_000
 ROOM_TOKENS = 4096
 # chunks in a text above which it is assembled by a kernel call (~2 µs, what two chunks cost in Python)
 ASSEMBLE_COMPILED_AFTER = 2
+# core.chunk_kernels.wordpiece_line's answers: fill the character tables, make more room
+_WP_NEED_CHARS, _WP_NEED_ROOM = -1, -3
 
 # Normalizers that leave an ASCII space a space and change nothing across one.
 _SPACE_LOCAL_NORMALIZERS = (NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, BertNormalizer, Nmt, Jamo)
@@ -455,59 +457,59 @@ class ChunkPlan:
         ``Whitespace`` or ``WhitespaceSplit``, with no normalizer, a Unicode form or
         ``BertNormalizer`` (lowercase, strip accents, Chinese characters and cleaning as
         :meth:`_plain_fragments` applies it, character by character), in one call of
-        :func:`core.chunk_kernels.wordpiece_line`.
+        :func:`core.chunk_kernels.wordpiece_line`, which also normalizes and pre-tokenizes the
+        new chunks from the character tables of :class:`_WordPieceChars` (filled here when the
+        kernel meets a character they lack, and the kernel called again).
 
         None (the general path, :meth:`_numbers`) for a line longer than
         :data:`LINE_COMPILED_MAX`, a text a Unicode form would change, a character BERT's
         normalizer cannot take alone (its output holds a combining mark), a new chunk with
         nothing left to pre-tokenize (only dropped characters) or whose pre-tokens are not back
-        to back, and a chunk the kernel leaves (not ``ok``)."""
+        to back, and a chunk the kernel leaves (not ``ok``).
+
+        subtle: the chunks used to be normalized (``str.translate``), pre-tokenized (the
+        pre-tokenizer's ``findall``) and measured (four small numpy arrays) here, ~20 µs of a
+        fresh tokenizer's ~43 µs line against ~35 µs for `tokenizers`' whole line."""
         line_kernel, frombuffer, code_type, tables, names, normalizer, _ = found
         if len(text) > LINE_COMPILED_MAX:
             return None
+        if type(normalizer) in _UNICODE_FORMS and not unicodedata.is_normalized(normalizer.form, text):
+            return None
         missing = list(dict.fromkeys(compress(parts, map(is_, frags, repeat(None)))))
-        joined = "".join(missing)
-        texts = missing
-        per_char = self._one_each  # (empty: each character stays one)
-        if type(normalizer) is BertNormalizer:
-            translation, odd, unsafe, out_length = _bert_views(_bert_chars(normalizer, joined))
-            if odd and not odd.isdisjoint(joined):
-                if unsafe and not unsafe.isdisjoint(joined):
-                    return None
-                per_char = _ints(map(out_length.__getitem__, joined))
-            texts = list(map(str.translate, missing, repeat(translation)))
-        elif normalizer is not None and not unicodedata.is_normalized(normalizer.form, text):
-            return None
-        founds = list(map(self.tok.pre_tokenizer._re.findall, texts))
-        pieces = "".join(chain.from_iterable(founds))
-        if not all(founds) or len(pieces) != sum(map(len, texts)):
-            return None
         n_new = len(missing)
         slots = array("q", map(dict(zip(missing, range(-1, -n_new - 1, -1))).get, parts, frags))
-        n_pieces = sum(map(len, founds))
+        chars = self._wordpiece_chars
         store = self.store
-        n_tokens, n_frags = store.room(len(pieces) + n_pieces + 1, n_new)  # a token per character at most
-        line, written, good = line_kernel(
-            frombuffer(text.encode("utf-32-le"), code_type),
-            slots,
-            n_new,
-            frombuffer(pieces.encode("utf-32-le"), code_type),
-            _ints(map(len, chain.from_iterable(founds))),
-            _ints(map(len, founds)),
-            per_char,
-            _ints(map(len, missing)),
-            *tables,
-            n_tokens,
-            n_frags,
-            store.ids,
-            store.starts,
-            store.ends,
-            store.words,
-            store.at,
-            store.count,
-            store.word_count,
-        )
-        if good < n_new:  # a chunk the kernel cannot take: the other way
+        codes = frombuffer(text.encode("utf-32-le"), code_type)
+        need = len(text) + 1  # tokens: one per character, unless the normalizer expands some
+        for _ in range(3):  # (at most: the tables filled, then more room)
+            n_tokens, n_frags = store.room(need, n_new)
+            line, written, good = line_kernel(
+                codes,
+                slots,
+                n_new,
+                chars.norm,
+                chars.extra,
+                chars.classes,
+                *tables,
+                store.spare_tokens,
+                n_tokens,
+                n_frags,
+                store.ids,
+                store.starts,
+                store.ends,
+                store.words,
+                store.at,
+                store.count,
+                store.word_count,
+            )
+            if written == _WP_NEED_CHARS:
+                chars.fill("".join(missing))
+            elif written == _WP_NEED_ROOM:
+                need = good
+            else:
+                break
+        if written < 0 or good < n_new:  # a chunk the kernel cannot take: the other way
             return None
         return self._kept_line(line, written, missing, n_tokens, n_frags, names)
 
@@ -596,7 +598,7 @@ class ChunkPlan:
             and self.kind == "drop"
             and (normalizer is None or type(normalizer) in (*_UNICODE_FORMS, BertNormalizer))
         ):
-            self._one_each = np.zeros(0, np.int64)
+            self._wordpiece_chars = _WordPieceChars.of(normalizer, self.tok.pre_tokenizer)
             return (
                 kernels.wordpiece_line,
                 np.frombuffer,
@@ -1606,6 +1608,87 @@ def _bert_chars(normalizer: BertNormalizer, text: str) -> dict[str, str]:
             out = normalize(c)
             table[c] = _UNSAFE if any(map(unicodedata.combining, out)) else out
     return table
+
+
+class _WordPieceChars:
+    """What a normalizer makes of each character alone and a pre-tokenizer's class of each
+    character, as tables indexed by code point, for :func:`core.chunk_kernels.wordpiece_line`
+    (which says what the numbers mean). Filled as characters are met (:meth:`fill`), and shared
+    by every tokenizer with the same normalizer settings and pre-tokenizer.
+
+        >>> chars = _WordPieceChars.of(BertNormalizer(), BertPreTokenizer())
+        >>> chars.fill("É!\\x01")
+        >>> chr(chars.norm[ord("É")]), chars.classes[[ord("e"), ord("!")]].tolist()
+        ('e', [2, 1])
+        >>> int(chars.extra[-3 - chars.norm[1]])   # the control character: dropped, no characters
+        0
+
+    A character's class is read from the pre-tokenizer's own regex: no piece (0, a space), a
+    piece of its own even twice in a row (1), or a run with ``"a"`` (2) or without (3). The
+    three pre-tokenizers allowed (``_SPACE_DROPPING``) are runs of one of two kinds of
+    characters or a character alone, so the classes cut a text as the regex does (a test
+    compares them on every character of the BMP).
+    """
+
+    SIZE = sys.maxunicode + 1
+    _made: dict[tuple, _WordPieceChars] = {}
+    _lock = threading.Lock()
+
+    def __init__(self, normalizer, pre_tokenizer) -> None:
+        import numpy as np
+
+        self.normalizer = normalizer if type(normalizer) is BertNormalizer else None
+        self.split = pre_tokenizer._re.findall
+        self._np = np
+        # subtle: no normalizer (or a Unicode form, checked on the whole text) is no table
+        self.norm = np.full(self.SIZE if self.normalizer else 0, -1, np.int32)
+        self.extra = np.zeros(0, np.int32)
+        self.classes = np.full(self.SIZE, -1, np.int8)
+
+    @classmethod
+    def of(cls, normalizer, pre_tokenizer) -> _WordPieceChars:
+        """The tables of these stages' settings (made once)."""
+        key: tuple = (type(pre_tokenizer),)
+        if type(normalizer) is BertNormalizer:
+            n = normalizer
+            key += (n.clean_text, n.handle_chinese_chars, n.strip_accents, n.lowercase)
+        with cls._lock:
+            found = cls._made.get(key)
+            if found is None:
+                found = cls._made[key] = cls(normalizer, pre_tokenizer)
+            return found
+
+    def fill(self, text: str) -> None:
+        """Put every character of ``text`` (and each it normalizes to) in the tables."""
+        with self._lock:
+            outs = list(set(text))
+            if self.normalizer is not None:
+                bert = _bert_chars(self.normalizer, text)
+                norm, extra = self.norm, self.extra.tolist()
+                for c in outs:
+                    out = bert[c]
+                    if norm[ord(c)] != -1:
+                        continue
+                    if out == _UNSAFE:
+                        norm[ord(c)] = -2
+                    elif len(out) == 1:
+                        norm[ord(c)] = ord(out)
+                    else:
+                        norm[ord(c)] = -3 - len(extra)
+                        extra += [len(out), *map(ord, out)]
+                if len(extra) != len(self.extra):
+                    # subtle: a new array, never this one grown: a kernel may be reading it
+                    self.extra = self._np.array(extra, self._np.int32)
+                outs = [o for c in outs if bert[c] != _UNSAFE for o in bert[c]]
+            classes, split = self.classes, self.split
+            for c in outs:
+                if classes[ord(c)] == -1:
+                    if not split(c):
+                        classes[ord(c)] = 0
+                    elif len(split(c + c)) == 2:
+                        classes[ord(c)] = 1
+                    else:
+                        classes[ord(c)] = 2 if len(split(c + "a")) == 1 else 3
 
 
 _BERT_VIEWS: dict[int, list] = {}  # id of a BERT table -> [its size when last seen, its views]
