@@ -1088,3 +1088,77 @@ def test_wordpiece_lines_of_new_words_take_the_one_call_way(models, monkeypatch)
     # the line goes the other way
     assert calls == [(2, 2), (2, 2), (2, 2), (1, 1), (1, 2)]
     _store_is_whole(tok._chunk_plan())
+
+
+@pytest.mark.parametrize("pre_tokenizer", ["whitespace", "whitespace-split", "bert"])
+def test_wordpiece_character_classes_cut_every_character_as_the_regex_does(pre_tokenizer):
+    """core.encode_chunks._WordPieceChars: each character's class, read from the pre-tokenizer's
+    regex one character at a time, cuts the character beside a space, a letter, a punctuation
+    mark and itself as the regex does, for every character of the BMP and a few astral ones
+    (the kernel cuts runs of one class, and a class-1 character alone)."""
+    pre = PRE_TOKENIZERS[pre_tokenizer]()
+    chars = encode_chunks._WordPieceChars(None, pre)  # (its own tables, not the shared ones)
+    every = "".join(chr(c) for c in range(0x10000) if not 0xD800 <= c < 0xE000) + "👋\U00020000\U000e0001"
+    chars.fill(every)
+    classes = chars.classes.tolist()
+
+    def cut(text: str) -> list[str]:
+        pieces: list[str] = []
+        before = -1
+        for c in text:
+            kind = classes[ord(c)]
+            if kind == 0:  # a space: dropped, and the next character starts afresh
+                before = -1
+                continue
+            if kind == 1 or kind != before:
+                pieces.append(c)
+            else:
+                pieces[-1] += c
+            before = kind
+        return pieces
+
+    findall = pre._re.findall
+    for c in every:
+        for text in (c + c, c + " ", " " + c, c + "a", "a" + c, c + "!", "!" + c):
+            assert cut(text) == findall(text), (hex(ord(c)), text)
+
+
+def test_a_long_wordpiece_line_the_normalizer_lengthens_is_made_in_one_call(monkeypatch):
+    """BERT's normalizer cuts each Hangul syllable into two or three jamo, so the new chunks of a
+    long Korean line need more room in the store than its characters: the kernel says how much,
+    and the line is made in one call still (the room, then the line)."""
+    import unicodedata
+
+    from core.models.wordpiece import WordPiece
+
+    words = ("철수는", "치킨을", "먹고")
+    jamo = sorted(set(unicodedata.normalize("NFD", "".join(words))))
+    vocab = ["[UNK]", ",", *jamo, *(f"##{c}" for c in jamo)]
+    tok = Tokenizer(
+        WordPiece({t: i for i, t in enumerate(vocab)}),
+        normalizer=BertNormalizer(),
+        pre_tokenizer=BertPreTokenizer(),
+    )
+    import core.chunk_kernels as kernels
+
+    monkeypatch.setattr(encode_chunks, "FEW_COMPILED_AFTER", 0)  # the one-call way from the first line
+    calls = _line_kernel_calls(monkeypatch, "wordpiece_line")
+    answers: list[int] = []
+    counted = kernels.wordpiece_line
+
+    def answered(*args):
+        found = counted(*args)
+        answers.append(found[1])
+        return found
+
+    monkeypatch.setattr(kernels, "wordpiece_line", answered)
+    tok.encode("철수는,치킨을 먹고")  # (the character tables know them all now)
+    answers.clear()
+    calls.clear()
+    text = " ".join(map(",".join, itertools.product(words, repeat=5)))  # 243 new chunks
+    assert len(unicodedata.normalize("NFD", text)) > 2 * len(text)
+    assert len(text) < encode_chunks.LINE_COMPILED_MAX
+    assert_same_as_general(tok, text)
+    assert answers[0] == kernels.WP_NEED_ROOM and len(answers) == 2 and answers[1] >= 0, answers
+    assert calls == [(243, 243)]
+    _store_is_whole(tok._chunk_plan())
