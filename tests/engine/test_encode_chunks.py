@@ -1162,3 +1162,41 @@ def test_a_long_wordpiece_line_the_normalizer_lengthens_is_made_in_one_call(monk
     assert answers[0] == kernels.WP_NEED_ROOM and len(answers) == 2 and answers[1] >= 0, answers
     assert calls == [(243, 243)]
     _store_is_whole(tok._chunk_plan())
+
+
+# Every character a pre-token can hold here is a token at a word's start and after it (so almost
+# every line takes the kernel), and runs of punctuation are tokens too, so a run cut in the wrong
+# place gets other tokens rather than the unknown one; so are the spaces a pre-token never holds.
+KNOWN_CHARS = list("ab!,-'éÉA世\x01 \t\u3000") + ["e\u0301", "  "]
+KNOWN_VOCAB = ["[UNK]", "ab", "##ab", "!,", "##!,", ",-", "##-'", "a!", "##b,"] + [
+    f"{prefix}{c}" for c in "ab!,-'eéÉA世\u0301 \t\u3000" for prefix in ("", "##")
+]
+
+
+@pytest.mark.parametrize(
+    "stages",
+    [
+        ("bert", "bert"),
+        ("none", "bert"),
+        ("none", "whitespace"),
+        ("nfc", "whitespace-split"),
+        ("bert", "whitespace"),
+    ],
+    ids="-".join,
+)
+@settings(max_examples=60, deadline=None)
+@given(
+    texts=st.lists(st.lists(st.sampled_from(KNOWN_CHARS), max_size=16).map("".join), min_size=1, max_size=4)
+)
+def test_wordpiece_lines_of_known_characters_cut_and_normalized_in_the_kernel_are_the_general_path(
+    stages, texts
+):
+    """core.chunk_kernels.wordpiece_line's own normalizing (BERT's: accents stripped, a
+    combining mark or a control character dropped, upper case lowered) and cutting (a run of
+    letters or of other characters, punctuation alone under BERT) against the general path, on
+    lines whose every character the model knows."""
+    from core.models.wordpiece import WordPiece
+
+    model = WordPiece({t: i for i, t in enumerate(dict.fromkeys(KNOWN_VOCAB))})
+    tok = Tokenizer(model, normalizer=NORMALIZERS[stages[0]](), pre_tokenizer=PRE_TOKENIZERS[stages[1]]())
+    _lines_match_the_general_path(tok, texts)
