@@ -471,6 +471,34 @@ def assemble(frags, part_lengths, gap, start, ids, starts, ends, words, at, coun
 
 
 @kernel
+def _space_parts(codes, slots, n_new):
+    """A line (``codes``) cut at its ASCII spaces: where each chunk starts (and the line's end
+    + 1, so chunk ``k`` is ``part_at[k]`` to ``part_at[k + 1] - 1``), and the chunk where each
+    new one (``slots[k] == -1 - j``, numbered in the order they first appear) is first met.
+
+        >>> from array import array
+        >>> part_at, first_at = _space_parts(np.array([ord(c) for c in "ab c ab d"]), array("q", [-1, 0, -1, -2]), 2)
+        >>> part_at.tolist(), first_at.tolist()
+        ([0, 3, 5, 8, 10], [0, 3])
+    """
+    n_parts = len(slots)
+    part_at = np.empty(n_parts + 1, np.int64)
+    part_at[0] = 0
+    k = 0
+    for i in range(codes.shape[0]):
+        if codes[i] == 32:
+            k += 1
+            part_at[k] = i + 1
+    part_at[n_parts] = codes.shape[0] + 1
+    first_at = np.full(max(n_new, 1), -1, np.int64)
+    for k in range(n_parts):
+        j = -1 - slots[k]
+        if j >= 0 and first_at[j] < 0:
+            first_at[j] = k
+    return part_at, first_at
+
+
+@kernel
 def bpe_line(
     codes,
     slots,
@@ -520,23 +548,11 @@ def bpe_line(
         >>> store[0][:3].tolist(), store[4].tolist(), store[5].tolist()   # "pug": p, ug from token 1
         ([4, 5, 3], [0, 1], [1, 2])
     """
-    n_parts = len(slots)
-    first_at = np.full(max(n_new, 1), -1, np.int64)  # where each new chunk first is in the line
-    part_at = np.empty(n_parts + 1, np.int64)  # where each chunk starts (and the line's end + 1)
-    part_at[0] = 0
-    k = 0
-    for i in range(codes.shape[0]):
-        if codes[i] == 32:
-            k += 1
-            part_at[k] = i + 1
-    part_at[n_parts] = codes.shape[0] + 1
+    part_at, first_at = _space_parts(codes, slots, n_new)
     part_lengths = part_at[1:] - part_at[:-1] - 1
     size = 0
-    for k in range(n_parts):
-        j = -1 - slots[k]
-        if j >= 0 and first_at[j] < 0:
-            first_at[j] = k
-            size += part_lengths[k] + 1
+    for j in range(n_new):
+        size += part_lengths[first_at[j]] + 1
     joined = np.empty(max(size - 1, 0), np.int64)  # the new chunks joined by spaces
     m = 0
     for j in range(n_new):
@@ -638,21 +654,7 @@ def wordpiece_line(
         ([[3, 4, 2], [0, 1, 2], [0, 4, 5], [3, 5, 7], [0, 1, 1]], 2, 1)
     """
     nothing = np.empty((5, 0), np.int64)
-    n_parts = len(slots)
-    part_at = np.empty(n_parts + 1, np.int64)  # where each chunk starts (and the line's end + 1)
-    part_at[0] = 0
-    k = 0
-    for i in range(codes.shape[0]):
-        if codes[i] == 32:
-            k += 1
-            part_at[k] = i + 1
-    part_at[n_parts] = codes.shape[0] + 1
-    first_part = np.empty(max(n_new, 1), np.int64)  # the chunk where each new one first appears
-    seen = 0
-    for k in range(n_parts):
-        if -1 - slots[k] == seen:
-            first_part[seen] = k
-            seen += 1
+    part_at, first_part = _space_parts(codes, slots, n_new)
     mapped = norm.shape[0] > 0
     n_chars = 0
     for j in range(n_new):
@@ -955,22 +957,10 @@ def metaspace_line(
         >>> line.tolist(), written, ok   # "▁hug" (the ▁ from "h") and "▁hug" (from the space)
         ([[5, 5], [0, 1], [0, 3], [3, 7], [0, 1]], 2, 2)
     """
-    n_parts = len(slots)
-    first_at = np.full(max(n_new, 1), -1, np.int64)  # where each new chunk first is in the line
-    part_at = np.empty(n_parts + 1, np.int64)  # where each chunk starts (and the line's end + 1)
-    part_at[0] = 0
-    k = 0
-    for i in range(codes.shape[0]):
-        if codes[i] == 32:
-            k += 1
-            part_at[k] = i + 1
-    part_at[n_parts] = codes.shape[0] + 1
+    part_at, first_at = _space_parts(codes, slots, n_new)
     size = 0
-    for k in range(n_parts):
-        j = -1 - slots[k]
-        if j >= 0 and first_at[j] < 0:
-            first_at[j] = k
-            size += part_at[k + 1] - part_at[k]  # its characters and a ▁
+    for j in range(n_new):
+        size += part_at[first_at[j] + 1] - part_at[first_at[j]]  # its characters and a ▁
     joined = np.empty(max(size, 1), np.int64)  # the new pieces one after another
     key_lengths = np.empty(n_new, np.int64)
     m = 0
