@@ -167,6 +167,199 @@ def build_ahead_of_time(module: str) -> Path:
     return built
 
 
+# -- ahead of time, without numpy: a plain shared library for the smallest jobs -----------------
+
+#: Kernel modules that are also built as a plain shared library (C calling convention, arrays as
+#: pointer and length), called through ctypes on ``array.array`` buffers. A job of a tenth of a
+#: second cannot pay numpy's import (~0.05 s of CPU): the extension above needs numpy to start,
+#: this library needs nothing but the C library. ``python -m core.jit`` builds it too.
+PLAIN_LIBRARIES = ("core.trainers.bpe_kernels",)
+
+
+def plain_library_path(module: str) -> Path:
+    """Where ``module``'s plain shared library lives: beside it, named like its extension
+    (``_bpe_kernels_lib_3f2a9c1d0b.so``), so it too is rebuilt when a kernel changes."""
+    import importlib.util
+
+    name = ahead_of_time_name(module).rpartition(".")[2].replace("_aot_", "_lib_")
+    spec = importlib.util.find_spec(module)
+    assert spec is not None and spec.origin is not None
+    return Path(spec.origin).parent / f"{name}.so"
+
+
+class PlainKernels:
+    """``module``'s kernels from its plain shared library, called like the extension's.
+
+    Array arguments are ``array.array`` objects (their whole buffer) or :class:`Span` views of
+    one; each goes to the library as its address and length. A kernel returning a pair of ints
+    gets a pointer for the second. The library's functions use numba's calling convention
+    (a status, then a pointer for the result, then one for an exception's details).
+    """
+
+    def __init__(self, path: Path, exports: dict[str, str]) -> None:
+        import ctypes
+
+        library = ctypes.CDLL(str(path))
+        self._ctypes = ctypes
+        self._library = library  # (kept alive with its functions)
+        for name, signature in exports.items():
+            restype, args = _parse_signature(signature)
+            function = getattr(library, name)
+            function.restype = ctypes.c_int32
+            argtypes: list = [ctypes.POINTER(ctypes.c_int64), ctypes.c_void_p]
+            for kind in args:
+                argtypes += [ctypes.c_void_p, ctypes.c_int64] if kind.endswith("[::1]") else [ctypes.c_int64]
+            if restype.startswith("UniTuple"):
+                argtypes.append(ctypes.c_void_p)
+            function.argtypes = argtypes
+            setattr(self, name, self._caller(name, function, args, restype))
+
+    def _caller(self, name: str, function, kinds: list[str], restype: str):
+        ctypes = self._ctypes
+        arrays = [kind.endswith("[::1]") for kind in kinds]
+        pair = restype.startswith("UniTuple")
+
+        def call(*values):
+            flat: list = []
+            for is_array, value in zip(arrays, values, strict=True):
+                if is_array:
+                    flat += value.address_and_length() if isinstance(value, Span) else value.buffer_info()
+                else:
+                    flat.append(value)
+            result = ctypes.c_int64()
+            error = ctypes.c_void_p()
+            second = ctypes.c_int64()
+            if pair:
+                flat.append(ctypes.addressof(second))
+            status = function(ctypes.byref(result), ctypes.byref(error), *flat)
+            if status != 0:
+                raise RuntimeError(f"the compiled kernel {name} failed (status {status})")
+            return (result.value, second.value) if pair else result.value
+
+        call.__name__ = name
+        return call
+
+
+class Span:
+    """Items ``start`` to ``start + length`` of an ``array.array``, passed to a plain kernel as an
+    array of their own (as a numpy slice would be)."""
+
+    __slots__ = ("array", "start", "length")
+
+    def __init__(self, array, start: int, length: int) -> None:
+        self.array, self.start, self.length = array, start, length
+
+    def address_and_length(self) -> tuple[int, int]:
+        address, size = self.array.buffer_info()
+        if not 0 <= self.start <= self.start + self.length <= size:
+            raise IndexError(f"span {self.start}+{self.length} of an array of {size}")
+        return address + self.start * self.array.itemsize, self.length
+
+
+def load_plain_library(module: str) -> PlainKernels | None:
+    """``module``'s kernels from its plain shared library, or ``None`` (not built, stale, JIT forced)."""
+    import os
+
+    if os.environ.get(JIT_ONLY_VARIABLE) == "1":
+        return None
+    try:
+        path = plain_library_path(module)
+    except ImportError:
+        return None
+    if not path.exists():
+        return None
+    try:
+        return PlainKernels(path, _exports_of(AHEAD_OF_TIME[module]))
+    except (OSError, AttributeError):  # unloadable here (another machine's build): the other paths do
+        return None
+
+
+def _parse_signature(signature: str) -> tuple[str, list[str]]:
+    """``"int64(int32[::1], int64)"`` -> ``("int64", ["int32[::1]", "int64"])`` (the exports'
+    notation, in which no argument holds parentheses)."""
+    cut = signature.rindex("(")
+    args = [arg.strip() for arg in signature[cut + 1 : -1].split(",")]
+    return signature[:cut].strip(), [arg for arg in args if arg]
+
+
+_STUB = """
+#include <stdlib.h>
+/* Arrays made from pointers have no memory record, so numba's runtime never frees one here. */
+void NRT_MemInfo_call_dtor(void *info) { (void)info; abort(); }
+"""
+
+
+def build_plain_library(module: str) -> Path:
+    """Compile ``module``'s exports into a plain shared library beside it (see :data:`PLAIN_LIBRARIES`).
+
+    Each export gets a wrapper taking every array as a pointer and a length (numba's ``carray``);
+    numba's ahead-of-time compiler writes them to an object file and the C compiler links it.
+    """
+    import importlib
+    import os
+    import shutil
+    import subprocess
+    import tempfile
+    import warnings
+
+    _use_a_scratch_numba_cache()
+    from numba import carray, types
+    from numba.pycc.compiler import ExportEntry, ModuleCompiler
+
+    exports = _exports_of(AHEAD_OF_TIME[module])
+    source = importlib.import_module(module)
+    target = plain_library_path(module)
+    numba_types: dict[str, types.Type] = {"int32": types.int32, "int64": types.int64, "bool_": types.boolean}
+    entries = []
+    for name, signature in exports.items():
+        restype, kinds = _parse_signature(signature)
+        params: list[str] = []
+        values: list[str] = []
+        arg_types: list[types.Type] = []
+        for i, kind in enumerate(kinds):
+            if kind.endswith("[::1]"):
+                params += [f"p{i}", f"n{i}"]
+                values.append(f"carray(p{i}, (n{i},))")
+                arg_types += [types.CPointer(numba_types[kind[:-5]]), types.int64]
+            else:
+                params.append(f"v{i}")
+                values.append(f"v{i}")
+                arg_types.append(numba_types[kind])
+        call = f"kernel({', '.join(values)})"
+        if restype.startswith("UniTuple"):
+            params.append("second")
+            arg_types.append(types.CPointer(types.int64))
+            body = f"    r = {call}\n    second[0] = r[1]\n    return r[0]\n"
+        elif restype == "void":
+            body = f"    {call}\n    return 0\n"
+        else:
+            body = f"    return {call}\n"
+        namespace = {"kernel": getattr(source, name), "carray": carray}
+        exec(f"def {name}({', '.join(params)}):\n{body}", namespace)
+        entries.append(ExportEntry(name, types.int64(*arg_types), namespace[name]))
+    staging = Path(tempfile.mkdtemp(prefix=".lib-build-", dir=target.parent))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compiler = ModuleCompiler(entries, target.stem, use_nrt=True, cpu_name="host")
+            compiler.write_native_object(str(staging / "kernels.o"), wrap=False)
+        (staging / "stub.c").write_text(_STUB)
+        made = staging / target.name
+        cc = os.environ.get("CC") or shutil.which("cc") or "gcc"
+        subprocess.run(
+            [cc, "-shared", "-fPIC", "-O2", "-o", str(made), str(staging / "kernels.o"), str(staging / "stub.c")],
+            check=True, capture_output=True, text=True,
+        )  # fmt: skip
+        os.replace(made, target)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    stem = target.name.rsplit("_", 1)[0] + "_"
+    for old in target.parent.glob(stem + "*"):
+        if old.name != target.name:
+            old.unlink()
+    return target
+
+
 def _use_a_scratch_numba_cache() -> None:
     """Point numba's cache at a folder of this process's own, removed when the process ends.
 
@@ -233,6 +426,20 @@ def main() -> int:
         except Exception as error:  # no compiler, no headers...: the JIT kernels still work
             print(
                 f"jit: could not compile {module} ahead of time ({error}); it will use numba's JIT",
+                file=sys.stderr,
+            )
+            status = 1
+            continue
+        print(f"jit: built {built}", file=sys.stderr)
+    for module in PLAIN_LIBRARIES:
+        if load_plain_library(module) is not None:
+            print(f"jit: {module}'s plain library is built already", file=sys.stderr)
+            continue
+        try:
+            built = build_plain_library(module)
+        except Exception as error:  # no compiler...: small jobs keep their plain Python loop
+            print(
+                f"jit: could not build {module}'s plain library ({error}); small jobs will merge in Python",
                 file=sys.stderr,
             )
             status = 1

@@ -26,17 +26,21 @@ def resources_dir() -> Path:
     return RESOURCES
 
 
-@pytest.fixture(params=["ahead-of-time", "jit", "python"])
+@pytest.fixture(params=["ahead-of-time", "jit", "plain", "python"])
 def bpe_kernels_build(request, monkeypatch) -> str:
     """Run a test on each path of BPE training's merge loop: the compiled one (core.trainers.bpe_merge)
-    in both builds, the extension ``python -m core.jit`` compiles ahead of time (skipped where it is
-    not built; .ci/setup.sh builds it) and numba's JIT of the same source, and the plain Python one
-    small jobs take (core.trainers.bpe_python). Each is forced whatever the job's size."""
-    from core.jit import JIT_ONLY_VARIABLE, load_ahead_of_time
+    in its three builds, the extension ``python -m core.jit`` compiles ahead of time (skipped where
+    it is not built; .ci/setup.sh builds it), numba's JIT of the same source and the plain shared
+    library small jobs take (skipped where not built), and the plain Python loop small jobs take
+    where that library is not built (core.trainers.bpe_python). Each is forced whatever the job's size."""
+    from core.jit import JIT_ONLY_VARIABLE, load_ahead_of_time, load_plain_library
     from core.trainers import bpe
 
-    if request.param == "python":
+    if request.param in ("python", "plain"):
         monkeypatch.setattr(bpe, "PYTHON_LOOP_MAX_SYMBOLS", 1 << 62)
+        monkeypatch.setattr(bpe, "PLAIN_LIBRARY", request.param == "plain")
+        if request.param == "plain" and load_plain_library("core.trainers.bpe_kernels") is None:
+            pytest.skip("the BPE kernels' plain library is not built here (python -m core.jit builds it)")
         return request.param
     monkeypatch.setattr(bpe, "PYTHON_LOOP_MAX_SYMBOLS", -1)
     if request.param == "jit":

@@ -67,6 +67,9 @@ MAX_VOCAB_SIZE = 1_000_000
 # CPU and ~26 MB for the whole job, the compiled one about as much CPU (its numpy import) and
 # ~43 MB; at 100k characters of Japanese the Python loop takes twice the compiled one's time.
 PYTHON_LOOP_MAX_SYMBOLS = 60_000
+# Such small jobs merge in the plain shared library of the same kernels (no numpy: core.jit's
+# PLAIN_LIBRARIES) where ``python -m core.jit`` could build it, else in plain Python.
+PLAIN_LIBRARY = True
 # Merges per compiled call, at most: each call's events are held in memory until yielded.
 _MAX_CHUNK = 2048
 
@@ -161,13 +164,26 @@ def learn_merges(
 
         words = bpe_python.word_ids(list(word_counts), token_to_id, known, prefix, suffix)
         yield Progress("tokenize words", total, total)
-        # steps 3 and 4 in plain Python
-        yield Progress("count pairs", 0, total)
-        result = yield from bpe_python.merge(
-            words, list(word_counts.values()), id_to_token, token_to_id, prefix or "", vocab_size,
-            min_frequency, merges,
-        )  # fmt: skip
-        del words
+        plain = _plain_kernels()
+        if plain is not None:  # steps 3 and 4 compiled, on array.array buffers (no numpy)
+            from core.trainers.flat_arrays import PlainArrays
+
+            xp = PlainArrays()
+            symbols = xp.codes(words)[0]  # (a word's characters are its ids)
+            word_len = xp.of(map(len, words), "int32")
+            del words
+            counts = xp.of(word_counts.values(), "int64")
+            result = yield from _merge_compiled(
+                symbols, word_len, counts, id_to_token, add, options, merges, kernels=plain, arrays=xp
+            )
+            del symbols, word_len, counts
+        else:  # steps 3 and 4 in plain Python
+            yield Progress("count pairs", 0, total)
+            result = yield from bpe_python.merge(
+                words, list(word_counts.values()), id_to_token, token_to_id, prefix or "", vocab_size,
+                min_frequency, merges,
+            )  # fmt: skip
+            del words
     else:
         lookup = np.full(4 * len(chars), -1, dtype=np.int32)
         for k in needed:
@@ -201,20 +217,34 @@ def learn_merges(
     return token_to_id, merges
 
 
-def _merge_compiled(symbols, word_len, counts, id_to_token: list[str], add, options, merges: list):
+def _plain_kernels():
+    """The merge loop's plain shared library (``core.jit.PlainKernels``) if small jobs may use it
+    and it is built, else ``None`` (they merge in plain Python)."""
+    if not PLAIN_LIBRARY:
+        return None
+    from core.trainers.bpe_merge import plain_merge_kernels
+
+    return plain_merge_kernels()
+
+
+def _merge_compiled(symbols, word_len, counts, id_to_token: list[str], add, options, merges: list,
+                    kernels=None, arrays=None):  # fmt: skip
     """Steps 3 and 4 compiled: yields Progress and one MergeEvent per merge, appends to ``merges``;
     returns why it stopped (a ``STOP_*``).
 
     core/trainers/bpe_kernels.py keeps the words, pair counts, word lists and heap in flat
-    arrays; bpe_merge.py picks the build, ahead of time or JIT.
+    arrays; bpe_merge.py picks the build, ahead of time or JIT, unless ``kernels`` (and the
+    ``arrays`` they take) are given.
     """
     from core.trainers import bpe_merge as merging
 
     prefix = options.continuing_subword_prefix or ""
     vocab_size, min_frequency = options.vocab_size, options.min_frequency
-    total = word_len.shape[0]
+    total = len(word_len)
     yield Progress("count pairs", 0, total)
-    state = merging.MergeState.build(symbols, word_len, counts, id_to_token, prefix, vocab_size)
+    state = merging.MergeState.build(
+        symbols, word_len, counts, id_to_token, prefix, vocab_size, kernels, arrays
+    )
     del symbols, word_len, counts  # the state holds them now
     yield Progress("count pairs", total, total)
 
@@ -226,7 +256,7 @@ def _merge_compiled(symbols, word_len, counts, id_to_token: list[str], add, opti
         started = time.perf_counter()
         result, done = state.run(chunk, vocab_size, min_frequency)
         elapsed = time.perf_counter() - started
-        for left_id, right_id, new_id, count, tie, size in state.events().tolist():
+        for left_id, right_id, new_id, count, tie, size in state.events():
             # 4a. the new token: left + right (right without its continuing-subword prefix)
             left, right = id_to_token[left_id], id_to_token[right_id]
             piece = right[len(prefix) :] if prefix and right.startswith(prefix) else right

@@ -206,10 +206,10 @@ def fill_initial_entries(symbols, word_start, word_len, pair_table, pair_left, p
     """One heap entry per pair, its ``seq`` the pair's rank in ``order`` (sorted by ids); then heapify.
 
     Each entry lists the words its pair occurs in, in increasing order, as the Python trainer's
-    first heap did. ``last_word`` must be all -1.
+    first heap did. ``last_word`` must be all -1. ``pair_words`` (how many words hold each pair)
+    is used up: it becomes each pair's next place in ``pool``.
     """
     n_pairs = order.shape[0]
-    cursor = np.empty(n_pairs, dtype=np.int64)
     at = 0
     for rank in range(n_pairs):
         p = order[rank]
@@ -217,8 +217,9 @@ def fill_initial_entries(symbols, word_start, word_len, pair_table, pair_left, p
         entry_neg[rank] = -pair_count[p]
         entry_seq[rank] = rank
         entry_start[rank] = at
-        cursor[p] = at
-        at += pair_words[p]
+        size = pair_words[p]
+        pair_words[p] = at  # (the cursor: no array of its own, kernels never allocate)
+        at += size
         entry_end[rank] = at
         heap[rank] = rank
     for w in range(word_start.shape[0]):
@@ -227,8 +228,8 @@ def fill_initial_entries(symbols, word_start, word_len, pair_table, pair_left, p
             p = pair_table[_pair_slot(pair_table, pair_left, pair_right, symbols[j], symbols[j + 1])]
             if last_word[p] != w:
                 last_word[p] = w
-                pool[cursor[p]] = w
-                cursor[p] += 1
+                pool[pair_words[p]] = w
+                pair_words[p] += 1
     ints[I_ENTRIES] = n_pairs
     ints[I_SEQ] = n_pairs
     ints[I_HEAP] = n_pairs
@@ -320,14 +321,14 @@ def _add_token(token_keys, token_ids, token_chars, token_start, token_len, prefi
 
 
 @kernel
-def _has_tie(heap, size, count, pair, entry_neg, entry_pair, pair_count):
+def _has_tie(heap, size, count, pair, entry_neg, entry_pair, pair_count, stack):
     """Does a pair other than ``pair`` have ``count`` now? Walks the heap's entries keyed ``count``.
 
     Called when ``pair`` has just been popped as the best, before it is merged: every other
     pair with that count is then keyed ``count`` (keys are never below a pair's count, and
     entries keyed higher came first), so the walk finds it unless 64 entries come before it.
+    ``stack`` is scratch room for the walk, ``TIE_STACK`` items.
     """
-    stack = np.empty(2 * _TIE_LOOK + 2, dtype=np.int64)
     stack[0] = 0
     depth = 1
     seen = 0
@@ -353,7 +354,7 @@ def merge_chunk(symbols, word_start, word_len, word_count,
                 entry_pair, entry_neg, entry_seq, entry_start, entry_end, heap, pool,
                 gained_slot, gained_word, slot_pair, slot_count, slot_last_word,
                 ints, vocab_size, min_frequency, max_merges,
-                out_left, out_right, out_new, out_count, out_tie, out_vocab):  # fmt: skip
+                out_left, out_right, out_new, out_count, out_tie, out_vocab, tie_stack):  # fmt: skip
     """Run up to ``max_merges`` merges (step 4 of core.trainers.bpe); ``(result, merges done)``.
 
     Merge ``k`` of the chunk is reported in ``out_*[k]``. The result says why the chunk ended:
@@ -414,7 +415,7 @@ def merge_chunk(symbols, word_start, word_len, word_count,
             ints[I_NEED_CHARS] = need_chars
             return GROW, done
         _heap_pop(heap, ints, entry_neg, entry_pair, pair_left, pair_right, entry_seq)
-        tie = _has_tie(heap, ints[I_HEAP], count, p, entry_neg, entry_pair, pair_count)
+        tie = _has_tie(heap, ints[I_HEAP], count, p, entry_neg, entry_pair, pair_count, tie_stack)
 
         # 4a. the new token (or the existing one with the same text)
         c = _add_token(token_keys, token_ids, token_chars, token_start, token_len, prefix, ints, a, b)

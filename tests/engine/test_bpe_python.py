@@ -1,6 +1,6 @@
-"""BPE training's two merge loops agree: the plain Python one small jobs take
-(core/trainers/bpe_python.py) and the compiled one (core/trainers/bpe_kernels.py) give the same
-events, merges, tie flags, vocabulary and stop reason on any input.
+"""BPE training's merge loops agree: the plain Python one (core/trainers/bpe_python.py) and the
+compiled one (core/trainers/bpe_kernels.py), on numpy arrays and from the plain shared library
+small jobs take, give the same events, merges, tie flags, vocabulary and stop reason on any input.
 
 Both are checked against ``tokenizers`` in tests/parity (the ``bpe_kernels_build`` fixture runs
 each path); here they are checked against each other on random small corpora built to tie:
@@ -21,9 +21,17 @@ from core.trainers.bpe import train_bpe
 from core.training import TrainOptions
 
 
-def _run(word_counts, options, python: bool, monkeypatch):
-    """Every event and the model, on the path asked for."""
+def _plain_library_built() -> bool:
+    from core.jit import load_plain_library
+
+    return load_plain_library("core.trainers.bpe_kernels") is not None
+
+
+def _run(word_counts, options, python: bool | str, monkeypatch):
+    """Every event and the model, on the path asked for: the Python loop (True), the compiled
+    one on numpy arrays (False), or the compiled one from the plain library ("plain")."""
     monkeypatch.setattr(bpe, "PYTHON_LOOP_MAX_SYMBOLS", 1 << 62 if python else -1)
+    monkeypatch.setattr(bpe, "PLAIN_LIBRARY", python == "plain")
     events = []
     gen = train_bpe(dict(word_counts), options)
     while True:
@@ -39,6 +47,10 @@ def _same_training(word_counts, options, monkeypatch):
     assert py_events == kernel_events  # merges, counts, tie flags, sizes, progress, stop reason
     assert py_model.get_vocab() == kernel_model.get_vocab()
     assert py_model.ranked_merges() == kernel_model.ranked_merges()
+    if _plain_library_built():  # the same kernels on array.array buffers, through ctypes
+        plain_events, plain_model = _run(word_counts, options, "plain", monkeypatch)
+        assert plain_events == kernel_events
+        assert plain_model.ranked_merges() == kernel_model.ranked_merges()
     return py_events
 
 
@@ -96,13 +108,13 @@ def test_ties_are_flagged_and_progress_comes_first(monkeypatch):
     assert isinstance(events[0], Progress) and events.index(merges[0]) > 0
 
 
-def test_no_words_is_refused_on_both_paths(monkeypatch):
-    for python in (True, False):
+def test_no_words_is_refused_on_every_path(monkeypatch):
+    for python in (True, False, "plain"):
         with pytest.raises(CorpusError):
             _run({}, TrainOptions("bpe", vocab_size=10), python, monkeypatch)
 
 
-def test_small_jobs_take_the_python_loop_without_numpy():
+def test_small_jobs_train_without_numpy():
     import subprocess
     import sys
 

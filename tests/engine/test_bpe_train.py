@@ -233,7 +233,7 @@ def test_setup_helpers_match_plain_python():
     from collections import Counter
 
     from core.trainers.bpe import _char_frequencies, _form, _symbol_keys
-    from core.trainers.bpe_merge import I_PAIRS, MergeState
+    from core.trainers.bpe_merge import MergeState
 
     word_counts = {"hug": 10, "pug": 5, "철수👋🏽": 3, "": 2, "a": 1, "abab": 4}
     expected = Counter()
@@ -258,6 +258,30 @@ def test_setup_helpers_match_plain_python():
     counts = list(word_counts.values())
     symbols = np.array([ord(c) for w in words for c in w], dtype=np.int32)
     state = MergeState.build(symbols, np.array([len(w) for w in words]), np.array(counts), alphabet, "")
+    _check_first_heap(state, words, counts)
+
+
+def test_the_plain_library_sets_up_the_same_first_heap():
+    # The same set-up on array.array buffers, through the plain shared library (no numpy).
+    from core.trainers.bpe_merge import MergeState, plain_merge_kernels
+    from core.trainers.flat_arrays import PlainArrays
+
+    kernels = plain_merge_kernels()
+    if kernels is None:
+        pytest.skip("the BPE kernels' plain library is not built here (python -m core.jit builds it)")
+    words = ["\x03\x01\x02", "\x02\x01\x02\x01", "\x00", "", "\x04\x03\x03\x03\x01"]
+    counts = [10, 5, 3, 2, 4]
+    symbols = [ord(c) for w in words for c in w]
+    state = MergeState.build(symbols, [len(w) for w in words], counts, list("abcde"), "", kernels=kernels,
+                             arrays=PlainArrays())  # fmt: skip
+    _check_first_heap(state, words, counts)
+
+
+def _check_first_heap(state, words: list[str], counts: list[int]) -> None:
+    from collections import Counter
+
+    from core.trainers.bpe_merge import I_PAIRS
+
     ref_counts, ref_words = Counter(), {}
     for i, w in enumerate(words):
         for pair in (w[j : j + 2] for j in range(len(w) - 1)):

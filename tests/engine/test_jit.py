@@ -110,3 +110,80 @@ def test_a_module_built_ahead_of_time_computes_what_its_jit_computes(tmp_path):
         "m.running_maximum(v, out); print(bool((out == np.maximum.accumulate(v)).all()), 'numba' in sys.modules)"
     )
     assert _fresh_python(use) == "True False"
+
+
+# -- the plain shared library (no numpy) --------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_plain_library_computes_what_its_jit_computes_without_numpy(tmp_path):
+    # Built in a fresh process as above; used in another that never imports numpy: array.array
+    # buffers and spans of them in, a pair of ints and written arrays out.
+    (tmp_path / "lib_probe").mkdir()
+    (tmp_path / "lib_probe" / "__init__.py").write_text("")
+    (tmp_path / "lib_probe" / "kernels.py").write_text(
+        "from core.jit import kernel\n\n\n@kernel\ndef running_maximum(values, flags, out, start):\n"
+        "    best = values[0]\n    changes = 0\n    for i in range(values.shape[0]):\n"
+        "        if values[i] > best:\n            best = values[i]\n            changes += 1\n"
+        "        out[i] = best + start\n        flags[i] = values[i] == best\n"
+        "    return changes, out.shape[0]\n"
+    )
+    (tmp_path / "lib_probe" / "signatures.py").write_text(
+        "EXPORTS = {'running_maximum': 'UniTuple(int64, 2)(int32[::1], bool_[::1], int64[::1], int64)'}\n"
+    )
+    register = (
+        f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import core.jit as jit; "
+        "jit.AHEAD_OF_TIME['lib_probe.kernels'] = 'lib_probe.signatures:EXPORTS'; "
+    )
+    built = _fresh_python(register + "print(jit.build_plain_library('lib_probe.kernels').name)")
+    assert built.startswith("_kernels_lib_") and (tmp_path / "lib_probe" / built).is_file()
+    use = register + (
+        "import random; from array import array; k = jit.load_plain_library('lib_probe.kernels'); "
+        "rng = random.Random(7); v = array('i', [rng.randrange(-1000, 1000) for _ in range(500)]); "
+        "flags = array('b', bytes(500)); out = array('q', [-7]) * 503; "
+        "got = k.running_maximum(v, flags, jit.Span(out, 2, 500), 5); "
+        "best = [max(v[: i + 1]) for i in range(500)]; "
+        "changes = sum(1 for i in range(1, 500) if best[i] > best[i - 1]); "
+        "print(got == (changes, 500), out[2:502].tolist() == [b + 5 for b in best], "
+        "out[:2].tolist() + out[502:].tolist() == [-7, -7, -7], flags.tolist() == [int(x == b) for x, b in zip(v, best)], "
+        "'numpy' in sys.modules, 'numba' in sys.modules)"
+    )
+    assert _fresh_python(use) == "True True True True False False"
+
+
+def test_a_span_past_its_array_is_refused_before_any_kernel_sees_it():
+    from array import array
+
+    from core.jit import Span
+
+    values = array("q", range(10))
+    address, _ = values.buffer_info()
+    assert Span(values, 3, 7).address_and_length() == (address + 3 * 8, 7)
+    for start, length in ((3, 8), (-1, 2), (11, 0)):
+        with pytest.raises(IndexError):
+            Span(values, start, length).address_and_length()
+
+
+def test_a_small_training_takes_the_plain_library_where_it_is_built(monkeypatch):
+    from core.jit import load_plain_library
+    from core.trainers import bpe, bpe_python
+
+    if load_plain_library("core.trainers.bpe_kernels") is None:
+        pytest.skip("the BPE kernels' plain library is not built here (python -m core.jit builds it)")
+
+    def no_python_loop(*args, **kwargs):
+        raise AssertionError("a small job merged in plain Python although the plain library is built")
+
+    monkeypatch.setattr(bpe_python, "merge", no_python_loop)
+    from core.events import drain
+    from core.training import TrainOptions
+
+    model = drain(
+        bpe.train_bpe(
+            {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, TrainOptions("bpe", vocab_size=11)
+        )
+    )
+    assert model.merges == [("u", "g"), ("u", "n"), ("h", "ug")]
+    monkeypatch.setattr(bpe, "PLAIN_LIBRARY", False)  # and the switch tests use reaches the Python loop
+    with pytest.raises(AssertionError, match="plain Python"):
+        drain(bpe.train_bpe({"hug": 10}, TrainOptions("bpe", vocab_size=11)))
