@@ -78,21 +78,20 @@ def ahead_of_time_name(module: str) -> str:
     simply not there until it is built again. It also hashes the processor's features, because
     the build uses all of them (as the JIT does): a checkout moved to another machine falls back
     to the JIT instead of meeting an instruction its processor lacks. ``ahead_of_time_name("core.trainers.bpe_kernels")``
-    is like ``"core.trainers._bpe_kernels_aot_3f2a9c1d0b"``.
+    is like ``"core.trainers._bpe_kernels_aot_3f2a9c1d"``.
     """
-    import hashlib
     import importlib.util
     import sys
+    import zlib  # (crc32: a build's name, not a secret; hashlib's import costs a short job ~2.6 ms)
 
-    digest = hashlib.sha1(f"{sys.version_info[:2]}".encode())
-    digest.update(_processor_features())
+    digest = zlib.crc32(_processor_features(), zlib.crc32(f"{sys.version_info[:2]}".encode()))
     for name in (module, AHEAD_OF_TIME[module].partition(":")[0]):
         spec = importlib.util.find_spec(name)
         if spec is None or spec.origin is None:
             raise ImportError(f"no module {name}")
-        digest.update(Path(spec.origin).read_bytes())
+        digest = zlib.crc32(Path(spec.origin).read_bytes(), digest)
     package, _, leaf = module.rpartition(".")
-    return f"{package}._{leaf}_aot_{digest.hexdigest()[:10]}"
+    return f"{package}._{leaf}_aot_{digest:08x}"
 
 
 def load_ahead_of_time(module: str) -> ModuleType | None:
@@ -178,7 +177,7 @@ PLAIN_LIBRARIES = ("core.trainers.bpe_kernels",)
 
 def plain_library_path(module: str) -> Path:
     """Where ``module``'s plain shared library lives: beside it, named like its extension
-    (``_bpe_kernels_lib_3f2a9c1d0b.so``), so it too is rebuilt when a kernel changes."""
+    (``_bpe_kernels_lib_3f2a9c1d.so``), so it too is rebuilt when a kernel changes."""
     import importlib.util
 
     name = ahead_of_time_name(module).rpartition(".")[2].replace("_aot_", "_lib_")
@@ -381,8 +380,6 @@ def _use_a_scratch_numba_cache() -> None:
 
 def _processor_features() -> bytes:
     """What the processor can do (Linux: the ``flags`` of /proc/cpuinfo; elsewhere the machine name)."""
-    import platform
-
     try:
         with open("/proc/cpuinfo", "rb") as info:
             for line in info:
@@ -390,6 +387,8 @@ def _processor_features() -> bytes:
                     return line.strip()
     except OSError:
         pass
+    import platform  # (here: its import costs a short job ~1.6 ms)
+
     return platform.machine().encode()
 
 

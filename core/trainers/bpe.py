@@ -174,7 +174,7 @@ def learn_merges(
             del words
             counts = xp.of(word_counts.values(), "int64")
             result = yield from _merge_compiled(
-                symbols, word_len, counts, id_to_token, add, options, merges, kernels=plain, arrays=xp
+                symbols, word_len, counts, id_to_token, token_to_id, options, merges, kernels=plain, arrays=xp
             )
             del symbols, word_len, counts
         else:  # steps 3 and 4 in plain Python
@@ -199,7 +199,9 @@ def learn_merges(
         del ids, kept, lengths
         counts = np.fromiter(word_counts.values(), dtype=np.int64, count=total)
         yield Progress("tokenize words", total, total)
-        result = yield from _merge_compiled(symbols, word_len, counts, id_to_token, add, options, merges)
+        result = yield from _merge_compiled(
+            symbols, word_len, counts, id_to_token, token_to_id, options, merges
+        )
         del symbols, word_len, counts
     if result == STOP_VOCAB:
         reason = "reached the requested vocabulary size"
@@ -227,8 +229,8 @@ def _plain_kernels():
     return plain_merge_kernels()
 
 
-def _merge_compiled(symbols, word_len, counts, id_to_token: list[str], add, options, merges: list,
-                    kernels=None, arrays=None):  # fmt: skip
+def _merge_compiled(symbols, word_len, counts, id_to_token: list[str], token_to_id: dict[str, int], options,
+                    merges: list, kernels=None, arrays=None):  # fmt: skip
     """Steps 3 and 4 compiled: yields Progress and one MergeEvent per merge, appends to ``merges``;
     returns why it stopped (a ``STOP_*``).
 
@@ -262,7 +264,8 @@ def _merge_compiled(symbols, word_len, counts, id_to_token: list[str], add, opti
             piece = right[len(prefix) :] if prefix and right.startswith(prefix) else right
             new_token = left + piece
             if new_id == len(id_to_token):  # else the merge re-created an existing token
-                add(new_token)
+                token_to_id[new_token] = new_id
+                id_to_token.append(new_token)
             merges.append((left, right))
             step += 1
             yield MergeEvent(step, left, right, new_token, count, size, float(count), bool(tie))

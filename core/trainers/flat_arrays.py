@@ -91,7 +91,7 @@ class NumpyArrays:
     def reset(self, values, fill: int) -> None:
         values[:] = fill
 
-    def rows(self, columns: list, n: int) -> list[list[int]]:
+    def rows(self, columns: list, n: int) -> list:
         """Row ``i`` holds item ``i`` of every column, for the first ``n`` items."""
         return self.np.stack([c[:n] for c in columns], axis=1).tolist()
 
@@ -139,5 +139,5 @@ class PlainArrays:
     def reset(self, values: array, fill: int) -> None:
         values[:] = array(values.typecode, [fill]) * len(values)
 
-    def rows(self, columns: list, n: int) -> list[list[int]]:
-        return [list(row) for row in zip(*(islice(c, n) for c in columns))]
+    def rows(self, columns: list, n: int) -> list[tuple[int, ...]]:
+        return list(zip(*(islice(c, n) for c in columns)))
