@@ -19,11 +19,12 @@ so the ratios are printed for both.
 - ours: ``core.corpus.count_words`` + ``core.training.train_from_counts``
   (pre-tokenizer ``whitespace``, ``<unk>`` the one special token; words only, no character
   counts, as ``subword train`` counts). A small job (distinct words
-  of at most ``core.trainers.bpe.PYTHON_LOOP_MAX_SYMBOLS`` characters) merges in plain Python
-  without numpy; a larger one on the merge loop compiled ahead of time when ``python -m core.jit``
-  has built it (the notes say which ran); ``--also-jit`` adds a third alternating row that
-  forces numba's JIT build, ``--both-loops`` runs ours on each loop whatever the job's size
-  (how the threshold was chosen);
+  of at most ``core.trainers.bpe.PLAIN_LIBRARY_MAX_SYMBOLS`` characters) merges without numpy, in
+  the kernels' plain shared library (or in plain Python where it is not built); a larger one on the
+  merge loop compiled ahead of time when ``python -m core.jit`` has built it (the notes say which
+  ran); ``--also-jit`` adds an alternating row that forces numba's JIT build, ``--each-loop``
+  runs ours on every loop whatever the job's size: the plain library, plain Python and the
+  compiled loop on numpy (how the threshold was chosen);
 - tokenizers: ``BpeTrainer`` with the same pre-tokenizer (``Whitespace``) and
   special token, ``RAYON_NUM_THREADS=1`` (one thread);
 - subword-nmt: ``learn-bpe --total-symbols`` with the same target size and
@@ -56,9 +57,11 @@ from core.events import MergeEvent, drain
 from core.training import TrainOptions, train_from_counts
 path, algorithm, vocab_size = sys.argv[1], sys.argv[2], int(sys.argv[3])
 loop = os.environ.get("BENCH_MERGE_LOOP")
-if loop:  # --both-loops: force one loop whatever the job's size
+if loop:  # --each-loop: force one loop whatever the job's size
     import core.trainers.bpe as bpe
-    bpe.PYTHON_LOOP_MAX_SYMBOLS = 1 << 62 if loop == "python" else -1
+    bpe.PYTHON_LOOP_MAX_SYMBOLS = -1 if loop == "compiled" else 1 << 62
+    bpe.PLAIN_LIBRARY = loop == "plain"
+    bpe.PLAIN_LIBRARY_MAX_SYMBOLS = 1 << 62
 t0 = time.perf_counter()
 unk = "[UNK]" if algorithm == "wordpiece" else "<unk>"
 extra = {"score": "frequency"} if algorithm == "wordpiece" else {}
@@ -70,7 +73,8 @@ merge_events = []
 on_event = merge_events.append if algorithm == "wordpiece" else None
 tok = drain(train_from_counts(words, opts), on_event)
 t2 = time.perf_counter()
-build = "JIT" if "numba" in sys.modules else "ahead of time" if "numpy" in sys.modules else "none (plain Python)"
+build = ("JIT" if "numba" in sys.modules else "ahead of time" if "numpy" in sys.modules
+         else "plain library, no numpy" if "core.trainers.flat_arrays" in sys.modules else "none (plain Python)")
 if algorithm == "wordpiece":
     merges = sum(isinstance(e, MergeEvent) for e in merge_events)
 else:
@@ -172,9 +176,11 @@ def main(argv=None) -> int:
         "--also-jit", action="store_true", help="also run ours on numba's JIT build of the kernels"
     )
     p.add_argument(
-        "--both-loops",
+        "--each-loop",
+        "--both-loops",  # (its name before the plain library; the README's older commands use it)
         action="store_true",
-        help="run ours twice, on the plain Python merge loop and on the compiled one, whatever the size",
+        help="run ours on each merge loop whatever the size: the plain library (no numpy), plain Python, "
+        "and the compiled loop on numpy",
     )
     args = p.parse_args(argv)
     if not args.corpus.is_file():
@@ -193,14 +199,14 @@ def main(argv=None) -> int:
     )
 
     env = dict(os.environ, RAYON_NUM_THREADS="1", TOKENIZERS_PARALLELISM="false")
-    runs: dict[str, list[dict]] = {"ours": [], "tokenizers": [], "jit": [], "compiled": []}
+    runs: dict[str, list[dict]] = {"ours": [], "tokenizers": [], "jit": [], "compiled": [], "python": []}
     jit_env = dict(os.environ, SUBWORD_EXPLORER_JIT_ONLY="1")
     for i in range(args.repeats):
-        if args.both_loops:
-            loop_env = dict(os.environ, BENCH_MERGE_LOOP="python")
-            runs["ours"].append(run_child("ours, Python loop", [py, "-c", OURS] + common, env=loop_env))
-            loop_env = dict(os.environ, BENCH_MERGE_LOOP="compiled")
-            runs["compiled"].append(run_child("ours, compiled loop", [py, "-c", OURS] + common, env=loop_env))
+        if args.each_loop:
+            for loop, key, name in (("plain", "ours", "ours, plain library"), ("python", "python", "ours, Python loop"),
+                                    ("compiled", "compiled", "ours, compiled loop")):  # fmt: skip
+                loop_env = dict(os.environ, BENCH_MERGE_LOOP=loop)
+                runs[key].append(run_child(name, [py, "-c", OURS] + common, env=loop_env))
         else:
             runs["ours"].append(run_child("ours (core)", [py, "-c", OURS] + common))
         if args.also_jit:
@@ -214,8 +220,8 @@ def main(argv=None) -> int:
             flush=True,
         )
     results = [_median_run(runs["ours"]), _median_run(runs["tokenizers"])]
-    if args.both_loops:
-        results.append(_median_run(runs["compiled"]))
+    if args.each_loop:
+        results += [_median_run(runs["python"]), _median_run(runs["compiled"])]
     if args.also_jit:
         results.append(_median_run(runs["jit"]))
     if not args.skip_subword_nmt:

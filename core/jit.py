@@ -265,12 +265,19 @@ def load_plain_library(module: str) -> PlainKernels | None:
         path = plain_library_path(module)
     except ImportError:
         return None
+    if path in _plain_loaded:
+        return _plain_loaded[path]
     if not path.exists():
         return None
     try:
-        return PlainKernels(path, _exports_of(AHEAD_OF_TIME[module]))
+        kernels = PlainKernels(path, _exports_of(AHEAD_OF_TIME[module]))
     except (OSError, AttributeError):  # unloadable here (another machine's build): the other paths do
         return None
+    _plain_loaded[path] = kernels
+    return kernels
+
+
+_plain_loaded: dict[Path, PlainKernels] = {}  # (a library stays loaded: its name changes with its source)
 
 
 def _parse_signature(signature: str) -> tuple[str, list[str]]:

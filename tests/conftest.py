@@ -39,10 +39,12 @@ def bpe_kernels_build(request, monkeypatch) -> str:
     if request.param in ("python", "plain"):
         monkeypatch.setattr(bpe, "PYTHON_LOOP_MAX_SYMBOLS", 1 << 62)
         monkeypatch.setattr(bpe, "PLAIN_LIBRARY", request.param == "plain")
+        monkeypatch.setattr(bpe, "PLAIN_LIBRARY_MAX_SYMBOLS", 1 << 62)
         if request.param == "plain" and load_plain_library("core.trainers.bpe_kernels") is None:
             pytest.skip("the BPE kernels' plain library is not built here (python -m core.jit builds it)")
         return request.param
     monkeypatch.setattr(bpe, "PYTHON_LOOP_MAX_SYMBOLS", -1)
+    monkeypatch.setattr(bpe, "PLAIN_LIBRARY", False)
     if request.param == "jit":
         monkeypatch.setenv(JIT_ONLY_VARIABLE, "1")
     elif load_ahead_of_time("core.trainers.bpe_kernels") is None:

@@ -22,9 +22,10 @@ The loop (its step comments below are the spec):
 Steps 3 and 4 are compiled loops over numpy arrays (``core/trainers/bpe_kernels.py``,
 numba, compiled ahead of time when ``python -m core.jit`` has built them); they run a chunk of
 merges at a time and this generator yields one :class:`MergeEvent` per merge between chunks, so a
-caller can watch and cancel. A small job (``PYTHON_LOOP_MAX_SYMBOLS``) runs steps 2 to 4 in plain
-Python instead (``core/trainers/bpe_python.py``, the same loop on strings of ids), yielding as it
-merges: importing numpy would cost it more than all its merges.
+caller can watch and cancel. A small job (``PLAIN_LIBRARY_MAX_SYMBOLS``) never imports numpy: it
+runs the same kernels from their plain shared library on ``array.array`` buffers, or where that
+is not built (``PYTHON_LOOP_MAX_SYMBOLS``) steps 2 to 4 in plain Python
+(``core/trainers/bpe_python.py``, the same loop on strings of ids), yielding as it merges.
 
 **Tie rule**: highest count first; among equal counts the smaller
 ``(left id, right id)``.
@@ -61,15 +62,19 @@ from core.trainers.bpe_python import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_VOC
 
 # A limit users already know (ids were once stored as code points); int32 ids would allow more.
 MAX_VOCAB_SIZE = 1_000_000
-# Words of at most this many characters in all (distinct words, each once) train in plain Python
-# (core/trainers/bpe_python.py), larger ones on the compiled merge loop. `bench_bpe_train.py
-# --both-loops` on en-botchan.txt at 8k (40k characters; byte-level 53k): the Python loop ~0.35 s
-# CPU and ~26 MB for the whole job, the compiled one about as much CPU (its numpy import) and
-# ~43 MB; at 100k characters of Japanese the Python loop takes twice the compiled one's time.
+# Words of at most this many characters in all (distinct words, each once) merge in the plain
+# shared library of the compiled kernels (no numpy: core.jit's PLAIN_LIBRARIES), where
+# ``python -m core.jit`` could build it; larger ones on the same kernels over numpy arrays.
+# `bench_bpe_train.py --each-loop`, BPE, CPU of the whole job, plain / numpy: en-botchan.txt 8k
+# (40k characters) 0.12 / 0.25 s; ja-wagahaiwa.txt 8k (305k) 0.34 / 0.41 s; the first 1/8 of
+# ko-movie-reviews.txt at 16k (412k) 0.56 / 0.61 s, 1/4 (726k) 0.93 / 0.88 s, 1/2 (1.13M) 1.47 / 1.29 s.
+PLAIN_LIBRARY_MAX_SYMBOLS = 500_000
+PLAIN_LIBRARY = True  # (tests turn it off to reach the Python loop)
+# Where that library is not built (no C compiler), words of at most this many characters merge in
+# plain Python (core/trainers/bpe_python.py) instead. `--each-loop` on en-botchan.txt at 8k: the
+# Python loop ~0.18 s CPU for the whole job, the compiled one ~0.25 s (its numpy import); at 100k
+# characters of Japanese the Python loop takes twice the compiled one's time.
 PYTHON_LOOP_MAX_SYMBOLS = 60_000
-# Such small jobs merge in the plain shared library of the same kernels (no numpy: core.jit's
-# PLAIN_LIBRARIES) where ``python -m core.jit`` could build it, else in plain Python.
-PLAIN_LIBRARY = True
 # Merges per compiled call, at most: each call's events are held in memory until yielded.
 _MAX_CHUNK = 2048
 
@@ -119,9 +124,11 @@ def learn_merges(
 
     for t in options.special_tokens or []:
         add(t)
-    # A small job (a short novel) runs steps 2-4 in plain Python: importing numpy and loading the
-    # compiled loop would cost it more than all its merges (see core/trainers/bpe_python.py).
-    small = sum(map(len, word_counts)) <= PYTHON_LOOP_MAX_SYMBOLS
+    # A small job (a short novel) never imports numpy: ~0.05 s of CPU, half of what `tokenizers`
+    # spends on all of it. It merges in the plain library, or in plain Python without it.
+    n_symbols = sum(map(len, word_counts))
+    plain = _plain_kernels() if n_symbols <= PLAIN_LIBRARY_MAX_SYMBOLS else None
+    small = plain is not None or n_symbols <= PYTHON_LOOP_MAX_SYMBOLS
     if small:
         chars = sorted(set("".join(word_counts)))
     else:
@@ -164,7 +171,6 @@ def learn_merges(
 
         words = bpe_python.word_ids(list(word_counts), token_to_id, known, prefix, suffix)
         yield Progress("tokenize words", total, total)
-        plain = _plain_kernels()
         if plain is not None:  # steps 3 and 4 compiled, on array.array buffers (no numpy)
             from core.trainers.flat_arrays import PlainArrays
 

@@ -112,7 +112,10 @@ class PlainArrays:
         return array(code, values)
 
     def grown(self, values: array, size: int, fill: int = 0) -> array:
-        values.extend(array(values.typecode, [fill]) * (size - len(values)))
+        if fill == 0:  # (zeroed bytes: no array of the fill value to build first)
+            values.frombytes(bytes((size - len(values)) * values.itemsize))
+        else:
+            values.extend(array(values.typecode, [fill]) * (size - len(values)))
         return values
 
     def starts(self, lengths: array) -> array:

@@ -32,6 +32,7 @@ def _run(word_counts, options, python: bool | str, monkeypatch):
     one on numpy arrays (False), or the compiled one from the plain library ("plain")."""
     monkeypatch.setattr(bpe, "PYTHON_LOOP_MAX_SYMBOLS", 1 << 62 if python else -1)
     monkeypatch.setattr(bpe, "PLAIN_LIBRARY", python == "plain")
+    monkeypatch.setattr(bpe, "PLAIN_LIBRARY_MAX_SYMBOLS", 1 << 62)
     events = []
     gen = train_bpe(dict(word_counts), options)
     while True:

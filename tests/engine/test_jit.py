@@ -53,7 +53,8 @@ from core.events import drain
 from core.trainers import bpe
 from core.trainers.bpe import train_bpe
 from core.training import TrainOptions
-bpe.PYTHON_LOOP_MAX_SYMBOLS = -1  # the compiled merge loop, small as the job is
+bpe.PYTHON_LOOP_MAX_SYMBOLS = -1  # the compiled merge loop on numpy arrays, small as the job is
+bpe.PLAIN_LIBRARY = False
 model = drain(train_bpe({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, TrainOptions("bpe", vocab_size=11)))
 print(model.merges == [("u", "g"), ("u", "n"), ("h", "ug")], "numba" in sys.modules)
 """
