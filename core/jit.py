@@ -177,13 +177,15 @@ PLAIN_LIBRARIES = ("core.trainers.bpe_kernels",)
 
 def plain_library_path(module: str) -> Path:
     """Where ``module``'s plain shared library lives: beside it, named like its extension
-    (``_bpe_kernels_lib_3f2a9c1d.so``), so it too is rebuilt when a kernel changes."""
+    (``_bpe_kernels_lib_3f2a9c1d.ctypes.so``), so it too is rebuilt when a kernel changes. The dot
+    in ``.ctypes.so`` keeps Python from taking it for an extension module (``pkgutil`` walks, an
+    ``import``): it is not one."""
     import importlib.util
 
     name = ahead_of_time_name(module).rpartition(".")[2].replace("_aot_", "_lib_")
     spec = importlib.util.find_spec(module)
     assert spec is not None and spec.origin is not None
-    return Path(spec.origin).parent / f"{name}.so"
+    return Path(spec.origin).parent / f"{name}.ctypes.so"
 
 
 class PlainKernels:
@@ -347,7 +349,7 @@ def build_plain_library(module: str) -> Path:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compiler = ModuleCompiler(entries, target.stem, use_nrt=True, cpu_name="host")
+            compiler = ModuleCompiler(entries, target.name.split(".")[0], use_nrt=True, cpu_name="host")
             compiler.write_native_object(str(staging / "kernels.o"), wrap=False)
         (staging / "stub.c").write_text(_STUB)
         made = staging / target.name
