@@ -169,3 +169,21 @@ def test_many_tied_pairs_give_the_same_training(counts, vocab_size, monkeypatch)
     # Hundreds of pairs tied at counts 1-3 and many stale heap entries: the tie rule and the
     # lazy re-pushes decide most merges here.
     _same_training(counts, TrainOptions("bpe", vocab_size=vocab_size), monkeypatch)
+
+
+def test_ids_through_the_surrogate_range_give_the_same_training(monkeypatch):
+    # 60,000 distinct characters: the alphabet's ids 55,296-57,343 are lone surrogates as code
+    # points, which the Python loop keeps in its id strings and the plain library receives through
+    # UTF-32 buffers; the words around them occur most, so the merges are theirs.
+    chars = [chr(0x20000 + i) for i in range(60_000)]
+    counts = {
+        chars[2 * i] + chars[2 * i + 1] + chars[(2 * i + 2) % 60_000]: 5 if 55_000 <= 2 * i <= 58_000 else 1
+        for i in range(30_000)
+    }
+    events = _same_training(counts, TrainOptions("bpe", vocab_size=60_300), monkeypatch)
+    merged = [e for e in events if isinstance(e, MergeEvent)]
+    assert merged[-1].vocab_size == 60_300
+    ids = [
+        1 + ord(e.left) - 0x20000 for e in merged
+    ]  # (the alphabet's ids follow "<unk>" in code-point order)
+    assert sum(0xD800 <= i < 0xE000 for i in ids) > 100
