@@ -3,6 +3,7 @@
 Every long job in the engine is a generator: each ``yield`` is an observation
 point and a cancellation point (the caller simply stops iterating), and the
 generator's ``return`` value is the result. Events are small frozen dataclasses
+(the one made per merge, :class:`MergeEvent`, a named tuple that behaves as one)
 that cost O(1) to build: they never carry a snapshot of the vocabulary.
 
     >>> model = drain(train_bpe(counts, BpeConfig(vocab_size=100)))
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 R = TypeVar("R")
 
@@ -26,24 +27,55 @@ class Progress:
     total: int
 
 
-@dataclass(frozen=True, slots=True)
-class MergeEvent:
+class MergeEvent(NamedTuple):
     """One merge of a BPE or WordPiece trainer: ``left + right -> new_token``.
 
     ``count`` is the raw pair count; ``score`` is what ranked the pair (equal to
     ``count`` for BPE, the likelihood score for WordPiece). ``tie`` is true when
     another pair had the same score at this step, so the tie rule decided.
     ``vocab_size`` is the size after the merge, special tokens included.
+
+    subtle: a named tuple with a frozen dataclass's manners, not a dataclass like the other
+    events: a trainer makes one per merge, and a frozen dataclass's ``__init__`` sets each of
+    the eight fields through ``object.__setattr__`` (0.97 µs an event, a named tuple's 0.30 µs:
+    ~5 ms of the 7,917 merges of a short novel). As before it is immutable, has the same
+    fields, repr and hash, equals only a ``MergeEvent`` with the same fields (never a plain
+    tuple), and does not order.
+
+    >>> MergeEvent(1, "u", "g", "ug", 20, 12, 20.0)
+    MergeEvent(step=1, left='u', right='g', new_token='ug', count=20, vocab_size=12, score=20.0, tie=False)
     """
 
     step: int
     left: str
     right: str
     new_token: str
-    count: int
+    count: int  # type: ignore[assignment]  # (the field hides tuple's count method)
     vocab_size: int
     score: float
     tie: bool = False
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is MergeEvent:
+            return tuple.__eq__(self, other)
+        return False if isinstance(other, tuple) else NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    # (no ordering, as a dataclass: comparing two events raises TypeError)
+    def __lt__(self, other: object) -> bool:
+        return NotImplemented
+
+    def __le__(self, other: object) -> bool:
+        return NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        return NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        return NotImplemented
 
 
 @dataclass(frozen=True, slots=True)
