@@ -97,6 +97,17 @@ class Trained:
     held_out_kind: str  # "held-out lines" | "training lines" | "frequent words"
 
 
+@dataclass(frozen=True)
+class TrainingAlphabet:
+    """Event, before the trainer's: the characters of the words it trains on, ``starts`` those
+    that begin a word and ``inner`` those inside one. A stepped run's preview starts from these,
+    as the trainer does; the corpus's own characters include the held-out lines', which the
+    trainer never sees (the slider read "852 tokens so far" beside the merge log's vocab 844)."""
+
+    starts: frozenset[str]
+    inner: frozenset[str]
+
+
 @dataclass
 class CurveResult:
     points: list  # [CurvePoint]
@@ -316,6 +327,7 @@ def train_job(
         cached = yield from _count_source(source, options)
         _save_cache(cache_path, cached)
     counts, held_out, held_kind = cached
+    yield TrainingAlphabet(frozenset(w[0] for w in counts if w), frozenset("".join(w[1:] for w in counts)))
     tokenizer = yield from train_from_counts(counts, options)
     yield Trained(tokenizer, held_out, held_kind)
     if not curve or not held_out or not can_truncate(tokenizer):

@@ -795,6 +795,7 @@ class TrainingPanel(QWidget):
 
     def _clear_run(self) -> None:
         self.merge_model.clear()
+        self._alphabet = None  # (this run's TrainingAlphabet arrives with its first events)
         self.round_model.clear()
         self._merge_x, self._merge_y = [], []
         self._round_x, self._round_loss, self._round_vocab = [], [], []
@@ -830,6 +831,8 @@ class TrainingPanel(QWidget):
                 self.state.status_message.emit(localize(e.message))
             elif name == "Trained":
                 trained = e
+            elif name == "TrainingAlphabet":
+                self._alphabet = e
         follow = self.follow_log
         merged = self.merge_model.append_events(events)
         now = time.monotonic()
@@ -887,7 +890,9 @@ class TrainingPanel(QWidget):
     def _show_step_preview(self) -> None:
         """While stepping, the other panels segment with the merges learned so far."""
         try:
-            preview = step_preview(self.state.corpus, self._options, self.merge_model.rows)
+            preview = step_preview(
+                self.state.corpus, self._options, self.merge_model.rows, getattr(self, "_alphabet", None)
+            )
         except Exception:  # noqa: BLE001 - a preview is an extra; the merge log is already shown
             return
         if preview is not None:
@@ -1338,11 +1343,13 @@ def _style_of_options(options: TrainOptions) -> TokenStyle:
     )
 
 
-def step_preview(corpus, options: TrainOptions, merges: list):
+def step_preview(corpus, options: TrainOptions, merges: list, alphabet=None):
     """A tokenizer made of the merges learned so far, for segmenting while stepping
     (the trainer's own model exists only at the end). BPE: ids follow the trainer's order
     (special tokens, the alphabet by code point, then each merge's result); the alphabet
-    is the corpus's characters through the normalizer (all 256 bytes when byte-level).
+    is the run's (``alphabet``, a ``TrainingAlphabet`` from its worker: the characters of the
+    words trained on), else the corpus's characters through the normalizer; all 256 bytes when
+    byte-level.
     WordPiece: the alphabet bare and with the ``##`` prefix, then each merge's token, read
     greedily longest-first as the finished model reads them. None for Unigram (its rounds
     are not merges).
@@ -1357,10 +1364,10 @@ def step_preview(corpus, options: TrainOptions, merges: list):
     if corpus is None:
         return None
     if options.algorithm == "wordpiece":
-        return _wordpiece_step_preview(corpus, options, merges)
+        return _wordpiece_step_preview(corpus, options, merges, alphabet)
     if options.algorithm not in ("bpe", "bytelevel-bpe"):
         return None
-    return _bpe_step_preview(corpus, options, merges)
+    return _bpe_step_preview(corpus, options, merges, alphabet)
 
 
 def _corpus_alphabet(corpus, options: TrainOptions) -> set[str]:
@@ -1407,15 +1414,19 @@ def _word_positions(corpus, options: TrainOptions) -> tuple[set[str], set[str]] 
     return starts, inner
 
 
-def _wordpiece_step_preview(corpus, options: TrainOptions, merges: list):
+def _wordpiece_step_preview(corpus, options: TrainOptions, merges: list, trained_on=None):
     from core.models.wordpiece import WordPiece
     from core.training import wrap_model
 
     prefix = "##" if options.continuing_subword_prefix is None else options.continuing_subword_prefix
     unk = options.unk_token or "[UNK]"
-    alphabet = sorted(_corpus_alphabet(corpus, options))
+    if trained_on is not None:
+        alphabet = sorted(trained_on.starts | trained_on.inner)
+        positions: tuple | None = (trained_on.starts, trained_on.inner)
+    else:
+        alphabet = sorted(_corpus_alphabet(corpus, options))
+        positions = _word_positions(corpus, options)
     bare, inner = alphabet, alphabet
-    positions = _word_positions(corpus, options)
     if positions is not None:
         # as the trainer: characters inside a word get a ## form; with the likelihood score
         # (the textbook's alphabet) only characters that start a word stand bare
@@ -1432,15 +1443,18 @@ def _wordpiece_step_preview(corpus, options: TrainOptions, merges: list):
     return wrap_model(WordPiece(vocab, unk, prefix, max_chars), options)
 
 
-def _bpe_step_preview(corpus, options: TrainOptions, merges: list):
+def _bpe_step_preview(corpus, options: TrainOptions, merges: list, trained_on=None):
     from core.bytelevel import bytes_to_chars
     from core.models.bpe import BPE
     from core.training import wrap_model
 
     style = _style_of_options(options)
-    alphabet = (
-        set(bytes_to_chars(bytes(range(256)))) if style.byte_level else _corpus_alphabet(corpus, options)
-    )
+    if style.byte_level:
+        alphabet = set(bytes_to_chars(bytes(range(256))))
+    elif trained_on is not None:
+        alphabet = set(trained_on.starts | trained_on.inner)
+    else:
+        alphabet = _corpus_alphabet(corpus, options)
     vocab: dict[str, int] = {}
     for t in list(options.special_tokens or []) + sorted(alphabet):
         vocab.setdefault(t, len(vocab))

@@ -738,3 +738,34 @@ def test_the_merge_log_numbers_fit_their_columns(window):
             width = view.fontMetrics().horizontalAdvance(text) + margin
             assert width <= view.horizontalHeader().sectionSize(col), (text, col)
     assert model.data(model.index(1, 5)) == "0.000808"  # three significant figures
+
+
+@pytest.mark.parametrize("algorithm", ["bpe", "wordpiece"])
+def test_a_stepped_runs_preview_knows_only_the_characters_it_trains_on(
+    qtbot, window, monkeypatch, tmp_path, algorithm
+):
+    # Every 20th line is held out of training; here only those hold Greek letters, so the trainer
+    # never sees them. The preview used the whole corpus's characters: the slider read "852 tokens
+    # so far" beside the merge log's vocab 844 on the bundled sample, and Ω was a known token.
+    from tests.gui.conftest import make_lines
+
+    lines = make_lines(60)
+    for n in range(jobs.HELD_OUT_EVERY - 1, len(lines), jobs.HELD_OUT_EVERY):
+        lines[n] = "ΩΨΦ αβγ " + lines[n]
+    corpus = tmp_path / "held-out-greek.txt"
+    corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(corpus), ""))
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.open_corpus_action.trigger()
+    panel = window.training_panel
+    panel.set_options(TrainOptions(algorithm, vocab_size=5_000))
+    for _ in range(2):
+        with qtbot.waitSignal(panel.merge_model.rowsInserted, timeout=WAIT_MS):
+            panel.step_button.click()
+    qtbot.waitUntil(lambda: "stepping" in window.slider.range_label.text(), timeout=WAIT_MS)
+    rows = panel.merge_model.rows
+    assert window.state.tokenizer.vocab_size == rows[-1].vocab_size
+    assert f"{rows[-1].vocab_size:,} tokens so far" in window.slider.range_label.text()
+    assert window.state.tokenizer.encode("Ω").ids == window.state.tokenizer.encode("ж").ids  # both unknown
+    with qtbot.waitSignal(panel.training_cancelled, timeout=WAIT_MS):
+        panel.cancel()
