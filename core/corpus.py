@@ -141,6 +141,7 @@ class _Counter:
         # Byte-level splitters: pieces counted as they are, each distinct one written in the byte
         # alphabet once (take_raw_pieces), not every occurrence: ~0.3 us each of ~20 per line.
         self.raw_pieces: Counter[str] | None = None
+        self.split_first = False  # see _count_split_first
         if options is None:
             self.normalize = None
             self.split = str.split
@@ -161,6 +162,7 @@ class _Counter:
             # gives exactly the pieces of each line: one call per block, not per line.
             # (Unicode normalizers never compose across "\n" either.)
             self.line_independent = type(pre) in (Whitespace, WhitespaceSplit, BertPreTokenizer)
+            self.split_first = type(pre) in (Whitespace, BertPreTokenizer)
 
     def add_lines(self, block: str, n_lines: int) -> None:
         """``block``: ``n_lines`` complete lines joined by "\\n" (no final line end).
@@ -190,7 +192,10 @@ class _Counter:
         self.characters += len(block)
         if self.line_independent:
             text = self.normalize(block) if self.normalize else block
-            self.words.update(self.split(text))
+            if self.split_first and text.isascii() and not _has_unit_separators(text):
+                self.words.update(_count_split_first(text, self.split))
+            else:
+                self.words.update(self.split(text))
         else:
             lines = block.split("\n")
             if len(block) > LONG_LINE_CHARS:
@@ -231,6 +236,40 @@ class _Counter:
             preview=self.preview,
             **stats,
         )
+
+
+def _has_unit_separators(text: str) -> bool:
+    """Does ``text`` hold U+001C..U+001F, where ``str.split()`` cuts and the pre-tokenizers do not?"""
+    return "\x1c" in text or "\x1d" in text or "\x1e" in text or "\x1f" in text
+
+
+def _count_split_first(text: str, split_words) -> dict[str, int]:
+    """``Counter(split_words(text))`` for ASCII text without U+001C..U+001F, under the Whitespace
+    or BERT pre-tokenizer (``split_words``), the same counts in the same order.
+
+        >>> _count_split_first("hug, hug pug", Whitespace().split_words)
+        {'hug': 2, ',': 1, 'pug': 1}
+
+    Why: a novel repeats its words, so splitting at white space and counting the distinct pieces
+    (both in C), then cutting only those with punctuation in them, beats running the pre-tokenizer's
+    regex over every occurrence: 0.27 MB of English (en-botchan.txt), 11.1 -> 8.4 ms (BERT's 11.8 ->
+    8.6); ``count_words`` on the file in a fresh process, 14.6 -> 12.5 ms.
+
+    subtle: both pre-tokenizers' pieces hold no white space and never span it, so a text's pieces
+    are its white-space-separated tokens' pieces in turn; ``str.split()`` cuts at exactly their
+    white space in ASCII text once U+001C..U+001F are ruled out; a token of letters and digits
+    alone (``isalnum``) is one piece. Counting the first occurrence of each token first keeps
+    each piece where its first occurrence puts it.
+    """
+    words: dict[str, int] = {}
+    get = words.get
+    for token, n in Counter(text.split()).items():
+        if token.isalnum():
+            words[token] = get(token, 0) + n
+        else:
+            for piece in split_words(token):
+                words[piece] = get(piece, 0) + n
+    return words
 
 
 def _count_chars(text: str, into: Counter, counted_before: int = 0) -> None:

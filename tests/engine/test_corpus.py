@@ -32,7 +32,7 @@ from core.corpus import (
 )
 from core.errors import ConfigError, CorpusError
 from core.events import Progress, Warning_, drain
-from core.training import TrainOptions, pre_tokenize_lines
+from core.training import TrainOptions, build_pre_tokenizer, pre_tokenize_lines
 
 KOREAN = "철수는 치킨을 먹고 볶음밥을 먹고 있다\n영희는 학교에 갔다가 집에 왔다\n"
 
@@ -685,3 +685,44 @@ def test_a_small_file_counts_the_same_characters_on_every_path(tmp_path, text):
     assert chars == dict(Counter(text.replace("\n", "")))
     if len(set(text)) < 20:
         assert not numpy_loaded
+
+
+# -- ASCII text under Whitespace and BERT: split at white space first, cut the distinct tokens ------
+
+# Letters, digits, the underscore, punctuation, white space, control characters and U+001C..U+001F
+# (where str.split() cuts and the pre-tokenizers do not), in about the proportions that find bugs.
+ASCII_TEXT = st.text(
+    alphabet=st.one_of(
+        st.sampled_from("abcAB019_"),
+        st.sampled_from(".,;'\"!?-()[]{}@#$%&*+/<=>\\^`|~"),
+        st.sampled_from(" \t\n\r\x0b\x0c"),
+        st.sampled_from("\x00\x07\x1b\x7f\x1c\x1d\x1e\x1f"),
+    ),
+    max_size=120,
+)
+SPLIT_FIRST = ["whitespace", "bert"]
+
+
+@pytest.mark.parametrize("pre_tokenizer", SPLIT_FIRST)
+@settings(max_examples=300, deadline=None)
+@given(text=ASCII_TEXT)
+def test_split_first_counts_as_the_pre_tokenizer_does(pre_tokenizer, text):
+    options = TrainOptions("bpe", pre_tokenizer=pre_tokenizer)
+    split = build_pre_tokenizer(options).split_words
+    expected = list(Counter(split(text)).items())  # the counts, and the order of first occurrences
+    if not corpus._has_unit_separators(text):
+        assert list(corpus._count_split_first(text, split).items()) == expected
+    # the whole counting takes the fast way or not by itself
+    lines = text.split("\n")
+    assert list(count_lines(lines, options).words.items()) == list(pre_tokenize_lines(lines, options).items())
+
+
+@pytest.mark.parametrize("pre_tokenizer", SPLIT_FIRST)
+def test_split_first_leaves_unit_separators_and_other_scripts_to_the_regex(pre_tokenizer, tmp_path):
+    options = TrainOptions("bpe", pre_tokenizer=pre_tokenizer)
+    # (x² and a½b: letters and digits to str.isalnum, not one piece to the Whitespace pattern)
+    for text in ("a\x1cb c,d\x1fe\n", "naïve café, naïve x² a½b\n", "hug_pug hug--pug\n"):
+        path = tmp_path / "c.txt"
+        path.write_text(text, encoding="utf-8")
+        expected = pre_tokenize_lines(text.rstrip("\n").split("\n"), options)
+        assert list(count(path, options)[0].words.items()) == list(expected.items()), text
