@@ -4,11 +4,14 @@ every ``subword`` run), and parses that command exactly as the whole parser does
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 from cli_helpers import run
 
 import core.cli as cli
+
+ROOT = Path(__file__).resolve().parents[2]
 
 COMMAND_LINES = [
     ["train", "c.txt", "-v", "8000", "-o", "out", "-a", "wordpiece", "-q"],
@@ -68,3 +71,21 @@ def test_help_still_lists_every_subcommand(capsys):
     with pytest.raises(SystemExit):
         cli.main(["encode", "--help"])
     assert "--model" in capsys.readouterr().out
+
+
+def test_training_without_an_analyser_loads_no_analyser_code(tmp_path):
+    """``subword train`` checks whether tokenizer.json holds our own parts (an analyser) without
+    importing core.morphemes (and subprocess) when the pipeline has none."""
+    import subprocess
+    import sys
+
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("hug pug pun bun hugs\n", encoding="utf-8")
+    script = (
+        "import sys\n"
+        "from core.cli import main\n"
+        f"assert main(['train', {str(corpus)!r}, '-v', '11', '-o', {str(tmp_path / 'm')!r}, '-q']) == 0\n"
+        "print(sorted(m for m in ('core.morphemes', 'subprocess') if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.split("\n")[-2] == "[]", out.stdout
