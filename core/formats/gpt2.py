@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import errno
 import json
+from itertools import chain
 from pathlib import Path
 
 from core.atomic import save_folder, write_atomic
 from core.errors import ConfigError, FormatError
+from core.models.base import vocab_by_id
 from core.models.bpe import BPE
 
 VOCAB_NAME = "vocab.json"
@@ -36,15 +38,17 @@ def save_gpt2(model: BPE | _BpeFiles, directory, prefix: str | None = None) -> t
     """Write ``[prefix-]vocab.json`` and ``[prefix-]merges.txt`` into ``directory``; returns both paths."""
     directory = Path(directory)
     merges = model.ranked_merges()
-    for a, b in merges:
-        if " " in a or " " in b or "\n" in a + b or "\r" in a + b:
-            raise FormatError(
-                f"merges.txt cannot hold the token {a if (' ' in a or chr(10) in a) else b!r} "
-                "(it contains a space or line end); save as tokenizer.json instead"
-            )
-    vocab = dict(sorted(model.get_vocab().items(), key=lambda kv: kv[1]))
+    every_part = "".join(chain.from_iterable(merges))  # (one scan; the loop names the token)
+    if " " in every_part or "\n" in every_part or "\r" in every_part:
+        for a, b in merges:
+            if " " in a or " " in b or "\n" in a + b or "\r" in a + b:
+                raise FormatError(
+                    f"merges.txt cannot hold the token {a if (' ' in a or chr(10) in a) else b!r} "
+                    "(it contains a space or line end); save as tokenizer.json instead"
+                )
+    vocab = vocab_by_id(model.get_vocab())
     vocab_text = json.dumps(vocab, ensure_ascii=False)
-    merges_text = "".join([MERGES_HEADER, "\n"] + [f"{a} {b}\n" for a, b in merges])
+    merges_text = "\n".join([MERGES_HEADER, *map(" ".join, merges)]) + "\n"
     name = (lambda n: f"{prefix}-{n}") if prefix else (lambda n: n)
     vocab_path, merges_path = directory / name(VOCAB_NAME), directory / name(MERGES_NAME)
     # The pair is replaced together, never one without the other (core.atomic.save_folder);

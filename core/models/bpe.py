@@ -32,7 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from core.errors import ConfigError, FormatError
-from core.models.base import Token, VocabLookup
+from core.models.base import Token, VocabLookup, vocab_by_id
 
 _CACHE_LIMIT = 100_000  # pre-tokens; the cache is emptied when it gets this big
 _CACHE_MAX_PIECE = 256  # longer pieces (whole lines with pre-tokenizer "none") are not cached
@@ -720,7 +720,9 @@ class BPE(VocabLookup):
     # -- serialization -------------------------------------------------------------
     def ranked_merges(self) -> list[tuple[str, str]]:
         """Each distinct merge once, in rank order (a repeated pair keeps its later rank)."""
-        last = {pair: r for r, pair in enumerate(self.merges)}
+        last = dict(zip(self.merges, range(len(self.merges))))
+        if len(last) == len(self.merges):  # no pair repeated (what training gives)
+            return list(self.merges)
         return [pair for r, pair in enumerate(self.merges) if last[pair] == r]
 
     def to_dict(self) -> dict:
@@ -734,8 +736,8 @@ class BPE(VocabLookup):
             "fuse_unk": self.fuse_unk,
             "byte_fallback": self.byte_fallback,
             "ignore_merges": self.ignore_merges,
-            "vocab": dict(sorted(self.vocab.items(), key=lambda kv: kv[1])),
-            "merges": [[a, b] for a, b in self.ranked_merges()],
+            "vocab": vocab_by_id(self.vocab),
+            "merges": list(map(list, self.ranked_merges())),
         }
 
     @classmethod

@@ -28,7 +28,7 @@ from __future__ import annotations
 import itertools
 
 from core.errors import ConfigError, FormatError
-from core.models.base import Token, VocabLookup
+from core.models.base import Token, VocabLookup, vocab_by_id
 
 _CACHE_LIMIT = 100_000  # pre-tokens; the cache is emptied when it gets this big
 _FEW_PIECES = 16  # up to this many pieces, tokenize_spans_batch matches in Python, not compiled
@@ -274,7 +274,7 @@ class WordPiece(VocabLookup):
             "unk_token": self.unk_token,
             "continuing_subword_prefix": self.continuing_subword_prefix,
             "max_input_chars_per_word": self.max_input_chars_per_word,
-            "vocab": dict(sorted(self.vocab.items(), key=lambda kv: kv[1])),
+            "vocab": vocab_by_id(self.vocab),
         }
 
     @classmethod

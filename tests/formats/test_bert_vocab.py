@@ -78,7 +78,19 @@ def test_other_unk_token(tmp_path):
     assert load_bert_vocab(path, unk_token="<unk>").unk_token == "<unk>"
 
 
-@pytest.mark.parametrize("vocab", [{}, {"[UNK]": 0, "a": 2}, {"[UNK]": 0, "a\nb": 1}, {"[UNK]": 0, "a ": 1}])
+@pytest.mark.parametrize(
+    "vocab",
+    [
+        {},
+        {"[UNK]": 0, "a": 2},
+        {"[UNK]": 0, "a\nb": 1},
+        {"[UNK]": 0, "a ": 1},
+        {"[UNK]": 0, "a\rb": 1},
+        {"[UNK]": 0, "": 1},
+        {"[UNK]": 0, "a\n": 1},
+        {"a": 1, "[UNK]": 2},
+    ],
+)
 def test_unsavable_vocab_changes_nothing(tmp_path, vocab):
     path = tmp_path / "vocab.txt"
     path.write_text("old\n", encoding="utf-8")
@@ -92,3 +104,9 @@ def test_truncated_model_saves_when_ids_are_contiguous(tmp_path):
     path = tmp_path / "vocab.txt"
     save_bert_vocab(WordPiece(VOCAB).truncated(10), path)
     assert read_bert_vocab(path) == {t: i for t, i in VOCAB.items() if i < 10}
+
+
+def test_a_vocabulary_out_of_id_order_is_written_in_id_order(tmp_path):
+    path = tmp_path / "vocab.txt"
+    save_bert_vocab({"b": 2, "[UNK]": 0, "a": 1}, path)
+    assert path.read_text(encoding="utf-8") == "[UNK]\na\nb\n"

@@ -84,13 +84,21 @@ def test_missing_and_directory_and_binary(tmp_path):
         load_gpt2(tmp_path / "v.json", tmp_path / "merges.txt")
 
 
-def test_refuses_tokens_with_spaces_and_leaves_old_files_alone(tmp_path):
+@pytest.mark.parametrize("odd", [" ", "\n", "\r"])
+def test_refuses_tokens_with_spaces_and_leaves_old_files_alone(tmp_path, odd):
     save_gpt2(seed_model(), tmp_path)
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    spaced = BPE({"a": 0, " ": 1, "a ": 2}, [("a", " ")])
+    spaced = BPE({"a": 0, "b": 1, odd: 2, "b" + odd: 3, "ab" + odd: 4}, [("b", odd), ("a", "b" + odd)])
     with pytest.raises(FormatError, match="tokenizer.json"):
         save_gpt2(spaced, tmp_path)
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_vocab_json_in_id_order_and_no_merges(tmp_path):
+    save_gpt2(BPE({"b": 1, "a": 0, "ab": 2}, [("a", "b")]), tmp_path)
+    assert list(json.loads((tmp_path / "vocab.json").read_text(encoding="utf-8"))) == ["a", "b", "ab"]
+    save_gpt2(BPE({"a": 0}, []), tmp_path)
+    assert (tmp_path / "merges.txt").read_text(encoding="utf-8") == "#version: 0.2\n"
 
 
 def test_failed_write_leaves_no_temp_files(tmp_path):
