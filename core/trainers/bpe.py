@@ -130,7 +130,8 @@ def learn_merges(
     plain = _plain_kernels() if n_symbols <= PLAIN_LIBRARY_MAX_SYMBOLS else None
     small = plain is not None or n_symbols <= PYTHON_LOOP_MAX_SYMBOLS
     if small:
-        chars = sorted(set("".join(word_counts)))
+        joined = "".join(word_counts)
+        chars = sorted(set(joined))
     else:
         import numpy as np  # here, not at the top: `import core` stays light
 
@@ -166,30 +167,31 @@ def learn_merges(
     # character (as it did in the per-word loop this replaces); without, the alphabet alone.
     known = token_to_id if prefix or suffix else set(alphabet)
     merges: list[tuple[str, str]] = []
-    if small:
+    if plain is not None:  # steps 2 to 4 compiled, on array.array buffers (no numpy)
+        from core.trainers.flat_arrays import PlainArrays
+
+        xp = PlainArrays()
+        symbols, word_len = _plain_words(word_counts, joined, chars, token_to_id, known, prefix, suffix, xp)
+        del joined
+        yield Progress("tokenize words", total, total)
+        counts = xp.of(word_counts.values(), "int64")
+        result = yield from _merge_compiled(
+            symbols, word_len, counts, id_to_token, token_to_id, options, merges, kernels=plain, arrays=xp
+        )
+        del symbols, word_len, counts
+    elif small:
         from core.trainers import bpe_python
 
+        del joined
         words = bpe_python.word_ids(list(word_counts), token_to_id, known, prefix, suffix)
         yield Progress("tokenize words", total, total)
-        if plain is not None:  # steps 3 and 4 compiled, on array.array buffers (no numpy)
-            from core.trainers.flat_arrays import PlainArrays
-
-            xp = PlainArrays()
-            symbols = xp.codes(words)[0]  # (a word's characters are its ids)
-            word_len = xp.of(map(len, words), "int32")
-            del words
-            counts = xp.of(word_counts.values(), "int64")
-            result = yield from _merge_compiled(
-                symbols, word_len, counts, id_to_token, token_to_id, options, merges, kernels=plain, arrays=xp
-            )
-            del symbols, word_len, counts
-        else:  # steps 3 and 4 in plain Python
-            yield Progress("count pairs", 0, total)
-            result = yield from bpe_python.merge(
-                words, list(word_counts.values()), id_to_token, token_to_id, prefix or "", vocab_size,
-                min_frequency, merges,
-            )  # fmt: skip
-            del words
+        # steps 3 and 4 in plain Python
+        yield Progress("count pairs", 0, total)
+        result = yield from bpe_python.merge(
+            words, list(word_counts.values()), id_to_token, token_to_id, prefix or "", vocab_size,
+            min_frequency, merges,
+        )  # fmt: skip
+        del words
     else:
         lookup = np.full(4 * len(chars), -1, dtype=np.int32)
         for k in needed:
@@ -223,6 +225,26 @@ def learn_merges(
         )
     yield TrainingStopped(reason, len(id_to_token), vocab_size)
     return token_to_id, merges
+
+
+def _plain_words(word_counts: dict[str, int], joined: str, chars: list[str], token_to_id: dict[str, int],
+                 known, prefix: str | None, suffix: str | None, xp):  # fmt: skip
+    """Step 2 for the plain library: every word's ids one after the other (int32) and each word's
+    length, as ``array.array`` buffers. ``joined`` is all the words one after the other and
+    ``chars`` their distinct characters.
+
+    Without affixes one ``str.translate`` of ``joined`` gives every id as a character at once
+    (the words keep their lengths unless a character outside the alphabet is dropped);
+    otherwise, and then, word by word (``bpe_python.word_ids``).
+    """
+    if not prefix and not suffix:
+        ids = joined.translate({ord(ch): chr(token_to_id[ch]) if ch in known else None for ch in chars})
+        if len(ids) == len(joined):
+            return xp.codes([ids])[0], xp.of(map(len, word_counts), "int32")
+    from core.trainers.bpe_python import word_ids
+
+    words = word_ids(list(word_counts), token_to_id, known, prefix, suffix)
+    return xp.codes(words)[0], xp.of(map(len, words), "int32")
 
 
 def _plain_kernels():
