@@ -111,7 +111,7 @@ def load_clip(path: str | Path):
     missing = [f"{a} {b}" for a, b in merges if a not in vocab or b not in vocab]
     if missing:
         raise FormatError(f"{path}: merge {missing[0]!r} joins symbols no earlier merge made")
-    model = BPE(vocab, merges, end_of_word_suffix="</w>")
+    model = BPE(vocab, merges, end_of_word_suffix="</w>").prepared()
     tok = Tokenizer(
         model,
         normalizer=ClipCleaning(),

@@ -76,7 +76,7 @@ def load_gpt2(path, merges_path=None, **model_options) -> BPE:
     vocab = read_vocab_json(vocab_path)
     merges = read_merges_txt(merges_path)
     try:
-        return BPE(vocab, merges, **model_options)
+        return BPE(vocab, merges, **model_options).prepared()  # (read to encode)
     except ConfigError as e:
         raise FormatError(f"{vocab_path} and {merges_path} do not fit together: {e}") from None
 

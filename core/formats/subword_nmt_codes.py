@@ -194,7 +194,7 @@ def open_file(path: Path, pattern: str | None = None):
     for a, b in codes.merges:
         for t in (a, b, a + b):
             vocab.setdefault(t, len(vocab))
-    model = BPE(vocab, codes.merges, unk_token="<unk>", end_of_word_suffix=suffix)
+    model = BPE(vocab, codes.merges, unk_token="<unk>", end_of_word_suffix=suffix).prepared()
     tok = Tokenizer(
         model, pre_tokenizer=WhitespaceSplit(), decoder=decoders.BPEDecoder("</w>") if suffix else None
     )

@@ -148,6 +148,55 @@ def test_duplicate_ids_rejected():
         BPE({"a": 0, "b": 0}, [])
 
 
+@pytest.mark.parametrize(
+    "vocab, merges, prefix, message",
+    [
+        ({"u": 0, "g": 1}, [("u", "g")], None, "merge 1 (u g) uses 'ug'"),
+        ({"g": 0, "xg": 1}, [("x", "g")], None, "merge 1 (x g) uses 'x'"),  # its result is there
+        ({"u": 0, "g": 1, "ug": 2}, [("u", "g"), ("x", "g")], None, "merge 2 (x g) uses 'x'"),
+        ({"u": 0, "g": 1, "ug": 2}, [("u", "g"), ("ug", "y")], None, "merge 2 (ug y) uses 'y'"),
+        (
+            {"u": 0, "##g": 1, "ug": 2, "h": 3},
+            [("u", "##g"), ("h", "##ug")],
+            "##",
+            "merge 2 (h ##ug) uses '##ug'",
+        ),
+        (
+            {"u": 0, "##g": 1, "ug": 2, "##ug": 3},
+            [("u", "##g"), ("h", "##ug")],
+            "##",
+            "merge 2 (h ##ug) uses 'h'",
+        ),
+    ],
+)
+def test_a_merge_outside_the_vocabulary_is_named_when_the_model_is_made(vocab, merges, prefix, message):
+    with pytest.raises(ConfigError) as raised:
+        BPE(vocab, merges, continuing_subword_prefix=prefix)
+    assert str(raised.value) == f"{message}, which is not in the vocabulary"
+
+
+def test_rank_tables_are_built_on_first_use_and_travel_with_a_pickle():
+    import pickle
+
+    model = seed_model()
+    assert "_ranks" not in vars(model) and "_made_by" not in vars(model)  # a trained and saved model
+    copy = pickle.loads(pickle.dumps(model))  # the explorer's worker sends its model: tables and all
+    assert vars(copy)["_ranks"] == {(7, 2): (0, 8), (7, 4): (1, 9), (3, 8): (2, 10)}
+    assert vars(copy)["_made_by"] == {"ug": 0, "un": 1, "hug": 2}
+    fresh = seed_model()
+    assert values(fresh, "hugs") == ["hug", "s"] and "_ranks" in vars(fresh)
+    assert fresh.min_vocab_size == 8 and "_made_by" in vars(fresh)
+
+
+def test_a_model_read_from_a_file_has_its_rank_tables_at_once(tmp_path):
+    from core.formats.gpt2 import load_gpt2, save_gpt2
+
+    model = seed_model()
+    assert "_ranks" in vars(BPE.from_dict(model.to_dict()))  # tokenizer.json
+    save_gpt2(model, tmp_path)
+    assert "_ranks" in vars(load_gpt2(tmp_path))  # vocab.json + merges.txt
+
+
 @pytest.fixture(scope="module")
 def char_tokenizer():
     return drain(
