@@ -57,6 +57,10 @@ class ProgressBar:
         self.last_line = ""
 
     def __call__(self, event) -> None:
+        if type(event) is MergeEvent:  # (one per merge: thousands a second, so tested first)
+            if self.enabled:
+                self._show("merges", event.vocab_size, self.target or event.vocab_size, "tokens")
+            return
         if isinstance(event, Warning_):
             self._finish_line()
             print(f"subword: warning: {event.message}", file=self.stream)
@@ -73,7 +77,7 @@ class ProgressBar:
             return
         elif isinstance(event, Progress):
             self._show(event.phase, event.done, event.total, _unit(event.phase))
-        elif isinstance(event, MergeEvent):
+        elif isinstance(event, MergeEvent):  # (a subclass)
             self._show("merges", event.vocab_size, self.target or event.vocab_size, "tokens")
         elif isinstance(event, TrainingStopped):
             self.close()

@@ -268,3 +268,12 @@ def test_installed_entry_point_runs_in_a_subprocess(tmp_path, hug_corpus):
     assert (
         done.returncode == 1 and done.stderr.startswith("subword: error:") and "Traceback" not in done.stderr
     )
+
+
+def test_progress_on_stderr_shows_the_merges_phase_unless_quiet(tmp_path, hug_corpus, capsys):
+    code, _, err = run(["train", hug_corpus, "-v", 11, "-o", tmp_path / "a"], capsys)
+    assert code == 0, err
+    merges = [line for line in err.splitlines() if line.startswith("merges ")]
+    assert merges == ["merges          [##############################] 100.0% 11 / 11"], err
+    code, _, err = run(["train", hug_corpus, "-v", 11, "-o", tmp_path / "b", "-q"], capsys)
+    assert code == 0 and err == ""
