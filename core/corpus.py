@@ -198,8 +198,9 @@ class _Counter:
                 self.words.update(self.split(text))
         else:
             lines = block.split("\n")
-            if len(block) > LONG_LINE_CHARS:
-                lines = chain.from_iterable(_segments(line) for line in lines)
+            # (a block of a megabyte holds thousands of lines, seldom a long one: look before cutting)
+            if len(block) > LONG_LINE_CHARS and max(map(len, lines)) > LONG_LINE_CHARS:
+                lines = chain.from_iterable(map(_segments, lines))
             if self.normalize:
                 lines = map(self.normalize, lines)
             counts = self.words if self.raw_pieces is None else self.raw_pieces

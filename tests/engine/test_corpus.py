@@ -726,3 +726,17 @@ def test_split_first_leaves_unit_separators_and_other_scripts_to_the_regex(pre_t
         path.write_text(text, encoding="utf-8")
         expected = pre_tokenize_lines(text.rstrip("\n").split("\n"), options)
         assert list(count(path, options)[0].words.items()) == list(expected.items()), text
+
+
+def test_only_a_block_with_a_long_line_is_cut_into_segments(tmp_path, monkeypatch):
+    monkeypatch.setattr(corpus, "LONG_LINE_CHARS", 40)
+    cut: list[str] = []
+    segments = corpus._segments
+    monkeypatch.setattr(corpus, "_segments", lambda line: cut.append(line) or segments(line))
+    options = TrainOptions("bytelevel-bpe")  # a pre-tokenizer that splits line by line
+    short = "\n".join(["a short line of words"] * 5) + "\n"  # a block longer than the limit
+    assert count(write(tmp_path, short), options)[0].words == pre_tokenize_lines(short.splitlines(), options)
+    assert cut == []
+    long = short + "a line of words much longer than the forty characters of the limit\n"
+    assert count(write(tmp_path, long), options)[0].words == pre_tokenize_lines(long.splitlines(), options)
+    assert max(map(len, cut)) > 40  # the long line went through the cutting
