@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from core.events import MergeEvent, Progress
+from core.events import MergeEvent, Progress, TrainingStopped, UnigramRound, Warning_
 
 FIELDS = ("step", "left", "right", "new_token", "count", "vocab_size", "score", "tie")
 
@@ -68,3 +68,39 @@ def test_pickle_and_copy_give_an_equal_event():
     e = _event(tie=True)
     for other in (pickle.loads(pickle.dumps(e)), copy.copy(e), copy.deepcopy(e)):
         assert type(other) is MergeEvent and other == e
+
+
+# -- every event: the same manners --------------------------------------------------------------
+
+EVENTS = [
+    Progress("count", 1, 2),
+    _event(),
+    UnigramRound("prune", 1, 90, 12.5, (("ab", 0.25),)),
+    TrainingStopped("reached the requested vocabulary size", 12, 12),
+    Warning_("3 invalid byte(s) replaced"),
+]
+
+
+@pytest.mark.parametrize("event", EVENTS, ids=lambda e: type(e).__name__)
+def test_each_event_keeps_a_frozen_dataclass_manners(event):
+    same = pickle.loads(pickle.dumps(event))
+    assert type(same) is type(event) and same == event and not (same != event)
+    assert hash(same) == hash(event)
+    plain = tuple(event)
+    assert event != plain and plain != event and not (event == plain)
+    for other in EVENTS:
+        if other is not event:
+            assert event != other and not (event == other)
+    with pytest.raises(TypeError):
+        event < same  # noqa: B015
+    with pytest.raises(TypeError):
+        event >= same  # noqa: B015
+    with pytest.raises(AttributeError):
+        event.phase = "x"  # type: ignore[misc,union-attr]
+    assert repr(event).startswith(type(event).__name__ + "(")
+
+
+def test_the_unigram_round_and_stop_fields():
+    assert UnigramRound("em", 2, 100, 3.5).removed == ()
+    assert TrainingStopped("no more pairs", 90, 100).reached_target is False
+    assert TrainingStopped("done", 100, 100).reached_target is True
