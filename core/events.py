@@ -7,13 +7,9 @@ that cost O(1) to build: they never carry a snapshot of the vocabulary.
 
     >>> model = drain(train_bpe(counts, BpeConfig(vocab_size=100)))
 
-subtle: they are named tuples with a frozen dataclass's manners (:func:`_record`), not frozen
-dataclasses: a trainer makes a :class:`MergeEvent` per merge, and a frozen dataclass's
-``__init__`` sets each field through ``object.__setattr__`` (0.97 µs an event, a named tuple's
-0.30 µs: ~5 ms of the 7,917 merges of a short novel); and making a slotted frozen dataclass
-costs ~0.75 ms at import, a named tuple ~0.12 ms, in every process that trains. As before each
-is immutable, has its fields, repr and hash, equals only an event of its own class with the
-same fields (never a plain tuple), and does not order.
+subtle: they are named tuples with a frozen dataclass's manners (``core.records``), not frozen
+dataclasses: a trainer makes a :class:`MergeEvent` per merge (a frozen dataclass cost ~5 ms of
+the 7,917 merges of a short novel), and every process that trains makes the classes.
 """
 
 from __future__ import annotations
@@ -21,34 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 from typing import NamedTuple, TypeVar
 
+from core.records import frozen_record
+
 R = TypeVar("R")
-E = TypeVar("E", bound=type)
 
 
-def _record(cls: E) -> E:
-    """Give a named tuple class a frozen dataclass's equality (its own class only) and no ordering."""
-
-    def __eq__(self: tuple, other: object) -> bool:
-        if type(other) is type(self):
-            return tuple.__eq__(self, other)
-        return False if isinstance(other, tuple) else NotImplemented
-
-    def __ne__(self: tuple, other: object) -> bool:
-        equal = __eq__(self, other)
-        return equal if equal is NotImplemented else not equal
-
-    def _no_order(self: tuple, other: object) -> bool:
-        return NotImplemented  # (both sides refuse: TypeError, as a dataclass without order=True)
-
-    # (set after the class is made, so that its hash stays tuple's: the hash of its fields)
-    for name in ("__lt__", "__le__", "__gt__", "__ge__"):
-        setattr(cls, name, _no_order)
-    cls.__eq__ = __eq__  # type: ignore[method-assign,assignment]
-    cls.__ne__ = __ne__  # type: ignore[method-assign,assignment]
-    return cls
-
-
-@_record
+@frozen_record
 class Progress(NamedTuple):
     """Coarse progress of a phase: ``done`` out of ``total`` units (bytes, words...)."""
 
@@ -57,7 +31,7 @@ class Progress(NamedTuple):
     total: int
 
 
-@_record
+@frozen_record
 class MergeEvent(NamedTuple):
     """One merge of a BPE or WordPiece trainer: ``left + right -> new_token``.
 
@@ -80,7 +54,7 @@ class MergeEvent(NamedTuple):
     tie: bool = False
 
 
-@_record
+@frozen_record
 class UnigramRound(NamedTuple):
     """One EM round or pruning round of the Unigram trainer.
 
@@ -95,7 +69,7 @@ class UnigramRound(NamedTuple):
     removed: tuple[tuple[str, float], ...] = ()
 
 
-@_record
+@frozen_record
 class TrainingStopped(NamedTuple):
     """Last event of a training run: why it ended and the size it reached."""
 
@@ -108,7 +82,7 @@ class TrainingStopped(NamedTuple):
         return self.vocab_size >= self.requested_vocab_size
 
 
-@_record
+@frozen_record
 class Warning_(NamedTuple):
     """Something the user should know that does not stop the job (e.g. replaced bytes)."""
 

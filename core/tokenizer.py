@@ -34,17 +34,18 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, Generic, NamedTuple, TypeVar, overload
 
 from core.models.base import Model
 from core.normalizers import RUST_WHITESPACE
+from core.records import frozen_record
 from core.text import NormalizedString, check_text
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
-class AddedToken:
+@frozen_record
+class AddedToken(NamedTuple):
     content: str
     id: int
     special: bool = True

@@ -6,14 +6,18 @@ A model knows nothing of files (see ``core.formats``) nor of how it was trained
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from operator import itemgetter
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
+
+from core.records import frozen_record
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    """A token produced from one pre-token; ``start``/``end`` index that pre-token's characters."""
+@frozen_record
+class Token(NamedTuple):
+    """A token produced from one pre-token; ``start``/``end`` index that pre-token's characters.
+
+    (A record, see ``core.records``: models make one per token they return.)
+    """
 
     id: int
     value: str

@@ -29,11 +29,12 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from core.errors import ConfigError, FormatError
 from core.models.base import Token, VocabLookup, vocab_by_id
+from core.records import frozen_record
 
 _CACHE_LIMIT = 100_000  # pre-tokens; the cache is emptied when it gets this big
 _CACHE_MAX_PIECE = 256  # longer pieces (whole lines with pre-tokenizer "none") are not cached
@@ -90,8 +91,8 @@ def merge_ids(ids: list[int], ranks: dict[tuple[int, int], tuple[int, int]]) -> 
     return [x for x, a in zip(ids, alive) if a]
 
 
-@dataclass(frozen=True, slots=True)
-class MergeStep:
+@frozen_record
+class MergeStep(NamedTuple):
     """One merge applied while encoding a piece (the explorer's "why" view).
 
     ``position`` is the character offset in the piece where ``merged`` starts;
@@ -105,7 +106,7 @@ class MergeStep:
     merged: str
     position: int
     symbols: tuple[str, ...]
-    index: int = -1
+    index: int = -1  # type: ignore[assignment]  # (the field hides tuple's index method)
 
 
 def _check_merges(vocab: dict[str, int], merges: list[tuple[str, str]], prefix_len: int) -> None:
