@@ -25,7 +25,7 @@ from __future__ import annotations
 import heapq
 from collections import Counter, defaultdict
 from collections.abc import Generator
-from operator import add
+from operator import add, itemgetter
 
 from core.events import MergeEvent, Progress
 
@@ -43,6 +43,12 @@ def forms_needed(words, prefix: str | None, suffix: str | None) -> set[tuple[str
     """
     pre = 1 if prefix else 0
     end = 2 if suffix else 0
+    if bool(prefix) != bool(suffix):  # one affix: each word is its edge character and the rest
+        edge, rest = _edge_and_rest(words, at_end=bool(suffix))
+        edge_form, rest_form = (end, 0) if suffix else (0, pre)
+        out = {(ch, edge_form) for ch in set(edge)}
+        out.update((ch, rest_form) for ch in set("".join(rest)))
+        return out
     out: set[tuple[str, int]] = set()
     middles = []
     for w in words:
@@ -56,6 +62,23 @@ def forms_needed(words, prefix: str | None, suffix: str | None) -> set[tuple[str
     return out
 
 
+_FIRST, _AFTER_FIRST = itemgetter(slice(None, 1)), itemgetter(slice(1, None))
+_LAST, _BEFORE_LAST = itemgetter(slice(-1, None)), itemgetter(slice(None, -1))
+
+
+def _edge_and_rest(words, *, at_end: bool) -> tuple[str, list[str]]:
+    """Each word's first character (its last with ``at_end``) in one string, and the rest of each.
+
+    ``_edge_and_rest(["hug", "a"], at_end=False)`` gives ``("ha", ["ug", ""])``. With one affix, the
+    edge character is the only one whose form differs from the others': a prefix marks every
+    character but the first, a suffix only the last (a one-character word included). Slicing with
+    ``itemgetter`` keeps the per-word work in C.
+    """
+    if at_end:
+        return "".join(map(_LAST, words)), list(map(_BEFORE_LAST, words))
+    return "".join(map(_FIRST, words)), list(map(_AFTER_FIRST, words))
+
+
 def word_ids(words, token_to_id: dict[str, int], known, prefix: str | None, suffix: str | None) -> list[str]:
     """Every word as a string of id code points; characters not in ``known`` are dropped.
 
@@ -63,6 +86,8 @@ def word_ids(words, token_to_id: dict[str, int], known, prefix: str | None, suff
     ``["\\x01\\x02\\x00", "\\x00\\x02"]``. With a prefix or suffix a character's token is its
     form (``##u``, ``g</w>``), chosen by its place in the word, as in ``tokenizers``.
     """
+    if not words:  # (the joined paths below would give one empty word)
+        return []
     chars = set("".join(words))
 
     def table(form: int) -> dict[int, str | None]:
@@ -75,13 +100,22 @@ def word_ids(words, token_to_id: dict[str, int], known, prefix: str | None, suff
 
     if not prefix and not suffix:
         # One translate over all words joined by a character that is neither in a word nor an id.
-        sep = chr(0x10FFFF)
-        while sep in chars:
-            sep = chr(ord(sep) - 1)
-        if ord(sep) > len(token_to_id):
+        sep = _separator(chars, len(token_to_id))
+        if sep is not None:
             return sep.join(words).translate(table(0)).split(sep)
     pre = 1 if prefix else 0
     end = 2 if suffix else 0
+    if bool(prefix) != bool(suffix):
+        # One affix: the edge characters in one translate, the rests in another (joined by a
+        # character that is neither in a word nor an id), then each word is its two halves again.
+        edge, rest = _edge_and_rest(words, at_end=bool(suffix))
+        edge_form, rest_form = (end, 0) if suffix else (0, pre)
+        edge_ids = edge.translate(table(edge_form))
+        sep = _separator(chars, len(token_to_id))
+        # (an empty word or a dropped edge character leaves fewer edges than words: the loop below)
+        if len(edge_ids) == len(words) and sep is not None:
+            rest_ids = sep.join(rest).translate(table(rest_form)).split(sep)
+            return list(map(add, rest_ids, edge_ids) if suffix else map(add, edge_ids, rest_ids))
     first, middle, last, single = table(0), table(pre), table(pre | end), table(end)
     out = []
     for w in words:
@@ -90,6 +124,14 @@ def word_ids(words, token_to_id: dict[str, int], known, prefix: str | None, suff
         else:
             out.append(w.translate(single))
     return out
+
+
+def _separator(chars: set[str], n_ids: int) -> str | None:
+    """A character that is neither in ``chars`` nor an id below ``n_ids`` (None if none is left)."""
+    sep = chr(0x10FFFF)
+    while sep in chars:
+        sep = chr(ord(sep) - 1)
+    return sep if ord(sep) > n_ids else None
 
 
 # Heap keys: one int per entry, ordered as (-count, left id, right id, seq) is (the kernel's order),

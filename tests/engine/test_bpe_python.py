@@ -187,3 +187,43 @@ def test_ids_through_the_surrogate_range_give_the_same_training(monkeypatch):
         1 + ord(e.left) - 0x20000 for e in merged
     ]  # (the alphabet's ids follow "<unk>" in code-point order)
     assert sum(0xD800 <= i < 0xE000 for i in ids) > 100
+
+
+def _form_by_place(word: str, i: int, prefix: str | None, suffix: str | None) -> int:
+    """A character's form by its place in its word: the spec ``forms_needed`` and ``word_ids`` follow."""
+    return (1 if prefix and i > 0 else 0) | (2 if suffix and i == len(word) - 1 else 0)
+
+
+def _token(ch: str, form: int, prefix: str | None, suffix: str | None) -> str:
+    return (prefix if form & 1 else "") + ch + (suffix if form & 2 else "")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    words=st.lists(st.text(alphabet=st.sampled_from("ab가😀#\ud800"), max_size=5), max_size=8),
+    affixes=st.sampled_from([(None, None), ("##", None), (None, "</w>"), ("##", "</w>")]),
+    unknown=st.sets(st.sampled_from("ab가😀#\ud800"), max_size=2),
+    without_token=st.sets(st.integers(0, 30), max_size=3),
+)
+def test_words_become_ids_by_each_characters_place(words, affixes, unknown, without_token):
+    """``forms_needed`` and ``word_ids`` (the one-affix cases take two translates, the others a
+    loop) against the spec character by character: empty and one-character words, characters
+    outside the alphabet, forms missing from the vocabulary, lone surrogates and emoji."""
+    from core.trainers.bpe_python import forms_needed, word_ids
+
+    prefix, suffix = affixes
+    forms = {(ch, _form_by_place(w, i, prefix, suffix)) for w in words for i, ch in enumerate(w)}
+    assert forms_needed(words, prefix, suffix) == forms
+    tokens = sorted({ch for ch, _ in forms} | {_token(ch, f, prefix, suffix) for ch, f in forms})
+    token_to_id = {t: i for i, t in enumerate(t for k, t in enumerate(tokens) if k not in without_token)}
+    known = {ch for ch, _ in forms if ch not in unknown}
+    expected = [
+        "".join(
+            chr(token_to_id[t])
+            for i, ch in enumerate(w)
+            if ch in known
+            and (t := _token(ch, _form_by_place(w, i, prefix, suffix), prefix, suffix)) in token_to_id
+        )
+        for w in words
+    ]
+    assert word_ids(words, token_to_id, known, prefix, suffix) == expected
