@@ -46,9 +46,9 @@ def forms_needed(words, prefix: str | None, suffix: str | None) -> set[tuple[str
     if bool(prefix) != bool(suffix):  # one affix: each word is its edge character and the rest
         edge, rest = _edge_and_rest(words, at_end=bool(suffix))
         edge_form, rest_form = (end, 0) if suffix else (0, pre)
-        out = {(ch, edge_form) for ch in set(edge)}
-        out.update((ch, rest_form) for ch in set("".join(rest)))
-        return out
+        forms = {(ch, edge_form) for ch in set(edge)}
+        forms.update((ch, rest_form) for ch in set("".join(rest)))
+        return forms
     out: set[tuple[str, int]] = set()
     middles = []
     for w in words:
