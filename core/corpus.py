@@ -46,13 +46,13 @@ import sys
 import threading
 from collections import Counter
 from collections.abc import Generator, Iterable
-from dataclasses import dataclass, field
 from itertools import chain
 from pathlib import Path
 
 from core.errors import ConfigError, CorpusError
 from core.events import Progress, Warning_
 from core.paths import require_regular_file
+from core.records import Record
 
 BLOCK_BYTES = 1 << 20  # read this many bytes at a time (and report progress once per block)
 MAX_SEGMENT_CHARS = 1 << 16  # a partial line longer than this is cut at its last safe point while reading
@@ -93,8 +93,7 @@ def _last_space_before_word_pattern():
     return _last_space_before_word
 
 
-@dataclass
-class CorpusCounts:
+class CorpusCounts(Record):
     """What counting a corpus found.
 
     ``words`` are pre-tokens under the options' pipeline (whitespace-split words
@@ -102,16 +101,34 @@ class CorpusCounts:
     text before normalization, line ends excluded.
     """
 
-    words: dict[str, int]
-    chars: dict[str, int]
-    lines: int = 0
-    characters: int = 0
-    n_words: int = 0
-    replaced_bytes: int = 0
-    encoding: str = "utf-8"
-    paths: list[Path] = field(default_factory=list)
-    preview: list[str] = field(default_factory=list)
-    bytes_read: int = 0
+    _fields = (
+        "words", "chars", "lines", "characters", "n_words", "replaced_bytes", "encoding", "paths", "preview",
+        "bytes_read",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        words: dict[str, int],
+        chars: dict[str, int],
+        lines: int = 0,
+        characters: int = 0,
+        n_words: int = 0,
+        replaced_bytes: int = 0,
+        encoding: str = "utf-8",
+        paths: list[Path] | None = None,
+        preview: list[str] | None = None,
+        bytes_read: int = 0,
+    ) -> None:
+        self.words = words
+        self.chars = chars
+        self.lines = lines
+        self.characters = characters
+        self.n_words = n_words
+        self.replaced_bytes = replaced_bytes
+        self.encoding = encoding
+        self.paths: list[Path] = [] if paths is None else paths
+        self.preview: list[str] = [] if preview is None else preview
+        self.bytes_read = bytes_read
 
     @property
     def distinct_words(self) -> int:

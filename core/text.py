@@ -15,16 +15,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from core.errors import InputError
+from core.records import Record
 
 
-@dataclass(slots=True)
-class NormalizedString:
-    normalized: str
-    alignments: list[tuple[int, int]]  # one original span per character of `normalized`
-    original_length: int = 0
+class NormalizedString(Record):
+    """Text with, for each of its characters, the span of the original text it came from."""
+
+    __slots__ = ("normalized", "alignments", "original_length")
+    _fields = __slots__
+
+    def __init__(self, normalized: str, alignments: list[tuple[int, int]], original_length: int = 0) -> None:
+        self.normalized = normalized
+        self.alignments = alignments  # one original span per character of `normalized`
+        self.original_length = original_length
 
     @classmethod
     def from_str(cls, text: str) -> NormalizedString:

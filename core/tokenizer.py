@@ -33,7 +33,6 @@ import gc
 import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, Generic, NamedTuple, TypeVar, overload
 
 from core.models.base import Model
@@ -798,7 +797,6 @@ class _collector_paused:
             gc.enable()
 
 
-@dataclass
 class _IdsPlan:
     """How :meth:`Tokenizer.encode_ids` runs each stage on strings.
 
@@ -809,14 +807,18 @@ class _IdsPlan:
     adds with ``add_special_tokens``; ``cache`` maps pre-tokens to their ids.
     """
 
-    key: tuple
-    normalize: Any
-    words: Any
-    piece_ids: Any
-    piece_ids_batch: Any = None
-    before: tuple[int, ...] = ()
-    after: tuple[int, ...] = ()
-    cache: dict = field(default_factory=dict)
+    __slots__ = ("key", "normalize", "words", "piece_ids", "piece_ids_batch", "before", "after", "cache")
+
+    def __init__(self, key: tuple, normalize: Any, words: Any, piece_ids: Any, piece_ids_batch: Any = None,
+                 before: tuple[int, ...] = (), after: tuple[int, ...] = ()) -> None:  # fmt: skip
+        self.key = key
+        self.normalize = normalize
+        self.words = words
+        self.piece_ids = piece_ids
+        self.piece_ids_batch = piece_ids_batch
+        self.before = before
+        self.after = after
+        self.cache: dict = {}
 
     @classmethod
     def build(cls, tok: Tokenizer, key: tuple) -> _IdsPlan:

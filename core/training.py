@@ -19,12 +19,12 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Generator, Iterable
-from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from core.errors import ConfigError, CorpusError, SubwordError
 from core.normalizers import normalizer_from_names
 from core.pre_tokenizers import pre_tokenizer_from_name
+from core.records import Record
 from core.tokenizer import AddedToken, Tokenizer
 
 # algorithm -> "module:function" of its trainer generator (imported lazily).
@@ -65,25 +65,46 @@ DEFAULT_SPECIAL_TOKENS = {
 }
 
 
-@dataclass
-class TrainOptions:
+class TrainOptions(Record):
     """Everything a training run needs besides the corpus. Unused fields are ignored
     by algorithms they do not apply to; ``extra`` holds algorithm-specific settings
-    (e.g. ``{"score": "frequency"}`` for WordPiece, ``{"textbook": True}`` for Unigram)."""
+    (e.g. ``{"score": "frequency"}`` for WordPiece, ``{"textbook": True}`` for Unigram).
+    ``options._replace(vocab_size=16000)`` is a copy with a field changed, checked again."""
 
-    algorithm: str = "bpe"
-    vocab_size: int = 8000
-    min_frequency: int = 0
-    special_tokens: list[str] | None = None  # None -> DEFAULT_SPECIAL_TOKENS[algorithm]
-    unk_token: str | None = None  # None -> the first special token that looks like an unknown token
-    normalizer: str | None = None  # e.g. "nfkc,lowercase"
-    pre_tokenizer: str | None = None  # None -> DEFAULT_PRE_TOKENIZER[algorithm]
-    limit_alphabet: int | None = None
-    end_of_word_suffix: str | None = None
-    continuing_subword_prefix: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    _fields = (
+        "algorithm", "vocab_size", "min_frequency", "special_tokens", "unk_token", "normalizer", "pre_tokenizer",
+        "limit_alphabet", "end_of_word_suffix", "continuing_subword_prefix", "extra",
+    )  # fmt: skip
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        algorithm: str = "bpe",
+        vocab_size: int = 8000,
+        min_frequency: int = 0,
+        special_tokens: list[str] | None = None,  # None -> DEFAULT_SPECIAL_TOKENS[algorithm]
+        unk_token: str | None = None,  # None -> the first special token that looks like an unknown token
+        normalizer: str | None = None,  # e.g. "nfkc,lowercase"
+        pre_tokenizer: str | None = None,  # None -> DEFAULT_PRE_TOKENIZER[algorithm]
+        limit_alphabet: int | None = None,
+        end_of_word_suffix: str | None = None,
+        continuing_subword_prefix: str | None = None,
+        extra: dict[str, Any] | None = None,
+    ) -> None:
+        self.algorithm = algorithm
+        self.vocab_size = vocab_size
+        self.min_frequency = min_frequency
+        self.special_tokens = special_tokens
+        self.unk_token = unk_token
+        self.normalizer = normalizer
+        self.pre_tokenizer = pre_tokenizer
+        self.limit_alphabet = limit_alphabet
+        self.end_of_word_suffix = end_of_word_suffix
+        self.continuing_subword_prefix = continuing_subword_prefix
+        self.extra: dict[str, Any] = {} if extra is None else extra
+        self._check()
+
+    def _check(self) -> None:
+        """Fill in the defaults that depend on the algorithm, and refuse what cannot train."""
         if self.algorithm not in TRAINERS:
             raise ConfigError(f"unknown algorithm {self.algorithm!r}; choose from {', '.join(TRAINERS)}")
         if self.special_tokens is None:
@@ -129,7 +150,7 @@ class TrainOptions:
         return self.algorithm == "bytelevel-bpe"
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return self._asdict()
 
 
 def _number_in(value, low: float, high: float) -> bool:

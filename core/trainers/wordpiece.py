@@ -45,7 +45,6 @@ Leaves out: ``tokenizers``' ``initial_alphabet`` and ``max_token_length`` option
 
 from __future__ import annotations
 
-import dataclasses
 import heapq
 from collections.abc import Generator
 
@@ -124,8 +123,7 @@ def train_wordpiece(word_counts: dict[str, int], options) -> Generator[object, N
         # The frequency score is BPE with the ## prefix on every non-initial character, which is
         # what tokenizers' WordPieceTrainer runs (it wraps a BpeTrainer): so run our BPE trainer,
         # whose merge loop is compiled, and keep its vocabulary.
-        bpe_options = dataclasses.replace(
-            options,
+        bpe_options = options._replace(
             special_tokens=specials,
             unk_token=unk,
             continuing_subword_prefix=prefix,

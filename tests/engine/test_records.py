@@ -1,4 +1,5 @@
-"""The engine's records (core.records) keep a frozen dataclass's manners: Token, AddedToken, MergeStep."""
+"""The engine's records (core.records) keep a frozen dataclass's manners (Token, AddedToken, MergeStep)
+or a plain one's (TrainOptions, CorpusCounts, NormalizedString: core.records.Record)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,54 @@ def test_fields_and_defaults():
     step = MergeStep(0, "u", "g", "ug", 1, ("ug",))
     assert step.index == -1 and step.symbols == ("ug",)
     assert {Token(1, "a", 0, 1): "x"}[Token(1, "a", 0, 1)] == "x"
+
+
+def _mutable_records():
+    from core.corpus import CorpusCounts
+    from core.text import NormalizedString
+    from core.training import TrainOptions
+
+    return [
+        TrainOptions("wordpiece", vocab_size=300, extra={"score": "frequency", "alphabet_order": ["a", "b"]}),
+        CorpusCounts({"hug": 2}, {"h": 2}, lines=1, paths=[], preview=["hug hug"]),
+        NormalizedString("ab", [(0, 1), (1, 2)], 2),
+    ]
+
+
+@pytest.mark.parametrize("index", range(3), ids=["TrainOptions", "CorpusCounts", "NormalizedString"])
+def test_each_mutable_record_keeps_a_plain_dataclass_manners(index):
+    record, other = _mutable_records()[index], _mutable_records()[(index + 1) % 3]
+    same = pickle.loads(pickle.dumps(record))  # (the explorer's worker processes pass them)
+    assert type(same) is type(record) and same == record and not (same != record)
+    assert record != other and not (record == other)
+    with pytest.raises(TypeError):
+        hash(record)  # mutable: unhashable, as a dataclass with eq and not frozen
+    first = record._fields[0]
+    setattr(same, first, "changed")
+    assert same != record
+    shown = repr(record)
+    assert shown.startswith(type(record).__name__ + "(") and all(f"{f}=" in shown for f in record._fields)
+    copy = record._replace()
+    assert copy == record and copy is not record
+    with pytest.raises(TypeError, match="no field 'nope'"):
+        record._replace(nope=1)
+
+
+def test_train_options_replace_checks_again_and_to_dict_copies_all_the_way_down():
+    from core.errors import ConfigError
+    from core.training import TrainOptions
+
+    options = TrainOptions("wordpiece", vocab_size=300, extra={"alphabet_order": ["a", "b"]})
+    assert options._replace(vocab_size=16000).vocab_size == 16000
+    assert options.vocab_size == 300
+    with pytest.raises(ConfigError):
+        options._replace(vocab_size=0)
+    with pytest.raises(ConfigError):
+        options._replace(algorithm="bytelevel-bpe")  # its pre-tokenizer must be bytelevel
+    saved = options.to_dict()
+    assert TrainOptions(**saved) == options  # what a saved run is rebuilt from
+    saved["special_tokens"].append("[CLS]")
+    saved["extra"]["alphabet_order"].append("c")
+    assert options.special_tokens == ["[UNK]"] and options.extra == {"alphabet_order": ["a", "b"]}
+    assert list(saved) == list(options._fields)
+    assert TrainOptions().extra is not TrainOptions().extra  # each its own dict

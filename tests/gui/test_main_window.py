@@ -359,7 +359,6 @@ def test_the_unigram_example_through_the_menu_trains_the_seed_recipe(qtbot, wind
     """Examples → Four sentences (Unigram), then Train, as a student would: the window must
     pass examples.json's extra.textbook to the trainer and reach the same pieces as the
     engine with those options; without the flag the trainer stops far short of them."""
-    import dataclasses
 
     from core.events import drain
     from core.training import pre_tokenize_lines, train_from_counts
@@ -378,7 +377,7 @@ def test_the_unigram_example_through_the_menu_trains_the_seed_recipe(qtbot, wind
     trained = window.state.full_tokenizer
     lines = (EXAMPLES_FILE.parent / ex["file"]).read_text(encoding="utf-8-sig").splitlines()
     engine = drain(train_from_counts(pre_tokenize_lines(lines, options), options))
-    plain = dataclasses.replace(options, extra={})
+    plain = options._replace(extra={})
     assert trained.get_vocab() == engine.get_vocab()
     without = drain(train_from_counts(pre_tokenize_lines(lines, plain), plain))
     assert trained.vocab_size > without.vocab_size  # the flag made the difference
