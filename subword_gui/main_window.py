@@ -61,6 +61,7 @@ from subword_gui.runs import (
     load_last_run,
     next_run_number,
     save_last_run,
+    write_run_project,
 )
 from subword_gui.state import AppState
 from subword_gui.status_bar import ElidedLabel, StatusBar, wrapped_tooltip
@@ -963,7 +964,7 @@ class MainWindow(QMainWindow):
             )
             return
         title = self.tr("Save tokenizer as")
-        if self._save_dialog(tok, self.state.train_options, self._corpus_list(), title):
+        if self._save_dialog(tok, self.state.train_options, self._corpus_list(), title, self.state.shown_run):
             self._save_target = (self.last_saved[0], self.last_saved[1], tok)
 
     def _corpus_list(self) -> list[str]:
@@ -979,18 +980,23 @@ class MainWindow(QMainWindow):
             run.options,
             [run.corpus] if run.corpus else [],
             self.tr("Save “{0}” as").format(run.name),
+            run,
         ):
             run.saved_to = self.last_saved[0]
             self.state.runs_changed.emit()
 
-    def _save_dialog(self, tok, options, corpus: list[str], title: str) -> bool:
+    def _save_dialog(self, tok, options, corpus: list[str], title: str, run: Run | None = None) -> bool:
         filters = ";;".join(localized_filter(f) for f, _ in SAVE_FILTERS)
         path, chosen = self._ask_save(title, "tokenizer.json", filters)
         if not path:
             return False
-        return self._write_tokenizer(tok, path, _format_for(path, chosen), options, corpus)
+        return self._write_tokenizer(tok, path, _format_for(path, chosen), options, corpus, run)
 
-    def _write_tokenizer(self, tok, path: str, fmt: str, options, corpus: list[str]) -> bool:
+    def _write_tokenizer(
+        self, tok, path: str, fmt: str, options, corpus: list[str], run: Run | None = None
+    ) -> bool:
+        """Save ``tok``; a project folder of a whole run (``run``, not cut by the slider) keeps its
+        merge log, why it stopped, its size and figures too, as a relaunch keeps the run."""
         try:
             from core.formats.detect import save_tokenizer
         except ImportError:
@@ -1005,7 +1011,11 @@ class MainWindow(QMainWindow):
 
             record = TrainingRecord.from_run(corpus, options)
         try:
-            losses = save_tokenizer(tok, path, fmt, record)
+            if fmt == "project" and run is not None and tok is run.tokenizer:
+                write_run_project(run, Path(path))
+                losses: list[str] = []
+            else:
+                losses = save_tokenizer(tok, path, fmt, record)
         except (SubwordError, OSError, ValueError) as exc:
             self.report_error(self.tr("Cannot save tokenizer"), about_file(path, exc))
             return False

@@ -110,7 +110,7 @@ def save_last_run(run: Run, data_dir: str | Path, shown_vocab_size: int | None =
     runs.mkdir(parents=True, exist_ok=True)
     folder = runs / f"{time.strftime('%Y%m%d-%H%M%S')}-{time.monotonic_ns() % 1_000_000:06d}"
     try:
-        _write_run(run, folder, shown_vocab_size)
+        write_run_project(run, folder, shown_vocab_size)
         write_atomic(data_dir / POINTER, json.dumps({"folder": folder.name}) + "\n")
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
@@ -132,7 +132,7 @@ def save_restart_runs(runs: list[Run], data_dir: str | Path) -> None:
     try:
         names = []
         for i, run in enumerate(runs):
-            _write_run(run, root / f"{i:03d}")
+            write_run_project(run, root / f"{i:03d}")
             names.append(f"{i:03d}")
         write_atomic(data_dir / RESTART_POINTER, json.dumps({"folders": names}) + "\n")
     except BaseException:
@@ -163,8 +163,10 @@ def forget_restart_runs(data_dir: str | Path) -> None:
     shutil.rmtree(data_dir / RESTART_DIR, ignore_errors=True)
 
 
-def _write_run(run: Run, folder: Path, shown_vocab_size: int | None = None) -> None:
-    """One run as a project folder (its tokenizer, log and sidecar)."""
+def write_run_project(run: Run, folder: Path, shown_vocab_size: int | None = None) -> None:
+    """One run as a project folder: its whole tokenizer, its merge log and Unigram rounds, and a
+    training record that says why it stopped, its size, duration and figures (Runs › Save… as a
+    project folder writes the same as a relaunch keeps)."""
     from core.formats.project import TrainingLog, TrainingRecord, save_project
 
     record = TrainingRecord.from_run(
@@ -203,7 +205,7 @@ def load_last_run(data_dir: str | Path) -> tuple[Run, int | None] | None:
 
 
 def _read_run(folder: Path) -> tuple[Run, int | None]:
-    """A run written by :func:`_write_run`, and the slider's size kept with it."""
+    """A run written by :func:`write_run_project`, and the slider's size kept with it."""
     from core.formats.project import load_project, load_training_log
     from core.training import TrainOptions
 

@@ -475,3 +475,31 @@ def test_renaming_in_the_list_does_not_reset_it_under_the_editor(qtbot, two_runs
     column = window.compare_panel.add_run_column(first)
     window.state.rename_run(first, "ours")  # a rename from elsewhere still refreshes every view
     assert column.source.currentText() == "ours" and resets
+
+
+def test_a_run_saved_as_a_project_folder_keeps_its_log_and_why_it_stopped(
+    qtbot, two_runs, monkeypatch, tmp_path
+):
+    """Runs › Save… as a project folder writes what a relaunch keeps of the run: its merge log and
+    a record with its size and why it stopped early, not the options alone."""
+    from core.formats.project import load_project, load_training_log
+    from subword_gui.main_window import SAVE_FILTERS
+
+    window, _bpe, _unigram = two_runs
+    early = train(qtbot, window, TrainOptions("bpe", vocab_size=5000))  # the corpus runs out of pairs
+    run = window.state.runs[-1]
+    assert run.tokenizer is early and run.stop_reason
+    window.slider.set_vocab_size(early.vocab_size - 5)  # the shown cut is not what the run saves
+    project_filter = next(f for f, fmt in SAVE_FILTERS if fmt == "project")
+    out = tmp_path / "early-run"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), project_filter))
+    window.runs_panel.select(run)
+    window.runs_panel.save_button.click()
+    assert not window.messages
+    record = json.loads((out / "training.json").read_text(encoding="utf-8"))
+    assert record["stop_reason"] == run.stop_reason
+    assert record["vocab_size"] == early.vocab_size and record["options"]["vocab_size"] == 5000
+    tok, _record = load_project(out)
+    assert tok.get_vocab() == early.get_vocab()
+    assert load_training_log(out).merges == run.merge_events and run.merge_events
+    assert run.saved_to == str(out)
