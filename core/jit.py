@@ -425,34 +425,22 @@ def main() -> int:
     load_compiled_encoders()
     print(f"jit: encoders' kernels cached ({time.perf_counter() - started:.1f} s)", file=sys.stderr)
     status = 0
-    for module in AHEAD_OF_TIME:
-        if load_ahead_of_time(module) is not None:
-            print(f"jit: {module} is compiled ahead of time already", file=sys.stderr)
-            continue
-        try:
-            built = build_ahead_of_time(module)
-        except Exception as error:  # no compiler, no headers...: the JIT kernels still work
-            print(
-                f"jit: could not compile {module} ahead of time ({error}); it will use numba's JIT",
-                file=sys.stderr,
-            )
-            status = 1
-            continue
-        print(f"jit: built {built}", file=sys.stderr)
-    for module in PLAIN_LIBRARIES:
-        if load_plain_library(module) is not None:
-            print(f"jit: {module}'s plain library is built already", file=sys.stderr)
-            continue
-        try:
-            built = build_plain_library(module)
-        except Exception as error:  # no compiler...: small jobs keep their plain Python loop
-            print(
-                f"jit: could not build {module}'s plain library ({error}); small jobs will merge in Python",
-                file=sys.stderr,
-            )
-            status = 1
-            continue
-        print(f"jit: built {built}", file=sys.stderr)
+    builds = (  # (modules, load, build, what is built, what works without it)
+        (AHEAD_OF_TIME, load_ahead_of_time, build_ahead_of_time, "the ahead-of-time extension", "it will use numba's JIT"),
+        (PLAIN_LIBRARIES, load_plain_library, build_plain_library, "the plain library", "small jobs will merge in Python"),
+    )  # fmt: skip
+    for modules, load, build, what, fallback in builds:
+        for module in modules:
+            if load(module) is not None:
+                print(f"jit: {module}: {what} is built already", file=sys.stderr)
+                continue
+            try:
+                built = build(module)
+            except Exception as error:  # no compiler, no headers...: the fallback still works
+                print(f"jit: {module}: could not build {what} ({error}); {fallback}", file=sys.stderr)
+                status = 1
+                continue
+            print(f"jit: built {built}", file=sys.stderr)
     return status
 
 

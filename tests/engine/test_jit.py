@@ -86,22 +86,29 @@ def test_the_ahead_of_time_name_follows_the_kernels_source(tmp_path, monkeypatch
     sys.modules.pop("aot_probe", None)
 
 
+def _probe_package(root, name: str, kernel_source: str, signature: str) -> str:
+    """A package ``name`` under ``root`` with one kernel (``running_maximum``) and its signature;
+    the code that registers it for ``core.jit``'s builds in a fresh process."""
+    (root / name).mkdir()
+    (root / name / "__init__.py").write_text("")
+    (root / name / "kernels.py").write_text("from core.jit import kernel\n\n\n@kernel\n" + kernel_source)
+    (root / name / "signatures.py").write_text(f"EXPORTS = {{'running_maximum': {signature!r}}}\n")
+    return (
+        f"import sys; sys.path.insert(0, {str(root)!r}); import core.jit as jit; "
+        f"jit.AHEAD_OF_TIME['{name}.kernels'] = '{name}.signatures:EXPORTS'; "
+    )
+
+
 @pytest.mark.slow
 def test_a_module_built_ahead_of_time_computes_what_its_jit_computes(tmp_path):
     # Built in a fresh process (the build sets numba's cache folder and compiler flags), in tmp_path.
-    (tmp_path / "aot_probe").mkdir()
-    (tmp_path / "aot_probe" / "__init__.py").write_text("")
-    (tmp_path / "aot_probe" / "kernels.py").write_text(
-        "from core.jit import kernel\n\n\n@kernel\ndef running_maximum(values, out):\n"
+    register = _probe_package(
+        tmp_path,
+        "aot_probe",
+        "def running_maximum(values, out):\n"
         "    best = values[0]\n    for i in range(values.shape[0]):\n"
-        "        if values[i] > best:\n            best = values[i]\n        out[i] = best\n"
-    )
-    (tmp_path / "aot_probe" / "signatures.py").write_text(
-        "EXPORTS = {'running_maximum': 'void(int64[::1], int64[::1])'}\n"
-    )
-    register = (
-        f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import core.jit as jit; "
-        "jit.AHEAD_OF_TIME['aot_probe.kernels'] = 'aot_probe.signatures:EXPORTS'; "
+        "        if values[i] > best:\n            best = values[i]\n        out[i] = best\n",
+        "void(int64[::1], int64[::1])",
     )
     built = _fresh_python(register + "print(jit.build_ahead_of_time('aot_probe.kernels').name)")
     assert built.startswith("_kernels_aot_") and (tmp_path / "aot_probe" / built).is_file()
@@ -120,21 +127,15 @@ def test_a_module_built_ahead_of_time_computes_what_its_jit_computes(tmp_path):
 def test_a_plain_library_computes_what_its_jit_computes_without_numpy(tmp_path):
     # Built in a fresh process as above; used in another that never imports numpy: array.array
     # buffers and spans of them in, a pair of ints and written arrays out.
-    (tmp_path / "lib_probe").mkdir()
-    (tmp_path / "lib_probe" / "__init__.py").write_text("")
-    (tmp_path / "lib_probe" / "kernels.py").write_text(
-        "from core.jit import kernel\n\n\n@kernel\ndef running_maximum(values, flags, out, start):\n"
+    register = _probe_package(
+        tmp_path,
+        "lib_probe",
+        "def running_maximum(values, flags, out, start):\n"
         "    best = values[0]\n    changes = 0\n    for i in range(values.shape[0]):\n"
         "        if values[i] > best:\n            best = values[i]\n            changes += 1\n"
         "        out[i] = best + start\n        flags[i] = values[i] == best\n"
-        "    return changes, out.shape[0]\n"
-    )
-    (tmp_path / "lib_probe" / "signatures.py").write_text(
-        "EXPORTS = {'running_maximum': 'UniTuple(int64, 2)(int32[::1], bool_[::1], int64[::1], int64)'}\n"
-    )
-    register = (
-        f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import core.jit as jit; "
-        "jit.AHEAD_OF_TIME['lib_probe.kernels'] = 'lib_probe.signatures:EXPORTS'; "
+        "    return changes, out.shape[0]\n",
+        "UniTuple(int64, 2)(int32[::1], bool_[::1], int64[::1], int64)",
     )
     built = _fresh_python(register + "print(jit.build_plain_library('lib_probe.kernels').name)")
     assert built.startswith("_kernels_lib_") and (tmp_path / "lib_probe" / built).is_file()
