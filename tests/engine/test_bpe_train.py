@@ -6,6 +6,8 @@ comments), not produced by our code.
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -263,9 +265,12 @@ def test_setup_helpers_match_plain_python():
 
 def test_the_plain_library_sets_up_the_same_first_heap():
     # The same set-up on array.array buffers, through the plain shared library (no numpy).
+    from core.jit import JIT_ONLY_VARIABLE
     from core.trainers.bpe_merge import MergeState, plain_merge_kernels
     from core.trainers.flat_arrays import PlainArrays
 
+    if os.environ.get(JIT_ONLY_VARIABLE) == "1":  # (this module's "jit" build parameter)
+        pytest.skip("numba's JIT is forced for this run: the plain library is not loaded")
     kernels = plain_merge_kernels()
     if kernels is None:
         pytest.skip("the BPE kernels' plain library is not built here (python -m core.jit builds it)")
