@@ -1005,16 +1005,16 @@ class MainWindow(QMainWindow):
                 self.tr("Saving tokenizer files is not available in this build yet."),
             )
             return False
-        record = None
-        if fmt == "project" and options is not None:
-            from core.formats.project import TrainingRecord
-
-            record = TrainingRecord.from_run(corpus, options)
         try:
             if fmt == "project" and run is not None and tok is run.tokenizer:
                 write_run_project(run, Path(path))
                 losses: list[str] = []
             else:
+                record = None
+                if fmt == "project" and options is not None:
+                    from core.formats.project import TrainingRecord
+
+                    record = TrainingRecord.from_run(corpus, options)
                 losses = save_tokenizer(tok, path, fmt, record)
         except (SubwordError, OSError, ValueError) as exc:
             self.report_error(self.tr("Cannot save tokenizer"), about_file(path, exc))

@@ -235,7 +235,8 @@ def _plain_words(word_counts: dict[str, int], joined: str, chars: list[str], tok
 
     Without affixes one ``str.translate`` of ``joined`` gives every id as a character at once
     (the words keep their lengths unless a character outside the alphabet is dropped);
-    otherwise, and then, word by word (``bpe_python.word_ids``).
+    otherwise, and then, through ``bpe_python.word_ids`` (two translates with one affix, else a
+    loop over the words).
     """
     if not prefix and not suffix:
         ids = joined.translate({ord(ch): chr(token_to_id[ch]) if ch in known else None for ch in chars})

@@ -391,6 +391,7 @@ class TrainingPanel(QWidget):
         self.last_run_facts: dict = {}
         self.curve: list = []
         self._options: TrainOptions | None = None
+        self._alphabet = None  # the run's TrainingAlphabet (see _clear_run)
         self._extra: dict[str, dict] = {}
         self._merge_x: list[int] = []
         self._merge_y: list[int] = []
@@ -890,9 +891,7 @@ class TrainingPanel(QWidget):
     def _show_step_preview(self) -> None:
         """While stepping, the other panels segment with the merges learned so far."""
         try:
-            preview = step_preview(
-                self.state.corpus, self._options, self.merge_model.rows, getattr(self, "_alphabet", None)
-            )
+            preview = step_preview(self.state.corpus, self._options, self.merge_model.rows, self._alphabet)
         except Exception:  # noqa: BLE001 - a preview is an extra; the merge log is already shown
             return
         if preview is not None:
