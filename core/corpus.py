@@ -101,11 +101,6 @@ class CorpusCounts(Record):
     text before normalization, line ends excluded.
     """
 
-    _fields = (
-        "words", "chars", "lines", "characters", "n_words", "replaced_bytes", "encoding", "paths", "preview",
-        "bytes_read",
-    )  # fmt: skip
-
     def __init__(
         self,
         words: dict[str, int],

@@ -59,14 +59,14 @@ class Record:
     a tenth of a whole BPE job on a short novel.
 
         >>> class Pair(Record):
-        ...     _fields = ("left", "right")
         ...     def __init__(self, left: str, right: str = "") -> None:
         ...         self.left, self.right = left, right
         >>> Pair("a", "b"), Pair("a") == Pair("a", ""), Pair("a", "b")._replace(right="c")
         (Pair(left='a', right='b'), True, Pair(left='a', right='c'))
 
-    A subclass writes its ``__init__`` (the place for defaults and checks) and names its fields,
-    in that order, in ``_fields``; it gets the repr, equality with a record of its own class only
+    A subclass writes its ``__init__`` (the place for defaults and checks), whose parameters are
+    its fields, in order (``_fields``, read off ``__init__`` when the class is made, so they are
+    named once); it gets the repr, equality with a record of its own class only
     (unhashable, as a dataclass that is not frozen), ``_replace`` (a new record through
     ``__init__``, so checks run again, as ``dataclasses.replace``) and ``_asdict`` (lists, tuples
     and dicts inside copied, as ``dataclasses.asdict``). The same names as a named tuple's.
@@ -74,6 +74,11 @@ class Record:
 
     __slots__ = ()
     _fields: tuple[str, ...] = ()
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        code = cls.__init__.__code__
+        cls._fields = code.co_varnames[1 : code.co_argcount]  # (after self; no *args, no keyword-only)
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)

@@ -24,7 +24,6 @@ class NormalizedString(Record):
     """Text with, for each of its characters, the span of the original text it came from."""
 
     __slots__ = ("normalized", "alignments", "original_length")
-    _fields = __slots__
 
     def __init__(self, normalized: str, alignments: list[tuple[int, int]], original_length: int = 0) -> None:
         self.normalized = normalized

@@ -71,11 +71,6 @@ class TrainOptions(Record):
     (e.g. ``{"score": "frequency"}`` for WordPiece, ``{"textbook": True}`` for Unigram).
     ``options._replace(vocab_size=16000)`` is a copy with a field changed, checked again."""
 
-    _fields = (
-        "algorithm", "vocab_size", "min_frequency", "special_tokens", "unk_token", "normalizer", "pre_tokenizer",
-        "limit_alphabet", "end_of_word_suffix", "continuing_subword_prefix", "extra",
-    )  # fmt: skip
-
     def __init__(
         self,
         algorithm: str = "bpe",

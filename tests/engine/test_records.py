@@ -95,3 +95,19 @@ def test_train_options_replace_checks_again_and_to_dict_copies_all_the_way_down(
     assert options.special_tokens == ["[UNK]"] and options.extra == {"alphabet_order": ["a", "b"]}
     assert list(saved) == list(options._fields)
     assert TrainOptions().extra is not TrainOptions().extra  # each its own dict
+
+
+def test_a_records_fields_are_its_init_parameters_in_order():
+    # Named once, in __init__: a parameter added there is compared, shown and replaced too.
+    from core.records import Record
+
+    class Span(Record):
+        def __init__(self, start: int, end: int = 0, label: str = "") -> None:
+            local = start + end  # (a local variable is not a field)
+            self.start, self.end, self.label = start, end, label
+            del local
+
+    assert Span._fields == ("start", "end", "label")
+    assert Span(1, 2, "a") != Span(1, 2, "b")
+    assert repr(Span(1)) == "Span(start=1, end=0, label='')"
+    assert Span(1, 2)._replace(label="x") == Span(1, 2, "x")
