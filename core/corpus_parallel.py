@@ -116,6 +116,10 @@ def count_file_parallel(path: Path, counter, encoding: str, done_before: int, to
 
     size = path.stat().st_size
     ranges = split_at_line_ends(path, size, workers)
+    # subtle: workers start in the engine's folder (a `core` folder where the user stands must not
+    # shadow the engine), so a relative path would name another file there: `subword count
+    # README.md` counted the project's own README. They get the absolute path.
+    where = os.path.abspath(path)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [_ROOT, os.environ.get("PYTHONPATH")])))
     procs: list[subprocess.Popen] = []
     conns: dict[Connection, int] = {}
@@ -130,7 +134,7 @@ def count_file_parallel(path: Path, counter, encoding: str, done_before: int, to
             )
             procs.append(proc)
             assert proc.stdin is not None and proc.stdout is not None  # both are pipes
-            task = (str(path), start, stop, encoding, counter.options, os.getpid())
+            task = (where, start, stop, encoding, counter.options, os.getpid())
             proc.stdin.write(pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL))
             proc.stdin.close()
             conns[Connection(os.dup(proc.stdout.fileno()), writable=False)] = i
@@ -155,8 +159,8 @@ def count_file_parallel(path: Path, counter, encoding: str, done_before: int, to
                     done[i] = ranges[i][1] - ranges[i][0]
                     conn.close()
                     del conns[conn]
-                else:  # "error": the worker's one-line message
-                    raise CorpusError(value)
+                else:  # "error": the worker's one-line message, naming the file as the user did
+                    raise CorpusError(value.replace(where, str(path)))
             now = sum(done)
             if now != reported and conns:
                 reported = now

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import io
 import multiprocessing
+import os
 import pickle
 import threading
 from collections.abc import Callable, Iterator
@@ -94,7 +95,7 @@ def encode_file_ids(
     context = multiprocessing.get_context(method)
     done = 0
     try:
-        jobs = [(str(path), start, stop) for start, stop in ranges]
+        jobs = [(os.path.abspath(path), start, stop) for start, stop in ranges]  # workers may stand elsewhere
         for (start, stop), text in zip(ranges, _in_order(context, max(1, workers), initargs, jobs)):
             write(text)
             done += stop - start

@@ -107,7 +107,7 @@ def open_tokenizer(
     path = Path(path)
     # subtle: before any open: a FIFO would block the read forever
     require_regular_file(path, FormatError, "a tokenizer file or folder", allow_folder=True)
-    recover_folder(path if path.is_dir() else path.parent)
+    left_alone = recover_folder(path if path.is_dir() else path.parent)
     if format is None:
         format, main = detect_format(path)
     else:
@@ -125,6 +125,7 @@ def open_tokenizer(
     except ConfigError as e:  # a model refusing what a file says is still a bad file
         raise FormatError(f"{main}: {e}") from None
     loaded.path = path
+    loaded.warnings[:0] = left_alone
     return loaded
 
 
