@@ -22,6 +22,33 @@ from core.errors import FormatError
 if TYPE_CHECKING:
     import regex
 
+# The largest published vocabularies hold a few hundred thousand tokens (Gemma's 262,144,
+# o200k's 200,019, Mistral's tekken 131,072): 10 million is forty times that, and beyond it
+# a file claims a vocabulary no model has, only an allocation that exhausts memory.
+MAX_VOCAB_SIZE = 10_000_000
+# Ids are int32 everywhere tokenizers exchange them (`tokenizers`, SentencePiece, numpy arrays here).
+MAX_TOKEN_ID = 2**31 - 1
+# A count in a counts file: two of them (a pair's) must add up inside int64.
+MAX_COUNT = 2**62
+# What a gzip file may inflate to: CLIP's merges inflate to a few MB; a file that inflates
+# further is not one (a 38 MB file can inflate to gigabytes).
+MAX_INFLATED_BYTES = 64 << 20
+
+
+def check_bound(value: int, bound: int, what: str, where: str, error: type[Exception] = FormatError) -> None:
+    """``error`` in one line when ``value`` passes ``bound`` (named, with why it is there).
+
+    >>> check_bound(10**12, MAX_VOCAB_SIZE, "default_vocab_size", "tekken.json")
+    Traceback (most recent call last):
+    core.errors.FormatError: tekken.json: default_vocab_size 1,000,000,000,000 is beyond the bound ...
+    """
+    if value > bound:
+        raise error(
+            f"{where}: {what} {value:,} is beyond the bound of {bound:,} (core.limits: no real file "
+            "comes near it)"
+        )
+
+
 # A pattern from a file runs with a time bound per call: this long, plus this long per
 # character of text. Real split patterns find their pieces at well over 1 MB/s, so the
 # bound is ~100 times what they need; a pattern that backtracks without end ("(a|aa)+$"
