@@ -39,6 +39,7 @@ from pathlib import Path
 from core.corpus_parallel import available_cpus, split_at_line_ends
 from core.errors import CorpusError
 from core.events import Progress
+from core.lifeline import exit_with_parent, started_from_main_thread
 
 # Below this a file is encoded in one process (forked workers start fast, but a small
 # file is done before they would pay off).
@@ -122,7 +123,9 @@ def _in_order(context, workers: int, initargs: tuple, jobs: list) -> Iterator[st
     try:
         for _ in range(min(workers, len(jobs))):
             ours, theirs = context.Pipe()
-            process = context.Process(target=_work, args=(theirs, *initargs), daemon=True)
+            process = context.Process(
+                target=_work, args=(theirs, os.getpid(), started_from_main_thread(), *initargs), daemon=True
+            )
             process.start()
             theirs.close()
             started.append((process, ours))
@@ -162,10 +165,12 @@ def _in_order(context, workers: int, initargs: tuple, jobs: list) -> Iterator[st
             process.join()
 
 
-def _work(conn, pickled: bytes | None) -> None:
-    """A worker: encode each range sent until the pipe closes; an error goes back as a value."""
+def _work(conn, parent: int, by_signal: bool, pickled: bytes | None) -> None:
+    """A worker: encode each range sent until the pipe closes; an error goes back as a value.
+    It ends with its parent, however the parent died (``core.lifeline``)."""
     import signal
 
+    exit_with_parent(parent, by_signal)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle: it stops us
     _start_worker(pickled)
     while True:
