@@ -201,6 +201,9 @@ class TiktokenBPE:
     """
 
     unk_token = None
+    # text with a surrogate is taken as tiktoken's encode takes it: a pair joined, a lone one
+    # U+FFFD (its test_encode_surrogate_pairs); see Tokenizer._checked
+    surrogates = "replace"
 
     def __init__(self, ranks: dict[bytes, int]):
         self.ranks = dict(ranks)
