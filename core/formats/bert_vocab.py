@@ -123,8 +123,35 @@ def sniff(head) -> bool:
     return not head.binary and all(b" " not in ln.strip() for ln in head.lines)
 
 
-def open_file(path: Path, pattern: str | None = None):
-    """BERT's whole pipeline around the vocabulary, its settings guessed from the tokens.
+def guess_lowercase(vocab: dict[str, int]) -> tuple[bool, str]:
+    """Whether a bare vocab.txt was made for lowercased text, and why in a few words.
+
+    Cased when word pieces that lowercasing could never produce come with their lowercase
+    forms too (``The`` and ``the``), for at least 0.5 % of the word pieces (and three);
+    otherwise lowercase, the default of `tokenizers`' ``BertWordPieceTokenizer`` and
+    `transformers`' ``BertTokenizer``. A capital letter alone says little: the uncased
+    BERT vocabulary holds ``ℝ`` (which has no lowercase) and a few symbols.
+
+    >>> guess_lowercase({"[UNK]": 0, "the": 1, "The": 2, "a": 3, "A": 4, "is": 5, "Is": 6})
+    (False, "3 of 6 word pieces have their lowercase form too (e.g. 'The' and 'the')")
+    """
+    words = [t.removeprefix("##") for t in vocab if not (t.startswith("[") and t.endswith("]"))]
+    known = set(words)
+    paired = [w for w in words if w.lower() != w and w.lower() in known]
+    if len(paired) >= max(3, len(words) // 200):
+        return False, (
+            f"{len(paired)} of {len(words)} word pieces have their lowercase form too "
+            f"(e.g. {paired[0]!r} and {paired[0].lower()!r})"
+        )
+    return True, (
+        f"only {len(paired)} of {len(words)} word pieces have an upper-case form beside their "
+        "lowercase one: assumed lowercase, the BERT libraries' default"
+    )
+
+
+def open_file(path: Path, pattern: str | None = None, lowercase: bool | None = None):
+    """BERT's whole pipeline around the vocabulary, its settings guessed from the tokens
+    (``lowercase`` True/False overrides the guess of :func:`guess_lowercase`).
 
     ``pattern`` is unused.
     """
@@ -141,9 +168,11 @@ def open_file(path: Path, pattern: str | None = None):
     if unk is None:
         raise FormatError(f"{path} has no unknown token ([UNK]): not a BERT vocab.txt")
     model = WordPiece(vocab, unk, "##", 100)
-    # subtle: uncased BERT vocabularies hold no upper-case letters; cased ones many.
     words = [t for t in vocab if not (t.startswith("[") and t.endswith("]"))]
-    lowercase = not any(c.isupper() for t in words for c in t)
+    if lowercase is None:
+        lowercase, why = guess_lowercase(vocab)
+    else:
+        why = "as asked (--lowercase)" if lowercase else "as asked (--cased)"
     # subtle: accent stripping (NFD, marks dropped) turns every Hangul syllable into jamo
     # and 'é' into 'e'; a vocabulary that holds such characters was not made with it.
     strip_accents = lowercase and not any(
@@ -159,7 +188,7 @@ def open_file(path: Path, pattern: str | None = None):
     )
     warnings = [
         f"{path.name} holds no normalizer settings: assumed BERT's, with lowercase={lowercase} "
-        f"({'no' if lowercase else 'some'} upper-case letters in the vocabulary) and "
+        f"({why}; choose with --lowercase or --cased) and "
         f"strip_accents={strip_accents} ({'no' if strip_accents else 'some'} precomposed letters such as "
         "Hangul syllables or accented Latin in it)"
     ]
