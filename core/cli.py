@@ -435,6 +435,7 @@ def _add_encode_options(p: argparse.ArgumentParser) -> None:
         help="split pattern of a tiktoken rank file: gpt2, cl100k_base, o200k_base or a regex "
         "(default: the one its number of ranks suggests)",
     )
+    _add_casing_options(p)
     p.add_argument(
         "--allow-special",
         action="store_true",
@@ -526,13 +527,13 @@ def _encode_subword_nmt(args: argparse.Namespace) -> int:
     return 0
 
 
-def load_model_path(path: Path, pattern: str | None = None):
+def load_model_path(path: Path, pattern: str | None = None, lowercase: bool | None = None):
     """A tokenizer from any supported file or folder (see core.formats.registry); warnings go to stderr."""
     from core.formats.detect import open_tokenizer
 
     if not path.exists():
         raise FormatError(f"--model {path} does not exist")
-    loaded = open_tokenizer(path, pattern=pattern)
+    loaded = open_tokenizer(path, pattern=pattern, lowercase=lowercase)
     for warning in loaded.warnings:
         print(f"subword: warning: {warning}", file=sys.stderr)
     return loaded.tokenizer
@@ -599,7 +600,7 @@ def _cmd_encode(args: argparse.Namespace) -> int:
         # subtle: inf would make every piece but the best weigh nothing and print an empty line; NaN compares false
         if not (math.isfinite(args.alpha) and args.alpha > 0):
             raise SubwordError(f"--alpha must be a finite number greater than 0, not {args.alpha}")
-    tokenizer = load_model_path(args.model, args.pattern)
+    tokenizer = load_model_path(args.model, args.pattern, args.lowercase)
     if args.allow_special:
         tokenizer.encode_special_tokens = False
     if args.ids:
@@ -698,6 +699,22 @@ def _encode_ids(tokenizer, args: argparse.Namespace) -> int:
 # -- convert ---------------------------------------------------------------------------
 
 
+def _add_casing_options(p: argparse.ArgumentParser) -> None:
+    """``--lowercase/--cased``: a bare BERT vocab.txt does not say; the guess is in its warning."""
+    casing = p.add_mutually_exclusive_group()
+    casing.add_argument(
+        "--lowercase",
+        dest="lowercase",
+        action="store_const",
+        const=True,
+        help="a BERT vocab.txt: lowercase the text (uncased BERT; the default when the vocabulary "
+        "does not show it is cased)",
+    )
+    casing.add_argument(
+        "--cased", dest="lowercase", action="store_const", const=False, help="a BERT vocab.txt: keep case"
+    )
+
+
 def _add_convert_options(p: argparse.ArgumentParser) -> None:
     from core.formats.registry import FORMATS, LOAD_FORMATS, SAVE_FORMATS
 
@@ -716,6 +733,7 @@ def _add_convert_options(p: argparse.ArgumentParser) -> None:
         help="split pattern of a tiktoken rank file: gpt2, cl100k_base, o200k_base or a regex "
         "(default: the one its number of ranks suggests)",
     )
+    _add_casing_options(p)
 
 
 def _cmd_convert(args: argparse.Namespace) -> int:
@@ -723,7 +741,12 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     from core.formats.detect import convert
 
     loaded, losses = convert(
-        args.input, args.output, args.to, pattern=args.pattern, source_format=args.source_format
+        args.input,
+        args.output,
+        args.to,
+        pattern=args.pattern,
+        source_format=args.source_format,
+        lowercase=args.lowercase,
     )
     for warning in loaded.warnings:
         print(f"subword: warning: {warning}", file=sys.stderr)

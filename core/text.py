@@ -82,7 +82,9 @@ def check_text(text, what: str = "text") -> str:
     string can hold a lone surrogate (``"\\ud800"``, e.g. from ``surrogateescape``
     or half of a UTF-16 pair); it is not a Unicode character, cannot be written as
     UTF-8, and `tokenizers` refuses it too. Every entry point refuses it the same
-    way, so no model quietly maps it to ``<unk>`` while another crashes.
+    way, so no model quietly maps it to ``<unk>`` while another crashes; the one exception
+    follows its reference library: a rank-file (tiktoken) model declares
+    ``surrogates = "replace"`` and takes such text as tiktoken does (:func:`replace_surrogates`).
 
     >>> check_text("철수 👋🏽")
     '철수 👋🏽'
@@ -97,3 +99,27 @@ def check_text(text, what: str = "text") -> str:
                 "not a Unicode character (decode the bytes with errors='replace' first)"
             )
     return text
+
+
+def replace_surrogates(text: str) -> tuple[str, list[int] | None]:
+    """``text`` as tiktoken's ``encode`` takes one that UTF-8 cannot hold: a surrogate pair
+    joined into its character, a lone surrogate replaced by U+FFFD (a round trip through
+    UTF-16, as tiktoken does); with, when pairs were joined, the position in ``text`` of each
+    character of the result and of its end (None: the positions did not move).
+
+    >>> replace_surrogates("a\\ud83d\\udc4d\\ud800")
+    ('a👍�', [0, 1, 3, 4])
+    """
+    if text.isascii() or _LONE_SURROGATE.search(text) is None:
+        return text, None
+    fixed = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if len(fixed) == len(text):
+        return fixed, None
+    positions = []
+    i, n = 0, len(text)
+    while i < n:
+        positions.append(i)
+        pair = "\ud800" <= text[i] <= "\udbff" and i + 1 < n and "\udc00" <= text[i + 1] <= "\udfff"
+        i += 2 if pair else 1
+    positions.append(n)
+    return fixed, positions

@@ -38,7 +38,7 @@ from typing import Any, Generic, NamedTuple, TypeVar, overload
 from core.models.base import Model
 from core.normalizers import RUST_WHITESPACE
 from core.records import frozen_record
-from core.text import NormalizedString, check_text
+from core.text import NormalizedString, check_text, replace_surrogates
 
 T = TypeVar("T")
 
@@ -420,9 +420,18 @@ class Tokenizer:
             return self.pre_tokenizer.pre_tokenize(text, first_section=first_section)
         return self.pre_tokenizer.pre_tokenize(text)
 
+    def _checked(self, text) -> tuple[str, list[int] | None]:
+        """``text`` as the model takes it, with the positions of :func:`core.text.replace_surrogates`
+        (None: the same). ``check_text``'s rule refuses a lone surrogate, as `tokenizers` does;
+        a model that declares ``surrogates = "replace"`` (tiktoken's ranks) takes text as
+        tiktoken's ``encode`` does, a surrogate pair joined and a lone one U+FFFD."""
+        if getattr(self.model, "surrogates", None) == "replace" and isinstance(text, str):
+            return replace_surrogates(text)
+        return check_text(text), None
+
     def pieces(self, text: str) -> list[NormalizedString]:
         """The pre-tokens of ``text`` (added tokens left out), aligned to ``text``."""
-        check_text(text)
+        text = self._checked(text)[0]
         out = []
         for i, (start, end, added) in enumerate(self._sections(text)):
             if added is None and end > start:
@@ -439,11 +448,13 @@ class Tokenizer:
 
         Most tokenizers encode a text chunk by chunk, each distinct chunk (a word, mostly)
         through the stages once (``core.encode_chunks``); the rest take the general path."""
-        check_text(text)
+        text, positions = self._checked(text)
         plan = self._chunk_plan()
         enc = plan.encode(text) if plan is not None else None
         if enc is None:
             enc = self._encode_general(text)
+        if positions is not None:  # offsets into the text as given, before pairs were joined
+            enc.offsets[:] = [(positions[a], positions[b]) for a, b in enc.offsets]
         if self.post_processor is not None:
             enc = post_process(self.post_processor, enc, add_special_tokens)
         return enc
@@ -512,10 +523,13 @@ class Tokenizer:
             out: list[Encoding] = []
             texts = list(texts)
             for at in range(0, len(texts), _OFFSETS_BATCH_TEXTS):
-                batch = [check_text(t) for t in texts[at : at + _OFFSETS_BATCH_TEXTS]]
-                for text, enc in zip(batch, plan.encode_many(batch)):
+                checked = [self._checked(t) for t in texts[at : at + _OFFSETS_BATCH_TEXTS]]
+                batch = [text for text, _ in checked]
+                for (text, positions), enc in zip(checked, plan.encode_many(batch)):
                     if enc is None:
                         enc = self._encode_general(text)
+                    if positions is not None:
+                        enc.offsets[:] = [(positions[a], positions[b]) for a, b in enc.offsets]
                     if self.post_processor is not None:
                         enc = post_process(self.post_processor, enc, add_special_tokens)
                     out.append(enc)
@@ -614,8 +628,7 @@ class Tokenizer:
         ``.model``): each normalized text is one piece, so the texts go to the model as they
         are, normalized together where the normalizer can (``normalize_many``), with no cache
         of whole texts (most lines are seen once; the model caches their words)."""
-        for text in texts:
-            check_text(text)  # the same rule as encode: str only, no lone surrogates
+        texts = [self._checked(text)[0] for text in texts]  # the same rule as encode
         normalizer = self.normalizer
         if normalizer is None:
             normalized = texts
@@ -631,7 +644,7 @@ class Tokenizer:
 
     def _parts(self, plan: _IdsPlan, text: str) -> list:
         """The pre-tokens of ``text`` (strings) and the ids of its added tokens (ints), in order."""
-        check_text(text)  # the same rule as encode: str only, no lone surrogates
+        text = self._checked(text)[0]  # the same rule as encode
         words, normalize = plan.words, plan.normalize
         if self._indexed_for is not self.normalizer:  # the normalizer was swapped since
             self._index_normalized_tokens()
@@ -687,7 +700,7 @@ class Tokenizer:
         With ``holes``, a pre-token not in the cache is not encoded here: ``(len(ids), word)``
         goes to ``holes`` and the word to ``missing`` (numbered in order), for the caller to
         encode all of them at once and fill the holes."""
-        check_text(text)  # the same rule as encode: str only, no lone surrogates
+        text = self._checked(text)[0]  # the same rule as encode
         cache, words, piece_ids, normalize = plan.cache, plan.words, plan.piece_ids, plan.normalize
         if self._indexed_for is not self.normalizer:  # the normalizer was swapped since
             self._index_normalized_tokens()

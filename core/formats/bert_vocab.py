@@ -106,6 +106,8 @@ def save_bert_vocab(model_or_vocab, path) -> None:
     write_atomic(Path(path), text)
 
 
+# BERT's special tokens, which readers of a vocab.txt expect in it.
+BERT_SPECIALS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
 # The unknown tokens a vocab.txt is opened with, the first found (BERT's, then SentencePiece's).
 UNKNOWN_TOKENS = ("[UNK]", "<unk>", "[unk]")
 
@@ -123,13 +125,48 @@ def sniff(head) -> bool:
     return not head.binary and all(b" " not in ln.strip() for ln in head.lines)
 
 
-def open_file(path: Path, pattern: str | None = None):
-    """BERT's whole pipeline around the vocabulary, its settings guessed from the tokens.
+def guess_lowercase(vocab: dict[str, int]) -> tuple[bool, str]:
+    """Whether a bare vocab.txt was made for lowercased text, and why in a few words.
+
+    Cased when word pieces that lowercasing could never produce come with their lowercase
+    forms too (``The`` and ``the``), for at least 0.5 % of the word pieces (and three);
+    otherwise lowercase, the default of `tokenizers`' ``BertWordPieceTokenizer`` and
+    `transformers`' ``BertTokenizer``. A capital letter alone says little: the uncased
+    BERT vocabulary holds ``ℝ`` (which has no lowercase) and a few symbols.
+
+    >>> guess_lowercase({"[UNK]": 0, "the": 1, "The": 2, "a": 3, "A": 4, "is": 5, "Is": 6})
+    (False, "3 of 6 word pieces have their lowercase form too (e.g. 'The' and 'the')")
+    """
+    words = [t.removeprefix("##") for t in vocab if not (t.startswith("[") and t.endswith("]"))]
+    known = set(words)
+    paired = [w for w in words if w.lower() != w and w.lower() in known]
+    if len(paired) >= max(3, len(words) // 200):
+        return False, (
+            f"{len(paired)} of {len(words)} word pieces have their lowercase form too "
+            f"(e.g. {paired[0]!r} and {paired[0].lower()!r})"
+        )
+    return True, (
+        f"only {len(paired)} of {len(words)} word pieces have an upper-case form beside their "
+        "lowercase one: assumed lowercase, the BERT libraries' default"
+    )
+
+
+def _guess_strip_accents(words: list[str], lowercase: bool) -> bool:
+    """subtle: accent stripping (NFD, marks dropped) turns every Hangul syllable into jamo and
+    'é' into 'e'; a vocabulary that holds such characters was not made with it."""
+    import unicodedata
+
+    return lowercase and not any(
+        unicodedata.normalize("NFD", c) != c for t in words for c in t.removeprefix("##")
+    )
+
+
+def open_file(path: Path, pattern: str | None = None, lowercase: bool | None = None):
+    """BERT's whole pipeline around the vocabulary, its settings guessed from the tokens
+    (``lowercase`` True/False overrides the guess of :func:`guess_lowercase`).
 
     ``pattern`` is unused.
     """
-    import unicodedata
-
     from core import decoders
     from core.formats.common import LoadedTokenizer
     from core.normalizers import BertNormalizer
@@ -141,15 +178,13 @@ def open_file(path: Path, pattern: str | None = None):
     if unk is None:
         raise FormatError(f"{path} has no unknown token ([UNK]): not a BERT vocab.txt")
     model = WordPiece(vocab, unk, "##", 100)
-    # subtle: uncased BERT vocabularies hold no upper-case letters; cased ones many.
     words = [t for t in vocab if not (t.startswith("[") and t.endswith("]"))]
-    lowercase = not any(c.isupper() for t in words for c in t)
-    # subtle: accent stripping (NFD, marks dropped) turns every Hangul syllable into jamo
-    # and 'é' into 'e'; a vocabulary that holds such characters was not made with it.
-    strip_accents = lowercase and not any(
-        unicodedata.normalize("NFD", c) != c for t in words for c in t.removeprefix("##")
-    )
-    specials = [t for t in ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]") if t in vocab]
+    if lowercase is None:
+        lowercase, why = guess_lowercase(vocab)
+    else:
+        why = "as asked (--lowercase)" if lowercase else "as asked (--cased)"
+    strip_accents = _guess_strip_accents(words, lowercase)
+    specials = [t for t in BERT_SPECIALS if t in vocab]
     tok = Tokenizer(
         model,
         normalizer=BertNormalizer(strip_accents=strip_accents, lowercase=lowercase),
@@ -159,7 +194,7 @@ def open_file(path: Path, pattern: str | None = None):
     )
     warnings = [
         f"{path.name} holds no normalizer settings: assumed BERT's, with lowercase={lowercase} "
-        f"({'no' if lowercase else 'some'} upper-case letters in the vocabulary) and "
+        f"({why}; choose with --lowercase or --cased) and "
         f"strip_accents={strip_accents} ({'no' if strip_accents else 'some'} precomposed letters such as "
         "Hangul syllables or accented Latin in it)"
     ]
@@ -182,8 +217,18 @@ def save_file(tok, path: Path, record=None) -> list[str]:
             f"{d.get('type')} vocabulary has none (a byte-level vocabulary spells every text with its "
             "bytes): save it as tokenizer.json"
         )
+    # tokenizers' BertWordPieceTokenizer refuses a vocab.txt without [SEP] and [CLS]: BERT's
+    # special tokens the vocabulary lacks are written after it (its ids do not move)
+    added = [t for t in BERT_SPECIALS if t not in vocab and t != "[UNK]"]
+    after = max(vocab.values(), default=-1) + 1
+    vocab = vocab_by_id(vocab) | {t: after + k for k, t in enumerate(added)}
     save_bert_vocab(vocab, path)
     losses = []
+    if added:
+        losses.append(
+            f"vocab.txt readers (tokenizers' BertWordPieceTokenizer) need BERT's special tokens: "
+            f"{', '.join(added)} written after the vocabulary (ids {after}-{after + len(added) - 1})"
+        )
     if "[UNK]" not in vocab:
         losses.append("vocab.txt readers expect an [UNK] token, which this vocabulary lacks")
     if d.get("type") != "WordPiece":
@@ -193,15 +238,29 @@ def save_file(tok, path: Path, record=None) -> list[str]:
         )
     elif d.get("continuing_subword_prefix", "##") != "##":
         losses.append(f"vocab.txt does not record the subword prefix {d['continuing_subword_prefix']!r}")
-    if tok.normalizer is not None and not isinstance(tok.normalizer, BertNormalizer):
+    # what a reader of the file will assume (this module's open_file, BertWordPieceTokenizer)
+    words = [t for t in vocab if not (t.startswith("[") and t.endswith("]"))]
+    lowercase = guess_lowercase(vocab)[0]
+    strip_accents = _guess_strip_accents(words, lowercase)
+    norm = tok.normalizer
+    had = describe(norm) if norm is not None else "no normalizer"
+    if not (
+        isinstance(norm, BertNormalizer)
+        and norm.clean_text
+        and norm.handle_chinese_chars
+        and norm.lowercase == lowercase
+        and bool(lowercase if norm.strip_accents is None else norm.strip_accents) == strip_accents
+    ):
         losses.append(
-            f"vocab.txt carries no normalizer: {describe(tok.normalizer)} is lost (readers assume BERT's)"
+            "vocab.txt carries no normalizer and readers apply BERT's: control characters removed, "
+            f"each CJK ideograph split off, lowercase={lowercase}, strip_accents={strip_accents} (as "
+            f"guessed from this vocabulary; --lowercase/--cased choose when reading); this tokenizer "
+            f"had {had}, so text may encode differently"
         )
-    elif isinstance(tok.normalizer, BertNormalizer):
-        losses.append("vocab.txt does not record the BertNormalizer settings (lowercase, accents)")
-    if tok.pre_tokenizer is not None and not isinstance(tok.pre_tokenizer, BertPreTokenizer):
+    if not isinstance(tok.pre_tokenizer, BertPreTokenizer):
+        pre = describe(tok.pre_tokenizer) if tok.pre_tokenizer is not None else "no pre-tokenizer"
         losses.append(
-            f"vocab.txt carries no pre-tokenizer: {describe(tok.pre_tokenizer)} is lost "
-            "(readers assume BERT's)"
+            "vocab.txt carries no pre-tokenizer and readers apply BERT's (split on whitespace and "
+            f"every punctuation character); this tokenizer had {pre}"
         )
     return losses

@@ -96,9 +96,13 @@ def _sniff(path: Path) -> str:
 
 
 def open_tokenizer(
-    path: str | os.PathLike, format: str | None = None, pattern: str | None = None
+    path: str | os.PathLike,
+    format: str | None = None,
+    pattern: str | None = None,
+    lowercase: bool | None = None,
 ) -> LoadedTokenizer:
-    """Open a tokenizer file or folder; ``format`` skips detection, ``pattern`` is tiktoken's split pattern.
+    """Open a tokenizer file or folder; ``format`` skips detection, ``pattern`` is tiktoken's split
+    pattern, ``lowercase`` (True/False) overrides the guess of a BERT vocab.txt's casing.
 
     Nothing is changed on disk (except that a save killed part-way in the folder is
     finished or undone first, so it never reads as two models: ``core.atomic``); any
@@ -120,8 +124,16 @@ def open_tokenizer(
             if detected != format:
                 raise FormatError(f"{path}: asked for {format} but the folder holds {detected}")
     module = format_named(format).load_module()
+    options = {}
+    if lowercase is not None:
+        if format != "bert":
+            raise ConfigError(
+                f"{path} is {format_named(format).title}, which records its own normalizer: "
+                "--lowercase/--cased apply to a BERT vocab.txt"
+            )
+        options["lowercase"] = lowercase
     try:
-        loaded = module.open_file(main, pattern=pattern)
+        loaded = module.open_file(main, pattern=pattern, **options)
     except ConfigError as e:  # a model refusing what a file says is still a bad file
         raise FormatError(f"{main}: {e}") from None
     loaded.path = path
@@ -160,12 +172,13 @@ def convert(
     to: str,
     pattern: str | None = None,
     source_format: str | None = None,
+    lowercase: bool | None = None,
 ) -> tuple[LoadedTokenizer, list[str]]:
     """Open ``source`` (any format) and save it as ``to`` at ``target``: ``(what was opened, losses)``.
 
     A project keeps the training record it was opened with.
     """
     format_named(to, saving=True)  # refuse an unknown target before reading anything
-    loaded = open_tokenizer(source, format=source_format, pattern=pattern)
+    loaded = open_tokenizer(source, format=source_format, pattern=pattern, lowercase=lowercase)
     losses = save_tokenizer(loaded.tokenizer, target, to, record=loaded.training)
     return loaded, losses

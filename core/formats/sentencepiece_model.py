@@ -1306,10 +1306,14 @@ class SentencePieceDecoder:
 
     Control pieces vanish, ``<unk>`` shows as ``" ⁇ "``, runs of byte pieces are
     read as UTF-8 (a byte that starts no valid character becomes U+FFFD), ``▁`` is
-    a space, and the ``▁`` that starts the text is dropped.
+    a space. At the start (no text yet, no ``▁`` dropped yet) one leading ``▁`` is
+    dropped, the space ``add_dummy_prefix`` added; with ``remove_extra_whitespaces``
+    (``drop_leading_spaces``) every piece's leading ``▁`` is, until text appears.
 
     >>> SentencePieceDecoder({"<s>"}, "<unk>").decode(["<s>", "▁철수", "<0xEB>", "<0x8A>", "<0x94>", "<unk>"])
     '철수는 ⁇ '
+    >>> SentencePieceDecoder(set()).decode(["▁", "▁x"])      # the lone ▁ was the added space
+    ' x'
     """
 
     def __init__(
@@ -1318,16 +1322,20 @@ class SentencePieceDecoder:
         unk_piece: str = "<unk>",
         unk_surface: str = " \u2047 ",
         drop_first_space: bool = True,
+        drop_leading_spaces: bool = False,
     ):
         self.control = set(control)
         self.unk_piece = unk_piece
         self.unk_surface = unk_surface
         self.drop_first_space = drop_first_space
+        self.drop_leading_spaces = drop_leading_spaces
 
     def decode_chain(self, tokens: list[str]) -> list[str]:
         out: list[str] = []
         pending = bytearray()
         text_so_far = False
+        at_start = self.drop_first_space  # SentencePiece's is_bos_ws: a leading ▁ may still go
+        dropped = False  # the piece before dropped its ▁
 
         def flush() -> None:
             nonlocal text_so_far
@@ -1356,13 +1364,19 @@ class SentencePieceDecoder:
                 except ValueError:
                     pass
             flush()
+            # subtle: as sentencepiece_processor.cc, the start ends at the first text or once
+            # one ▁ was dropped (a lone "▁" piece first is the added space, and the next
+            # piece's ▁ a real one); removing extra whitespace drops them all
+            at_start = at_start and not (dropped or text_so_far)
+            dropped = False
             if t in self.control:
                 continue
             if t == self.unk_piece:
                 surface = self.unk_surface
             else:
-                if not text_so_far and self.drop_first_space:
-                    t = t.removeprefix(SPACE)
+                if at_start and t.startswith(SPACE):
+                    t = t[len(SPACE) :]
+                    dropped = not self.drop_leading_spaces
                 surface = t.replace(SPACE, " ")
             out.append(surface)
             text_so_far = text_so_far or bool(surface)
@@ -1413,6 +1427,7 @@ def tokenizer_from_proto(proto: ModelProto):
         model.unk_token,
         t.unk_surface,
         drop_first_space=ns.add_dummy_prefix or ns.remove_extra_whitespaces,
+        drop_leading_spaces=ns.remove_extra_whitespaces,
     )
     tok = Tokenizer(model, normalizer=normalizer, pre_tokenizer=None, decoder=decoder)
     tok.extra["sentencepiece"] = {

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from core.atomic import write_atomic
 from core.errors import ConfigError, FormatError
+from core.models.bpe import BPE, Spans
 from core.subword_nmt import SUPPORTED_VERSIONS
 
 _EDGE = "\r\n "
@@ -173,11 +174,41 @@ def sniff(head) -> bool:
     return all(len(ln.split(b" ")) == 2 for ln in head.lines)
 
 
+class CodesBPE(BPE):
+    """BPE over subword-nmt codes: a character the codes never mention stays a token of its
+    own text, with ``<unk>``'s id, as ``apply_bpe`` keeps it (``名前`` is ``名 前</w>``, not
+    ``<unk> <unk>``); the ids are the plain model's.
+
+        >>> CodesBPE({"<unk>": 0, "a</w>": 1}, [], unk_token="<unk>", end_of_word_suffix="</w>").tokenize("名a")
+        [Token(id=0, value='名', start=0, end=1), Token(id=1, value='a</w>', start=1, end=2)]
+    """
+
+    def _spans(self, piece: str) -> Spans:
+        found = super()._spans(piece)
+        ids, tokens, starts, ends = found
+        unk = self._unk_id
+        if unk is None or unk not in ids:
+            return found
+        suffix = self.end_of_word_suffix or ""
+        kept = tuple(
+            piece[a:b] + (suffix if b == len(piece) else "") if i == unk else t
+            for i, t, a, b in zip(ids, tokens, starts, ends)
+        )
+        found = (ids, kept, starts, ends)
+        if piece in self._cache:  # (the batch path reads the cache directly)
+            self._cache[piece] = found
+        return found
+
+    def truncated(self, vocab_size: int) -> BPE:
+        cut = super().truncated(vocab_size)
+        cut.__class__ = type(self)  # the explorer's slider cut keeps the characters too
+        return cut
+
+
 def open_file(path: Path, pattern: str | None = None):
     """The codes as a BPE with ids in order of appearance; ``pattern`` is unused."""
     from core import decoders
     from core.formats.common import LoadedTokenizer
-    from core.models.bpe import BPE
     from core.pre_tokenizers import WhitespaceSplit
     from core.tokenizer import Tokenizer
 
@@ -194,13 +225,14 @@ def open_file(path: Path, pattern: str | None = None):
     for a, b in codes.merges:
         for t in (a, b, a + b):
             vocab.setdefault(t, len(vocab))
-    model = BPE(vocab, codes.merges, unk_token="<unk>", end_of_word_suffix=suffix).prepared()
+    model = CodesBPE(vocab, codes.merges, unk_token="<unk>", end_of_word_suffix=suffix).prepared()
     tok = Tokenizer(
         model, pre_tokenizer=WhitespaceSplit(), decoder=decoders.BPEDecoder("</w>") if suffix else None
     )
     warnings = [
         f"{path.name}: subword-nmt codes carry no vocabulary ids; ids follow the order units appear in the "
-        "codes, and characters the codes never mention become <unk> (subword-nmt keeps them as they are)"
+        "codes; a character the codes never mention is kept as it is, as subword-nmt keeps it, with "
+        "<unk>'s id (the codes give it none)"
     ]
     if suffix is None:
         warnings.append(f"{path.name}: version 0.1 codes (a separate </w> unit) are applied approximately")

@@ -202,6 +202,9 @@ class TiktokenBPE:
     """
 
     unk_token = None
+    # text with a surrogate is taken as tiktoken's encode takes it: a pair joined, a lone one
+    # U+FFFD (its test_encode_surrogate_pairs); see Tokenizer._checked
+    surrogates = "replace"
 
     def __init__(self, ranks: dict[bytes, int]):
         self.ranks = dict(ranks)
@@ -625,6 +628,14 @@ def ranks_of(tok) -> dict[bytes, int]:
                 f"token {token!r} is not byte-level: only a byte-level BPE can be a tiktoken rank file"
             )
         ranks[bytes(CHAR_TO_BYTE[c] for c in token)] = id
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:
+        # subtle: tiktoken cannot encode a byte it has no rank for (it panics); a BPE over
+        # characters whose tokens all look like byte symbols gets here with a few dozen
+        raise ConfigError(
+            f"a tiktoken rank file needs all 256 single bytes and this vocabulary lacks {len(missing)} "
+            f"(e.g. {bytes([missing[0]])!r}): only a byte-level BPE can be a rank file; save it as tokenizer.json"
+        )
     return ranks
 
 

@@ -135,19 +135,18 @@ def test_subword_nmt_codes_segment_as_subword_nmt(files):
     with open(files["subword-nmt"] / "codes", encoding="utf-8") as f:
         theirs = SubwordNmtBPE(f)
     ours = open_tokenizer(files["subword-nmt"]).tokenizer
-    vocab = ours.get_vocab()
-    unknowns = 0
+    vocab, unk = ours.get_vocab(), ours.token_to_id("<unk>")
+    kept = 0
     for line in _lines(200):
         # ours marks word ends with </w> where subword-nmt marks continuations with @@;
-        # a character the codes never mention is <unk> here and kept as is by subword-nmt
-        expected = []
-        for w in theirs.process_line(line).split():
-            unit = w[:-2] if w.endswith("@@") else w + "</w>"
-            expected.append(unit if unit in vocab else "<unk>")
-        got = ours.encode(line).tokens
-        assert got == expected, line
-        unknowns += got.count("<unk>")
-    assert unknowns > 0  # the masking above was exercised
+        # a character the codes never mention is kept as is by both (with <unk>'s id here)
+        expected = [w[:-2] if w.endswith("@@") else w + "</w>" for w in theirs.process_line(line).split()]
+        enc = ours.encode(line)
+        assert enc.tokens == expected, line
+        for token, id in zip(enc.tokens, enc.ids):
+            assert id == vocab.get(token, unk)
+            kept += token not in vocab
+    assert kept > 0  # characters the codes never mention were met
 
 
 def test_saved_formats_load_back_and_encode_the_same(files, tmp_path):
@@ -200,7 +199,10 @@ def test_a_vocab_txt_is_written_only_when_it_will_reopen(tmp_path):
     assert list(tmp_path.iterdir()) == []
     bpe = _train("bpe", 300)
     save_tokenizer(bpe, tmp_path / "vocab.txt", "bert")
-    assert open_tokenizer(tmp_path / "vocab.txt").tokenizer.get_vocab() == bpe.get_vocab()
+    reopened = open_tokenizer(tmp_path / "vocab.txt").tokenizer.get_vocab()
+    # the same ids, and BERT's special tokens after them (readers expect [CLS], [SEP] ...)
+    assert reopened.items() >= bpe.get_vocab().items()
+    assert set(reopened) - set(bpe.get_vocab()) == {"[PAD]", "[CLS]", "[SEP]", "[MASK]"}
 
 
 # -- bad files -----------------------------------------------------------------------------

@@ -1,0 +1,83 @@
+"""Acceptance: ``subword convert --to bert`` writes a vocab.txt that `tokenizers`'
+``BertWordPieceTokenizer`` loads (BERT's special tokens included) and says what its readers
+will assume (BERT's normalizer and pre-tokenizer, with the casing they guess), and that is
+what they do; ``--to tiktoken`` refuses, in one line, a BPE that is not byte-level (tiktoken
+cannot encode a byte its ranks lack)."""
+
+from __future__ import annotations
+
+import pytest
+
+tokenizers = pytest.importorskip("tokenizers")
+
+from cli_helpers import assert_one_line_error, run  # noqa: E402
+
+from core.events import drain  # noqa: E402
+from core.formats.detect import open_tokenizer, save_tokenizer  # noqa: E402
+from core.normalizers import BertNormalizer  # noqa: E402
+from core.training import TrainOptions, pre_tokenize_lines, train_from_counts  # noqa: E402
+
+LINES = [
+    "吾輩は猫である 名前はまだ無い",
+    "どこで生れたかとんと見当がつかぬ",
+    "the tokenizer cuts the text into pieces",
+    "철수는 치킨을 먹고 있다",
+] * 10
+MIXED = "the 吾輩は猫 tokenizer 철수는 😀 cuts\x07 text"
+
+
+def _trained(algorithm: str, vocab_size: int, lines=LINES):
+    opts = TrainOptions(algorithm, vocab_size=vocab_size)
+    return drain(train_from_counts(pre_tokenize_lines(lines, opts), opts))
+
+
+def test_convert_to_bert_writes_the_specials_and_says_what_readers_assume(tmp_path, capsys):
+    tok = _trained("wordpiece", 200)
+    assert tok.normalizer is None  # trained without BERT's normalizer: the reader's differs
+    save_tokenizer(tok, tmp_path / "tokenizer.json", "hf-json")
+    out = tmp_path / "vocab.txt"
+    code, stdout, err = run(["convert", tmp_path / "tokenizer.json", out, "--to", "bert"], capsys)
+    assert code == 0, err
+    report = stdout + err
+    assert "readers apply BERT's" in report and "had no normalizer" in report
+    assert "[CLS]" in report and "[SEP]" in report
+    # the report is true: a reader applies the normalizer it names, with the casing it names
+    reopened = open_tokenizer(out).tokenizer
+    norm = reopened.normalizer
+    assert isinstance(norm, BertNormalizer)
+    assert f"lowercase={norm.lowercase}" in report and f"strip_accents={norm.strip_accents}" in report
+    assert reopened.encode(MIXED).ids != tok.encode(MIXED).ids  # as it warns, text encodes otherwise
+    # and the peer library loads the file and encodes as we read it
+    theirs = tokenizers.BertWordPieceTokenizer(
+        str(out), lowercase=norm.lowercase, strip_accents=norm.strip_accents
+    )
+    assert theirs.encode(MIXED, add_special_tokens=False).ids == reopened.encode(MIXED).ids
+    # the vocabulary's own ids did not move
+    vocab = reopened.get_vocab()
+    assert all(vocab[t] == i for t, i in tok.get_vocab().items())
+
+
+def test_convert_a_non_byte_level_bpe_to_tiktoken_is_one_line_and_writes_nothing(tmp_path, capsys):
+    # English only: every token is spelled with characters that are byte symbols too
+    english = ["the tokenizer cuts the text into pieces", "pieces of text are tokens"] * 10
+    save_tokenizer(_trained("bpe", 60, english), tmp_path / "tokenizer.json", "hf-json")
+    out = tmp_path / "ranks.tiktoken"
+    code, _, err = run(["convert", tmp_path / "tokenizer.json", out, "--to", "tiktoken"], capsys)
+    assert_one_line_error(code, err, "256 single bytes")
+    assert not out.exists()
+
+
+def test_convert_a_byte_level_bpe_to_tiktoken_encodes_as_tiktoken(tmp_path, capsys):
+    tiktoken = pytest.importorskip("tiktoken")
+    from core.formats.tiktoken_ranks import PATTERNS, read_ranks
+
+    tok = _trained("bytelevel-bpe", 400)
+    save_tokenizer(tok, tmp_path / "tokenizer.json", "hf-json")
+    out = tmp_path / "ranks.tiktoken"
+    code, _, err = run(["convert", tmp_path / "tokenizer.json", out, "--to", "tiktoken"], capsys)
+    assert code == 0, err
+    theirs = tiktoken.Encoding(
+        "t", pat_str=PATTERNS["gpt2"], mergeable_ranks=read_ranks(out), special_tokens={}
+    )
+    ours = open_tokenizer(out, pattern="gpt2").tokenizer
+    assert ours.encode(MIXED).ids == theirs.encode(MIXED)
