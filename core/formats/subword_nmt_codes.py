@@ -22,7 +22,7 @@ from pathlib import Path
 
 from core.atomic import write_atomic
 from core.errors import ConfigError, FormatError
-from core.subword_nmt import SUPPORTED_VERSIONS
+from core.models.bpe.subword_nmt import SUPPORTED_VERSIONS
 
 _EDGE = "\r\n "
 
@@ -177,7 +177,7 @@ def open_file(path: Path, pattern: str | None = None):
     """The codes as a BPE with ids in order of appearance; ``pattern`` is unused."""
     from core import decoders
     from core.formats.common import LoadedTokenizer
-    from core.models.bpe import BPE
+    from core.models.bpe.model import BPE
     from core.pre_tokenizers import WhitespaceSplit
     from core.tokenizer import Tokenizer
 
