@@ -1,4 +1,4 @@
-"""The README's Korean table: syllable, jamo and morpheme-aware BPE at one vocab size.
+"""The Korean study table (docs/korean-japanese.md): syllable, jamo and morpheme-aware BPE, one size.
 
     .venv/bin/python benchmarks/korean_study_table.py                      # ko-movie-reviews.txt, vocab 8000
     .venv/bin/python benchmarks/korean_study_table.py --vocab-size 16000

@@ -36,7 +36,10 @@ folder lock free (no live save), a staging folder with a journal is installed
 is deleted (a save killed before its commit: the old set is untouched), and so
 are temp files of dead writers. With the lock held, a reader waits for a
 committed save to finish installing (microseconds) and otherwise reads the old
-set, which an uncommitted save has not touched.
+set, which an uncommitted save has not touched. A journal is as untrusted as the
+folder: recovery installs and removes only plain names of model files of this
+folder, staged as regular files, and never follows a link; any other staging entry
+is left alone with one line (``recover_folder`` returns them, a loader warns).
 
 So at any instant of a ``kill -9``, Ctrl-C or full disk, every loader of this
 engine sees the complete old set or the complete new set. A program that reads
@@ -63,10 +66,12 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fnmatch
 import json
 import os
 import shutil
 import signal
+import stat
 import tempfile
 import threading
 import time
@@ -99,6 +104,12 @@ MODEL_FILES = (
 
 STAGING_PREFIX = ".subword-save."
 JOURNAL = "COMMIT"
+# What a journal may name besides MODEL_FILES: a project's run logs and its copy of a source
+# file (core.formats.project), and save_gpt2's prefixed pair. Recovery refuses any other name:
+# a journal is read from a folder someone may have given the user (see _journal_problem).
+JOURNAL_NAMES = (*MODEL_FILES, "merges.jsonl", "unigram-rounds.jsonl")
+JOURNAL_GLOBS = ("source-*", "*-vocab.json", "*-merges.txt")
+JOURNAL_MAX_BYTES = 1 << 20  # ours hold a dozen names
 STALE_TEMP_SECONDS = 3600  # an unlocked temp file this old is stale even if its pid was reused
 
 _umask_lock = threading.Lock()
@@ -249,7 +260,7 @@ def save_folder(folder: Path, replaces: Iterable[str] = MODEL_FILES) -> Iterator
     changes (a folder created for this save is removed again) and the exception
     propagates, an ``OSError`` as a :class:`SaveError` naming the file.
     """
-    folder = Path(folder)
+    folder, replaces = Path(folder), tuple(replaces)
     if folder.exists() and not folder.is_dir():
         raise SaveError(f"cannot save to {folder}: it exists and is not a directory")
     created = _make_folder(folder)
@@ -268,6 +279,9 @@ def save_folder(folder: Path, replaces: Iterable[str] = MODEL_FILES) -> Iterator
         except (OSError, WriteError) as e:
             raise _staged_error(e, stage, folder, created) from None
         written = sorted(p.name for p in stage.iterdir() if p.name != JOURNAL and not p.name.endswith(".tmp"))
+        for name in (*written, *replaces):
+            if not _journal_name_ok(name):  # recovery would refuse the journal: say so before the commit
+                raise SaveError(f"cannot save {name!r} into {folder}: not a model file name (core.atomic)")
         with _signals_held():
             try:
                 _commit(stage, written, [n for n in replaces if n not in written and _exists(folder / n)])
@@ -295,10 +309,13 @@ def save_folder(folder: Path, replaces: Iterable[str] = MODEL_FILES) -> Iterator
         os.close(lock_fd)
 
 
-def recover_folder(folder: Path) -> None:
+def recover_folder(folder: Path) -> list[str]:
     """Finish or undo what killed saves left in ``folder`` (see the module docstring).
 
     Never blocks on an uncommitted live save; waits for a committed one to finish.
+    Returns one line for each staging entry left alone because this engine did not
+    write it (a link, a journal naming anything but a model file of this folder):
+    recovery never touches a file outside ``folder``.
     """
     folder = Path(folder)
     try:
@@ -306,20 +323,20 @@ def recover_folder(folder: Path) -> None:
             p for p in folder.iterdir() if p.name.startswith(STAGING_PREFIX) or p.name.endswith(".tmp")
         ]
     except OSError:
-        return
+        return []
     if not entries:
-        return  # the common case costs one listing
+        return []  # the common case costs one listing
     try:
         lock_fd = _open_folder_lock(folder, blocking=False)
-    except OSError:
-        return
+    except (OSError, SaveError):
+        return []
     if lock_fd is None:  # a live save: wait for it only if it has committed
-        if any((p / JOURNAL).exists() for p in entries if p.name.startswith(STAGING_PREFIX)):
+        if any(_is_stage(p) and _exists(p / JOURNAL) for p in entries):
             lock_fd = _open_folder_lock(folder)
         else:
-            return
+            return []
     try:
-        _recover_locked(folder)
+        return _recover_locked(folder)
     except OSError as e:
         raise SaveError(
             f"{folder}: a save was interrupted while installing its files and cannot be finished "
@@ -384,31 +401,118 @@ def _commit(stage: Path, install: list[str], remove: list[str]) -> None:
     _fsync_folder(stage)
 
 
-def _install(folder: Path, stage: Path) -> None:
-    """Step 4, idempotent: a rerun after a kill part-way finishes the job."""
-    journal = json.loads((stage / JOURNAL).read_text(encoding="utf-8"))
-    for name in journal["install"]:
+def _install(folder: Path, stage: Path) -> str | None:
+    """Step 4, idempotent: a rerun after a kill part-way finishes the job.
+
+    Returns why the journal was refused (nothing is then changed), else None.
+    """
+    journal = _read_journal(stage)
+    if isinstance(journal, str):
+        return journal
+    install, remove = journal
+    for name in install:
         if _exists(stage / name):
             os.replace(stage / name, folder / name)
-    for name in journal["remove"]:
+    for name in remove:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(folder / name)
     _fsync_folder(folder)
     shutil.rmtree(stage, ignore_errors=True)
+    return None
 
 
-def _recover_locked(folder: Path) -> None:
-    """With the folder lock held: install committed staging folders (oldest first), drop the rest."""
-    stages = sorted(
-        (p for p in folder.iterdir() if p.name.startswith(STAGING_PREFIX) and p.is_dir()),
-        key=lambda p: _mtime(p / JOURNAL),
-    )
+def _read_journal(stage: Path) -> tuple[list[str], list[str]] | str:
+    """``(install, remove)`` of a staging folder's journal, or why it is refused.
+
+    subtle: recovery runs on every load, so a journal is as untrusted as the folder
+    someone gave the user. It may name only model files of this folder (plain names:
+    no ``/``, ``..``, NUL or absolute path), each staged one a regular file: joined
+    onto the folder unchecked, ``../victim`` or ``/home/x`` would delete or replace a
+    file elsewhere, and a staged link would install a file from elsewhere.
+    """
+    path = stage / JOURNAL
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        return f"its journal cannot be read ({e.strerror or e}; a link is never followed)"
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return "its journal is not a regular file"
+        data = os.read(fd, JOURNAL_MAX_BYTES + 1)
+    except OSError as e:
+        return f"its journal cannot be read ({e.strerror or e})"
+    finally:
+        os.close(fd)
+    if len(data) > JOURNAL_MAX_BYTES:
+        return f"its journal is larger than {JOURNAL_MAX_BYTES:,} bytes"
+    try:
+        journal = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return "its journal is not valid JSON"
+    if not isinstance(journal, dict):
+        return "its journal is not a JSON object"
+    install, remove = journal.get("install"), journal.get("remove")
+    if not (_names(install) and _names(remove)):
+        return 'its journal\'s "install" and "remove" are not lists of names'
+    assert isinstance(install, list) and isinstance(remove, list)
+    for name in (*install, *remove):
+        if not _journal_name_ok(name):
+            return f"its journal names {name!r}, which is not a model file of this folder"
+    for name in install:
+        try:
+            mode = os.lstat(stage / name).st_mode
+        except FileNotFoundError:
+            continue  # installed before a kill
+        except OSError as e:
+            return f"{name!r} cannot be read ({e.strerror or e})"
+        if not stat.S_ISREG(mode):
+            return f"the staged {name!r} is not a regular file (a link is never installed)"
+    return install, remove
+
+
+def _names(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(n, str) for n in value)
+
+
+def _journal_name_ok(name: str) -> bool:
+    """True for a plain name of a file a save writes.
+
+    >>> [_journal_name_ok(n) for n in ("vocab.json", "source-tekken.json", "../x", "/etc/x", "notes.txt")]
+    [True, True, False, False, False]
+    """
+    if not name or name in (".", "..") or "/" in name or "\\" in name or "\0" in name:
+        return False
+    return name in JOURNAL_NAMES or any(fnmatch.fnmatchcase(name, glob) for glob in JOURNAL_GLOBS)
+
+
+def _is_stage(path: Path) -> bool:
+    """A staging folder of ours: a real folder with our prefix, never a link to one elsewhere."""
+    try:
+        return path.name.startswith(STAGING_PREFIX) and stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _recover_locked(folder: Path) -> list[str]:
+    """With the folder lock held: install committed staging folders (oldest first), drop the rest.
+
+    Returns one line per staging entry left alone (see :func:`_read_journal`).
+    """
+    refused: list[str] = []
+    candidates = [p for p in folder.iterdir() if p.name.startswith(STAGING_PREFIX)]
+    for p in candidates:
+        if p.is_symlink():
+            refused.append(f"{p}: a link, not a save of this engine; left alone")
+    stages = sorted((p for p in candidates if _is_stage(p)), key=lambda p: _mtime(p / JOURNAL))
     for stage in stages:
         if _exists(stage / JOURNAL):
-            _install(folder, stage)
+            problem = _install(folder, stage)
+            if problem:
+                refused.append(f"{stage}: an interrupted save left alone: {problem}")
         else:
             shutil.rmtree(stage, ignore_errors=True)
     remove_stale_temps(folder)
+    return refused
 
 
 # -- helpers ----------------------------------------------------------------------------------

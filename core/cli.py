@@ -428,7 +428,7 @@ def _add_encode_options(p: argparse.ArgumentParser) -> None:
         "-m",
         type=Path,
         help="any supported tokenizer file or folder (tokenizer.json, vocab.json + merges.txt, "
-        "vocab.txt, .model, .vocab, tiktoken ranks, tekken.json, subword-nmt codes, a project)",
+        "vocab.txt, .model, .vocab, tiktoken ranks, tekken.json, subword-nmt codes, .gguf, a project)",
     )
     p.add_argument(
         "--pattern",

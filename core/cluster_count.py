@@ -26,6 +26,7 @@ stores (s3://); a UTF-16/32 file is one task (it cannot be cut at bytes).
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Generator
 from pathlib import Path
 
@@ -130,7 +131,7 @@ def count_words_on_cluster(
     try:
         futures = client.map(
             count_range,
-            [str(files[i]) for i, *_ in tasks],
+            [os.path.abspath(files[i]) for i, *_ in tasks],  # workers stand elsewhere
             [start for _, start, _, _ in tasks],
             [stop for *_, stop, _ in tasks],
             [enc for *_, enc in tasks],

@@ -51,6 +51,7 @@ from pathlib import Path
 
 from core.errors import ConfigError, CorpusError
 from core.events import Progress, Warning_
+from core.limits import MAX_COUNT, check_bound
 from core.paths import require_regular_file
 from core.records import Record
 
@@ -715,6 +716,7 @@ def read_word_counts(path) -> WordCounts:
     """
     path = _as_paths(path)[0]
     counts = WordCounts()
+    total = 0
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -738,9 +740,14 @@ def read_word_counts(path) -> WordCounts:
         word, _, count = line.rpartition(sep)
         if not word or not _COUNT.fullmatch(count.strip()):
             raise CorpusError(f"{path}, line {number}: expected 'word<TAB>count', got {line[:80]!r}")
-        n = int(count)
+        digits = count.strip().lstrip("0") or "0"
+        n = int(digits) if len(digits) <= 19 else MAX_COUNT + 1  # never int() of a 5,000-digit string
         if n <= 0:
             raise CorpusError(f"{path}, line {number}: the count must be a positive whole number, not {n}")
+        # subtle: the trainers add counts up in int64 (a pair's count is a sum of words' counts):
+        # the counts of the whole file together stay within MAX_COUNT, so those sums cannot wrap
+        total += n
+        check_bound(total, MAX_COUNT, "the counts added up", f"{path}, line {number}", CorpusError)
         counts[word] = counts.get(word, 0) + n
     if not counts:
         raise CorpusError(f"{path} is empty: no word counts in it")

@@ -114,8 +114,14 @@ def count_file_parallel(path: Path, counter, encoding: str, done_before: int, to
     import subprocess
     from multiprocessing.connection import Connection, wait
 
+    from core.lifeline import started_from_main_thread
+
     size = path.stat().st_size
     ranges = split_at_line_ends(path, size, workers)
+    # subtle: workers start in the engine's folder (a `core` folder where the user stands must not
+    # shadow the engine), so a relative path would name another file there: `subword count
+    # README.md` counted the project's own README. They get the absolute path.
+    where = os.path.abspath(path)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [_ROOT, os.environ.get("PYTHONPATH")])))
     procs: list[subprocess.Popen] = []
     conns: dict[Connection, int] = {}
@@ -130,7 +136,7 @@ def count_file_parallel(path: Path, counter, encoding: str, done_before: int, to
             )
             procs.append(proc)
             assert proc.stdin is not None and proc.stdout is not None  # both are pipes
-            task = (str(path), start, stop, encoding, counter.options, os.getpid())
+            task = (where, start, stop, encoding, counter.options, os.getpid(), started_from_main_thread())
             proc.stdin.write(pickle.dumps(task, protocol=pickle.HIGHEST_PROTOCOL))
             proc.stdin.close()
             conns[Connection(os.dup(proc.stdout.fileno()), writable=False)] = i
@@ -155,8 +161,8 @@ def count_file_parallel(path: Path, counter, encoding: str, done_before: int, to
                     done[i] = ranges[i][1] - ranges[i][0]
                     conn.close()
                     del conns[conn]
-                else:  # "error": the worker's one-line message
-                    raise CorpusError(value)
+                else:  # "error": the worker's one-line message, naming the file as the user did
+                    raise CorpusError(value.replace(where, str(path)))
             now = sum(done)
             if now != reported and conns:
                 reported = now
@@ -227,9 +233,12 @@ def _worker_main() -> None:
     import pickle
     from multiprocessing.connection import Connection
 
+    from core.lifeline import exit_with_parent
+
     out = Connection(os.dup(1), readable=False)
     os.dup2(2, 1)  # subtle: a stray print must not corrupt the message stream
-    path, start, stop, encoding, options, parent = pickle.loads(sys.stdin.buffer.read())
+    path, start, stop, encoding, options, parent, by_signal = pickle.loads(sys.stdin.buffer.read())
+    exit_with_parent(parent, by_signal)  # gone within a second of the parent, even a killed one
 
     def report(done: int) -> None:
         if os.getppid() != parent:  # the parent is gone: nobody wants the result

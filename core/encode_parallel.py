@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import io
 import multiprocessing
+import os
 import pickle
 import threading
 from collections.abc import Callable, Iterator
@@ -38,6 +39,7 @@ from pathlib import Path
 from core.corpus_parallel import available_cpus, split_at_line_ends
 from core.errors import CorpusError
 from core.events import Progress
+from core.lifeline import exit_with_parent, started_from_main_thread
 
 # Below this a file is encoded in one process (forked workers start fast, but a small
 # file is done before they would pay off).
@@ -94,7 +96,7 @@ def encode_file_ids(
     context = multiprocessing.get_context(method)
     done = 0
     try:
-        jobs = [(str(path), start, stop) for start, stop in ranges]
+        jobs = [(os.path.abspath(path), start, stop) for start, stop in ranges]  # workers may stand elsewhere
         for (start, stop), text in zip(ranges, _in_order(context, max(1, workers), initargs, jobs)):
             write(text)
             done += stop - start
@@ -121,7 +123,9 @@ def _in_order(context, workers: int, initargs: tuple, jobs: list) -> Iterator[st
     try:
         for _ in range(min(workers, len(jobs))):
             ours, theirs = context.Pipe()
-            process = context.Process(target=_work, args=(theirs, *initargs), daemon=True)
+            process = context.Process(
+                target=_work, args=(theirs, os.getpid(), started_from_main_thread(), *initargs), daemon=True
+            )
             process.start()
             theirs.close()
             started.append((process, ours))
@@ -161,10 +165,12 @@ def _in_order(context, workers: int, initargs: tuple, jobs: list) -> Iterator[st
             process.join()
 
 
-def _work(conn, pickled: bytes | None) -> None:
-    """A worker: encode each range sent until the pipe closes; an error goes back as a value."""
+def _work(conn, parent: int, by_signal: bool, pickled: bytes | None) -> None:
+    """A worker: encode each range sent until the pipe closes; an error goes back as a value.
+    It ends with its parent, however the parent died (``core.lifeline``)."""
     import signal
 
+    exit_with_parent(parent, by_signal)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C is the parent's to handle: it stops us
     _start_worker(pickled)
     while True:

@@ -141,7 +141,7 @@ def split_held_out(lines: list[str], every: int = 20) -> tuple[list[str], list[s
 
 
 def markdown_table(rows: list[StudyRow]) -> str:
-    """The README's table: one row per pipeline."""
+    """The Korean study's table (docs/korean-japanese.md): one row per pipeline."""
     out = [
         "| pipeline | vocab | tokens per word | characters per token | unknown rate | vocabulary used |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",

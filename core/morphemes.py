@@ -58,6 +58,7 @@ from typing import Protocol
 
 from core.errors import ConfigError, SubwordError
 from core.hangul import compose_spans, is_conjoining_jamo, is_hangul
+from core.lifeline import started_from_main_thread
 from core.pre_tokenizers import Metaspace
 from core.text import NormalizedString
 
@@ -268,7 +269,8 @@ class _Apart:
         long_in, to_long = os.pipe()
         from_long, long_out = os.pipe()
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "core.morphemes", language, str(long_in), str(long_out)],
+            [sys.executable, "-m", "core.morphemes", language, str(long_in), str(long_out)]
+            + [str(os.getpid()), str(int(started_from_main_thread()))],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,
@@ -373,9 +375,12 @@ _WARM_UP = {
 }
 
 
-def _serve(language: str, long_in: int, long_out: int) -> None:
+def _serve(language: str, long_in: int, long_out: int, parent: int, by_signal: bool) -> None:
     """The child's side of :class:`_Apart`: load, say ready, then answer both channels until
-    stdin ends."""
+    stdin ends (or at once when the parent dies: :func:`core.lifeline.exit_with_parent`)."""
+    from core.lifeline import exit_with_parent
+
+    exit_with_parent(parent, by_signal)  # subtle: loading Kiwi holds the interpreter lock for ~3 s
     out = os.fdopen(os.dup(1), "w", encoding="ascii")
     os.dup2(2, 1)  # anything the analyser prints goes to stderr, never into the answers
     sys.stdout = sys.stderr
@@ -510,4 +515,4 @@ def _cut(text: NormalizedString, replacement: str, cuts: list[int]) -> list[Norm
 
 
 if __name__ == "__main__":
-    _serve(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]))
+    _serve(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1")

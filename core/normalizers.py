@@ -41,6 +41,8 @@ from core.text import NormalizedString
 if TYPE_CHECKING:
     import regex
 
+    from core.limits import BoundedPattern
+
 
 class Normalizer(Protocol):
     def normalize(self, text: NormalizedString) -> NormalizedString: ...
@@ -414,8 +416,12 @@ class Prepend:
         return f"Prepend({self.prepend!r})"
 
 
-def compile_pattern(pattern, what: str = "pattern") -> regex.Pattern:
-    """A tokenizer.json pattern (``{"String": s}`` or ``{"Regex": r}``, or a bare string) compiled."""
+def compile_pattern(
+    pattern, what: str = "pattern", written: str | None = None
+) -> regex.Pattern | BoundedPattern:
+    """A tokenizer.json pattern (``{"String": s}`` or ``{"Regex": r}``, or a bare string) compiled;
+    a regex runs with a time bound (``core.limits.bounded_pattern``; ``written``: the regex as
+    the file wrote it, when ``pattern`` holds it rewritten)."""
     import regex  # here: a job that compiles no pattern does without it (importing it: ~12 ms)
 
     if isinstance(pattern, str):
@@ -425,10 +431,13 @@ def compile_pattern(pattern, what: str = "pattern") -> regex.Pattern:
         if kind == "String" and isinstance(value, str):
             return regex.compile(regex.escape(value))
         if kind == "Regex" and isinstance(value, str):
+            from core.limits import bounded_pattern
+
             try:
-                return regex.compile(value)
-            except regex.error as e:
-                raise ConfigError(f"{what} {value!r} is not a regex we can read: {e}") from e
+                compiled = regex.compile(value)
+            except (regex.error, RecursionError, OverflowError) as e:
+                raise ConfigError(f"{what} {value!r} is not a regex we can read: {e}") from None
+            return bounded_pattern(compiled, what, written)  # a file's pattern: it may backtrack without end
     raise ConfigError(f'{what} must be {{"String": ...}} or {{"Regex": ...}}, not {pattern!r}')
 
 

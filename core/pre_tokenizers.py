@@ -404,7 +404,7 @@ class Split(_Base):
         self.invert = bool(invert)
         if "Regex" in self.pattern and isinstance(self.pattern["Regex"], str):
             self._re = compile_pattern(
-                {"Regex": _explicit_whitespace(self.pattern["Regex"])}, "Split pattern"
+                {"Regex": _explicit_whitespace(self.pattern["Regex"])}, "Split pattern", self.pattern["Regex"]
             )
         else:
             self._re = compile_pattern(self.pattern, "Split pattern")

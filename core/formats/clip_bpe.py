@@ -37,6 +37,7 @@ from pathlib import Path
 
 from core.errors import FormatError
 from core.formats.common import Head, LoadedTokenizer, one_file
+from core.limits import MAX_INFLATED_BYTES
 
 N_MERGES = 49152 - 256 - 2
 SPECIAL_TOKENS = ("<|startoftext|>", "<|endoftext|>")
@@ -66,11 +67,16 @@ def read_merges(path: Path) -> list[tuple[str, str] | None]:
     the file and line."""
     try:
         with gzip.open(path, "rb") as f:
-            data = f.read()
+            data = f.read(MAX_INFLATED_BYTES + 1)  # never the whole of what a gzip claims
     except OSError as e:  # not gzip, or truncated
         raise FormatError(f"{path}: not a gzipped CLIP merges file ({e})") from None
     except (EOFError, zlib.error) as e:
         raise FormatError(f"{path}: truncated or corrupt gzip data ({e})") from None
+    if len(data) > MAX_INFLATED_BYTES:
+        raise FormatError(
+            f"{path}: inflates past {MAX_INFLATED_BYTES:,} bytes (core.limits: CLIP's merges inflate to a few MB); "
+            "not a CLIP merges file"
+        )
     try:
         lines = data.decode("utf-8").split("\n")
     except UnicodeDecodeError as e:

@@ -144,10 +144,14 @@ def bpe_parts(tok, target: str) -> tuple[dict[str, int], list[tuple[str, str]], 
 
 
 def source_losses(tok, target: str) -> list[str]:
-    """What a tokenizer opened from a SentencePiece model loses in any other format."""
+    """What a tokenizer opened from a SentencePiece model or a GGUF file loses in any other format."""
     extra = getattr(tok, "extra", {}) or {}
     if "sentencepiece" in extra:
         from core.formats.sentencepiece_model import APPROXIMATIONS
 
         return [f"{target}: {APPROXIMATIONS}; Viterbi ties may break differently than in SentencePiece"]
+    if "gguf" in extra:
+        from core.formats.gguf import gguf_losses
+
+        return gguf_losses(tok, target)
     return []

@@ -14,11 +14,11 @@ Detection (first match wins):
 1. a folder: the first row, in table order, whose module finds its file there
    (``training.json``, ``tokenizer.json``, ``tekken.json``, ``vocab.json`` + ``merges.txt``,
    one ``*.model``, ``vocab.txt``, one ``*.tiktoken``, ``codes``/``*.codes``, CLIP's
-   ``bpe_simple_vocab*.txt.gz``, one ``*.vocab``);
+   ``bpe_simple_vocab*.txt.gz``, one ``*.gguf``, one ``*.vocab``);
 2. a file, by its name: the most specific glob of a row (``vocab.json`` before
    ``*tekken*.json`` before ``*.json``; ``*.model``, ``*.tiktoken``, ``*.codes``, ``*.vocab``...);
 3. a file, by a look at its first bytes: each row's ``sniff`` in ``sniff_priority``
-   order (tekken's or another JSON object, CLIP's gzip, a protobuf, ``base64 rank`` lines,
+   order (tekken's or another JSON object, CLIP's gzip, GGUF's magic, a protobuf, ``base64 rank`` lines,
    ``piece<TAB>score`` lines,
    ``#version:`` or two units per line, one unit per line).
 
@@ -107,7 +107,7 @@ def open_tokenizer(
     path = Path(path)
     # subtle: before any open: a FIFO would block the read forever
     require_regular_file(path, FormatError, "a tokenizer file or folder", allow_folder=True)
-    recover_folder(path if path.is_dir() else path.parent)
+    left_alone = recover_folder(path if path.is_dir() else path.parent)
     if format is None:
         format, main = detect_format(path)
     else:
@@ -125,6 +125,7 @@ def open_tokenizer(
     except ConfigError as e:  # a model refusing what a file says is still a bad file
         raise FormatError(f"{main}: {e}") from None
     loaded.path = path
+    loaded.warnings[:0] = left_alone
     return loaded
 
 

@@ -248,8 +248,8 @@ def load_project(folder: str | os.PathLike):
         raise FormatError(f"{sidecar} is truncated or not valid JSON (line {e.lineno}: {e.msg})") from None
     record = TrainingRecord.from_dict(d, str(sidecar))
     source = record.extra.get("source") if isinstance(record.extra, dict) else None
-    if source and (folder / str(source.get("file", ""))).is_file():
-        path = folder / source["file"]
+    path = _source_file(folder, source, sidecar)
+    if path is not None and isinstance(source, dict):
         if source.get("format") == "sentencepiece":
             from core.formats.sentencepiece_model import load_sentencepiece
 
@@ -263,6 +263,35 @@ def load_project(folder: str | os.PathLike):
 
             return format_named(source["format"]).load_module().open_file(path).tokenizer, record
     return load_tokenizer_json(folder / TOKENIZER), record
+
+
+def _source_file(folder: Path, source: object, sidecar: Path) -> Path | None:
+    """The project's copy of its source file, if it has one; only a file inside ``folder``.
+
+    subtle: a project folder may come from someone else, and ``extra.source.file`` set to
+    ``../other/secret.model``, an absolute path or a link out of the folder would make the
+    project encode with a tokenizer that is not its own, silently. A save writes a plain
+    name (``source.model``), so anything else is refused in one line.
+    """
+    if not source:
+        return None
+    if not isinstance(source, dict) or not isinstance(source.get("file", ""), str):
+        raise FormatError(f'{sidecar}: "extra.source" must be an object whose "file" is a file name')
+    name = source.get("file", "")
+    if not name:
+        return None
+    path = folder / name
+    outside = name in (".", "..") or "/" in name or "\\" in name or "\0" in name
+    if not outside:
+        try:
+            outside = not path.resolve().is_relative_to(folder.resolve())
+        except (OSError, RuntimeError):  # a link loop
+            outside = True
+    if outside:
+        raise FormatError(
+            f"{sidecar}: the source file {name!r} is not a file inside the project folder; not followed"
+        )
+    return path if path.is_file() else None
 
 
 # -- as a row of core.formats.registry ---------------------------------------------------------

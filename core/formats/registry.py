@@ -149,6 +149,14 @@ FORMATS: tuple[Format, ...] = (
         sniff_priority=5,  # gzip: before the SentencePiece protobuf check
     ),
     Format(
+        "gguf",
+        "GGUF model (llama.cpp)",
+        "core.formats.gguf",
+        globs=("*.gguf",),
+        folder_hint="*.gguf",
+        sniff_priority=5,  # a magic number: before the SentencePiece protobuf check
+    ),
+    Format(
         "sentencepiece-vocab",
         "SentencePiece .vocab",
         "core.formats.sentencepiece_vocab",

@@ -92,6 +92,7 @@ def load_tekken(path: str | Path, pattern: str | None = None):
     """A ``tekken.json`` as a Tokenizer that encodes as mistral-common's ``Tekkenizer``."""
     from core.errors import ConfigError
     from core.formats.tiktoken_ranks import tiktoken_tokenizer
+    from core.limits import MAX_VOCAB_SIZE, check_bound
 
     path = Path(path)
     d = _read_json(path)
@@ -107,6 +108,7 @@ def load_tekken(path: str | Path, pattern: str | None = None):
     n_special, vocab_size = config["default_num_special_tokens"], config["default_vocab_size"]
     if not (isinstance(n_special, int) and isinstance(vocab_size, int) and 0 <= n_special <= vocab_size):
         raise FormatError(f"{path}: default_num_special_tokens and default_vocab_size are not sizes")
+    check_bound(vocab_size, MAX_VOCAB_SIZE, "default_vocab_size", str(path))  # ranges are allocated by it
     specials = _special_tokens(d.get("special_tokens"), int(version[1:]), n_special, path)
     ranks = _ranks(d.get("vocab"), vocab_size - n_special, path)
     shifted = {token: rank + n_special for token, rank in ranks.items()}

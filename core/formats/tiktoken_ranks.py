@@ -35,6 +35,7 @@ import regex
 from core.atomic import write_atomic
 from core.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, BytePiecesMemo, bytes_to_chars
 from core.errors import ConfigError, FormatError
+from core.limits import bounded_pattern
 from core.models.base import Token
 from core.text import NormalizedString
 
@@ -72,7 +73,7 @@ def resolve_pattern(pattern: str) -> str:
     pat = PATTERNS.get(pattern, pattern)
     try:
         regex.compile(pat)
-    except regex.error as e:
+    except (regex.error, RecursionError, OverflowError) as e:
         raise ConfigError(
             f"split pattern is neither a known name ({', '.join(PATTERNS)}) nor a valid regex: {e}"
         ) from None
@@ -530,6 +531,8 @@ class TiktokenSplit(BytePiecesMemo):
         self.name = pattern if pattern in PATTERNS else None
         self.pattern = resolve_pattern(pattern)
         self._re = regex.compile(self.pattern)
+        if self.pattern not in PATTERNS.values():  # a file's own pattern: it may backtrack without end
+            self._re = bounded_pattern(self._re, "split pattern")
 
     def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
         out = []

@@ -42,6 +42,7 @@ import traceback
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from core.lifeline import exit_with_parent, started_from_main_thread
 from subword_gui.background.beside import collector_paused
 
 FLUSH_MS = 50
@@ -207,8 +208,12 @@ def _lower_priority(pid: int | None = None) -> None:
         pass
 
 
-def _child_main(conn, func, args, stepping: bool) -> None:  # pragma: no cover - runs in the child
-    """The child's loop: run the generator, batch its events, obey control messages."""
+def _child_main(
+    conn, func, args, stepping: bool, parent: int, by_signal: bool
+) -> None:  # pragma: no cover - runs in the child
+    """The child's loop: run the generator, batch its events, obey control messages; it ends
+    with the window, however the window died (``core.lifeline``)."""
+    exit_with_parent(parent, by_signal)
     batch: list = []
     last = time.monotonic()
     # Background work: when the machine is busy, the window gets the CPU first (the parent
@@ -341,7 +346,9 @@ class Job(QObject):
         parent_conn, child_conn = _CTX.Pipe()
         self._conn = parent_conn
         self._proc = _CTX.Process(
-            target=_child_main, args=(child_conn, self._func, self._args, stepping), daemon=True
+            target=_child_main,
+            args=(child_conn, self._func, self._args, stepping, os.getpid(), started_from_main_thread()),
+            daemon=True,
         )
         self._proc.start()
         _lower_priority(self._proc.pid)

@@ -45,11 +45,11 @@ def merge_tables(model) -> tuple[dict[int, int], dict[tuple[int, int], int]] | N
     >>> merge_tables(bpe)
     ({4: 0}, {(3, 1): 0})
     """
-    merge_rank = getattr(model, "merge_rank", None)
+    merges = ranked_merges(model)
     merge_parts = getattr(model, "merge_parts", None)
-    merges = getattr(model, "merges", None)
-    if merge_rank is None or merge_parts is None or merges is None:
+    if merges is None or merge_parts is None:
         return None
+    merge_rank = model.merge_rank
     if getattr(model, "dropout", None) or getattr(model, "ignore_merges", False):
         return None  # random merges; a word found whole in the vocabulary skips its merges
     vocab = model.vocab
@@ -73,6 +73,19 @@ def merge_tables(model) -> tuple[dict[int, int], dict[tuple[int, int], int]] | N
     return ranks, pairs
 
 
+def ranked_merges(model) -> list | None:
+    """``model.merges``, the list the slider cuts, when ``model`` declares its merges ranked by
+    having ``merge_rank`` (an index into that list); else None. A model may call something
+    else ``merges``: a SentencePiece BPE model's is a method deriving pairs from its scores.
+
+    >>> ranked_merges(bpe), ranked_merges(sentencepiece_bpe)
+    ([('u', 'g')], None)
+    """
+    if getattr(model, "merge_rank", None) is None:
+        return None
+    return getattr(model, "merges", None)
+
+
 def cut_bound(tokenizer, full) -> int | None:
     """How many merges ``tokenizer`` keeps if it is ``full`` or a cut of it by the slider
     (the same pipeline, the first merges of the same model, the same added tokens); None if not.
@@ -83,7 +96,7 @@ def cut_bound(tokenizer, full) -> int | None:
     if tokenizer is None or full is None:
         return None
     model, whole = tokenizer.model, full.model
-    merges, all_merges = getattr(model, "merges", None), getattr(whole, "merges", None)
+    merges, all_merges = ranked_merges(model), ranked_merges(whole)
     if merges is None or all_merges is None or type(model) is not type(whole):
         return None
     if tokenizer is not full:

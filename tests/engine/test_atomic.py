@@ -223,3 +223,101 @@ def test_a_read_only_filesystem_is_said_before_any_work(tmp_path):
             check_writable_folder(mount)
     finally:
         subprocess.run(["umount", str(mount)], capture_output=True)
+
+
+def _tree(root) -> dict[str, str]:
+    """Every path under ``root`` with what it is: a file's text, a link's target, or a folder."""
+    tree = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames + filenames:
+            path = os.path.join(dirpath, name)
+            if os.path.islink(path):
+                tree[path] = "-> " + os.readlink(path)
+            elif os.path.isdir(path):
+                tree[path] = "folder"
+            else:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    tree[path] = f.read()
+    return tree
+
+
+def test_a_hostile_journal_or_linked_staging_folder_touches_nothing_outside_the_folder(tmp_path):
+    """A model folder someone gave the user: its leftover journal names files elsewhere, and a
+    staging entry is a link to another folder with a journal. Opening it changes no file at all
+    (before, both outside files were deleted and the linked folder's file was moved in)."""
+    from core.formats.detect import open_tokenizer
+
+    (tmp_path / "victim").mkdir()
+    (tmp_path / "victim" / "important.txt").write_text("keep me")
+    (tmp_path / "elsewhere").mkdir()
+    absolute = tmp_path / "elsewhere" / "absolute.txt"
+    absolute.write_text("keep me too")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "vocab.txt").write_text("[UNK]\nother\n")
+    (other / JOURNAL).write_text(json.dumps({"install": ["vocab.txt"], "remove": []}))
+    folder = tmp_path / "m"
+    folder.mkdir()
+    (folder / "vocab.txt").write_text("[UNK]\nthe\ncat\n")
+    stage = folder / f"{STAGING_PREFIX}999999.x"
+    stage.mkdir()
+    (stage / JOURNAL).write_text(
+        json.dumps({"install": [], "remove": ["../victim/important.txt", str(absolute)]})
+    )
+    (folder / f"{STAGING_PREFIX}999998.y").symlink_to(other, target_is_directory=True)
+    before = _tree(tmp_path)
+
+    loaded = open_tokenizer(folder)
+
+    assert _tree(tmp_path) == before
+    assert loaded.tokenizer.encode("the cat").tokens == ["the", "cat"]
+    said = "\n".join(loaded.warnings)
+    assert "'../victim/important.txt', which is not a model file of this folder" in said
+    assert f"{STAGING_PREFIX}999998.y: a link, not a save of this engine; left alone" in said
+    assert all("\n" not in w for w in loaded.warnings)
+
+
+@pytest.mark.parametrize(
+    "journal",
+    [
+        {"install": ["vocab.txt"], "remove": ["/etc/passwd"]},
+        {"install": ["../vocab.txt"], "remove": []},
+        {"install": ["vocab.txt\0"], "remove": []},
+        {"install": ["vocab.txt"], "remove": ["notes.txt"]},  # not a file a save writes
+        {"install": "vocab.txt", "remove": []},
+        [1, 2],
+    ],
+)
+def test_recovery_accepts_only_plain_names_of_model_files(tmp_path, journal):
+    folder = tmp_path / "m"
+    folder.mkdir()
+    (folder / "notes.txt").write_text("mine")
+    stage = folder / f"{STAGING_PREFIX}999999.x"
+    stage.mkdir()
+    (stage / "vocab.txt").write_text("new")
+    (stage / JOURNAL).write_text(json.dumps(journal))
+    before = _tree(tmp_path)
+    (refused,) = recover_folder(folder)
+    assert refused.startswith(f"{stage}: an interrupted save left alone: ")
+    assert _tree(tmp_path) == before
+
+
+def test_a_staged_link_is_never_installed(tmp_path):
+    (tmp_path / "secret").write_text("outside")
+    folder = tmp_path / "m"
+    folder.mkdir()
+    stage = folder / f"{STAGING_PREFIX}999999.x"
+    stage.mkdir()
+    (stage / "vocab.txt").symlink_to(tmp_path / "secret")
+    (stage / JOURNAL).write_text(json.dumps({"install": ["vocab.txt"], "remove": []}))
+    before = _tree(tmp_path)
+    (refused,) = recover_folder(folder)
+    assert "the staged 'vocab.txt' is not a regular file" in refused
+    assert _tree(tmp_path) == before
+
+
+def test_a_save_refuses_a_name_recovery_would_refuse(tmp_path):
+    with pytest.raises(SaveError, match="not a model file name"):
+        with save_folder(tmp_path / "m") as stage:
+            (stage / "notes.txt").write_text("x")
+    assert not (tmp_path / "m").exists()

@@ -189,3 +189,32 @@ def test_zero_workers_is_a_clear_error(tmp_path):
     path.write_text("hug\n", encoding="utf-8")
     with pytest.raises(ConfigError, match="at least 1"):
         drain(count_words(path, None, workers=0))
+
+
+def test_a_relative_path_is_counted_from_where_the_user_stands(tmp_path):
+    """Workers start in the engine's folder: `subword count README.md` from another folder must
+    count that folder's README.md, not the engine's own (before: the project's README was
+    counted silently). Run as a new process standing in the corpus folder, as a user would."""
+    import subprocess
+    import sys
+
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "README.md").write_text("zebra quokka\n" * 400, encoding="utf-8")
+    program = (
+        "import sys, core.corpus_parallel as par\n"
+        "par.PARALLEL_MIN_BYTES, par.MIN_RANGE_BYTES = 0, 64\n"
+        "from core.cli import main\n"
+        "sys.exit(main(['count', 'README.md', '--workers', '2', '-o', 'counts.tsv', '-q']))\n"
+    )
+    root = str(Path(par.__file__).resolve().parents[1])
+    env = dict(os.environ, PYTHONPATH=root)
+    done = subprocess.run(
+        [sys.executable, "-c", program], cwd=data, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    rows = dict(line.split("\t") for line in (data / "counts.tsv").read_text(encoding="utf-8").splitlines())
+    assert {word: int(n) for word, n in rows.items() if not word.startswith("#")} == {
+        "zebra": 400,
+        "quokka": 400,
+    }

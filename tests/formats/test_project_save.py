@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from conftest import CORPORA
@@ -145,3 +146,26 @@ def test_a_project_without_a_log_and_a_damaged_log(tmp_path, trained):
     (folder / "merges.jsonl").write_text("not a log\n", encoding="utf-8")
     with pytest.raises(FormatError, match="merges.jsonl"):
         load_training_log(folder)
+
+
+@pytest.mark.parametrize("reference", ["../other/secret.model", "ABSOLUTE", "link.model", "..", 7])
+def test_a_project_follows_no_source_file_outside_its_folder(tmp_path, trained, reference):
+    """A project someone gave the user refers, in training.json, to a file elsewhere: one line,
+    never that file (before, ../other/secret.model or an absolute path was loaded silently)."""
+    tok, options, _ = trained
+    (tmp_path / "other").mkdir()
+    secret = tmp_path / "other" / "secret.model"
+    secret.write_bytes(b"not ours")
+    folder = save_project(tok, tmp_path / "proj", TrainingRecord.from_run("c.txt", options))
+    (folder / "link.model").symlink_to(secret)
+    reference = str(secret) if reference == "ABSOLUTE" else reference
+    sidecar = json.loads((folder / "training.json").read_text(encoding="utf-8"))
+    sidecar["extra"]["source"] = {"format": "sentencepiece", "file": reference}
+    (folder / "training.json").write_text(json.dumps(sidecar), encoding="utf-8")
+    expected = (
+        'must be an object whose "file" is a file name'
+        if reference == 7
+        else f"the source file {reference!r} is not a file inside the project folder; not followed"
+    )
+    with pytest.raises(FormatError, match=re.escape(expected)):
+        load_project(folder)

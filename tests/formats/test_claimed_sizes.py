@@ -1,0 +1,53 @@
+"""Sizes and counts a file claims are refused beyond core.limits' bounds, in one line naming the bound."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+
+import pytest
+
+from core.corpus import read_word_counts
+from core.errors import CorpusError, FormatError
+from core.formats.detect import open_tokenizer
+from core.limits import MAX_COUNT, MAX_INFLATED_BYTES, MAX_VOCAB_SIZE
+
+
+def test_a_tekken_vocabulary_size_past_the_bound_is_refused_at_once(tmp_path):
+    byte = [{"rank": b, "token_bytes": base64.b64encode(bytes([b])).decode()} for b in range(256)]
+    config = {
+        "pattern": r"\S+|\s+",
+        "default_vocab_size": 10**12,
+        "default_num_special_tokens": 2,
+        "version": "v13",
+    }
+    path = tmp_path / "tekken.json"
+    path.write_text(json.dumps({"config": config, "vocab": byte, "special_tokens": []}), encoding="utf-8")
+    with pytest.raises(
+        FormatError, match=f"default_vocab_size 1,000,000,000,000 is beyond the bound of {MAX_VOCAB_SIZE:,}"
+    ):
+        open_tokenizer(path)
+
+
+def test_a_gzip_that_inflates_past_the_bound_is_refused(tmp_path):
+    path = tmp_path / "bpe_simple_vocab_16e6.txt.gz"
+    with gzip.open(path, "wb", compresslevel=1) as f:
+        f.write(b'"bpe_simple_vocab_16e6.txt#version: 0.2\n')
+        zeros = b"a b\n" * (1 << 20)
+        for _ in range(MAX_INFLATED_BYTES // len(zeros) + 1):
+            f.write(zeros)
+    with pytest.raises(FormatError, match=f"inflates past {MAX_INFLATED_BYTES:,} bytes"):
+        open_tokenizer(path, format="clip")
+
+
+@pytest.mark.parametrize(
+    "counts",
+    [f"a\t{2**63}\n", f"a\t{10**30}\n", "a\t" + "9" * 5000 + "\n", f"a\t{2**61 + 1}\nb\t{2**61 + 1}\n"],
+    ids=["2**63", "10**30", "5000 digits", "two near 2**62"],
+)
+def test_counts_whose_sums_would_overflow_are_refused(tmp_path, counts):
+    path = tmp_path / "counts.tsv"
+    path.write_text(counts, encoding="utf-8")
+    with pytest.raises(CorpusError, match=f"the counts added up .* is beyond the bound of {MAX_COUNT:,}"):
+        read_word_counts(path)
