@@ -19,7 +19,7 @@ so the ratios are printed for both.
 - ours: ``core.corpus.count_words`` + ``core.training.train_from_counts``
   (pre-tokenizer ``whitespace``, ``<unk>`` the one special token; words only, no character
   counts, as ``subword train`` counts). A small job (distinct words
-  of at most ``core.trainers.bpe.PLAIN_LIBRARY_MAX_SYMBOLS`` characters) merges without numpy, in
+  of at most ``core.models.bpe.trainer.PLAIN_LIBRARY_MAX_SYMBOLS`` characters) merges without numpy, in
   the kernels' plain shared library (or in plain Python where it is not built); a larger one on the
   merge loop compiled ahead of time when ``python -m core.jit`` has built it (the notes say which
   ran); ``--also-jit`` adds an alternating row that forces numba's JIT build, ``--each-loop``
@@ -58,7 +58,7 @@ from core.training import TrainOptions, train_from_counts
 path, algorithm, vocab_size = sys.argv[1], sys.argv[2], int(sys.argv[3])
 loop = os.environ.get("BENCH_MERGE_LOOP")
 if loop:  # --each-loop: force one loop whatever the job's size
-    import core.trainers.bpe as bpe
+    import core.models.bpe.trainer as bpe
     bpe.PYTHON_LOOP_MAX_SYMBOLS = -1 if loop == "compiled" else 1 << 62
     bpe.PLAIN_LIBRARY = loop == "plain"
     bpe.PLAIN_LIBRARY_MAX_SYMBOLS = 1 << 62
@@ -74,7 +74,7 @@ on_event = merge_events.append if algorithm == "wordpiece" else None
 tok = drain(train_from_counts(words, opts), on_event)
 t2 = time.perf_counter()
 build = ("JIT" if "numba" in sys.modules else "ahead of time" if "numpy" in sys.modules
-         else "plain library, no numpy" if "core.trainers.flat_arrays" in sys.modules else "none (plain Python)")
+         else "plain library, no numpy" if "core.models.bpe.flat_arrays" in sys.modules else "none (plain Python)")
 if algorithm == "wordpiece":
     merges = sum(isinstance(e, MergeEvent) for e in merge_events)
 else:

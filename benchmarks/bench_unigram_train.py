@@ -45,7 +45,7 @@ OURS = """
 import json, resource, sys, time
 from core.events import drain
 from core.training import TrainOptions, pre_tokenize_lines
-from core.trainers.unigram import train_unigram
+from core.models.unigram.trainer import train_unigram
 path, vocab_size = sys.argv[1], int(sys.argv[2])
 t0 = time.perf_counter()
 opts = TrainOptions("unigram", vocab_size=vocab_size, special_tokens=["<unk>"],

@@ -10,7 +10,7 @@ Metaspace) and :func:`wordpiece_fragments`; the last two, and a batch's new chun
 model, take their spans from the tokens' lengths in :func:`chunk_spans`.
 
     >>> import numpy as np
-    >>> from core.models.bpe_kernels import PairTable
+    >>> from core.models.bpe.kernels import PairTable
     >>> # "hug pug!": u+g -> ug (id 3), h+ug -> hug (id 4); "!" (id 6) is a pre-token of its own
     >>> table = PairTable.build({(1, 2): (0, 3), (0, 3): (1, 4)})
     >>> points = np.array([ord(c) for c in "!ghpu"])
@@ -36,9 +36,9 @@ from __future__ import annotations
 import numpy as np
 
 from core.jit import kernel
-from core.models.bpe_kernels import _merge_pieces
-from core.models.unigram_kernels import _best_ids
-from core.models.wordpiece_kernels import _longest_match_ids
+from core.models.bpe.kernels import _merge_pieces
+from core.models.unigram.kernels import _best_ids
+from core.models.wordpiece.kernels import _longest_match_ids
 
 
 @kernel
@@ -76,7 +76,7 @@ def bpe_fragments(codes, points, point_ids, point_classes, keys, values, token_l
     and its class (``point_classes``: 0 for a character the pre-tokenizer drops, else a number);
     a chunk's pre-tokens are its runs of characters of one class (``Whitespace``'s
     ``\\w+|[^\\w\\s]+``: word characters, or neither word nor space), each merged by rank
-    (``keys``, ``values``: ``core.models.bpe_kernels.PairTable``).
+    (``keys``, ``values``: ``core.models.bpe.kernels.PairTable``).
 
     Writes the tokens of the ``ok`` chunks one after another into ``out`` (rows: id, start,
     end, pre-token index; spans relative to the chunk), and for the ``ok`` chunks, in order,
@@ -318,7 +318,7 @@ def metaspace_fragments(codes, key_lengths, outs, n_first, prepend, viterbi, tok
     (-1); ``codes`` holds those pieces, normalized, one after another. ``outs`` is empty when
     the normalizer left every character as it was, else how many characters each of the chunks'
     ``key_lengths`` characters became (each on its own: NFKC's ``ㅋ`` → ``ᄏ``, ``㈜`` → ``(주)``).
-    The Viterbi (``core.models.unigram_kernels._best_ids``, given ``viterbi``:
+    The Viterbi (``core.models.unigram.kernels._best_ids``, given ``viterbi``:
     ``Unigram.viterbi_args``), then :func:`chunk_spans`. Returns ``(tokens written, ok
     chunks)``, or ``(-1, chunk)`` when a chunk needs an unknown token the model does not have."""
     n = key_lengths.shape[0]
@@ -399,7 +399,7 @@ def wordpiece_fragments(
     frags,
 ):
     """Chunks' pre-tokens (``codes``: their characters one after another, ``piece_lengths``
-    long) through WordPiece's greedy match (``core.models.wordpiece_kernels._longest_match_ids``,
+    long) through WordPiece's greedy match (``core.models.wordpiece.kernels._longest_match_ids``,
     given ``matcher``: ``WordPiece.matcher_args``), then :func:`chunk_spans` (the other
     arguments are its). Returns ``(tokens written, ok chunks)``."""
     n_pieces = piece_lengths.shape[0]
@@ -534,7 +534,7 @@ def bpe_line(
     line's rows are empty (the caller makes the line's chunks the other way).
 
         >>> from array import array
-        >>> from core.models.bpe_kernels import PairTable
+        >>> from core.models.bpe.kernels import PairTable
         >>> table = PairTable.build({(1, 2): (0, 3), (0, 3): (1, 4)})  # u+g -> ug, h+ug -> hug
         >>> points, point_ids, classes = np.array([103, 104, 112, 117]), np.array([2, 0, 5, 1]), np.ones(4, np.int64)
         >>> q = lambda *values: array("q", values)
@@ -638,7 +638,7 @@ def wordpiece_line(
     ``(empty, WP_GENERAL, 0)``, ``(empty, WP_NEED_ROOM, tokens needed)`` before matching.
 
         >>> from array import array
-        >>> from core.models.wordpiece import WordPiece
+        >>> from core.models.wordpiece.model import WordPiece
         >>> model = WordPiece({"[UNK]": 0, "h": 1, "##ug": 2, "hug": 3, "p": 4})
         >>> q = lambda *values: array("q", values)
         >>> store = [q(3, *[0] * 8), q(0, *[0] * 8), q(3, *[0] * 8), q(0, *[0] * 8), q(0, 0), q(1, 0), q(1, 0)]
@@ -841,7 +841,7 @@ def bytelevel_line(
     :func:`bytelevel_fragments`.
 
         >>> from array import array
-        >>> from core.models.bpe_kernels import PairTable
+        >>> from core.models.bpe.kernels import PairTable
         >>> byte_ids = np.full(256, -1, np.int64)
         >>> byte_ids[[ord(c) for c in "hug "]] = [0, 1, 2, 5]
         >>> table = PairTable.build({(1, 2): (0, 3), (0, 3): (1, 4)})  # u+g -> ug, h+ug -> hug
@@ -947,7 +947,7 @@ def metaspace_line(
     model does not have.
 
         >>> from array import array
-        >>> from core.models.unigram import Unigram
+        >>> from core.models.unigram.model import Unigram
         >>> model = Unigram([("<unk>", 0.0), ("▁", -3.0), ("h", -2.0), ("u", -2.0), ("g", -2.0), ("▁hug", -1.0)])
         >>> q = lambda *values: array("q", values)
         >>> store = [q(*[0] * 12) for _ in range(4)] + [q(0, 0), q(0, 0), q(0, 0)]   # empty, and room

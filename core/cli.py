@@ -298,8 +298,8 @@ def _save_outputs(tokenizer, directory: Path, stream) -> list[Path]:
     """
     from core.atomic import save_folder
     from core.formats.hf_json import save_tokenizer_json
-    from core.models.bpe import BPE
-    from core.models.wordpiece import WordPiece
+    from core.models.bpe.model import BPE
+    from core.models.wordpiece.model import WordPiece
 
     with save_folder(directory) as stage:
         if isinstance(tokenizer.model, BPE):
@@ -495,7 +495,7 @@ def _add_subword_nmt_options(p: argparse.ArgumentParser) -> None:
 def _encode_subword_nmt(args: argparse.Namespace) -> int:
     """Lines in, lines out, as ``subword-nmt apply-bpe`` (line ends and edge spaces kept)."""
     from core.formats.subword_nmt_codes import load_codes, load_vocabulary
-    from core.subword_nmt import SubwordNmt
+    from core.models.bpe.subword_nmt import SubwordNmt
 
     codes_path = args.codes or args.model
     if codes_path is None:

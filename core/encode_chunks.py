@@ -1383,7 +1383,7 @@ class ChunkPlan:
             piece_at = [0] * len(keys)
             out_lengths = [None] * len(keys)
             if not all(map(str.isascii, keys)):  # each character's bytes, from its code point
-                from core.models.bpe_kernels import codepoints
+                from core.models.bpe.kernels import codepoints
 
                 codes = codepoints(keys)[0]
                 out_lengths = 1 + (codes >= 0x80) + (codes >= 0x800) + (codes >= 0x10000)  # type: ignore[assignment]
@@ -1750,9 +1750,9 @@ class _LengthTable:
     def build(cls, tok: Tokenizer) -> _LengthTable | None:
         import numpy as np
 
-        from core.models.bpe import BPE
-        from core.models.unigram import Unigram
-        from core.models.wordpiece import WordPiece
+        from core.models.bpe.model import BPE
+        from core.models.unigram.model import Unigram
+        from core.models.wordpiece.model import WordPiece
 
         model: Any = tok.model  # one of the three below, told apart by its exact type
         kind = type(model)

@@ -62,8 +62,8 @@ def kernel(function: F) -> F:
 #: Kernel modules that can be compiled ahead of time, and where their exported signatures live
 #: (in a module that does not import numba). ``python -m core.jit`` builds them all.
 AHEAD_OF_TIME = {
-    "core.trainers.bpe_kernels": "core.trainers.bpe_merge:EXPORTS",
-    "core.trainers.unigram_kernels": "core.trainers.unigram_signatures:EXPORTS",
+    "core.models.bpe.train_kernels": "core.models.bpe.signatures:EXPORTS",
+    "core.models.unigram.train_kernels": "core.models.unigram.signatures:EXPORTS",
 }
 
 #: Set to ``1`` to ignore compiled-ahead modules and always use the JIT kernels (tests use it).
@@ -77,8 +77,8 @@ def ahead_of_time_name(module: str) -> str:
     (and its constants), so an edited kernel never runs from a stale build: the new name is
     simply not there until it is built again. It also hashes the processor's features, because
     the build uses all of them (as the JIT does): a checkout moved to another machine falls back
-    to the JIT instead of meeting an instruction its processor lacks. ``ahead_of_time_name("core.trainers.bpe_kernels")``
-    is like ``"core.trainers._bpe_kernels_aot_3f2a9c1d"``.
+    to the JIT instead of meeting an instruction its processor lacks. ``ahead_of_time_name("core.models.bpe.train_kernels")``
+    is like ``"core.models.bpe._train_kernels_aot_3f2a9c1d"``.
     """
     import importlib.util
     import sys
@@ -172,12 +172,12 @@ def build_ahead_of_time(module: str) -> Path:
 #: pointer and length), called through ctypes on ``array.array`` buffers. A job of a tenth of a
 #: second cannot pay numpy's import (~0.05 s of CPU): the extension above needs numpy to start,
 #: this library needs nothing but the C library. ``python -m core.jit`` builds it too.
-PLAIN_LIBRARIES = ("core.trainers.bpe_kernels",)
+PLAIN_LIBRARIES = ("core.models.bpe.train_kernels",)
 
 
 def plain_library_path(module: str) -> Path:
     """Where ``module``'s plain shared library lives: beside it, named like its extension
-    (``_bpe_kernels_lib_3f2a9c1d.ctypes.so``), so it too is rebuilt when a kernel changes. The dot
+    (``_train_kernels_lib_3f2a9c1d.ctypes.so``), so it too is rebuilt when a kernel changes. The dot
     in ``.ctypes.so`` keeps Python from taking it for an extension module (``pkgutil`` walks, an
     ``import``): it is not one."""
     import importlib.util

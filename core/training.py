@@ -29,10 +29,10 @@ from core.tokenizer import AddedToken, Tokenizer
 
 # algorithm -> "module:function" of its trainer generator (imported lazily).
 TRAINERS: dict[str, str] = {
-    "bpe": "core.trainers.bpe:train_bpe",
-    "bytelevel-bpe": "core.trainers.bpe:train_bpe",
-    "wordpiece": "core.trainers.wordpiece:train_wordpiece",
-    "unigram": "core.trainers.unigram:train_unigram",
+    "bpe": "core.models.bpe.trainer:train_bpe",
+    "bytelevel-bpe": "core.models.bpe.trainer:train_bpe",
+    "wordpiece": "core.models.wordpiece.trainer:train_wordpiece",
+    "unigram": "core.models.unigram.trainer:train_unigram",
 }
 
 DEFAULT_PRE_TOKENIZER = {

@@ -11,7 +11,7 @@ parameters (paths, counts) carried over. A message no pattern knows stays Englis
 whole; so does every message when the interface is English (a pattern's translation
 then equals its English text and nothing is rewritten).
 
-Each pattern is written next to the English text it reads (``core/trainers/*``,
+Each pattern is written next to the English text it reads (``core/models/*/trainer.py``,
 ``core/corpus.py``, ``core/formats/detect.py``, ``core/morphemes.py``); a test checks
 that the engine's real messages are matched.
 """

@@ -21,7 +21,7 @@ from pathlib import Path
 from core.atomic import write_atomic
 from core.errors import ConfigError, FormatError
 from core.models.base import vocab_by_id
-from core.models.wordpiece import WordPiece
+from core.models.wordpiece.model import WordPiece
 
 
 def read_bert_vocab(path) -> dict[str, int]:

@@ -99,7 +99,7 @@ def load_clip(path: str | Path):
     """The Tokenizer of a CLIP merges file (steps 2 to 5)."""
     from core import decoders
     from core.bytelevel import BYTE_TO_CHAR
-    from core.models.bpe import BPE
+    from core.models.bpe.model import BPE
     from core.normalizers import ClipCleaning
     from core.pre_tokenizers import ByteLevel, Sequence, Split
     from core.tokenizer import AddedToken, Tokenizer

@@ -626,7 +626,7 @@ def _gpt2(vocab: _Vocab, settings: dict, source: str):
     """``gpt2``: byte-level BPE by merge rank after the named pre-tokenizer's regexes."""
     from core import decoders
     from core.errors import ConfigError
-    from core.models.bpe import BPE
+    from core.models.bpe.model import BPE
     from core.pre_tokenizers import ByteLevel, Sequence, Split
     from core.tokenizer import Tokenizer
 
@@ -658,7 +658,7 @@ def _bert(vocab: _Vocab, settings: dict, source: str):
     """``bert``: WordPiece over the GGUF vocabulary, where a word's first piece starts with ``▁``."""
     from core import decoders
     from core.errors import ConfigError
-    from core.models.wordpiece import WordPiece
+    from core.models.wordpiece.model import WordPiece
     from core.normalizers import BertNormalizer
     from core.pre_tokenizers import BertPreTokenizer, Metaspace, Sequence
     from core.tokenizer import Tokenizer
@@ -694,7 +694,7 @@ def _t5(vocab: _Vocab, settings: dict, source: str):
     """``t5``: the best Unigram path of each normalized section (no pre-tokenizer)."""
     from core.errors import ConfigError
     from core.formats.sentencepiece_model import SentencePieceDecoder, SentencePieceNormalizer
-    from core.models.unigram import Unigram
+    from core.models.unigram.model import Unigram
     from core.tokenizer import Tokenizer
 
     unk = settings["ids"]["unk"]

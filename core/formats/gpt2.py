@@ -27,7 +27,7 @@ from pathlib import Path
 from core.atomic import save_folder, write_atomic
 from core.errors import ConfigError, FormatError
 from core.models.base import vocab_by_id
-from core.models.bpe import BPE
+from core.models.bpe.model import BPE
 
 VOCAB_NAME = "vocab.json"
 MERGES_NAME = "merges.txt"

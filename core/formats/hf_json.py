@@ -50,10 +50,10 @@ from core.tokenizer import AddedToken, Encoding, Tokenizer, post_process, unsupp
 
 # tokenizer.json model "type" -> "module:Class" (imported lazily: models are optional plug-ins).
 MODEL_TYPES: dict[str, str] = {
-    "BPE": "core.models.bpe:BPE",
-    "WordPiece": "core.models.wordpiece:WordPiece",
-    "Unigram": "core.models.unigram:Unigram",
-    "WordLevel": "core.models.wordlevel:WordLevel",
+    "BPE": "core.models.bpe.model:BPE",
+    "WordPiece": "core.models.wordpiece.model:WordPiece",
+    "Unigram": "core.models.unigram.model:Unigram",
+    "WordLevel": "core.models.wordlevel.model:WordLevel",
 }
 
 _KNOWN_KEYS = (

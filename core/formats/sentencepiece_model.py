@@ -778,7 +778,7 @@ class SentencePieceUnigram(_SentencePieceModel):
             else:
                 node[""] = (i, p.score)
 
-    # -- segmentation: the compiled Viterbi (core.models.unigram_kernels) -------------------
+    # -- segmentation: the compiled Viterbi (core.models.unigram.kernels) -------------------
 
     def tokenize_ids(self, piece: str) -> list[int]:
         """The ids of :meth:`tokenize` (the ids fast path): the whole sentence in one
@@ -792,7 +792,7 @@ class SentencePieceUnigram(_SentencePieceModel):
         >>> m.tokenize_ids_batch(["▁a▁b", "a"])
         [[1, 2, 0], [3]]
         """
-        from core.models.unigram_kernels import BYTES_ALWAYS, UNK_ONLY, best_ids, codepoints
+        from core.models.unigram.kernels import BYTES_ALWAYS, UNK_ONLY, best_ids, codepoints
 
         codes, bounds = codepoints(pieces)
         ids, ends = best_ids(
@@ -814,7 +814,7 @@ class SentencePieceUnigram(_SentencePieceModel):
         """The pieces matched in text as the kernel's trie (built on first use)."""
         trie = self.__dict__.get("_compiled_trie")
         if trie is None:
-            from core.models.unigram_kernels import PieceTrie
+            from core.models.unigram.kernels import PieceTrie
 
             entries = []
             for text, i in self._matchable.items():
@@ -834,7 +834,7 @@ class SentencePieceUnigram(_SentencePieceModel):
         by the compiled Viterbi; :meth:`_segment_readable` is the same in Python."""
         import numpy as np
 
-        from core.models.unigram_kernels import best_path
+        from core.models.unigram.kernels import best_path
 
         if not s:
             return []
@@ -910,7 +910,7 @@ class SentencePieceUnigram(_SentencePieceModel):
     def lattice(self, s: str):
         """Every piece that matches in ``s``, scored as :meth:`_segment` scores them, plus an
         unknown node for each character no single-character piece covers."""
-        from core.lattice import Lattice, Node
+        from core.models.unigram.lattice import Lattice, Node
 
         nodes = []
         for start in range(len(s)):
@@ -1065,7 +1065,7 @@ class SentencePieceBPE(_SentencePieceModel):
         """:meth:`_word_ids_of` of each word, those of known characters merged in one compiled call."""
         import numpy as np
 
-        from core.models.bpe_kernels import codepoints, merge_flat, split_flat
+        from core.models.bpe.kernels import codepoints, merge_flat, split_flat
 
         char_ids, table, closed = self._compiled()
         codes, bounds = codepoints(words)
@@ -1104,7 +1104,7 @@ class SentencePieceBPE(_SentencePieceModel):
             if not any(p.type in (USER_DEFINED, UNUSED) for p in self.pieces):
                 import numpy as np
 
-                from core.models.bpe_kernels import PairTable
+                from core.models.bpe.kernels import PairTable
 
                 matchable = self._matchable
                 place = {score: r for r, score in enumerate(sorted({-p.score for p in self.pieces}))}
@@ -1137,7 +1137,7 @@ class SentencePieceBPE(_SentencePieceModel):
         if compiled is not None:
             import numpy as np
 
-            from core.models.bpe_kernels import codepoints, merge_flat
+            from core.models.bpe.kernels import codepoints, merge_flat
 
             char_ids, table, closed = compiled
             codes, bounds = codepoints([s])

@@ -22,8 +22,8 @@ from pathlib import Path
 
 from core.atomic import write_atomic
 from core.errors import ConfigError, FormatError
-from core.models.bpe import BPE, Spans
-from core.subword_nmt import SUPPORTED_VERSIONS
+from core.models.bpe.model import BPE, Spans
+from core.models.bpe.subword_nmt import SUPPORTED_VERSIONS
 
 _EDGE = "\r\n "
 

@@ -427,7 +427,7 @@ class TiktokenBPE:
     def _merge_compiled(self, datas: list[bytes], pieces: list[str] | None) -> list[list[int]]:
         """Step 3 on the bytes of many pieces, in one call of the compiled merge (a piece of
         ``pieces`` holding a byte without a rank makes :meth:`tokenize` say which)."""
-        from core.models.bpe_kernels import split_flat
+        from core.models.bpe.kernels import split_flat
 
         merged = self._merge_flat(datas)
         if merged is None:
@@ -438,11 +438,11 @@ class TiktokenBPE:
         return split_flat(out_ids, out_bounds)
 
     def _merge_flat(self, datas: list[bytes]):
-        """``core.models.bpe_kernels.merge_flat`` on the bytes of ``datas`` as single-byte ranks
+        """``core.models.bpe.kernels.merge_flat`` on the bytes of ``datas`` as single-byte ranks
         (token ids, byte index where each token starts, token bounds); None if a byte has no rank."""
         import numpy as np
 
-        from core.models.bpe_kernels import PairTable, merge_flat
+        from core.models.bpe.kernels import PairTable, merge_flat
 
         compiled = self.__dict__.get("_compiled")
         if compiled is None:

@@ -1,7 +1,7 @@
 """What every model offers: ``tokenize`` one pre-token, and vocabulary look-ups.
 
 A model knows nothing of files (see ``core.formats``) nor of how it was trained
-(see ``core.trainers``).
+(see each algorithm's ``trainer`` module).
 """
 
 from __future__ import annotations

@@ -21,9 +21,9 @@ def load_compiled_encoders() -> None:
     global _loaded
     if _loaded:
         return
-    from core.models.bpe import BPE
-    from core.models.unigram import Unigram
-    from core.models.wordpiece import WordPiece
+    from core.models.bpe.model import BPE
+    from core.models.unigram.model import Unigram
+    from core.models.wordpiece.model import WordPiece
 
     bpe = BPE({"h": 0, "u": 1, "g": 2, "ug": 3, "hug": 4}, [("u", "g"), ("h", "ug")])
     wordpiece = WordPiece({"[UNK]": 0, "h": 1, "##u": 2, "##g": 3, "hug": 4})

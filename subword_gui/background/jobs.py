@@ -291,13 +291,27 @@ def _count_source(source: tuple, options: TrainOptions):
     raise ValueError(f"unknown corpus source {kind!r}")
 
 
+#: What loading a cache can raise: a class that moved since it was written (ImportError,
+#: AttributeError), a torn or foreign file (the rest).
+_STALE_CACHE = (OSError, ImportError, AttributeError, EOFError, pickle.UnpicklingError, ValueError, TypeError)
+
+
 def _load_cache(path: str | None):
+    """The ``(counts, held-out lines, their kind)`` an earlier run saved at ``path``, or ``None``
+    (no cache, or a stale one: the job then counts again and saves over it).
+
+    subtle: a pickle names the modules and classes of what it holds; one written before a class
+    moved or was renamed no longer loads (ModuleNotFoundError, AttributeError...), and a torn or
+    foreign file can raise nearly anything. None of that may stop a training.
+    """
     if path and os.path.isfile(path):
         try:
             with open(path, "rb") as f:
-                return pickle.load(f)
-        except (OSError, pickle.UnpicklingError, EOFError):
+                cached = pickle.load(f)
+        except _STALE_CACHE:
             return None
+        if isinstance(cached, tuple) and len(cached) == 3 and isinstance(cached[0], dict):
+            return cached
     return None
 
 

@@ -1414,7 +1414,7 @@ def _word_positions(corpus, options: TrainOptions) -> tuple[set[str], set[str]] 
 
 
 def _wordpiece_step_preview(corpus, options: TrainOptions, merges: list, trained_on=None):
-    from core.models.wordpiece import WordPiece
+    from core.models.wordpiece.model import WordPiece
     from core.training import wrap_model
 
     prefix = "##" if options.continuing_subword_prefix is None else options.continuing_subword_prefix
@@ -1444,7 +1444,7 @@ def _wordpiece_step_preview(corpus, options: TrainOptions, merges: list, trained
 
 def _bpe_step_preview(corpus, options: TrainOptions, merges: list, trained_on=None):
     from core.bytelevel import bytes_to_chars
-    from core.models.bpe import BPE
+    from core.models.bpe.model import BPE
     from core.training import wrap_model
 
     style = _style_of_options(options)

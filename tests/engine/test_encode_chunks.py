@@ -688,7 +688,7 @@ from core.encode_chunks import FEW_COMPILED_AFTER
 from core.events import drain
 from core.pre_tokenizers import Whitespace
 from core.tokenizer import Tokenizer
-from core.trainers.bpe_python import *  # noqa
+from core.models.bpe.reference import *  # noqa
 from core.training import TrainOptions, train_from_counts
 words = {f"w{i}x{i % 7}": 2 for i in range(300)}
 model = drain(train_from_counts(words, TrainOptions("bpe", vocab_size=80))).model
@@ -1129,7 +1129,7 @@ def test_a_long_wordpiece_line_the_normalizer_lengthens_is_made_in_one_call(monk
     and the line is made in one call still (the room, then the line)."""
     import unicodedata
 
-    from core.models.wordpiece import WordPiece
+    from core.models.wordpiece.model import WordPiece
 
     words = ("철수는", "치킨을", "먹고")
     jamo = sorted(set(unicodedata.normalize("NFD", "".join(words))))
@@ -1195,7 +1195,7 @@ def test_wordpiece_lines_of_known_characters_cut_and_normalized_in_the_kernel_ar
     combining mark or a control character dropped, upper case lowered) and cutting (a run of
     letters or of other characters, punctuation alone under BERT) against the general path, on
     lines whose every character the model knows."""
-    from core.models.wordpiece import WordPiece
+    from core.models.wordpiece.model import WordPiece
 
     model = WordPiece({t: i for i, t in enumerate(dict.fromkeys(KNOWN_VOCAB))})
     tok = Tokenizer(model, normalizer=NORMALIZERS[stages[0]](), pre_tokenizer=PRE_TOKENIZERS[stages[1]]())

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from core.corpus import count_words
 from core.events import drain
 from core.formats.tiktoken_ranks import TiktokenBPE, tiktoken_tokenizer
-from core.models.bpe import BPE
+from core.models.bpe.model import BPE
 from core.normalizers import NFKC, Lowercase, Replace
 from core.normalizers import Sequence as NormSequence
 from core.pre_tokenizers import Metaspace, Whitespace

@@ -50,8 +50,8 @@ def _fresh_python(code: str, **env: str) -> str:
 TRAIN_AND_SAY_IF_NUMBA_LOADED = """
 import sys
 from core.events import drain
-from core.trainers import bpe
-from core.trainers.bpe import train_bpe
+from core.models.bpe import trainer as bpe
+from core.models.bpe.trainer import train_bpe
 from core.training import TrainOptions
 bpe.PYTHON_LOOP_MAX_SYMBOLS = -1  # the compiled merge loop on numpy arrays, small as the job is
 bpe.PLAIN_LIBRARY = False
@@ -61,7 +61,7 @@ print(model.merges == [("u", "g"), ("u", "n"), ("h", "ug")], "numba" in sys.modu
 
 
 def test_a_training_on_the_ahead_of_time_build_never_loads_numba():
-    if load_ahead_of_time("core.trainers.bpe_kernels") is None:
+    if load_ahead_of_time("core.models.bpe.train_kernels") is None:
         pytest.skip("BPE kernels not compiled ahead of time here (python -m core.jit builds them)")
     assert _fresh_python(TRAIN_AND_SAY_IF_NUMBA_LOADED) == "True False"
     # and the switch that tests use to reach the JIT build really reaches it
@@ -168,15 +168,16 @@ def test_a_span_past_its_array_is_refused_before_any_kernel_sees_it():
 
 def test_a_small_training_takes_the_plain_library_where_it_is_built(monkeypatch):
     from core.jit import load_plain_library
-    from core.trainers import bpe, bpe_python
+    from core.models.bpe import reference
+    from core.models.bpe import trainer as bpe
 
-    if load_plain_library("core.trainers.bpe_kernels") is None:
+    if load_plain_library("core.models.bpe.train_kernels") is None:
         pytest.skip("the BPE kernels' plain library is not built here (python -m core.jit builds it)")
 
     def no_python_loop(*args, **kwargs):
         raise AssertionError("a small job merged in plain Python although the plain library is built")
 
-    monkeypatch.setattr(bpe_python, "merge", no_python_loop)
+    monkeypatch.setattr(reference, "merge", no_python_loop)
     from core.events import drain
     from core.training import TrainOptions
 

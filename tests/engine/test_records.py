@@ -8,7 +8,7 @@ import pickle
 import pytest
 
 from core.models.base import Token
-from core.models.bpe import MergeStep
+from core.models.bpe.model import MergeStep
 from core.tokenizer import AddedToken
 
 RECORDS = [

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from core.events import drain
-from core.models.unigram import Unigram
+from core.models.unigram.model import Unigram
 from core.pre_tokenizers import Metaspace
 from core.stats import (
     EncodingStats,

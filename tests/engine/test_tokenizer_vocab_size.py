@@ -1,6 +1,6 @@
 """Tokenizer.vocab_size counts the union of the model's vocabulary and the added tokens."""
 
-from core.models.bpe import BPE
+from core.models.bpe.model import BPE
 from core.tokenizer import AddedToken, Tokenizer
 
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from core.cli import main
-from core.trainers.unigram_textbook import TEXTBOOK_CORPUS
+from core.models.unigram.reference import TEXTBOOK_CORPUS
 
 
 @pytest.fixture

@@ -8,21 +8,21 @@ def test_loading_the_compiled_encoders_imports_every_kernel_module():
     code = (
         "import sys\n"
         "from core.models.warm import load_compiled_encoders\n"
-        "before = {m for m in sys.modules if m.endswith('_kernels')}\n"
+        "before = {m for m in sys.modules if m.endswith('kernels')}\n"
         "load_compiled_encoders()\n"
-        "after = {m for m in sys.modules if m.endswith('_kernels')}\n"
+        "after = {m for m in sys.modules if m.endswith('kernels')}\n"
         "print(sorted(before), sorted(after))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     before, after = out.strip().split("] [")
     assert "kernels" not in before
-    kernels = ("core.models.bpe_kernels", "core.models.unigram_kernels", "core.models.wordpiece_kernels")
+    kernels = ("core.models.bpe.kernels", "core.models.unigram.kernels", "core.models.wordpiece.kernels")
     for name in (*kernels, "core.chunk_kernels"):
         assert name in after, after
 
 
 def test_the_tiny_bpe_model_merges_as_its_two_merges_say():
-    from core.models.bpe import BPE
+    from core.models.bpe.model import BPE
 
     bpe = BPE({"h": 0, "u": 1, "g": 2, "ug": 3, "hug": 4}, [("u", "g"), ("h", "ug")])
     assert bpe.tokenize_ids_batch(["hug", "hugg"]) == [[4], [4, 2]]

@@ -6,7 +6,7 @@ import pytest
 
 from core.errors import ConfigError, FormatError
 from core.formats.bert_vocab import load_bert_vocab, read_bert_vocab, save_bert_vocab
-from core.models.wordpiece import WordPiece
+from core.models.wordpiece.model import WordPiece
 
 VOCAB = {
     t: i

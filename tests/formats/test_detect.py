@@ -266,7 +266,7 @@ def test_nothing_recognisable(tmp_path):
 
 
 def test_a_token_gpt2_cannot_hold_leaves_no_folder_behind(tmp_path):
-    from core.models.bpe import BPE
+    from core.models.bpe.model import BPE
     from core.tokenizer import Tokenizer
 
     tok = Tokenizer(BPE({"a": 0, " ": 1, "a ": 2}, [("a", " ")]))

@@ -13,7 +13,7 @@ from core.formats.subword_nmt_codes import (
     save_codes,
     save_vocabulary,
 )
-from core.subword_nmt import SubwordNmt
+from core.models.bpe.subword_nmt import SubwordNmt
 
 MERGES = [("u", "g</w>"), ("u", "n</w>"), ("h", "ug</w>"), ("먹", "고</w>"), ("p", "u")]
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from core.events import drain
-from core.models.bpe import BPE
+from core.models.bpe.model import BPE
 from core.tokenizer import Tokenizer
 from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
 from subword_gui.background.jobs import truncate_tokenizer

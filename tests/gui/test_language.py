@@ -240,7 +240,7 @@ def test_tooltips_and_messages_once_left_in_english_are_korean(korean, qtbot):
 def test_opening_and_saving_a_tokenizer_report_in_korean(korean, qtbot, tmp_path):
     """The status line after File › Open tokenizer / Save was an f-string, so it stayed English."""
     from core.formats.gpt2 import save_gpt2
-    from core.models.bpe import BPE
+    from core.models.bpe.model import BPE
 
     vocab = {"<unk>": 0, "g": 1, "h": 2, "s": 3, "u": 4, "ug": 5, "hug": 6}
     save_gpt2(BPE(vocab, [("u", "g"), ("h", "ug")], unk_token="<unk>"), tmp_path)

@@ -452,7 +452,7 @@ def _nbest_rows_in_view(browser) -> int:
 def test_the_unigram_why_view_shows_the_lattice_and_three_n_best_rows(qtbot, window, size):
     """At 1280x800 the n-best list under the lattice showed one row: it keeps three in view,
     the lattice keeps its room and the text its four lines."""
-    from core.models.unigram import Unigram
+    from core.models.unigram.model import Unigram
     from core.pre_tokenizers import Metaspace
     from core.tokenizer import Tokenizer
     from subword_gui.tokens.why_view import LATTICE_MIN_HEIGHT
@@ -517,7 +517,7 @@ loop.exec()
 for t in threading.enumerate():
     if t.name == "load compiled encoders":
         t.join(60)
-print("later", "core.models.bpe_kernels" in sys.modules)
+print("later", "core.models.bpe.kernels" in sys.modules)
 pasted = "\n".join(" ".join(f"{w}{i}{j}" for j in range(10) for w in ("영화", "tokens")) for i in range(30))
 panel.editor.insertPlainText("\n" + pasted)  # 600 new words in lines of 20: encoded in the window's turn
 app.processEvents()

@@ -77,7 +77,7 @@ def test_a_failure_line_goes_once_a_tokenizer_opens_or_saves(window, tmp_path):
     """The status bar's ⚠ line came back after a later tokenizer opened fine (once the "Opened"
     message timed out), reading as that file's failure."""
     from core.formats.gpt2 import save_gpt2
-    from core.models.bpe import BPE
+    from core.models.bpe.model import BPE
 
     def failure_line_shown() -> bool:
         window.statusBar().clearMessage()  # a timed message hides the line only while it lasts

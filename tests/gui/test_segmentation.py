@@ -14,7 +14,7 @@ from PySide6.QtGui import QHelpEvent, QInputMethodEvent, QTextCharFormat, QTextD
 from PySide6.QtWidgets import QApplication, QToolTip
 
 from core.events import drain
-from core.models.unigram import Unigram
+from core.models.unigram.model import Unigram
 from core.pre_tokenizers import Metaspace
 from core.tokenizer import Tokenizer
 from core.training import TrainOptions, pre_tokenize_lines, train_from_counts

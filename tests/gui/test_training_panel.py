@@ -535,7 +535,7 @@ def test_the_first_cut_is_prepared_on_a_helper_thread(qtbot, loaded, monkeypatch
     # at 32 k merges the cut tables take 60-140 ms: one event-loop turn that long froze the window
     import threading
 
-    from core.models.bpe import BPE
+    from core.models.bpe.model import BPE
 
     on_gui_thread = []
     real = BPE.truncated

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 
 from core.corpus import count_lines
 from core.events import MergeEvent, drain
-from core.models.unigram import Unigram
+from core.models.unigram.model import Unigram
 from core.pre_tokenizers import Metaspace
 from core.tokenizer import Tokenizer
 from core.training import TrainOptions, train_from_counts

@@ -128,7 +128,7 @@ def test_exported_tokenizer_json_encodes_the_same_in_tokenizers_and_ours(
     sp = spm.SentencePieceProcessor(model_file=str(tmp_path / "m.model"))
     differ, differ_from_sp = [], 0
     # subtle: "<unk>" typed in the text is left out: `tokenizers`' Unigram matches the unk piece
-    # like any other piece, core.models.unigram does not (reported; not this file's model).
+    # like any other piece, core.models.unigram.model does not (reported; not this file's model).
     probes = [p for p in PROBES if "<unk>" not in p]
     for i, line in enumerate(lines + probes):
         a, b = theirs.encode(line), ours.encode(line)

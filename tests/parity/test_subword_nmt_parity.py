@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.formats.subword_nmt_codes import load_codes, load_vocabulary
-from core.subword_nmt import SubwordNmt
+from core.models.bpe.subword_nmt import SubwordNmt
 
 apply_bpe = pytest.importorskip("subword_nmt.apply_bpe")
 learn_bpe = pytest.importorskip("subword_nmt.learn_bpe")

@@ -26,7 +26,7 @@ from __future__ import annotations
 import pytest
 
 from core.events import drain
-from core.trainers.unigram import train_unigram
+from core.models.unigram.trainer import train_unigram
 from core.training import TrainOptions, pre_tokenize_lines
 
 pytest.importorskip("sentencepiece")

@@ -1,1 +1,0 @@
-"""Trainers: generators that yield events and return a trained model (see `core.events`)."""
