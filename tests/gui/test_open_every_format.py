@@ -83,7 +83,28 @@ def _clip(tmp_path):
     return path
 
 
+def _gguf(tmp_path):
+    """A vocabulary-only GGUF file (what llama.cpp reads): a byte-level BPE trained here, written
+    with the ``gguf`` package's writer as a ``gpt2`` tokenizer with the ``default`` pre-tokenizer."""
+    gguf = pytest.importorskip("gguf", reason="the gguf package writes the test file (pip install gguf)")
+    model = _trained("bytelevel-bpe", 300).model
+    tokens = [token for token, _ in sorted(model.vocab.items(), key=lambda item: item[1])]
+    path = tmp_path / "tiny.gguf"
+    writer = gguf.GGUFWriter(str(path), "gpt2")
+    writer.add_tokenizer_model("gpt2")
+    writer.add_tokenizer_pre("default")
+    writer.add_token_list(tokens)
+    writer.add_token_types([1] * len(tokens))
+    writer.add_token_merges([f"{a} {b}" for a, b in model.merges])
+    writer.write_header_to_file()
+    writer.write_kv_data_to_file()
+    writer.write_tensors_to_file()
+    writer.close()
+    return path
+
+
 BUILDERS = {
+    "gguf": _gguf,
     # a folder's file, as the open dialog picks it
     "project": lambda p: _saved(p, "bpe", "project", "project-folder") / "training.json",
     "hf-json": lambda p: _saved(p, "unigram", "hf-json", "tokenizer.json", pre_tokenizer="metaspace"),
