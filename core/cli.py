@@ -773,9 +773,9 @@ def _add_evaluate_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--alignment-lines",
         type=int,
-        default=2000,
+        default=1000,
         metavar="N",
-        help="lines spread over the corpus whose morphemes are compared (default 2000; 0: none)",
+        help="lines spread over the corpus whose morphemes are compared (default 1000; 0: none)",
     )
     p.add_argument("--html", type=Path, metavar="OUT", help="write the card as one self-contained HTML file")
     p.add_argument("--json", type=Path, metavar="OUT", help="write every figure and token list as JSON")
