@@ -86,7 +86,7 @@ def _premium_rows(report: Report) -> list[Row]:
         return lambda r, t: None if t.parity is None else t.parity.premiums.get(lang)
 
     return [
-        Row("Parity", f"premium {lang} / {report.pivot}", premium(lang), None if lang == report.pivot else "low", chart=True)
+        Row("Parity", f"premium {lang} / {report.pivot}", premium(lang), None if lang == report.pivot else "low")
         for lang in languages
     ]  # fmt: skip
 
@@ -285,6 +285,7 @@ def render_html(report: Report, about: dict[str, Any] | None = None) -> str:
     rows = [row for row in rows_of(report) if row.chart]
     for row in rows:
         parts.append(_bar_chart(report, row))
+    parts.append(_parity_chart(report))
     parts.append("<h2>Vocabulary hygiene</h2>")
     parts.append(_hygiene_lists(report, about))
     parts.append("</body></html>")
@@ -359,6 +360,42 @@ def _bar_chart(report: Report, row: Row) -> str:
         colour = _COLOURS[n % len(_COLOURS)]
         out.append(f'<rect x="{label_w}" y="{y}" width="{w}" height="{bar_h}" fill="{colour}"/>')
         out.append(f'<text x="{label_w + w + 6}" y="{y + 13}">{e(format_value(v, row.kind))}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _parity_chart(report: Report) -> str:
+    """Premiums over the pivot: a group of bars per language, one bar per tokenizer."""
+    e = html.escape
+    rows = _premium_rows(report)
+    if not rows:
+        return ""
+    values = [values_of(report, row) for row in rows]
+    known = [v for vs in values for v in vs if v is not None]
+    top = max(known, default=1.0) or 1.0
+    label_w, bar_w, bar_h, group_gap = 160, 360, 14, 10
+    n = len(report.tokenizers)
+    height = 40 + len(rows) * (n * bar_h + group_gap)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_w + bar_w + 90}" height="{height}" '
+        'role="img" aria-label="token premium per language">',
+        f'<text x="0" y="14" font-weight="600">token premium over {e(report.pivot or "")}, per language</text>',
+    ]
+    for k, (t, colour) in enumerate(zip(report.tokenizers, _COLOURS * n)):
+        out.append(f'<rect x="{label_w + k * 120}" y="20" width="10" height="10" fill="{colour}"/>')
+        out.append(f'<text x="{label_w + k * 120 + 14}" y="29">{e(t.name[:14])}</text>')
+    y = 40
+    for row, vs in zip(rows, values):
+        out.append(f'<text x="0" y="{y + bar_h}">{e(row.label.split()[1])}</text>')
+        for k, v in enumerate(vs):
+            if v is not None:
+                w = max(1, round(bar_w * v / top))
+                out.append(
+                    f'<rect x="{label_w}" y="{y}" width="{w}" height="{bar_h - 2}" fill="{_COLOURS[k % len(_COLOURS)]}"/>'
+                )
+                out.append(f'<text x="{label_w + w + 6}" y="{y + bar_h - 3}">{v:.2f}</text>')
+            y += bar_h
+        y += group_gap
     out.append("</svg>")
     return "\n".join(out)
 

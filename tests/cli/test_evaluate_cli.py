@@ -100,6 +100,15 @@ def test_parity_from_parallel_files(models, corpus, tmp_path, capsys):
     assert "Parity (pivot en, 2 parallel lines)" in out
     assert _row(out, "premium xx / en") == ["2.500"]
     assert _row(out, "Gini across languages") == ["0.214"]  # |5 - 2| · 2 / (2 · 4 · 3.5)
+    page = tmp_path / "card.html"
+    code, _, err = run([*argv, "-q", "--html", page], capsys)
+    assert code == 0, err
+    chart = (
+        page.read_text(encoding="utf-8")
+        .split('aria-label="token premium per language"')[1]
+        .split("</svg>")[0]
+    )
+    assert ">xx</text>" in chart and ">2.50</text>" in chart and ">en</text>" in chart
 
 
 def test_korean_alignment_rows(tmp_path, capsys):
