@@ -814,7 +814,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     for path in args.model:
         tokenizer = load_model_path(path)
         name = path.name or str(path)
-        while name in tokenizers:  # two models of one name: out/ and ../out/
+        if name in tokenizers:  # two models of one name (a/tokenizer.json, b/tokenizer.json)
+            name = str(path)
+        while name in tokenizers:  # the same path twice
             name += "'"
         tokenizers[name] = tokenizer
         about_tokenizers.append(

@@ -532,7 +532,7 @@ class TokenizerReport:
     vocab_size: int
     compression: Compression
     word_baseline: WordBaseline
-    unknown: int  # unknown tokens the model produced
+    unknown: int  # the unknown token's id in the encoding (a literal "<unk>" typed in the text too)
     types_used: int  # distinct ids in the corpus encoding
     renyi: float
     shannon: float

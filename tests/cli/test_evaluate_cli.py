@@ -124,6 +124,21 @@ def test_korean_alignment_rows(tmp_path, capsys):
     assert code == 0 and "Morphology" not in out
 
 
+def test_two_models_of_one_name_get_their_paths_as_names(tmp_path, corpus, capsys):
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        write_bpe(tmp_path / folder / "tokenizer.json", {"a": 0, "b": 1, "c": 2}, [])
+    argv = ["evaluate", "-m", tmp_path / "a" / "tokenizer.json", "-m", tmp_path / "b" / "tokenizer.json"]
+    code, out, err = run([*argv, "-m", tmp_path / "b" / "tokenizer.json", "--corpus", corpus, "-q"], capsys)
+    assert code == 0, err
+    header = out.splitlines()[0].split()
+    assert header == [
+        "tokenizer.json",
+        str(tmp_path / "b" / "tokenizer.json"),
+        str(tmp_path / "b" / "tokenizer.json") + "'",
+    ]
+
+
 def test_progress_goes_to_stderr(models, corpus, capsys):
     code, out, err = run(["evaluate", "-m", models[0], "--corpus", corpus], capsys)
     assert code == 0
