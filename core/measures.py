@@ -69,8 +69,9 @@ class TextSizes:
     letters: int  # characters that are not whitespace: the character baseline's tokens
 
 
-def text_sizes(lines: Iterable[str]) -> TextSizes:
-    """:class:`TextSizes` of ``lines`` (see the module docstring for what counts)."""
+def text_sizes(lines: Iterable[str], word_counts: Counter[str] | None = None) -> TextSizes:
+    """:class:`TextSizes` of ``lines`` (see the module docstring for what counts); with
+    ``word_counts``, each word is counted into it on the way (one split per line)."""
     n = characters = nbytes = words = spaces = 0
     for line in lines:
         n += 1
@@ -79,6 +80,8 @@ def text_sizes(lines: Iterable[str]) -> TextSizes:
         parts = line.split()
         words += len(parts)
         spaces += len(line) - sum(map(len, parts))
+        if word_counts is not None:
+            word_counts.update(parts)
     return TextSizes(n, characters, nbytes, words, characters - spaces)
 
 
@@ -131,8 +134,8 @@ class WordFrequencies:
     0.16666666666666666
     """
 
-    def __init__(self, lines: Iterable[str] = ()) -> None:
-        counts: Counter[str] = Counter()
+    def __init__(self, lines: Iterable[str] = (), counts: Counter[str] | None = None) -> None:
+        counts = Counter() if counts is None else counts
         for line in lines:
             counts.update(line.split())
         ordered = sorted(counts.values(), reverse=True)
@@ -607,9 +610,10 @@ def report(
                 f"the pivot language {pivot!r} is not one of the parallel files ({', '.join(parallel)})"
             )
 
-    sizes = text_sizes(lines)
     yield Progress("words", 0, len(lines))
-    words = WordFrequencies(lines)
+    word_counts: Counter[str] = Counter()
+    sizes = text_sizes(lines, word_counts)
+    words = WordFrequencies(counts=word_counts)
     yield Progress("words", len(lines), len(lines))
 
     sample = _sample_indices(len(lines), alignment_lines)
@@ -629,7 +633,7 @@ def report(
 
     rows: list[TokenizerReport] = []
     for n, (name, tokenizer) in enumerate(named.items()):
-        counts: Counter[int] = Counter()
+        counts = _IdCounts()
         done = 0
         yield Progress("encode", 0, sizes.bytes)
         alignment = None
@@ -640,18 +644,19 @@ def report(
                 for text, enc, morphs in zip(
                     texts, tokenizer.encode_batch(texts), gold[at : at + _BATCH_LINES]
                 ):
-                    counts.update(enc.ids)
+                    counts.add(enc.ids)
                     cuts = word_inner_boundaries(enc.offsets, text, language)  # type: ignore[arg-type]
                     alignment = alignment + boundary_scores(cuts, morphs)
                 done += sum(len(t.encode("utf-8", "surrogatepass")) for t in texts)
                 yield Progress("encode", done, sizes.bytes)
         for at in range(0, len(rest), _BATCH_LINES):
             texts = rest[at : at + _BATCH_LINES]
-            counts.update(chain.from_iterable(tokenizer.encode_batch_ids(texts)))
+            counts.add(chain.from_iterable(tokenizer.encode_batch_ids(texts)))
             done += sum(len(t.encode("utf-8", "surrogatepass")) for t in texts)
             yield Progress("encode", done, sizes.bytes)
         yield Progress("encode", sizes.bytes, sizes.bytes)
-        hygiene = vocabulary_hygiene(tokenizer, counts)
+        used = counts.used()
+        hygiene = vocabulary_hygiene(tokenizer, used)
         yield Progress("hygiene", n + 1, len(named))
         premium = None
         if parallel is not None:
@@ -666,12 +671,12 @@ def report(
             TokenizerReport(
                 name=name,
                 vocab_size=vocab_size,
-                compression=Compression(sum(counts.values()), sizes),
+                compression=Compression(sum(used.values()), sizes),
                 word_baseline=word_baseline(words, vocab_size, sizes),
-                unknown=counts.get(unk, 0) if unk is not None else 0,
-                types_used=len(counts),
-                renyi=renyi_efficiency(counts.values(), alpha),
-                shannon=shannon_efficiency(counts.values()),
+                unknown=used.get(unk, 0) if unk is not None else 0,
+                types_used=len(used),
+                renyi=renyi_efficiency(used.values(), alpha),
+                shannon=shannon_efficiency(used.values()),
                 hygiene=hygiene,
                 alignment=alignment,
                 parity=premium,
@@ -687,6 +692,25 @@ def report(
         pivot=pivot if parallel is not None else None,
         parallel_lines=len(next(iter(parallel.values()))) if parallel else 0,
     )
+
+
+class _IdCounts:
+    """How often each id occurs, counted a batch at a time (np.bincount: ~3x a Counter's speed
+    on the millions of ids of a large corpus)."""
+
+    def __init__(self) -> None:
+        self._counts = np.zeros(0, dtype=np.int64)
+
+    def add(self, ids: Iterable[int]) -> None:
+        found = np.bincount(np.fromiter(ids, dtype=np.int64))
+        if len(found) > len(self._counts):
+            self._counts = np.concatenate([self._counts, np.zeros(len(found) - len(self._counts), np.int64)])
+        self._counts[: len(found)] += found
+
+    def used(self) -> dict[int, int]:
+        """id -> count of the ids seen, in id order."""
+        (ids,) = np.nonzero(self._counts)
+        return dict(zip(ids.tolist(), self._counts[ids].tolist()))
 
 
 def _sample_indices(n: int, wanted: int | None) -> list[int]:
