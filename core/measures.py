@@ -28,7 +28,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import chain
 from typing import Any
 
@@ -441,9 +441,11 @@ def vocabulary_hygiene(tokenizer: Any, used: Mapping[int, int] | None = None) ->
     Fast: one ``decode`` per token and one batched ``encode`` of the decoded texts of the
     tokens the corpus did not use (the hygiene of a 200,000-token vocabulary takes seconds).
 
-    >>> h = vocabulary_hygiene(bpe_abc, {bpe_abc.token_to_id("abc"): 1})  # merges a+b, b+c, a+bc
+    >>> h = vocabulary_hygiene(bpe_abc, {0: 1, 2: 1, 3: 1})  # a b c ab bc abc; merges a+b, b+c, a+bc
     >>> [bpe_abc.id_to_token(i) for i in h.unreachable]   # "abc" encodes as ab + c
     ['abc']
+    >>> [bpe_abc.id_to_token(i) for i in h.intermediate_only]   # unused: b, bc, abc
+    ['b', 'bc']
     """
     vocab = tokenizer.get_vocab()
     special_ids = {t.id for t in tokenizer.added_tokens}
@@ -564,7 +566,6 @@ class Report:
     alignment_lines: int  # lines the alignment was measured on (0: none)
     pivot: str | None = None
     parallel_lines: int = 0
-    options: dict[str, Any] = field(default_factory=dict)
 
 
 def report(
