@@ -3,6 +3,7 @@
     $ subword train reviews.txt --algorithm bpe --vocab-size 8000 --output out/
     $ subword encode --model out/ "철수는 치킨을 먹고"
     $ subword encode --model out/ --input lines.txt --json
+    $ subword evaluate -m out/ -m other/ --corpus reviews.txt --html card.html
 
 Layout, so a new subcommand or option is a small edit:
 
@@ -760,6 +761,147 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- evaluate --------------------------------------------------------------------------
+
+
+def _add_evaluate_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--model",
+        "-m",
+        type=Path,
+        action="append",
+        required=True,
+        help="a tokenizer file or folder (repeat to compare)",
+    )
+    p.add_argument("--corpus", type=Path, required=True, help="UTF-8 text, one line a sentence or document")
+    p.add_argument(
+        "--parallel",
+        action="append",
+        default=[],
+        metavar="LANG=FILE",
+        help="parallel lines in one language (repeat: same line count in each) for parity across languages",
+    )
+    p.add_argument(
+        "--pivot", metavar="LANG", help="parity's reference language (default: en, else the first)"
+    )
+    p.add_argument(
+        "--alpha", type=float, help="order of Rényi efficiency (default 3, as tokenization-scorer)"
+    )
+    p.add_argument(
+        "--language",
+        choices=["auto", "ko", "ja", "none"],
+        default="auto",
+        help="morphological alignment with kiwipiepy (ko) or SudachiPy (ja); auto: from the corpus' script",
+    )
+    p.add_argument(
+        "--alignment-lines",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="lines spread over the corpus whose morphemes are compared (default 1000; 0: none)",
+    )
+    p.add_argument("--html", type=Path, metavar="OUT", help="write the card as one self-contained HTML file")
+    p.add_argument("--json", type=Path, metavar="OUT", help="write every figure and token list as JSON")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+
+def _cmd_evaluate(args: argparse.Namespace) -> int:
+    """Every measure of core.measures for each --model on --corpus: a table on stdout, files on request."""
+    from core.atomic import write_atomic
+    from core.measures import DEFAULT_ALPHA, report
+    from core.report_export import format_table, render_html, report_dict
+
+    for flag, out in (("--html", args.html), ("--json", args.json)):
+        if out is not None and (out.is_dir() or not out.parent.is_dir()):
+            raise SubwordError(
+                f"{flag} {out}: " + ("is a folder" if out.is_dir() else "its folder does not exist")
+            )
+    if args.alignment_lines < 0:
+        raise SubwordError(f"--alignment-lines must be 0 or more, not {args.alignment_lines}")
+    parallel_files: dict[str, str] = {}
+    for item in args.parallel:
+        lang, sep, name = item.partition("=")
+        if not sep or not lang or not name:
+            raise SubwordError(f"--parallel takes LANG=FILE, not {item!r}")
+        if lang in parallel_files:
+            raise SubwordError(f"--parallel gives {lang} twice")
+        parallel_files[lang] = name
+    if args.pivot is not None and not parallel_files:
+        raise SubwordError("--pivot needs --parallel files")
+    lines = _read_lines(str(args.corpus))
+    if not any(line.strip() for line in lines):
+        raise SubwordError(f"--corpus {args.corpus} has no text")
+    parallel = {lang: _read_lines(name) for lang, name in parallel_files.items()} or None
+    tokenizers: dict[str, object] = {}
+    about_tokenizers = []
+    for path in args.model:
+        tokenizer = load_model_path(path)
+        name = path.name or str(path)
+        if name in tokenizers:  # two models of one name (a/tokenizer.json, b/tokenizer.json)
+            name = str(path)
+        while name in tokenizers:  # the same path twice
+            name += "'"
+        tokenizers[name] = tokenizer
+        about_tokenizers.append(
+            {"path": str(path), "format": _format_name(path), "tokens": tokenizer.id_to_token}
+        )
+    progress = ProgressBar(enabled=not args.quiet)
+    card = drain(
+        report(
+            tokenizers,
+            lines,
+            parallel,
+            pivot=args.pivot,
+            alpha=DEFAULT_ALPHA if args.alpha is None else args.alpha,
+            language=None if args.language == "none" else args.language,
+            alignment_lines=args.alignment_lines,
+        ),
+        progress,
+    )
+    progress.close()
+    sys.stdout.write(format_table(card))
+    about = {
+        "corpus": str(args.corpus),
+        "parallel": parallel_files,
+        "created": time.strftime("%Y-%m-%d %H:%M:%S %z"),
+        "versions": _versions(card.language),
+        "tokenizers": about_tokenizers,
+    }
+    if args.json is not None:
+        data = report_dict(card, about)
+        write_atomic(args.json, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+        print(f"wrote {args.json}", file=sys.stderr)
+    if args.html is not None:
+        write_atomic(args.html, render_html(card, about))
+        print(f"wrote {args.html}", file=sys.stderr)
+    return 0
+
+
+def _format_name(path: Path) -> str:
+    from core.formats.detect import detect_format
+
+    try:
+        return detect_format(path)[0]
+    except SubwordError:
+        return ""
+
+
+def _versions(language: str | None) -> dict[str, str]:
+    """Versions a reader needs to reproduce a card: ours, Python's, and the analyser's."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {"subword-explorer": __version__, "python": platform.python_version()}
+    for package in {"ko": ("kiwipiepy", "kiwipiepy_model"), "ja": ("sudachipy", "sudachidict_core")}.get(
+        language or "", ()
+    ):
+        try:
+            found[package] = version(package)
+        except PackageNotFoundError:
+            pass
+    return found
+
+
 # -- the parser ----------------------------------------------------------------------
 
 # name -> (help, add-arguments function, command function)
@@ -768,6 +910,7 @@ SUBCOMMANDS: dict[str, tuple[str, Callable, Callable]] = {
     "count": ("count the words of text files into a word-count file", _add_count_options, _cmd_count),
     "encode": ("encode text with a trained tokenizer", _add_encode_options, _cmd_encode),
     "convert": ("convert a tokenizer to another file format", _add_convert_options, _cmd_convert),
+    "evaluate": ("measure and compare tokenizers on a corpus", _add_evaluate_options, _cmd_evaluate),
 }
 
 

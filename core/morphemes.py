@@ -89,6 +89,16 @@ def _is_japanese(c: str) -> bool:
 _SCRIPT = {"ko": is_hangul, "ja": _is_japanese}
 
 
+def in_script(language: str, c: str) -> bool:
+    """Whether ``c`` is in the script ``language``'s analyser cuts (Hangul for ``ko``; kana,
+    kanji and ``ー々`` for ``ja``): a morpheme boundary is looked for only beside one.
+
+    >>> in_script("ko", "철"), in_script("ja", "猫"), in_script("ko", "a")
+    (True, True, False)
+    """
+    return _SCRIPT[language](c)
+
+
 class _Kiwi:
     def __init__(self) -> None:
         from kiwipiepy import Kiwi
