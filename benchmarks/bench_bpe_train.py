@@ -54,7 +54,8 @@ OURS = """
 import json, os, sys, time
 from core.corpus import count_words
 from core.events import MergeEvent, drain
-from core.training import TrainOptions, train_from_counts
+from core.options import TrainOptions
+from core.training import train_from_counts
 path, algorithm, vocab_size = sys.argv[1], sys.argv[2], int(sys.argv[3])
 loop = os.environ.get("BENCH_MERGE_LOOP")
 if loop:  # --each-loop: force one loop whatever the job's size

@@ -792,7 +792,7 @@ class MainWindow(QMainWindow):
 
         The user's own options are kept aside (and are what settings save); opening a
         real corpus afterwards brings them back."""
-        from core.training import TrainOptions
+        from core.options import TrainOptions
 
         if self._options_before_example is None:
             self._options_before_example = self.training_panel.options_dict()

@@ -48,15 +48,15 @@ from PySide6.QtWidgets import (
 
 from core.errors import ConfigError
 from core.normalizers import NORMALIZER_NAMES
-from core.pre_tokenizers import PRE_TOKENIZER_NAMES, pre_tokenizer_from_name
-from core.training import (
+from core.options import (
     DEFAULT_PRE_TOKENIZER,
     DEFAULT_SPECIAL_TOKENS,
-    TRAINERS,
     TrainOptions,
     build_normalizer,
     build_pre_tokenizer,
 )
+from core.pre_tokenizers import PRE_TOKENIZER_NAMES, pre_tokenizer_from_name
+from core.training import TRAINERS
 from subword_gui.background import jobs
 from subword_gui.background.analysers import POLL_MS, loading_analysers
 from subword_gui.background.workers import Job, next_turn
@@ -1371,7 +1371,7 @@ def step_preview(corpus, options: TrainOptions, merges: list, alphabet=None):
 
 def _corpus_alphabet(corpus, options: TrainOptions) -> set[str]:
     """The corpus's characters through the run's normalizer (spaces left out)."""
-    from core.training import build_normalizer
+    from core.options import build_normalizer
 
     normalizer = build_normalizer(options)
     alphabet: set[str] = set()

@@ -13,8 +13,9 @@ import pytest
 
 from core.errors import ConfigError, CorpusError
 from core.events import MergeEvent, Progress, TrainingStopped, drain
+from core.options import TrainOptions, pre_tokenize_lines
 from core.trainers.bpe import train_bpe
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.training import train_from_counts
 
 HUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 KO = {"철수는": 10, "치킨을": 9, "먹고": 11, "볶음밥을": 5, "있다": 2}

@@ -52,7 +52,7 @@ import sys
 from core.events import drain
 from core.trainers import bpe
 from core.trainers.bpe import train_bpe
-from core.training import TrainOptions
+from core.options import TrainOptions
 bpe.PYTHON_LOOP_MAX_SYMBOLS = -1  # the compiled merge loop on numpy arrays, small as the job is
 bpe.PLAIN_LIBRARY = False
 model = drain(train_bpe({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, TrainOptions("bpe", vocab_size=11)))
@@ -178,7 +178,7 @@ def test_a_small_training_takes_the_plain_library_where_it_is_built(monkeypatch)
 
     monkeypatch.setattr(bpe_python, "merge", no_python_loop)
     from core.events import drain
-    from core.training import TrainOptions
+    from core.options import TrainOptions
 
     model = drain(
         bpe.train_bpe(

@@ -15,8 +15,8 @@ import pytest
 
 from core.events import Progress, UnigramRound, drain
 from core.lattice import Lattice, Node
+from core.options import TrainOptions
 from core.trainers import unigram as tr
-from core.training import TrainOptions
 
 CASES = {
     "repeated": ["aaaa", "aaaaaaaaa", "ab"],
@@ -242,7 +242,7 @@ AOT_AND_JIT_MODELS = """
 import sys
 from core.events import drain
 from core.trainers.unigram import train_unigram
-from core.training import TrainOptions
+from core.options import TrainOptions
 counts = {"▁먹고": 10, "▁먹는": 4, "▁있다": 7, "▁abcab" * 3: 2, "a" * 300: 1}
 model = drain(train_unigram(counts, TrainOptions("unigram", vocab_size=30, special_tokens=["<unk>"])))
 print(repr(model.pieces), "numba" in sys.modules)

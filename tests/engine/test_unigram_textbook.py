@@ -9,9 +9,9 @@ import pytest
 
 from core.errors import ConfigError
 from core.events import TrainingStopped, UnigramRound, drain
+from core.options import TrainOptions, pre_tokenize_lines
 from core.pre_tokenizers import Metaspace
 from core.trainers import unigram_textbook as tb
-from core.training import TrainOptions, pre_tokenize_lines
 
 
 @pytest.fixture(scope="module")

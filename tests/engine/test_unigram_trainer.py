@@ -15,8 +15,9 @@ from core.errors import ConfigError
 from core.events import Progress, TrainingStopped, UnigramRound, drain
 from core.lattice import Lattice, Node
 from core.models.unigram import Unigram
+from core.options import TrainOptions, pre_tokenize_lines
 from core.trainers import unigram as tr
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.training import train_from_counts
 
 KOREAN = [
     "나는 밥을 먹고 있다",

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
-from core.training import TrainOptions
+from core.options import TrainOptions
 from subword_gui.guide import GuideDialog, replay_merges, work_examples
 
 WAIT_MS = 30_000

@@ -24,7 +24,8 @@ BIN = Path(
 def _trained(vocab_size: int):
     """A tiny BPE tokenizer for a run (the Hugging Face course's hug/pug/pun/bun/hugs)."""
     from core.events import drain
-    from core.training import TrainOptions, train_from_counts
+    from core.options import TrainOptions
+    from core.training import train_from_counts
 
     counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
     return drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=vocab_size)))
@@ -194,7 +195,7 @@ def test_examples_menu_reads_the_korean_titles_when_korean_is_in_force(korean, q
 def test_the_stepping_status_line_is_korean_from_end_to_end(korean, qtbot, tmp_path):
     """It read "Stepped to 1단계: u + g → ug": the English verb was pasted into the
     translated sentence, outside the translation machinery."""
-    from core.training import TrainOptions
+    from core.options import TrainOptions
 
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     window = MainWindow(settings=settings, open_sample=False)

@@ -11,7 +11,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFileDialog
 
 from core.errors import FormatError, SubwordError
-from core.training import TrainOptions
+from core.options import TrainOptions
 from subword_gui.main_window import EXAMPLES_FILE, MainWindow
 from subword_gui.runs import POINTER, RUNS_DIR, Run, load_last_run, save_last_run
 

@@ -9,8 +9,9 @@ from PySide6.QtWidgets import QFileDialog, QStyle
 
 from core.corpus import count_lines
 from core.events import MergeEvent, UnigramRound, drain
+from core.options import TrainOptions
 from core.stats import encoding_stats
-from core.training import TrainOptions, train_from_counts
+from core.training import train_from_counts
 from subword_gui.background import jobs
 from subword_gui.panels.item_models import MergeLogModel, UnigramRoundModel
 from subword_gui.panels.training import available_algorithms

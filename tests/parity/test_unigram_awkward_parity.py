@@ -26,8 +26,8 @@ import random
 import pytest
 
 from core.events import drain
+from core.options import TrainOptions, pre_tokenize_lines
 from core.trainers.unigram import train_unigram
-from core.training import TrainOptions, pre_tokenize_lines
 
 pytest.importorskip("sentencepiece")
 
