@@ -21,7 +21,7 @@ so the ratios are printed for both.
   counts, as ``subword train`` counts). A small job (distinct words
   of at most ``core.trainers.bpe.PLAIN_LIBRARY_MAX_SYMBOLS`` characters) merges without numpy, in
   the kernels' plain shared library (or in plain Python where it is not built); a larger one on the
-  merge loop compiled ahead of time when ``python -m core.jit`` has built it (the notes say which
+  merge loop compiled ahead of time when ``python -m core.build`` has built it (the notes say which
   ran); ``--also-jit`` adds an alternating row that forces numba's JIT build, ``--each-loop``
   runs ours on every loop whatever the job's size: the plain library, plain Python and the
   compiled loop on numpy (how the threshold was chosen);

@@ -1178,7 +1178,7 @@ class MainWindow(QMainWindow):
             self._engine_timer.stop()
 
         def load() -> None:
-            from core.models.warm import load_compiled_encoders
+            from core.warmup import load_compiled_encoders
             from subword_gui.background.preload import preload_llvm
 
             preload_llvm()  # LLVM's 200 ms of start-up with the interpreter lock free

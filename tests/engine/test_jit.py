@@ -62,7 +62,7 @@ print(model.merges == [("u", "g"), ("u", "n"), ("h", "ug")], "numba" in sys.modu
 
 def test_a_training_on_the_ahead_of_time_build_never_loads_numba():
     if load_ahead_of_time("core.trainers.bpe_kernels") is None:
-        pytest.skip("BPE kernels not compiled ahead of time here (python -m core.jit builds them)")
+        pytest.skip("BPE kernels not compiled ahead of time here (python -m core.build builds them)")
     assert _fresh_python(TRAIN_AND_SAY_IF_NUMBA_LOADED) == "True False"
     # and the switch that tests use to reach the JIT build really reaches it
     assert _fresh_python(TRAIN_AND_SAY_IF_NUMBA_LOADED, **{JIT_ONLY_VARIABLE: "1"}) == "True True"
@@ -171,7 +171,7 @@ def test_a_small_training_takes_the_plain_library_where_it_is_built(monkeypatch)
     from core.trainers import bpe, bpe_python
 
     if load_plain_library("core.trainers.bpe_kernels") is None:
-        pytest.skip("the BPE kernels' plain library is not built here (python -m core.jit builds it)")
+        pytest.skip("the BPE kernels' plain library is not built here (python -m core.build builds it)")
 
     def no_python_loop(*args, **kwargs):
         raise AssertionError("a small job merged in plain Python although the plain library is built")

@@ -250,7 +250,7 @@ print(repr(model.pieces), "numba" in sys.modules)
 
 
 def test_the_ahead_of_time_build_trains_the_jit_model_without_numba():
-    """The extension ``python -m core.jit`` builds gives the JIT's model, bit for bit, and spares
+    """The extension ``python -m core.build`` builds gives the JIT's model, bit for bit, and spares
     a training numba and LLVM (its seeding's peak memory)."""
     import os
     import subprocess
@@ -260,7 +260,7 @@ def test_the_ahead_of_time_build_trains_the_jit_model_without_numba():
     from core.jit import JIT_ONLY_VARIABLE, load_ahead_of_time
 
     if load_ahead_of_time("core.trainers.unigram_kernels") is None:
-        pytest.skip("Unigram kernels not compiled ahead of time here (python -m core.jit builds them)")
+        pytest.skip("Unigram kernels not compiled ahead of time here (python -m core.build builds them)")
 
     def run(jit_only: str) -> str:
         env = {k: v for k, v in os.environ.items() if k != JIT_ONLY_VARIABLE} | {JIT_ONLY_VARIABLE: jit_only}
