@@ -91,7 +91,7 @@ def test_the_window_speaks_korean_when_korean_is_installed(korean, qtbot, tmp_pa
 def test_qts_own_file_dialog_speaks_korean_too(korean, qtbot, tmp_path):
     from PySide6.QtWidgets import QFileDialog, QLabel
 
-    from subword_gui.main_window import polish_file_dialog
+    from subword_gui.file_dialogs import polish_file_dialog
 
     dialog = QFileDialog(None, "t", str(tmp_path), "Text files (*.txt)")
     dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
@@ -259,13 +259,13 @@ def test_opening_and_saving_a_tokenizer_report_in_korean(korean, qtbot, tmp_path
 def test_the_tokenizer_file_dialogs_filters_read_korean_and_still_choose_their_format(korean):
     """The filter labels came from the engine's format table, in English; their globs stay."""
     from subword_gui.engine_text import localized_filter
-    from subword_gui.main_window import SAVE_FILTERS, _format_for, tokenizer_filter
+    from subword_gui.file_dialogs import SAVE_FILTERS, save_format_for, tokenizer_filter
 
     filters = tokenizer_filter().split(";;")
     assert filters[0].startswith("토크나이저 (") and "*.model" in filters[0]
     assert "SentencePiece 모델 (*.model)" in filters and filters[-1] == "모든 파일 (*)"
     for label, fmt in SAVE_FILTERS:  # a Korean label the save dialog returns picks its format
-        assert _format_for("out", localized_filter(label)) == fmt
+        assert save_format_for("out", localized_filter(label)) == fmt
     assert localized_filter("SentencePiece model (*.model)") != "SentencePiece model (*.model)"
 
 

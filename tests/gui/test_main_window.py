@@ -153,7 +153,7 @@ def test_a_refused_corpus_is_not_remembered(qtbot, window, small_corpus, tmp_pat
 def test_file_dialogs_start_in_the_users_folders_not_the_working_directory(
     qtbot, window, monkeypatch, tmp_path
 ):
-    from subword_gui.main_window import SAVE_FILTERS
+    from subword_gui.file_dialogs import SAVE_FILTERS
 
     window.corpus_panel.open_lines(["hug pug pun bun hugs", "hug hug pun"], "hug.txt")
     window.training_panel.set_options(TrainOptions("bpe", vocab_size=12))
@@ -257,7 +257,7 @@ def test_about_box_does_not_crash(qtbot, window, monkeypatch):
 
 def test_save_reopen_tokenizer_and_export_merge_log(qtbot, window, monkeypatch, tmp_path):
     from core.formats.merge_log import load_merge_log
-    from subword_gui.main_window import SAVE_FILTERS
+    from subword_gui.file_dialogs import SAVE_FILTERS
 
     window.corpus_panel.open_lines(["hug pug pun bun hugs", "hug hug pun"], "hug.txt")
     window.training_panel.set_options(TrainOptions("bpe", vocab_size=12))

@@ -10,7 +10,8 @@ import pytest
 from PySide6.QtCore import QMimeData, QUrl
 
 from core.formats import registry
-from subword_gui.main_window import SAVE_FILTERS, detect_kind, tokenizer_filter
+from subword_gui.file_dialogs import SAVE_FILTERS, tokenizer_filter
+from subword_gui.main_window import detect_kind
 
 
 @pytest.mark.parametrize("fmt", registry.FORMATS, ids=lambda f: f.name)
