@@ -385,24 +385,6 @@ def test_each_step_updates_the_segmentation_and_cancel_takes_it_back(qtbot, load
     assert seg.lines() == []
 
 
-@pytest.mark.parametrize("algorithm", ["wordpiece", "bpe"])
-@pytest.mark.parametrize("k", [1, 5, 40])
-def test_a_step_preview_reads_words_as_the_model_trained_that_far(algorithm, k):
-    from subword_gui.panels.training import step_preview
-    from tests.gui.conftest import make_lines
-
-    counts = count_lines(make_lines(120))
-    merges = engine_merges(counts.words, TrainOptions(algorithm, vocab_size=2000))
-    assert len(merges) > k
-    that_far = drain(
-        train_from_counts(counts.words, TrainOptions(algorithm, vocab_size=merges[k - 1].vocab_size))
-    )
-    preview = step_preview(counts, TrainOptions(algorithm, vocab_size=2000), merges[:k])
-    words = sorted(counts.words) + ["aaaa", "x", "토크나이저를"]
-    assert [preview.encode(w).tokens for w in words] == [that_far.encode(w).tokens for w in words]
-    assert preview.vocab_size == that_far.vocab_size  # what the status bar and the slider read
-
-
 def test_stepping_wordpiece_updates_the_segmentation(qtbot, loaded):
     window = loaded
     panel, seg = window.training_panel, window.segmentation_panel
