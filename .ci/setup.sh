@@ -2,7 +2,7 @@
 # One-time, idempotent set-up of a fresh machine: the system libraries Qt needs
 # (GL/EGL/xkb/fontconfig/dbus), a CJK font for Korean and Japanese, a colour emoji font, and a
 # virtual environment in .venv with the project and its test group installed, and the kernels
-# that can be compiled ahead of time (python -m core.jit; needs gcc and the Python headers).
+# that can be compiled ahead of time (python -m core.build; needs gcc and the Python headers).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,4 +34,4 @@ fi
 
 # BPE training's kernels as an extension (no numba at run time: a short training starts ~0.5 s and
 # ~120 MB lighter). Skipped when current; on failure training uses numba's JIT, so never fatal.
-.venv/bin/python -m core.jit || echo "setup: kernels not compiled ahead of time; numba's JIT will be used" >&2
+.venv/bin/python -m core.build || echo "setup: kernels not compiled ahead of time; numba's JIT will be used" >&2

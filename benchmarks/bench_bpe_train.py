@@ -21,7 +21,7 @@ so the ratios are printed for both.
   counts, as ``subword train`` counts). A small job (distinct words
   of at most ``core.models.bpe.trainer.PLAIN_LIBRARY_MAX_SYMBOLS`` characters) merges without numpy, in
   the kernels' plain shared library (or in plain Python where it is not built); a larger one on the
-  merge loop compiled ahead of time when ``python -m core.jit`` has built it (the notes say which
+  merge loop compiled ahead of time when ``python -m core.build`` has built it (the notes say which
   ran); ``--also-jit`` adds an alternating row that forces numba's JIT build, ``--each-loop``
   runs ours on every loop whatever the job's size: the plain library, plain Python and the
   compiled loop on numpy (how the threshold was chosen);
@@ -54,7 +54,8 @@ OURS = """
 import json, os, sys, time
 from core.corpus import count_words
 from core.events import MergeEvent, drain
-from core.training import TrainOptions, train_from_counts
+from core.options import TrainOptions
+from core.training import train_from_counts
 path, algorithm, vocab_size = sys.argv[1], sys.argv[2], int(sys.argv[3])
 loop = os.environ.get("BENCH_MERGE_LOOP")
 if loop:  # --each-loop: force one loop whatever the job's size

@@ -34,7 +34,7 @@ CHILD = """
 import hashlib, json, sys
 from core.corpus import count_words
 from core.events import drain
-from core.training import TrainOptions
+from core.options import TrainOptions
 workers = None if sys.argv[2] == "all" else int(sys.argv[2])
 c = drain(count_words(sys.argv[1], TrainOptions("bpe"), workers=workers))
 digest = hashlib.sha1(repr(sorted(c.words.items())).encode()).hexdigest()

@@ -133,7 +133,8 @@ print(f"keys median {1000 * statistics.median(keys):.1f} ms, max {1000 * max(key
 def measure_morph_relaunch(corpus: Path, runs: int = 3) -> None:
     """Relaunches on a morpheme-aware run, each in a fresh process (see the module docstring)."""
     from core.events import drain
-    from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+    from core.options import TrainOptions, pre_tokenize_lines
+    from core.training import train_from_counts
     from subword_gui.runs import Run, save_last_run
 
     lines = corpus.read_text(encoding="utf-8").splitlines()[:2000]
@@ -449,7 +450,7 @@ def main() -> None:
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
-    from core.training import TrainOptions
+    from core.options import TrainOptions
 
     app, window = make_window()
     meter = GapMeter()

@@ -38,7 +38,7 @@ CHILD = """
 import json, sys, time
 from core.corpus import count_words
 from core.events import drain
-from core.training import TrainOptions
+from core.options import TrainOptions
 path, pre, workers = sys.argv[1], sys.argv[2], int(sys.argv[3])
 t0 = time.perf_counter()
 counts = drain(count_words(path, TrainOptions("bpe", pre_tokenizer=pre), workers=workers))

@@ -157,7 +157,8 @@ def _train_unigram(line: str) -> tuple[float, float, float]:
     The CPU time is this process's: on a machine shared with other jobs, the wall time grows
     with their load and the CPU time far less (it still grows with the cache they take)."""
     from core.events import drain
-    from core.training import TrainOptions, train_from_counts
+    from core.options import TrainOptions
+    from core.training import train_from_counts
 
     options = TrainOptions("unigram", vocab_size=8000, pre_tokenizer="none")
     cpu = time.process_time()

@@ -44,7 +44,7 @@ DEFAULT_CORPORA = ["ja-wagahaiwa.txt", "ko-movie-reviews.txt"]
 OURS = """
 import json, resource, sys, time
 from core.events import drain
-from core.training import TrainOptions, pre_tokenize_lines
+from core.options import TrainOptions, pre_tokenize_lines
 from core.models.unigram.trainer import train_unigram
 path, vocab_size = sys.argv[1], int(sys.argv[2])
 t0 = time.perf_counter()

@@ -61,6 +61,10 @@ class BytePiecesMemo:
     :meth:`raw_to_words` over a per-splitter memo (see :func:`pieces_to_chars`), which pickling
     leaves out. The class defines ``split_raw`` (the pieces as they are)."""
 
+    def split_raw(self, text: str) -> list[str]:
+        """The pieces of ``text`` as they are, before the byte alphabet (each splitter defines it)."""
+        raise NotImplementedError
+
     def raw_to_words(self, pieces: list[str]) -> list[str]:
         """Pieces of ``split_raw`` in the byte alphabet, as ``split_words`` gives them."""
         memo: dict[str, str] | None = self.__dict__.get("_memo")

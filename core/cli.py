@@ -31,7 +31,8 @@ from pathlib import Path
 from core import __version__
 from core.errors import FormatError, SubwordError
 from core.events import MergeEvent, Progress, TrainingStopped, Warning_, drain
-from core.training import TRAINERS, TrainOptions
+from core.options import TrainOptions
+from core.training import TRAINERS
 
 EXIT_ERROR = 1
 EXIT_INTERRUPTED = 130
@@ -267,7 +268,7 @@ def _train_options(args: argparse.Namespace) -> TrainOptions:
         extra=_extra_options(args),
     )
     # Fail on a bad normalizer or pre-tokenizer name now, not after counting a big corpus.
-    from core.training import build_normalizer, build_pre_tokenizer
+    from core.options import build_normalizer, build_pre_tokenizer
 
     build_normalizer(options)
     build_pre_tokenizer(options)
@@ -276,7 +277,7 @@ def _train_options(args: argparse.Namespace) -> TrainOptions:
 
 def _count_corpus(args: argparse.Namespace, options: TrainOptions, progress) -> dict[str, int]:
     from core import corpus
-    from core.training import pre_tokenize_counts
+    from core.options import pre_tokenize_counts
 
     paths = _expand_globs(args.corpus)
     if args.counts:
@@ -391,7 +392,7 @@ def _cmd_count(args: argparse.Namespace) -> int:
     options = TrainOptions(
         algorithm=args.algorithm, normalizer=args.normalizer, pre_tokenizer=args.pre_tokenizer
     )
-    from core.training import build_normalizer, build_pre_tokenizer
+    from core.options import build_normalizer, build_pre_tokenizer
 
     build_normalizer(options)
     build_pre_tokenizer(options)

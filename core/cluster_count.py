@@ -30,16 +30,9 @@ import os
 from collections.abc import Generator
 from pathlib import Path
 
-from core.corpus import (
-    BLOCK_BYTES,
-    PREVIEW_LINES,
-    CorpusCounts,
-    _as_paths,
-    _check_encoding,
-    _check_head,
-    _Counter,
-)
-from core.corpus_parallel import add_range_counts, can_split, count_range, split_at_line_ends
+from core.corpus import _as_paths, _check_encoding
+from core.corpus_parallel import add_range_counts, can_split, split_at_line_ends
+from core.counting import BLOCK_BYTES, PREVIEW_LINES, CorpusCounts, _check_head, _Counter, count_range
 from core.errors import ConfigError, CorpusError
 from core.events import Progress, Warning_
 

@@ -29,7 +29,7 @@ Cancelling: closing the generator (the caller stops iterating) kills the workers
 Leaves out: dynamic load balancing (ranges are equal in bytes, which on real
 text is equal enough) and the one documented approximation of the
 single-process path (a stretch of about a megabyte without whitespace is cut
-at a block end, see ``core.corpus._safe_cut``): block ends fall elsewhere in a
+at a block end, see ``core.counting._safe_cut``): block ends fall elsewhere in a
 range, so such a pre-token may be cut at another place.
 """
 
@@ -41,6 +41,7 @@ import sys
 from pathlib import Path
 from typing import cast
 
+from core.counting import count_range
 from core.errors import CorpusError, SubwordError
 from core.events import Progress
 
@@ -104,7 +105,7 @@ def split_at_line_ends(path: Path, size: int, parts: int) -> list[tuple[int, int
 
 
 def count_file_parallel(path: Path, counter, encoding: str, done_before: int, total: int, workers: int):
-    """Like ``core.corpus._count_file`` (same yields and return value), with ``workers`` processes.
+    """Like ``core.counting._count_file`` (same yields and return value), with ``workers`` processes.
 
     ``encoding`` must be a concrete codec (detected by the caller) for which
     :func:`can_split` holds.
@@ -179,37 +180,6 @@ def count_file_parallel(path: Path, counter, encoding: str, done_before: int, to
 
     replaced, bytes_read, had_text = add_range_counts(counter, results)
     return encoding, replaced, bytes_read, had_text
-
-
-def count_range(path: str, start: int, stop: int, encoding: str, options, on_progress=None) -> tuple:
-    """Count the lines in bytes ``[start, stop)`` of ``path`` (cut at line ends); picklable counts.
-
-    Returns ``(words, chars, lines, preview, replaced bytes, bytes read, had text)``;
-    ``on_progress(bytes read so far)`` is called once per block. This is the unit of
-    work of the worker processes here and of the Dask job (``core.cluster_count``).
-    """
-    from core.corpus import _count_file, _Counter
-
-    counter = _Counter(options)
-    gen = _count_file(Path(path), counter, encoding, 0, 0, start, stop)
-    try:
-        while True:
-            event = next(gen)
-            if on_progress is not None:
-                on_progress(event.done)
-    except StopIteration as stop_iteration:
-        _, replaced, n_bytes, had_text = stop_iteration.value
-    counter.take_raw_pieces()
-    counter.chars.pop("\n", None)
-    return (
-        dict(counter.words),
-        dict(counter.chars),
-        counter.lines,
-        counter.preview,
-        replaced,
-        n_bytes,
-        had_text,
-    )
 
 
 def add_range_counts(counter, results) -> tuple[int, int, bool]:

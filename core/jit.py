@@ -21,6 +21,10 @@ How a kernel is written::
 - ``cache=True`` keeps the compiled code beside the module (or, in a read-only install, in numba's
   per-user cache), so only the very first call on a machine pays the compilation.
 - ``nogil=True`` lets a kernel run while other Python threads (the explorer's event loop) go on.
+
+This module is the mechanism only, at the bottom of the engine: it imports no other part of it.
+The command that builds every kernel module ahead of time and fills numba's cache is
+``python -m core.build`` (``core/build.py``), at the top.
 """
 
 from __future__ import annotations
@@ -60,7 +64,7 @@ def kernel(function: F) -> F:
 # -- ahead of time: the same kernels as an extension module, for jobs too short to pay for numba --
 
 #: Kernel modules that can be compiled ahead of time, and where their exported signatures live
-#: (in a module that does not import numba). ``python -m core.jit`` builds them all.
+#: (in a module that does not import numba). ``python -m core.build`` builds them all.
 AHEAD_OF_TIME = {
     "core.models.bpe.train_kernels": "core.models.bpe.signatures:EXPORTS",
     "core.models.unigram.train_kernels": "core.models.unigram.signatures:EXPORTS",
@@ -171,7 +175,7 @@ def build_ahead_of_time(module: str) -> Path:
 #: Kernel modules that are also built as a plain shared library (C calling convention, arrays as
 #: pointer and length), called through ctypes on ``array.array`` buffers. A job of a tenth of a
 #: second cannot pay numpy's import (~0.05 s of CPU): the extension above needs numpy to start,
-#: this library needs nothing but the C library. ``python -m core.jit`` builds it too.
+#: this library needs nothing but the C library. ``python -m core.build`` builds it too.
 PLAIN_LIBRARIES = ("core.models.bpe.train_kernels",)
 
 
@@ -406,43 +410,3 @@ def _exports_of(where: str) -> dict[str, str]:
 
     module, _, attribute = where.partition(":")
     return getattr(importlib.import_module(module), attribute)
-
-
-def main() -> int:
-    """``python -m core.jit``: build every compiled-ahead kernel module that is missing or stale,
-    and fill numba's cache of the encoders' kernels."""
-    import sys
-
-    # the encoders' kernels stay JIT (cache=True): compile them into numba's on-disk cache now,
-    # so the explorer's first start does not spend seconds compiling on its helper thread.
-    # subtle: before the ahead-of-time builds: compiled after one in the same process, nothing
-    # was cached (the next run compiled them all again: 13 s in CI's second set-up)
-    import time
-
-    from core.models.warm import load_compiled_encoders
-
-    started = time.perf_counter()
-    load_compiled_encoders()
-    print(f"jit: encoders' kernels cached ({time.perf_counter() - started:.1f} s)", file=sys.stderr)
-    status = 0
-    builds = (  # (modules, load, build, what is built, what works without it)
-        (AHEAD_OF_TIME, load_ahead_of_time, build_ahead_of_time, "the ahead-of-time extension", "it will use numba's JIT"),
-        (PLAIN_LIBRARIES, load_plain_library, build_plain_library, "the plain library", "small jobs will merge in Python"),
-    )  # fmt: skip
-    for modules, load, build, what, fallback in builds:
-        for module in modules:
-            if load(module) is not None:
-                print(f"jit: {module}: {what} is built already", file=sys.stderr)
-                continue
-            try:
-                built = build(module)
-            except Exception as error:  # no compiler, no headers...: the fallback still works
-                print(f"jit: {module}: could not build {what} ({error}); {fallback}", file=sys.stderr)
-                status = 1
-                continue
-            print(f"jit: built {built}", file=sys.stderr)
-    return status
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -34,9 +34,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.events import MergeEvent, Progress, drain
+from core.options import TrainOptions, pre_tokenize_lines
 from core.stats import EncodingStats, unknown_id
 from core.tokenizer import Tokenizer
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+
+# name -> (normalizer, pre-tokenizer)
+from core.training import train_from_counts
 
 # name -> (normalizer, pre-tokenizer)
 PIPELINES: dict[str, tuple[str | None, str]] = {

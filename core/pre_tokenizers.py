@@ -605,22 +605,26 @@ class Sequence(_Base):
         return f"Sequence({self.pre_tokenizers!r})"
 
 
-def _korean_morphemes() -> PreTokenizer:
-    from core.morphemes import MorphemeSplit  # subtle: lazily, core.morphemes imports this module
+# Pre-tokenizers defined in modules above this one, as "module:class": core.morphemes builds
+# MorphemeSplit on Metaspace, so this module names it and imports it only when it is asked for.
+# (Importing it here would tie the two modules in a cycle; the "type" tag stays "MorphemeSplit".)
+MORPHEME_SPLIT = "core.morphemes:MorphemeSplit"
 
-    return MorphemeSplit("ko")
+
+def _defined_above(target: str):
+    """The class ``"module:class"`` names, imported now (see ``MORPHEME_SPLIT``)."""
+    import importlib
+
+    module, name = target.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def _korean_morphemes() -> PreTokenizer:
+    return _defined_above(MORPHEME_SPLIT)("ko")
 
 
 def _japanese_morphemes() -> PreTokenizer:
-    from core.morphemes import MorphemeSplit
-
-    return MorphemeSplit("ja")
-
-
-def _morpheme_split_from_dict(d: dict) -> PreTokenizer:
-    from core.morphemes import MorphemeSplit
-
-    return MorphemeSplit.from_dict(d)
+    return _defined_above(MORPHEME_SPLIT)("ja")
 
 
 # Names accepted on the command line and in the GUI (a class or a factory of no arguments).
@@ -677,7 +681,7 @@ def pre_tokenizer_from_dict(d: dict | None) -> PreTokenizer | None:
     ):
         return GPT2Split()
     if kind == "MorphemeSplit":  # ours: an analyser `tokenizers` cannot hold (core.morphemes)
-        return _morpheme_split_from_dict(d)
+        return _defined_above(MORPHEME_SPLIT).from_dict(d)
     cls = PRE_TOKENIZER_TYPES.get(kind)
     if cls is None:
         raise ConfigError(f"unsupported pre-tokenizer type {kind!r}")

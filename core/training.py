@@ -8,7 +8,8 @@ Each algorithm module provides a trainer generator
 where ``word_counts`` are *pre-tokens* (already normalized and pre-tokenized:
 ``▁``-prefixed for metaspace, byte-mapped for byte-level). This module wraps
 the returned model into a :class:`~core.tokenizer.Tokenizer` with the pipeline
-and decoder the options describe.
+and decoder the options describe (``core.options``: the options and the stages they build,
+which counting reads too).
 
 A trained model may offer ``truncated(vocab_size) -> Model`` (the explorer's
 vocab-size slider) and ``min_vocab_size`` (the smallest size it can be cut to).
@@ -18,144 +19,20 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Generator, Iterable
-from typing import Any
+from collections.abc import Generator
 
-from core.errors import ConfigError, CorpusError, SubwordError
-from core.normalizers import normalizer_from_names
-from core.pre_tokenizers import pre_tokenizer_from_name
-from core.records import Record
+from core.errors import CorpusError, SubwordError
+from core.options import TrainOptions, build_decoder, build_normalizer, build_pre_tokenizer
 from core.tokenizer import AddedToken, Tokenizer
 
-# algorithm -> "module:function" of its trainer generator (imported lazily).
+# algorithm -> "module:function" of its trainer generator (imported lazily); one per
+# core.options.ALGORITHMS.
 TRAINERS: dict[str, str] = {
     "bpe": "core.models.bpe.trainer:train_bpe",
     "bytelevel-bpe": "core.models.bpe.trainer:train_bpe",
     "wordpiece": "core.models.wordpiece.trainer:train_wordpiece",
     "unigram": "core.models.unigram.trainer:train_unigram",
 }
-
-DEFAULT_PRE_TOKENIZER = {
-    "bpe": "whitespace",
-    "bytelevel-bpe": "bytelevel",
-    "wordpiece": "bert",
-    "unigram": "metaspace",
-}
-
-# ``TrainOptions.extra`` keys that belong to one algorithm: given to another, they are
-# a mistake (``--shrinking-factor 5 -a bpe``), not something to ignore. Keys not listed
-# here are passed through untouched.
-ALGORITHM_EXTRAS: dict[str, tuple[str, ...]] = {
-    "unigram": (
-        "textbook",
-        "shrinking_factor",
-        "max_piece_length",
-        "seed_size",
-        "n_sub_iterations",
-        "percent_to_remove",
-    ),
-    "wordpiece": ("score", "max_input_chars_per_word", "alphabet_order"),
-}
-
-DEFAULT_SPECIAL_TOKENS = {
-    "bpe": ["<unk>"],
-    "bytelevel-bpe": [],
-    "wordpiece": ["[UNK]"],
-    "unigram": ["<unk>"],
-}
-
-
-class TrainOptions(Record):
-    """Everything a training run needs besides the corpus. Unused fields are ignored
-    by algorithms they do not apply to; ``extra`` holds algorithm-specific settings
-    (e.g. ``{"score": "frequency"}`` for WordPiece, ``{"textbook": True}`` for Unigram).
-    ``options._replace(vocab_size=16000)`` is a copy with a field changed, checked again."""
-
-    def __init__(
-        self,
-        algorithm: str = "bpe",
-        vocab_size: int = 8000,
-        min_frequency: int = 0,
-        special_tokens: list[str] | None = None,  # None -> DEFAULT_SPECIAL_TOKENS[algorithm]
-        unk_token: str | None = None,  # None -> the first special token that looks like an unknown token
-        normalizer: str | None = None,  # e.g. "nfkc,lowercase"
-        pre_tokenizer: str | None = None,  # None -> DEFAULT_PRE_TOKENIZER[algorithm]
-        limit_alphabet: int | None = None,
-        end_of_word_suffix: str | None = None,
-        continuing_subword_prefix: str | None = None,
-        extra: dict[str, Any] | None = None,
-    ) -> None:
-        self.algorithm = algorithm
-        self.vocab_size = vocab_size
-        self.min_frequency = min_frequency
-        self.special_tokens = special_tokens
-        self.unk_token = unk_token
-        self.normalizer = normalizer
-        self.pre_tokenizer = pre_tokenizer
-        self.limit_alphabet = limit_alphabet
-        self.end_of_word_suffix = end_of_word_suffix
-        self.continuing_subword_prefix = continuing_subword_prefix
-        self.extra: dict[str, Any] = {} if extra is None else extra
-        self._check()
-
-    def _check(self) -> None:
-        """Fill in the defaults that depend on the algorithm, and refuse what cannot train."""
-        if self.algorithm not in TRAINERS:
-            raise ConfigError(f"unknown algorithm {self.algorithm!r}; choose from {', '.join(TRAINERS)}")
-        if self.special_tokens is None:
-            self.special_tokens = list(DEFAULT_SPECIAL_TOKENS[self.algorithm])
-        if self.pre_tokenizer is None:
-            self.pre_tokenizer = DEFAULT_PRE_TOKENIZER[self.algorithm]
-        if self.unk_token is None:
-            self.unk_token = next((t for t in self.special_tokens if "unk" in t.lower()), None)
-        if not isinstance(self.vocab_size, int) or self.vocab_size < 1:
-            raise ConfigError(f"vocab size must be a positive whole number, not {self.vocab_size!r}")
-        if self.vocab_size > 10_000_000:
-            raise ConfigError(f"vocab size {self.vocab_size} is absurd (at most 10,000,000)")
-        if self.min_frequency < 0:
-            raise ConfigError("minimum frequency cannot be negative")
-        if self.algorithm == "bytelevel-bpe" and self.pre_tokenizer != "bytelevel":
-            raise ConfigError("byte-level BPE needs the bytelevel pre-tokenizer")
-        self._check_extra()
-
-    def _check_extra(self) -> None:
-        """Options of another algorithm, and Unigram settings out of range, fail now, not after counting."""
-        if not isinstance(self.extra, dict):
-            raise ConfigError(f"extra options must be a dict, not {type(self.extra).__name__}")
-        for owner, keys in ALGORITHM_EXTRAS.items():
-            if owner == self.algorithm:
-                continue
-            for key in keys:
-                if key in self.extra:
-                    raise ConfigError(
-                        f"{key!r} is a {owner} option; the {self.algorithm} trainer does not use it"
-                    )
-        extra = self.extra
-        if "shrinking_factor" in extra and not _number_in(extra["shrinking_factor"], 0, 1):
-            raise ConfigError(
-                f"shrinking factor must be between 0 and 1 (exclusive), not {extra['shrinking_factor']!r}"
-            )
-        if "max_piece_length" in extra and not _whole_in(extra["max_piece_length"], 1, 256):
-            raise ConfigError(
-                f"max piece length must be between 1 and 256, not {extra['max_piece_length']!r}"
-            )
-
-    @property
-    def byte_level(self) -> bool:
-        return self.algorithm == "bytelevel-bpe"
-
-    def to_dict(self) -> dict:
-        return self._asdict()
-
-
-def _number_in(value, low: float, high: float) -> bool:
-    """``low < value < high`` for a real number (not a bool, not NaN)."""
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and low < value < high
-
-
-def _whole_in(value, low: int, high: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-
 
 _LONE_SURROGATE = "[\ud800-\udfff]"  # (compiled on first use, by re's cache: ASCII words never need it)
 
@@ -202,56 +79,6 @@ def check_word_counts(word_counts) -> dict[str, int]:
     return word_counts
 
 
-def build_normalizer(options: TrainOptions):
-    return normalizer_from_names(options.normalizer)
-
-
-def build_pre_tokenizer(options: TrainOptions):
-    return pre_tokenizer_from_name(options.pre_tokenizer)
-
-
-def build_decoder(options: TrainOptions):
-    """The decoder that undoes the options' pipeline; a ``jamo`` normalizer adds ``JamoCompose`` last."""
-    decoder = _base_decoder(options)
-    if "jamo" in _normalizer_names(options.normalizer):
-        decoders = _decoders()
-        return (
-            decoders.JamoCompose()
-            if decoder is None
-            else decoders.Sequence([decoder, decoders.JamoCompose()])
-        )
-    return decoder
-
-
-def _base_decoder(options: TrainOptions):
-    if options.pre_tokenizer == "bytelevel":
-        return _decoders().ByteLevel()
-    if options.algorithm == "wordpiece":
-        return _decoders().WordPiece(options.continuing_subword_prefix or "##")
-    # ko-morph and ja-morph mark word starts with ▁ exactly as metaspace does (core.morphemes)
-    if options.pre_tokenizer in ("metaspace", "ko-morph", "ja-morph"):
-        return _decoders().Metaspace()
-    if options.end_of_word_suffix:
-        return _decoders().BPEDecoder(options.end_of_word_suffix)
-    return None
-
-
-def _decoders():
-    """core.decoders, imported when there is a decoder to make: plain BPE has none, and a short
-    training job spent ~0.7 ms importing it."""
-    from core import decoders
-
-    return decoders
-
-
-def _normalizer_names(names) -> list[str]:
-    if not names:
-        return []
-    if isinstance(names, str):
-        names = names.split(",")
-    return [n.strip().lower() for n in names]
-
-
 def trainer_for(algorithm: str):
     module, func = TRAINERS[algorithm].split(":")
     return getattr(importlib.import_module(module), func)
@@ -280,47 +107,3 @@ def train_from_counts(
     check_word_counts(word_counts)
     model = yield from trainer_for(options.algorithm)(word_counts, options)
     return wrap_model(model, options)
-
-
-def pre_tokenize_counts(word_counts: dict[str, int], options: TrainOptions) -> dict[str, int]:
-    """Run raw word counts (e.g. from a word-count file) through the options' pipeline.
-
-    Counts read from a file that ``subword count`` wrote are pre-tokens already
-    (``core.corpus.WordCounts.counted_with``): they are used as they are when
-    that pipeline is the options' own, and refused when it is not.
-    """
-    counted_with = getattr(word_counts, "counted_with", None)
-    if counted_with is not None:
-        from core.corpus import counting_pipeline
-
-        wanted = counting_pipeline(options)
-        if counted_with != wanted:
-            had = f"--pre-tokenizer {counted_with['pre_tokenizer']} --normalizer {counted_with['normalizer'] or 'none'}"
-            raise CorpusError(
-                f"the word counts are pre-tokens of '{had}', not of the training's "
-                f"'--pre-tokenizer {wanted['pre_tokenizer']} --normalizer {wanted['normalizer'] or 'none'}': "
-                "train with the former, or count the corpus again with the latter"
-            )
-        return dict(word_counts)
-    normalizer = build_normalizer(options)
-    pre = build_pre_tokenizer(options)
-    out: dict[str, int] = {}
-    for word, n in word_counts.items():
-        if normalizer is not None:
-            word = normalizer.normalize_str(word)
-        for piece in pre.split_words(word):
-            out[piece] = out.get(piece, 0) + n
-    return out
-
-
-def pre_tokenize_lines(lines: Iterable[str], options: TrainOptions) -> dict[str, int]:
-    """Count pre-tokens of in-memory lines (small corpora, tests, examples)."""
-    normalizer = build_normalizer(options)
-    pre = build_pre_tokenizer(options)
-    out: dict[str, int] = {}
-    for line in lines:
-        if normalizer is not None:
-            line = normalizer.normalize_str(line)
-        for piece in pre.split_words(line):
-            out[piece] = out.get(piece, 0) + 1
-    return out

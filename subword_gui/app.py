@@ -66,7 +66,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _parse_train(spec: str):
     from core.errors import ConfigError
-    from core.training import TrainOptions
+    from core.options import TrainOptions
 
     algo, _, size = spec.partition(":")
     try:

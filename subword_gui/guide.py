@@ -60,7 +60,7 @@ def _example_spec(file: str, algorithm: str) -> dict:
 
 
 def _counts_of(ex: dict, options) -> dict[str, int]:
-    from core.training import pre_tokenize_lines
+    from core.options import pre_tokenize_lines
 
     text = (EXAMPLES_DIR / ex["file"]).read_text(encoding="utf-8")
     if ex.get("kind") == "counts":
@@ -93,7 +93,7 @@ def work_examples() -> dict[str, WorkedExample]:
     >>> [(e.left, e.right, e.count) for e in work_examples()["bpe"].merges]
     [('u', 'g', 20), ('u', 'n', 16), ('h', 'ug', 15)]
     """
-    from core.training import TrainOptions
+    from core.options import TrainOptions
 
     def options_of(ex: dict, **override) -> TrainOptions:
         values = dict(

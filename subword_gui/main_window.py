@@ -23,7 +23,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QSettings, QStandardPaths, Qt, QTimer, Signal
+from PySide6.QtCore import QByteArray, QSettings, QStandardPaths, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -32,20 +32,17 @@ from PySide6.QtWidgets import (
     QLabel,
     QMainWindow,
     QMessageBox,
-    QTreeView,
     QWidget,
 )
 
 from core.errors import SubwordError
 from core.formats.registry import (
     format_for_name,
-    open_dialog_filters,
-    save_dialog_filters,
-    save_format_for_suffix,
 )
 from subword_gui.background.analysers import after_analysers
 from subword_gui.background.beside import run_beside
 from subword_gui.engine_text import localize, localized_filter
+from subword_gui.file_dialogs import SAVE_FILTERS, save_format_for, tokenizer_filter, widen_next_file_dialog
 from subword_gui.language import localized
 from subword_gui.panels.corpus import CorpusPanel
 from subword_gui.panels.runs import RunsPanel
@@ -135,43 +132,6 @@ def _plain_text_named_json(p: Path) -> bool:
     except OSError:
         return False
     return bool(head) and head[0] not in "{["
-
-
-def widen_next_file_dialog() -> None:
-    """Give the file dialog about to open a Size column wide enough for "91.4 KiB".
-
-    Qt's own dialog (used where the desktop offers no native one) sizes that column
-    for a few digits, so sizes read "91.…KiB". Called just before a static
-    ``QFileDialog.get…`` call: the timer fires inside the dialog's event loop. A native
-    dialog has no such view, and is left alone.
-    """
-
-    def widen() -> None:
-        dialog = QApplication.activeModalWidget()
-        if isinstance(dialog, QFileDialog):
-            polish_file_dialog(dialog)
-
-    QTimer.singleShot(0, widen)
-
-
-def polish_file_dialog(dialog: QFileDialog) -> None:
-    """What :func:`widen_next_file_dialog` does to Qt's own file dialog once it is open."""
-    # Qt 6 writes these two labels "&Look in:" and "Files of &type:", which its Korean
-    # catalogue lacks (it has them without the "&"): the Korean interface showed English
-    for name, source in (("lookInLabel", "Look in:"), ("fileTypeLabel", "Files of type:")):
-        label = dialog.findChild(QLabel, name)
-        translated = QCoreApplication.translate("QFileDialog", source)
-        if label is not None and translated != source:
-            label.setText(translated)
-    view = dialog.findChild(QTreeView, "treeView")
-    if view is None:
-        return
-    fm = view.fontMetrics()
-    header = view.header()
-    header.resizeSection(1, fm.horizontalAdvance("1,023.9 KiB") + 28)
-    header.resizeSection(0, max(header.sectionSize(0), fm.horizontalAdvance("n" * 36)))
-    header.resizeSection(2, fm.horizontalAdvance("plain text document") + 20)
-    dialog.resize(max(dialog.width(), 900), max(dialog.height(), 520))
 
 
 def first_size(available) -> tuple[int, int]:
@@ -792,7 +752,7 @@ class MainWindow(QMainWindow):
 
         The user's own options are kept aside (and are what settings save); opening a
         real corpus afterwards brings them back."""
-        from core.training import TrainOptions
+        from core.options import TrainOptions
 
         if self._options_before_example is None:
             self._options_before_example = self.training_panel.options_dict()
@@ -990,7 +950,7 @@ class MainWindow(QMainWindow):
         path, chosen = self._ask_save(title, "tokenizer.json", filters)
         if not path:
             return False
-        return self._write_tokenizer(tok, path, _format_for(path, chosen), options, corpus, run)
+        return self._write_tokenizer(tok, path, save_format_for(path, chosen), options, corpus, run)
 
     def _write_tokenizer(
         self, tok, path: str, fmt: str, options, corpus: list[str], run: Run | None = None
@@ -1178,7 +1138,7 @@ class MainWindow(QMainWindow):
             self._engine_timer.stop()
 
         def load() -> None:
-            from core.models.warm import load_compiled_encoders
+            from core.warmup import load_compiled_encoders
             from subword_gui.background.preload import preload_llvm
 
             preload_llvm()  # LLVM's 200 ms of start-up with the interpreter lock free
@@ -1432,27 +1392,6 @@ class MainWindow(QMainWindow):
                 self.open_path(url.toLocalFile())
                 event.acceptProposedAction()
                 return
-
-
-# (file-dialog filter, format of core.formats.detect.save_tokenizer), from the format table.
-SAVE_FILTERS = save_dialog_filters()
-
-
-def tokenizer_filter() -> str:
-    """The filters of a dialog that opens any tokenizer, in the interface's language."""
-    return ";;".join(map(localized_filter, open_dialog_filters()))
-
-
-def _format_for(path: str, chosen_filter: str) -> str:
-    """The save format a dialog's chosen filter (or else the file name) asks for.
-
-    >>> _format_for("x.model", "")
-    'sentencepiece'
-    """
-    for label, fmt in SAVE_FILTERS:
-        if chosen_filter in (label, localized_filter(label)):  # (as the dialog showed it)
-            return fmt
-    return save_format_for_suffix(Path(path).name)
 
 
 __all__ = ["MainWindow", "detect_kind", "theme"]

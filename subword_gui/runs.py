@@ -43,7 +43,7 @@ class Run:
     id: int
     name: str
     tokenizer: object  # core.tokenizer.Tokenizer, the full (uncut) model
-    options: object = None  # core.training.TrainOptions | None (None: opened from a file)
+    options: object = None  # core.options.TrainOptions | None (None: opened from a file)
     corpus: str = ""  # path (or name) of the corpus it was counted from
     corpus_words: int = 0
     duration_s: float = 0.0
@@ -207,7 +207,7 @@ def load_last_run(data_dir: str | Path) -> tuple[Run, int | None] | None:
 def _read_run(folder: Path) -> tuple[Run, int | None]:
     """A run written by :func:`write_run_project`, and the slider's size kept with it."""
     from core.formats.project import load_project, load_training_log
-    from core.training import TrainOptions
+    from core.options import TrainOptions
 
     tokenizer, record = load_project(folder)
     log = load_training_log(folder)

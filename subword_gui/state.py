@@ -37,14 +37,14 @@ class AppState(QObject):
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self.corpus = None  # core.corpus.CorpusCounts | None
+        self.corpus = None  # core.counting.CorpusCounts | None
         self.corpus_path: str | None = None
         # Where the corpus came from, for re-counting under a training pipeline:
         # ("file", path, encoding) | ("counts_file", path) | ("lines", [line, ...])
         self.corpus_source: tuple | None = None
         self.full_tokenizer = None  # core.tokenizer.Tokenizer | None (the trained/opened one)
         self.tokenizer = None  # the one shown (possibly cut by the slider)
-        self.train_options = None  # core.training.TrainOptions of the last run, if trained here
+        self.train_options = None  # core.options.TrainOptions of the last run, if trained here
         self.merge_events: list = []  # MergeEvents of the last finished run (for the merge log/export)
         self.round_events: list = []  # its UnigramRounds (the Training panel's rounds table)
         self.vocab_size: int | None = None

@@ -29,7 +29,7 @@ def resources_dir() -> Path:
 @pytest.fixture(params=["ahead-of-time", "jit", "plain", "python"])
 def bpe_kernels_build(request, monkeypatch) -> str:
     """Run a test on each path of BPE training's merge loop: the compiled one (core.models.bpe.merge_loop)
-    in its three builds, the extension ``python -m core.jit`` compiles ahead of time (skipped where
+    in its three builds, the extension ``python -m core.build`` compiles ahead of time (skipped where
     it is not built; .ci/setup.sh builds it), numba's JIT of the same source and the plain shared
     library small jobs take (skipped where not built), and the plain Python loop small jobs take
     where that library is not built (core.models.bpe.reference). Each is forced whatever the job's size."""
@@ -41,14 +41,14 @@ def bpe_kernels_build(request, monkeypatch) -> str:
         monkeypatch.setattr(bpe, "PLAIN_LIBRARY", request.param == "plain")
         monkeypatch.setattr(bpe, "PLAIN_LIBRARY_MAX_SYMBOLS", 1 << 62)
         if request.param == "plain" and load_plain_library("core.models.bpe.train_kernels") is None:
-            pytest.skip("the BPE kernels' plain library is not built here (python -m core.jit builds it)")
+            pytest.skip("the BPE kernels' plain library is not built here (python -m core.build builds it)")
         return request.param
     monkeypatch.setattr(bpe, "PYTHON_LOOP_MAX_SYMBOLS", -1)
     monkeypatch.setattr(bpe, "PLAIN_LIBRARY", False)
     if request.param == "jit":
         monkeypatch.setenv(JIT_ONLY_VARIABLE, "1")
     elif load_ahead_of_time("core.models.bpe.train_kernels") is None:
-        pytest.skip("BPE kernels not compiled ahead of time here (python -m core.jit builds them)")
+        pytest.skip("BPE kernels not compiled ahead of time here (python -m core.build builds them)")
     return request.param
 
 

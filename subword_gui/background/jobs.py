@@ -29,12 +29,9 @@ from collections.abc import Generator
 from dataclasses import dataclass, field
 
 from core.events import Progress
+from core.options import TrainOptions, pre_tokenize_counts
 from core.tokenizer import Tokenizer
-from core.training import (
-    TrainOptions,
-    pre_tokenize_counts,
-    train_from_counts,
-)
+from core.training import train_from_counts
 
 HELD_OUT_EVERY = 20  # one line in twenty (5 %) is held out of training
 HELD_OUT_MAX_LINES = 1500  # enough for a stable ratio, cheap to encode ~10 times
@@ -65,7 +62,7 @@ class CorpusResult:
     """What the corpus panel receives: the engine's counts plus two precomputed row orders
     (so sorting the word table by count or by word costs nothing on the GUI thread)."""
 
-    counts: object  # core.corpus.CorpusCounts
+    counts: object  # core.counting.CorpusCounts
     words: list[str] = field(default_factory=list)
     frequencies: list[int] = field(default_factory=list)
     order_by_count: list[int] = field(default_factory=list)  # most frequent first, then by word
@@ -197,7 +194,7 @@ def _python_encoding(encoding: str | None, path: str | None = None) -> str:
     """
     enc = (encoding or "utf-8").lower()
     if enc == "auto" and path is not None:
-        from core.corpus import BLOCK_BYTES, detect_encoding
+        from core.counting import BLOCK_BYTES, detect_encoding
 
         with open(path, "rb") as f:
             sample = f.read(BLOCK_BYTES)
@@ -239,7 +236,7 @@ def _worth_processes(path: str, options: TrainOptions) -> bool:
     """A slow pre-tokenizer (a morpheme analyser says so with ``parallel_min_bytes``), a file
     that large, and more than one CPU: count with ``core.corpus``'s worker processes."""
     from core.corpus_parallel import available_cpus
-    from core.training import build_pre_tokenizer
+    from core.options import build_pre_tokenizer
 
     min_bytes = getattr(build_pre_tokenizer(options), "parallel_min_bytes", None)
     return min_bytes is not None and available_cpus() > 1 and os.path.getsize(path) >= min_bytes

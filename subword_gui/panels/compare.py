@@ -58,6 +58,7 @@ from core.stats import (
 )
 from subword_gui.background.analysers import loading_analysers
 from subword_gui.background.jobs import can_truncate, min_vocab_size, truncate_tokenizer
+from subword_gui.file_dialogs import tokenizer_filter, widen_next_file_dialog
 from subword_gui.panels.runs import what_sets_apart
 from subword_gui.state import on_screen
 from subword_gui.tokens import palette
@@ -259,8 +260,6 @@ class CompareColumn(QFrame):
 
     def _source_changed(self) -> None:
         if self.source_key() == "file" and self.file_tokenizer is None:
-            from subword_gui.main_window import tokenizer_filter, widen_next_file_dialog
-
             widen_next_file_dialog()
             path, _ = QFileDialog.getOpenFileName(
                 self,

@@ -18,7 +18,7 @@ from core.cluster_count import count_words_on_cluster
 from core.corpus import count_words
 from core.errors import CorpusError
 from core.events import Progress, Warning_, drain
-from core.training import TrainOptions, pre_tokenize_lines
+from core.options import TrainOptions, pre_tokenize_lines
 
 LINES = [
     "철수는 치킨을 먹고 볶음밥을 먹고 있다",

@@ -2,7 +2,7 @@
 
 Expected values come from an independent reference: Python's own text decoding and
 ``str.split``, the seeds' tables, the corpus README's figures, or
-``core.training.pre_tokenize_lines`` on the lines held in memory (what streaming
+``core.options.pre_tokenize_lines`` on the lines held in memory (what streaming
 must reproduce whatever the block boundaries).
 """
 
@@ -21,18 +21,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import core.corpus as corpus
+import core.counting as counting
 from core.corpus import (
     CorpusCounts,
     count_lines,
     count_words,
-    detect_encoding,
     load_word_counts_as_corpus,
     read_word_counts,
     write_word_counts,
 )
+from core.counting import detect_encoding
 from core.errors import ConfigError, CorpusError
 from core.events import Progress, Warning_, drain
-from core.training import TrainOptions, build_pre_tokenizer, pre_tokenize_lines
+from core.options import TrainOptions, build_pre_tokenizer, pre_tokenize_lines
 
 KOREAN = "철수는 치킨을 먹고 볶음밥을 먹고 있다\n영희는 학교에 갔다가 집에 왔다\n"
 
@@ -139,7 +140,7 @@ def test_cp949_extension_syllables_need_cp949_not_euc_kr(tmp_path):
 
 def test_detection_reads_the_first_block_only(tmp_path, monkeypatch):
     # Documented limit: plain ASCII first, CP949 later -> read as UTF-8, bytes replaced, warned.
-    monkeypatch.setattr(corpus, "BLOCK_BYTES", 64)
+    monkeypatch.setattr(counting, "BLOCK_BYTES", 64)
     p = write(tmp_path, ("plain ascii words " * 8 + "\n").encode() + KOREAN.encode("cp949"))
     c, events = count(p)
     assert c.encoding == "utf-8" and c.replaced_bytes > 0
@@ -198,7 +199,8 @@ def test_missing_path_directory_and_unreadable_file(tmp_path, monkeypatch):
         raise PermissionError(13, "Permission denied")
 
     # subtle: the CI runs as root, where chmod 000 does not stop reading; fail open() instead.
-    monkeypatch.setattr(corpus, "open", refuse, raising=False)
+    monkeypatch.setattr(counting, "open", refuse, raising=False)  # counting a text file
+    monkeypatch.setattr(corpus, "open", refuse, raising=False)  # reading a word-count file
     with pytest.raises(CorpusError, match=r"cannot read .*locked\.txt: Permission denied"):
         count(p)
     with pytest.raises(CorpusError, match=r"locked\.txt: Permission denied"):
@@ -230,7 +232,7 @@ def test_progress_reports_bytes_about_once_per_megabyte(tmp_path):
     assert all(e.phase == "count" and e.total == size for e in progress)
     done = [e.done for e in progress]
     assert done == sorted(done) and done[-1] == size
-    assert len(progress) <= size // corpus.BLOCK_BYTES + 2
+    assert len(progress) <= size // counting.BLOCK_BYTES + 2
 
 
 def test_stopping_iteration_cancels_and_closes_the_file(tmp_path):
@@ -279,13 +281,13 @@ def test_a_50_mb_single_line_is_counted_in_small_memory(tmp_path):
     # Every word is whole: none was cut at a block boundary.
     assert c.words == {w: repeats * vocab.count(w) for w in set(vocab)}
     assert peak < size / 5, f"peak {peak:,} bytes for a {size:,}-byte file"
-    assert len(c.preview) == 1 and len(c.preview[0]) == corpus.PREVIEW_LINE_CHARS
+    assert len(c.preview) == 1 and len(c.preview[0]) == counting.PREVIEW_LINE_CHARS
 
 
 def test_a_long_stretch_without_whitespace_is_cut_at_the_block_end(tmp_path, monkeypatch):
     # The documented approximation: no safe cut point exists, so the stretch is split.
-    monkeypatch.setattr(corpus, "BLOCK_BYTES", 256)
-    monkeypatch.setattr(corpus, "MAX_SEGMENT_CHARS", 1000)
+    monkeypatch.setattr(counting, "BLOCK_BYTES", 256)
+    monkeypatch.setattr(counting, "MAX_SEGMENT_CHARS", 1000)
     text = "가" * 5000
     c, _ = count(write(tmp_path, text))
     assert c.characters == 5000 and c.chars == {"가": 5000}
@@ -314,9 +316,9 @@ def test_streaming_in_tiny_blocks_equals_counting_lines_in_memory(
     # Tiny blocks split multi-byte characters, CRLF pairs and words at every possible place;
     # tiny segment limits force the long-line cutting. Words stay shorter than the limits and
     # whitespace runs short, so every cut has a safe point and the result must be exact.
-    monkeypatch.setattr(corpus, "BLOCK_BYTES", block)
-    monkeypatch.setattr(corpus, "MAX_SEGMENT_CHARS", 60)
-    monkeypatch.setattr(corpus, "LONG_LINE_CHARS", 30)
+    monkeypatch.setattr(counting, "BLOCK_BYTES", block)
+    monkeypatch.setattr(counting, "MAX_SEGMENT_CHARS", 60)
+    monkeypatch.setattr(counting, "LONG_LINE_CHARS", 30)
     text = "".join(parts)
     text = re.sub(
         r"[^\s]{12,}", lambda m: " ".join(m.group()[i : i + 6] for i in range(0, len(m.group()), 6)), text
@@ -710,8 +712,8 @@ def test_split_first_counts_as_the_pre_tokenizer_does(pre_tokenizer, text):
     options = TrainOptions("bpe", pre_tokenizer=pre_tokenizer)
     split = build_pre_tokenizer(options).split_words
     expected = list(Counter(split(text)).items())  # the counts, and the order of first occurrences
-    if not corpus._has_unit_separators(text):
-        assert list(corpus._count_split_first(text, split).items()) == expected
+    if not counting._has_unit_separators(text):
+        assert list(counting._count_split_first(text, split).items()) == expected
     # the whole counting takes the fast way or not by itself
     lines = text.split("\n")
     assert list(count_lines(lines, options).words.items()) == list(pre_tokenize_lines(lines, options).items())
@@ -729,10 +731,10 @@ def test_split_first_leaves_unit_separators_and_other_scripts_to_the_regex(pre_t
 
 
 def test_only_a_block_with_a_long_line_is_cut_into_segments(tmp_path, monkeypatch):
-    monkeypatch.setattr(corpus, "LONG_LINE_CHARS", 40)
+    monkeypatch.setattr(counting, "LONG_LINE_CHARS", 40)
     cut: list[str] = []
-    segments = corpus._segments
-    monkeypatch.setattr(corpus, "_segments", lambda line: cut.append(line) or segments(line))
+    segments = counting._segments
+    monkeypatch.setattr(counting, "_segments", lambda line: cut.append(line) or segments(line))
     options = TrainOptions("bytelevel-bpe")  # a pre-tokenizer that splits line by line
     short = "\n".join(["a short line of words"] * 5) + "\n"  # a block longer than the limit
     assert count(write(tmp_path, short), options)[0].words == pre_tokenize_lines(short.splitlines(), options)

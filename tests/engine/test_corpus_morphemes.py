@@ -5,7 +5,7 @@ from __future__ import annotations
 from core import corpus
 from core.corpus import count_words
 from core.events import Progress, drain
-from core.training import TrainOptions
+from core.options import TrainOptions
 
 LINES = ["철수는 치킨을 먹고 볶음밥을 먹고 있다", "영희는 hello 👋🏽 먹었다", "ㅋㅋㅋ 재밌어요"]
 

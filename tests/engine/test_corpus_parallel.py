@@ -3,7 +3,7 @@
 The files here are small; the thresholds are lowered so that they are cut into
 several byte ranges (``MIN_RANGE_BYTES`` of 64 bytes: dozens of ranges for a few KB).
 Besides agreeing with ``workers=1``, the words are checked against an independent
-reference: ``core.training.pre_tokenize_lines`` on the lines Python itself decodes.
+reference: ``core.options.pre_tokenize_lines`` on the lines Python itself decodes.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import core.corpus_parallel as par
 from core.corpus import count_words
 from core.errors import ConfigError
 from core.events import Progress, Warning_, drain
-from core.training import TrainOptions, pre_tokenize_lines
+from core.options import TrainOptions, pre_tokenize_lines
 
 LINES = [
     "철수는 치킨을 먹고 볶음밥을 먹고 있다",

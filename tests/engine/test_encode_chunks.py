@@ -33,6 +33,7 @@ from core.normalizers import (
     Strip,
     StripAccents,
 )
+from core.options import TrainOptions
 from core.pre_tokenizers import (
     BertPreTokenizer,
     ByteLevel,
@@ -42,7 +43,7 @@ from core.pre_tokenizers import (
     WhitespaceSplit,
 )
 from core.tokenizer import BATCHED, AddedToken, Encoding, Tokenizer
-from core.training import TrainOptions, train_from_counts
+from core.training import train_from_counts
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]
 
@@ -689,7 +690,8 @@ from core.events import drain
 from core.pre_tokenizers import Whitespace
 from core.tokenizer import Tokenizer
 from core.models.bpe.reference import *  # noqa
-from core.training import TrainOptions, train_from_counts
+from core.options import TrainOptions
+from core.training import train_from_counts
 words = {f"w{i}x{i % 7}": 2 for i in range(300)}
 model = drain(train_from_counts(words, TrainOptions("bpe", vocab_size=80))).model
 tok = Tokenizer(model, pre_tokenizer=Whitespace())

@@ -20,9 +20,10 @@ from core.formats.tiktoken_ranks import TiktokenBPE, tiktoken_tokenizer
 from core.models.bpe.model import BPE
 from core.normalizers import NFKC, Lowercase, Replace
 from core.normalizers import Sequence as NormSequence
+from core.options import TrainOptions
 from core.pre_tokenizers import Metaspace, Whitespace
 from core.tokenizer import AddedToken, Tokenizer
-from core.training import TrainOptions, train_from_counts
+from core.training import train_from_counts
 
 NASTY = [
     "",

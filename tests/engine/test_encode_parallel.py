@@ -18,8 +18,9 @@ import core.encode_parallel as par
 from core.corpus import count_words
 from core.errors import CorpusError
 from core.events import Progress, drain
+from core.options import TrainOptions
 from core.tokenizer import Tokenizer
-from core.training import TrainOptions, train_from_counts
+from core.training import train_from_counts
 
 LINES = [
     "철수는 치킨을 먹고 볶음밥을 먹고 있다",

@@ -6,7 +6,8 @@ import pytest
 
 from core.errors import ConfigError, CorpusError, InputError, SubwordError
 from core.events import drain
-from core.training import TrainOptions, train_from_counts
+from core.options import TrainOptions
+from core.training import train_from_counts
 
 HUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 ALGORITHMS = ["bpe", "bytelevel-bpe", "wordpiece", "unigram"]

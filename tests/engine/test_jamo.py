@@ -15,8 +15,9 @@ from core.decoders import JamoCompose
 from core.events import drain
 from core.hangul import compose_jamo, compose_spans, decompose_syllable, decompose_text
 from core.normalizers import NFKC, Jamo, Sequence, normalizer_from_dict, normalizer_from_names
+from core.options import TrainOptions, pre_tokenize_lines
 from core.text import NormalizedString
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.training import train_from_counts
 
 ALL_SYLLABLES = "".join(chr(c) for c in range(0xAC00, 0xD7A4))
 

@@ -52,7 +52,7 @@ import sys
 from core.events import drain
 from core.models.bpe import trainer as bpe
 from core.models.bpe.trainer import train_bpe
-from core.training import TrainOptions
+from core.options import TrainOptions
 bpe.PYTHON_LOOP_MAX_SYMBOLS = -1  # the compiled merge loop on numpy arrays, small as the job is
 bpe.PLAIN_LIBRARY = False
 model = drain(train_bpe({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, TrainOptions("bpe", vocab_size=11)))
@@ -62,7 +62,7 @@ print(model.merges == [("u", "g"), ("u", "n"), ("h", "ug")], "numba" in sys.modu
 
 def test_a_training_on_the_ahead_of_time_build_never_loads_numba():
     if load_ahead_of_time("core.models.bpe.train_kernels") is None:
-        pytest.skip("BPE kernels not compiled ahead of time here (python -m core.jit builds them)")
+        pytest.skip("BPE kernels not compiled ahead of time here (python -m core.build builds them)")
     assert _fresh_python(TRAIN_AND_SAY_IF_NUMBA_LOADED) == "True False"
     # and the switch that tests use to reach the JIT build really reaches it
     assert _fresh_python(TRAIN_AND_SAY_IF_NUMBA_LOADED, **{JIT_ONLY_VARIABLE: "1"}) == "True True"
@@ -172,14 +172,14 @@ def test_a_small_training_takes_the_plain_library_where_it_is_built(monkeypatch)
     from core.models.bpe import trainer as bpe
 
     if load_plain_library("core.models.bpe.train_kernels") is None:
-        pytest.skip("the BPE kernels' plain library is not built here (python -m core.jit builds it)")
+        pytest.skip("the BPE kernels' plain library is not built here (python -m core.build builds it)")
 
     def no_python_loop(*args, **kwargs):
         raise AssertionError("a small job merged in plain Python although the plain library is built")
 
     monkeypatch.setattr(reference, "merge", no_python_loop)
     from core.events import drain
-    from core.training import TrainOptions
+    from core.options import TrainOptions
 
     model = drain(
         bpe.train_bpe(

@@ -19,9 +19,10 @@ from core.events import drain
 from core.hangul import is_hangul
 from core.morphemes import MorphemeSplit
 from core.normalizers import normalizer_from_names
+from core.options import TrainOptions, pre_tokenize_lines
 from core.pre_tokenizers import Metaspace, pre_tokenizer_from_dict, pre_tokenizer_from_name
 from core.text import NormalizedString
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.training import train_from_counts
 
 CHEOLSU = "철수는 치킨을 먹고 볶음밥을 먹고 있다"
 

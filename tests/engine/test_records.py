@@ -48,8 +48,8 @@ def test_fields_and_defaults():
 
 def _mutable_records():
     from core.corpus import CorpusCounts
+    from core.options import TrainOptions
     from core.text import NormalizedString
-    from core.training import TrainOptions
 
     return [
         TrainOptions("wordpiece", vocab_size=300, extra={"score": "frequency", "alphabet_order": ["a", "b"]}),
@@ -79,7 +79,7 @@ def test_each_mutable_record_keeps_a_plain_dataclass_manners(index):
 
 def test_train_options_replace_checks_again_and_to_dict_copies_all_the_way_down():
     from core.errors import ConfigError
-    from core.training import TrainOptions
+    from core.options import TrainOptions
 
     options = TrainOptions("wordpiece", vocab_size=300, extra={"alphabet_order": ["a", "b"]})
     assert options._replace(vocab_size=16000).vocab_size == 16000

@@ -37,7 +37,8 @@ from core.errors import SaveError
 from core.events import drain
 from core.formats.detect import open_tokenizer
 from core.formats.project import TrainingRecord, save_project
-from core.training import TrainOptions, train_from_counts
+from core.options import TrainOptions
+from core.training import train_from_counts
 
 ROOT = Path(__file__).resolve().parents[2]
 HUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5, "철수는": 3, "먹고": 2}

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from core.cli import _save_outputs
 from core.events import drain
 from core.formats.detect import open_tokenizer
-from core.training import TrainOptions, train_from_counts
+from core.options import TrainOptions
+from core.training import train_from_counts
 
 CORPUS = {
     "hug": 10,

@@ -11,6 +11,7 @@ import pytest
 
 from core.events import drain
 from core.models.unigram.model import Unigram
+from core.options import TrainOptions
 from core.pre_tokenizers import Metaspace
 from core.stats import (
     EncodingStats,
@@ -23,7 +24,7 @@ from core.stats import (
     word_count_stats,
 )
 from core.tokenizer import Encoding, Tokenizer
-from core.training import TrainOptions, train_from_counts
+from core.training import train_from_counts
 
 HUG_PUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 

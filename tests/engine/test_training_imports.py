@@ -12,7 +12,8 @@ def test_plain_bpe_training_does_not_import_the_decoders():
     code = (
         "import sys\n"
         "from core.events import drain\n"
-        "from core.training import TrainOptions, train_from_counts\n"
+        "from core.options import TrainOptions\n"
+        "from core.training import train_from_counts\n"
         "tok = drain(train_from_counts({'hug': 10, 'pug': 5, 'pun': 12}, TrainOptions('bpe', vocab_size=9)))\n"
         "assert tok.decoder is None\n"
         "print('core.decoders' in sys.modules)\n"

@@ -12,7 +12,8 @@ from conftest import CORPORA
 from core.errors import ConfigError, FormatError
 from core.events import drain
 from core.formats.detect import SAVE_FORMATS, detect_format, open_tokenizer, save_tokenizer
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.options import TrainOptions, pre_tokenize_lines
+from core.training import train_from_counts
 
 spm = pytest.importorskip("sentencepiece")
 tokenizers = pytest.importorskip("tokenizers")

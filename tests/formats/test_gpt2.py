@@ -10,7 +10,8 @@ from core.errors import FormatError
 from core.events import drain
 from core.formats.gpt2 import MERGES_HEADER, load_gpt2, load_gpt2_tokenizer, save_gpt2
 from core.models.bpe.model import BPE
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.options import TrainOptions, pre_tokenize_lines
+from core.training import train_from_counts
 
 LINES = ["철수는 치킨을 먹고 볶음밥을 먹고 있다", "hug pug pun bun hugs", "吾輩は猫である。😀"] * 4
 

@@ -15,7 +15,8 @@ from spans import sentencepiece_spans
 from core.errors import FormatError
 from core.events import drain
 from core.formats.hf_json import load_tokenizer_json, save_tokenizer_json, tokenizer_to_dict
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.options import TrainOptions, pre_tokenize_lines
+from core.training import train_from_counts
 
 LINES = 1500
 

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from core.events import drain
 from core.formats.hf_json import save_tokenizer_json, tokenizer_to_dict
 from core.formats.json_text import dumps_indented
-from core.training import TrainOptions, train_from_counts
+from core.options import TrainOptions
+from core.training import train_from_counts
 
 
 def _reference(obj) -> str:

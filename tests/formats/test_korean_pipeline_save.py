@@ -13,7 +13,8 @@ from core.formats.hf_json import load_tokenizer_json
 from core.formats.project import TrainingRecord, load_project, save_project
 from core.morphemes import MorphemeSplit
 from core.normalizers import Jamo, Sequence
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.options import TrainOptions, pre_tokenize_lines
+from core.training import train_from_counts
 
 LINES = ["철수는 치킨을 먹고 볶음밥을 먹고 있다", "영희는 볶음밥을 먹고 철수는 치킨을 먹었다"] * 4
 

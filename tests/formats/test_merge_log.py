@@ -10,7 +10,8 @@ import pytest
 from core.errors import ConfigError, FormatError
 from core.events import MergeEvent, drain
 from core.formats.merge_log import COLUMNS, load_merge_log, merge_log_csv, save_merge_log
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.options import TrainOptions, pre_tokenize_lines
+from core.training import train_from_counts
 
 
 @pytest.fixture(scope="module")

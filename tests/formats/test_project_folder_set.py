@@ -6,7 +6,8 @@ import copy
 
 from core.events import drain
 from core.formats.project import TrainingRecord, load_project, save_project
-from core.training import TrainOptions, train_from_counts
+from core.options import TrainOptions
+from core.training import train_from_counts
 
 HUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 

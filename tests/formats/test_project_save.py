@@ -18,7 +18,8 @@ from core.formats.project import (
     load_training_log,
     save_project,
 )
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.options import TrainOptions, pre_tokenize_lines
+from core.training import train_from_counts
 
 TEXTS = ["철수는 밥을 먹고 있다", "Hello, world!", "吾輩は猫である", ""]
 

@@ -259,7 +259,8 @@ def test_decode_matches_sentencepiece(tmp_path, byte_fallback):
 def test_our_trained_tokenizer_saved_as_model_encodes_the_same_in_sentencepiece(tmp_path, algorithm):
     from core.events import drain
     from core.formats.detect import save_tokenizer
-    from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+    from core.options import TrainOptions, pre_tokenize_lines
+    from core.training import train_from_counts
 
     lines = (CORPORA / "en-botchan.txt").read_text(encoding="utf-8").splitlines()[:1500]
     options = TrainOptions(
@@ -298,7 +299,8 @@ def test_models_sentencepiece_cannot_hold_are_refused_and_nothing_is_written(tmp
     from core.errors import ConfigError
     from core.events import drain
     from core.formats.detect import save_tokenizer
-    from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+    from core.options import TrainOptions, pre_tokenize_lines
+    from core.training import train_from_counts
 
     lines = ["hug pug hugs bun", "철수는 밥을 먹고"] * 5
     for options, words in [

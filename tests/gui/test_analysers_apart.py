@@ -10,7 +10,8 @@ from PySide6.QtCore import QTimer
 
 from core import morphemes
 from core.events import drain
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.options import TrainOptions, pre_tokenize_lines
+from core.training import train_from_counts
 from subword_gui.main_window import MainWindow
 from subword_gui.runs import Run, save_last_run
 

@@ -8,7 +8,8 @@ from PySide6.QtWidgets import QMessageBox
 from core.corpus import count_lines
 from core.events import drain
 from core.formats.hf_json import save_tokenizer_json
-from core.training import TrainOptions, train_from_counts
+from core.options import TrainOptions
+from core.training import train_from_counts
 from subword_gui.panels.compare import METRICS, ComparePanel
 from subword_gui.state import AppState
 from subword_gui.tokens import palette

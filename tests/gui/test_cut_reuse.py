@@ -9,8 +9,9 @@ import pytest
 
 from core.events import drain
 from core.models.bpe.model import BPE
+from core.options import TrainOptions, pre_tokenize_lines
 from core.tokenizer import Tokenizer
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.training import train_from_counts
 from subword_gui.background.jobs import truncate_tokenizer
 from subword_gui.tokens.cut_reuse import cut_bound, merge_tables, same_pipeline, valid_span
 

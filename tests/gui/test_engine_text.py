@@ -10,7 +10,8 @@ import pytest
 from core.corpus import count_words
 from core.errors import SubwordError
 from core.events import TrainingStopped, drain
-from core.training import TrainOptions, train_from_counts
+from core.options import TrainOptions
+from core.training import train_from_counts
 from subword_gui import language
 from subword_gui.engine_text import localize, patterns
 

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
-from core.training import TrainOptions
+from core.options import TrainOptions
 from subword_gui.guide import GuideDialog, replay_merges, work_examples
 
 WAIT_MS = 30_000
@@ -102,7 +102,7 @@ def QKeySeq(window) -> list[str]:  # noqa: N802
 
 
 def test_ctrl_s_saves_again_where_the_shown_tokenizer_was_saved(qtbot, window, monkeypatch, tmp_path):
-    from subword_gui.main_window import SAVE_FILTERS
+    from subword_gui.file_dialogs import SAVE_FILTERS
 
     window.corpus_panel.open_lines(["hug pug pun bun hugs", "hug hug pun"], "hug.txt")
     window.training_panel.set_options(TrainOptions("bpe", vocab_size=12))

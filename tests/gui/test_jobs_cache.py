@@ -12,7 +12,7 @@ import types
 import pytest
 
 from core.events import drain
-from core.training import TrainOptions
+from core.options import TrainOptions
 from subword_gui.background import jobs
 
 LINES = ["hug pug hug", "pun bun hug"]

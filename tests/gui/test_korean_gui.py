@@ -8,7 +8,8 @@ import pytest
 from core import morphemes
 from core.errors import ConfigError
 from core.events import drain
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.options import TrainOptions, pre_tokenize_lines
+from core.training import train_from_counts
 from subword_gui.tokens.render import render_parts
 from subword_gui.tokens.token_view import segment_line, token_tooltip
 

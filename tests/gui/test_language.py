@@ -24,7 +24,8 @@ BIN = Path(
 def _trained(vocab_size: int):
     """A tiny BPE tokenizer for a run (the Hugging Face course's hug/pug/pun/bun/hugs)."""
     from core.events import drain
-    from core.training import TrainOptions, train_from_counts
+    from core.options import TrainOptions
+    from core.training import train_from_counts
 
     counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
     return drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=vocab_size)))
@@ -90,7 +91,7 @@ def test_the_window_speaks_korean_when_korean_is_installed(korean, qtbot, tmp_pa
 def test_qts_own_file_dialog_speaks_korean_too(korean, qtbot, tmp_path):
     from PySide6.QtWidgets import QFileDialog, QLabel
 
-    from subword_gui.main_window import polish_file_dialog
+    from subword_gui.file_dialogs import polish_file_dialog
 
     dialog = QFileDialog(None, "t", str(tmp_path), "Text files (*.txt)")
     dialog.setOption(QFileDialog.Option.DontUseNativeDialog, True)
@@ -194,7 +195,7 @@ def test_examples_menu_reads_the_korean_titles_when_korean_is_in_force(korean, q
 def test_the_stepping_status_line_is_korean_from_end_to_end(korean, qtbot, tmp_path):
     """It read "Stepped to 1단계: u + g → ug": the English verb was pasted into the
     translated sentence, outside the translation machinery."""
-    from core.training import TrainOptions
+    from core.options import TrainOptions
 
     settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
     window = MainWindow(settings=settings, open_sample=False)
@@ -258,13 +259,13 @@ def test_opening_and_saving_a_tokenizer_report_in_korean(korean, qtbot, tmp_path
 def test_the_tokenizer_file_dialogs_filters_read_korean_and_still_choose_their_format(korean):
     """The filter labels came from the engine's format table, in English; their globs stay."""
     from subword_gui.engine_text import localized_filter
-    from subword_gui.main_window import SAVE_FILTERS, _format_for, tokenizer_filter
+    from subword_gui.file_dialogs import SAVE_FILTERS, save_format_for, tokenizer_filter
 
     filters = tokenizer_filter().split(";;")
     assert filters[0].startswith("토크나이저 (") and "*.model" in filters[0]
     assert "SentencePiece 모델 (*.model)" in filters and filters[-1] == "모든 파일 (*)"
     for label, fmt in SAVE_FILTERS:  # a Korean label the save dialog returns picks its format
-        assert _format_for("out", localized_filter(label)) == fmt
+        assert save_format_for("out", localized_filter(label)) == fmt
     assert localized_filter("SentencePiece model (*.model)") != "SentencePiece model (*.model)"
 
 

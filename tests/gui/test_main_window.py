@@ -10,7 +10,7 @@ from PySide6.QtCore import QMimeData, QPointF, QSettings, Qt, QUrl
 from PySide6.QtGui import QDropEvent, QFontDatabase
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 
-from core.training import TrainOptions
+from core.options import TrainOptions
 from subword_gui.main_window import EXAMPLES_FILE, SAMPLE_CORPUS, MainWindow, detect_kind
 from subword_gui.style import theme
 
@@ -153,7 +153,7 @@ def test_a_refused_corpus_is_not_remembered(qtbot, window, small_corpus, tmp_pat
 def test_file_dialogs_start_in_the_users_folders_not_the_working_directory(
     qtbot, window, monkeypatch, tmp_path
 ):
-    from subword_gui.main_window import SAVE_FILTERS
+    from subword_gui.file_dialogs import SAVE_FILTERS
 
     window.corpus_panel.open_lines(["hug pug pun bun hugs", "hug hug pun"], "hug.txt")
     window.training_panel.set_options(TrainOptions("bpe", vocab_size=12))
@@ -257,7 +257,7 @@ def test_about_box_does_not_crash(qtbot, window, monkeypatch):
 
 def test_save_reopen_tokenizer_and_export_merge_log(qtbot, window, monkeypatch, tmp_path):
     from core.formats.merge_log import load_merge_log
-    from subword_gui.main_window import SAVE_FILTERS
+    from subword_gui.file_dialogs import SAVE_FILTERS
 
     window.corpus_panel.open_lines(["hug pug pun bun hugs", "hug hug pun"], "hug.txt")
     window.training_panel.set_options(TrainOptions("bpe", vocab_size=12))
@@ -313,7 +313,8 @@ def test_default_layout_shows_whole_chip_rows_and_a_readable_why_view(qtbot, win
     """At 1400x900 the strip shows two whole rows of chips, starts at its top, and the
     chip at the cursor is whole in view; a Unigram lattice gets room to be read."""
     from core.events import drain
-    from core.training import pre_tokenize_lines, train_from_counts
+    from core.options import pre_tokenize_lines
+    from core.training import train_from_counts
     from subword_gui.tokens.why_view import LATTICE_MIN_HEIGHT
     from tests.gui.conftest import make_lines
 
@@ -361,7 +362,8 @@ def test_the_unigram_example_through_the_menu_trains_the_seed_recipe(qtbot, wind
     engine with those options; without the flag the trainer stops far short of them."""
 
     from core.events import drain
-    from core.training import pre_tokenize_lines, train_from_counts
+    from core.options import pre_tokenize_lines
+    from core.training import train_from_counts
 
     examples = [e for e in window.examples() if e.get("algorithm") == "unigram"]
     if not examples:
@@ -388,7 +390,8 @@ def test_a_compare_tab_behind_training_waits_and_catches_up_when_selected(qtbot,
     """Qt keeps a non-current dock tab isVisible(); the panel must still not re-encode
     behind Training, and must catch up once its tab is selected."""
     from core.events import drain
-    from core.training import pre_tokenize_lines, train_from_counts
+    from core.options import pre_tokenize_lines
+    from core.training import train_from_counts
     from tests.gui.conftest import make_lines
 
     window.finish_startup()
@@ -485,7 +488,8 @@ from PySide6.QtCore import QSettings, QTimer, QEventLoop
 from PySide6.QtGui import QInputMethodEvent
 from PySide6.QtWidgets import QApplication
 from core.events import drain
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.options import TrainOptions, pre_tokenize_lines
+from core.training import train_from_counts
 from subword_gui.main_window import MainWindow
 
 app = QApplication([])

@@ -18,7 +18,8 @@ from PySide6.QtWidgets import QFileDialog
 from core.events import drain
 from core.formats import registry
 from core.formats.detect import open_tokenizer, save_tokenizer
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.options import TrainOptions, pre_tokenize_lines
+from core.training import train_from_counts
 from tests.gui.conftest import make_lines
 
 MIXED = "Hello world, 철수는 치킨을 먹고 👩🏽‍💻\n  the tokens 영화 정말 🙂 cuts"

@@ -10,7 +10,8 @@ import pytest
 from PySide6.QtCore import QMimeData, QUrl
 
 from core.formats import registry
-from subword_gui.main_window import SAVE_FILTERS, detect_kind, tokenizer_filter
+from subword_gui.file_dialogs import SAVE_FILTERS, tokenizer_filter
+from subword_gui.main_window import detect_kind
 
 
 @pytest.mark.parametrize("fmt", registry.FORMATS, ids=lambda f: f.name)
@@ -101,7 +102,8 @@ def test_saving_a_byte_level_model_as_vocab_txt_says_why_it_cannot(window, tmp_p
     """Saved as vocab.txt, a byte-level BPE model could not be reopened ("no unknown token"):
     the save is refused with the reason and nothing is written."""
     from core.events import drain
-    from core.training import TrainOptions, train_from_counts
+    from core.options import TrainOptions
+    from core.training import train_from_counts
 
     options = TrainOptions("bytelevel-bpe", vocab_size=270)
     tok = drain(train_from_counts({"Ġhug": 10, "Ġpug": 5, "Ġhugs": 5}, options))

@@ -11,7 +11,7 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QFileDialog
 
 from core.errors import FormatError, SubwordError
-from core.training import TrainOptions
+from core.options import TrainOptions
 from subword_gui.main_window import EXAMPLES_FILE, MainWindow
 from subword_gui.runs import POINTER, RUNS_DIR, Run, load_last_run, save_last_run
 
@@ -124,7 +124,7 @@ def test_rename_and_discard(qtbot, two_runs):
 
 def test_save_a_run_uncut(qtbot, two_runs, monkeypatch, tmp_path):
     from core.formats.hf_json import load_tokenizer_json
-    from subword_gui.main_window import SAVE_FILTERS
+    from subword_gui.file_dialogs import SAVE_FILTERS
 
     window, bpe, _unigram = two_runs
     window.slider.set_vocab_size(bpe.vocab_size - 5)  # cutting the shown model does not cut the saved run
@@ -483,7 +483,7 @@ def test_a_run_saved_as_a_project_folder_keeps_its_log_and_why_it_stopped(
     """Runs › Save… as a project folder writes what a relaunch keeps of the run: its merge log and
     a record with its size and why it stopped early, not the options alone."""
     from core.formats.project import load_project, load_training_log
-    from subword_gui.main_window import SAVE_FILTERS
+    from subword_gui.file_dialogs import SAVE_FILTERS
 
     window, _bpe, _unigram = two_runs
     early = train(qtbot, window, TrainOptions("bpe", vocab_size=5000))  # the corpus runs out of pairs

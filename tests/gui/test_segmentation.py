@@ -15,9 +15,10 @@ from PySide6.QtWidgets import QApplication, QToolTip
 
 from core.events import drain
 from core.models.unigram.model import Unigram
+from core.options import TrainOptions, pre_tokenize_lines
 from core.pre_tokenizers import Metaspace
 from core.tokenizer import Tokenizer
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.training import train_from_counts
 from subword_gui.panels.segmentation import SegmentationPanel
 from subword_gui.state import AppState
 from subword_gui.tokens import palette
@@ -772,7 +773,8 @@ def test_a_hover_over_a_character_of_many_pieces_explains_a_few_and_says_so(pane
 
 def test_a_byte_level_merge_is_spelled_as_every_panel_spells_it():
     from core.events import drain
-    from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+    from core.options import TrainOptions, pre_tokenize_lines
+    from core.training import train_from_counts
     from subword_gui.tokens.render import render_token, style_for
     from subword_gui.tokens.token_view import token_origin
 

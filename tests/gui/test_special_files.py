@@ -27,7 +27,8 @@ def test_opening_a_special_file_as_corpus_is_one_clear_line(qtbot, window, monke
 
 def test_saving_over_proc_version_names_the_file_not_a_temp_file(qtbot, window, tmp_path):
     from core.events import drain
-    from core.training import TrainOptions, train_from_counts
+    from core.options import TrainOptions
+    from core.training import train_from_counts
 
     tok = drain(train_from_counts({"hug": 10, "pug": 5}, TrainOptions("bpe", vocab_size=8)))
     with qtbot.waitSignal(window.error_reported, timeout=WAIT_MS) as blocker:

@@ -9,8 +9,9 @@ from PySide6.QtWidgets import QFileDialog, QStyle
 
 from core.corpus import count_lines
 from core.events import MergeEvent, UnigramRound, drain
+from core.options import TrainOptions
 from core.stats import encoding_stats
-from core.training import TrainOptions, train_from_counts
+from core.training import train_from_counts
 from subword_gui.background import jobs
 from subword_gui.panels.item_models import MergeLogModel, UnigramRoundModel
 from subword_gui.panels.training import available_algorithms
@@ -382,24 +383,6 @@ def test_each_step_updates_the_segmentation_and_cancel_takes_it_back(qtbot, load
         window.cancel_action.trigger()
     assert window.state.tokenizer is None  # nothing was shown before the stepped run
     assert seg.lines() == []
-
-
-@pytest.mark.parametrize("algorithm", ["wordpiece", "bpe"])
-@pytest.mark.parametrize("k", [1, 5, 40])
-def test_a_step_preview_reads_words_as_the_model_trained_that_far(algorithm, k):
-    from subword_gui.panels.training import step_preview
-    from tests.gui.conftest import make_lines
-
-    counts = count_lines(make_lines(120))
-    merges = engine_merges(counts.words, TrainOptions(algorithm, vocab_size=2000))
-    assert len(merges) > k
-    that_far = drain(
-        train_from_counts(counts.words, TrainOptions(algorithm, vocab_size=merges[k - 1].vocab_size))
-    )
-    preview = step_preview(counts, TrainOptions(algorithm, vocab_size=2000), merges[:k])
-    words = sorted(counts.words) + ["aaaa", "x", "토크나이저를"]
-    assert [preview.encode(w).tokens for w in words] == [that_far.encode(w).tokens for w in words]
-    assert preview.vocab_size == that_far.vocab_size  # what the status bar and the slider read
 
 
 def test_stepping_wordpiece_updates_the_segmentation(qtbot, loaded):

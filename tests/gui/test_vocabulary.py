@@ -8,9 +8,10 @@ from PySide6.QtCore import Qt
 from core.corpus import count_lines
 from core.events import MergeEvent, drain
 from core.models.unigram.model import Unigram
+from core.options import TrainOptions
 from core.pre_tokenizers import Metaspace
 from core.tokenizer import Tokenizer
-from core.training import TrainOptions, train_from_counts
+from core.training import train_from_counts
 from subword_gui.panels import vocabulary
 from subword_gui.panels.vocabulary import COL_FREQ, COL_ID, COL_LENGTH, COL_RANK, COL_TOKEN, VocabularyPanel
 from subword_gui.state import AppState
@@ -261,7 +262,7 @@ def test_the_unknown_token_is_named_and_shown_in_the_side_label(panel, hug_bpe):
 def test_byte_level_merged_tokens_count_their_uses_after_a_space(panel):
     """A byte-level model learns Ġwords from running text; the corpus's words are counted
     bare, so they must be encoded as they occur (after a space) to meet those tokens."""
-    from core.training import pre_tokenize_lines
+    from core.options import pre_tokenize_lines
 
     lines = ["the words are words and more words here"] * 11
     opts = TrainOptions("bytelevel-bpe", vocab_size=300)

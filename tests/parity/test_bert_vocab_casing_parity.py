@@ -57,7 +57,8 @@ def test_the_command_line_overrides_the_guess(tmp_path, capsys, flag, lowercase)
 def test_casing_flags_on_a_file_that_records_its_normalizer_are_one_line(tmp_path, capsys):
     from core.events import drain
     from core.formats.detect import save_tokenizer
-    from core.training import TrainOptions, train_from_counts
+    from core.options import TrainOptions
+    from core.training import train_from_counts
 
     tok = drain(train_from_counts({"hug": 5, "pug": 3}, TrainOptions("bpe", vocab_size=8)))
     save_tokenizer(tok, tmp_path / "tokenizer.json", "hf-json")

@@ -33,7 +33,8 @@ from tokenizers import trainers as ht
 from core.corpus import count_words  # noqa: E402
 from core.events import drain  # noqa: E402
 from core.models.bpe.trainer import train_bpe  # noqa: E402
-from core.training import TrainOptions, train_from_counts  # noqa: E402
+from core.options import TrainOptions  # noqa: E402
+from core.training import train_from_counts  # noqa: E402
 
 CORPUS_FILES = ["en-botchan.txt", "ja-wagahaiwa.txt", "ko-movie-reviews.txt"]
 

@@ -15,7 +15,8 @@ from cli_helpers import assert_one_line_error, run  # noqa: E402
 from core.events import drain  # noqa: E402
 from core.formats.detect import open_tokenizer, save_tokenizer  # noqa: E402
 from core.normalizers import BertNormalizer  # noqa: E402
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts  # noqa: E402
+from core.options import TrainOptions, pre_tokenize_lines  # noqa: E402
+from core.training import train_from_counts  # noqa: E402
 
 LINES = [
     "吾輩は猫である 名前はまだ無い",

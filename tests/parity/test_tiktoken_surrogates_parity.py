@@ -65,7 +65,8 @@ def test_offsets_point_into_the_text_as_given(rank_file):
 
 def test_other_tokenizers_still_refuse_a_lone_surrogate():
     from core.events import drain
-    from core.training import TrainOptions, train_from_counts
+    from core.options import TrainOptions
+    from core.training import train_from_counts
 
     tok = drain(train_from_counts({"hug": 5, "pug": 3}, TrainOptions("bpe", vocab_size=8)))
     with pytest.raises(InputError, match="lone surrogate U\\+D83D"):

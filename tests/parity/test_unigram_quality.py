@@ -27,7 +27,7 @@ import pytest
 
 from core.events import drain
 from core.models.unigram.trainer import train_unigram
-from core.training import TrainOptions, pre_tokenize_lines
+from core.options import TrainOptions, pre_tokenize_lines
 
 pytest.importorskip("sentencepiece")
 

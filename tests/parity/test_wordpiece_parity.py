@@ -15,9 +15,9 @@ import pytest
 from core.events import drain
 from core.formats.bert_vocab import load_bert_vocab, save_bert_vocab
 from core.models.wordpiece.trainer import train_wordpiece
+from core.options import TrainOptions, pre_tokenize_lines
 from core.pre_tokenizers import BertPreTokenizer
 from core.tokenizer import Tokenizer
-from core.training import TrainOptions, pre_tokenize_lines
 
 tokenizers = pytest.importorskip("tokenizers")
 

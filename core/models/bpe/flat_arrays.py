@@ -3,7 +3,7 @@
 :class:`core.models.bpe.merge_loop.MergeState` makes, grows and slices its arrays only through one of
 these two, so the same state runs on either build of the kernels:
 
-- :class:`NumpyArrays`: numpy arrays, for the extension ``python -m core.jit`` compiles ahead of
+- :class:`NumpyArrays`: numpy arrays, for the extension ``python -m core.build`` compiles ahead of
   time and for numba's JIT (both take numpy arrays);
 - :class:`PlainArrays`: ``array.array`` buffers, for the plain shared library
   (``core.jit.PlainKernels``), which takes addresses: a short job then never imports numpy, whose

@@ -1,7 +1,7 @@
 """The BPE trainer's merge state: the flat arrays of ``core/models/bpe/train_kernels.py`` and the Python
 that grows them and runs chunks of merges.
 
-The kernels themselves come from :func:`merge_kernels`: the extension ``python -m core.jit``
+The kernels themselves come from :func:`merge_kernels`: the extension ``python -m core.build``
 compiles ahead of time from ``train_kernels.py`` (signatures in ``signatures.py``) when it is built
 and current, else numba's JIT of the same source. The extension needs neither numba nor LLVM,
 which costs a short training ~0.5 s of CPU and ~120 MB before its first merge; both give the

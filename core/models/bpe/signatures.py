@@ -3,7 +3,7 @@ codes they share with the Python side (``merge_loop.py``), and their signatures 
 ahead-of-time build.
 
 A module of its own, without numpy or numba, so that both sides import it and neither imports
-the other at load time; ``python -m core.jit`` hashes it with the kernels' source, so a changed
+the other at load time; ``python -m core.build`` hashes it with the kernels' source, so a changed
 constant rebuilds the extension.
 
     >>> sorted(EXPORTS)[:2]

@@ -22,7 +22,7 @@ every array has room for the worst case of that merge and otherwise returns ``GR
 the caller grows the arrays and calls it again.
 
 :class:`core.models.bpe.merge_loop.MergeState` holds the arrays and calls these kernels; the same
-source is compiled ahead of time by ``python -m core.jit`` (signatures in ``signatures.EXPORTS``).
+source is compiled ahead of time by ``python -m core.build`` (signatures in ``signatures.EXPORTS``).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ The loop (its step comments below are the spec):
    gained occurrences, each with the words where it gained them.
 
 Steps 3 and 4 are compiled loops over numpy arrays (``core/models/bpe/train_kernels.py``,
-numba, compiled ahead of time when ``python -m core.jit`` has built them); they run a chunk of
+numba, compiled ahead of time when ``python -m core.build`` has built them); they run a chunk of
 merges at a time and this generator yields one :class:`MergeEvent` per merge between chunks, so a
 caller can watch and cancel. A small job (``PLAIN_LIBRARY_MAX_SYMBOLS``) never imports numpy: it
 runs the same kernels from their plain shared library on ``array.array`` buffers, or where that
@@ -64,7 +64,7 @@ from core.models.bpe.reference import STOP_MIN_FREQUENCY, STOP_NO_PAIRS, STOP_VO
 MAX_VOCAB_SIZE = 1_000_000
 # Words of at most this many characters in all (distinct words, each once) merge in the plain
 # shared library of the compiled kernels (no numpy: core.jit's PLAIN_LIBRARIES), where
-# ``python -m core.jit`` could build it; larger ones on the same kernels over numpy arrays.
+# ``python -m core.build`` could build it; larger ones on the same kernels over numpy arrays.
 # `bench_bpe_train.py --each-loop`, BPE, CPU of the whole job, plain / numpy: en-botchan.txt 8k
 # (40k characters) 0.12 / 0.25 s; ja-wagahaiwa.txt 8k (305k) 0.34 / 0.41 s; the first 1/8 of
 # ko-movie-reviews.txt at 16k (412k) 0.56 / 0.61 s, 1/4 (726k) 0.93 / 0.88 s, 1/2 (1.13M) 1.47 / 1.29 s.

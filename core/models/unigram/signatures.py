@@ -1,7 +1,7 @@
 """The Unigram trainer's compiled kernels (``core/models/unigram/train_kernels.py``): their signatures
 for the ahead-of-time build, and :func:`sweep_kernels`, which gives the build or the JIT.
 
-``python -m core.jit`` (run by ``.ci/setup.sh``) compiles the kernels listed in :data:`EXPORTS`
+``python -m core.build`` (run by ``.ci/setup.sh``) compiles the kernels listed in :data:`EXPORTS`
 into an extension that needs neither numba nor LLVM; a training then never loads them (about
 0.5 s and, on 8 MB of reviews, ~100 MB of its peak memory, most of it at the seeding's peak).
 Without the build (no compiler, sources edited since), numba's JIT of the same source runs: both

@@ -23,7 +23,7 @@ as a logsumexp over each node's edges: equal to about 1e-15).
 
 Seeding's one kernel is :func:`group_pairs`, a radix sort that names equal substrings. The
 trainer reaches all of them through ``core.models.unigram.signatures.sweep_kernels()``: the
-ahead-of-time build of this file when ``python -m core.jit`` has made it, else numba's JIT.
+ahead-of-time build of this file when ``python -m core.build`` has made it, else numba's JIT.
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ from core.events import drain
 from core.models.base import Model
 from core.models.bpe.model import BPE
 from core.models.bpe.trainer import train_bpe
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.options import TrainOptions, pre_tokenize_lines
+from core.training import train_from_counts
 
 HUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 SAMPLE = [

@@ -18,7 +18,7 @@ from core.errors import CorpusError
 from core.events import MergeEvent, Progress, TrainingStopped
 from core.models.bpe import trainer as bpe
 from core.models.bpe.trainer import train_bpe
-from core.training import TrainOptions
+from core.options import TrainOptions
 
 
 def _plain_library_built() -> bool:
@@ -123,7 +123,7 @@ def test_small_jobs_train_without_numpy():
         "import sys\n"
         "from core.events import drain\n"
         "from core.models.bpe.trainer import train_bpe\n"
-        "from core.training import TrainOptions\n"
+        "from core.options import TrainOptions\n"
         "drain(train_bpe({'hug': 10, 'pug': 5, 'pun': 12}, TrainOptions('bpe', vocab_size=12)))\n"
         "print('numpy' in sys.modules)\n"
     )
@@ -145,7 +145,8 @@ def test_a_small_training_job_on_ascii_text_loads_neither_numpy_nor_regex(tmp_pa
         "import sys\n"
         "from core.corpus import count_words\n"
         "from core.events import drain\n"
-        "from core.training import TrainOptions, train_from_counts\n"
+        "from core.options import TrainOptions\n"
+        "from core.training import train_from_counts\n"
         f"options = TrainOptions({algorithm!r}, vocab_size=300)\n"
         f"words = drain(count_words({str(corpus)!r}, options, characters=False)).words\n"
         "drain(train_from_counts(words, options))\n"

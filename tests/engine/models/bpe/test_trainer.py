@@ -14,7 +14,8 @@ import pytest
 from core.errors import ConfigError, CorpusError
 from core.events import MergeEvent, Progress, TrainingStopped, drain
 from core.models.bpe.trainer import train_bpe
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.options import TrainOptions, pre_tokenize_lines
+from core.training import train_from_counts
 
 HUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 KO = {"철수는": 10, "치킨을": 9, "먹고": 11, "볶음밥을": 5, "있다": 2}
@@ -273,7 +274,7 @@ def test_the_plain_library_sets_up_the_same_first_heap():
         pytest.skip("numba's JIT is forced for this run: the plain library is not loaded")
     kernels = plain_merge_kernels()
     if kernels is None:
-        pytest.skip("the BPE kernels' plain library is not built here (python -m core.jit builds it)")
+        pytest.skip("the BPE kernels' plain library is not built here (python -m core.build builds it)")
     words = ["\x03\x01\x02", "\x02\x01\x02\x01", "\x00", "", "\x04\x03\x03\x03\x01"]
     counts = [10, 5, 3, 2, 4]
     symbols = [ord(c) for w in words for c in w]

@@ -7,7 +7,8 @@ import pytest
 
 from core.events import drain
 from core.models.bpe.model import BPE
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.options import TrainOptions, pre_tokenize_lines
+from core.training import train_from_counts
 
 LINES = [
     "토크나이저는 문장을 작은 조각으로 나눕니다",
@@ -107,7 +108,8 @@ def test_a_pickled_model_leaves_its_cache_and_cut_tables_behind():
     import pickle
 
     from core.events import drain
-    from core.training import TrainOptions, train_from_counts
+    from core.options import TrainOptions
+    from core.training import train_from_counts
 
     options = TrainOptions("bpe", vocab_size=40)
     tok = drain(train_from_counts({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5, "mug": 3}, options))

@@ -10,8 +10,8 @@ import pytest
 from core.errors import ConfigError
 from core.events import TrainingStopped, UnigramRound, drain
 from core.models.unigram import reference as tb
+from core.options import TrainOptions, pre_tokenize_lines
 from core.pre_tokenizers import Metaspace
-from core.training import TrainOptions, pre_tokenize_lines
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ import pytest
 from core.events import Progress, UnigramRound, drain
 from core.models.unigram import trainer as tr
 from core.models.unigram.lattice import Lattice, Node
-from core.training import TrainOptions
+from core.options import TrainOptions
 
 CASES = {
     "repeated": ["aaaa", "aaaaaaaaa", "ab"],
@@ -242,7 +242,7 @@ AOT_AND_JIT_MODELS = """
 import sys
 from core.events import drain
 from core.models.unigram.trainer import train_unigram
-from core.training import TrainOptions
+from core.options import TrainOptions
 counts = {"▁먹고": 10, "▁먹는": 4, "▁있다": 7, "▁abcab" * 3: 2, "a" * 300: 1}
 model = drain(train_unigram(counts, TrainOptions("unigram", vocab_size=30, special_tokens=["<unk>"])))
 print(repr(model.pieces), "numba" in sys.modules)
@@ -250,7 +250,7 @@ print(repr(model.pieces), "numba" in sys.modules)
 
 
 def test_the_ahead_of_time_build_trains_the_jit_model_without_numba():
-    """The extension ``python -m core.jit`` builds gives the JIT's model, bit for bit, and spares
+    """The extension ``python -m core.build`` builds gives the JIT's model, bit for bit, and spares
     a training numba and LLVM (its seeding's peak memory)."""
     import os
     import subprocess
@@ -260,7 +260,7 @@ def test_the_ahead_of_time_build_trains_the_jit_model_without_numba():
     from core.jit import JIT_ONLY_VARIABLE, load_ahead_of_time
 
     if load_ahead_of_time("core.models.unigram.train_kernels") is None:
-        pytest.skip("Unigram kernels not compiled ahead of time here (python -m core.jit builds them)")
+        pytest.skip("Unigram kernels not compiled ahead of time here (python -m core.build builds them)")
 
     def run(jit_only: str) -> str:
         env = {k: v for k, v in os.environ.items() if k != JIT_ONLY_VARIABLE} | {JIT_ONLY_VARIABLE: jit_only}

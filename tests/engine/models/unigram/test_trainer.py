@@ -16,7 +16,8 @@ from core.events import Progress, TrainingStopped, UnigramRound, drain
 from core.models.unigram import trainer as tr
 from core.models.unigram.lattice import Lattice, Node
 from core.models.unigram.model import Unigram
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.options import TrainOptions, pre_tokenize_lines
+from core.training import train_from_counts
 
 KOREAN = [
     "나는 밥을 먹고 있다",

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from core.errors import ConfigError, CorpusError
 from core.events import MergeEvent, Progress, TrainingStopped, drain
 from core.models.wordpiece.trainer import train_wordpiece
-from core.training import TrainOptions
+from core.options import TrainOptions
 
 # The seeds' table (000_*, 표1): pre-tokens and their counts.
 HUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}

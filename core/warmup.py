@@ -7,7 +7,8 @@ new words with numba kernels (``core.jit``) that are imported, and their cached 
 loaded, on first use: about 0.4 s of import and loading. In the explorer that first use is the landing of a trained model,
 inside the window's event loop, where it froze the window for 0.4 s
 (``benchmarks/bench_gui_responsiveness.py --sample``). The explorer calls this on a helper
-thread right after its window is shown, so the first model to land finds them loaded.
+thread right after its window is shown, so the first model to land finds them loaded, and
+``python -m core.build`` calls it to fill numba's on-disk cache.
 """
 
 from __future__ import annotations

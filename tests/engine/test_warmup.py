@@ -7,7 +7,7 @@ import sys
 def test_loading_the_compiled_encoders_imports_every_kernel_module():
     code = (
         "import sys\n"
-        "from core.models.warm import load_compiled_encoders\n"
+        "from core.warmup import load_compiled_encoders\n"
         "before = {m for m in sys.modules if m.endswith('kernels')}\n"
         "load_compiled_encoders()\n"
         "after = {m for m in sys.modules if m.endswith('kernels')}\n"
@@ -30,7 +30,7 @@ def test_the_tiny_bpe_model_merges_as_its_two_merges_say():
 
 def test_loading_the_compiled_encoders_loads_the_kernels_that_gather_a_line():
     code = (
-        "from core.models.warm import load_compiled_encoders\n"
+        "from core.warmup import load_compiled_encoders\n"
         "load_compiled_encoders()\n"
         "import core.chunk_kernels as k\n"
         "lines = (k.assemble, k.bpe_line, k.bytelevel_line, k.metaspace_line, k.wordpiece_line)\n"
