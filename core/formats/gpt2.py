@@ -162,12 +162,62 @@ def open_file(path: Path, pattern: str | None = None):
     for p in (vocab, merges):
         if not p.is_file():
             raise FormatError(f"{p} is missing: the GPT-2 format is vocab.json and merges.txt side by side")
-    tok = load_gpt2_tokenizer(vocab, merges)
+    vocab_map = read_vocab_json(vocab)
+    if is_byte_level_vocab(vocab_map):
+        tok = load_gpt2_tokenizer(vocab, merges)
+        warnings = [
+            f"{folder}: vocab.json + merges.txt say nothing of normalization or pre-tokenization; "
+            "assumed GPT-2's byte-level pre-tokenizer"
+        ]
+        return LoadedTokenizer(tok, "gpt2", path, warnings)
+    tok, unk = _load_character_level(vocab, merges, vocab_map)
+    if unk is not None:
+        kept = f"a character the vocabulary lacks becomes {unk!r} and is counted as unknown"
+    else:
+        kept = "it has no unknown token: a character the vocabulary lacks is left out of the encoding"
     warnings = [
-        f"{folder}: vocab.json + merges.txt say nothing of normalization or pre-tokenization; "
-        "assumed GPT-2's byte-level pre-tokenizer"
+        f"{folder}: vocab.json + merges.txt say nothing of normalization or pre-tokenization; their "
+        "tokens are not GPT-2's byte alphabet, so they were read as a character-level BPE after a "
+        f"whitespace pre-tokenizer (not byte-level); {kept}"
     ]
     return LoadedTokenizer(tok, "gpt2", path, warnings)
+
+
+# The unknown tokens our trainers and the usual peers write into a character-level vocabulary.
+UNKNOWN_TOKENS = ("<unk>", "[UNK]", "<UNK>")
+
+
+def is_byte_level_vocab(vocab: dict[str, int]) -> bool:
+    """Whether ``vocab`` reads as GPT-2's byte-level vocabulary: every token spelled in the
+    256-symbol byte alphabet and a space written ``Ġ`` somewhere (GPT-2, RoBERTa and every
+    byte-level BPE trained on text with spaces). A vocabulary of a whitespace-split BPE fails
+    one or the other, and read byte-level would leave out every word not spelled in bytes.
+
+    >>> is_byte_level_vocab({"Ġthe": 0, "í": 1}), is_byte_level_vocab({"the": 0, "철": 1})
+    (True, False)
+    """
+    from core.bytelevel import CHAR_TO_BYTE
+
+    space = False
+    for token in vocab:
+        if token.startswith("<") and token.endswith(">") and len(token) > 2:
+            continue  # <|endoftext|>, <unk>: special tokens, spelled as they like
+        if not all(c in CHAR_TO_BYTE for c in token):
+            return False
+        space = space or "Ġ" in token
+    return space
+
+
+def _load_character_level(vocab_path: Path, merges_path: Path, vocab: dict[str, int]):
+    """A whitespace-split, character-level BPE from the pair, with the vocabulary's unknown
+    token when it has one (GPT-2's files do not record it: the save reported that)."""
+    from core.pre_tokenizers import Whitespace
+    from core.tokenizer import AddedToken, Tokenizer
+
+    unk = next((t for t in UNKNOWN_TOKENS if t in vocab), None)
+    model = load_gpt2(vocab_path, merges_path, unk_token=unk)
+    added = [AddedToken(unk, vocab[unk], special=True)] if unk is not None else []
+    return Tokenizer(model, pre_tokenizer=Whitespace(), added_tokens=added), unk
 
 
 class _BpeFiles:
@@ -201,6 +251,12 @@ def save_file(tok, path: Path, record=None) -> list[str]:
             shutil.rmtree(path, ignore_errors=True)
         raise
     losses = pipeline_losses(tok, "vocab.json + merges.txt", keeps_pre_tokenizer="ByteLevel")
+    if not is_byte_level_vocab(vocab):
+        losses.append(
+            "vocab.json + merges.txt are taken as GPT-2's byte-level files by readers such as "
+            "transformers' GPT2Tokenizer, which would leave out every character not spelled in bytes; "
+            "Subword Explorer reads them back as a character-level BPE after a whitespace pre-tokenizer"
+        )
     for key in ("unk_token", "continuing_subword_prefix", "end_of_word_suffix"):
         if d.get(key):
             losses.append(f"vocab.json + merges.txt do not record the model's {key} ({d[key]!r})")

@@ -275,6 +275,7 @@ class SegmentationPanel(QWidget):
         self.state = state
         self.cache = LineCache()
         self.stats = EncodingStats(0, 0, 0, 0, 0, 0, 0)
+        self.removed = 0  # characters of the text no token stands for (see dropped_characters)
         self._lines: list[LineTokens] = []
         self._chip_where: list[tuple[int, int]] = []
         self._strip_lines: list[LineTokens] = []  # the lines the strip's chips come from
@@ -492,6 +493,7 @@ class SegmentationPanel(QWidget):
             self._cursor_timer.stop()
             return  # ``segmented`` once the long lines have landed
         self.stats = stats_of_lines(self.cache.tokenizer, lines)
+        self.removed = sum(len(ln.dropped) for ln in lines)
         self._show_counts()
         total = sum(len(ln.encoding.ids) for ln in lines)
         chips, where = chips_for_lines(lines, self.cache.style, self.cache.chips, STRIP_LIMIT)
@@ -637,6 +639,8 @@ class SegmentationPanel(QWidget):
                     _count_html(f"{s.tokens_per_word:,.2f}", self.tr("tokens/word")),
                     _count_html(f"{s.unknown:,}", self.tr("unknown"), unk_colour),
                 ]
+                # characters no token stands for: text the tokenizer loses is never silent
+                + ([_count_html(f"{self.removed:,}", self.tr("removed"), "#D7191C")] if self.removed else [])
             )
         )
 

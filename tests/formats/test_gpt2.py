@@ -107,3 +107,38 @@ def test_failed_write_leaves_no_temp_files(tmp_path):
     with pytest.raises(OSError):
         save_gpt2(seed_model(), missing)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("lines", [LINES, ["hug pug pun bun hugs", "the tokens cut text"] * 4])
+def test_a_whitespace_bpe_comes_back_as_it_was_saved(tmp_path, lines):
+    """A whitespace BPE (not byte-level) saved as GPT-2 files was reopened as byte-level: the
+    Korean, the emoji and every capital letter were left out of the encoding with no unknown
+    token (issue 29, item 2). It comes back as what it was, its unknowns kept as <unk>; the
+    save says what other readers will make of it. (An English-only vocabulary is all in the
+    byte alphabet, but it never writes a space as Ġ.)"""
+    from core.formats.detect import open_tokenizer, save_tokenizer
+
+    opts = TrainOptions("bpe", vocab_size=60)
+    tok = drain(train_from_counts(pre_tokenize_lines(lines, opts), opts))
+    losses = save_tokenizer(tok, tmp_path / "g", "gpt2")
+    assert any("GPT2Tokenizer" in loss and "character-level" in loss for loss in losses)
+    loaded = open_tokenizer(tmp_path / "g")
+    assert any("not byte-level" in w and "'<unk>'" in w for w in loaded.warnings)
+    for text in ["Hello world, 철수는 치킨을 먹고 👩🏽‍💻", *lines]:
+        want, got = tok.encode(text), loaded.tokenizer.encode(text)
+        assert (got.tokens, got.ids, got.offsets) == (want.tokens, want.ids, want.offsets), text
+    assert "<unk>" in loaded.tokenizer.encode("Hello 👩🏽‍💻").tokens
+
+
+def test_a_byte_level_bpe_still_opens_byte_level(tmp_path):
+    from core.formats.detect import open_tokenizer, save_tokenizer
+    from core.formats.gpt2 import is_byte_level_vocab
+
+    opts = TrainOptions("bytelevel-bpe", vocab_size=320)
+    tok = drain(train_from_counts(pre_tokenize_lines(LINES, opts), opts))
+    assert is_byte_level_vocab(tok.get_vocab())
+    save_tokenizer(tok, tmp_path / "g", "gpt2")
+    back = open_tokenizer(tmp_path / "g")
+    assert any("byte-level pre-tokenizer" in w for w in back.warnings)
+    for text in LINES:
+        assert back.tokenizer.encode(text).ids == tok.encode(text).ids
