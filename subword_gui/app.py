@@ -239,6 +239,7 @@ def main(argv: list[str] | None = None) -> int:
             w, h = 1400, 900
         window.resize(w, h)
         window._show_message_box = lambda title, message: None  # noqa: SLF001 - no dialogs in batch mode
+        window._show_report = lambda *args, **kwargs: None  # noqa: SLF001
         window.show()
         try:
             run_steps(app, window, args)

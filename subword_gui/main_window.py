@@ -50,6 +50,7 @@ from subword_gui.panels.segmentation import SegmentationPanel
 from subword_gui.panels.slider import VocabSizeSlider
 from subword_gui.panels.training import ALGORITHM_LABELS, TrainingPanel
 from subword_gui.panels.vocabulary import VocabularyPanel
+from subword_gui.report import opening_notes
 from subword_gui.resources import resource_path
 from subword_gui.runs import (
     Run,
@@ -193,6 +194,8 @@ class MainWindow(QMainWindow):
         self._save_target: tuple | None = None  # (path, format, tokenizer) of the last save: Ctrl+S
         self.guide = None  # the User guide window, made on first F1
         self._opened_tokenizer: tuple | None = None  # (Tokenizer, path) of the last opened file
+        self.report_dialog = None  # subword_gui.report.ReportDialog: losses and notes, read whole
+        self._reopen_with_pattern = None  # what choosing a split pattern in it does
         self._restore_pending = False  # the last session's run is being read
         self._corpus_to_remember: tuple | None = None  # (kind, path, in Recent files) until it loads
         self._restart_runs: list | Exception = []  # runs kept by a restart, read with the last run
@@ -890,7 +893,8 @@ class MainWindow(QMainWindow):
                 self.tr("Training options are yours again (the example had set its own)"), 8000
             )
 
-    def open_tokenizer(self, path: str) -> None:
+    def open_tokenizer(self, path: str, pattern: str | None = None) -> None:
+        """Open a tokenizer file; ``pattern`` is a rank file's split pattern (else guessed)."""
         try:
             from core.formats.detect import open_tokenizer
         except ImportError:
@@ -900,7 +904,7 @@ class MainWindow(QMainWindow):
             )
             return
         try:
-            loaded = open_tokenizer(path)
+            loaded = open_tokenizer(path, pattern=pattern)
         except (SubwordError, OSError, ValueError) as exc:
             self.report_error(self.tr("Cannot open tokenizer"), about_file(path, exc))
             return
@@ -910,10 +914,37 @@ class MainWindow(QMainWindow):
         self._opened_tokenizer = (loaded.tokenizer, path)  # kept for the next launch if still shown
         fmt = getattr(loaded, "format", "")
         note = self.tr("Opened {0} ({1})").format(Path(path).name, fmt)
-        warnings = list(getattr(loaded, "warnings", []) or [])
-        if warnings:
-            note += ": " + "; ".join(map(localize, warnings[:3]))
+        items, patterns, chosen = opening_notes(loaded, pattern)
+        if items:
+            # read whole in a dialog (the status bar's one line was elided in the middle)
+            count = self.tr("1 note") if len(items) == 1 else self.tr("{0} notes").format(len(items))
+            note = self.tr("{0}: {1}, shown in the dialog").format(note, count)
+            self._show_report(
+                self.tr("Opened {0}").format(Path(path).name),
+                self.tr("What {0} does not say, and what was assumed:").format(Path(path).name),
+                items,
+                patterns,
+                chosen,
+                reopen=lambda name, p=str(path): self.open_tokenizer(p, pattern=name),
+            )
         self.statusBar().showMessage(note, 10000)
+
+    def _show_report(
+        self, title: str, heading: str, items: list[str], patterns=None, chosen=None, reopen=None
+    ):
+        """The report dialog (one, reused, not modal) with ``items`` read whole; ``reopen(name)``
+        runs when a split pattern is chosen in it."""
+        from subword_gui.report import ReportDialog
+
+        if self.report_dialog is None:
+            self.report_dialog = ReportDialog(self)
+            self.report_dialog.pattern_chosen.connect(lambda name: self._reopen_with(name))
+        self._reopen_with_pattern = reopen
+        self.report_dialog.show_report(title, heading, items, patterns, chosen)
+
+    def _reopen_with(self, name: str) -> None:
+        if self._reopen_with_pattern is not None:
+            self._reopen_with_pattern(name)
 
     def save_tokenizer_dialog(self) -> None:
         """File › Save tokenizer as…: the shown tokenizer (cut to the slider's size), any format."""
@@ -983,7 +1014,17 @@ class MainWindow(QMainWindow):
         self.error_label.setVisible(False)
         msg = self.tr("Saved {0} ({1})").format(Path(path).name, fmt)
         if losses:
-            msg = self.tr("{0} — not kept: {1}").format(msg, "; ".join(losses[:3]))
+            count = (
+                self.tr("1 thing not kept")
+                if len(losses) == 1
+                else self.tr("{0} things not kept").format(len(losses))
+            )
+            msg = self.tr("{0} — {1}, listed in the dialog").format(msg, count)
+            self._show_report(
+                self.tr("Saved {0}").format(Path(path).name),
+                self.tr("Saved {0} ({1}). The file does not keep:").format(Path(path).name, fmt),
+                [localize(loss) for loss in losses],
+            )
         self.statusBar().showMessage(msg, 15000)
         return True
 

@@ -1192,6 +1192,26 @@
         <translation>언어</translation>
     </message>
     <message>
+        <source>1 thing not kept</source>
+        <translation>담지 못한 것 1개</translation>
+    </message>
+    <message>
+        <source>{0} things not kept</source>
+        <translation>담지 못한 것 {0}개</translation>
+    </message>
+    <message>
+        <source>{0} — {1}, listed in the dialog</source>
+        <translation>{0} — {1}, 대화상자에 적었습니다</translation>
+    </message>
+    <message>
+        <source>Saved {0}</source>
+        <translation>{0} 저장</translation>
+    </message>
+    <message>
+        <source>Saved {0} ({1}). The file does not keep:</source>
+        <translation>{0}을(를) 저장했습니다 ({1}). 이 파일에 담기지 않는 것:</translation>
+    </message>
+    <message>
         <source>The language changes when Subword Explorer starts again. Restart now?</source>
         <translation>Subword Explorer를 다시 시작하면 언어가 바뀝니다. 지금 다시 시작할까요?</translation>
     </message>
@@ -1320,6 +1340,26 @@
         <translation>{0}을(를) 열었습니다 ({1})</translation>
     </message>
     <message>
+        <source>1 note</source>
+        <translation>알림 1개</translation>
+    </message>
+    <message>
+        <source>{0} notes</source>
+        <translation>알림 {0}개</translation>
+    </message>
+    <message>
+        <source>{0}: {1}, shown in the dialog</source>
+        <translation>{0}: {1}, 대화상자에 보였습니다</translation>
+    </message>
+    <message>
+        <source>Opened {0}</source>
+        <translation>{0} 열기</translation>
+    </message>
+    <message>
+        <source>What {0} does not say, and what was assumed:</source>
+        <translation>{0}에 적혀 있지 않은 것과 대신 가정한 것:</translation>
+    </message>
+    <message>
         <source>Save tokenizer</source>
         <translation>토크나이저 저장</translation>
     </message>
@@ -1346,10 +1386,6 @@
     <message>
         <source>Saved {0} ({1})</source>
         <translation>{0}을(를) 저장했습니다 ({1})</translation>
-    </message>
-    <message>
-        <source>{0} — not kept: {1}</source>
-        <translation>{0} — 담지 못한 것: {1}</translation>
     </message>
     <message>
         <source>Export merge log</source>
@@ -1426,6 +1462,25 @@
     <message>
         <source> (cut from {0:,})</source>
         <translation> ({0:,}개에서 자름)</translation>
+    </message>
+</context>
+<context>
+    <name>ReportDialog</name>
+    <message>
+        <source>Split pattern:</source>
+        <translation>분할 패턴:</translation>
+    </message>
+    <message>
+        <source>{0} (also {1})</source>
+        <translation>{0} ({1}도 같음)</translation>
+    </message>
+    <message>
+        <source>{0} does not store its split pattern: {1} is the one you chose. Choose another below; the text is encoded again.</source>
+        <translation>{0}에는 분할 패턴이 저장되어 있지 않습니다: 선택한 패턴은 {1}입니다. 아래에서 다른 패턴을 고르면 텍스트를 다시 인코딩합니다.</translation>
+    </message>
+    <message>
+        <source>{name} does not store its split pattern: assumed {guess} ({why}). Choose another below; the text is encoded again.</source>
+        <translation>{name}에는 분할 패턴이 저장되어 있지 않아 {guess}(으)로 가정했습니다 ({why}). 아래에서 다른 패턴을 고르면 텍스트를 다시 인코딩합니다.</translation>
     </message>
 </context>
 <context>
@@ -1619,6 +1674,10 @@
     <message>
         <source>unknown</source>
         <translation>미등록</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>제거됨</translation>
     </message>
     <message>
         <source>{0} is an added (special) token: it is matched as a whole.</source>

@@ -280,7 +280,7 @@ def test_what_an_opened_file_cannot_say_is_said_in_korean(korean, qtbot, tmp_pat
     window = MainWindow(settings=settings, open_sample=False)
     qtbot.addWidget(window)
     window.open_tokenizer(str(path))
-    said = window.statusBar().currentMessage()
+    said = window.report_dialog.text()  # read whole in the report dialog (issue 29, item 3)
     assert "vocab.txt에는 정규화 설정이 없습니다" in said and "lowercase=True" in said
     assert "holds no normalizer settings" not in said
 

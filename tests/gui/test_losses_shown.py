@@ -69,3 +69,74 @@ def test_characters_no_token_stands_for_are_counted_in_red(qtbot, window):
     panel.set_text("ab ab")
     qtbot.waitUntil(lambda: not panel.busy(), timeout=10_000)
     assert panel.removed == 0 and "removed" not in panel.counts.text()
+
+
+def test_what_a_save_loses_is_listed_whole_in_a_dialog(qtbot, window, monkeypatch, tmp_path):
+    """The losses were the end of a status-bar line, elided in the middle."""
+    from core.formats.detect import save_tokenizer
+
+    tok = _whitespace_bpe()
+    window.state.set_full_tokenizer(tok)
+    _save_as(window, monkeypatch, tmp_path / "g", "gpt2")
+    losses = save_tokenizer(tok, tmp_path / "again", "gpt2")
+    dialog = window.report_dialog
+    assert dialog is not None and dialog.isVisible() and not dialog.isModal()
+    assert dialog.items() == losses and len(losses) >= 3
+    assert all(loss in dialog.body.toPlainText() for loss in losses)
+    assert f"{len(losses)} things not kept" in window.statusBar().currentMessage()
+    assert window.messages == []
+
+
+def _rank_file(tmp_path):
+    from core.formats.detect import save_tokenizer
+
+    opts = TrainOptions("bytelevel-bpe", vocab_size=400)
+    tok = drain(
+        train_from_counts(pre_tokenize_lines(make_lines(200) + ["12345 12345 99999"] * 30, opts), opts)
+    )
+    path = tmp_path / "ranks.tiktoken"
+    save_tokenizer(tok, path, "tiktoken")
+    return path
+
+
+def test_a_rank_file_offers_its_split_patterns_in_the_explorer_not_a_command_line_flag(
+    qtbot, window, monkeypatch, tmp_path
+):
+    """Opening a rank file ended "choose with --pattern", a flag the explorer does not have."""
+    from core.formats.detect import open_tokenizer
+
+    path = _rank_file(tmp_path)
+    text = "12345 don't DON'T 철수는"
+    guessed = open_tokenizer(path).tokenizer.encode(text).tokens
+    other = open_tokenizer(path, pattern="cl100k_base").tokenizer.encode(text).tokens
+    assert guessed != other  # (the patterns cut this text apart differently)
+    panel = window.segmentation_panel
+    panel.set_text(text)
+    _open(window, monkeypatch, path)
+    dialog = window.report_dialog
+    assert dialog.isVisible() and "--pattern" not in dialog.text()
+    assert "does not store its split pattern" in dialog.text() and "Choose another below" in dialog.text()
+    assert dialog.pattern_row.isVisible()
+    names = [dialog.pattern_box.itemData(i) for i in range(dialog.pattern_box.count())]
+    assert names == ["gpt2", "cl100k_base", "o200k_base"]
+    assert dialog.pattern_box.currentData() == "gpt2"
+    qtbot.waitUntil(lambda: not panel.busy(), timeout=10_000)
+    assert panel.lines()[0].encoding.tokens == guessed
+
+    dialog.choose_pattern("cl100k_base")
+    qtbot.waitUntil(lambda: not panel.busy(), timeout=10_000)
+    assert panel.lines()[0].encoding.tokens == other
+    assert dialog.pattern_box.currentData() == "cl100k_base"
+    assert "cl100k_base is the one you chose" in dialog.text()
+    assert window.messages == []
+
+
+def test_clips_note_is_read_whole(qtbot, window, monkeypatch, tmp_path):
+    from tests.gui.test_open_every_format import _clip
+
+    _open(window, monkeypatch, _clip(tmp_path))
+    text = window.report_dialog.text()
+    assert "ftfy.fix_text" in text and "that step is left out, so such text may encode differently" in text
+    # a file with nothing to say opens without a dialog
+    window.report_dialog.close()
+    assert not window.report_dialog.isVisible()

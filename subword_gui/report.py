@@ -1,0 +1,178 @@
+"""A report the user can read whole: what a save lost, what an opened file did not say.
+
+    >>> dialog = ReportDialog(window)
+    >>> dialog.show_report("Saved with losses", "tokenizer.json keeps …", ["no normalizer …"])
+    >>> dialog.items()
+    ['no normalizer …']
+
+The status bar has room for one line, elided in the middle: a loss report there could not
+be read. The dialog lists each item as a paragraph, wrapped, selectable, and stays open
+beside the window (not modal). For a tiktoken rank file, which does not store its split
+pattern, it offers the explorer's own way to choose one: a combo of the known patterns;
+``pattern_chosen`` fires with the name picked.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+class ReportDialog(QDialog):
+    pattern_chosen = Signal(str)  # a split pattern's name, picked in the combo
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("reportDialog")
+        self.setModal(False)
+        self.resize(640, 320)
+        self._items: list[str] = []
+        self.heading = QLabel()
+        self.heading.setWordWrap(True)
+        self.heading.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.body = QTextBrowser()
+        self.body.setOpenLinks(False)
+        self.pattern_row = QWidget()
+        row = QHBoxLayout(self.pattern_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        self.pattern_label = QLabel(self.tr("Split pattern:"))
+        self.pattern_box = QComboBox()
+        self.pattern_box.setObjectName("patternBox")
+        self.pattern_label.setBuddy(self.pattern_box)
+        row.addWidget(self.pattern_label)
+        row.addWidget(self.pattern_box, 1)
+        self.pattern_row.setVisible(False)
+        self.pattern_box.activated.connect(self._on_pattern)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.close)
+        buttons.accepted.connect(self.close)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.body, 1)
+        layout.addWidget(self.pattern_row)
+        layout.addWidget(buttons)
+
+    def show_report(
+        self,
+        title: str,
+        heading: str,
+        items: list[str],
+        patterns: list[tuple[str, str]] | None = None,
+        chosen: str | None = None,
+    ) -> None:
+        """Show ``items`` (each a paragraph) under ``heading``; ``patterns`` = ``[(name, label)]``
+        offers a choice of split pattern, ``chosen`` selected."""
+        self.setWindowTitle(title)
+        self.heading.setText(heading)
+        self._items = list(items)
+        self.body.setHtml("".join(f"<p>{html.escape(item)}</p>" for item in items))
+        self.pattern_box.clear()
+        for name, label in patterns or []:
+            self.pattern_box.addItem(label, name)
+        if chosen is not None:
+            self.pattern_box.setCurrentIndex(max(0, self.pattern_box.findData(chosen)))
+        self.pattern_row.setVisible(bool(patterns))
+        self.show()
+        self.raise_()
+
+    def items(self) -> list[str]:
+        return list(self._items)
+
+    def text(self) -> str:
+        """Everything the dialog says, as plain text (for tests and the clipboard)."""
+        return "\n".join([self.heading.text(), *self._items])
+
+    def choose_pattern(self, name: str) -> None:
+        """Pick ``name`` in the combo as a user would."""
+        index = self.pattern_box.findData(name)
+        if index >= 0:
+            self.pattern_box.setCurrentIndex(index)
+            self._on_pattern(index)
+
+    def _on_pattern(self, index: int) -> None:
+        name = self.pattern_box.itemData(index)
+        if isinstance(name, str):
+            self.pattern_chosen.emit(name)
+
+
+# The engine's rank-file warning speaks to the command line ("choose with --pattern"); the
+# explorer says the same with its own way to choose (see core.formats.tiktoken_ranks).
+_RANK_FILE_GUESS = re.compile(
+    r"(?P<name>[^\n;]+?) does not store its split pattern: assumed (?P<guess>\S+) \((?P<why>[^\n]*); "
+    r"choose with --pattern\)"
+)
+
+
+def split_patterns() -> list[tuple[str, str]]:
+    """``(name, label)`` of tiktoken's split patterns, one per distinct regex.
+
+    >>> split_patterns()[0]
+    ('gpt2', 'gpt2 (also r50k_base, p50k_base)')
+    """
+    from core.formats.tiktoken_ranks import PATTERNS
+
+    by_regex: dict[str, list[str]] = {}
+    for name, regex_text in PATTERNS.items():
+        by_regex.setdefault(regex_text, []).append(name)
+    rows = []
+    for first, *others in by_regex.values():
+        label = (
+            first
+            if not others
+            else QCoreApplication.translate("ReportDialog", "{0} (also {1})").format(first, ", ".join(others))
+        )
+        rows.append((first, label))
+    return rows
+
+
+def opening_notes(
+    loaded, pattern: str | None = None
+) -> tuple[list[str], list[tuple[str, str]] | None, str | None]:
+    """What to tell about a file just opened: ``(items, patterns, chosen)``; ``patterns`` is the
+    choice of split pattern of a rank file (None for other formats), ``chosen`` the one used.
+    Items are the engine's warnings in the interface's language; a rank file's guess of its
+    pattern is said with the explorer's own way to choose another (``pattern``: the one the
+    user chose, which the engine then does not guess)."""
+    from subword_gui.engine_text import localize
+
+    items: list[str] = []
+    patterns = None
+    chosen = None
+    if getattr(loaded, "format", "") == "tiktoken":
+        patterns = split_patterns()
+        extra = getattr(loaded.tokenizer, "extra", {}) or {}
+        chosen = (extra.get("tiktoken") or {}).get("pattern") or pattern
+        if pattern is not None:
+            items.append(
+                QCoreApplication.translate(
+                    "ReportDialog",
+                    "{0} does not store its split pattern: {1} is the one you chose. "
+                    "Choose another below; the text is encoded again.",
+                ).format(Path(loaded.path).name, pattern)
+            )
+    for warning in getattr(loaded, "warnings", []) or []:
+        found = _RANK_FILE_GUESS.fullmatch(warning)
+        if found is not None:
+            items.append(
+                QCoreApplication.translate(
+                    "ReportDialog",
+                    "{name} does not store its split pattern: assumed {guess} ({why}). "
+                    "Choose another below; the text is encoded again.",
+                ).format(**found.groupdict())
+            )
+        else:
+            items.append(localize(warning))
+    return items, patterns, chosen
