@@ -199,11 +199,43 @@ def token_spans(encoding: Encoding, text: str) -> list[tuple[int, int]]:
 
 
 def shared_token_mask(encoding: Encoding, others: Sequence[Encoding], text: str) -> list[bool]:
-    """For each token of ``encoding``: is a token with the same span present in every
-    one of ``others``? (Token *strings* may differ: ``hug`` and ``▁hug`` cover the same text.)
+    """For each token of ``encoding``: is it shared, the only token over its span here and in
+    every one of ``others``? (Token *strings* may differ: ``hug`` and ``▁hug`` cover the same
+    text.) The definition is symmetric, so two columns share as many tokens: each column's
+    differing tokens are its tokens less those (byte pieces of one character, all over its
+    span, differ from one token over it, on both sides).
 
     >>> shared_token_mask(Encoding(offsets=[(0, 3), (4, 7)]), [Encoding(offsets=[(0, 3), (3, 5), (5, 7)])], "hug pug")
     [True, False]
     """
-    other_spans = [set(token_spans(o, text)) for o in others]
-    return [all(span in spans for spans in other_spans) for span in token_spans(encoding, text)]
+    spans = _piece_spans(token_spans(encoding, text))
+    once = _spans_once(spans)
+    others_once = [_spans_once(_piece_spans(token_spans(o, text))) for o in others]
+    return [span in once and all(span in o for o in others_once) for span in spans]
+
+
+def _piece_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``spans`` where the earlier pieces of a split character (byte-level pieces of 한: empty
+    spans at its start, the last piece over it) take the span of the character they are part of.
+
+    >>> _piece_spans([(0, 0), (0, 0), (0, 1), (2, 5)])
+    [(0, 1), (0, 1), (0, 1), (2, 5)]
+    """
+    out = list(spans)
+    following: tuple[int, int] | None = None
+    for i in range(len(out) - 1, -1, -1):
+        s, e = out[i]
+        if e > s:
+            following = (s, e)
+        elif following is not None and following[0] == s:
+            out[i] = following
+    return out
+
+
+def _spans_once(spans: list[tuple[int, int]]) -> set[tuple[int, int]]:
+    """The spans that occur once in ``spans``."""
+    seen: set[tuple[int, int]] = set()
+    twice: set[tuple[int, int]] = set()
+    for span in spans:
+        (twice if span in seen else seen).add(span)
+    return seen - twice

@@ -148,6 +148,7 @@ class CompareColumn(QFrame):
         self.file_name = ""
         self._cut, self._cut_key = None, None
         self.result = ColumnResult()
+        self.differing = 0  # tokens not shared with every other column (see show_result)
         self.setFrameShape(QFrame.Shape.StyledPanel)
 
         badge = QLabel(self.tr(" {0} ").format(letter))
@@ -374,7 +375,17 @@ class CompareColumn(QFrame):
                 prev_word = word
         self._where = where
         self.strip.set_chips(chips)
-        differing = sum(1 for sh in result.shared for x in sh if not x)
+        # defined once, for every column alike (core.stats.shared_token_mask): a token is shared
+        # when it is the only token over its characters here and in every other column
+        self.differing = sum(1 for sh in result.shared for x in sh if not x)
+        differing = self.differing
+        self.summary.setToolTip(
+            self.tr(
+                "A token is shared when every other column has exactly one token over the same "
+                "characters, and so does this one; the others are differing tokens. Columns share "
+                "as many tokens, so their differing tokens differ by as much as their token counts."
+            )
+        )
         self.summary.setText(
             self.tr(
                 "<b>{0:,}</b> tokens · <b style='color:{1}'>{2}</b> boundar{3} not shared · {4} differing tokens"

@@ -75,6 +75,10 @@
         <translation>아직 토크나이저 없음</translation>
     </message>
     <message>
+        <source>A token is shared when every other column has exactly one token over the same characters, and so does this one; the others are differing tokens. Columns share as many tokens, so their differing tokens differ by as much as their token counts.</source>
+        <translation>이 열과 다른 모든 열에서 같은 문자들을 정확히 토큰 하나가 덮으면 그 토큰은 공유됩니다. 나머지는 다른 토큰입니다. 모든 열이 공유하는 토큰 수는 같으므로, 열마다 다른 토큰 수의 차이는 토큰 수의 차이와 같습니다.</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;{0:,}&lt;/b&gt; tokens · &lt;b style=&apos;color:{1}&apos;&gt;{2}&lt;/b&gt; boundar{3} not shared · {4} differing tokens</source>
         <translation>토큰 &lt;b&gt;{0:,}&lt;/b&gt;개 · 공유되지 않는 경계 &lt;b style=&apos;color:{1}&apos;&gt;{2}&lt;/b&gt;개 · 다른 토큰 {4}개</translation>
     </message>

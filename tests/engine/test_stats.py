@@ -152,3 +152,15 @@ def test_words_are_the_text_s_whitespace_words_whatever_the_pre_tokenizer(bpe):
     assert len(pre_tokens) > 6  # it does cut "," and "!" off as pre-tokens of their own
     for tok in (bpe, splitting):
         assert encoding_stats(tok, [text]).words == 6
+
+
+def test_byte_pieces_and_one_token_over_the_same_character_differ_on_both_sides():
+    """One token over 한 beside three byte pieces all spanning it: the pieces were 'differing'
+    and the one token 'shared' (Compare said 0 differing tokens on one side, 2 on the other)."""
+    one = Encoding(offsets=[(0, 1), (2, 5)])
+    pieces = Encoding(offsets=[(0, 0), (0, 0), (0, 1), (2, 5)])  # as byte-level pieces are spanned
+    assert shared_token_mask(one, [pieces], "한 hug") == [False, True]
+    assert shared_token_mask(pieces, [one], "한 hug") == [False, False, False, True]
+    # the shared tokens pair off: each side's differing tokens are its tokens less as many
+    a, b = shared_token_mask(one, [pieces], "한 hug"), shared_token_mask(pieces, [one], "한 hug")
+    assert sum(a) == sum(b)

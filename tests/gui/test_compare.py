@@ -282,3 +282,36 @@ def test_no_figure_of_the_table_is_elided_in_a_narrow_tab(qtbot, hug_bpe):
         for i in range(table.rowCount()):
             text = table.item(i, j).text()
             assert table.fontMetrics().horizontalAdvance(text) + margin <= table.columnWidth(j), text
+
+
+def test_each_columns_differing_tokens_are_counted_by_one_rule(qtbot, tmp_path):
+    """One token over a character beside byte pieces of it: one column said 0 differing tokens
+    while the other had more tokens and also said 0 (or 2) (issue 29, item 6). The columns share
+    as many tokens, so each one's differing tokens are its tokens less the same number."""
+    from core.training import pre_tokenize_lines
+    from tests.gui.conftest import make_lines
+
+    def trained(algorithm, size):
+        opts = TrainOptions(algorithm, vocab_size=size)
+        return drain(train_from_counts(pre_tokenize_lines(make_lines(200), opts), opts))
+
+    panel = _shown_panel(qtbot, trained("bpe", 200), 1000, 700)
+    path = tmp_path / "bytes.json"
+    save_tokenizer_json(trained("bytelevel-bpe", 400), path)
+    a, b = panel.columns
+    assert b.load_file(str(path))
+    panel.set_text("철수는 치킨을 먹고 👩🏽‍💻 the tokenizer")
+    tokens = [len(c.strip.chips()) for c in (a, b)]
+    assert tokens[0] != tokens[1]
+    assert a.differing > 0 and b.differing > 0
+    assert tokens[0] - a.differing == tokens[1] - b.differing
+    for column, n in zip((a, b), tokens):
+        assert f"{column.differing} differing tokens" in column.summary.text()
+        assert f"<b>{n:,}</b> tokens" in column.summary.text()
+    # the pair of the report: A's one <unk> over 🙂 was "shared" with B's last byte piece of it
+    panel.set_text("a 🙂")
+    assert a.result.lines[0].encoding.tokens == ["a", "<unk>"]
+    assert len(b.result.lines[0].encoding.tokens) == 6  # a Ġ and 🙂's four bytes
+    assert (a.differing, b.differing) == (1, 5)  # 0 and 4 before: the <unk> was "shared"
+    assert a.strip.chips()[1].background != palette.SHARED_BACKGROUND
+    assert a.strip.chips()[0].background == b.strip.chips()[0].background == palette.SHARED_BACKGROUND
