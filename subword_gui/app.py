@@ -16,6 +16,7 @@ depend on (or change) the user's saved layout.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
@@ -199,8 +200,39 @@ def _quiet_platform_notices() -> None:
     qInstallMessageHandler(handler)
 
 
+def no_display_message(environ=None, platform: str | None = None) -> str | None:
+    """The one line to print when there is no display to open a window on, else None.
+
+    Without a display (no ``DISPLAY`` nor ``WAYLAND_DISPLAY``, as over ssh or in a container)
+    and with no platform chosen (``QT_QPA_PLATFORM``), Qt aborts in its xcb plugin with a
+    message about ``libxcb-cursor0`` (exit 134) even when that library is installed.
+
+    >>> no_display_message({}, "linux").startswith("subword-explorer: no display found")
+    True
+    >>> no_display_message({"DISPLAY": ":0"}, "linux") is None
+    True
+    """
+    environ = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    if not platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
+        return None  # macOS and Windows always have their own window system
+    if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY") or environ.get("QT_QPA_PLATFORM"):
+        return None
+    return (
+        "subword-explorer: no display found (DISPLAY and WAYLAND_DISPLAY are unset): run it on a desktop, "
+        "or without a window as QT_QPA_PLATFORM=offscreen subword-explorer --screenshot out.png [--train bpe:2000 ...]"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if not args.install_desktop_entry:
+        missing = no_display_message()
+        if missing is not None and args.screenshot:
+            os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a screenshot needs no screen
+        elif missing is not None:
+            print(missing, file=sys.stderr)
+            return 2
     _quiet_platform_notices()
     if args.install_desktop_entry:
         from subword_gui.desktop import install_desktop_entry

@@ -115,3 +115,43 @@ def test_cut_without_a_model_fails(qapp, tmp_path, capsys):
     out = tmp_path / "cut.png"
     assert main(["--screenshot", str(out), "--corpus", str(corpus), "--cut", "50"]) == 1
     assert "--cut needs a model" in capsys.readouterr().err and not out.exists()
+
+
+def _without_display() -> dict[str, str]:
+    env = dict(os.environ)
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"):
+        env.pop(name, None)
+    return env
+
+
+def test_without_a_display_one_line_says_so_and_how_to_run_offscreen(tmp_path):
+    """The launcher aborted with Qt's xcb message about libxcb-cursor0 (exit 134) (issue 29, item 8)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "subword_gui.app"],
+        cwd=tmp_path,
+        env=_without_display(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "no display found" in lines[0] and "QT_QPA_PLATFORM=offscreen" in lines[0]
+    assert "--screenshot" in lines[0] and "xcb" not in done.stderr
+
+
+def test_a_screenshot_without_a_display_renders_offscreen(tmp_path):
+    counts = tmp_path / "words.tsv"
+    counts.write_text("hug\t10\npug\t5\n", encoding="utf-8")
+    out = tmp_path / "shot.png"
+    done = subprocess.run(
+        [sys.executable, "-m", "subword_gui.app", str(counts), "--screenshot", str(out)],
+        cwd=tmp_path,
+        env=_without_display(),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    assert out.is_file()
