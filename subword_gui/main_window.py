@@ -53,6 +53,7 @@ from subword_gui.panels.vocabulary import VocabularyPanel
 from subword_gui.report import opening_notes
 from subword_gui.resources import resource_path
 from subword_gui.runs import (
+    KEEP_SETTING,
     Run,
     default_run_name,
     forget_last_run,
@@ -198,7 +199,11 @@ class MainWindow(QMainWindow):
         self._reopen_with_pattern = None  # what choosing a split pattern in it does
         self._restore_pending = False  # the last session's run is being read
         self._corpus_to_remember: tuple | None = None  # (kind, path, in Recent files) until it loads
-        self._restart_runs: list | Exception = []  # runs kept by a restart, read with the last run
+        self._restart_runs: (
+            list | Exception
+        ) = []  # the other runs kept by the last quit, read with the last run
+        self._dropped_runs: list[str] = []  # names of the oldest runs the last quit could not keep
+        self._runs_kept = False  # the other runs are written for the next launch (by a restart)
         self._kept: tuple | None = None  # (tokenizer, name, cut) the data dir holds: unchanged, not rewritten
         self._busy = {"training": False, "corpus": False}  # what Cancel (Esc) would stop
         self._engine_timer: QTimer | None = None  # counts the quiet time before the encoders load
@@ -461,10 +466,12 @@ class MainWindow(QMainWindow):
     def _ask_restart(self) -> bool:
         from PySide6.QtWidgets import QMessageBox
 
-        kept = self.unsaved_other_runs()
+        kept = len(self.other_runs())
         text = self.tr("The language changes when Subword Explorer starts again. Restart now?")
-        if kept:
-            text += "\n\n" + self.tr("This session's {0} other run(s) come back with it.").format(len(kept))
+        if kept == 1:
+            text += "\n\n" + self.tr("This session's other run comes back with it.")
+        elif kept:
+            text += "\n\n" + self.tr("This session's {0} other runs come back with it.").format(kept)
         answer = QMessageBox.question(
             self,
             self.tr("Language"),
@@ -474,37 +481,43 @@ class MainWindow(QMainWindow):
         )
         return answer == QMessageBox.StandardButton.Yes
 
-    def unsaved_other_runs(self) -> list[Run]:
-        """The session's runs besides the shown one not saved to a file: a plain relaunch does
-        not bring them back; a restart for the language does (:meth:`restart`)."""
-        return [r for r in self.state.runs if r is not self.state.shown_run and not r.saved_to]
+    def other_runs(self) -> list[Run]:
+        """The session's runs besides the shown one (which :meth:`save_last_run` keeps): every
+        quit keeps them for the next launch (:meth:`keep_runs_for_restart`), oldest first."""
+        return [r for r in self.state.runs if r is not self.state.shown_run]
 
     def restart(self) -> None:
-        """Close (which saves the settings and the shown run) and start this program again,
-        keeping the session's other unsaved runs for the new start (:meth:`keep_runs_for_restart`)."""
+        """Close (which saves the settings, the shown run and the others) and start this program
+        again; nothing happens if the runs could not be kept (:meth:`keep_runs_for_restart`)."""
         import sys
 
         from PySide6.QtCore import QProcess
 
         if not self.keep_runs_for_restart():
             return
+        self._runs_kept = True
         if self.close():
             QProcess.startDetached(sys.executable, sys.argv)
         else:  # the window stays: what was kept for a new start must not come back at a later one
             from subword_gui.runs import forget_restart_runs
 
+            self._runs_kept = False
             forget_restart_runs(self.data_dir)
 
     def keep_runs_for_restart(self) -> bool:
-        """Write :meth:`unsaved_other_runs` for the next start to bring back; False (and a
-        message) if they could not be written."""
-        from subword_gui.runs import save_restart_runs
+        """Write :meth:`other_runs` for the next launch to bring back, within the size set in the
+        Runs panel (the oldest dropped first; the next launch says which); False (and a message)
+        if they could not be written."""
+        from subword_gui.runs import forget_restart_runs, save_restart_runs
 
-        others = self.unsaved_other_runs()
-        if not others:
+        if self._restore_pending:  # the last session's runs are not in yet: they stay as kept
             return True
+        others = self.other_runs()
         try:
-            save_restart_runs(others, self.data_dir)
+            if not others:
+                forget_restart_runs(self.data_dir)
+                return True
+            save_restart_runs(others, self.data_dir, self.runs_panel.keep_box.value() * 1_000_000)
         except (SubwordError, OSError, ValueError) as exc:
             self.report_error(
                 self.tr("Restart"), self.tr("Could not keep this session's runs: {0}").format(exc)
@@ -637,6 +650,12 @@ class MainWindow(QMainWindow):
         text = s.value("segmentation/text")
         if isinstance(text, str) and text:
             self.segmentation_panel.set_text(text)
+        keep_mb = s.value(KEEP_SETTING)
+        if keep_mb is not None:
+            try:
+                self.runs_panel.keep_box.setValue(int(keep_mb))
+            except (TypeError, ValueError):
+                pass
         encoding = s.value("corpus/encoding")
         if isinstance(encoding, str) and self.corpus_panel.encoding_box.findText(encoding) >= 0:
             self.corpus_panel.encoding_box.setCurrentText(encoding)
@@ -650,6 +669,7 @@ class MainWindow(QMainWindow):
         s.setValue("training/options", json.dumps(options))
         s.setValue("corpus/encoding", self.corpus_panel.encoding_box.currentText())
         s.setValue("segmentation/text", self.segmentation_panel.text())
+        s.setValue(KEEP_SETTING, self.runs_panel.keep_box.value())
         src = self.state.corpus_source
         real = self._options_before_example is None  # an example's corpus is not reopened
         if real and src and src[0] in ("file", "counts_file") and self.state.corpus_path:
@@ -669,6 +689,8 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         self.write_settings()
         self.save_last_run()
+        if not self._runs_kept:  # (a restart kept them already)
+            self.keep_runs_for_restart()
         self.training_panel.shutdown()
         if self.corpus_panel.job is not None and self.corpus_panel.job.running:
             self.corpus_panel.job.kill()
@@ -1060,10 +1082,22 @@ class MainWindow(QMainWindow):
 
     # -- runs ---------------------------------------------------------------------------------------
     def _keep_run(self, tok) -> None:
-        """A training run finished: keep it in the Runs list, as the shown run."""
+        """A training run finished: keep it in the Runs list, as the shown run; one that only
+        repeats a run of the list (same options, same corpus, same vocabulary) shows that run
+        again instead of adding a copy of it, and says so."""
         options = self.state.train_options
         facts = self.training_panel.last_run_facts
         counts = self.state.corpus
+        same = self._same_run(tok, options, self.state.corpus_path or "", getattr(counts, "n_words", 0) or 0)
+        if same is not None:
+            self.state.show_run(same)
+            self.statusBar().showMessage(
+                self.tr(
+                    "Same options, corpus and result as “{0}”: showing it again instead of adding a copy"
+                ).format(same.name),
+                12000,
+            )
+            return
         label = ALGORITHM_LABELS.get(options.algorithm, options.algorithm) if options else "?"
         template = self.tr("Run {0}: {1} {2}")
         default_name = (next_run_number([r.name for r in self.state.runs], template), label, tok.vocab_size)
@@ -1082,6 +1116,20 @@ class MainWindow(QMainWindow):
             figures={"on": facts["held_out_kind"]} if facts.get("held_out_kind") else {},
         )
         self.state.add_run(run, show=True)
+
+    def _same_run(self, tok, options, corpus: str, corpus_words: int) -> Run | None:
+        """The run of the list that ``tok`` repeats, if one does (trainings are deterministic)."""
+        if options is None:
+            return None
+        vocab = None
+        for run in reversed(self.state.runs):
+            if run.options != options or run.corpus != corpus or run.corpus_words != corpus_words:
+                continue
+            if vocab is None:
+                vocab = tok.get_vocab()
+            if run.tokenizer.get_vocab() == vocab:
+                return run
+        return None
 
     def _run_figures(self, points: list) -> None:
         """The held-out curve of the newest run arrived: its last point is the run's final figures."""
@@ -1198,14 +1246,14 @@ class MainWindow(QMainWindow):
         another model meanwhile, the restored run joins the list without replacing it."""
 
         def load() -> None:
-            from subword_gui.runs import take_restart_runs
+            from subword_gui.runs import take_kept_runs
 
             try:
                 result: object = load_last_run(self.data_dir)
             except (SubwordError, OSError, ValueError) as exc:
                 result = exc
             try:  # the other runs of a session restarted for its language, if it was
-                self._restart_runs = take_restart_runs(self.data_dir)
+                self._restart_runs, self._dropped_runs = take_kept_runs(self.data_dir)
             except (SubwordError, OSError, ValueError) as exc:
                 self._restart_runs = exc
             self._last_run_loaded.emit(result)
@@ -1239,6 +1287,7 @@ class MainWindow(QMainWindow):
             self.run_restored.emit(None)
             return
         if result is None:
+            self._say_dropped_runs()
             self.run_restored.emit(None)
             return
         run, shown_size = result
@@ -1252,7 +1301,25 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(
             self.tr("Restored the last session's tokenizer: {0}").format(run.name), 8000
         )
+        self._say_dropped_runs()
         self.run_restored.emit(run)
+
+    def _say_dropped_runs(self) -> None:
+        """The last quit kept fewer runs than there were (the size set in the Runs panel): say which."""
+        dropped, self._dropped_runs = self._dropped_runs, []
+        if dropped:
+            self.statusBar().showMessage(
+                self.tr("Not kept since the last session, to stay within {0:,} MB (Runs panel): {1}").format(
+                    self.runs_panel.keep_box.value(), ", ".join(dropped)
+                ),
+                20000,
+            )
+            self.runs_panel.hint.setText(
+                self.tr("The oldest runs did not fit in the size kept between launches: {0}").format(
+                    ", ".join(dropped)
+                )
+            )
+            self.runs_panel.hint.setVisible(True)
 
     def _name_in_this_language(self, run: Run) -> None:
         """A restored run's default name in the interface's language ("Run 2: BPE 300" comes back

@@ -34,6 +34,8 @@ POINTER = "last-run.json"
 RUNS_DIR = "runs"
 RESTART_POINTER = "restart-runs.json"  # the other runs of a session restarted for its language
 RESTART_DIR = "restart"
+DEFAULT_KEEP_MB = 500  # the runs kept between launches take at most this much disk (Runs panel)
+KEEP_SETTING = "runs/keep_mb"
 
 
 @dataclass
@@ -121,39 +123,66 @@ def save_last_run(run: Run, data_dir: str | Path, shown_vocab_size: int | None =
     return folder
 
 
-def save_restart_runs(runs: list[Run], data_dir: str | Path) -> None:
-    """Keep ``runs`` (the session's runs besides the shown one) for the very next launch only:
-    a restart to change the language must not lose them. All-or-nothing: the pointer file
-    naming them is written last; a failure leaves none."""
+def save_restart_runs(runs: list[Run], data_dir: str | Path, limit_bytes: int | None = None) -> list[str]:
+    """Keep ``runs`` (the session's runs besides the shown one, oldest first) for the next launch,
+    in at most ``limit_bytes`` on disk (None: no bound): the newest are written first and the
+    oldest that do not fit are dropped; returns the names of those dropped, which the next launch
+    also reads (:func:`take_kept_runs`). All-or-nothing: the pointer file naming them is written
+    last; a failure leaves none."""
     data_dir = Path(data_dir)
     root = data_dir / RESTART_DIR
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
     try:
-        names = []
-        for i, run in enumerate(runs):
-            write_run_project(run, root / f"{i:03d}")
-            names.append(f"{i:03d}")
-        write_atomic(data_dir / RESTART_POINTER, json.dumps({"folders": names}) + "\n")
+        kept: list[str] = []
+        dropped: list[str] = []
+        used = 0
+        for i in range(len(runs) - 1, -1, -1):  # newest first: the oldest are the ones to go
+            run = runs[i]
+            if limit_bytes is not None and (dropped or used >= limit_bytes):
+                dropped.insert(0, run.name)
+                continue
+            folder = root / f"{i:03d}"
+            write_run_project(run, folder)
+            size = _size_on_disk(folder)
+            if limit_bytes is not None and used + size > limit_bytes:
+                shutil.rmtree(folder, ignore_errors=True)
+                dropped.insert(0, run.name)
+                continue
+            used += size
+            kept.insert(0, folder.name)
+        write_atomic(data_dir / RESTART_POINTER, json.dumps({"folders": kept, "dropped": dropped}) + "\n")
     except BaseException:
         shutil.rmtree(root, ignore_errors=True)
         raise
+    return dropped
+
+
+def _size_on_disk(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
 
 
 def take_restart_runs(data_dir: str | Path) -> list[Run]:
     """The runs :func:`save_restart_runs` kept, once (removed as they are taken); [] if none."""
+    return take_kept_runs(data_dir)[0]
+
+
+def take_kept_runs(data_dir: str | Path) -> tuple[list[Run], list[str]]:
+    """The runs :func:`save_restart_runs` kept and the names of those it dropped to stay within
+    its bound, once (removed as they are taken); ``([], [])`` if none."""
     data_dir = Path(data_dir)
     pointer = data_dir / RESTART_POINTER
     if not pointer.is_file():
-        return []
+        return [], []
     try:
-        names = json.loads(pointer.read_text(encoding="utf-8"))["folders"]
-        runs = [_read_run(data_dir / RESTART_DIR / str(name))[0] for name in names]
-    except (OSError, ValueError, KeyError, TypeError, SubwordError) as exc:
-        raise FormatError(f"{pointer}: the runs kept for the restart cannot be read ({exc})") from None
+        kept = json.loads(pointer.read_text(encoding="utf-8"))
+        runs = [_read_run(data_dir / RESTART_DIR / str(name))[0] for name in kept["folders"]]
+        dropped = [str(name) for name in kept.get("dropped") or []]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, SubwordError) as exc:
+        raise FormatError(f"{pointer}: the runs kept for this launch cannot be read ({exc})") from None
     finally:
         forget_restart_runs(data_dir)  # taken once, read or not: a bad one must not come back
-    return runs
+    return runs, dropped
 
 
 def forget_restart_runs(data_dir: str | Path) -> None:

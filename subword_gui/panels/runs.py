@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
+    QSpinBox,
     QStyledItemDelegate,
     QTableView,
     QVBoxLayout,
@@ -30,7 +31,7 @@ from PySide6.QtWidgets import (
 
 from subword_gui.engine_text import localize
 from subword_gui.panels.training import ALGORITHM_LABELS
-from subword_gui.runs import Run
+from subword_gui.runs import DEFAULT_KEEP_MB, Run
 
 NAME_MAX_WIDTH = 260  # the Name column grows to fit its names up to this
 _BOLD = QFont()
@@ -333,10 +334,31 @@ class RunsPanel(QWidget):
         layout.addWidget(self.hint)
         layout.addWidget(self.view, 1)
         layout.addLayout(buttons)
+        # how much of the disk the runs kept between launches may take (oldest dropped first)
+        keep_row = QHBoxLayout()
+        self.keep_label = QLabel(self.tr("Keep runs between launches up to"))
+        self.keep_box = QSpinBox()
+        self.keep_box.setObjectName("keepRunsMb")
+        self.keep_box.setRange(0, 100_000)
+        self.keep_box.setSingleStep(50)
+        self.keep_box.setSuffix(self.tr(" MB"))
+        self.keep_box.setValue(DEFAULT_KEEP_MB)
+        self.keep_box.setToolTip(
+            self.tr(
+                "Every run comes back after quitting and launching again, as long as all of them fit "
+                "in this size on disk; the oldest are dropped first (0: keep only the shown run)"
+            )
+        )
+        self.keep_label.setBuddy(self.keep_box)
+        keep_row.addWidget(self.keep_label)
+        keep_row.addWidget(self.keep_box)
+        keep_row.addStretch(1)
+        layout.addLayout(keep_row)
 
         self.view.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         self.model.modelReset.connect(self._after_reset)
         self._selected_run: Run | None = None
+        self._shown_before: Run | None = None  # the shown run at the last reset
         self._update_buttons()
 
     # -- selection ---------------------------------------------------------------------------
@@ -349,9 +371,15 @@ class RunsPanel(QWidget):
             self.view.selectRow(self.state.runs.index(run))
 
     def _after_reset(self) -> None:
-        # a reset drops the selection: keep the run that was selected (or the newest one)
+        # a reset drops the selection: keep the run that was selected (or the newest one), unless
+        # another run came to be shown (trained, restored): the selection goes to it, so the
+        # highlighted row and the ● agree
         runs = self.state.runs
+        shown = self.state.shown_run
         keep = self._selected_run if self._selected_run in runs else (runs[-1] if runs else None)
+        if shown is not None and shown is not self._shown_before and shown in runs:
+            keep = shown
+        self._shown_before = shown
         if keep is not None:
             self.select(keep)
         self.hint.setVisible(not runs)

@@ -1192,6 +1192,14 @@
         <translation>Subword Explorer를 다시 시작하면 언어가 바뀝니다.</translation>
     </message>
     <message>
+        <source>This session&apos;s other run comes back with it.</source>
+        <translation>이 세션의 다른 실행 1개도 함께 돌아옵니다.</translation>
+    </message>
+    <message>
+        <source>This session&apos;s {0} other runs come back with it.</source>
+        <translation>이 세션의 다른 실행 {0}개도 함께 돌아옵니다.</translation>
+    </message>
+    <message>
         <source>Language</source>
         <translation>언어</translation>
     </message>
@@ -1298,10 +1306,6 @@
     <message>
         <source>Open tokenizer</source>
         <translation>토크나이저 열기</translation>
-    </message>
-    <message>
-        <source>This session&apos;s {0} other run(s) come back with it.</source>
-        <translation>이 세션의 다른 실행 {0}개도 함께 돌아옵니다.</translation>
     </message>
     <message>
         <source>Restart</source>
@@ -1416,6 +1420,10 @@
         <translation>병합 {0:,}개를 {1}에 썼습니다</translation>
     </message>
     <message>
+        <source>Same options, corpus and result as “{0}”: showing it again instead of adding a copy</source>
+        <translation>“{0}”와(과) 옵션, 말뭉치, 결과가 같습니다: 사본을 더하지 않고 그 실행을 다시 보여 줍니다</translation>
+    </message>
+    <message>
         <source>Run {0}: {1} {2}</source>
         <translation>실행 {0}: {1} {2}</translation>
     </message>
@@ -1430,6 +1438,14 @@
     <message>
         <source>Restored the last session&apos;s tokenizer: {0}</source>
         <translation>지난 세션의 토크나이저를 되살렸습니다: {0}</translation>
+    </message>
+    <message>
+        <source>Not kept since the last session, to stay within {0:,} MB (Runs panel): {1}</source>
+        <translation>지난 세션에서 {0:,} MB(실행 기록 패널) 안에 머물기 위해 보관하지 않은 실행: {1}</translation>
+    </message>
+    <message>
+        <source>The oldest runs did not fit in the size kept between launches: {0}</source>
+        <translation>가장 오래된 실행은 실행 사이에 보관하는 크기에 들어가지 않았습니다: {0}</translation>
     </message>
     <message>
         <source>Nothing to copy: train or open a tokenizer first</source>
@@ -1627,6 +1643,18 @@
     <message>
         <source>Forget this run (Delete)</source>
         <translation>이 실행을 잊습니다 (Delete)</translation>
+    </message>
+    <message>
+        <source>Keep runs between launches up to</source>
+        <translation>다음 실행까지 보관할 실행 기록 크기</translation>
+    </message>
+    <message>
+        <source> MB</source>
+        <translation> MB</translation>
+    </message>
+    <message>
+        <source>Every run comes back after quitting and launching again, as long as all of them fit in this size on disk; the oldest are dropped first (0: keep only the shown run)</source>
+        <translation>종료 후 다시 실행해도 모든 실행 기록이 돌아옵니다. 디스크에서 이 크기를 넘으면 가장 오래된 것부터 버립니다 (0: 보이는 실행만 보관)</translation>
     </message>
 </context>
 <context>

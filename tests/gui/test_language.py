@@ -130,7 +130,7 @@ def test_a_restart_for_the_language_brings_the_sessions_runs_back(qtbot, tmp_pat
     for run in (first, second, saved):
         window.state.add_run(run)
     window.state.show_run(second)
-    assert window.unsaved_other_runs() == [first]
+    assert window.other_runs() == [first, saved]  # every run is kept, saved to a file or not
     asked = []
 
     def question(parent, title, text, buttons, default):
@@ -138,7 +138,7 @@ def test_a_restart_for_the_language_brings_the_sessions_runs_back(qtbot, tmp_pat
         return QMessageBox.StandardButton.No
 
     monkeypatch.setattr(QMessageBox, "question", question)
-    assert window._ask_restart() is False and "1 other run(s) come back" in asked[0][0]
+    assert window._ask_restart() is False and "2 other runs come back" in asked[0][0]
     assert window.keep_runs_for_restart()  # what restart() does before closing
     window.close()  # keeps the shown run, as every quit does
 
@@ -146,7 +146,7 @@ def test_a_restart_for_the_language_brings_the_sessions_runs_back(qtbot, tmp_pat
     qtbot.addWidget(again)
     with qtbot.waitSignal(again.run_restored, timeout=10_000):
         again.restore_last_run()
-    assert [r.name for r in again.state.runs] == ["Run 1", "Run 2"]
+    assert [r.name for r in again.state.runs] == ["Run 1", "Run 3", "Run 2"]
     assert again.state.shown_run.name == "Run 2"
     assert again.state.runs[0].tokenizer.get_vocab() == first.tokenizer.get_vocab()
     third = MainWindow(settings=settings, open_sample=False, data_dir=data)  # taken once, not again

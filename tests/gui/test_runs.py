@@ -503,3 +503,85 @@ def test_a_run_saved_as_a_project_folder_keeps_its_log_and_why_it_stopped(
     assert tok.get_vocab() == early.get_vocab()
     assert load_training_log(out).merges == run.merge_events and run.merge_events
     assert run.saved_to == str(out)
+
+
+# -- issue 29, item 4: runs survive quitting ------------------------------------------------------
+
+
+def _relaunch(qtbot, settings):
+    again = MainWindow(settings=settings, open_sample=False)
+    qtbot.addWidget(again)
+    with qtbot.waitSignal(again.run_restored, timeout=WAIT_MS):
+        again.restore_last_run()
+    return again
+
+
+def test_every_run_comes_back_after_quitting_and_the_selection_is_the_shown_run(qtbot, window, settings):
+    """After Ctrl+Q and a relaunch only the shown run came back (a language restart kept all);
+    the blue selection stayed on Run 1 while ● marked the newest run."""
+    window.corpus_panel.open_lines(LINES * 5, "mixed.txt")
+    sizes = (24, 28, 32)
+    for size in sizes:
+        train(qtbot, window, TrainOptions("bpe", vocab_size=size))
+        assert window.runs_panel.selected_run() is window.state.shown_run  # the new run, both
+    window.runs_panel.select(window.state.runs[0])
+    window.runs_panel.show_selected()
+    names = [r.name for r in window.state.runs]
+    window.close()
+
+    again = _relaunch(qtbot, settings)
+    assert sorted(r.name for r in again.state.runs) == sorted(names)
+    assert again.state.shown_run.name == names[0]
+    assert again.runs_panel.selected_run() is again.state.shown_run
+    assert sorted(r.options.vocab_size for r in again.state.runs) == list(sizes)
+    again.training_panel.shutdown()
+
+
+def test_the_oldest_runs_are_dropped_past_the_size_set_and_the_next_launch_says_which(
+    qtbot, window, settings
+):
+    window.corpus_panel.open_lines(LINES * 5, "mixed.txt")
+    for size in (24, 28, 32):
+        train(qtbot, window, TrainOptions("bpe", vocab_size=size))
+    names = [r.name for r in window.state.runs]
+    window.runs_panel.keep_box.setValue(0)  # keep only the shown run
+    window.close()
+    assert settings.value("runs/keep_mb") in (0, "0")
+
+    again = _relaunch(qtbot, settings)
+    assert [r.name for r in again.state.runs] == [names[-1]]
+    said = again.statusBar().currentMessage()
+    assert names[0] in said and names[1] in said and "Runs panel" in said
+    assert again.runs_panel.keep_box.value() == 0
+    again.training_panel.shutdown()
+
+
+def test_runs_kept_within_a_bound_drop_the_oldest_first(tmp_path):
+    from core.events import drain
+    from core.training import train_from_counts
+    from subword_gui.runs import save_restart_runs, take_kept_runs
+
+    hug_pug = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    runs = [
+        Run(0, f"Run {n}", drain(train_from_counts(hug_pug, TrainOptions("bpe", vocab_size=8 + n))))
+        for n in (1, 2, 3)
+    ]
+    save_restart_runs(runs[-1:], tmp_path / "probe")
+    one = sum(p.stat().st_size for p in (tmp_path / "probe").rglob("*") if p.is_file())
+    assert save_restart_runs(runs, tmp_path, limit_bytes=2 * one + one // 2) == ["Run 1"]
+    kept, dropped = take_kept_runs(tmp_path)
+    assert [r.name for r in kept] == ["Run 2", "Run 3"] and dropped == ["Run 1"]
+    assert take_kept_runs(tmp_path) == ([], [])  # taken once
+
+
+def test_an_identical_retrain_shows_the_run_again_instead_of_adding_a_copy(qtbot, window):
+    window.corpus_panel.open_lines(LINES * 5, "mixed.txt")
+    first = train(qtbot, window, TrainOptions("bpe", vocab_size=30))
+    train(qtbot, window, TrainOptions("bpe", vocab_size=28))
+    train(qtbot, window, TrainOptions("bpe", vocab_size=30))  # the first again
+    runs = window.state.runs
+    assert len(runs) == 2
+    assert window.state.shown_run is runs[0] and window.state.full_tokenizer is first
+    assert runs[0].name in window.statusBar().currentMessage()
+    assert "instead of adding a copy" in window.statusBar().currentMessage()
+    assert window.runs_panel.selected_run() is runs[0]
