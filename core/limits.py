@@ -26,8 +26,11 @@ if TYPE_CHECKING:
 # o200k's 200,019, Mistral's tekken 131,072): 10 million is forty times that, and beyond it
 # a file claims a vocabulary no model has, only an allocation that exhausts memory.
 MAX_VOCAB_SIZE = 10_000_000
-# Ids are int32 everywhere tokenizers exchange them (`tokenizers`, SentencePiece, numpy arrays here).
-MAX_TOKEN_ID = 2**31 - 1
+# An id indexes the id -> token table a tokenizer builds (a list as long as the largest id), so an
+# id claims a vocabulary of that size: the largest id a file may hold is the vocabulary bound's.
+# (int32, 2**31 - 1, which `tokenizers` and SentencePiece exchange ids as, would still let one
+# line of a file ask for a 16 GB table.)
+MAX_TOKEN_ID = MAX_VOCAB_SIZE - 1
 # A count in a counts file: two of them (a pair's) must add up inside int64.
 MAX_COUNT = 2**62
 # What a gzip file may inflate to: CLIP's merges inflate to a few MB; a file that inflates
@@ -47,6 +50,16 @@ def check_bound(value: int, bound: int, what: str, where: str, error: type[Excep
             f"{where}: {what} {value:,} is beyond the bound of {bound:,} (core.limits: no real file "
             "comes near it)"
         )
+
+
+def check_token_id(value: int, what: str, where: str) -> None:
+    """FormatError in one line when a token id read from a file passes :data:`MAX_TOKEN_ID`.
+
+    >>> check_token_id(2**64, "the id of 'zz'", "vocab.json")
+    Traceback (most recent call last):
+    core.errors.FormatError: vocab.json: the id of 'zz' 18,446,744,073,709,551,616 is beyond the bound ...
+    """
+    check_bound(value, MAX_TOKEN_ID, what, where)
 
 
 # A pattern from a file runs with a time bound per call: this long, plus this long per

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from core.atomic import save_folder, write_atomic
 from core.errors import ConfigError, FormatError
+from core.limits import check_token_id
 from core.models.base import vocab_by_id
 from core.models.bpe.model import BPE
 
@@ -104,6 +105,7 @@ def read_vocab_json(path) -> dict[str, int]:
     for token, i in data.items():
         if not isinstance(i, int) or isinstance(i, bool) or i < 0:
             raise FormatError(f"{path}: the id of {token!r} must be a non-negative whole number, not {i!r}")
+        check_token_id(i, f"the id of {token!r}", str(path))
         if i in ids:
             raise FormatError(f"{path}: tokens {ids[i]!r} and {token!r} share the id {i}")
         ids[i] = token

@@ -44,6 +44,7 @@ from core.atomic import write_atomic
 from core.decoders import decoder_from_dict
 from core.errors import ConfigError, FormatError
 from core.formats.json_text import dumps_indented
+from core.limits import check_token_id
 from core.normalizers import normalizer_from_dict
 from core.pre_tokenizers import NoSplit, pre_tokenizer_from_dict
 from core.tokenizer import AddedToken, Encoding, Tokenizer, post_process, unsupported_post_processor
@@ -322,6 +323,7 @@ def _check_model(model_d: dict, src: str) -> None:
         for token, i in vocab.items():
             if not isinstance(i, int) or isinstance(i, bool) or i < 0:
                 raise FormatError(f"{src}: token {token!r} has id {i!r}, not a whole number >= 0")
+            check_token_id(i, f"the id of token {token!r}", src)
             if i in seen:
                 raise FormatError(f"{src}: duplicate id {i}: tokens {seen[i]!r} and {token!r} share it")
             seen[i] = token
@@ -380,8 +382,11 @@ def _added_tokens(items: list, src: str) -> list[AddedToken]:
             not isinstance(t, dict)
             or not isinstance(t.get("content"), str)
             or not isinstance(t.get("id"), int)
+            or isinstance(t.get("id"), bool)
+            or t["id"] < 0
         ):
-            raise FormatError(f'{src}: added token {n} ({t!r}) needs a "content" string and an "id"')
+            raise FormatError(f'{src}: added token {n} ({t!r}) needs a "content" string and an "id" >= 0')
+        check_token_id(t["id"], f"the id of added token {t['content']!r}", src)
         if t["id"] in ids and ids[t["id"]] != t["content"]:
             raise FormatError(
                 f"{src}: duplicate id {t['id']}: added tokens {ids[t['id']]!r} and {t['content']!r}"
