@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -364,12 +365,24 @@ def _check_model(model_d: dict, src: str) -> None:
                 and isinstance(entry[1], (int, float))
             ):
                 raise FormatError(f"{src}: Unigram vocab entry {n} ({entry!r}) is not [piece, score]")
+            if not _finite(entry[1]):  # (json reads NaN, Infinity and 1e400; `tokenizers` refuses them)
+                raise FormatError(
+                    f"{src}: Unigram piece {entry[0]!r} has score {entry[1]}, not a finite number"
+                )
             if entry[0] in seen_p:
                 raise FormatError(f"{src}: piece {entry[0]!r} appears twice in the Unigram vocab")
             seen_p.add(entry[0])
         unk = model_d.get("unk_id")
         if unk is not None and not (isinstance(unk, int) and 0 <= unk < len(vocab)):
             raise FormatError(f"{src}: unk_id {unk!r} is outside the vocab (size {len(vocab)})")
+
+
+def _finite(x: float) -> bool:
+    """``_finite(1e400) -> False`` (json reads it as inf), ``_finite(10**400) -> False`` too."""
+    try:
+        return math.isfinite(x)
+    except OverflowError:  # an int past a float's range
+        return False
 
 
 def _added_tokens(items: list, src: str) -> list[AddedToken]:
