@@ -15,6 +15,8 @@ as asked); those are the training options' checks.
 
 from __future__ import annotations
 
+import json
+import sys
 from typing import TYPE_CHECKING, Any
 
 from core.errors import FormatError
@@ -60,6 +62,45 @@ def check_token_id(value: int, what: str, where: str) -> None:
     core.errors.FormatError: vocab.json: the id of 'zz' 18,446,744,073,709,551,616 is beyond the bound ...
     """
     check_bound(value, MAX_TOKEN_ID, what, where)
+
+
+def loads_json(text: str | bytes, where: str, **kwargs: Any) -> Any:
+    """``json.loads(text, **kwargs)``; JSON nested deeper than Python's parser follows is one
+    FormatError line instead of a RecursionError traceback (invalid JSON stays the caller's).
+
+    Real tokenizer files nest a few levels (a Sequence of normalizers inside the pipeline);
+    ``[[[[...]]]]`` 100,000 deep is only there to break the reader.
+    """
+    try:
+        return json.loads(text, **kwargs)
+    except RecursionError:
+        raise FormatError(
+            f"{where}: JSON nested deeper than {sys.getrecursionlimit():,} levels (core.limits: a "
+            "tokenizer file nests a few); refused"
+        ) from None
+
+
+# How deep a pipeline component (a normalizer, pre-tokenizer, decoder, post-processor) may nest
+# as JSON: published tokenizer.json files nest a Sequence in a Sequence at most, six levels or so.
+MAX_COMPONENT_DEPTH = 64
+
+
+def check_json_depth(obj: Any, bound: int, what: str, where: str) -> None:
+    """FormatError in one line when parsed JSON ``obj`` nests deeper than ``bound`` (objects and
+    arrays each count one level); walked without recursion.
+
+    >>> check_json_depth({"type": "Sequence", "normalizers": [{"type": "NFC"}]}, 3, "normalizer", "t.json")
+    """
+    level = [obj] if isinstance(obj, (dict, list)) else []
+    depth = len(level)
+    while level:
+        if depth > bound:
+            raise FormatError(
+                f"{where}: {what} nests deeper than {bound} levels (core.limits: real files nest a few)"
+            )
+        children = (v for o in level for v in (o.values() if isinstance(o, dict) else o))
+        level = [v for v in children if isinstance(v, (dict, list))]
+        depth += 1
 
 
 # A pattern from a file runs with a time bound per call: this long, plus this long per

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from core.atomic import save_folder, write_atomic
 from core.errors import ConfigError, FormatError
-from core.limits import check_token_id
+from core.limits import check_token_id, loads_json
 from core.models.base import vocab_by_id
 from core.models.bpe.model import BPE
 
@@ -96,7 +96,7 @@ def read_vocab_json(path) -> dict[str, int]:
     path = Path(path)
     text = _read_text(path)
     try:
-        data = json.loads(text)
+        data = loads_json(text, str(path))
     except json.JSONDecodeError as e:
         raise FormatError(f"{path} is not valid JSON (line {e.lineno}: {e.msg}); is it truncated?") from None
     if not isinstance(data, dict):

@@ -45,7 +45,7 @@ from core.atomic import write_atomic
 from core.decoders import decoder_from_dict
 from core.errors import ConfigError, FormatError
 from core.formats.json_text import dumps_indented
-from core.limits import check_token_id
+from core.limits import MAX_COMPONENT_DEPTH, check_json_depth, check_token_id, loads_json
 from core.normalizers import normalizer_from_dict
 from core.pre_tokenizers import NoSplit, pre_tokenizer_from_dict
 from core.tokenizer import AddedToken, Encoding, Tokenizer, post_process, unsupported_post_processor
@@ -150,7 +150,7 @@ def load_tokenizer_json(path: str | os.PathLike) -> Tokenizer:
     except UnicodeDecodeError as e:
         raise FormatError(f"{name} is not a tokenizer.json: not UTF-8 text (byte {e.start})") from e
     try:
-        d = json.loads(text, object_pairs_hook=_pairs_no_duplicates)
+        d = loads_json(text, name, object_pairs_hook=_pairs_no_duplicates)
     except _DuplicateKey as e:
         raise FormatError(f"{name} is not a valid tokenizer.json: key {e.args[0]!r} appears twice") from e
     except json.JSONDecodeError as e:
@@ -188,6 +188,9 @@ def tokenizer_from_dict(d: dict, source: str | None = None) -> Tokenizer:
         model_class(kind, src)  # raises the "does not implement" error
     _check_model(model_d, src)
     added = _added_tokens(d.get("added_tokens") or [], src)
+    for key in ("normalizer", "pre_tokenizer", "decoder", "post_processor"):
+        # (a Sequence 450 deep loads, then every encode ends in a RecursionError)
+        check_json_depth(d.get(key), MAX_COMPONENT_DEPTH, f"its {key}", src)
 
     normalizer = _component("normalizer", normalizer_from_dict, d.get("normalizer"), src)
     pre_tokenizer = _component("pre-tokenizer", pre_tokenizer_from_dict, d.get("pre_tokenizer"), src)
