@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
+from typing import IO, TYPE_CHECKING, Any
 
-from core.errors import FormatError
+from core.errors import CorpusError, FormatError
 
 if TYPE_CHECKING:
     import regex
@@ -101,6 +102,31 @@ def check_json_depth(obj: Any, bound: int, what: str, where: str) -> None:
         children = (v for o in level for v in (o.values() if isinstance(o, dict) else o))
         level = [v for v in children if isinstance(v, (dict, list))]
         depth += 1
+
+
+# The longest line `subword encode --input` reads: a whole book on one line is a few million
+# characters; /dev/zero, or a sparse file, is one line that never ends. Reading stops here,
+# so memory stays within ~64 MB (four bytes a character) whatever the input.
+MAX_LINE_CHARS = 1 << 24
+
+
+def bounded_lines(stream: IO[str], where: str, which: str = "") -> Iterator[str]:
+    """The lines of a text stream, as ``for line in stream`` yields them, never reading one past
+    :data:`MAX_LINE_CHARS` characters (CorpusError in one line naming ``which`` line, or its
+    number, instead)."""
+    number = 0
+    while line := stream.readline(MAX_LINE_CHARS + 1):
+        number += 1
+        if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
+            raise line_too_long(where, which or f"line {number:,}")
+        yield line
+
+
+def line_too_long(where: str, which: str) -> CorpusError:
+    return CorpusError(
+        f"{where}: {which} is longer than {MAX_LINE_CHARS:,} characters (core.limits: is it text?); "
+        "nothing more is read"
+    )
 
 
 # A pattern from a file runs with a time bound per call: this long, plus this long per
