@@ -515,8 +515,9 @@ def _encode_subword_nmt(args: argparse.Namespace) -> int:
     if args.text is not None:
         lines = [args.text if args.text.endswith("\n") else args.text + "\n"]
     elif args.input == "-":
-        lines = sys.stdin  # universal newlines, as apply-bpe reading stdin
+        lines = _stdin()  # universal newlines, as apply-bpe reading stdin
     else:
+        _check_text_file(args.input)
         try:
             data = Path(args.input).read_bytes().decode("utf-8")
         except UnicodeDecodeError as e:
@@ -541,12 +542,39 @@ def load_model_path(path: Path, pattern: str | None = None, lowercase: bool | No
     return loaded.tokenizer
 
 
+def _stdin():
+    """``sys.stdin``; one line when it was closed (``subword encode --input - <&-``)."""
+    if sys.stdin is None:
+        raise SubwordError("standard input is closed; nothing to read from --input -")
+    return sys.stdin
+
+
+def _check_text_file(name: str) -> None:
+    """One line unless ``name`` is a regular file of text: ``/dev/zero`` would be read forever,
+    a file of NUL bytes (a 2 GB sparse file) is one endless line; training refuses both too."""
+    from core.corpus import BLOCK_BYTES
+    from core.errors import CorpusError
+    from core.paths import require_regular_file
+
+    require_regular_file(Path(name), CorpusError, "a text file")
+    try:
+        with open(name, "rb") as f:
+            head = f.read(BLOCK_BYTES)
+    except OSError as e:
+        raise SubwordError(f"cannot read {name}: {e.strerror or e}") from None
+    if b"\x00" in head:
+        raise CorpusError(f"{name} looks like a binary file (it contains NUL bytes), not text")
+
+
 def _read_lines(name: str) -> list[str]:
+    from core.limits import bounded_lines
+
     if name == "-":
-        return [line.removesuffix("\n") for line in sys.stdin]
+        return [line.removesuffix("\n") for line in bounded_lines(_stdin(), "standard input")]
+    _check_text_file(name)
     try:
         with open(name, encoding="utf-8-sig") as f:
-            return [line.removesuffix("\n") for line in f]
+            return [line.removesuffix("\n") for line in bounded_lines(f, name)]
     except UnicodeDecodeError as e:
         raise SubwordError(f"{name} is not UTF-8 text (byte {e.start})") from None
     except OSError as e:
@@ -648,6 +676,7 @@ def _encode_ids(tokenizer, args: argparse.Namespace) -> int:
     encoded by several processes (``core.encode_parallel``), with the same output.
     """
     from core.encode_parallel import default_workers, encode_file_ids, ids_lines
+    from core.limits import bounded_lines
 
     out = sys.stdout
     if args.text is not None:
@@ -656,8 +685,9 @@ def _encode_ids(tokenizer, args: argparse.Namespace) -> int:
     show = not args.quiet and (args.progress or bool(getattr(sys.stderr, "isatty", lambda: False)()))
     progress = ProgressBar(enabled=show)
     if args.input == "-":
-        stream, total, close = sys.stdin, 0, False
+        stream, total, close = _stdin(), 0, False
     else:
+        _check_text_file(args.input)
         try:
             stream = open(args.input, encoding="utf-8-sig")  # noqa: SIM115 (closed below)
             total = Path(args.input).stat().st_size
@@ -679,7 +709,8 @@ def _encode_ids(tokenizer, args: argparse.Namespace) -> int:
             encode_file_ids(tokenizer, args.input, out.write, workers, progress if show else None)
             return 0
         try:
-            for text in ids_lines(tokenizer, numbered(stream)):
+            lines = bounded_lines(stream, "standard input" if args.input == "-" else args.input)
+            for text in ids_lines(tokenizer, numbered(lines)):
                 out.write(text)
                 if show:
                     # subtle: the text layer reads ahead in blocks, so this is exact to a block
@@ -954,6 +985,12 @@ def main(argv: list[str] | None = None) -> int:
         argv = sys.argv[1:]
     parser = build_parser(only=_named_command(argv))
     args = parser.parse_args(argv)
+    if sys.stdout is None:  # (`subword ... >&-`: every print would end in a traceback)
+        print(
+            "subword: error: standard output is closed; give it a file (> FILE or > /dev/null)",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
     try:
         return args.func(args) or 0
     except SubwordError as e:

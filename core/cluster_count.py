@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Generator
 from pathlib import Path
 
@@ -37,6 +38,12 @@ from core.errors import ConfigError, CorpusError
 from core.events import Progress, Warning_
 
 RANGE_BYTES = 64 << 20  # one task per this many bytes of a file
+# A scheduler address as Dask writes one: [protocol://]host[:port], host a name or an IP
+# address ([...] for IPv6). Anything else is refused at once: Dask itself tried to reach
+# 'not a url' for 60 s and ended in a TimeoutError traceback.
+_ADDRESS = re.compile(
+    r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:[A-Za-z0-9][A-Za-z0-9.\-_]*|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?"
+)
 
 
 def _distributed():
@@ -76,6 +83,10 @@ def count_words_on_cluster(
     ``scheduler``: a Dask scheduler address (``tcp://host:8786``), or None for a
     local cluster. Closing the generator cancels the job.
     """
+    if scheduler is not None and not _ADDRESS.fullmatch(scheduler):
+        raise ConfigError(
+            f"{scheduler!r} is not a Dask scheduler address (tcp://host:8786, host:8786, or 'local')"
+        )
     files = _as_paths(paths)
     encoding = _check_encoding(encoding)
     if range_bytes < 1:

@@ -280,7 +280,7 @@ def _read_pipeline(path: Path, text: str) -> dict:
 
     try:
         pipeline = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         pipeline = None
     if not isinstance(pipeline, dict) or set(pipeline) != {"normalizer", "pre_tokenizer"}:
         raise CorpusError(f"{path}, line 1: expected {COUNTED_WITH.strip()} and the pipeline as JSON")

@@ -36,10 +36,11 @@ import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from core.corpus_parallel import available_cpus, split_at_line_ends
+from core.corpus_parallel import MIN_RANGE_BYTES, available_cpus, split_at_line_ends
 from core.errors import CorpusError
 from core.events import Progress
 from core.lifeline import exit_with_parent, started_from_main_thread
+from core.limits import MAX_LINE_CHARS, bounded_lines, line_too_long
 
 # Below this a file is encoded in one process (forked workers start fast, but a small
 # file is done before they would pay off).
@@ -87,6 +88,11 @@ def encode_file_ids(
     if size == 0:
         return
     ranges = split_at_line_ends(path, size, -(-size // RANGE_BYTES))
+    start, stop = max(ranges, key=lambda r: r[1] - r[0])
+    # a range runs past its planned end to the end of a line: this far past, that line holds more
+    # than MAX_LINE_CHARS characters (four bytes at most each), which the worker must not read
+    if stop - start > 2 * max(RANGE_BYTES, MIN_RANGE_BYTES) + 4 * MAX_LINE_CHARS:
+        raise line_too_long(str(path), f"a line in bytes {start:,}–{stop:,}")
     method = start_method()
     fork = method == "fork"
     global _tokenizer
@@ -212,6 +218,8 @@ def _encode_range(job: tuple[str, int, int]) -> str:
     # a byte order mark belongs to the file's first range only; elsewhere it is text
     text = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig" if start == 0 else "utf-8")
     try:
-        return "".join(ids_lines(_tokenizer, iter(text)))
+        return "".join(
+            ids_lines(_tokenizer, bounded_lines(text, path, f"a line in bytes {start:,}–{stop:,}"))
+        )
     except UnicodeDecodeError:
         raise CorpusError(f"{path} is not UTF-8 text (in bytes {start:,}–{stop:,})") from None

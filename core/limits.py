@@ -15,9 +15,12 @@ as asked); those are the training options' checks.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import json
+import sys
+from collections.abc import Iterator
+from typing import IO, TYPE_CHECKING, Any
 
-from core.errors import FormatError
+from core.errors import CorpusError, FormatError
 
 if TYPE_CHECKING:
     import regex
@@ -26,8 +29,11 @@ if TYPE_CHECKING:
 # o200k's 200,019, Mistral's tekken 131,072): 10 million is forty times that, and beyond it
 # a file claims a vocabulary no model has, only an allocation that exhausts memory.
 MAX_VOCAB_SIZE = 10_000_000
-# Ids are int32 everywhere tokenizers exchange them (`tokenizers`, SentencePiece, numpy arrays here).
-MAX_TOKEN_ID = 2**31 - 1
+# An id indexes the id -> token table a tokenizer builds (a list as long as the largest id), so an
+# id claims a vocabulary of that size: the largest id a file may hold is the vocabulary bound's.
+# (int32, 2**31 - 1, which `tokenizers` and SentencePiece exchange ids as, would still let one
+# line of a file ask for a 16 GB table.)
+MAX_TOKEN_ID = MAX_VOCAB_SIZE - 1
 # A count in a counts file: two of them (a pair's) must add up inside int64.
 MAX_COUNT = 2**62
 # What a gzip file may inflate to: CLIP's merges inflate to a few MB; a file that inflates
@@ -47,6 +53,80 @@ def check_bound(value: int, bound: int, what: str, where: str, error: type[Excep
             f"{where}: {what} {value:,} is beyond the bound of {bound:,} (core.limits: no real file "
             "comes near it)"
         )
+
+
+def check_token_id(value: int, what: str, where: str) -> None:
+    """FormatError in one line when a token id read from a file passes :data:`MAX_TOKEN_ID`.
+
+    >>> check_token_id(2**64, "the id of 'zz'", "vocab.json")
+    Traceback (most recent call last):
+    core.errors.FormatError: vocab.json: the id of 'zz' 18,446,744,073,709,551,616 is beyond the bound ...
+    """
+    check_bound(value, MAX_TOKEN_ID, what, where)
+
+
+def loads_json(text: str | bytes, where: str, **kwargs: Any) -> Any:
+    """``json.loads(text, **kwargs)``; JSON nested deeper than Python's parser follows is one
+    FormatError line instead of a RecursionError traceback (invalid JSON stays the caller's).
+
+    Real tokenizer files nest a few levels (a Sequence of normalizers inside the pipeline);
+    ``[[[[...]]]]`` 100,000 deep is only there to break the reader.
+    """
+    try:
+        return json.loads(text, **kwargs)
+    except RecursionError:
+        raise FormatError(
+            f"{where}: JSON nested deeper than {sys.getrecursionlimit():,} levels (core.limits: a "
+            "tokenizer file nests a few); refused"
+        ) from None
+
+
+# How deep a pipeline component (a normalizer, pre-tokenizer, decoder, post-processor) may nest
+# as JSON: published tokenizer.json files nest a Sequence in a Sequence at most, six levels or so.
+MAX_COMPONENT_DEPTH = 64
+
+
+def check_json_depth(obj: Any, bound: int, what: str, where: str) -> None:
+    """FormatError in one line when parsed JSON ``obj`` nests deeper than ``bound`` (objects and
+    arrays each count one level); walked without recursion.
+
+    >>> check_json_depth({"type": "Sequence", "normalizers": [{"type": "NFC"}]}, 3, "normalizer", "t.json")
+    """
+    level = [obj] if isinstance(obj, (dict, list)) else []
+    depth = len(level)
+    while level:
+        if depth > bound:
+            raise FormatError(
+                f"{where}: {what} nests deeper than {bound} levels (core.limits: real files nest a few)"
+            )
+        children = (v for o in level for v in (o.values() if isinstance(o, dict) else o))
+        level = [v for v in children if isinstance(v, (dict, list))]
+        depth += 1
+
+
+# The longest line `subword encode --input` reads: a whole book on one line is a few million
+# characters; /dev/zero, or a sparse file, is one line that never ends. Reading stops here,
+# so memory stays within ~64 MB (four bytes a character) whatever the input.
+MAX_LINE_CHARS = 1 << 24
+
+
+def bounded_lines(stream: IO[str], where: str, which: str = "") -> Iterator[str]:
+    """The lines of a text stream, as ``for line in stream`` yields them, never reading one past
+    :data:`MAX_LINE_CHARS` characters (CorpusError in one line naming ``which`` line, or its
+    number, instead)."""
+    number = 0
+    while line := stream.readline(MAX_LINE_CHARS + 1):
+        number += 1
+        if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
+            raise line_too_long(where, which or f"line {number:,}")
+        yield line
+
+
+def line_too_long(where: str, which: str) -> CorpusError:
+    return CorpusError(
+        f"{where}: {which} is longer than {MAX_LINE_CHARS:,} characters (core.limits: is it text?); "
+        "nothing more is read"
+    )
 
 
 # A pattern from a file runs with a time bound per call: this long, plus this long per

@@ -1291,6 +1291,8 @@ class MainWindow(QMainWindow):
             self.run_restored.emit(None)
             return
         run, shown_size = result
+        if run.restore_warning:
+            self.report_error(self.tr("The last run is restored in part"), run.restore_warning)
         self._name_in_this_language(run)
         show = self.state.full_tokenizer is None
         if show:

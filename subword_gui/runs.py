@@ -62,6 +62,8 @@ class Run:
     # (number, algorithm label, vocab size) of a default name the user has not changed: the name
     # is said again in the interface's language when the run comes back (default_run_name)
     default_name: tuple | None = None
+    # what could not be restored with it (a damaged merge log), said once when it comes back
+    restore_warning: str | None = None
 
     @property
     def algorithm(self) -> str:
@@ -235,11 +237,15 @@ def load_last_run(data_dir: str | Path) -> tuple[Run, int | None] | None:
 
 def _read_run(folder: Path) -> tuple[Run, int | None]:
     """A run written by :func:`write_run_project`, and the slider's size kept with it."""
-    from core.formats.project import load_project, load_training_log
+    from core.formats.project import TrainingLog, load_project, load_training_log
     from core.options import TrainOptions
 
     tokenizer, record = load_project(folder)
-    log = load_training_log(folder)
+    warning = None
+    try:
+        log = load_training_log(folder)
+    except FormatError as exc:  # the tokenizer is whole: it comes back without its log
+        log, warning = TrainingLog(), f"{exc}; the run is restored without its log"
     options = None
     if record.options:
         try:
@@ -247,7 +253,19 @@ def _read_run(folder: Path) -> tuple[Run, int | None]:
         except (TypeError, ValueError, SubwordError) as exc:
             raise FormatError(f"{folder / 'training.json'}: bad training options ({exc})") from None
     extra = record.extra if isinstance(record.extra, dict) else {}
-    run = Run(
+    try:
+        run = _restored_run(folder, tokenizer, record, extra, options, log)
+    except (TypeError, ValueError, OverflowError) as exc:  # a hand-edited sidecar: "duration_s": [1]
+        raise FormatError(f"{folder / 'training.json'}: a field of the wrong type ({exc})") from None
+    run.restore_warning = warning
+    shown = extra.get("shown_vocab_size")
+    return run, int(shown) if isinstance(shown, int) else None
+
+
+def _restored_run(folder: Path, tokenizer, record, extra: dict, options, log) -> Run:
+    """The :class:`Run` a kept folder describes (TypeError or ValueError when a field is not
+    of its kind)."""
+    return Run(
         id=0,
         name=str(extra.get("name") or folder.name),
         tokenizer=tokenizer,
@@ -264,8 +282,6 @@ def _read_run(folder: Path) -> tuple[Run, int | None]:
         restored=True,
         default_name=_default_name(extra.get("default_name")),
     )
-    shown = extra.get("shown_vocab_size")
-    return run, int(shown) if isinstance(shown, int) else None
 
 
 def _default_name(parts) -> tuple | None:

@@ -757,12 +757,11 @@ _PROBE = "Hello, world! 안녕하세요 こんにちは 😀 x = f(42)   \n\tend
 
 def _compare_embedded_json(tok, text: str, source: str) -> str:
     """Whether the file's ``tokenizer.huggingface.json`` and its GGUF fields make the same tokenizer."""
-    import json
-
     from core.formats.hf_json import tokenizer_from_dict
+    from core.limits import loads_json
 
     try:
-        embedded = tokenizer_from_dict(json.loads(text), source=f"{source} ({K_HF_JSON})")
+        embedded = tokenizer_from_dict(loads_json(text, source), source=f"{source} ({K_HF_JSON})")
     except (ValueError, FormatError) as e:
         return f"{source}: the embedded {K_HF_JSON} cannot be read ({str(e).splitlines()[0]})"
     ours, theirs = tok.get_vocab(), embedded.get_vocab()

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from core.atomic import save_folder, write_atomic
 from core.errors import ConfigError, FormatError
+from core.limits import check_token_id, loads_json
 from core.models.base import vocab_by_id
 from core.models.bpe.model import BPE
 
@@ -95,7 +96,7 @@ def read_vocab_json(path) -> dict[str, int]:
     path = Path(path)
     text = _read_text(path)
     try:
-        data = json.loads(text)
+        data = loads_json(text, str(path))
     except json.JSONDecodeError as e:
         raise FormatError(f"{path} is not valid JSON (line {e.lineno}: {e.msg}); is it truncated?") from None
     if not isinstance(data, dict):
@@ -104,6 +105,7 @@ def read_vocab_json(path) -> dict[str, int]:
     for token, i in data.items():
         if not isinstance(i, int) or isinstance(i, bool) or i < 0:
             raise FormatError(f"{path}: the id of {token!r} must be a non-negative whole number, not {i!r}")
+        check_token_id(i, f"the id of {token!r}", str(path))
         if i in ids:
             raise FormatError(f"{path}: tokens {ids[i]!r} and {token!r} share the id {i}")
         ids[i] = token

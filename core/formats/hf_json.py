@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,7 @@ from core.atomic import write_atomic
 from core.decoders import decoder_from_dict
 from core.errors import ConfigError, FormatError
 from core.formats.json_text import dumps_indented
+from core.limits import MAX_COMPONENT_DEPTH, check_json_depth, check_token_id, loads_json
 from core.normalizers import normalizer_from_dict
 from core.pre_tokenizers import NoSplit, pre_tokenizer_from_dict
 from core.tokenizer import AddedToken, Encoding, Tokenizer, post_process, unsupported_post_processor
@@ -148,7 +150,7 @@ def load_tokenizer_json(path: str | os.PathLike) -> Tokenizer:
     except UnicodeDecodeError as e:
         raise FormatError(f"{name} is not a tokenizer.json: not UTF-8 text (byte {e.start})") from e
     try:
-        d = json.loads(text, object_pairs_hook=_pairs_no_duplicates)
+        d = loads_json(text, name, object_pairs_hook=_pairs_no_duplicates)
     except _DuplicateKey as e:
         raise FormatError(f"{name} is not a valid tokenizer.json: key {e.args[0]!r} appears twice") from e
     except json.JSONDecodeError as e:
@@ -186,6 +188,9 @@ def tokenizer_from_dict(d: dict, source: str | None = None) -> Tokenizer:
         model_class(kind, src)  # raises the "does not implement" error
     _check_model(model_d, src)
     added = _added_tokens(d.get("added_tokens") or [], src)
+    for key in ("normalizer", "pre_tokenizer", "decoder", "post_processor"):
+        # (a Sequence 450 deep loads, then every encode ends in a RecursionError)
+        check_json_depth(d.get(key), MAX_COMPONENT_DEPTH, f"its {key}", src)
 
     normalizer = _component("normalizer", normalizer_from_dict, d.get("normalizer"), src)
     pre_tokenizer = _component("pre-tokenizer", pre_tokenizer_from_dict, d.get("pre_tokenizer"), src)
@@ -322,6 +327,7 @@ def _check_model(model_d: dict, src: str) -> None:
         for token, i in vocab.items():
             if not isinstance(i, int) or isinstance(i, bool) or i < 0:
                 raise FormatError(f"{src}: token {token!r} has id {i!r}, not a whole number >= 0")
+            check_token_id(i, f"the id of token {token!r}", src)
             if i in seen:
                 raise FormatError(f"{src}: duplicate id {i}: tokens {seen[i]!r} and {token!r} share it")
             seen[i] = token
@@ -362,12 +368,24 @@ def _check_model(model_d: dict, src: str) -> None:
                 and isinstance(entry[1], (int, float))
             ):
                 raise FormatError(f"{src}: Unigram vocab entry {n} ({entry!r}) is not [piece, score]")
+            if not _finite(entry[1]):  # (json reads NaN, Infinity and 1e400; `tokenizers` refuses them)
+                raise FormatError(
+                    f"{src}: Unigram piece {entry[0]!r} has score {entry[1]}, not a finite number"
+                )
             if entry[0] in seen_p:
                 raise FormatError(f"{src}: piece {entry[0]!r} appears twice in the Unigram vocab")
             seen_p.add(entry[0])
         unk = model_d.get("unk_id")
         if unk is not None and not (isinstance(unk, int) and 0 <= unk < len(vocab)):
             raise FormatError(f"{src}: unk_id {unk!r} is outside the vocab (size {len(vocab)})")
+
+
+def _finite(x: float) -> bool:
+    """``_finite(1e400) -> False`` (json reads it as inf), ``_finite(10**400) -> False`` too."""
+    try:
+        return math.isfinite(x)
+    except OverflowError:  # an int past a float's range
+        return False
 
 
 def _added_tokens(items: list, src: str) -> list[AddedToken]:
@@ -380,8 +398,11 @@ def _added_tokens(items: list, src: str) -> list[AddedToken]:
             not isinstance(t, dict)
             or not isinstance(t.get("content"), str)
             or not isinstance(t.get("id"), int)
+            or isinstance(t.get("id"), bool)
+            or t["id"] < 0
         ):
-            raise FormatError(f'{src}: added token {n} ({t!r}) needs a "content" string and an "id"')
+            raise FormatError(f'{src}: added token {n} ({t!r}) needs a "content" string and an "id" >= 0')
+        check_token_id(t["id"], f"the id of added token {t['content']!r}", src)
         if t["id"] in ids and ids[t["id"]] != t["content"]:
             raise FormatError(
                 f"{src}: duplicate id {t['id']}: added tokens {ids[t['id']]!r} and {t['content']!r}"

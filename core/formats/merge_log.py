@@ -25,6 +25,7 @@ from pathlib import Path
 from core.atomic import write_atomic
 from core.errors import ConfigError, FormatError
 from core.events import MergeEvent
+from core.limits import loads_json
 
 COLUMNS = ("step", "left", "right", "new_token", "count", "score", "vocab_size", "tie")
 FORMATS = ("csv", "jsonl")
@@ -90,7 +91,7 @@ def load_merge_log(path: str | os.PathLike) -> list[MergeEvent]:
         raise FormatError(f"{path}: cannot read the merge log ({e})") from None
     try:
         if text.lstrip().startswith("{"):
-            rows = [json.loads(line) for line in text.splitlines() if line.strip()]
+            rows = [loads_json(line, str(path)) for line in text.splitlines() if line.strip()]
         else:
             reader = csv.DictReader(io.StringIO(text))
             if tuple(reader.fieldnames or ()) != COLUMNS:
@@ -109,5 +110,10 @@ def load_merge_log(path: str | os.PathLike) -> list[MergeEvent]:
             )
             for r in rows
         ]
-    except (ValueError, KeyError, TypeError) as e:
+    except (
+        ValueError,
+        KeyError,
+        TypeError,
+        OverflowError,
+    ) as e:  # (1e400 is read as inf; int(inf) overflows)
         raise FormatError(f"{path}: not a merge log ({e})") from None

@@ -39,6 +39,7 @@ from core import __version__ as ENGINE_VERSION
 from core.atomic import write_atomic
 from core.errors import ConfigError, FormatError
 from core.events import MergeEvent, UnigramRound
+from core.limits import loads_json
 
 SIDECAR = "training.json"
 TOKENIZER = "tokenizer.json"
@@ -84,13 +85,33 @@ class TrainingRecord:
                 f'{source} is not a Subword Explorer training record (no "format": {PROJECT_FORMAT!r})'
             )
         known = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
-        try:
-            record = cls(**known)
-        except TypeError as e:
-            raise FormatError(f"{source}: {e}") from None
-        if not isinstance(record.corpus, list) or not isinstance(record.options, dict):
-            raise FormatError(f'{source}: "corpus" must be a list and "options" an object')
-        return record
+        for key, value in known.items():
+            kinds, meaning = _FIELD_KINDS[key]
+            if not isinstance(value, kinds) or isinstance(value, bool) and bool not in kinds:
+                raise FormatError(f'{source}: "{key}" must be {meaning}, not {_json_kind(value)}')
+        if not all(isinstance(c, str) for c in known.get("corpus", [])):
+            raise FormatError(f'{source}: "corpus" must be a list of paths (strings)')
+        return cls(**known)
+
+
+# What each field of a training record must be when a file holds it (a colleague's project may
+# hold anything; a wrong type surfaced later as a traceback in a save or in the explorer).
+_FIELD_KINDS: dict[str, tuple[tuple[type, ...], str]] = {
+    "corpus": ((list,), "a list of paths"),
+    "options": ((dict,), "an object"),
+    "date": ((str,), "a string"),
+    "engine_version": ((str,), "a string"),
+    "stop_reason": ((str, type(None)), "a string or null"),
+    "vocab_size": ((int, type(None)), "a whole number or null"),
+    "requested_vocab_size": ((int, type(None)), "a whole number or null"),
+    "extra": ((dict,), "an object"),
+}
+
+
+def _json_kind(value: object) -> str:
+    """What JSON calls ``value``'s type: ``_json_kind([1]) -> 'an array'``."""
+    kinds = {dict: "an object", list: "an array", str: "a string", bool: "true/false", type(None): "null"}
+    return kinds.get(type(value), "a number")
 
 
 @dataclass
@@ -141,7 +162,7 @@ def load_training_log(folder: str | os.PathLike) -> TrainingLog:
         try:
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
-                    d = json.loads(line)
+                    d = loads_json(line, str(path))
                     log.rounds.append(
                         UnigramRound(
                             str(d["phase"]),
@@ -151,7 +172,7 @@ def load_training_log(folder: str | os.PathLike) -> TrainingLog:
                             tuple((str(p), float(x)) for p, x in d.get("removed") or ()),
                         )
                     )
-        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError) as e:
+        except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, OverflowError) as e:
             raise FormatError(f"{path}: not a log of Unigram rounds ({e})") from None
     return log
 
@@ -163,7 +184,7 @@ def is_project(folder: str | os.PathLike) -> bool:
         return False
     try:
         return json.loads(sidecar.read_text(encoding="utf-8")).get("format") == PROJECT_FORMAT
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):
         return False
 
 
@@ -241,7 +262,7 @@ def load_project(folder: str | os.PathLike):
     if not sidecar.is_file():
         raise FormatError(f"{folder} is not a Subword Explorer project (no {SIDECAR})")
     try:
-        d = json.loads(sidecar.read_text(encoding="utf-8"))
+        d = loads_json(sidecar.read_text(encoding="utf-8"), str(sidecar))
     except UnicodeDecodeError as e:
         raise FormatError(f"{sidecar} is not UTF-8 text (byte {e.start})") from None
     except json.JSONDecodeError as e:

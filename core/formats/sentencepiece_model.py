@@ -256,6 +256,8 @@ def parse_model_proto(data: bytes, name: str = "<bytes>") -> ModelProto:
             raise FormatError(f"{name}: piece {i} ({p.piece!r}) has unknown type {p.type}")
         if p.piece in seen:
             raise FormatError(f"{name}: piece {p.piece!r} is defined twice (ids {seen[p.piece]} and {i})")
+        if not math.isfinite(p.score):  # as SentencePiece refuses it ("score is NaN or Inf")
+            raise FormatError(f"{name}: piece {i} ({p.piece!r}) has score {p.score}, not a finite number")
         seen[p.piece] = i
     if sum(p.type == UNKNOWN for p in pieces) != 1:
         raise FormatError(f"{name}: a SentencePiece model needs exactly one unknown piece")

@@ -40,6 +40,7 @@ from pathlib import Path
 
 from core.errors import FormatError
 from core.formats.common import Head, LoadedTokenizer
+from core.limits import loads_json
 
 SPECIAL_FILLER = "<SPECIAL_{id}>"
 # mistral-common's special tokens of v7 and older files, which do not list them (ids 0..19).
@@ -136,7 +137,7 @@ def _read_json(path: Path) -> dict:
     except UnicodeDecodeError as e:
         raise FormatError(f"{path} is not UTF-8 text (byte {e.start})") from None
     try:
-        d = json.loads(text)
+        d = loads_json(text, str(path))
     except json.JSONDecodeError as e:
         raise FormatError(f"{path} is truncated or not valid JSON (line {e.lineno}: {e.msg})") from None
     if not isinstance(d, dict):

@@ -35,7 +35,7 @@ import regex
 from core.atomic import write_atomic
 from core.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, BytePiecesMemo, bytes_to_chars
 from core.errors import ConfigError, FormatError
-from core.limits import bounded_pattern
+from core.limits import bounded_pattern, check_token_id
 from core.models.base import Token
 from core.text import NormalizedString
 
@@ -112,6 +112,7 @@ def read_ranks(path: str | os.PathLike) -> dict[bytes, int]:
             ) from None
         if rank < 0:
             raise FormatError(f"{path}: line {lineno}: negative rank {rank}")
+        check_token_id(rank, "rank", f"{path}: line {lineno}")
         if token in ranks:
             raise FormatError(f"{path}: line {lineno}: token {token!r} already has rank {ranks[token]}")
         if rank in seen_rank:

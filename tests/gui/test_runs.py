@@ -585,3 +585,37 @@ def test_an_identical_retrain_shows_the_run_again_instead_of_adding_a_copy(qtbot
     assert runs[0].name in window.statusBar().currentMessage()
     assert "instead of adding a copy" in window.statusBar().currentMessage()
     assert window.runs_panel.selected_run() is runs[0]
+
+
+def test_a_kept_run_whose_merge_log_is_damaged_comes_back_without_it_and_says_so(qtbot, window):
+    window.corpus_panel.open_lines(LINES * 5, "mixed.txt")
+    tok = train(qtbot, window, TrainOptions("bpe", vocab_size=30))
+    folder = window.save_last_run()
+    log = folder / "merges.jsonl"
+    lines = log.read_text(encoding="utf-8").splitlines()
+    row = json.loads(lines[-1])
+    lines[-1] = json.dumps(row).replace(f'"count": {row["count"]}', '"count": 1e400')  # (read as inf)
+    log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    window.state.discard_run(window.state.runs[0])
+    window.state.full_tokenizer = None
+    with qtbot.waitSignal(window.run_restored, timeout=WAIT_MS) as blocker:
+        window.restore_last_run()
+    run = blocker.args[0]
+    assert run is not None and run.tokenizer.get_vocab() == tok.get_vocab() and not run.merge_events
+    assert len(window.messages) == 1 and "merges.jsonl" in window.messages[0][1]
+    assert "restored without its log" in window.messages[0][1]
+
+
+def test_a_kept_run_whose_sidecar_has_a_field_of_the_wrong_type_is_one_line(qtbot, window):
+    window.corpus_panel.open_lines(LINES * 5, "mixed.txt")
+    train(qtbot, window, TrainOptions("bpe", vocab_size=30))
+    folder = window.save_last_run()
+    sidecar = json.loads((folder / "training.json").read_text(encoding="utf-8"))
+    sidecar["extra"]["duration_s"] = [1]
+    (folder / "training.json").write_text(json.dumps(sidecar), encoding="utf-8")
+    window.state.discard_run(window.state.runs[0])
+    window.state.full_tokenizer = None
+    with qtbot.waitSignal(window.run_restored, timeout=WAIT_MS) as blocker:
+        window.restore_last_run()
+    assert blocker.args == [None]
+    assert len(window.messages) == 1 and "training.json: a field of the wrong type" in window.messages[0][1]
