@@ -237,10 +237,14 @@ class PickyBPE(VocabLookup):
 
     # -- files ---------------------------------------------------------------------------
     def as_plain_bpe(self):
-        """``(a BPE model, removed tokens)``: the nearest a plain BPE file can hold. The removed
-        tokens follow the vocabulary (ids after it), since its merges make them; a plain BPE
-        never removes them, so its tokens differ where a word passes through one. Pre-tokens
-        found whole in the vocabulary stay whole (``ignore_merges``), as here."""
+        """``(a BPE model, removed tokens)``: the nearest a plain BPE file can hold.
+
+        The tokens removed for good follow the vocabulary (ids after it), since the merges make
+        them; a merge listed again (its token removed, then made again) keeps its first rank,
+        so the BPE merges a word as this model does until a removal would apply to it: only a
+        word whose merges pass through a token removed at some step can come out otherwise.
+        Pre-tokens found whole in the vocabulary stay whole (``ignore_merges``), as here.
+        """
         from core.models.bpe.model import BPE
 
         removed = self.removed_tokens()
@@ -248,7 +252,8 @@ class PickyBPE(VocabLookup):
         top = max(vocab.values(), default=-1) + 1
         for j, t in enumerate(removed):
             vocab[t] = top + j
-        return BPE(vocab, self.merges, unk_token=self.unk_token, ignore_merges=True), removed
+        first = list(dict.fromkeys(self.merges))
+        return BPE(vocab, first, unk_token=self.unk_token, ignore_merges=True), removed
 
     def to_dict(self) -> dict:
         """The ``"model"`` entry of a ``tokenizer.json`` (Subword Explorer's own type)."""
