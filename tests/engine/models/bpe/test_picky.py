@@ -26,7 +26,8 @@ from core.events import MergeEvent, TokenRemoved, TrainingStopped, drain
 from core.models.bpe.picky import train_picky_bpe
 from core.models.bpe.picky_model import PickyBPE
 from core.models.bpe.trainer import train_bpe
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.options import TrainOptions, pre_tokenize_lines
+from core.training import train_from_counts
 
 
 def train(counts, tau, vocab_size, **kw):
