@@ -30,7 +30,7 @@ from pathlib import Path
 
 from core import __version__
 from core.errors import FormatError, SubwordError
-from core.events import MergeEvent, Progress, TrainingStopped, Warning_, drain
+from core.events import MergeEvent, Progress, TokenRemoved, TrainingStopped, Warning_, drain
 from core.options import TrainOptions
 from core.training import TRAINERS
 
@@ -57,6 +57,7 @@ class ProgressBar:
         self.phase: str | None = None
         self.last_draw = 0.0
         self.last_line = ""
+        self.removed = 0  # tokens a PickyBPE run removed
 
     def __call__(self, event) -> None:
         if type(event) is MergeEvent:  # (one per merge: thousands a second, so tested first)
@@ -66,6 +67,15 @@ class ProgressBar:
         if isinstance(event, Warning_):
             self._finish_line()
             print(f"subword: warning: {event.message}", file=self.stream)
+        elif isinstance(event, TokenRemoved):  # PickyBPE's deletions are the train log's lines
+            self.removed += 1
+            if self.enabled:
+                self._finish_line()
+                print(
+                    f"merge {event.step:,}: removed {event.token!r} (IoS {event.ios:.3f}), "
+                    f"split into {' '.join(map(repr, event.parts))}",
+                    file=self.stream,
+                )
         elif isinstance(event, TrainingStopped) and event.vocab_size > event.requested_vocab_size:
             # subtle: a result larger than asked for (the alphabet alone is bigger) is a
             # surprise, so it is a warning that --quiet does not hide
@@ -83,8 +93,9 @@ class ProgressBar:
             self._show("merges", event.vocab_size, self.target or event.vocab_size, "tokens")
         elif isinstance(event, TrainingStopped):
             self.close()
+            removed = f"; {self.removed:,} tokens removed on the way" if self.removed else ""
             print(
-                f"stopped: {event.reason} ({event.vocab_size:,} of {event.requested_vocab_size:,} tokens)",
+                f"stopped: {event.reason} ({event.vocab_size:,} of {event.requested_vocab_size:,} tokens{removed})",
                 file=self.stream,
             )
 
@@ -222,6 +233,13 @@ def _add_algorithm_options(p: argparse.ArgumentParser) -> None:
         help="wordpiece: merge score, count(ab)/(count(a)count(b)) as the Hugging Face course "
         "explains WordPiece (default) or the pair count as tokenizers' WordPieceTrainer",
     )
+    p.add_argument(
+        "--tau",
+        "--picky-tau",
+        type=float,
+        help="picky-bpe: remove a merged token once more than this share of its occurrences sit in "
+        "one merge (intersection over self; default 0.9; 1 or more: plain BPE)",
+    )
 
 
 # flag -> the algorithms that use it; given with another -a it is an error, not ignored.
@@ -230,6 +248,7 @@ ALGORITHM_FLAGS = {
     "--shrinking-factor": ("shrinking_factor", ("unigram",)),
     "--max-piece-length": ("max_piece_length", ("unigram",)),
     "--wordpiece-score": ("wordpiece_score", ("wordpiece",)),
+    "--tau": ("tau", ("picky-bpe",)),
 }
 
 
@@ -248,6 +267,8 @@ def _extra_options(args: argparse.Namespace) -> dict:
             extra[name] = getattr(args, name)
     if getattr(args, "wordpiece_score", None) is not None:
         extra["score"] = args.wordpiece_score
+    if getattr(args, "tau", None) is not None:
+        extra["tau"] = args.tau
     return extra
 
 
@@ -351,12 +372,14 @@ def _cmd_train(args: argparse.Namespace) -> int:
 
 
 def _note_our_own_types(tokenizer, output: Path) -> None:
-    """Say so when tokenizer.json holds parts (ko-morph, jamo) that only Subword Explorer reads."""
+    """Say so when tokenizer.json holds parts (ko-morph, jamo, PickyBPE) that only Subword Explorer reads."""
     from core.formats.hf_compat import hf_compatible
 
-    if hf_compatible(tokenizer)[1]:
+    portable, losses = hf_compatible(tokenizer)
+    if losses or portable.model is not tokenizer.model:
+        what = "PickyBPE model" if portable.model is not tokenizer.model else "analyser/jamo steps"
         print(
-            f"subword: note: {output / 'tokenizer.json'} keeps the analyser/jamo steps as Subword "
+            f"subword: note: {output / 'tokenizer.json'} keeps the {what} as Subword "
             "Explorer's own types; for Hugging Face tokenizers run: "
             f"subword convert {output} tokenizer-hf.json --to hf-json",
             file=sys.stderr,

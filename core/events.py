@@ -55,6 +55,25 @@ class MergeEvent(NamedTuple):
 
 
 @frozen_record
+class TokenRemoved(NamedTuple):
+    """A PickyBPE deletion: ``token`` left the vocabulary right after merge ``step``.
+
+    ``ios`` is its intersection over self at that merge (the merged pair's count over the
+    token's count before it), above the threshold τ; its occurrences became ``parts``, the
+    tokens it was built of (``core.models.bpe.picky``). ``vocab_size`` is the size after it.
+
+    >>> TokenRemoved(7, "ould", 0.95, ("o", "uld"), 40)
+    TokenRemoved(step=7, token='ould', ios=0.95, parts=('o', 'uld'), vocab_size=40)
+    """
+
+    step: int
+    token: str
+    ios: float
+    parts: tuple[str, ...]
+    vocab_size: int
+
+
+@frozen_record
 class UnigramRound(NamedTuple):
     """One EM round or pruning round of the Unigram trainer.
 

@@ -26,11 +26,12 @@ from core.pre_tokenizers import pre_tokenizer_from_name
 from core.records import Record
 
 # The algorithms a TrainOptions may name (core.training.TRAINERS has a trainer for each).
-ALGORITHMS: tuple[str, ...] = ("bpe", "bytelevel-bpe", "wordpiece", "unigram")
+ALGORITHMS: tuple[str, ...] = ("bpe", "bytelevel-bpe", "picky-bpe", "wordpiece", "unigram")
 
 DEFAULT_PRE_TOKENIZER = {
     "bpe": "whitespace",
     "bytelevel-bpe": "bytelevel",
+    "picky-bpe": "metaspace",  # the reference's words are "▁" + each space-separated word
     "wordpiece": "bert",
     "unigram": "metaspace",
 }
@@ -48,14 +49,35 @@ ALGORITHM_EXTRAS: dict[str, tuple[str, ...]] = {
         "percent_to_remove",
     ),
     "wordpiece": ("score", "max_input_chars_per_word", "alphabet_order"),
+    "picky-bpe": ("tau",),
 }
 
 DEFAULT_SPECIAL_TOKENS = {
     "bpe": ["<unk>"],
     "bytelevel-bpe": [],
+    "picky-bpe": ["<unk>"],
     "wordpiece": ["[UNK]"],
     "unigram": ["<unk>"],
 }
+
+
+# PickyBPE's threshold τ when none is given: the reference README's example
+# (pchizhov/picky_bpe: `bpe_trainer.py ... --threshold 0.9`).
+PICKY_TAU = 0.9
+
+
+def picky_tau(extra: dict) -> float:
+    """PickyBPE's τ from ``extra["tau"]`` (default :data:`PICKY_TAU`); ConfigError unless a number above 0.
+
+    >>> picky_tau({}), picky_tau({"tau": 1})
+    (0.9, 1.0)
+    """
+    tau = extra.get("tau", PICKY_TAU)
+    if isinstance(tau, bool) or not isinstance(tau, (int, float)) or not tau > 0:
+        raise ConfigError(
+            f"PickyBPE's threshold τ must be a number above 0 (1 or more: plain BPE), not {tau!r}"
+        )
+    return float(tau)
 
 
 class TrainOptions(Record):
@@ -128,6 +150,8 @@ class TrainOptions(Record):
             raise ConfigError(
                 f"shrinking factor must be between 0 and 1 (exclusive), not {extra['shrinking_factor']!r}"
             )
+        if "tau" in extra:
+            picky_tau(extra)
         if "max_piece_length" in extra and not _whole_in(extra["max_piece_length"], 1, 256):
             raise ConfigError(
                 f"max piece length must be between 1 and 256, not {extra['max_piece_length']!r}"

@@ -30,6 +30,7 @@ from core.tokenizer import AddedToken, Tokenizer
 TRAINERS: dict[str, str] = {
     "bpe": "core.models.bpe.trainer:train_bpe",
     "bytelevel-bpe": "core.models.bpe.trainer:train_bpe",
+    "picky-bpe": "core.models.bpe.picky:train_picky_bpe",
     "wordpiece": "core.models.wordpiece.trainer:train_wordpiece",
     "unigram": "core.models.unigram.trainer:train_unigram",
 }

@@ -1,12 +1,14 @@
 """Stand-ins for our own pipeline parts when a ``tokenizer.json`` must load in `tokenizers`.
 
-Three parts of the Korean and Japanese pipeline have no `tokenizers` type:
+Three parts of the Korean and Japanese pipeline have no `tokenizers` type, nor has one model:
 
 - ``MorphemeSplit`` (``ko-morph``/``ja-morph``): an analyser cannot be held in a
   JSON file; the stand-in is the Metaspace cutting it adds its cuts to;
 - ``Jamo``: the stand-in is NFD, which decomposes Hangul syllables identically
   (same jamo, same offsets) but also decomposes accented letters;
-- ``JamoCompose``: `tokenizers` has no decoder that recomposes; it is dropped.
+- ``JamoCompose``: `tokenizers` has no decoder that recomposes; it is dropped;
+- ``PickyBPE``: a BPE cannot remove a token its merges made; the stand-in is the plain BPE of
+  the same merges, with the removed tokens after the vocabulary (``PickyBPE.as_plain_bpe``).
 
     >>> portable, losses = hf_compatible(tok)   # tok trained with jamo + ko-morph
     >>> losses[0]
@@ -32,11 +34,30 @@ def hf_compatible(tok):
     normalizer = _normalizer(tok.normalizer, losses)
     pre = _pre_tokenizer(tok.pre_tokenizer, losses)
     decoder = _decoder(tok.decoder, losses)
-    if not losses:
+    model = _model(tok.model, losses)
+    if not losses and model is tok.model:
         return tok, []
     out = copy.copy(tok)
-    out.normalizer, out.pre_tokenizer, out.decoder = normalizer, pre, decoder
+    out.normalizer, out.pre_tokenizer, out.decoder, out.model = normalizer, pre, decoder, model
     return out, losses
+
+
+def _model(m, losses: list[str]):
+    """A model that declares a plain-BPE stand-in (``as_plain_bpe``) gets it, and what it loses."""
+    as_plain_bpe = getattr(m, "as_plain_bpe", None)
+    if as_plain_bpe is None:
+        return m
+    plain, removed = as_plain_bpe()
+    if removed or m.removals:
+        shown = ", ".join(map(repr, removed[:5])) + (", ..." if len(removed) > 5 else "")
+        losses.append(
+            f"tokenizer.json's BPE cannot remove tokens: the {len(removed):,} tokens PickyBPE removed "
+            f"for good ({shown}) are written after the vocabulary (ids {len(m.vocab):,} and up) because "
+            "its merges make them, and Hugging Face tokenizers never removes a token, so its tokens "
+            "differ from Subword Explorer's in words whose merges pass through a token PickyBPE "
+            f"removed ({len(m.removals):,} removals); the tokenizer.json `subword train` wrote keeps them"
+        )
+    return plain
 
 
 def _normalizer(n, losses: list[str]):

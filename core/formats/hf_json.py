@@ -56,6 +56,7 @@ MODEL_TYPES: dict[str, str] = {
     "WordPiece": "core.models.wordpiece.model:WordPiece",
     "Unigram": "core.models.unigram.model:Unigram",
     "WordLevel": "core.models.wordlevel.model:WordLevel",
+    "PickyBPE": "core.models.bpe.picky_model:PickyBPE",  # our own type (hf_compat has its stand-in)
 }
 
 _KNOWN_KEYS = (
@@ -320,7 +321,7 @@ def _check_model(model_d: dict, src: str) -> None:
     """Vocabulary sanity checks, with messages naming the offending entries."""
     kind = model_d["type"]
     vocab = model_d.get("vocab")
-    if kind in ("BPE", "WordPiece", "WordLevel"):
+    if kind in ("BPE", "WordPiece", "WordLevel", "PickyBPE"):
         if not isinstance(vocab, dict):
             raise FormatError(f'{src}: its {kind} model has no "vocab" object of token -> id')
         seen: dict[int, str] = {}

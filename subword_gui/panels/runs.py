@@ -80,12 +80,24 @@ def options_parts(options) -> list[str]:
     if options.end_of_word_suffix:
         parts.append(QCoreApplication.translate("RunsModel", "suffix {0}").format(options.end_of_word_suffix))
     for key, value in sorted((options.extra or {}).items()):
-        parts.append(f"{key}={value}")
+        if key != "tau" or options.algorithm != "picky-bpe":  # (PickyBPE's τ is in its label)
+            parts.append(f"{key}={value}")
     return parts
 
 
+def algorithm_label(run: Run) -> str:
+    """The run's algorithm as the Runs table names it; PickyBPE with its threshold, as its paper
+    writes it ("PickyBPE τ=0.9")."""
+    label = ALGORITHM_LABELS.get(run.algorithm, run.algorithm)
+    if run.algorithm == "picky-bpe" and run.options is not None:
+        from core.options import picky_tau
+
+        label += f" τ={picky_tau(run.options.extra or {}):g}"
+    return label
+
+
 def _describing_parts(run: Run) -> list[str]:
-    parts = [ALGORITHM_LABELS.get(run.algorithm, run.algorithm), f"{run.vocab_size:,}"]
+    parts = [algorithm_label(run), f"{run.vocab_size:,}"]
     if run.corpus:
         parts.append(Path(run.corpus).name)
     if run.options is None:
@@ -198,7 +210,7 @@ class RunsModel(QAbstractTableModel):
             apart = what_sets_apart(run, self.state.runs)
             return ("● " if shown else "") + run.name + ("\n" + " · ".join(apart) if apart else "")
         if col == 1:
-            return ALGORITHM_LABELS.get(run.algorithm, run.algorithm)
+            return algorithm_label(run)
         if col == 2:
             return f"{run.vocab_size:,}"
         if col == 3:

@@ -30,6 +30,7 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -51,6 +52,7 @@ from core.normalizers import NORMALIZER_NAMES
 from core.options import (
     DEFAULT_PRE_TOKENIZER,
     DEFAULT_SPECIAL_TOKENS,
+    PICKY_TAU,
     TrainOptions,
     build_normalizer,
     build_pre_tokenizer,
@@ -71,6 +73,7 @@ from subword_gui.tokens.render import TokenStyle, style_for
 ALGORITHM_LABELS = {
     "bpe": "BPE",
     "bytelevel-bpe": "Byte-level BPE",
+    "picky-bpe": "PickyBPE",
     "wordpiece": "WordPiece",
     "unigram": "Unigram",
 }
@@ -440,6 +443,16 @@ class TrainingPanel(QWidget):
         self.prefix_edit.setPlaceholderText(self.tr("e.g. ##"))
         self.suffix_edit = QLineEdit()
         self.suffix_edit.setPlaceholderText(self.tr("e.g. </w>"))
+        self.tau_spin = QDoubleSpinBox()  # PickyBPE's threshold (shown for that algorithm only)
+        self.tau_spin.setRange(0.05, 1.0)
+        self.tau_spin.setSingleStep(0.05)
+        self.tau_spin.setValue(PICKY_TAU)
+        self.tau_spin.setToolTip(
+            self.tr(
+                "PickyBPE removes a merged token once more than this share of its occurrences sit in "
+                "one merge (intersection over self); 1 is plain BPE"
+            )
+        )
 
         self.train_button = QPushButton(self.tr("Train"))
         self.train_button.setObjectName("primary")
@@ -515,6 +528,8 @@ class TrainingPanel(QWidget):
         form_right.addRow(self.tr("Min. frequency"), self.min_freq_spin)
         form_right.addRow(self.tr("Subword prefix"), self.prefix_edit)
         form_right.addRow(self.tr("Word suffix"), self.suffix_edit)
+        form_right.addRow(self.tr("PickyBPE τ"), self.tau_spin)
+        self._form_right = form_right
         forms = QHBoxLayout()
         forms.setSpacing(18)
         forms.addLayout(form_left, 3)
@@ -610,6 +625,7 @@ class TrainingPanel(QWidget):
         self.pre_tokenizer_box.setCurrentText(DEFAULT_PRE_TOKENIZER.get(algo, "whitespace"))
         self.special_edit.setText(",".join(DEFAULT_SPECIAL_TOKENS.get(algo, [])))
         self.prefix_edit.setText("##" if algo == "wordpiece" else "")
+        self._form_right.setRowVisible(self.tau_spin, algo == "picky-bpe")
         unigram = algo == "unigram"
         self.log_tabs.setCurrentIndex(1 if unigram else 0)
         self.plot_tabs.setCurrentIndex(1 if unigram else 0)
@@ -634,12 +650,18 @@ class TrainingPanel(QWidget):
             pre_tokenizer=self.pre_tokenizer_box.currentText(),
             end_of_word_suffix=self.suffix_edit.text().strip() or None,
             continuing_subword_prefix=self.prefix_edit.text().strip() or None,
-            extra=dict(self._extra.get(self.algorithm, {})),
+            extra=self._algorithm_extra(),
         )
         # a bad name or a missing analyser fails here, before a corpus is counted
         build_normalizer(options)
         build_pre_tokenizer(options)
         return options
+
+    def _algorithm_extra(self) -> dict:
+        extra = dict(self._extra.get(self.algorithm, {}))
+        if self.algorithm == "picky-bpe":
+            extra["tau"] = round(self.tau_spin.value(), 4)
+        return extra
 
     def set_options(self, options: TrainOptions) -> None:
         i = self.algorithm_box.findData(options.algorithm)
@@ -659,8 +681,11 @@ class TrainingPanel(QWidget):
             options.continuing_subword_prefix or ("##" if options.algorithm == "wordpiece" else "")
         )
         self.suffix_edit.setText(options.end_of_word_suffix or "")
-        # Algorithm-specific settings (e.g. an example's {"textbook": True}) have no widget.
+        # Algorithm-specific settings (e.g. an example's {"textbook": True}) have no widget,
+        # but PickyBPE's τ
         self._extra = {options.algorithm: dict(options.extra or {})}
+        if options.algorithm == "picky-bpe":
+            self.tau_spin.setValue(float((options.extra or {}).get("tau", PICKY_TAU)))
 
     def options_dict(self) -> dict:
         return {
@@ -672,6 +697,7 @@ class TrainingPanel(QWidget):
             "special_tokens": self.special_edit.text(),
             "prefix": self.prefix_edit.text(),
             "suffix": self.suffix_edit.text(),
+            "tau": self.tau_spin.value(),
         }
 
     def apply_options_dict(self, d: dict) -> None:
@@ -694,6 +720,8 @@ class TrainingPanel(QWidget):
             ):
                 if key in d:
                     edit.setText(str(d[key]))
+            if "tau" in d:
+                self.tau_spin.setValue(float(d["tau"]))
         except (TypeError, ValueError):
             pass
 

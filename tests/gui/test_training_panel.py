@@ -752,3 +752,35 @@ def test_a_stepped_runs_preview_knows_only_the_characters_it_trains_on(
     assert window.state.tokenizer.encode("Ω").ids == window.state.tokenizer.encode("ж").ids  # both unknown
     with qtbot.waitSignal(panel.training_cancelled, timeout=WAIT_MS):
         panel.cancel()
+
+
+def test_picky_bpe_trains_with_its_tau_and_the_slider_cuts_it(qtbot, loaded):
+    if "picky-bpe" not in available_algorithms():
+        pytest.skip("the picky-bpe trainer is not in this checkout")
+    from subword_gui.panels.runs import algorithm_label
+
+    window = loaded
+    panel = window.training_panel
+    i = panel.algorithm_box.findData("picky-bpe")
+    panel.algorithm_box.setCurrentIndex(i)
+    assert panel.tau_spin.isVisibleTo(panel) and panel.tau_spin.value() == pytest.approx(0.9)
+    panel.tau_spin.setValue(0.8)
+    panel.vocab_spin.setValue(400)
+    assert panel.options().extra == {"tau": 0.8}
+    with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS) as blocker:
+        window.train_action.trigger()
+    tok = blocker.args[0]
+    model = tok.model
+    assert type(model).__name__ == "PickyBPE" and model.tau == 0.8 and model.removals
+    assert panel.merge_model.rowCount() == len(model.merges)
+    run = window.state.runs[-1]
+    assert algorithm_label(run) == "PickyBPE τ=0.8"
+    # the slider's cut is the model after the first step that reaches the size, not a prefix
+    size = (jobs.min_vocab_size(tok) + model.vocab_size) // 2
+    cut = jobs.truncate_tokenizer(tok, size)
+    assert cut.model.vocab_size == size
+    assert cut.model.merges == model.merges[: model.step_for_size(size)]
+    assert cut.encode("영화 정말").tokens
+    # other algorithms do not show τ
+    panel.algorithm_box.setCurrentIndex(panel.algorithm_box.findData("bpe"))
+    assert not panel.tau_spin.isVisibleTo(panel)
