@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import sys
 import time
 from collections.abc import Callable
@@ -469,6 +470,15 @@ def _add_encode_options(p: argparse.ArgumentParser) -> None:
         "--sample", action="store_true", help="unigram: one sampled segmentation (subword regularization)"
     )
     p.add_argument("--alpha", type=float, help="unigram: sampling sharpness for --sample (0.1)")
+    p.add_argument(
+        "--dropout",
+        type=float,
+        metavar="P",
+        help="BPE: BPE-dropout, each merge skipped with probability P (as tokenizers' BPE(dropout=P))",
+    )
+    p.add_argument(
+        "--seed", type=int, metavar="N", help="with --dropout or --sample: seed the draws (reproducible)"
+    )
     _add_subword_nmt_options(p)
 
 
@@ -561,6 +571,7 @@ def _encode_unigram_alternatives(tokenizer, texts: list[str], args: argparse.Nam
     if args.nbest is not None and args.nbest < 1:
         raise SubwordError("--nbest must be at least 1")
     words = [[p.normalized for p in tokenizer.pieces(text)] for text in texts]
+    rng = random.Random(args.seed) if args.seed is not None else None
     for text, pieces in zip(texts, words):
         if args.nbest is not None:
             for tokens, score in model.nbest_words(pieces, args.nbest):
@@ -571,7 +582,7 @@ def _encode_unigram_alternatives(tokenizer, texts: list[str], args: argparse.Nam
                     else f"{score:10.4f}  " + " ".join(tokens) + "\n"
                 )
         else:
-            tokens = [t.value for p in pieces for t in model.sample(p, args.alpha)]
+            tokens = [t.value for p in pieces for t in model.sample(p, args.alpha, rng)]
             sys.stdout.write(
                 json.dumps({"text": text, "tokens": tokens}, ensure_ascii=False) + "\n"
                 if args.json
@@ -600,7 +611,23 @@ def _cmd_encode(args: argparse.Namespace) -> int:
         # subtle: inf would make every piece but the best weigh nothing and print an empty line; NaN compares false
         if not (math.isfinite(args.alpha) and args.alpha > 0):
             raise SubwordError(f"--alpha must be a finite number greater than 0, not {args.alpha}")
+    if args.seed is not None and args.dropout is None and not args.sample:
+        raise SubwordError("--seed only applies to --dropout and --sample")
+    if args.dropout is not None:
+        # subtle: NaN compares false both ways, so the range is written as a positive test
+        if not 0.0 <= args.dropout <= 1.0:
+            raise SubwordError(f"--dropout must be a probability between 0 and 1, not {args.dropout}")
+        if args.nbest is not None or args.sample:
+            raise SubwordError("--dropout cannot be combined with --nbest or --sample")
+        if args.workers is not None and args.workers > 1:
+            raise SubwordError("--dropout draws in one process: --workers must be 1")
+        args.workers = 1
     tokenizer = load_model_path(args.model, args.pattern, args.lowercase)
+    if args.dropout is not None:
+        with_dropout = getattr(tokenizer.model, "with_dropout", None)
+        if with_dropout is None:
+            raise SubwordError(f"--dropout needs a BPE model, not {type(tokenizer.model).__name__}")
+        tokenizer.model = with_dropout(args.dropout, args.seed)
     if args.allow_special:
         tokenizer.encode_special_tokens = False
     if args.ids:
