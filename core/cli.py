@@ -30,7 +30,7 @@ from pathlib import Path
 
 from core import __version__
 from core.errors import FormatError, SubwordError
-from core.events import MergeEvent, Progress, TrainingStopped, Warning_, drain
+from core.events import MergeEvent, Progress, StageStarted, TrainingStopped, Warning_, drain
 from core.training import TRAINERS, TrainOptions
 
 EXIT_ERROR = 1
@@ -80,6 +80,12 @@ class ProgressBar:
             self._show(event.phase, event.done, event.total, _unit(event.phase))
         elif isinstance(event, MergeEvent):  # (a subclass)
             self._show("merges", event.vocab_size, self.target or event.vocab_size, "tokens")
+        elif isinstance(event, StageStarted) and event.stage > 1:
+            self.close()
+            print(
+                f"stage {event.stage}: {event.description} (from {event.vocab_size:,} tokens)",
+                file=self.stream,
+            )
         elif isinstance(event, TrainingStopped):
             self.close()
             print(
@@ -152,8 +158,9 @@ def _add_train_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--pre-tokenizer",
         help="whitespace, whitespace-split, bert, gpt2, bytelevel, metaspace, none, "
-        "ko-morph (Korean morphemes, kiwipiepy), ja-morph (Japanese morphemes, SudachiPy) "
-        "(default depends on the algorithm)",
+        "ko-morph (Korean morphemes, kiwipiepy), ja-morph (Japanese morphemes, SudachiPy); "
+        "superbpe: its stage-2 split rule, superbpe (numbers, punctuation runs, extra spaces) or "
+        "superbpe-unsplit (none) (default depends on the algorithm)",
     )
     p.add_argument(
         "--normalizer",
@@ -221,6 +228,24 @@ def _add_algorithm_options(p: argparse.ArgumentParser) -> None:
         help="wordpiece: merge score, count(ab)/(count(a)count(b)) as the Hugging Face course "
         "explains WordPiece (default) or the pair count as tokenizers' WordPieceTrainer",
     )
+    p.add_argument(
+        "--transition",
+        type=int,
+        metavar="T",
+        help="superbpe: vocabulary size where stage 2 (superwords, across spaces) begins "
+        "(default: 90%% of --vocab-size)",
+    )
+    p.add_argument(
+        "--max-words",
+        type=int,
+        metavar="N",
+        help="superbpe: a superword holds at most N words (4, as the reference; 0: no limit)",
+    )
+    p.add_argument(
+        "--allow-colon-space",
+        action="store_true",
+        help="superbpe: let superwords hold ': ' (the reference refuses them)",
+    )
 
 
 # flag -> the algorithms that use it; given with another -a it is an error, not ignored.
@@ -229,6 +254,9 @@ ALGORITHM_FLAGS = {
     "--shrinking-factor": ("shrinking_factor", ("unigram",)),
     "--max-piece-length": ("max_piece_length", ("unigram",)),
     "--wordpiece-score": ("wordpiece_score", ("wordpiece",)),
+    "--transition": ("transition", ("superbpe",)),
+    "--max-words": ("max_words", ("superbpe",)),
+    "--allow-colon-space": ("allow_colon_space", ("superbpe",)),
 }
 
 
@@ -247,6 +275,11 @@ def _extra_options(args: argparse.Namespace) -> dict:
             extra[name] = getattr(args, name)
     if getattr(args, "wordpiece_score", None) is not None:
         extra["score"] = args.wordpiece_score
+    for name in ("transition", "max_words"):
+        if getattr(args, name, None) is not None:
+            extra[name] = getattr(args, name)
+    if getattr(args, "allow_colon_space", False):
+        extra["colon_rule"] = False
     return extra
 
 

@@ -31,6 +31,7 @@ from core.tokenizer import AddedToken, Tokenizer
 TRAINERS: dict[str, str] = {
     "bpe": "core.models.bpe.trainer:train_bpe",
     "bytelevel-bpe": "core.models.bpe.trainer:train_bpe",
+    "superbpe": "core.models.bpe.superbpe:train_superbpe",
     "wordpiece": "core.models.wordpiece.trainer:train_wordpiece",
     "unigram": "core.models.unigram.trainer:train_unigram",
 }
@@ -38,6 +39,7 @@ TRAINERS: dict[str, str] = {
 DEFAULT_PRE_TOKENIZER = {
     "bpe": "whitespace",
     "bytelevel-bpe": "bytelevel",
+    "superbpe": "superbpe",  # stage 2's pieces: the trainer cuts them again for stage 1
     "wordpiece": "bert",
     "unigram": "metaspace",
 }
@@ -55,11 +57,15 @@ ALGORITHM_EXTRAS: dict[str, tuple[str, ...]] = {
         "percent_to_remove",
     ),
     "wordpiece": ("score", "max_input_chars_per_word", "alphabet_order"),
+    "superbpe": ("transition", "max_words", "colon_rule"),
 }
+# The pre-tokenizers SuperBPE's stage 2 may use (its split rule): byte-level, not split at spaces.
+SUPERBPE_PRE_TOKENIZERS = ("superbpe", "superbpe-unsplit")
 
 DEFAULT_SPECIAL_TOKENS = {
     "bpe": ["<unk>"],
     "bytelevel-bpe": [],
+    "superbpe": [],
     "wordpiece": ["[UNK]"],
     "unigram": ["<unk>"],
 }
@@ -116,6 +122,15 @@ class TrainOptions(Record):
             raise ConfigError("minimum frequency cannot be negative")
         if self.algorithm == "bytelevel-bpe" and self.pre_tokenizer != "bytelevel":
             raise ConfigError("byte-level BPE needs the bytelevel pre-tokenizer")
+        if self.algorithm == "superbpe":
+            if self.pre_tokenizer not in SUPERBPE_PRE_TOKENIZERS:
+                raise ConfigError(
+                    f"SuperBPE's stage 2 splits with {' or '.join(SUPERBPE_PRE_TOKENIZERS)}, "
+                    f"not {self.pre_tokenizer!r}"
+                )
+            from core.models.bpe.superbpe import superbpe_settings
+
+            superbpe_settings(self)
         self._check_extra()
 
     def _check_extra(self) -> None:
@@ -142,7 +157,7 @@ class TrainOptions(Record):
 
     @property
     def byte_level(self) -> bool:
-        return self.algorithm == "bytelevel-bpe"
+        return self.algorithm in ("bytelevel-bpe", "superbpe")
 
     def to_dict(self) -> dict:
         return self._asdict()
@@ -224,7 +239,7 @@ def build_decoder(options: TrainOptions):
 
 
 def _base_decoder(options: TrainOptions):
-    if options.pre_tokenizer == "bytelevel":
+    if options.pre_tokenizer == "bytelevel" or options.byte_level:
         return _decoders().ByteLevel()
     if options.algorithm == "wordpiece":
         return _decoders().WordPiece(options.continuing_subword_prefix or "##")
