@@ -70,6 +70,7 @@ from subword_gui.tokens.render import TokenStyle, style_for
 ALGORITHM_LABELS = {
     "bpe": "BPE",
     "bytelevel-bpe": "Byte-level BPE",
+    "superbpe": "SuperBPE",
     "wordpiece": "WordPiece",
     "unigram": "Unigram",
 }
@@ -1334,7 +1335,7 @@ def _style_of_options(options: TrainOptions) -> TokenStyle:
     >>> _style_of_options(TrainOptions("bytelevel-bpe", 300)).byte_level
     True
     """
-    byte_level = options.algorithm == "bytelevel-bpe" or (options.pre_tokenizer or "") == "bytelevel"
+    byte_level = options.byte_level or (options.pre_tokenizer or "") == "bytelevel"
     return TokenStyle(
         byte_level=byte_level,
         prefix=options.continuing_subword_prefix or None,

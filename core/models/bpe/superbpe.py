@@ -127,9 +127,9 @@ def train_superbpe(word_counts: dict[str, int], options) -> Generator[object, No
 
     # -- stage 1: BPE on words, up to the transition ---------------------------------
     yield StageStarted(1, "subwords: BPE within words", 0, 0)
-    yield Progress("split words", 0, len(word_counts))
+    yield Progress("tokenize words", 0, len(word_counts))
     words = stage1_words(word_counts)
-    yield Progress("split words", len(word_counts), len(word_counts))
+    yield Progress("tokenize words", len(word_counts), len(word_counts))
     stage1 = learn_merges(words, options._replace(vocab_size=transition))
     while True:  # stage 1's events, but its end is not the training's
         try:
@@ -145,11 +145,11 @@ def train_superbpe(word_counts: dict[str, int], options) -> Generator[object, No
     id_to_token = [t for t, _ in sorted(token_to_id.items(), key=itemgetter(1))]
     yield StageStarted(2, "superwords: merges across spaces", len(merges), len(id_to_token))
     pieces = list(word_counts)
-    yield Progress("encode pieces", 0, len(pieces))
+    yield Progress("encode", 0, len(pieces))
     subwords = BPE(token_to_id, merges)
     encoded = subwords.tokenize_ids_batch(pieces)
     del subwords
-    yield Progress("encode pieces", len(pieces), len(pieces))
+    yield Progress("encode", len(pieces), len(pieces))
     from core.models.bpe import reference
 
     result = yield from reference.merge(
