@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import random
 import sys
 import time
 from collections.abc import Callable
@@ -30,7 +31,7 @@ from pathlib import Path
 
 from core import __version__
 from core.errors import FormatError, SubwordError
-from core.events import MergeEvent, Progress, TokenRemoved, TrainingStopped, Warning_, drain
+from core.events import MergeEvent, Progress, StageStarted, TokenRemoved, TrainingStopped, Warning_, drain
 from core.options import TrainOptions
 from core.training import TRAINERS
 
@@ -91,6 +92,12 @@ class ProgressBar:
             self._show(event.phase, event.done, event.total, _unit(event.phase))
         elif isinstance(event, MergeEvent):  # (a subclass)
             self._show("merges", event.vocab_size, self.target or event.vocab_size, "tokens")
+        elif isinstance(event, StageStarted) and event.stage > 1:
+            self.close()
+            print(
+                f"stage {event.stage}: {event.description} (from {event.vocab_size:,} tokens)",
+                file=self.stream,
+            )
         elif isinstance(event, TrainingStopped):
             self.close()
             removed = f"; {self.removed:,} tokens removed on the way" if self.removed else ""
@@ -164,8 +171,9 @@ def _add_train_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--pre-tokenizer",
         help="whitespace, whitespace-split, bert, gpt2, bytelevel, metaspace, none, "
-        "ko-morph (Korean morphemes, kiwipiepy), ja-morph (Japanese morphemes, SudachiPy) "
-        "(default depends on the algorithm)",
+        "ko-morph (Korean morphemes, kiwipiepy), ja-morph (Japanese morphemes, SudachiPy); "
+        "superbpe: its stage-2 split rule, superbpe (numbers, punctuation runs, extra spaces) or "
+        "superbpe-unsplit (none) (default depends on the algorithm)",
     )
     p.add_argument(
         "--normalizer",
@@ -240,6 +248,24 @@ def _add_algorithm_options(p: argparse.ArgumentParser) -> None:
         help="picky-bpe: remove a merged token once more than this share of its occurrences sit in "
         "one merge (intersection over self; default 0.9; 1 or more: plain BPE)",
     )
+    p.add_argument(
+        "--transition",
+        type=int,
+        metavar="T",
+        help="superbpe: vocabulary size where stage 2 (superwords, across spaces) begins "
+        "(default: 90%% of --vocab-size)",
+    )
+    p.add_argument(
+        "--max-words",
+        type=int,
+        metavar="N",
+        help="superbpe: a superword holds at most N words (4, as the reference; 0: no limit)",
+    )
+    p.add_argument(
+        "--allow-colon-space",
+        action="store_true",
+        help="superbpe: let superwords hold ': ' (the reference refuses them)",
+    )
 
 
 # flag -> the algorithms that use it; given with another -a it is an error, not ignored.
@@ -249,6 +275,9 @@ ALGORITHM_FLAGS = {
     "--max-piece-length": ("max_piece_length", ("unigram",)),
     "--wordpiece-score": ("wordpiece_score", ("wordpiece",)),
     "--tau": ("tau", ("picky-bpe",)),
+    "--transition": ("transition", ("superbpe",)),
+    "--max-words": ("max_words", ("superbpe",)),
+    "--allow-colon-space": ("allow_colon_space", ("superbpe",)),
 }
 
 
@@ -269,6 +298,11 @@ def _extra_options(args: argparse.Namespace) -> dict:
         extra["score"] = args.wordpiece_score
     if getattr(args, "tau", None) is not None:
         extra["tau"] = args.tau
+    for name in ("transition", "max_words"):
+        if getattr(args, name, None) is not None:
+            extra[name] = getattr(args, name)
+    if getattr(args, "allow_colon_space", False):
+        extra["colon_rule"] = False
     return extra
 
 
@@ -494,6 +528,15 @@ def _add_encode_options(p: argparse.ArgumentParser) -> None:
         "--sample", action="store_true", help="unigram: one sampled segmentation (subword regularization)"
     )
     p.add_argument("--alpha", type=float, help="unigram: sampling sharpness for --sample (0.1)")
+    p.add_argument(
+        "--dropout",
+        type=float,
+        metavar="P",
+        help="BPE: BPE-dropout, each merge skipped with probability P (as tokenizers' BPE(dropout=P))",
+    )
+    p.add_argument(
+        "--seed", type=int, metavar="N", help="with --dropout or --sample: seed the draws (reproducible)"
+    )
     _add_subword_nmt_options(p)
 
 
@@ -614,6 +657,7 @@ def _encode_unigram_alternatives(tokenizer, texts: list[str], args: argparse.Nam
     if args.nbest is not None and args.nbest < 1:
         raise SubwordError("--nbest must be at least 1")
     words = [[p.normalized for p in tokenizer.pieces(text)] for text in texts]
+    rng = random.Random(args.seed) if args.seed is not None else None
     for text, pieces in zip(texts, words):
         if args.nbest is not None:
             for tokens, score in model.nbest_words(pieces, args.nbest):
@@ -624,7 +668,7 @@ def _encode_unigram_alternatives(tokenizer, texts: list[str], args: argparse.Nam
                     else f"{score:10.4f}  " + " ".join(tokens) + "\n"
                 )
         else:
-            tokens = [t.value for p in pieces for t in model.sample(p, args.alpha)]
+            tokens = [t.value for p in pieces for t in model.sample(p, args.alpha, rng)]
             sys.stdout.write(
                 json.dumps({"text": text, "tokens": tokens}, ensure_ascii=False) + "\n"
                 if args.json
@@ -653,7 +697,23 @@ def _cmd_encode(args: argparse.Namespace) -> int:
         # subtle: inf would make every piece but the best weigh nothing and print an empty line; NaN compares false
         if not (math.isfinite(args.alpha) and args.alpha > 0):
             raise SubwordError(f"--alpha must be a finite number greater than 0, not {args.alpha}")
+    if args.seed is not None and args.dropout is None and not args.sample:
+        raise SubwordError("--seed only applies to --dropout and --sample")
+    if args.dropout is not None:
+        # subtle: NaN compares false both ways, so the range is written as a positive test
+        if not 0.0 <= args.dropout <= 1.0:
+            raise SubwordError(f"--dropout must be a probability between 0 and 1, not {args.dropout}")
+        if args.nbest is not None or args.sample:
+            raise SubwordError("--dropout cannot be combined with --nbest or --sample")
+        if args.workers is not None and args.workers > 1:
+            raise SubwordError("--dropout draws in one process: --workers must be 1")
+        args.workers = 1
     tokenizer = load_model_path(args.model, args.pattern, args.lowercase)
+    if args.dropout is not None:
+        with_dropout = getattr(tokenizer.model, "with_dropout", None)
+        if with_dropout is None:
+            raise SubwordError(f"--dropout needs a BPE model, not {type(tokenizer.model).__name__}")
+        tokenizer.model = with_dropout(args.dropout, args.seed)
     if args.allow_special:
         tokenizer.encode_special_tokens = False
     if args.ids:

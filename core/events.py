@@ -74,6 +74,22 @@ class TokenRemoved(NamedTuple):
 
 
 @frozen_record
+class StageStarted(NamedTuple):
+    """A trainer of several stages begins one: SuperBPE's stage 2 (superwords) follows stage 1
+    (subwords). ``after_step`` is the number of merges made before it, ``vocab_size`` the size
+    reached then; the merge log marks the place.
+
+    >>> StageStarted(2, "superwords: merges across spaces", 7000, 8000).after_step
+    7000
+    """
+
+    stage: int
+    description: str
+    after_step: int
+    vocab_size: int
+
+
+@frozen_record
 class UnigramRound(NamedTuple):
     """One EM round or pruning round of the Unigram trainer.
 

@@ -26,12 +26,13 @@ from core.pre_tokenizers import pre_tokenizer_from_name
 from core.records import Record
 
 # The algorithms a TrainOptions may name (core.training.TRAINERS has a trainer for each).
-ALGORITHMS: tuple[str, ...] = ("bpe", "bytelevel-bpe", "picky-bpe", "wordpiece", "unigram")
+ALGORITHMS: tuple[str, ...] = ("bpe", "bytelevel-bpe", "picky-bpe", "superbpe", "wordpiece", "unigram")
 
 DEFAULT_PRE_TOKENIZER = {
     "bpe": "whitespace",
     "bytelevel-bpe": "bytelevel",
     "picky-bpe": "metaspace",  # the reference's words are "▁" + each space-separated word
+    "superbpe": "superbpe",  # stage 2's pieces: the trainer cuts them again for stage 1
     "wordpiece": "bert",
     "unigram": "metaspace",
 }
@@ -50,12 +51,16 @@ ALGORITHM_EXTRAS: dict[str, tuple[str, ...]] = {
     ),
     "wordpiece": ("score", "max_input_chars_per_word", "alphabet_order"),
     "picky-bpe": ("tau",),
+    "superbpe": ("transition", "max_words", "colon_rule"),
 }
+# The pre-tokenizers SuperBPE's stage 2 may use (its split rule): byte-level, not split at spaces.
+SUPERBPE_PRE_TOKENIZERS = ("superbpe", "superbpe-unsplit")
 
 DEFAULT_SPECIAL_TOKENS = {
     "bpe": ["<unk>"],
     "bytelevel-bpe": [],
     "picky-bpe": ["<unk>"],
+    "superbpe": [],
     "wordpiece": ["[UNK]"],
     "unigram": ["<unk>"],
 }
@@ -64,6 +69,32 @@ DEFAULT_SPECIAL_TOKENS = {
 # PickyBPE's threshold τ when none is given: the reference README's example
 # (pchizhov/picky_bpe: `bpe_trainer.py ... --threshold 0.9`).
 PICKY_TAU = 0.9
+
+
+DEFAULT_MAX_WORDS = 4  # the reference's "mw4"
+
+
+def superbpe_settings(options) -> tuple[int, int, bool]:
+    """``(transition, max_words, colon_rule)`` from ``options.extra``; ConfigError if out of range.
+
+    >>> superbpe_settings(TrainOptions("superbpe", vocab_size=1000, extra={"transition": 800}))
+    (800, 4, True)
+    """
+    extra = options.extra
+    t = extra.get("transition")
+    if t is None:
+        t = options.vocab_size * 9 // 10  # (the paper's default for 200k is t = 180k: 90 %)
+    if isinstance(t, bool) or not isinstance(t, int) or not 0 < t <= options.vocab_size:
+        raise ConfigError(
+            f"the SuperBPE transition must be a vocabulary size from 1 to {options.vocab_size:,}, not {t!r}"
+        )
+    max_words = extra.get("max_words", DEFAULT_MAX_WORDS)
+    if isinstance(max_words, bool) or not isinstance(max_words, int) or max_words < 0:
+        raise ConfigError(f"the SuperBPE word limit must be a whole number >= 0 (0: none), not {max_words!r}")
+    colon = extra.get("colon_rule", True)
+    if not isinstance(colon, bool):
+        raise ConfigError(f"the SuperBPE colon rule is on or off (True/False), not {colon!r}")
+    return t, max_words, colon
 
 
 def picky_tau(extra: dict) -> float:
@@ -131,6 +162,13 @@ class TrainOptions(Record):
             raise ConfigError("minimum frequency cannot be negative")
         if self.algorithm == "bytelevel-bpe" and self.pre_tokenizer != "bytelevel":
             raise ConfigError("byte-level BPE needs the bytelevel pre-tokenizer")
+        if self.algorithm == "superbpe":
+            if self.pre_tokenizer not in SUPERBPE_PRE_TOKENIZERS:
+                raise ConfigError(
+                    f"SuperBPE's stage 2 splits with {' or '.join(SUPERBPE_PRE_TOKENIZERS)}, "
+                    f"not {self.pre_tokenizer!r}"
+                )
+            superbpe_settings(self)
         self._check_extra()
 
     def _check_extra(self) -> None:
@@ -159,7 +197,7 @@ class TrainOptions(Record):
 
     @property
     def byte_level(self) -> bool:
-        return self.algorithm == "bytelevel-bpe"
+        return self.algorithm in ("bytelevel-bpe", "superbpe")
 
     def to_dict(self) -> dict:
         return self._asdict()
@@ -196,7 +234,7 @@ def build_decoder(options: TrainOptions):
 
 
 def _base_decoder(options: TrainOptions):
-    if options.pre_tokenizer == "bytelevel":
+    if options.pre_tokenizer == "bytelevel" or options.byte_level:
         return _decoders().ByteLevel()
     if options.algorithm == "wordpiece":
         return _decoders().WordPiece(options.continuing_subword_prefix or "##")

@@ -42,6 +42,18 @@ WHITESPACE_PATTERN = r"\w+|[^\w\s]+"
 _BERT_PUNCT = r"\p{P}!-/:-@\[-`{-~"
 BERT_PATTERN = rf"[^\p{{White_Space}}{_BERT_PUNCT}]+|[{_BERT_PUNCT}]"
 
+# SuperBPE (Liu et al., 2025), as its reference trainer (github.com/PythonNut/superbpe,
+# scripts/train_tokenizer.sh and extend_tokenizer.sh) spells them: stage 1 splits words, numbers
+# in threes, punctuation and whitespace; stage 2 (and the trained tokenizer) only isolates numbers
+# in threes, runs of two or more punctuation characters and the spaces before a space, so a piece
+# holds several words and the merges of stage 2 cross spaces.
+SUPERBPE_STAGE1_PATTERN = (
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"
+    r"|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"
+    r"|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+"
+)
+SUPERBPE_STAGE2_PATTERN = r"\p{N}{1,3}| ?[^\s\p{L}\p{N}]{2,}[\r\n/]*| +(?!\S)"
+
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
 
 
@@ -627,6 +639,27 @@ def _japanese_morphemes() -> PreTokenizer:
     return _defined_above(MORPHEME_SPLIT)("ja")
 
 
+def superbpe_stage2() -> PreTokenizer:
+    """SuperBPE's stage 2 and its tokenizer: :data:`SUPERBPE_STAGE2_PATTERN` (isolated), then
+    bytes, no other split (the reference's tokenizer.json: ``Split`` then ``ByteLevel`` without
+    its regex).
+
+        >>> superbpe_stage2().split_words("by the way, 2025...")
+        ['byĠtheĠway,Ġ', '202', '5', '...']
+    """
+    return Sequence(
+        [
+            Split({"Regex": SUPERBPE_STAGE2_PATTERN}, "Isolated"),
+            ByteLevel(add_prefix_space=False, use_regex=False),
+        ]
+    )
+
+
+def superbpe_unsplit() -> PreTokenizer:
+    """SuperBPE's stage 2 without any split: each line (after the normalizer) is one piece of bytes."""
+    return ByteLevel(add_prefix_space=False, use_regex=False)
+
+
 # Names accepted on the command line and in the GUI (a class or a factory of no arguments).
 PRE_TOKENIZER_NAMES: dict[str, type] = {
     "whitespace": Whitespace,
@@ -640,6 +673,8 @@ PRE_TOKENIZER_NAMES: dict[str, type] = {
     "none": NoSplit,
     "ko-morph": _korean_morphemes,  # core.morphemes: kiwipiepy
     "ja-morph": _japanese_morphemes,  # core.morphemes: SudachiPy
+    "superbpe": superbpe_stage2,  # SuperBPE's stage 2 (the default of --algorithm superbpe)
+    "superbpe-unsplit": superbpe_unsplit,
 }
 
 # `"type"` tags of tokenizer.json.

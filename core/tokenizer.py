@@ -506,7 +506,8 @@ class Tokenizer:
         ):
             from core.encode_chunks import ChunkPlan
 
-            plan = ChunkPlan.build(self)
+            # a model that draws at random (BPE-dropout) must meet every chunk afresh: no cache
+            plan = ChunkPlan.build(self) if getattr(self.model, "deterministic", True) else None
             self._chunks = (plan, self.model, self.normalizer, self.pre_tokenizer, self._norm_re)
         return plan
 
@@ -836,6 +837,8 @@ class _IdsPlan:
     @classmethod
     def build(cls, tok: Tokenizer, key: tuple) -> _IdsPlan:
         model = tok.model
+        if not getattr(model, "deterministic", True):  # random tokens (BPE-dropout): no cache of ids
+            return cls(key, None, None, None)
         piece_ids = getattr(model, "tokenize_ids", None)
         if piece_ids is None:
 

@@ -31,6 +31,7 @@ TRAINERS: dict[str, str] = {
     "bpe": "core.models.bpe.trainer:train_bpe",
     "bytelevel-bpe": "core.models.bpe.trainer:train_bpe",
     "picky-bpe": "core.models.bpe.picky:train_picky_bpe",
+    "superbpe": "core.models.bpe.superbpe:train_superbpe",
     "wordpiece": "core.models.wordpiece.trainer:train_wordpiece",
     "unigram": "core.models.unigram.trainer:train_unigram",
 }

@@ -74,6 +74,7 @@ ALGORITHM_LABELS = {
     "bpe": "BPE",
     "bytelevel-bpe": "Byte-level BPE",
     "picky-bpe": "PickyBPE",
+    "superbpe": "SuperBPE",
     "wordpiece": "WordPiece",
     "unigram": "Unigram",
 }
@@ -1363,7 +1364,7 @@ def _style_of_options(options: TrainOptions) -> TokenStyle:
     >>> _style_of_options(TrainOptions("bytelevel-bpe", 300)).byte_level
     True
     """
-    byte_level = options.algorithm == "bytelevel-bpe" or (options.pre_tokenizer or "") == "bytelevel"
+    byte_level = options.byte_level or (options.pre_tokenizer or "") == "bytelevel"
     return TokenStyle(
         byte_level=byte_level,
         prefix=options.continuing_subword_prefix or None,

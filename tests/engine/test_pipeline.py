@@ -133,6 +133,14 @@ HF_PRE_TOKENIZERS = {
     "metaspace": lambda: hf_pre.Metaspace(),
     "punctuation": lambda: hf_pre.Punctuation(),
     "digits": lambda: hf_pre.Digits(individual_digits=False),
+    # SuperBPE's stage 2, as its reference writes it in tokenizer.json
+    "superbpe": lambda: hf_pre.Sequence(
+        [
+            hf_pre.Split(Regex(ours_pre.SUPERBPE_STAGE2_PATTERN), behavior="isolated"),
+            hf_pre.ByteLevel(add_prefix_space=False, use_regex=False),
+        ]
+    ),
+    "superbpe-unsplit": lambda: hf_pre.ByteLevel(add_prefix_space=False, use_regex=False),
 }
 OURS_EXTRA = {"bytelevel-prefix": lambda: ours_pre.ByteLevel(add_prefix_space=True)}
 HF_EXTRA = {"bytelevel-prefix": lambda: hf_pre.ByteLevel(add_prefix_space=True)}
@@ -178,7 +186,7 @@ def _check_spans(name: str, pre, text: str) -> None:
             continue
         assert previous_end <= start <= end <= len(text), (pieces, text)
         previous_end = end
-        if isinstance(pre, ours_pre.ByteLevel):
+        if isinstance(pre, ours_pre.ByteLevel) or name == "superbpe":
             # byte characters map back to the UTF-8 of the span; the prefix space spans text[0]
             decoded = chars_to_bytes(piece).decode("utf-8")
             assert decoded == original or (prefixed and i == 0 and decoded == " " + original)
@@ -194,7 +202,7 @@ def _check_spans(name: str, pre, text: str) -> None:
         assert all(ours_pre_is_space(g) for g in gaps), (gaps, text)
     elif name in ("gpt2", "punctuation", "digits", "none"):
         assert joined == text
-    elif name.startswith("bytelevel"):
+    elif name.startswith(("bytelevel", "superbpe")):
         decoded = chars_to_bytes(joined).decode("utf-8")
         assert decoded == text or decoded == " " + text
     elif name == "metaspace":

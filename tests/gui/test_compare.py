@@ -288,7 +288,7 @@ def test_each_columns_differing_tokens_are_counted_by_one_rule(qtbot, tmp_path):
     """One token over a character beside byte pieces of it: one column said 0 differing tokens
     while the other had more tokens and also said 0 (or 2) (issue 29, item 6). The columns share
     as many tokens, so each one's differing tokens are its tokens less the same number."""
-    from core.training import pre_tokenize_lines
+    from core.options import pre_tokenize_lines
     from tests.gui.conftest import make_lines
 
     def trained(algorithm, size):

@@ -191,8 +191,8 @@ def engine_phases(tmp_path) -> set[str]:
         if isinstance(event, Progress | UnigramRound):
             seen.add(event.phase)
 
-    for algorithm in ("bpe", "bytelevel-bpe", "wordpiece", "unigram"):
-        options = TrainOptions(algorithm, vocab_size=40 if algorithm == "unigram" else 60)
+    for algorithm in ("bpe", "bytelevel-bpe", "superbpe", "wordpiece", "unigram"):
+        options = TrainOptions(algorithm, vocab_size={"unigram": 40, "superbpe": 300}.get(algorithm, 60))
         counts = drain(count_words([corpus], options), collect)
         drain(train_from_counts(counts.words, options), collect)
     return seen

@@ -11,9 +11,10 @@ from PySide6.QtWidgets import QFileDialog
 
 from core.events import drain
 from core.models.bpe.model import BPE
+from core.options import TrainOptions, pre_tokenize_lines
 from core.pre_tokenizers import Whitespace
 from core.tokenizer import Tokenizer
-from core.training import TrainOptions, pre_tokenize_lines, train_from_counts
+from core.training import train_from_counts
 from tests.gui.conftest import make_lines
 
 TEXT = "Hello world, 철수는 치킨을 먹고 👩🏽‍💻"

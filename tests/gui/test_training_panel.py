@@ -185,7 +185,9 @@ def test_held_out_curve(qtbot, loaded, small_corpus):
     assert points[-1].chars_per_token == pytest.approx(s.chars_per_token)
 
 
-@pytest.mark.parametrize("algorithm, vocab", [("bytelevel-bpe", 300), ("wordpiece", 150), ("unigram", 120)])
+@pytest.mark.parametrize(
+    "algorithm, vocab", [("bytelevel-bpe", 300), ("superbpe", 400), ("wordpiece", 150), ("unigram", 120)]
+)
 def test_other_algorithms_train_through_the_panel(qtbot, loaded, algorithm, vocab):
     if algorithm not in available_algorithms():
         pytest.skip(f"the {algorithm} trainer is not in this checkout")

@@ -21,13 +21,26 @@ questions: ``truncated(vocab_size)`` cuts it to its first merges without
 retraining, ``explain(piece)`` lists the merges applied, ``merge_parts(token)``
 says how a token was built.
 
-Leaves out: BPE-dropout (``dropout`` is kept in files but never applied).
+**BPE-dropout** (Provilkov et al., 2020, "BPE-Dropout: Simple and Effective Subword
+Regularization"): with ``dropout=p`` step 3 skips each candidate merge it takes from the heap
+with probability p, as `tokenizers`' ``BPE(dropout=p)`` does: a skipped candidate waits aside
+and goes back into the heap when a later candidate is not skipped (a stale one included); the
+candidates still aside when the heap runs dry are never applied, so p=1 leaves the characters.
+A model with dropout is random: nothing is cached (:attr:`deterministic` is False, and the
+tokenizer's chunk and id caches stand aside), and ``ignore_merges`` is not consulted (as in
+`tokenizers`, whose dropout path goes straight to the merges). Unlike `tokenizers` (thread-local
+randomness) the draws come from one ``random.Random(seed)`` per model: a seed reproduces them.
+
+    >>> drop = BPE({"u": 0, "g": 1, "ug": 2}, [("u", "g")], dropout=1.0)
+    >>> [t.value for t in drop.tokenize("ug")]
+    ['u', 'g']
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
+import random
 from collections.abc import Iterable
 from functools import cached_property
 from typing import NamedTuple
@@ -148,6 +161,7 @@ class BPE(VocabLookup):
         fuse_unk: bool = False,
         ignore_merges: bool = False,
         dropout: float | None = None,
+        seed: int | None = None,
     ):
         self.vocab: dict[str, int] = dict(vocab)
         self.merges: list[tuple[str, str]] = [(a, b) for a, b in merges]
@@ -157,7 +171,13 @@ class BPE(VocabLookup):
         self.byte_fallback = bool(byte_fallback)
         self.fuse_unk = bool(fuse_unk)
         self.ignore_merges = bool(ignore_merges)
+        if dropout is not None and (
+            isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not 0.0 <= dropout <= 1.0
+        ):
+            raise ConfigError(f"BPE dropout must be a probability between 0 and 1, not {dropout!r}")
         self.dropout = dropout
+        self.seed = seed
+        self._rng = random.Random(seed)  # (dropout's draws: one stream per model, seeded)
         self._id_to_token: dict[int, str] = {i: t for t, i in self.vocab.items()}
         if len(self._id_to_token) != len(self.vocab):
             raise ConfigError("the vocabulary gives the same id to two tokens")
@@ -221,6 +241,25 @@ class BPE(VocabLookup):
         """The smallest size :meth:`truncated` can cut to: the base tokens."""
         return len(self.vocab) - len(self._made_by)
 
+    @property
+    def deterministic(self) -> bool:
+        """False when encoding draws at random (dropout above 0): callers must not cache its tokens."""
+        return not self.dropout
+
+    def with_dropout(self, dropout: float | None, seed: int | None = None) -> BPE:
+        """A copy of this model that encodes with BPE-dropout ``dropout`` (None or 0: none),
+        its draws seeded with ``seed``.
+
+            >>> bpe = BPE({"u": 0, "g": 1, "ug": 2}, [("u", "g")])
+            >>> [t.value for t in bpe.with_dropout(1.0).tokenize("ug")], bpe.dropout
+            (['u', 'g'], None)
+        """
+        return BPE(
+            self.vocab, self.merges, self.unk_token, self.continuing_subword_prefix,
+            self.end_of_word_suffix, self.byte_fallback, self.fuse_unk, self.ignore_merges,
+            dropout, seed,
+        ).prepared()  # fmt: skip
+
     # -- encoding ---------------------------------------------------------------
     def tokenize(self, piece: str) -> list[Token]:
         """Tokens of one pre-token; ``start``/``end`` index its characters. Never raises."""
@@ -228,6 +267,8 @@ class BPE(VocabLookup):
 
     def _spans(self, piece: str) -> Spans:
         """``(ids, tokens, starts, ends)`` of one pre-token, through the cache."""
+        if self.dropout:
+            return self._sampled_spans(piece)
         cached = self._cache.get(piece)
         if cached is None:
             cached = self._reused(piece)
@@ -252,12 +293,27 @@ class BPE(VocabLookup):
             self._cache[piece] = found
         return found
 
+    def _sampled_spans(self, piece: str) -> Spans:
+        """:meth:`_spans` with dropout: merged afresh on every call, never cached."""
+        symbols = self._initial_symbols(piece)
+        self._merge_all(symbols, None, self.dropout)
+        kept = [s for s in symbols if s[0] is not None]
+        id_to_token = self._id_to_token
+        return (
+            tuple(s[0] for s in kept),
+            tuple(id_to_token[s[0]] for s in kept),
+            tuple(s[1] for s in kept),
+            tuple(s[2] for s in kept),
+        )
+
     def tokenize_ids(self, piece: str) -> list[int]:
         """The ids of :meth:`tokenize` (the ids fast path: no offsets, no Token objects).
 
         >>> BPE({"<unk>": 0, "g": 1, "p": 2, "u": 3, "ug": 4}, [("u", "g")], unk_token="<unk>").tokenize_ids("pug")
         [2, 4]
         """
+        if self.dropout:
+            return list(self._sampled_spans(piece)[0])
         if self.ignore_merges and piece in self.vocab:
             return [self.vocab[piece]]
         ids = self._symbol_ids(piece)
@@ -310,6 +366,8 @@ class BPE(VocabLookup):
         >>> BPE({"<unk>": 0, "g": 1, "p": 2, "u": 3, "ug": 4}, [("u", "g")], unk_token="<unk>").tokenize_ids_batch(["pug", "g"])
         [[2, 4], [1]]
         """
+        if self.dropout:
+            return [list(self._sampled_spans(p)[0]) for p in pieces]
         vocab, symbol_ids = self.vocab, self._symbol_ids
         out: list[list[int] | None] = []
         todo: list[list[int]] = []  # the symbols of each piece that needs merging
@@ -392,6 +450,8 @@ class BPE(VocabLookup):
         garbage collector, and a cache of 100,000 words of Token objects made each of its
         full collections walk several hundred thousand objects more.
         """
+        if self.dropout:
+            return list(map(self._sampled_spans, pieces))
         cache, vocab = self._cache, self.vocab
         plain = self.continuing_subword_prefix is None and self.end_of_word_suffix is None
         out: list[Spans | None] = []
@@ -547,12 +607,17 @@ class BPE(VocabLookup):
                 unk_open = True
         return out
 
-    def _merge_all(self, symbols: list[list], steps: list[MergeStep] | None) -> None:
-        """Step 3, in place: a heap of (rank, position) over a linked list of symbols."""
+    def _merge_all(
+        self, symbols: list[list], steps: list[MergeStep] | None, dropout: float | None = None
+    ) -> None:
+        """Step 3, in place: a heap of (rank, position) over a linked list of symbols.
+
+        With ``dropout`` each candidate popped is skipped with that probability (see the module).
+        """
         n = len(symbols)
         if n < 2:
             return
-        if steps is None and n > _SHORT_PIECE:
+        if steps is None and n > _SHORT_PIECE and not dropout:
             # a long piece (a pasted word): the compiled merge, then each token's span from
             # the first and last of the symbols it joined
             import numpy as np
@@ -577,8 +642,19 @@ class BPE(VocabLookup):
             if r is not None:
                 heap.append((r[0], i, r[1]))
         heapq.heapify(heap)
+        draw = self._rng.random if dropout else None
+        skipped: list[tuple[int, int, int]] = []
         while heap:
             rank, i, new_id = heapq.heappop(heap)
+            if draw is not None:
+                # subtle: as `tokenizers`' Word::merge_all: the draw comes before the staleness
+                # checks, and the candidates set aside return as soon as one is not skipped
+                if draw() < dropout:
+                    skipped.append((rank, i, new_id))
+                    continue
+                for entry in skipped:
+                    heapq.heappush(heap, entry)
+                skipped.clear()
             if not alive[i]:
                 continue
             j = nxt[i]
@@ -770,6 +846,7 @@ class BPE(VocabLookup):
             self.fuse_unk,
             self.ignore_merges,
             self.dropout,
+            self.seed,
         )
 
     # -- serialization -------------------------------------------------------------

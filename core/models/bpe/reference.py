@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter, defaultdict
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from operator import add, itemgetter
 
 from core.events import MergeEvent, Progress
@@ -149,14 +149,18 @@ def _rank(pair: str) -> int:
 
 
 def merge(words: list[str], counts: list[int], id_to_token: list[str], token_to_id: dict[str, int],
-          prefix: str, vocab_size: int, min_frequency: int,
-          merges: list[tuple[str, str]]) -> Generator[Progress | MergeEvent, None, int]:  # fmt: skip
+          prefix: str, vocab_size: int, min_frequency: int, merges: list[tuple[str, str]],
+          first_step: int = 0, refuse: Callable[[str], bool] | None = None,
+          ) -> Generator[Progress | MergeEvent, None, int]:  # fmt: skip
     """Steps 3 and 4 of ``core.models.bpe.trainer``: ``Progress("count pairs", n, n)`` once the pairs are
     counted, then one :class:`MergeEvent` per merge (also appended to ``merges``); returns why it
     stopped (a ``STOP_*``).
 
     ``words`` (id strings, rewritten in place) and ``counts`` are the words and how often each
-    occurs; ``id_to_token`` and ``token_to_id`` grow with every new token.
+    occurs; ``id_to_token`` and ``token_to_id`` grow with every new token. The words may start
+    from any tokens (SuperBPE's stage 2 starts from stage 1's): events then number from
+    ``first_step + 1``. ``refuse(new token)`` true drops the pair at the top without merging it
+    (its entry is gone; a later gain pushes it again, to be refused again).
     """
     # -- step 3: pair counts, and the words each pair occurs in (increasing, once each)
     # subtle: map(add, w, w[1:]) builds a word's pairs in C; words of equal count are counted
@@ -185,7 +189,7 @@ def merge(words: list[str], counts: list[int], id_to_token: list[str], token_to_
     heapq.heapify(heap)
     # the words where a pair gained occurrences during one merge, in order of first gain
     where: defaultdict[str, list[int]] = defaultdict(list)
-    step = 0
+    step = first_step
     yield Progress("count pairs", len(words), len(words))
 
     heappop, heappush = heapq.heappop, heapq.heappush
@@ -229,6 +233,8 @@ def merge(words: list[str], counts: list[int], id_to_token: list[str], token_to_
         left, right = id_to_token[ord(a)], id_to_token[ord(b)]
         piece = right[len(prefix) :] if prefix and right.startswith(prefix) else right
         new_token = left + piece
+        if refuse is not None and refuse(new_token):
+            continue
         new_id = token_to_id.get(new_token)
         fresh = new_id is None  # a new token: no word holds it yet
         if new_id is None:

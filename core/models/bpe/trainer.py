@@ -46,7 +46,7 @@ winning a tie; prefixed/suffixed forms get ids in code-point order.
 
 ``vocab_size`` counts special tokens and the alphabet, as in ``tokenizers``.
 
-Leaves out: ``max_token_length`` and BPE-dropout.
+Leaves out: ``max_token_length``. (BPE-dropout is an encoding option: ``core/models/bpe/model.py``.)
 """
 
 from __future__ import annotations
