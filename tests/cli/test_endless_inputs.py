@@ -14,7 +14,8 @@ import core.encode_parallel
 import core.limits
 from core.events import drain
 from core.formats.hf_json import save_tokenizer_json
-from core.training import TrainOptions, train_from_counts
+from core.options import TrainOptions
+from core.training import train_from_counts
 from tests.cli_helpers import assert_one_line_error, run
 
 ROOT = Path(__file__).resolve().parents[2]
