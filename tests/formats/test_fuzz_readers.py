@@ -40,7 +40,7 @@ from core.training import train_from_counts
 
 LINES = ["hug pug pun bun hugs the cat sat", "low lower newest widest", "철수는 밥을 먹었다 😀"] * 8
 PROBE = "hug pugs 철수 😀 the  cat\n"
-SECONDS = 10  # per example: opening and encoding a tiny file takes milliseconds
+SECONDS = 30  # per example: opening and encoding a tiny file takes milliseconds (on a busy machine, more)
 MEMORY_BYTES = 1 << 30  # the address space an example may add
 EXAMPLES = int(os.environ.get("SUBWORD_FUZZ_EXAMPLES", "25"))
 

@@ -12,7 +12,7 @@ from core.events import MergeEvent
 from core.formats.detect import convert, open_tokenizer
 from core.formats.merge_log import merge_log_jsonl
 from core.formats.project import TrainingLog, TrainingRecord, load_training_log, save_project
-from core.models.bpe import BPE
+from core.models.bpe.model import BPE
 from core.tokenizer import Tokenizer
 from tests.cli_helpers import assert_one_line_error, run
 
