@@ -39,7 +39,16 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "ko-movie-reviews.txt"
-NAMES = ["bpe", "bytelevel-bpe", "wordpiece", "unigram", "tiktoken-gpt2", "sp-bpe", "sp-unigram"]
+NAMES = [
+    "bpe",
+    "bytelevel-bpe",
+    "wordpiece",
+    "unigram",
+    "tiktoken-gpt2",
+    "tiktoken-cl100k",
+    "sp-bpe",
+    "sp-unigram",
+]
 DEFAULT = "default threads"
 
 # One peer way, in a fresh process: load, read the lines, time the encode call alone.
