@@ -6,7 +6,7 @@
 What a user encoding a large corpus runs: ours is ``subword encode -m FILE --input CORPUS --ids``
 (streamed, written to a file) with ``--workers 1`` and with one worker per CPU. The peers are
 called on the file's lines in their fastest one-thread ways (``benchmarks/peers.py``): tiktoken
-as a loop of ``encode_ordinary(line)`` (before 2026-11-25 this file timed its thread-pool
+as a loop of ``encode_ordinary(line)`` (before 2026-12-04 this file timed its thread-pool
 ``encode_ordinary_batch(lines, num_threads=1)``, several times slower); sentencepiece as
 ``encode(lines, num_threads=1)`` and a loop of ``encode(line)``; tokenizers as ``encode_batch``
 with ``RAYON_NUM_THREADS=1`` and a loop of ``encode``. The faster way of each peer is the figure,
