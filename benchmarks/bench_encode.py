@@ -168,6 +168,8 @@ def _optional_peers(d: Path, name: str, lines: list[str], want, repeats: int, ou
             print(f"{'':<16} {peer}: not installed", flush=True)
             continue
         timed = []
+        if not peers.optional_ways(d, name, peer):
+            print(f"{'':<16} {peer}: does not read this kind of file", flush=True)
         for way in peers.optional_ways(d, name, peer):
             try:
                 if way.make()(lines) != want:

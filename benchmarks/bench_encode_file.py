@@ -122,7 +122,10 @@ def _ways(d: Path, name: str) -> tuple[list[tuple[str, str]], list[str]]:
             left_out.append(f"| {name} | {peer} | not installed |")
             continue
         try:
-            ways += [(w.peer, w.call) for w in peers.optional_ways(d, name, peer)]
+            found = [(w.peer, w.call) for w in peers.optional_ways(d, name, peer)]
+            ways += found
+            if not found:
+                left_out.append(f"| {name} | {peer} | does not read this kind of file |")
         except Exception as error:  # the peer lacks a construct of this file
             left_out.append(f"| {name} | {peer} | cannot read this file: {str(error)[:80]} |")
     return ways, left_out
