@@ -27,9 +27,13 @@ span rule, see ``core.tokenizer._without_overlaps``; this also loads numba's com
 every timed pass is warm; the cold first call of a fresh process is printed once per family), then each timed pass loads a fresh copy of
 each tokenizer (caches start empty), and ours and the peer alternate, ``--repeats`` times; the
 best pass of each is reported. One thread: ``RAYON_NUM_THREADS=1``, ``TOKENIZERS_PARALLELISM=false``,
-``num_threads=1`` for sentencepiece. The peers are called as a Python user calls them on a
-file's lines: ``Tokenizer.encode_batch`` (tokenizers), ``Encoding.encode_ordinary`` per line
-(tiktoken; its batch call uses threads), ``SentencePieceProcessor.encode(lines, num_threads=1)``.
+``num_threads=1`` for sentencepiece. The peer is timed in each of its fastest one-thread ways
+(``benchmarks/peers.py``): ``Tokenizer.encode_batch`` and ``encode`` per line (tokenizers),
+``Encoding.encode_ordinary`` per line (tiktoken; its batch call is a thread pool),
+``SentencePieceProcessor.encode(lines, num_threads=1)`` and ``encode`` per line; the faster is
+the "peer" figure and its call is printed. Optional peers (``kitoken``, ``fastokens``), where
+installed and reading the same file with the same ids, get a line of their own after each row
+("not installed" otherwise).
 Ours is timed as ``encode_batch_ids(lines)`` (ids), as ``encode(line)`` per line (its ids read) and as
 ``encode_batch(lines)`` (both with all tokens and offsets, as the peer's ``encode_batch``; the
 batch's ids are read as the peer's are, so a garbage collection it put off is paid in the timing), and
@@ -55,6 +59,7 @@ os.environ["TOKENIZERS_PARALLELISM"] = "false"
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "ko-movie-reviews.txt"
 NAMES = [
     "bpe",
@@ -136,37 +141,50 @@ def _make_files(d: Path, corpus: Path, vocab_size: int, names: set[str]) -> None
 
 
 def _loaders(d: Path, name: str):
-    """(load ours, load the peer's ``lines -> ids`` function) for one model file."""
+    """(load ours, the native peer's one-thread ways) for one model file."""
+    import peers
+
     if name in TOKENIZER_JSON:
         from core.formats.hf_json import load_tokenizer_json
 
-        def peer():
-            tok = _peer_tokenizer(d, name)
-            return lambda lines: [e.ids for e in tok.encode_batch(lines, add_special_tokens=False)]
-
-        return lambda: load_tokenizer_json(d / f"{name}.json"), peer
+        return lambda: load_tokenizer_json(d / f"{name}.json"), peers.native_ways(d, name)
     if name.startswith("tiktoken"):
-        import tiktoken
+        from core.formats.tiktoken_ranks import load_tiktoken
 
-        from core.formats.tiktoken_ranks import PATTERNS, load_tiktoken, read_ranks
-
-        pattern = "gpt2" if name.endswith("gpt2") else "cl100k_base"
-        ranks = read_ranks(d / "ranks.tiktoken")
-
-        def peer():
-            enc = tiktoken.Encoding(name, pat_str=PATTERNS[pattern], mergeable_ranks=ranks, special_tokens={})
-            return lambda lines: [enc.encode_ordinary(line) for line in lines]
-
-        return lambda: load_tiktoken(d / "ranks.tiktoken", pattern), peer
-    import sentencepiece as spm
-
+        ranks = d / "ranks.tiktoken"
+        return lambda: load_tiktoken(ranks, peers.pattern_of(name)), peers.native_ways(d, name)
     from core.formats.sentencepiece_model import load_sentencepiece
 
-    def peer():
-        sp = spm.SentencePieceProcessor(model_file=str(d / f"{name}.model"))
-        return lambda lines: sp.encode(lines, num_threads=1)
+    return lambda: load_sentencepiece(d / f"{name}.model"), peers.native_ways(d, name)
 
-    return lambda: load_sentencepiece(d / f"{name}.model"), peer
+
+def _optional_peers(d: Path, name: str, lines: list[str], want, repeats: int, ours_ids: float) -> None:
+    """One line per optional peer: its fastest way (ids checked equal first) against ours."""
+    import peers
+
+    size_mb = sum(len(line.encode("utf-8")) for line in lines) / 1e6
+    for peer in peers.OPTIONAL:
+        if not peers.installed(peer):
+            print(f"{'':<16} {peer}: not installed", flush=True)
+            continue
+        timed = []
+        if not peers.optional_ways(d, name, peer):
+            print(f"{'':<16} {peer}: does not read this kind of file", flush=True)
+        for way in peers.optional_ways(d, name, peer):
+            try:
+                if way.make()(lines) != want:
+                    print(f"{'':<16} {peer} `{way.call}`: ids differ; not timed", flush=True)
+                    continue
+            except Exception as error:  # a construct of the file it lacks
+                print(f"{'':<16} {peer} `{way.call}`: cannot read the file ({str(error)[:80]})", flush=True)
+                continue
+            timed.append((min(_timed(way.make(), lines) for _ in range(repeats)), way.call))
+        if timed:
+            t, call = min(timed)
+            print(
+                f"{'':<16} {peer} {size_mb / t:6.2f} MB/s (`{call}`): ours ids x{ours_ids / t:.2f}",
+                flush=True,
+            )
 
 
 TOKENIZER_JSON = ("bpe", "bytelevel-bpe", "wordpiece", "unigram")
@@ -254,15 +272,19 @@ def main() -> int:
     print(f"corpus {args.corpus.name}: {len(lines):,} lines, {size_mb:.2f} MB; vocab {args.vocab_size}")
     print(f"load average before: {os.getloadavg()[0]:.2f}", flush=True)
     rows = []
+    peer_calls: dict[str, str] = {}
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
         corpus = d / "corpus.txt"
         corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
         _make_files(d, corpus, args.vocab_size, set(names))
         for name in names:
-            load_ours, load_peer = _loaders(d, name)
-            # 1. the same ids, every line, before any timing
-            want = load_peer()(lines)
+            load_ours, ways = _loaders(d, name)
+            # 1. the same ids, every line, before any timing (every way of the peer too)
+            want = ways[0].make()(lines)
+            differ = [w.call for w in ways[1:] if w.make()(lines) != want]
+            if differ:
+                print(f"{name}: the peer's {differ} give other ids than `{ways[0].call}`", flush=True)
             ours = load_ours()
             slow = [ours.encode(line).ids for line in lines]
             fast = load_ours().encode_batch_ids(lines)
@@ -277,7 +299,8 @@ def main() -> int:
             # 2. alternate: fresh tokenizers each pass, so no cache is warm from a previous pass
             best = {"peer": float("inf"), "ids": float("inf"), "encode": float("inf"), "batch": float("inf")}
             for _ in range(args.repeats):
-                best["peer"] = min(best["peer"], _timed(load_peer(), lines))
+                for way in ways:
+                    best[way.call] = min(best.get(way.call, float("inf")), _timed(way.make(), lines))
                 best["ids"] = min(best["ids"], _timed(load_ours().encode_batch_ids, lines))
                 if name in TOKENIZER_JSON:  # the peer one line at a time too, reading the ids
                     peer_tok = _peer_tokenizer(d, name)
@@ -306,6 +329,14 @@ def main() -> int:
                         best.get("peer_read", float("inf")), _timed(_read_all(peer_tok), lines)
                     )
                     best["read"] = min(best.get("read", float("inf")), _timed(_read_all(load_ours()), lines))
+            best["peer"], peer_call = min((best[w.call], w.call) for w in ways)
+            peer_calls[name] = f"{ways[0].peer} `{peer_call}`"
+            others = ", ".join(
+                f"`{w.call}` {size_mb / best[w.call]:.2f} MB/s" for w in ways if w.call != peer_call
+            )
+            print(
+                f"{name:<16} peer: {peer_calls[name]}" + (f" (also {others})" if others else ""), flush=True
+            )
             rows.append((name, best))
             if name in ("bpe", "tiktoken-gpt2", "sp-bpe"):
                 model_file = {"bpe": "bpe.json", "tiktoken-gpt2": "ranks.tiktoken", "sp-bpe": "sp-bpe.model"}
@@ -318,6 +349,7 @@ def main() -> int:
                 f" (x{best['warm'] / best['peer']:.2f})",
                 flush=True,
             )
+            _optional_peers(d, name, lines, want, args.repeats, best["ids"])
             if "peer_line" in best:
                 print(
                     f"{'':<16} one line at a time, reading the ids: peer {size_mb / best['peer_line']:5.2f} MB/s,"
@@ -335,13 +367,13 @@ def main() -> int:
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     print()
     print(
-        "| model file | peer MB/s | ours `encode_batch_ids` MB/s | ours/peer time | ours `encode` MB/s"
+        "| model file | peer, its fastest one-thread call | peer MB/s | ours `encode_batch_ids` MB/s | ours/peer time | ours `encode` MB/s"
         " | ours/peer time | ours `encode_batch` MB/s | ours/peer time | `encode` again MB/s | ours/peer time |"
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name, best in rows:
         print(
-            f"| {name} | {size_mb / best['peer']:.2f} | {size_mb / best['ids']:.2f} | x{best['ids'] / best['peer']:.2f}"
+            f"| {name} | {peer_calls[name]} | {size_mb / best['peer']:.2f} | {size_mb / best['ids']:.2f} | x{best['ids'] / best['peer']:.2f}"
             f" | {size_mb / best['encode']:.2f} | x{best['encode'] / best['peer']:.2f}"
             f" | {size_mb / best['batch']:.2f} | x{best['batch'] / best['peer']:.2f}"
             f" | {size_mb / best['warm']:.2f} | x{best['warm'] / best['peer']:.2f} |"

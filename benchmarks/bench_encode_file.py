@@ -4,21 +4,25 @@
     .venv/bin/python benchmarks/bench_encode_file.py --only bpe,sp-bpe --repeats 1
 
 What a user encoding a large corpus runs: ours is ``subword encode -m FILE --input CORPUS --ids``
-(streamed, written to a file) with ``--workers 1`` and with one worker per CPU; the peers are
-called on the file's lines as a Python user calls them, with one thread and with their default
-thread counts: ``Tokenizer.encode_batch`` (tokenizers; ``RAYON_NUM_THREADS``), tiktoken's
-``encode_ordinary_batch`` (``num_threads`` 1 / its default 8), sentencepiece's
-``encode(lines, num_threads=…)`` (1 / its default).
+(streamed, written to a file) with ``--workers 1`` and with one worker per CPU. The peers are
+called on the file's lines in their fastest one-thread ways (``benchmarks/peers.py``): tiktoken
+as a loop of ``encode_ordinary(line)`` (before 2026-12-04 this file timed its thread-pool
+``encode_ordinary_batch(lines, num_threads=1)``, several times slower); sentencepiece as
+``encode(lines, num_threads=1)`` and a loop of ``encode(line)``; tokenizers as ``encode_batch``
+with ``RAYON_NUM_THREADS=1`` and a loop of ``encode``. The faster way of each peer is the figure,
+and the call is printed beside it. Optional peers (``kitoken``, ``fastokens``) get a row of their
+own where installed and able to read the file ("not installed" otherwise). The many-CPU column
+compares with the native peer's batch call at its default thread count (named too).
 
 The comparison leans against us: ours is timed as the whole command (starting Python, loading
 the file and numba's compiled kernels, reading, encoding, writing every line), the peer only
 for its encode call on lines already in memory (its start, loading and reading are printed
-apart). Every line's ids are checked equal first: the peer writes its ids in our format,
-untimed, and the two files must be identical. Model files are made in the run from the
-corpus's first ``--train-lines`` lines, as ``bench_encode.py`` makes them (no download).
-Each job runs in a fresh process; ours and the peer alternate, ``--repeats`` times, and the
-best of each is kept. Nothing here is a test: the figures depend on the machine and its load,
-printed beside them.
+apart). Every line's ids are checked equal: each peer way writes its ids in our format after
+its first timed run (untimed), and the file must equal ours byte for byte, or that way's figure
+is dropped. Model files are made in the run from the corpus's first ``--train-lines`` lines, as
+``bench_encode.py`` makes them (no download). Each job runs in a fresh process; ours and the
+peers alternate, ``--repeats`` times, and the best of each is kept. Nothing here is a test: the
+figures depend on the machine and its load, printed beside them.
 """
 
 from __future__ import annotations
@@ -35,30 +39,32 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "ko-movie-reviews.txt"
-NAMES = ["bpe", "bytelevel-bpe", "wordpiece", "unigram", "tiktoken-gpt2", "sp-bpe", "sp-unigram"]
+NAMES = [
+    "bpe",
+    "bytelevel-bpe",
+    "wordpiece",
+    "unigram",
+    "tiktoken-gpt2",
+    "tiktoken-cl100k",
+    "sp-bpe",
+    "sp-unigram",
+]
+DEFAULT = "default threads"
 
-# The peer's side, in a fresh process: load, read the lines, time the encode call alone.
+# One peer way, in a fresh process: load, read the lines, time the encode call alone.
 _PEER = r"""
 import os, sys, time
-name, model, corpus, threads, out = sys.argv[1:6]
-threads = int(threads)
-if threads:
-    os.environ["RAYON_NUM_THREADS"] = str(threads)
+name, d, corpus, peer, call, out, root = sys.argv[1:8]
+if call != "default threads":
+    os.environ["RAYON_NUM_THREADS"] = "1"
+sys.path[:0] = [root, os.path.join(root, "benchmarks")]
+from pathlib import Path
 start = time.perf_counter()
-if name in ("bpe", "bytelevel-bpe", "wordpiece", "unigram"):
-    from tokenizers import Tokenizer
-    tok = Tokenizer.from_file(model)
-    encode = lambda lines: [e.ids for e in tok.encode_batch(lines, add_special_tokens=False)]
-elif name.startswith("tiktoken"):
-    import tiktoken
-    sys.path.insert(0, sys.argv[6])
-    from core.formats.tiktoken_ranks import PATTERNS, read_ranks
-    enc = tiktoken.Encoding(name, pat_str=PATTERNS["gpt2"], mergeable_ranks=read_ranks(model), special_tokens={})
-    encode = (lambda lines: enc.encode_ordinary_batch(lines, num_threads=threads)) if threads else enc.encode_ordinary_batch
+import peers
+if call == "default threads":
+    encode = peers.default_threads(Path(d), name)[1]
 else:
-    import sentencepiece as spm
-    sp = spm.SentencePieceProcessor(model_file=model)
-    encode = (lambda lines: sp.encode(lines, num_threads=threads)) if threads else sp.encode
+    encode = peers.way(Path(d), name, peer, call).make()
 with open(corpus, encoding="utf-8-sig") as f:
     lines = [line.removesuffix("\n") for line in f]
 loaded = time.perf_counter()
@@ -72,11 +78,11 @@ print(f"{done - loaded:.3f} {loaded - start:.3f}")
 
 
 def _model_args(d: Path, name: str) -> list[str]:
+    from peers import model_file, pattern_of
+
     if name.startswith("tiktoken"):
-        return [str(d / "ranks.tiktoken"), "--pattern", "gpt2"]
-    if name.startswith("sp-"):
-        return [str(d / f"{name}.model")]
-    return [str(d / f"{name}.json")]
+        return [str(model_file(d, name)), "--pattern", pattern_of(name)]
+    return [str(model_file(d, name))]
 
 
 def _ours(d: Path, name: str, corpus: Path, workers: int, out: Path) -> float:
@@ -89,37 +95,69 @@ def _ours(d: Path, name: str, corpus: Path, workers: int, out: Path) -> float:
     return time.perf_counter() - start
 
 
-def _peer(d: Path, name: str, corpus: Path, threads: int, out: str) -> tuple[float, float]:
-    model = _model_args(d, name)[0]
-    # bench_encode (imported for its model files) pins the peers to one thread: not here
+def _peer(d: Path, name: str, corpus: Path, peer: str, call: str, out: str) -> tuple[float, float]:
+    """(encode seconds, start and loading seconds) of one peer way in a fresh process."""
+    # bench_encode (imported for its model files) pins the peers to one thread: the child decides
     env = {k: v for k, v in os.environ.items() if k not in ("RAYON_NUM_THREADS", "TOKENIZERS_PARALLELISM")}
     run = subprocess.run(
-        [sys.executable, "-c", _PEER, name, model, str(corpus), str(threads), out, str(ROOT)],
+        [sys.executable, "-c", _PEER, name, str(d), str(corpus), peer, call, out, str(ROOT)],
         capture_output=True,
         text=True,
-        check=True,
         env=env,
     )
+    if run.returncode:
+        raise RuntimeError((run.stderr.strip().splitlines() or ["failed"])[-1])
     encode_s, load_s = map(float, run.stdout.split())
     return encode_s, load_s
 
 
-def _best_of(d: Path, name: str, corpus: Path, cpus: int, out: Path, repeats: int):
-    """The best of ``repeats`` alternating runs of each job, and the peer's untimed loading."""
-    best: dict[str, float] = {}
-    load = 0.0
-    for _ in range(repeats):
-        for key, job in (
-            ("ours1", lambda: _ours(d, name, corpus, 1, out)),
-            ("peer1", lambda: _peer(d, name, corpus, 1, "-")[0]),
-            ("oursN", lambda: _ours(d, name, corpus, cpus, out)),
-            ("peerN", lambda: _peer(d, name, corpus, 0, "-")),
-        ):
-            value = job()
-            if isinstance(value, tuple):
-                value, load = value
-            best[key] = min(best.get(key, float("inf")), value)
-    return best, load
+def _ways(d: Path, name: str) -> tuple[list[tuple[str, str]], list[str]]:
+    """The (peer, call) ways to time for ``name``, and one line for each optional peer left out."""
+    import peers
+
+    ways = [(w.peer, w.call) for w in peers.native_ways(d, name)]
+    left_out = []
+    for peer in peers.OPTIONAL:
+        if not peers.installed(peer):
+            left_out.append(f"| {name} | {peer} | not installed |")
+            continue
+        try:
+            found = [(w.peer, w.call) for w in peers.optional_ways(d, name, peer)]
+            ways += found
+            if not found:
+                left_out.append(f"| {name} | {peer} | does not read this kind of file |")
+        except Exception as error:  # the peer lacks a construct of this file
+            left_out.append(f"| {name} | {peer} | cannot read this file: {str(error)[:80]} |")
+    return ways, left_out
+
+
+def _best_of(d: Path, name: str, corpus: Path, cpus: int, ways, repeats: int):
+    """The best of ``repeats`` alternating runs of each job (ours, every peer way), the peer
+    ways whose ids differ from ours (checked on the first run), and each way's loading time."""
+    ours_out = d / "ours.ids"
+    best: dict[tuple[str, str], float] = {}
+    load: dict[tuple[str, str], float] = {}
+    wrong: dict[tuple[str, str], str] = {}
+    _ours(d, name, corpus, 1, ours_out)  # untimed: the ids to check against, the kernels' files cached
+    for repeat in range(repeats):
+        best["ours", "1"] = min(best.get(("ours", "1"), float("inf")), _ours(d, name, corpus, 1, ours_out))
+        for key in ways:
+            if key in wrong:
+                continue
+            out = d / "peer.ids" if repeat == 0 else None
+            try:
+                seconds, load[key] = _peer(d, name, corpus, *key, str(out) if out else "-")
+            except RuntimeError as error:
+                wrong[key] = f"failed: {str(error)[:80]}"
+                continue
+            if out is not None and out.read_bytes() != ours_out.read_bytes():
+                wrong[key] = "ids differ from ours: not timed"
+                continue
+            best[key] = min(best.get(key, float("inf")), seconds)
+        best["ours", "N"] = min(best.get(("ours", "N"), float("inf")), _ours(d, name, corpus, cpus, ours_out))
+        seconds, _ = _peer(d, name, corpus, "native", DEFAULT, "-")
+        best["native", DEFAULT] = min(best.get(("native", DEFAULT), float("inf")), seconds)
+    return best, load, wrong
 
 
 def main() -> int:
@@ -146,25 +184,41 @@ def main() -> int:
                 dst.write(line)
         _make_files(d, head, args.vocab_size, set(names))
         print(
-            "| model file | ours, 1 process | peer, 1 thread | ratio | ours, "
+            "| model file | peer | ours, 1 process | peer, 1 thread (its fastest call) | ratio | ours, "
             f"{cpus} processes | peer, default threads | ratio |"
         )
-        print("| --- | --- | --- | --- | --- | --- | --- |")
+        print("| --- | --- | --- | --- | --- | --- | --- | --- |")
         for name in names:
-            ours_out, peer_out = d / "ours.ids", d / "peer.ids"
-            _ours(d, name, args.corpus, 1, ours_out)
-            _peer(d, name, args.corpus, 1, str(peer_out))
-            if ours_out.read_bytes() != peer_out.read_bytes():
-                print(f"| {name} | ids differ from the peer's: not timed |")
-                continue
-            best, load = _best_of(d, name, args.corpus, cpus, ours_out, args.repeats)
-            cells = {key: f"{t:.2f} s ({size_mb / t:.1f} MB/s)" for key, t in best.items()}
-            print(
-                f"| {name} | {cells['ours1']} | {cells['peer1']} | x{best['ours1'] / best['peer1']:.2f} "
-                f"| {cells['oursN']} | {cells['peerN']} | x{best['oursN'] / best['peerN']:.2f} |",
-                flush=True,
-            )
-            print(f"#   {name}: the peer's start, loading and reading took {load:.2f} s more (untimed)")
+            from peers import default_call, native_peer
+
+            ways, left_out = _ways(d, name)
+            best, load, wrong = _best_of(d, name, args.corpus, cpus, ways, args.repeats)
+            ours1, oursN = best["ours", "1"], best["ours", "N"]
+            for peer in dict.fromkeys(p for p, _ in ways):
+                timed = sorted((best[p, c], c) for p, c in ways if p == peer and (p, c) in best)
+                for p, c in ways:
+                    if p == peer and (p, c) in wrong:
+                        print(f"#   {name}, {peer} `{c}`: {wrong[p, c]}")
+                if not timed:
+                    print(f"| {name} | {peer} | ids differ from ours or failed: not timed |", flush=True)
+                    continue
+                t, call = timed[0]
+                cells = f"| {name} | {peer} | {ours1:.2f} s ({size_mb / ours1:.1f} MB/s) "
+                cells += f"| {t:.2f} s ({size_mb / t:.1f} MB/s), `{call}` | x{ours1 / t:.2f} "
+                if peer == native_peer(name):
+                    tn = best["native", DEFAULT]
+                    cells += f"| {oursN:.2f} s | {tn:.2f} s, `{default_call(name)}` | x{oursN / tn:.2f} |"
+                else:
+                    cells += "| | | |"
+                print(cells, flush=True)
+                others = "; ".join(f"`{c}` {s:.2f} s" for s, c in timed[1:])
+                if others:
+                    print(f"#   {name}, {peer}: also {others}")
+                print(
+                    f"#   {name}, {peer}: start, loading and reading took {load[peer, call]:.2f} s more (untimed)"
+                )
+            for line in left_out:
+                print(line, flush=True)
     print(f"# load average after: {os.getloadavg()}")
     return 0
 

@@ -8,7 +8,9 @@ moved more between its runs than ours (WordPiece 1.77–2.69 MB/s on one idle af
 does only that: the same models (``bench_encode._make_files``, trained in the run on the corpus's
 first ``--lines`` lines), then ``--passes`` times, alternating, a fresh tokenizer of ours and of
 `tokenizers` (one thread) each encode every line (``encode(line).ids``, the ids kept), timed with
-``perf_counter``. Reported: each pass's microseconds a line, the best of each and their ratio.
+``perf_counter``. Reported: each pass's microseconds a line, the best of each and their ratio; and,
+for reference, `tokenizers`' other one-thread way, ``encode_batch(lines)`` with
+``RAYON_NUM_THREADS=1`` (each encoding's ids read), per line of the batch.
 The ids are checked equal on every line first (which also loads our compiled kernels). Nothing
 here is a test: the figures depend on the machine and its load, printed beside them.
 """
@@ -32,6 +34,13 @@ def _pass(make, encode_of, lines: list[str]) -> float:
     encode = encode_of(make())
     start = time.perf_counter()
     [encode(line) for line in lines]
+    return (time.perf_counter() - start) / len(lines) * 1e6
+
+
+def _batch_pass(tok, lines: list[str]) -> float:
+    """Microseconds a line for `tokenizers`' ``encode_batch`` over ``lines``, each encoding's ids read."""
+    start = time.perf_counter()
+    [e.ids for e in tok.encode_batch(lines, add_special_tokens=False)]
     return (time.perf_counter() - start) / len(lines) * 1e6
 
 
@@ -68,15 +77,22 @@ def main() -> int:
             if bad:
                 print(f"{name}: ids differ on {bad} lines; not timed", flush=True)
                 continue
-            times: dict[str, list[float]] = {"ours": [], "peer": []}
+            times: dict[str, list[float]] = {"ours": [], "peer": [], "peer batch": []}
             for _ in range(args.passes):
                 times["ours"].append(_pass(*ours, lines))
                 times["peer"].append(_pass(*peer, lines))
+                times["peer batch"].append(_batch_pass(bench_encode._peer_tokenizer(d, name), lines))
             best = {k: min(v) for k, v in times.items()}
             print(
                 f"{name:<14} best ours {best['ours']:.1f} µs a line, peer {best['peer']:.1f}:"
                 f" x{best['ours'] / best['peer']:.2f}   (ours {[round(t, 1) for t in times['ours']]},"
                 f" peer {[round(t, 1) for t in times['peer']]})",
+                flush=True,
+            )
+            print(
+                f"{'':<14} peer: tokenizers `encode(line, add_special_tokens=False).ids` per line;"
+                f" its `encode_batch(lines)`, RAYON_NUM_THREADS=1: {best['peer batch']:.1f} µs a line"
+                f" (ours per line x{best['ours'] / best['peer batch']:.2f})",
                 flush=True,
             )
     print(f"load average after: {os.getloadavg()[0]:.2f}")

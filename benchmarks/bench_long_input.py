@@ -13,6 +13,10 @@ Models are trained in the run on the corpus's first 20,000 lines (vocab 8000):
 - ``unigram``: a Unigram ``tokenizer.json`` (NFKC, Metaspace), ours vs `tokenizers` (one thread);
 - ``sp-unigram``: a SentencePiece unigram ``.model``, ours vs sentencepiece.
 
+The peers are called on the one word as their own single-input call (named in the output):
+`tokenizers` ``encode(word).ids`` (a batch of one is the same work), tiktoken
+``encode_ordinary(word)``, sentencepiece ``encode(word)``.
+
 Each encode is timed once per size (ids checked equal first; ours both as ``encode`` and
 ``encode_ids``), after one short encode of each model so that compiled kernels are loaded
 (numba); the last column is time(1 MB) / time(100 KB): about 10 means linear.
@@ -45,6 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 MODELS = ["bpe", "tiktoken-gpt2", "sp-bpe", "unigram", "sp-unigram"]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "corpora" / "ko-movie-reviews.txt"
+CALLS: dict[str, str] = {}  # model -> the peer call timed, as printed
 
 
 def _word(text: str, size: int) -> str:
@@ -78,6 +83,7 @@ def _models(d: Path, corpus: Path, names: set[str]):
         )
         hf.save(str(d / "bpe.json"))
         out["bpe"] = (load_tokenizer_json(d / "bpe.json"), lambda s, hf=hf: hf.encode(s).ids)
+        CALLS["bpe"] = "tokenizers encode(word).ids"
     if "tiktoken-gpt2" in names:
         bl = Tokenizer(models.BPE())
         bl.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
@@ -92,6 +98,7 @@ def _models(d: Path, corpus: Path, names: set[str]):
             "gpt2-shaped", pat_str=PATTERNS["gpt2"], mergeable_ranks=ranks, special_tokens={}
         )
         out["tiktoken-gpt2"] = (load_tiktoken(d / "ranks.tiktoken", "gpt2"), enc.encode_ordinary)
+        CALLS["tiktoken-gpt2"] = "tiktoken encode_ordinary(word)"
     if "sp-bpe" in names:
         spm.SentencePieceTrainer.train(
             input=str(corpus),
@@ -104,6 +111,7 @@ def _models(d: Path, corpus: Path, names: set[str]):
         )
         sp = spm.SentencePieceProcessor(model_file=str(d / "sp.model"))
         out["sp-bpe"] = (load_sentencepiece(d / "sp.model"), sp.encode)
+        CALLS["sp-bpe"] = "sentencepiece encode(word)"
     if "unigram" in names:
         uni = Tokenizer(models.Unigram())
         uni.normalizer = normalizers.NFKC()
@@ -116,6 +124,7 @@ def _models(d: Path, corpus: Path, names: set[str]):
         )
         uni.save(str(d / "unigram.json"))
         out["unigram"] = (load_tokenizer_json(d / "unigram.json"), lambda s, uni=uni: uni.encode(s).ids)
+        CALLS["unigram"] = "tokenizers encode(word).ids"
     if "sp-unigram" in names:
         spm.SentencePieceTrainer.train(
             input=str(corpus),
@@ -127,6 +136,7 @@ def _models(d: Path, corpus: Path, names: set[str]):
         )
         sp_uni = spm.SentencePieceProcessor(model_file=str(d / "sp-unigram.model"))
         out["sp-unigram"] = (load_sentencepiece(d / "sp-unigram.model"), sp_uni.encode)
+        CALLS["sp-unigram"] = "sentencepiece encode(word)"
     return out
 
 
@@ -195,8 +205,10 @@ def main() -> int:
         corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
         names = args.only.split(",") if args.only else MODELS
         models = _models(d, corpus, set(names)) if sizes else {}
-        print("| model | word | peer s | ours `encode_ids` s | ours `encode` s | ours/peer (ids) |")
-        print("| --- | --- | --- | --- | --- | --- |")
+        print(
+            "| model | peer call | word | peer s | ours `encode_ids` s | ours `encode` s | ours/peer (ids) |"
+        )
+        print("| --- | --- | --- | --- | --- | --- | --- |")
         times: dict[str, list[tuple[float, float, float]]] = {}
         for name, (ours, peer) in models.items():
             ours.encode_ids("워밍업")  # loads compiled kernels (numba) before any timing
@@ -214,7 +226,7 @@ def main() -> int:
                     continue
                 times.setdefault(name, []).append((t_peer, t_ids, t_enc))
                 print(
-                    f"| {name} | {size / 1000:,.0f} KB | {t_peer:.2f} | {t_ids:.2f} | {t_enc:.2f} |"
+                    f"| {name} | `{CALLS[name]}` | {size / 1000:,.0f} KB | {t_peer:.2f} | {t_ids:.2f} | {t_enc:.2f} |"
                     f" x{t_ids / t_peer:.1f} |",
                     flush=True,
                 )

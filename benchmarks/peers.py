@@ -1,0 +1,219 @@
+"""The peers of every model file the benchmarks build, each called in its fastest one-thread ways.
+
+Every way is a ``Way``: the peer, the call that is timed (printed beside each figure) and a
+``make()`` that loads a fresh copy of the file and returns ``lines -> ids``. Each peer is timed in
+every way its own documentation offers for one thread, and a benchmark reports the faster, named:
+
+- tiktoken: a loop of ``Encoding.encode_ordinary(line)`` (its ``encode_ordinary_batch`` is a
+  thread pool, several times slower with ``num_threads=1``, so it is not a one-thread way);
+- sentencepiece: ``encode(lines, num_threads=1)`` and a loop of ``encode(line)``;
+- tokenizers: ``encode_batch(lines)`` with ``RAYON_NUM_THREADS=1`` and a loop of ``encode(line)``,
+  each encoding's ids read;
+- optional, where installed and where they load the same file (nothing is downloaded; a missing
+  one prints "not installed"): ``kitoken`` (``Kitoken.from_file``: ``tokenizer.json``,
+  SentencePiece ``.model`` and rank files; ``encode_all`` and a loop of ``encode``) and
+  ``fastokens`` (``Tokenizer.from_file`` / ``from_tiktoken``; ``encode_batch`` and a loop of
+  ``encode``). ``rs-bpe`` and ``bpe-openai`` encode only the cl100k/o200k files they ship, not
+  a file built here, so they are not peers of these rows.
+
+A benchmark checks each way's ids against ours before timing it; an optional peer that reads a
+file differently (kitoken's Unigram ties, its pattern for a cl100k-split rank file) is printed as
+differing, not timed. Set ``RAYON_NUM_THREADS=1`` before importing this (the benchmarks do).
+
+File layout in the benchmark's folder ``d`` (as ``bench_encode._make_files`` writes it):
+``NAME.json`` (``tokenizer.json``), ``ranks.tiktoken`` (``tiktoken-*``), ``NAME.model`` (``sp-*``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+Encode = Callable[[list[str]], list[list[int]]]
+TOKENIZER_JSON = ("bpe", "bytelevel-bpe", "wordpiece", "unigram")
+OPTIONAL = ("kitoken", "fastokens")
+
+
+@dataclass(frozen=True)
+class Way:
+    """One way to call one peer: ``make()`` loads the file afresh and returns ``lines -> ids``."""
+
+    peer: str
+    call: str
+    make: Callable[[], Encode]
+
+
+def model_file(d: Path, name: str) -> Path:
+    """The file of model ``name`` in ``d``: ``model_file(d, "sp-bpe") == d / "sp-bpe.model"``."""
+    if name.startswith("tiktoken"):
+        return d / "ranks.tiktoken"
+    if name.startswith("sp-"):
+        return d / f"{name}.model"
+    return d / f"{name}.json"
+
+
+def pattern_of(name: str) -> str:
+    """The split pattern of a rank-file row: ``pattern_of("tiktoken-gpt2") == "gpt2"``."""
+    return "gpt2" if name.endswith("gpt2") else "cl100k_base"
+
+
+def native_peer(name: str) -> str:
+    """The library that wrote (or reads natively) the file of model ``name``."""
+    if name.startswith("tiktoken"):
+        return "tiktoken"
+    return "sentencepiece" if name.startswith("sp-") else "tokenizers"
+
+
+def installed(peer: str) -> bool:
+    return importlib.util.find_spec(peer) is not None
+
+
+def _tokenizers(path: Path) -> list[Way]:
+    from tokenizers import Tokenizer
+
+    def batch() -> Encode:
+        tok = Tokenizer.from_file(str(path))
+        return lambda lines: [e.ids for e in tok.encode_batch(lines, add_special_tokens=False)]
+
+    def loop() -> Encode:
+        tok = Tokenizer.from_file(str(path))
+        return lambda lines: [tok.encode(s, add_special_tokens=False).ids for s in lines]
+
+    return [
+        Way("tokenizers", "encode_batch(lines), RAYON_NUM_THREADS=1", batch),
+        Way("tokenizers", "encode(line) per line", loop),
+    ]
+
+
+def _tiktoken(path: Path, pattern: str) -> list[Way]:
+    import tiktoken
+
+    from core.formats.tiktoken_ranks import PATTERNS, read_ranks
+
+    ranks = read_ranks(path)
+
+    def loop() -> Encode:
+        enc = tiktoken.Encoding("bench", pat_str=PATTERNS[pattern], mergeable_ranks=ranks, special_tokens={})
+        return lambda lines: [enc.encode_ordinary(s) for s in lines]
+
+    return [Way("tiktoken", "encode_ordinary(line) per line", loop)]
+
+
+def _sentencepiece(path: Path) -> list[Way]:
+    import sentencepiece as spm
+
+    def batch() -> Encode:
+        sp = spm.SentencePieceProcessor(model_file=str(path))
+        return lambda lines: sp.encode(lines, num_threads=1)
+
+    def loop() -> Encode:
+        sp = spm.SentencePieceProcessor(model_file=str(path))
+        return lambda lines: [sp.encode(s) for s in lines]
+
+    return [
+        Way("sentencepiece", "encode(lines, num_threads=1)", batch),
+        Way("sentencepiece", "encode(line) per line", loop),
+    ]
+
+
+def _kitoken(path: Path) -> list[Way]:
+    from kitoken import Kitoken
+
+    def batch() -> Encode:
+        tok = Kitoken.from_file(str(path))
+        return tok.encode_all
+
+    def loop() -> Encode:
+        tok = Kitoken.from_file(str(path))
+        return lambda lines: [tok.encode(s) for s in lines]
+
+    return [
+        Way("kitoken", "encode_all(lines), RAYON_NUM_THREADS=1", batch),
+        Way("kitoken", "encode(line) per line", loop),
+    ]
+
+
+def _fastokens(name: str, path: Path) -> list[Way]:
+    if name.startswith("sp-"):
+        return []  # it reads tokenizer.json and rank files, not SentencePiece .model
+    from fastokens import Tokenizer
+
+    def load():
+        if name.startswith("tiktoken"):
+            from core.formats.tiktoken_ranks import PATTERNS
+
+            return Tokenizer.from_tiktoken(str(path), pattern=PATTERNS[pattern_of(name)])
+        return Tokenizer.from_file(str(path))
+
+    def batch() -> Encode:
+        tok = load()
+        return lambda lines: [e.ids for e in tok.encode_batch(lines)]
+
+    def loop() -> Encode:
+        tok = load()
+        return lambda lines: [tok.encode(s).ids for s in lines]
+
+    return [
+        Way("fastokens", "encode_batch(lines), RAYON_NUM_THREADS=1", batch),
+        Way("fastokens", "encode(line) per line", loop),
+    ]
+
+
+def native_ways(d: Path, name: str) -> list[Way]:
+    """The native peer's one-thread ways for model ``name``."""
+    path = model_file(d, name)
+    if name.startswith("tiktoken"):
+        return _tiktoken(path, pattern_of(name))
+    if name.startswith("sp-"):
+        return _sentencepiece(path)
+    return _tokenizers(path)
+
+
+def optional_ways(d: Path, name: str, peer: str) -> list[Way]:
+    """An optional peer's ways for model ``name`` (empty if it cannot read that file at all).
+
+    Loading may still fail on a construct the peer lacks (fastokens has no ``Whitespace``
+    pre-tokenizer, for one): the caller catches that and prints it."""
+    path = model_file(d, name)
+    return _kitoken(path) if peer == "kitoken" else _fastokens(name, path)
+
+
+def way(d: Path, name: str, peer: str, call: str) -> Way:
+    """The way named ``peer`` / ``call`` (for a fresh process that times one way)."""
+    ways = native_ways(d, name) if peer == native_peer(name) else optional_ways(d, name, peer)
+    return next(w for w in ways if w.call == call)
+
+
+def default_call(name: str) -> str:
+    """The native peer's batch call at its default thread count, as the many-CPU column names it."""
+    if name.startswith("tiktoken"):
+        return "encode_ordinary_batch(lines), its default 8 threads"
+    if name.startswith("sp-"):
+        return "encode(lines), its default threads"
+    return "encode_batch(lines), rayon's default threads"
+
+
+def default_threads(d: Path, name: str) -> tuple[str, Encode]:
+    """The native peer's batch call with its default thread count, named (for the many-CPU column)."""
+    path = model_file(d, name)
+    if name.startswith("tiktoken"):
+        import tiktoken
+
+        from core.formats.tiktoken_ranks import PATTERNS, read_ranks
+
+        pattern = PATTERNS[pattern_of(name)]
+        enc = tiktoken.Encoding("bench", pat_str=pattern, mergeable_ranks=read_ranks(path), special_tokens={})
+        return default_call(name), enc.encode_ordinary_batch
+    if name.startswith("sp-"):
+        import sentencepiece as spm
+
+        sp = spm.SentencePieceProcessor(model_file=str(path))
+        return default_call(name), sp.encode
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(path))
+    return default_call(name), lambda lines: [
+        e.ids for e in tok.encode_batch(lines, add_special_tokens=False)
+    ]
