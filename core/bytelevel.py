@@ -12,6 +12,8 @@ a newline ``Ċ``.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def _build_byte_alphabet() -> list[str]:
     printable = (
@@ -59,7 +61,13 @@ _MEMO_MAX_PIECE = 64  # characters; longer pieces are converted every time
 class BytePiecesMemo:
     """For splitters that write pieces in the byte alphabet (``ByteLevel``, ``TiktokenSplit``):
     :meth:`raw_to_words` over a per-splitter memo (see :func:`pieces_to_chars`), which pickling
-    leaves out. The class defines ``split_raw`` (the pieces as they are)."""
+    leaves out. The class defines ``split_raw`` (the pieces as they are) and ``_re`` (the pattern
+    whose matches they are)."""
+
+    @property
+    def word_pattern(self) -> Any:
+        """The compiled pattern whose matches are the raw pieces (see ``core.pre_tokenizers``)."""
+        return self._re  # type: ignore[attr-defined]
 
     def split_raw(self, text: str) -> list[str]:
         """The pieces of ``text`` as they are, before the byte alphabet (each splitter defines it)."""

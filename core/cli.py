@@ -650,7 +650,7 @@ def _read_lines(name: str) -> list[str]:
 def _encode_unigram_alternatives(tokenizer, texts: list[str], args: argparse.Namespace) -> int:
     """``--nbest K`` / ``--sample``: other segmentations a Unigram model allows."""
     model = tokenizer.model
-    if not hasattr(model, "nbest_words"):
+    if not model.can_nbest():
         raise SubwordError("--nbest and --sample need a Unigram model")
     if args.nbest is not None and args.sample:
         raise SubwordError("choose one of --nbest and --sample")

@@ -44,16 +44,17 @@ token, tokenizers with ``normalized=True`` added tokens.
 from __future__ import annotations
 
 import itertools
-import re
 import sys
 import threading
 import unicodedata
 from array import array
+from collections.abc import Sequence
 from itertools import chain, compress, repeat
 from operator import is_, le
 from typing import TYPE_CHECKING, Any
 
 from core.bytelevel import BYTE_TRANSLATION, bytes_to_chars
+from core.jit import loaded
 from core.normalizers import (
     NFC,
     NFD,
@@ -71,6 +72,7 @@ from core.text import NormalizedString
 from core.tokenizer import Encoding, _without_overlaps
 
 if TYPE_CHECKING:
+    from core.line_encoders import LineEncoder, LineKernels, TokenLengths
     from core.tokenizer import Tokenizer
 
 # new chunks; fewer go one by one (the all-at-once way's array work costs ~30 µs, what a few
@@ -91,7 +93,7 @@ LINE_COMPILED_MAX = 10_000
 ROOM_TOKENS = 4096
 # chunks in a text above which it is assembled by a kernel call (~2 µs, what two chunks cost in Python)
 ASSEMBLE_COMPILED_AFTER = 2
-# core.chunk_kernels.wordpiece_line's answers: fill the character tables, make more room
+# core.models.wordpiece.line_kernels.wordpiece_line's answers: fill the character tables, make more room
 _WP_NEED_CHARS, _WP_NEED_ROOM = -1, -3
 
 # Normalizers that leave an ASCII space a space and change nothing across one.
@@ -100,6 +102,8 @@ _UNICODE_FORMS = (NFC, NFD, NFKC, NFKD)
 # BERT's normalizer of each character met, by its settings (a character's output depends on nothing else)
 _BERT_CHARS: dict[tuple, dict[str, str]] = {}
 _AT_START = [0]  # where the only pre-token of a chunk starts (shared, never changed)
+# the way (core.models.base.LineEncoder) a model's kernels must take a plan's chunks, by its cut
+_WAY_OF_KIND = {"drop": "words", "regex": "bytes", "lead": "lead"}
 # Pre-tokenizers whose pieces never hold or cross an ASCII space (and drop it).
 _SPACE_DROPPING = (Whitespace, WhitespaceSplit, BertPreTokenizer)
 
@@ -110,8 +114,6 @@ Fragment = tuple[
 ]
 _EMPTY: Fragment = ((), (), (), (), (), 0, 0)
 _UNSAFE = "\x00unsafe"  # a character BERT's normalizer cannot take on its own (see _bert_normalized)
-_NO_SPANS: tuple[tuple, ...] = ((), (), (), ())  # a pre-token without tokens
-_BYTE_PIECE = re.compile(r"<0x[0-9A-F]{2}>")  # a byte fallback piece
 
 
 def _space_local(normalizer) -> bool:
@@ -185,7 +187,7 @@ class _Store:
         return number
 
     def add_rows(self, tokens, written: int, frags, frag_count: int, names: list[str]) -> int:
-        """:meth:`add` of the rows a kernel wrote (:func:`core.chunk_kernels.bpe_fragments`):
+        """:meth:`add` of the rows a kernel wrote (:func:`core.models.bpe.line_kernels.bpe_fragments`):
         ``tokens[0:4, :written]`` ids, starts, ends, words; ``frags[0:3, :frag_count]`` where
         each fragment's tokens start in the store, how many, how many pre-tokens (both
         C-contiguous int64).
@@ -206,7 +208,7 @@ class _Store:
     def room(self, tokens: int, frags: int) -> tuple[int, int]:
         """Make sure ``tokens`` tokens and ``frags`` fragments of zeros or leftovers follow the
         store's ends in its number columns, for a kernel to write into
-        (:func:`core.chunk_kernels.bpe_line`), and return the store's ends ``(tokens,
+        (:func:`core.models.bpe.line_kernels.bpe_line`), and return the store's ends ``(tokens,
         fragments)``; :meth:`keep` then keeps what it wrote, and the room stays for the next
         line until :meth:`settle`.
 
@@ -317,19 +319,20 @@ class ChunkPlan:
         self.store = _Store()
         if kind == "drop":
             self.cache[""] = self.store.add_fragment(_EMPTY)  # between two spaces
-        self._regex = tok.pre_tokenizer._re if kind == "regex" else None
+        self._regex = tok.pre_tokenizer.word_pattern if kind == "regex" else None
         # subtle: one thread at a time. The one-call kernels grow the store's columns and write
         # into them with the interpreter lock released, and the store is numbered by its
         # length: a second thread in between raised BufferError or mixed two lines' rows. A
         # thread that finds the plan busy (the explorer's long-line helper beside its window)
         # takes the general path rather than wait.
         self._busy = threading.Lock()
+        self._ready = False  # the kernels loaded for this plan (see _few_kernels)
 
     @classmethod
     def build(cls, tok: Tokenizer) -> ChunkPlan | None:
         """The plan for ``tok``'s stages, or None when they cannot be cut safely (see the module)."""
         pre, norm = tok.pre_tokenizer, tok.normalizer
-        if tok._norm_re is not None or not hasattr(tok.model, "tokenize"):
+        if tok._norm_re is not None:
             return None
         if not _space_local(norm):
             return None
@@ -383,7 +386,7 @@ class ChunkPlan:
         """:meth:`encode` of a line with new chunks (``frags``: the cached ones' numbers, None
         for the others) for a plain BPE model under ``Whitespace`` or ``WhitespaceSplit`` or
         ``ByteLevel`` (a text without the added prefix space), in one kernel call
-        (:func:`core.chunk_kernels.bpe_line`, :func:`~core.chunk_kernels.bytelevel_line`: the
+        (:func:`core.models.bpe.line_kernels.bpe_line`, :func:`~core.models.bpe.line_kernels.bytelevel_line`: the
         new chunks made as :meth:`_few_compiled` makes them, and the line gathered as
         :meth:`_assemble` does);
         None when the kernels are not loaded yet (:meth:`_few_kernels` decides when), the
@@ -403,7 +406,7 @@ class ChunkPlan:
             return None
         line_kernel, frombuffer, code_type, tables, names, form, byte_level = found
         if byte_level is None:  # WordPiece
-            return self._wordpiece_line(text, parts, frags, found)
+            return self._normalized_line(text, parts, frags, found)
         # subtle: the text is normalized if and only if each chunk is (cut at ASCII spaces)
         if len(text) > LINE_COMPILED_MAX or (form is not None and not unicodedata.is_normalized(form, text)):
             return None
@@ -452,12 +455,12 @@ class ChunkPlan:
             self.cache.update((key, n) for key, n in numbers if len(key) <= CHUNK_CACHE_MAX)
         return Encoding.from_rows(line, store.tokens)
 
-    def _wordpiece_line(self, text: str, parts: list[str], frags: list, found: tuple) -> Encoding | None:
+    def _normalized_line(self, text: str, parts: list[str], frags: list, found: tuple) -> Encoding | None:
         """:meth:`_line_compiled` for a WordPiece model under ``BertPreTokenizer``,
         ``Whitespace`` or ``WhitespaceSplit``, with no normalizer, a Unicode form or
         ``BertNormalizer`` (lowercase, strip accents, Chinese characters and cleaning as
         :meth:`_plain_fragments` applies it, character by character), in one call of
-        :func:`core.chunk_kernels.wordpiece_line`, which also normalizes and pre-tokenizes the
+        :func:`core.models.wordpiece.line_kernels.wordpiece_line`, which also normalizes and pre-tokenizes the
         new chunks from the character tables of :class:`_WordPieceChars` (filled here when the
         kernel meets a character they lack, and the kernel called again).
 
@@ -516,7 +519,7 @@ class ChunkPlan:
     def _lead_line(self, text: str, parts: list[str]) -> Encoding | None:
         """:meth:`_line_compiled` for a Unigram model under ``Metaspace`` (the ``"lead"`` cut:
         the first chunk looked up in ``first``), in one call of
-        :func:`core.chunk_kernels.metaspace_line`; None when the line takes
+        :func:`core.models.unigram.line_kernels.metaspace_line`; None when the line takes
         :meth:`_numbers` (a normalizer that would change it, a ``▁`` in it, an empty new
         first chunk, the kernels not loaded, another model)."""
         later: list = list(map(self.cache.get, parts[1:]))
@@ -580,71 +583,68 @@ class ChunkPlan:
 
     def _line_kernel(self) -> tuple | None:
         """What :meth:`_line_compiled` and :meth:`_lead_line` need, found once: ``(the kernel:
-        bpe_line, bytelevel_line or metaspace_line, numpy's frombuffer and uint32, the model's
-        tables, the token strings, the normalizer's Unicode form or None, whether
-        byte-level)``; ``()`` when the model or the stages are others; None while
-        :mod:`core.chunk_kernels` is not loaded."""
-        kernels = sys.modules.get("core.chunk_kernels")
-        if kernels is None or getattr(kernels.__spec__, "_initializing", False):
+        the model's line kernel, numpy's frombuffer and the codes' type, the tables after the
+        chunks, the token strings, the normalizer's Unicode form or None (the normalizer
+        itself, ``"normalized"`` way), whether byte-level (None: the ``"normalized"`` way))``;
+        ``()`` when the model has no line kernel for these stages (:meth:`Model.line_encoder
+        <core.models.base.ModelBase.line_encoder>`); None while :mod:`core.chunk_kernels` is
+        not loaded."""
+        if not self._ready and not loaded("core.chunk_kernels"):
             return None
+        encoder = self._line_encoder()
         table = self._length_table()
         normalizer = self.tok.normalizer
+        if encoder is None or table is None:
+            return ()
         import numpy as np
 
-        matcher_args = getattr(self.tok.model, "matcher_args", None)  # a WordPiece model's
-        if (
-            matcher_args is not None
-            and table is not None
-            and self.kind == "drop"
-            and (normalizer is None or type(normalizer) in (*_UNICODE_FORMS, BertNormalizer))
-        ):
+        way = encoder.way
+        if way == "normalized":
+            if self.kind != "drop" or (
+                normalizer is not None and type(normalizer) not in (*_UNICODE_FORMS, BertNormalizer)
+            ):
+                return ()
+            kernels = self._line_kernels()
             self._wordpiece_chars = _WordPieceChars.of(normalizer, self.tok.pre_tokenizer)
             return (
-                kernels.wordpiece_line,
+                kernels.line,
                 np.frombuffer,
                 np.dtype(np.int32),
-                (matcher_args(), table.lengths, table.prefix),
+                (*kernels.tables, table.lengths, table.prefix),
                 table.names,
                 normalizer,
-                None,  # (not byte-level nor BPE: see _wordpiece_line)
+                None,  # (not byte-level nor BPE: see _normalized_line)
             )
-        if table is None or (normalizer is not None and type(normalizer) not in _UNICODE_FORMS):
+        if normalizer is not None and type(normalizer) not in _UNICODE_FORMS:
             return ()
-
         form = None if normalizer is None else normalizer.form
+        if way != _WAY_OF_KIND[self.kind]:
+            return ()
+        kernels = self._line_kernels()
         if self.kind == "lead":
-            viterbi_args = getattr(self.tok.model, "viterbi_args", None)
-            if viterbi_args is None:  # a Unigram model's
-                return ()
             pre = self.tok.pre_tokenizer
             prepend = pre.prepend_scheme in ("always", "first")
-            tables = (prepend, pre.replacement, viterbi_args(), table.lengths)
-            return (
-                kernels.metaspace_line,
-                np.frombuffer,
-                np.dtype(np.uint32),
-                tables,
-                table.names,
-                form,
-                False,
-            )
-        if not table.per_piece:  # a BPE model's table
-            return ()
-        compiled = self.__dict__.get("_bpe_compiled", False)
-        if compiled is False:
-            compiled = self._bpe_compiled = _bpe_kernel_args(self.tok)
-        if compiled is None:
-            return ()
-        byte_level = self.kind == "regex"  # (under ByteLevel: its regex, no normalizer)
-        return (
-            kernels.bytelevel_line if byte_level else kernels.bpe_line,
-            np.frombuffer,
-            np.dtype(np.uint32),
-            (*compiled[1:], table.lengths),
-            table.names,
-            form,
-            byte_level,
-        )
+            tables = (prepend, pre.replacement, *kernels.tables, table.lengths)
+        else:
+            tables = (*kernels.tables, table.lengths)
+        return (kernels.line, np.frombuffer, np.dtype(np.uint32), tables, table.names, form, way == "bytes")
+
+    def _line_encoder(self) -> LineEncoder | None:
+        """The model's :class:`~core.models.base.LineEncoder` under this plan's pre-tokenizer
+        (or None), asked once."""
+        found = self.__dict__.get("_encoder", False)
+        if found is False:
+            found = self._encoder = self.tok.model.line_encoder(self.tok.pre_tokenizer)
+        return found
+
+    def _line_kernels(self) -> LineKernels:
+        """The kernels and tables of the model's :meth:`_line_encoder` (callers ask only when
+        it has one), loaded once. subtle: imports numba's modules; only where
+        :meth:`_few_kernels` allows it (or a batch does)."""
+        found = self.__dict__.get("_kernels")
+        if found is None:
+            found = self._kernels = self._line_encoder().load()  # type: ignore[union-attr]
+        return found
 
     def encode_many(self, texts: list[str]) -> list[Encoding | None]:
         """:meth:`encode` of each text; the chunks none of them has seen go through the
@@ -760,13 +760,8 @@ class ChunkPlan:
         couple of chunks is gathered by one kernel call (:func:`core.chunk_kernels.assemble`:
         the loop cost ~2 µs a chunk, most of a line's encode when all its words were seen)."""
         store = self.store
-        kernels = sys.modules.get("core.chunk_kernels")
-        if (
-            kernels is not None
-            and len(parts) > ASSEMBLE_COMPILED_AFTER
-            and not getattr(kernels.__spec__, "_initializing", False)  # (another thread importing it)
-        ):
-            rows = kernels.assemble(
+        if len(parts) > ASSEMBLE_COMPILED_AFTER and (_KERNELS or loaded("core.chunk_kernels")):
+            rows = _kernels().assemble(
                 array("q", frags),
                 array("q", map(len, parts)),
                 0 if self.kind == "regex" else 1,
@@ -884,8 +879,8 @@ class ChunkPlan:
                 # once it is loaded (see _few_kernels)
                 compiled = None
                 kernels = len(keys) >= AT_ONCE_MIN or self._few_kernels()
-                if kernels and not first and table.per_piece and self.kind != "lead":
-                    compiled = self._few_compiled(keys, table)  # plain BPE: one kernel for all
+                if kernels and not first and self.kind != "lead":
+                    compiled = self._few_compiled(keys, table)  # the model's kernel for all
                 elif kernels and self.kind == "lead":
                     both = self._lead_fragments(keys if first else [], [] if first else keys)
                     if both is not None:
@@ -903,13 +898,13 @@ class ChunkPlan:
                 return made
         return self._slow(keys, first)
 
-    def _length_table(self) -> _LengthTable | None:
-        """The model's :class:`_LengthTable`, or None for a model without one. subtle: the model
-        keeps its table too (a slider cut inherits it); this plan's copy also remembers None and
-        spares a line's encode the imports and type checks."""
+    def _length_table(self) -> TokenLengths | None:
+        """The model's :meth:`~core.models.base.ModelBase.token_lengths`, or None for a model
+        without one. subtle: the model keeps its table too (a slider cut inherits it); this
+        plan's copy also remembers None and spares a line's encode the call."""
         table = self.__dict__.get("_table", False)
         if table is False:
-            table = self._table = _LengthTable.build(self.tok)
+            table = self._table = self.tok.model.token_lengths()
         return table
 
     def _lead_fragments(
@@ -939,39 +934,41 @@ class ChunkPlan:
         run of lines encoded one at a time pays numba's ~0.4 s import back). subtle: never
         before: one line of a script must not wait for numba, nor the explorer's window for
         the import its start-up helper is in the middle of."""
-        if "core.chunk_kernels" in sys.modules:
+        if self._ready:
             return True
-        made = self.__dict__.get("_made_few", 0)
-        if not _numba_loaded() and made < FEW_COMPILED_AFTER:
-            self._made_few = made + 1
-            return False
-        import core.chunk_kernels  # noqa: F401
-
+        if not loaded("core.chunk_kernels"):
+            made = self.__dict__.get("_made_few", 0)
+            if not _numba_loaded() and made < FEW_COMPILED_AFTER:
+                self._made_few = made + 1
+                return False
+        _kernels()
+        if self._line_encoder() is not None:
+            self._line_kernels()
+        self._ready = True
         return True
 
-    def _few_compiled(self, keys: list[str], table: _LengthTable) -> tuple[dict[str, int], list[str]] | None:
+    def _few_compiled(self, keys: list[str], table: TokenLengths) -> tuple[dict[str, int], list[str]] | None:
         """:meth:`_plain_few` of new chunks for a plain BPE model under ``Whitespace`` or
-        ``WhitespaceSplit``, in one kernel call (:func:`core.chunk_kernels.bpe_fragments`: the
+        ``WhitespaceSplit``, in one kernel call (:func:`core.models.bpe.line_kernels.bpe_fragments`: the
         chunks joined by spaces as a line has them, pre-tokenized, merged and given spans), or
-        under ``ByteLevel`` (:func:`core.chunk_kernels.bytelevel_fragments`: each chunk's UTF-8
+        under ``ByteLevel`` (:func:`core.models.bpe.line_kernels.bytelevel_fragments`: each chunk's UTF-8
         bytes); the chunks it cannot take (a character training never saw, or one the
         pre-tokenizer drops) are left for :meth:`_slow`. None when the normalizer would change
         the text or the pre-tokenizer is another: :meth:`_plain_fragments` then does it."""
         import numpy as np
 
-        compiled = self.__dict__.get("_bpe_compiled", False)
-        if compiled is False:
-            compiled = self._bpe_compiled = _bpe_kernel_args(self.tok)
-        if compiled is None:
+        encoder = self._line_encoder()
+        if encoder is None or encoder.way != _WAY_OF_KIND[self.kind] or encoder.way not in ("words", "bytes"):
             return None
+        kernels = self._line_kernels()
+        fragments, tables = kernels.fragments, kernels.tables
         store = self.store
         if self.kind == "regex":  # byte-level: each chunk one pre-token, its UTF-8 bytes the symbols
-            bytelevel_fragments, *tables = compiled
             data = np.frombuffer("".join(keys).encode("utf-8", "surrogatepass"), np.uint8)
             out = np.empty((4, len(data) or 1), np.int64)
             frags = np.empty((4, len(keys)), np.int64)
             key_lengths = np.fromiter(map(len, keys), np.int64, len(keys))
-            written, good_count = bytelevel_fragments(
+            written, good_count = fragments(  # type: ignore[misc]  # ("words" and "bytes" have one)
                 data, key_lengths, *tables, table.lengths, len(store.ids), out, frags
             )
             return self._kept_rows(keys, out, written, frags, good_count, table)
@@ -982,34 +979,32 @@ class ChunkPlan:
                 normalizer.form, joined
             ):
                 return None
-        bpe_fragments, *tables = compiled
         codes = np.frombuffer(joined.encode("utf-32-le"), np.uint32)
         out = np.empty((4, len(codes) or 1), np.int64)
         frags = np.empty((4, len(keys)), np.int64)
-        written, good_count = bpe_fragments(codes, *tables, table.lengths, len(store.ids), out, frags)
+        written, good_count = fragments(codes, *tables, table.lengths, len(store.ids), out, frags)  # type: ignore[misc]
         return self._kept_rows(keys, out, written, frags, good_count, table)
 
     def _lead_compiled(
-        self, first_keys: list[str], later_keys: list[str], table: _LengthTable
+        self, first_keys: list[str], later_keys: list[str], table: TokenLengths
     ) -> tuple | None:
         """:meth:`_plain_fragments` of Metaspace chunks, texts' first chunks and later ones
-        together, for a Unigram model (``viterbi_args``), without its
+        together, for a model with a ``"lead"`` line encoder (Unigram), without its
         Python per chunk: each chunk is one pre-token, ``▁`` + its text, the ``▁`` spanning the
         space before it; a text's first chunk gets the ``▁`` only if the pre-tokenizer prepends
         one, spanning its first character. The model's ids and the spans in one kernel call
-        (:func:`core.chunk_kernels.metaspace_fragments`).
+        (:func:`core.models.unigram.line_kernels.metaspace_fragments`).
         Returns ``(made first, made later, first left, later left)``, or None when a chunk holds
         a ``▁`` or the normalizer would change the text (or is not a Unicode form), or a first
         chunk is empty: :meth:`_plain_fragments` then does it."""
         import numpy as np
 
-        model: Any = self.tok.model
-        viterbi_args = getattr(model, "viterbi_args", None)
+        encoder = self._line_encoder()
         pre = self.tok.pre_tokenizer
         r = pre.replacement
         normalizer = self.tok.normalizer
         form = normalizer.form if type(normalizer) in _UNICODE_FORMS else None
-        if viterbi_args is None or (normalizer is not None and form is None):
+        if encoder is None or encoder.way != "lead" or (normalizer is not None and form is None):
             return None
         keys = first_keys + later_keys
         joined = " ".join(keys)
@@ -1042,13 +1037,14 @@ class ChunkPlan:
         n, nf = len(keys), len(first_keys)
         out = np.empty((4, 4 * len(codes) + 1), np.int64)  # room for byte pieces: 4 per character
         frags = np.empty((4, n), np.int64)
-        written, good_count = _kernels().metaspace_fragments(
+        kernels = self._line_kernels()
+        written, good_count = kernels.fragments(  # type: ignore[misc]  # (the "lead" way has one)
             codes,
             np.fromiter(map(len, keys), np.int64, n),
             outs,
             nf,
             prepend,
-            viterbi_args(),
+            *kernels.tables,
             table.lengths,
             len(self.store.ids),
             out,
@@ -1061,7 +1057,7 @@ class ChunkPlan:
         made, rest = self._cached(later_keys, numbers[nf:], self.cache)
         return made_first, made, rest_first, rest
 
-    def _spans(self, ids, bounds, known, table: _LengthTable, pieces, chunks) -> tuple[Any, int, Any, int]:
+    def _spans(self, ids, bounds, known, table: TokenLengths, pieces, chunks) -> tuple[Any, int, Any, int]:
         """:func:`core.chunk_kernels.chunk_spans` of the model's ids of the chunks' pre-tokens,
         into fresh rows: ``(out, written, frags, ok count)``. ``pieces`` is ``(their lengths,
         where each starts or None when back to back)``, ``chunks`` ``(how many pre-tokens each
@@ -1090,14 +1086,14 @@ class ChunkPlan:
         )
         return out, written, frags, good_count
 
-    def _kept_rows(self, keys, out, written: int, frags, good_count: int, table: _LengthTable, first=False):
+    def _kept_rows(self, keys, out, written: int, frags, good_count: int, table: TokenLengths, first=False):
         """Store and cache (in ``first`` for a text's first chunks) the fragments a kernel wrote
-        for the ``ok`` keys (see :func:`core.chunk_kernels.bpe_fragments`): ``(made, the keys
+        for the ``ok`` keys (see :func:`core.models.bpe.line_kernels.bpe_fragments`): ``(made, the keys
         left)``."""
         numbers = self._stored(out, written, frags, good_count, table)
         return self._cached(keys, numbers, self.first if first else self.cache)
 
-    def _stored(self, out, written: int, frags, good_count: int, table: _LengthTable) -> list:
+    def _stored(self, out, written: int, frags, good_count: int, table: TokenLengths) -> list:
         """Store the fragments a kernel wrote: the number of each chunk's (None if not ``ok``)."""
         number = self.store.add_rows(out, written, frags, good_count, table.names)
         if good_count == frags.shape[1]:
@@ -1123,7 +1119,7 @@ class ChunkPlan:
             cache.update((key, n) for key, n in made.items() if len(key) <= CHUNK_CACHE_MAX)
         return made, rest
 
-    def _plain_few(self, keys: list[str], table: _LengthTable) -> tuple[dict[str, int], list[str]]:
+    def _plain_few(self, keys: list[str], table: TokenLengths) -> tuple[dict[str, int], list[str]]:
         """:meth:`_plain_fragments` of a few chunks (one line's new words), in plain Python: a
         chunk whose pre-tokens are back to back and whose characters the normalizer leaves in
         place gets its ids from the model's ``tokenize_ids`` and its spans from the tokens'
@@ -1138,7 +1134,7 @@ class ChunkPlan:
             return {}, keys
         lengths, names, prefix = table.length_list(), table.names, table.prefix
         is_normalized = unicodedata.is_normalized
-        findall = None if lead else self.tok.pre_tokenizer._re.findall
+        findall = None if lead else self.tok.pre_tokenizer.word_pattern.findall
         r = self.tok.pre_tokenizer.replacement if lead else ""
         rest: list[str] = []
         # (key, its pre-tokens, where each starts, the key's character each normalized one came
@@ -1288,12 +1284,12 @@ class ChunkPlan:
             self.cache[""] = self.store.add_fragment(_EMPTY)
 
     def _plain_fragments(
-        self, keys: list[str], table: _LengthTable, first: bool = False
+        self, keys: list[str], table: TokenLengths, first: bool = False
     ) -> tuple[dict[str, int], list[str]]:
         """The fragments of the chunks (not a text's first) whose characters the normalizer
         leaves in place, all at once: their pre-tokens' ids in one model call
         (``tokenize_ids_batch``), and each token's span from its length in characters
-        (:class:`_LengthTable`), summed in arrays. Returns the fragments made and the keys left
+        (:meth:`~core.models.base.ModelBase.token_lengths`), summed in arrays. Returns the fragments made and the keys left
         for :meth:`_slow` (text to normalize, pre-tokens not back to back, an unknown token).
 
         The same fragments as :meth:`_slow` (a property test compares them): a token of these
@@ -1328,7 +1324,7 @@ class ChunkPlan:
                 chars = _bert_chars(normalizer, joined)
                 translation, odd, unsafe, out_length = _bert_views(chars)
                 texts = list(map(str.translate, keys, repeat(translation)))
-            findall = self.tok.pre_tokenizer._re.findall
+            findall = self.tok.pre_tokenizer.word_pattern.findall
             founds = list(map(findall, texts))
             if (
                 (form is None or all(map(is_normalized, repeat(form), keys)))
@@ -1383,9 +1379,8 @@ class ChunkPlan:
             piece_at = [0] * len(keys)
             out_lengths = [None] * len(keys)
             if not all(map(str.isascii, keys)):  # each character's bytes, from its code point
-                from core.models.bpe.kernels import codepoints
-
-                codes = codepoints(keys)[0]
+                utf32 = "".join(keys).encode("utf-32-le", "surrogatepass")
+                codes = np.frombuffer(utf32, np.uint32).astype(np.int64)
                 out_lengths = 1 + (codes >= 0x80) + (codes >= 0x800) + (codes >= 0x10000)  # type: ignore[assignment]
         elif not first:  # "lead": the chunk after a space is "▁" + its text, the ▁ spanning that space
             r = self.tok.pre_tokenizer.replacement
@@ -1424,13 +1419,13 @@ class ChunkPlan:
             )
         else:
             per_char = np.zeros(0, np.int64)  # one each: the spans stay as they are
-        model: Any = self.tok.model
-        matcher_args = getattr(model, "matcher_args", None)
-        if matcher_args is not None:  # WordPiece: the match and the spans in one kernel call
+        model = self.tok.model
+        kernels = self._line_kernels() if self._line_encoder() is not None else None
+        if kernels is not None and kernels.pieces is not None:  # the match and the spans in one call
             codes = np.frombuffer("".join(pieces).encode("utf-32-le"), np.int32)
             out = np.empty((4, len(codes) + len(pieces) + 1), np.int64)
             frags = np.empty((4, len(kept)), np.int64)
-            written, good_count = _kernels().wordpiece_fragments(
+            written, good_count = kernels.pieces(
                 codes,
                 _ints(map(len, pieces)),
                 np.array(pieces_per_key, np.int64),
@@ -1438,7 +1433,7 @@ class ChunkPlan:
                 back_to_back,
                 np.ascontiguousarray(per_char, np.int64),
                 _ints(map(len, kept)),
-                matcher_args(),
+                *kernels.tables,
                 table.lengths,
                 table.prefix,
                 len(self.store.ids),
@@ -1447,7 +1442,7 @@ class ChunkPlan:
             )
             made, left = self._kept_rows(kept, out, written, frags, good_count, table, first)
             return made, rest + left
-        found = model.tokenize_ids_flat(pieces) if hasattr(model, "tokenize_ids_flat") else None
+        found = model.tokenize_ids_flat(pieces)
         if found is not None:  # no Python per piece
             ids, out_bounds, known = found
         else:
@@ -1472,7 +1467,8 @@ class ChunkPlan:
         normalizer = self.tok.normalizer
         form = normalizer.form if type(normalizer) in _UNICODE_FORMS else None
         is_normalized, normalized_of = unicodedata.is_normalized, self._normalized
-        findall = self.tok.pre_tokenizer._re.findall
+        pattern = self.tok.pre_tokenizer.word_pattern
+        findall = pattern.findall
         out = []
         for key in keys:
             if normalizer is None or (form is not None and is_normalized(form, key)):
@@ -1483,7 +1479,7 @@ class ChunkPlan:
             if len(found) == 1 and found[0] == normalized:  # the whole chunk is one pre-token
                 out.append((found, _AT_START, align, 0))
             else:
-                out.append((*_matches(self.tok.pre_tokenizer._re, normalized), align, 0))
+                out.append((*_matches(pattern, normalized), align, 0))
         return out
 
     def _pieces(self, key: str, first: bool) -> tuple[list[str], list[int], list | None, int]:
@@ -1496,7 +1492,7 @@ class ChunkPlan:
         tok = self.tok
         if self.kind == "drop":
             normalized, align = self._normalized(key)
-            return (*_matches(tok.pre_tokenizer._re, normalized), align, 0)
+            return (*_matches(tok.pre_tokenizer.word_pattern, normalized), align, 0)
         # "lead": Metaspace, each ASCII space the ▁ of the chunk it starts
         pre = tok.pre_tokenizer
         r = pre.replacement
@@ -1612,7 +1608,7 @@ def _bert_chars(normalizer: BertNormalizer, text: str) -> dict[str, str]:
 
 class _WordPieceChars:
     """What a normalizer makes of each character alone and a pre-tokenizer's class of each
-    character, as tables indexed by code point, for :func:`core.chunk_kernels.wordpiece_line`
+    character, as tables indexed by code point, for :func:`core.models.wordpiece.line_kernels.wordpiece_line`
     (which says what the numbers mean). Filled as characters are met (:meth:`fill`), and shared
     by every tokenizer with the same normalizer settings and pre-tokenizer.
 
@@ -1638,7 +1634,7 @@ class _WordPieceChars:
         import numpy as np
 
         self.normalizer = normalizer if type(normalizer) is BertNormalizer else None
-        self.split = pre_tokenizer._re.findall
+        self.split = pre_tokenizer.word_pattern.findall
         self._np = np
         # subtle: no normalizer (or a Unicode form, checked on the whole text) is no table
         self.norm = np.full(self.SIZE if self.normalizer else 0, -1, np.int32)
@@ -1723,72 +1719,6 @@ def _ints(values):
     return np.array(list(values), np.int64)
 
 
-class _LengthTable:
-    """How many characters each token of a model covers, for :meth:`ChunkPlan._plain_fragments`.
-
-    ``lengths[id]`` is the length of the token's string, 0 for tokens that stand for something
-    else (the unknown token, SentencePiece's byte pieces ``<0x41>``) and ids no token has;
-    ``prefix`` is the length of WordPiece's ``##``, which every token after a word's first
-    carries; ``names[id]`` is the token's string. Built for plain BPE (no prefix, suffix or
-    dropout), WordPiece, Unigram and rank files; None for anything else.
-    """
-
-    def __init__(self, names: list[str], lengths, prefix: int, per_piece: bool = False):
-        self.names = names
-        self.lengths = lengths
-        self.prefix = prefix
-        self.per_piece = per_piece  # a few pieces are best merged one by one (BPE)
-        self._length_list: list[int] | None = None
-
-    def length_list(self) -> list[int]:
-        """``lengths`` as a list (indexing a list from Python is faster than an array)."""
-        if self._length_list is None:
-            self._length_list = self.lengths.tolist()
-        return self._length_list
-
-    @classmethod
-    def build(cls, tok: Tokenizer) -> _LengthTable | None:
-        import numpy as np
-
-        from core.models.bpe.model import BPE
-        from core.models.unigram.model import Unigram
-        from core.models.wordpiece.model import WordPiece
-
-        model: Any = tok.model  # one of the three below, told apart by its exact type
-        kind = type(model)
-        if kind is BPE:
-            if model.continuing_subword_prefix or model.end_of_word_suffix or model.dropout:
-                return None
-            prefix, opaque = 0, {model._unk_id}
-        elif kind is WordPiece:
-            prefix, opaque = len(model.continuing_subword_prefix), {model._unk_id}
-        elif kind is Unigram:
-            prefix, opaque = 0, {model.unk_id}
-        elif kind is getattr(sys.modules.get("core.formats.tiktoken_ranks"), "TiktokenBPE", None):
-            # a rank file: byte-level tokens, no unknown token. subtle: its module is loaded if the
-            # model is one; importing it otherwise cost the explorer's first landing ~17 ms
-            prefix, opaque = 0, set()
-        else:
-            return None
-        found = model.__dict__.get("_length_table")
-        if found is not None:  # subtle: a BPE cut (the slider's) inherits its model's: same ids
-            return found
-        vocab = model.get_vocab()
-        tokens, ids = list(vocab), list(vocab.values())
-        names = [""] * (max(ids, default=-1) + 1)
-        if len(names) == len(tokens):  # ids 0..n-1 (every model file we read): sorted in C
-            names = list(map(tokens.__getitem__, np.argsort(np.array(ids, np.int64), kind="stable").tolist()))
-        else:
-            for token, i in vocab.items():
-                names[i] = token
-        lengths = np.array(list(map(len, names)), np.int64)
-        lengths[[i for i in opaque if i is not None]] = 0
-        if getattr(model, "byte_fallback", False):
-            lengths[[i for i, token in enumerate(names) if _BYTE_PIECE.fullmatch(token)]] = 0
-        table = model.__dict__["_length_table"] = cls(names, lengths, prefix, per_piece=kind is BPE)
-        return table
-
-
 _KERNELS: list = []  # core.chunk_kernels, once imported (an import statement costs ~1 µs a line)
 
 
@@ -1802,48 +1732,8 @@ def _kernels():
 
 
 def _numba_loaded() -> bool:
-    """Whether numba is imported, and not still being imported by another thread (importing it
-    here would wait for that import to finish: the explorer loads it beside its window)."""
-    numba = sys.modules.get("numba")
-    return numba is not None and not getattr(getattr(numba, "__spec__", None), "_initializing", False)
-
-
-def _bpe_kernel_args(tok: Tokenizer) -> tuple | None:
-    """``(bpe_fragments, points, point_ids, point_classes, pair keys, pair values)`` for
-    :meth:`ChunkPlan._few_compiled` (``(bytelevel_fragments, byte_ids, pair keys, pair
-    values)`` under ``ByteLevel``), or None for a pre-tokenizer it does not follow.
-
-    A one-character token's class is 0 when the pre-tokenizer drops it (its regex finds nothing
-    in it), else ``Whitespace``'s 1 for a word character (``\\w``) and 2 for any other,
-    ``WhitespaceSplit``'s 1 for all: pre-tokens are runs of one class (a property test checks
-    it against the regex)."""
-    import numpy as np
-    import regex
-
-    from core.chunk_kernels import bpe_fragments
-
-    pre = tok.pre_tokenizer
-    model: Any = tok.model
-    pairs = model._compiled_table()
-    if type(pre) is ByteLevel:
-        from core.chunk_kernels import bytelevel_fragments
-
-        vocab = model.vocab
-        byte_ids = np.array([vocab.get(bytes_to_chars(bytes([b])), -1) for b in range(256)], np.int64)
-        return bytelevel_fragments, byte_ids, pairs.keys, pairs.values
-    if type(pre) not in (Whitespace, WhitespaceSplit):
-        return None
-    points, point_ids = model._alphabet_arrays()
-    word = regex.compile(r"\w").fullmatch if type(pre) is Whitespace else None
-    matches = pre._re.fullmatch
-    classes = np.array(
-        [
-            0 if c < 0 or not matches(chr(c)) else 1 if word is None or word(chr(c)) else 2
-            for c in points.tolist()
-        ],
-        np.int64,
-    )
-    return bpe_fragments, points, point_ids, classes, pairs.keys, pairs.values
+    """Whether numba is imported (and done importing: see :func:`core.jit.loaded`)."""
+    return loaded("numba")
 
 
 def _moved(spans: tuple[tuple, ...], by: int) -> Fragment:
@@ -1888,17 +1778,6 @@ def _matches(pattern, text: str) -> tuple[list[str], list[int]]:
     return [text[a:b] for a, b in spans], [a for a, _ in spans]
 
 
-def _model_spans(model, pieces: list[str]) -> list[tuple[tuple, ...]]:
-    """``(ids, tokens, starts, ends)`` of each pre-token: the model's ``tokenize_spans_batch``
-    if it has one (no Token objects), else its Token objects taken apart."""
-    spans_batch = getattr(model, "tokenize_spans_batch", None)
-    if spans_batch is not None:
-        return spans_batch(pieces) if pieces else []
-    tokenize_batch = getattr(model, "tokenize_batch", None)
-    if tokenize_batch is not None and len(pieces) > 1:
-        tokens_of = tokenize_batch(pieces)
-    else:
-        tokens_of = [model.tokenize(p) for p in pieces]
-    return [
-        tuple(zip(*((t.id, t.value, t.start, t.end) for t in tokens))) or _NO_SPANS for tokens in tokens_of
-    ]
+def _model_spans(model, pieces: list[str]) -> Sequence[tuple]:
+    """``(ids, tokens, starts, ends)`` of each pre-token (the model's ``tokenize_spans_batch``)."""
+    return model.tokenize_spans_batch(pieces) if pieces else []

@@ -61,6 +61,21 @@ def kernel(function: F) -> F:
     return cast(F, compiled)  # a numba Dispatcher, called exactly like ``function``
 
 
+def loaded(module: str) -> bool:
+    """Whether ``module`` is imported and done importing, without importing it.
+
+    How the engine asks whether compiled code is ready (numba itself, a kernel module) before
+    it would make a caller wait for numba's ~0.4 s import. subtle: a module another thread is
+    still importing (the explorer loads numba beside its window) counts as not loaded: using
+    it here would wait for that import to finish.
+
+        >>> loaded("sys"), loaded("core.no_such_module")
+        (True, False)
+    """
+    found = sys.modules.get(module)
+    return found is not None and not getattr(getattr(found, "__spec__", None), "_initializing", False)
+
+
 # -- ahead of time: the same kernels as an extension module, for jobs too short to pay for numba --
 
 #: Kernel modules that can be compiled ahead of time, and where their exported signatures live

@@ -156,6 +156,13 @@ class _Base:
     def split_words(self, text: str) -> list[str]:
         return [p.normalized for p in self.pre_tokenize(NormalizedString.from_str(text))]
 
+    @property
+    def word_pattern(self) -> regex.Pattern | None:
+        """The compiled pattern whose matches are the pre-tokens, all the rest dropped (what
+        the chunk cache and a model's compiled line encoder cut with); None when the pieces
+        are not simply its matches."""
+        return None
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
 
@@ -172,6 +179,10 @@ class _RegexMatches(_Base):
         import regex
 
         return regex.compile(_explicit_whitespace(self.pattern))
+
+    @property
+    def word_pattern(self) -> regex.Pattern:
+        return self._re
 
     def split_words(self, text: str) -> list[str]:
         return self._re.findall(text)

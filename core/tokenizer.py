@@ -425,7 +425,7 @@ class Tokenizer:
         (None: the same). ``check_text``'s rule refuses a lone surrogate, as `tokenizers` does;
         a model that declares ``surrogates = "replace"`` (tiktoken's ranks) takes text as
         tiktoken's ``encode`` does, a surrogate pair joined and a lone one U+FFFD."""
-        if getattr(self.model, "surrogates", None) == "replace" and isinstance(text, str):
+        if self.model.surrogates == "replace" and isinstance(text, str):
             return replace_surrogates(text)
         return check_text(text), None
 
@@ -463,7 +463,7 @@ class Tokenizer:
         """:meth:`encode` stage by stage on the whole text, without the post-processor."""
         enc = Encoding()
         word = 0
-        tokenize_batch = getattr(self.model, "tokenize_batch", None)
+        tokenize_batch = self.model.tokenize_batch
         for i, (start, end, added) in enumerate(self._sections(text)):
             if added is not None:
                 _append_added(enc, self._by_content[added], (start, end), text[start:end])
@@ -477,7 +477,7 @@ class Tokenizer:
                     word += 1
                     continue
                 pieces = self.pre_tokenize(part, first_section=i == 0)
-                if tokenize_batch is not None and len(pieces) > 1:
+                if len(pieces) > 1:
                     # one call for all pre-tokens (a compiled Unigram Viterbi pays per call)
                     tokens_of = tokenize_batch([piece.normalized for piece in pieces])
                 else:
@@ -507,7 +507,7 @@ class Tokenizer:
             from core.encode_chunks import ChunkPlan
 
             # a model that draws at random (BPE-dropout) must meet every chunk afresh: no cache
-            plan = ChunkPlan.build(self) if getattr(self.model, "deterministic", True) else None
+            plan = ChunkPlan.build(self) if self.model.deterministic else None
             self._chunks = (plan, self.model, self.normalizer, self.pre_tokenizer, self._norm_re)
         return plan
 
@@ -837,14 +837,9 @@ class _IdsPlan:
     @classmethod
     def build(cls, tok: Tokenizer, key: tuple) -> _IdsPlan:
         model = tok.model
-        if not getattr(model, "deterministic", True):  # random tokens (BPE-dropout): no cache of ids
+        if not model.deterministic:  # random tokens (BPE-dropout): no cache of ids
             return cls(key, None, None, None)
-        piece_ids = getattr(model, "tokenize_ids", None)
-        if piece_ids is None:
-
-            def piece_ids(word, tokenize=model.tokenize):
-                return [t.id for t in tokenize(word)]
-
+        piece_ids = model.tokenize_ids
         normalize = tok.normalizer.normalize_str if tok.normalizer is not None else None
         words = _string_splitter(tok.pre_tokenizer, has_normalizer=normalize is not None)
         before: tuple[int, ...] = ()
@@ -854,16 +849,16 @@ class _IdsPlan:
             marked = post_process(tok.post_processor, Encoding([-1], ["?"], [(0, 0)], [0], [0]), True)
             at = marked.ids.index(-1)
             before, after = tuple(marked.ids[:at]), tuple(marked.ids[at + 1 :])
-        piece_ids_batch = getattr(model, "tokenize_ids_batch", None)
+        piece_ids_batch = model.tokenize_ids_batch
         split_raw = getattr(tok.pre_tokenizer, "split_raw", None)
-        if split_raw is not None and piece_ids_batch is not None:
+        if split_raw is not None:
             # A byte-level splitter: cache the ids by the text's own pieces, so only pieces seen
             # for the first time are written in the byte alphabet (split_words = as_words(split_raw)).
             # A model that reads such pieces itself (a rank file: their UTF-8 bytes) skips the alphabet.
             as_words = tok.pre_tokenizer.raw_to_words
             model_batch = piece_ids_batch
             words = lambda text, at_start: split_raw(text)  # noqa: E731
-            raw_batch = getattr(model, "tokenize_raw_batch", None)
+            raw_batch = model.raw_ids_batch()
 
             def piece_ids_batch(pieces, model_batch=model_batch, as_words=as_words):
                 return model_batch(as_words(pieces))

@@ -31,10 +31,8 @@ def load_compiled_encoders() -> None:
     unigram = Unigram([("<unk>", 0.0), ("h", -2.0), ("u", -2.0), ("g", -2.0), ("hug", -1.0)])
     for model in (bpe, wordpiece, unigram):
         model.tokenize_ids_batch(["hug", "hugg"])
-        tokenize_batch = getattr(model, "tokenize_batch", None)
-        if tokenize_batch is not None:
-            tokenize_batch(["hug", "hugg"])
-    # and a line's new words (core.chunk_kernels), as the explorer's text box meets them: under
+        model.tokenize_batch(["hug", "hugg"])
+    # and a line's new words (core.chunk_kernels and each model's line_kernels), as the explorer's text box meets them: under
     # Whitespace, byte-level, Metaspace and WordPiece's (each loads its own kernel: 8-11 ms the
     # first time), three chunks: a line of more than two is gathered by a kernel too; then a
     # line with new words once that module is loaded (plain and byte-level BPE, Unigram under

@@ -76,7 +76,7 @@ from core.formats.protobuf import (
     read_fields,
 )
 from core.formats.protobuf import field as pb_field
-from core.models.base import Token
+from core.models.base import ModelBase, Token
 from core.precompiled import PrecompiledNormalizer
 from core.text import NormalizedString
 
@@ -612,7 +612,7 @@ class _PrefixMatcher:
 # -- models -----------------------------------------------------------------------------
 
 
-class _SentencePieceModel:
+class _SentencePieceModel(ModelBase):
     """What unigram and BPE share: the piece table, look-ups and unknown handling."""
 
     def __init__(self, pieces: list[Piece], byte_fallback: bool = False):
@@ -939,6 +939,12 @@ class SentencePieceUnigram(_SentencePieceModel):
     def _path_tokens(self, s: str, path) -> list[Token]:
         """A lattice path as tokens, unknown characters handled as :meth:`tokenize` does."""
         return self._tokens(s, [(n.start, n.end, n.id) for n in path])
+
+    def can_nbest(self) -> bool:
+        return True
+
+    def can_sample(self) -> bool:
+        return True
 
     def nbest_words(self, words: list[str], k: int) -> list[tuple[list[str], float]]:
         """The ``k`` best segmentations of a sequence of pre-tokens, best first, with their scores.

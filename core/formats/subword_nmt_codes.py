@@ -199,6 +199,14 @@ class CodesBPE(BPE):
             self._cache[piece] = found
         return found
 
+    def token_lengths(self) -> None:
+        """None: an unknown character keeps its text, which the chunk cache's table of token
+        strings by id cannot say (each new chunk's tokens come from :meth:`tokenize`)."""
+        return None
+
+    def line_encoder(self, pre_tokenizer) -> None:
+        return None
+
     def truncated(self, vocab_size: int) -> BPE:
         cut = super().truncated(vocab_size)
         cut.__class__ = type(self)  # the explorer's slider cut keeps the characters too

@@ -36,7 +36,8 @@ from core.atomic import write_atomic
 from core.bytelevel import BYTE_TO_CHAR, CHAR_TO_BYTE, BytePiecesMemo, bytes_to_chars
 from core.errors import ConfigError, FormatError
 from core.limits import bounded_pattern, check_token_id
-from core.models.base import Token
+from core.line_encoders import TokenLengths
+from core.models.base import ModelBase, Token
 from core.text import NormalizedString
 
 # The split patterns of OpenAI's encodings (possessive quantifiers are understood by `regex`).
@@ -194,7 +195,7 @@ _NO_RANK = 1 << 62  # above every rank
 _NO_RANKS = (_NO_RANK,) * _SHORT_PIECE
 
 
-class TiktokenBPE:
+class TiktokenBPE(ModelBase):
     """Rank-based byte-level BPE; pieces and token values are in the GPT-2 byte alphabet.
 
     >>> m = TiktokenBPE({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4})
@@ -392,6 +393,14 @@ class TiktokenBPE:
             except UnicodeEncodeError:  # not byte-level text
                 datas.append(None)
         return self._bytes_ids(datas, pieces)
+
+    def token_lengths(self) -> TokenLengths:
+        """Byte-level tokens, each covering the bytes its string holds; no unknown token."""
+        return TokenLengths.of(self, 0, set())
+
+    def raw_ids_batch(self):
+        """:meth:`tokenize_raw_batch`: the ids path hands a byte-level splitter's pieces to it."""
+        return self.tokenize_raw_batch
 
     def tokenize_raw_batch(self, pieces: list[str]) -> list[list[int]]:
         """The ids of pieces of text as they are (not in the byte alphabet): of their UTF-8 bytes.

@@ -1,14 +1,24 @@
-"""What every model offers: ``tokenize`` one pre-token, and vocabulary look-ups.
+"""What every model offers: ``tokenize`` one pre-token, and vocabulary look-ups; and what a
+model may offer beyond that, declared here once (:class:`ModelBase`).
 
 A model knows nothing of files (see ``core.formats``) nor of how it was trained
 (see each algorithm's ``trainer`` module).
+
+The rest of the engine (the chunk cache ``core.encode_chunks``, the ids fast path, the
+explorer's views) asks a model what it can do through :class:`ModelBase`'s methods and never
+names a model class: each has a default (``None``, ``False`` or the plain way through
+``tokenize``) that a model overrides to go faster or to offer more. This is how `tokenizers`'
+``trait Model`` (``tokenizers/src/tokenizer/mod.rs``) and SentencePiece's
+``IsNBestEncodeAvailable()`` / ``IsSampleEncodeAvailable()`` (``src/model_interface.h``) do it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from operator import itemgetter
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
+from core.line_encoders import LineEncoder, TokenLengths
 from core.records import frozen_record
 
 
@@ -40,6 +50,86 @@ def vocab_by_id(vocab: dict[str, int]) -> dict[str, int]:
     return dict(sorted(vocab.items(), key=itemgetter(1)))
 
 
+#: One pre-token's tokens taken apart: ``(ids, token strings, starts, ends)``.
+Spans = tuple[tuple, ...]
+_NO_SPANS: Spans = ((), (), (), ())
+
+
+class ModelBase:
+    """The methods every model has, each with a default a model overrides to go faster or to
+    offer more (see the module). A model subclasses this and defines ``tokenize`` and the
+    vocabulary look-ups (:class:`Model`); everything else is optional."""
+
+    #: What the model does with a lone surrogate in its text: ``"refuse"`` (an InputError, as
+    #: `tokenizers` does) or ``"replace"`` (U+FFFD, a pair joined, as tiktoken's ``encode``).
+    surrogates = "refuse"
+
+    #: False for a model whose tokens are drawn at random (BPE-dropout): no cache may keep them.
+    deterministic = True
+
+    if TYPE_CHECKING:
+
+        def tokenize(self, piece: str) -> list[Token]: ...
+
+    # -- many pre-tokens at once: the plain way by default ---------------------------------
+    def tokenize_batch(self, pieces: list[str]) -> Sequence[Sequence[Token]]:
+        """``[tokenize(p) for p in pieces]``; a model with a compiled path does them in one call."""
+        return [self.tokenize(p) for p in pieces]
+
+    def tokenize_ids(self, piece: str) -> list[int]:
+        """The ids of :meth:`tokenize` (a model may skip making the tokens)."""
+        return [t.id for t in self.tokenize(piece)]
+
+    def tokenize_ids_batch(self, pieces: list[str]) -> list[list[int]]:
+        """``[tokenize_ids(p) for p in pieces]``."""
+        return [self.tokenize_ids(p) for p in pieces]
+
+    def tokenize_spans_batch(self, pieces: list[str]) -> Sequence[tuple]:
+        """Each pre-token's tokens as ``(ids, token strings, starts, ends)``, no Token objects."""
+        tokens_of = self.tokenize_batch(pieces) if len(pieces) > 1 else [self.tokenize(p) for p in pieces]
+        return [
+            tuple(zip(*((t.id, t.value, t.start, t.end) for t in tokens))) or _NO_SPANS
+            for tokens in tokens_of
+        ]
+
+    def tokenize_ids_flat(self, pieces: list[str]) -> tuple | None:
+        """:meth:`tokenize_ids_batch` of non-empty pieces as flat numpy arrays ``(ids, bounds,
+        known)``: piece ``p``'s ids at ``ids[bounds[p]:bounds[p + 1]]``, ``known[p]`` False
+        where they are not its tokens. None: the model has no such path."""
+        return None
+
+    def raw_ids_batch(self) -> Callable[[list[str]], list[list[int]]] | None:
+        """A function of the ids of raw text pieces (a byte-level pre-tokenizer's, before its
+        byte alphabet), for a model that reads their bytes itself (tiktoken's ranks); None."""
+        return None
+
+    # -- the chunk cache's fast path ---------------------------------------------------
+    def token_lengths(self) -> TokenLengths | None:
+        """How many characters each token covers (:class:`TokenLengths`), for a model whose
+        every token covers exactly the characters its string holds; None otherwise (the chunk
+        cache then takes each new chunk's spans from :meth:`tokenize`)."""
+        return None
+
+    def line_encoder(self, pre_tokenizer: Any) -> LineEncoder | None:
+        """The model's compiled way through a line's new chunks under ``pre_tokenizer``
+        (:class:`LineEncoder`); None: the chunk cache's generic way (:meth:`tokenize_ids_flat`
+        or :meth:`tokenize_ids_batch`, spans from :meth:`token_lengths`)."""
+        return None
+
+    # -- what the explorer and the CLI may offer ----------------------------------------
+    def can_nbest(self) -> bool:
+        """Whether the model gives its n best segmentations (``nbest``, ``nbest_words``)."""
+        return False
+
+    def can_sample(self) -> bool:
+        """Whether the model samples a segmentation (``sample``: subword regularization)."""
+        return False
+
+    def can_truncate(self) -> bool:
+        """Whether ``truncated(vocab_size)`` gives the model cut to a smaller vocabulary."""
+        return False
+
+
 class VocabLookup:
     """Look-ups for models that hold ``vocab`` (token -> id) and ``_id_to_token`` (id -> token)."""
 
@@ -62,6 +152,8 @@ class VocabLookup:
 
 @runtime_checkable
 class Model(Protocol):
+    """What the engine asks of a model (for typing; a model subclasses :class:`ModelBase`)."""
+
     @property
     def unk_token(self) -> str | None: ...  # read-only here, so a model may narrow it to str
 
@@ -81,3 +173,31 @@ class Model(Protocol):
     def to_dict(self) -> dict:
         """Hugging Face `tokenizer.json` shaped dict, tagged with ``"type"``."""
         ...
+
+    # what every model has through ModelBase (see there): defaults a model may override
+    surrogates: str
+
+    @property
+    def deterministic(self) -> bool: ...
+
+    def tokenize_batch(self, pieces: list[str]) -> Sequence[Sequence[Token]]: ...
+
+    def tokenize_ids(self, piece: str) -> list[int]: ...
+
+    def tokenize_ids_batch(self, pieces: list[str]) -> list[list[int]]: ...
+
+    def tokenize_spans_batch(self, pieces: list[str]) -> Sequence[tuple]: ...
+
+    def tokenize_ids_flat(self, pieces: list[str]) -> tuple | None: ...
+
+    def raw_ids_batch(self) -> Callable[[list[str]], list[list[int]]] | None: ...
+
+    def token_lengths(self) -> TokenLengths | None: ...
+
+    def line_encoder(self, pre_tokenizer: Any) -> LineEncoder | None: ...
+
+    def can_nbest(self) -> bool: ...
+
+    def can_sample(self) -> bool: ...
+
+    def can_truncate(self) -> bool: ...

@@ -352,7 +352,7 @@ def train_job(
 
 
 def can_truncate(tokenizer: Tokenizer | None) -> bool:
-    return tokenizer is not None and hasattr(tokenizer.model, "truncated")
+    return tokenizer is not None and tokenizer.model.can_truncate()
 
 
 def min_vocab_size(tokenizer: Tokenizer) -> int:

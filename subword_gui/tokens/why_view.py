@@ -421,8 +421,8 @@ def unigram_nbest_html(model, piece: str, style: TokenStyle, k: int = _NBEST) ->
     body = _nbest_table_html(best, style)
     # Subword regularization: what training with sampling would feed the model. A fixed
     # seed, so the view does not flicker between repaints of the same word.
-    sampler = getattr(model, "sample", None)
-    if sampler is not None:
+    if model.can_sample():
+        sampler = model.sample
         rng = random.Random(SAMPLE_SEED)
         try:
             samples = [[t.value for t in sampler(piece, SAMPLE_ALPHA, rng)] for _ in range(SAMPLES)]

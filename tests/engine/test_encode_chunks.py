@@ -10,6 +10,7 @@ spaces, other whitespace, ``▁`` in the text, empty text.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import pickle
 from array import array
@@ -229,11 +230,9 @@ PLAIN_CONFIGS = [c for c in CONFIGS if c[1] in ("none", "nfc", "nfkc", "bert")] 
 def test_plain_chunks_get_the_fragments_of_the_slow_way(models, config, keys):
     """Spans from token lengths, all chunks at once, equal the model's own spans, chunk by chunk;
     the chunks it leaves (unknown tokens, text to normalize) are left, never guessed."""
-    from core.encode_chunks import _LengthTable
-
     tok = _tokenizer(models, *config)
     plan = ChunkPlan.build(tok)
-    table = _LengthTable.build(tok)
+    table = tok.model.token_lengths()
     assert plan is not None and table is not None
     made, rest = plan._plain_fragments(keys, table)
     assert sorted([*made, *rest]) == sorted(keys)
@@ -504,11 +503,19 @@ def test_a_text_gathered_by_the_kernel_is_what_the_loop_gathers(models, config, 
     assert [_fields(tok._encode_general(text)) for text in texts] == looped
 
 
+_LINE_KERNELS = {
+    "bpe_line": "core.models.bpe.line_kernels",
+    "bytelevel_line": "core.models.bpe.line_kernels",
+    "metaspace_line": "core.models.unigram.line_kernels",
+    "wordpiece_line": "core.models.wordpiece.line_kernels",
+}
+
+
 def _line_kernel_calls(monkeypatch, name: str = "bpe_line") -> list:
-    """Each core.chunk_kernels.bpe_line (or ``name``) call's ok chunks and new chunks, from now on
-    (but wordpiece_line's answers before it matches anything: characters to fill in its tables,
-    a line for the general path, more room)."""
-    import core.chunk_kernels as kernels
+    """Each core.models.bpe.line_kernels.bpe_line (or ``name``, in its model's package) call's
+    ok chunks and new chunks, from now on (but wordpiece_line's answers before it matches
+    anything: characters to fill in its tables, a line for the general path, more room)."""
+    kernels = importlib.import_module(_LINE_KERNELS[name])
 
     calls: list = []
     real = getattr(kernels, name)
@@ -559,7 +566,7 @@ def _lines_match_the_general_path(tok, texts):
 def test_a_line_made_and_gathered_in_one_kernel_call_is_the_general_path(
     punct_bpe, normalizer, pre_tokenizer, texts, monkeypatch
 ):
-    """core.chunk_kernels.bpe_line: a line's new chunks (a chunk twice in it made once) merged,
+    """core.models.bpe.line_kernels.bpe_line: a line's new chunks (a chunk twice in it made once) merged,
     written into the store's room and gathered with the cached ones; a line with a chunk it
     cannot take leaves the store as it was and goes the other way."""
     calls = _line_kernel_calls(monkeypatch)
@@ -591,7 +598,7 @@ def test_lines_of_new_words_take_the_one_call_way(punct_bpe, monkeypatch):
 def test_a_byte_level_line_made_and_gathered_in_one_kernel_call_is_the_general_path(
     models, texts, add_prefix_space, monkeypatch
 ):
-    """core.chunk_kernels.bytelevel_line: the chunks are the regex's matches, back to back,
+    """core.models.bpe.line_kernels.bytelevel_line: the chunks are the regex's matches, back to back,
     each one pre-token of UTF-8 bytes written from its code points in the kernel."""
     _line_kernel_calls(monkeypatch, "bytelevel_line")
     tok = _byte_level(models, add_prefix_space)
@@ -617,7 +624,7 @@ LEAD_CONFIGS = [c for c in CONFIGS if c[2].startswith("metaspace")]
 def test_a_metaspace_line_made_and_gathered_in_one_kernel_call_is_the_general_path(
     models, config, texts, monkeypatch
 ):
-    """core.chunk_kernels.metaspace_line: a Unigram model's line, its first chunk (▁ prepended
+    """core.models.unigram.line_kernels.metaspace_line: a Unigram model's line, its first chunk (▁ prepended
     or not) and later ones (▁ from the space before) made together, each kept in its cache."""
     _line_kernel_calls(monkeypatch, "metaspace_line")
     tok = _tokenizer(models, *config)
@@ -752,9 +759,7 @@ def _fragments(plan, numbers: dict[str, int]) -> dict[str, tuple]:
 
 
 def _table(tok):
-    from core.encode_chunks import _LengthTable
-
-    return _LengthTable.build(tok)
+    return tok.model.token_lengths()
 
 
 @pytest.mark.parametrize("at_once", [1, 1000])
@@ -1067,7 +1072,7 @@ def _wordpiece(models, normalizer: str, pre_tokenizer: str, longest: int | None)
 def test_a_wordpiece_line_made_and_gathered_in_one_kernel_call_is_the_general_path(
     models, stages, longest, texts, monkeypatch
 ):
-    """core.chunk_kernels.wordpiece_line: a WordPiece line's new chunks (BERT-normalized
+    """core.models.wordpiece.line_kernels.wordpiece_line: a WordPiece line's new chunks (BERT-normalized
     character by character, pre-tokenized, matched greedily, spans mapped back) written into
     the store's room and gathered with the cached ones; a line it cannot take goes the other way
     and leaves the store whole."""
@@ -1119,7 +1124,7 @@ def test_wordpiece_character_classes_cut_every_character_as_the_regex_does(pre_t
             before = kind
         return pieces
 
-    findall = pre._re.findall
+    findall = pre.word_pattern.findall
     for c in every:
         for text in (c + c, c + " ", " " + c, c + "a", "a" + c, c + "!", "!" + c):
             assert cut(text) == findall(text), (hex(ord(c)), text)
@@ -1141,7 +1146,7 @@ def test_a_long_wordpiece_line_the_normalizer_lengthens_is_made_in_one_call(monk
         normalizer=BertNormalizer(),
         pre_tokenizer=BertPreTokenizer(),
     )
-    import core.chunk_kernels as kernels
+    import core.models.wordpiece.line_kernels as kernels
 
     monkeypatch.setattr(encode_chunks, "FEW_COMPILED_AFTER", 0)  # the one-call way from the first line
     calls = _line_kernel_calls(monkeypatch, "wordpiece_line")
@@ -1193,7 +1198,7 @@ KNOWN_VOCAB = ["[UNK]", "ab", "##ab", "!,", "##!,", ",-", "##-'", "a!", "##b,"] 
 def test_wordpiece_lines_of_known_characters_cut_and_normalized_in_the_kernel_are_the_general_path(
     stages, texts
 ):
-    """core.chunk_kernels.wordpiece_line's own normalizing (BERT's: accents stripped, a
+    """core.models.wordpiece.line_kernels.wordpiece_line's own normalizing (BERT's: accents stripped, a
     combining mark or a control character dropped, upper case lowered) and cutting (a run of
     letters or of other characters, punctuation alone under BERT) against the general path, on
     lines whose every character the model knows."""

@@ -17,7 +17,12 @@ def test_loading_the_compiled_encoders_imports_every_kernel_module():
     before, after = out.strip().split("] [")
     assert "kernels" not in before
     kernels = ("core.models.bpe.kernels", "core.models.unigram.kernels", "core.models.wordpiece.kernels")
-    for name in (*kernels, "core.chunk_kernels"):
+    lines = (
+        "core.models.bpe.line_kernels",
+        "core.models.unigram.line_kernels",
+        "core.models.wordpiece.line_kernels",
+    )
+    for name in (*kernels, *lines, "core.chunk_kernels"):
         assert name in after, after
 
 
@@ -33,7 +38,10 @@ def test_loading_the_compiled_encoders_loads_the_kernels_that_gather_a_line():
         "from core.warmup import load_compiled_encoders\n"
         "load_compiled_encoders()\n"
         "import core.chunk_kernels as k\n"
-        "lines = (k.assemble, k.bpe_line, k.bytelevel_line, k.metaspace_line, k.wordpiece_line)\n"
+        "from core.models.bpe import line_kernels as b\n"
+        "from core.models.unigram import line_kernels as u\n"
+        "from core.models.wordpiece import line_kernels as w\n"
+        "lines = (k.assemble, b.bpe_line, b.bytelevel_line, u.metaspace_line, w.wordpiece_line)\n"
         "print(*(len(f.signatures) for f in lines))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -22,12 +22,12 @@ from spans import sentencepiece_spans
 from core import normalizers as N
 from core import pre_tokenizers as P
 from core.formats.hf_json import tokenizer_from_dict, tokenizer_to_dict
-from core.models.base import Token
+from core.models.base import ModelBase, Token
 from core.text import NormalizedString
 from core.tokenizer import AddedToken, Tokenizer
 
 
-class CharModel:
+class CharModel(ModelBase):
     """Every character is the unknown token (id 0)."""
 
     unk_token = "<unk>"

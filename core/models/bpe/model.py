@@ -42,11 +42,12 @@ import heapq
 import itertools
 import random
 from collections.abc import Iterable
-from functools import cached_property
+from functools import cached_property, partial
 from typing import NamedTuple
 
 from core.errors import ConfigError, FormatError
-from core.models.base import Token, VocabLookup, vocab_by_id
+from core.line_encoders import LineEncoder, TokenLengths
+from core.models.base import ModelBase, Token, VocabLookup, vocab_by_id
 from core.records import frozen_record
 
 _CACHE_LIMIT = 100_000  # pre-tokens; the cache is emptied when it gets this big
@@ -144,7 +145,7 @@ def _check_merges(vocab: dict[str, int], merges: list[tuple[str, str]], prefix_l
             raise ConfigError(f"merge {rank + 1} ({a} {b}) uses {missing!r}, which is not in the vocabulary")
 
 
-class BPE(VocabLookup):
+class BPE(VocabLookup, ModelBase):
     """A BPE model: vocabulary plus ordered merges (rank = position in ``merges``).
 
     When a pair appears twice in ``merges`` the later rank wins, as in ``tokenizers``.
@@ -552,6 +553,33 @@ class BPE(VocabLookup):
             table = self._pair_table = PairTable.build(self._ranks)
         return table
 
+    # -- what the chunk cache and the explorer ask (core.models.base.ModelBase) ---------
+    def token_lengths(self) -> TokenLengths | None:
+        """Every token covers the characters its string holds, but for a prefix, a suffix or
+        dropout (the unknown token and byte-fallback pieces stand for others: length 0)."""
+        if self.continuing_subword_prefix or self.end_of_word_suffix or self.dropout:
+            return None
+        return TokenLengths.of(self, 0, {self._unk_id}, per_piece=True, byte_pieces=self.byte_fallback)
+
+    def line_encoder(self, pre_tokenizer) -> LineEncoder | None:
+        """Plain BPE under ``Whitespace`` or ``WhitespaceSplit`` (the ``"words"`` way: the
+        kernels cut pre-tokens by character classes) or ``ByteLevel`` (``"bytes"``), from
+        ``core.models.bpe.line_kernels``; None with a prefix, a suffix or dropout."""
+        from core.pre_tokenizers import ByteLevel, Whitespace, WhitespaceSplit
+
+        if self.continuing_subword_prefix or self.end_of_word_suffix or self.dropout:
+            return None
+        kind = type(pre_tokenizer)
+        way = "bytes" if kind is ByteLevel else "words" if kind in (Whitespace, WhitespaceSplit) else None
+        if way is None:
+            return None
+        return LineEncoder(
+            way, "core.models.bpe.line_kernels", partial(_load_line_kernels, self, pre_tokenizer, way)
+        )
+
+    def can_truncate(self) -> bool:
+        return True
+
     def explain(self, piece: str) -> list[MergeStep]:
         """The merges applied to ``piece``, in the order applied.
 
@@ -926,3 +954,10 @@ def _resized(last: dict, last_n: int, items: list, n: int) -> dict:
         for key, _ in items[n:last_n]:
             del d[key]
     return d
+
+
+def _load_line_kernels(model: BPE, pre_tokenizer, way: str):
+    """:func:`core.models.bpe.line_kernels.load` (that module imports numba)."""
+    from core.models.bpe import line_kernels
+
+    return line_kernels.load(model, pre_tokenizer, way)

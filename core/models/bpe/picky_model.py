@@ -32,7 +32,7 @@ from bisect import bisect_right
 from collections.abc import Iterable
 
 from core.errors import ConfigError, FormatError
-from core.models.base import Token, VocabLookup, vocab_by_id
+from core.models.base import ModelBase, Token, VocabLookup, vocab_by_id
 
 _CACHE_LIMIT = 100_000
 _NEVER = 1 << 62
@@ -40,7 +40,7 @@ _NEVER = 1 << 62
 _SLOTS = 3
 
 
-class PickyBPE(VocabLookup):
+class PickyBPE(VocabLookup, ModelBase):
     """Vocabulary, merges in training order and removals ``(step, token)``: ``token`` was
     removed right after merge ``step`` (1-based), in the order listed."""
 

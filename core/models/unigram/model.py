@@ -28,7 +28,8 @@ import re
 from collections.abc import Sequence
 
 from core.errors import ConfigError, SubwordError
-from core.models.base import Token
+from core.line_encoders import LineEncoder, LineKernels, TokenLengths
+from core.models.base import ModelBase, Token
 from core.models.unigram.lattice import Lattice, Node
 
 UNK_PENALTY = 10.0
@@ -37,7 +38,7 @@ _CACHE_MAX_PIECE = 256  # longer pre-tokens (long words, whole lines) are not ke
 _BYTE_PIECE = re.compile(r"<0x[0-9A-F]{2}>")
 
 
-class Unigram:
+class Unigram(ModelBase):
     """``pieces[i] = (piece, log_prob)`` is the token with id ``i``."""
 
     def __init__(self, pieces: list[tuple[str, float]], unk_id: int | None = 0, byte_fallback: bool = False):
@@ -192,7 +193,7 @@ class Unigram:
 
     def viterbi_args(self) -> tuple:
         """What the compiled Viterbi (``kernels._best_ids``) takes after the text, for
-        a kernel that calls it itself (``core.chunk_kernels.metaspace_fragments``): the trie's
+        a kernel that calls it itself (``core.models.unigram.line_kernels.metaspace_fragments``): the trie's
         arrays, the unknown token and its score, and how unknown runs are written. Built once."""
         found = self.__dict__.get("_viterbi_args")
         if found is None:
@@ -213,6 +214,31 @@ class Unigram:
                 self._byte_id_array(),
             )
         return found
+
+    # -- what the chunk cache and the explorer ask (core.models.base.ModelBase) ---------
+    def token_lengths(self) -> TokenLengths | None:
+        """Every piece covers the characters its string holds (the unknown token and byte
+        pieces stand for others: length 0)."""
+        return TokenLengths.of(self, 0, {self.unk_id}, byte_pieces=self.byte_fallback)
+
+    def line_encoder(self, pre_tokenizer) -> LineEncoder | None:
+        """The compiled Viterbi of ``Metaspace`` chunks (the ``"lead"`` way), from
+        ``core.models.unigram.line_kernels``."""
+        return LineEncoder("lead", "core.models.unigram.line_kernels", self._load_line_kernels)
+
+    def _load_line_kernels(self) -> LineKernels:
+        from core.models.unigram import line_kernels  # (imports numba)
+
+        return line_kernels.load(self)
+
+    def can_nbest(self) -> bool:
+        return True
+
+    def can_sample(self) -> bool:
+        return True
+
+    def can_truncate(self) -> bool:
+        return True
 
     def token_to_id(self, token: str) -> int | None:
         return self._ids.get(token)

@@ -14,10 +14,10 @@ Leaves out: training (a WordLevel vocabulary is a word count cut at a size).
 from __future__ import annotations
 
 from core.errors import ConfigError
-from core.models.base import Token, VocabLookup
+from core.models.base import ModelBase, Token, VocabLookup
 
 
-class WordLevel(VocabLookup):
+class WordLevel(VocabLookup, ModelBase):
     def __init__(self, vocab: dict[str, int], unk_token: str | None = "[UNK]"):
         if not isinstance(vocab, dict):
             raise ConfigError("a WordLevel vocabulary is an object of token -> id")

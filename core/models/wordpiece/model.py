@@ -28,14 +28,15 @@ from __future__ import annotations
 import itertools
 
 from core.errors import ConfigError, FormatError
-from core.models.base import Token, VocabLookup, vocab_by_id
+from core.line_encoders import LineEncoder, LineKernels, TokenLengths
+from core.models.base import ModelBase, Token, VocabLookup, vocab_by_id
 
 _CACHE_LIMIT = 100_000  # pre-tokens; the cache is emptied when it gets this big
 _FEW_PIECES = 16  # up to this many pieces, tokenize_spans_batch matches in Python, not compiled
 _NO_SPANS: tuple[tuple, ...] = ((), (), (), ())  # the spans of an empty piece
 
 
-class WordPiece(VocabLookup):
+class WordPiece(VocabLookup, ModelBase):
     """A WordPiece model: a vocabulary (token -> id), an unknown token and the ``##`` prefix.
 
     The unknown token must be in the vocabulary, so that :meth:`tokenize` never raises.
@@ -224,7 +225,7 @@ class WordPiece(VocabLookup):
 
     def matcher_args(self) -> tuple:
         """What the compiled greedy match (``kernels._longest_match_ids``) takes after
-        the text, for a kernel that calls it itself (``core.chunk_kernels.wordpiece_fragments``):
+        the text, for a kernel that calls it itself (``core.models.wordpiece.line_kernels.wordpiece_fragments``):
         the trie's arrays, where continuing pieces start, the unknown token, the longest word."""
         found = self.__dict__.get("_matcher_args")
         if found is None:
@@ -241,6 +242,26 @@ class WordPiece(VocabLookup):
                 self.max_input_chars_per_word,
             )
         return found
+
+    # -- what the chunk cache and the explorer ask (core.models.base.ModelBase) ---------
+    def token_lengths(self) -> TokenLengths | None:
+        """Every token covers the characters its string holds after the continuing prefix
+        (the unknown token stands for others: length 0)."""
+        return TokenLengths.of(self, len(self.continuing_subword_prefix), {self._unk_id})
+
+    def line_encoder(self, pre_tokenizer) -> LineEncoder | None:
+        """The compiled greedy match: of pre-tokens the chunk cache cut (any pre-tokenizer), and
+        of a whole line from the cache's character tables (the ``"normalized"`` way), from
+        ``core.models.wordpiece.line_kernels``."""
+        return LineEncoder("normalized", "core.models.wordpiece.line_kernels", self._load_line_kernels)
+
+    def _load_line_kernels(self) -> LineKernels:
+        from core.models.wordpiece import line_kernels  # (imports numba)
+
+        return line_kernels.load(self)
+
+    def can_truncate(self) -> bool:
+        return True
 
     def _trie(self):
         """The vocabulary as the kernels' character trie, built once."""
