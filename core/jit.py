@@ -92,8 +92,9 @@ def _guard_numba_cache() -> None:
             _say_damaged(self._index_path, error, "numba's cache", "the kernel is compiled again")
             return None
 
-    files._load_index, files.load = guarded_load_index, guarded_load
-    files._subword_guarded = True
+    files._load_index = guarded_load_index  # type: ignore[method-assign]
+    files.load = guarded_load  # type: ignore[method-assign]
+    files._subword_guarded = True  # type: ignore[attr-defined]
 
 
 def _say_damaged(path, error: object, what: str, instead: str) -> None:
