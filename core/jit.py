@@ -53,6 +53,7 @@ def kernel(function: F) -> F:
     """
     import numba  # imported here: only modules that define kernels pay for it
 
+    _guard_numba_cache()
     try:
         compiled = numba.njit(cache=True, nogil=True)(function)
     except RuntimeError:
@@ -74,6 +75,112 @@ def loaded(module: str) -> bool:
     """
     found = sys.modules.get(module)
     return found is not None and not getattr(getattr(found, "__spec__", None), "_initializing", False)
+
+
+def _guard_numba_cache() -> None:
+    """Make a damaged file of numba's on-disk cache a cache miss: the kernel is compiled again
+    (and the cache rewritten) with one warning.
+
+    subtle: numba unpickles its index (``*.nbi``) and data (``*.nbc``) files unguarded, so a
+    truncated index broke every Unigram encode and training with an UnpicklingError. A damaged
+    pickle can raise almost anything (EOFError, UnpicklingError, ValueError, ImportError ...),
+    hence the broad catch, on the cache's reads only.
+    """
+    from numba.core import caching
+
+    files = caching.IndexDataCacheFile
+    if getattr(files, "_subword_guarded", False):
+        return
+    load_index, load = files._load_index, files.load
+
+    def guarded_load_index(self):
+        try:
+            return load_index(self)
+        except Exception as error:  # noqa: BLE001 - see above
+            _say_damaged(self._index_path, error, "numba's cache index", "the kernel is compiled again")
+            return {}  # (the next save rewrites the index whole)
+
+    def guarded_load(self, key):
+        try:
+            return load(self, key)
+        except Exception as error:  # noqa: BLE001 - see above
+            _say_damaged(self._index_path, error, "numba's cache", "the kernel is compiled again")
+            return None
+
+    files._load_index = guarded_load_index  # type: ignore[method-assign]
+    files.load = guarded_load  # type: ignore[method-assign]
+    files._subword_guarded = True  # type: ignore[attr-defined]
+
+
+def _say_damaged(path, error: object, what: str, instead: str) -> None:
+    """One warning per damaged file and process."""
+    import warnings
+
+    if str(path) in _said:
+        return
+    _said.add(str(path))
+    warnings.warn(
+        f"{what} {path} is damaged or unverified ({error}); {instead}", RuntimeWarning, stacklevel=3
+    )
+
+
+_said: set[str] = set()
+
+
+# -- verified artefacts: a checksum recorded at build time, checked before loading --------------
+#
+# A truncated or scrambled shared library still loads (``dlopen`` maps what is there) and then
+# kills the process with SIGBUS or SIGSEGV at its first call, with no message. So each build
+# writes ``<artefact>.sha256`` beside the artefact, and a loader reads nothing that does not
+# match it (a missing record included): it warns once and falls back to the next path (numba's
+# JIT, the Python loop), which gives the same results. Hashing the ~0.8 MB extension costs
+# ~2 ms once per process (hashlib's import as much again); its cost is a short job's to pay.
+
+
+def checksum_path(artefact: Path) -> Path:
+    """Where ``artefact``'s recorded checksum lives: ``x.ctypes.so`` -> ``x.ctypes.so.sha256``."""
+    return artefact.with_name(artefact.name + ".sha256")
+
+
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def _record_checksum(artefact: Path, of: Path | None = None) -> None:
+    """Write ``artefact``'s sidecar from the bytes of ``of`` (the staged file about to become it)."""
+    import os
+
+    sidecar = checksum_path(artefact)
+    staged = sidecar.with_name(sidecar.name + ".tmp")
+    staged.write_text(_sha256(of or artefact) + "\n", encoding="ascii")
+    os.replace(staged, sidecar)
+
+
+def _verified(artefact: Path, fallback: str) -> bool:
+    """Whether ``artefact`` matches its recorded checksum; one warning (naming ``fallback``) if not."""
+    if artefact in _checked:
+        return _checked[artefact]
+    try:
+        recorded = checksum_path(artefact).read_text(encoding="ascii").strip()
+        problem = (
+            None
+            if _sha256(artefact) == recorded
+            else "its checksum does not match the one recorded at build time"
+        )
+    except FileNotFoundError:
+        problem = f"no checksum was recorded for it ({checksum_path(artefact).name}; rebuild with python -m core.build)"
+    except (OSError, UnicodeDecodeError) as error:
+        problem = f"it cannot be read ({error})"
+    if problem is not None:
+        _say_damaged(artefact, problem, "the compiled kernels", fallback)
+    _checked[artefact] = problem is None
+    return problem is None
+
+
+_checked: dict[Path, bool] = {}
 
 
 # -- ahead of time: the same kernels as an extension module, for jobs too short to pay for numba --
@@ -121,12 +228,19 @@ def load_ahead_of_time(module: str) -> ModuleType | None:
     the GIL like the JIT ones. Callers fall back to importing ``module`` itself.
     """
     import importlib
+    import importlib.util
     import os
 
     if os.environ.get(JIT_ONLY_VARIABLE) == "1":
         return None
     try:
-        return importlib.import_module(ahead_of_time_name(module))
+        name = ahead_of_time_name(module)
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            return None
+        if not _verified(Path(spec.origin), "numba's JIT compiles the kernels instead"):
+            return None
+        return importlib.import_module(name)
     except ImportError:  # not built here (or built for another numpy): the JIT kernels will do
         return None
 
@@ -175,6 +289,7 @@ def build_ahead_of_time(module: str) -> Path:
             cc.compile()
         made = next(staging.glob(leaf + ".*"))
         built = folder / made.name
+        _record_checksum(built, of=made)  # (first: the artefact never stands without its record)
         os.replace(made, built)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
@@ -290,6 +405,8 @@ def load_plain_library(module: str) -> PlainKernels | None:
         return _plain_loaded[path]
     if not path.exists():
         return None
+    if not _verified(path, "small jobs merge in Python instead"):
+        return None
     try:
         kernels = PlainKernels(path, _exports_of(AHEAD_OF_TIME[module]))
     except (OSError, AttributeError):  # unloadable here (another machine's build): the other paths do
@@ -377,12 +494,13 @@ def build_plain_library(module: str) -> Path:
             [cc, "-shared", "-fPIC", "-O2", "-o", str(made), str(staging / "kernels.o"), str(staging / "stub.c")],
             check=True, capture_output=True, text=True,
         )  # fmt: skip
+        _record_checksum(target, of=made)
         os.replace(made, target)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     stem = target.name.rsplit("_", 1)[0] + "_"
     for old in target.parent.glob(stem + "*"):
-        if old.name != target.name:
+        if old.name not in (target.name, checksum_path(target).name):
             old.unlink()
     return target
 
