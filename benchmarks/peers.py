@@ -19,7 +19,7 @@ every way its own documentation offers for one thread, and a benchmark reports t
   ``bpe-openai`` wheel (``shipped_rank_file``): without that package the rows are skipped.
 
 A benchmark checks each way's ids against ours before timing it; an optional peer that reads a
-file differently (kitoken's Unigram ties, its pattern for a cl100k-split rank file) is printed as
+file differently (kitoken on the Unigram files and on the cl100k-split rank file built here) is printed as
 differing, not timed. Set ``RAYON_NUM_THREADS=1`` before importing this (the benchmarks do).
 
 File layout in the benchmark's folder ``d`` (as ``bench_encode._make_files`` writes it):
