@@ -15,6 +15,7 @@ Every model file is made in the run from the corpus's first ``--lines`` lines (n
 | tiktoken-gpt2, tiktoken-cl100k | a rank file from the byte-level BPE above (GPT-2 / cl100k_base split) | `tiktoken` |
 | sp-bpe | SentencePiece BPE `.model`, byte fallback (Llama/Mistral style) | `sentencepiece` |
 | sp-unigram | SentencePiece unigram `.model` | `sentencepiece` |
+| openai-cl100k, openai-o200k | OpenAI's cl100k_base / o200k_base ranks, the copy the `bpe-openai` wheel ships (skipped without it) | `tiktoken` |
 
 subtle: the unigram ``tokenizer.json`` scores are rounded to 6 decimals before both load it:
 `tokenizers` reads 17-digit floats up to one unit in the last place off (serde_json's fast
@@ -70,16 +71,23 @@ NAMES = [
     "tiktoken-cl100k",
     "sp-bpe",
     "sp-unigram",
+    "openai-cl100k",
+    "openai-o200k",
 ]
 
 
 def _make_files(d: Path, corpus: Path, vocab_size: int, names: set[str]) -> None:
-    """Train every model file on ``corpus`` with the peer libraries."""
+    """Train every model file on ``corpus`` with the peer libraries (OpenAI's ranks are copied)."""
+    import peers
     import sentencepiece as spm
     from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
 
     from core.bytelevel import CHAR_TO_BYTE
     from core.formats.tiktoken_ranks import write_ranks
+
+    for name in sorted(names & set(peers.SHIPPED)):
+        if peers.shipped_rank_file(d, name) is None:
+            print(f"{name}: bpe-openai (whose wheel holds OpenAI's ranks) is not installed; skipped")
 
     def train(tok, trainer, name):
         tok.train([str(corpus)], trainer)
@@ -148,10 +156,10 @@ def _loaders(d: Path, name: str):
         from core.formats.hf_json import load_tokenizer_json
 
         return lambda: load_tokenizer_json(d / f"{name}.json"), peers.native_ways(d, name)
-    if name.startswith("tiktoken"):
+    if peers.is_rank_file(name):
         from core.formats.tiktoken_ranks import load_tiktoken
 
-        ranks = d / "ranks.tiktoken"
+        ranks = peers.model_file(d, name)
         return lambda: load_tiktoken(ranks, peers.pattern_of(name)), peers.native_ways(d, name)
     from core.formats.sentencepiece_model import load_sentencepiece
 
@@ -185,6 +193,12 @@ def _optional_peers(d: Path, name: str, lines: list[str], want, repeats: int, ou
                 f"{'':<16} {peer} {size_mb / t:6.2f} MB/s (`{call}`): ours ids x{ours_ids / t:.2f}",
                 flush=True,
             )
+
+
+def _model_path(d: Path, name: str) -> Path:
+    import peers
+
+    return peers.model_file(d, name)
 
 
 TOKENIZER_JSON = ("bpe", "bytelevel-bpe", "wordpiece", "unigram")
@@ -279,6 +293,8 @@ def main() -> int:
         corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
         _make_files(d, corpus, args.vocab_size, set(names))
         for name in names:
+            if not _model_path(d, name).exists():
+                continue
             load_ours, ways = _loaders(d, name)
             # 1. the same ids, every line, before any timing (every way of the peer too)
             want = ways[0].make()(lines)

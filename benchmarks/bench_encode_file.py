@@ -20,7 +20,9 @@ for its encode call on lines already in memory (its start, loading and reading a
 apart). Every line's ids are checked equal: each peer way writes its ids in our format after
 its first timed run (untimed), and the file must equal ours byte for byte, or that way's figure
 is dropped. Model files are made in the run from the corpus's first ``--train-lines`` lines, as
-``bench_encode.py`` makes them (no download). Each job runs in a fresh process; ours and the
+``bench_encode.py`` makes them (no download); the ``openai-*`` rows use OpenAI's own cl100k_base
+and o200k_base ranks from the copy inside the ``bpe-openai`` wheel, where ``rs-bpe`` and
+``bpe-openai`` are peers too. Each job runs in a fresh process; ours and the
 peers alternate, ``--repeats`` times, and the best of each is kept. Nothing here is a test: the
 figures depend on the machine and its load, printed beside them.
 """
@@ -48,6 +50,8 @@ NAMES = [
     "tiktoken-cl100k",
     "sp-bpe",
     "sp-unigram",
+    "openai-cl100k",
+    "openai-o200k",
 ]
 DEFAULT = "default threads"
 
@@ -78,9 +82,9 @@ print(f"{done - loaded:.3f} {loaded - start:.3f}")
 
 
 def _model_args(d: Path, name: str) -> list[str]:
-    from peers import model_file, pattern_of
+    from peers import is_rank_file, model_file, pattern_of
 
-    if name.startswith("tiktoken"):
+    if is_rank_file(name):
         return [str(model_file(d, name)), "--pattern", pattern_of(name)]
     return [str(model_file(d, name))]
 
@@ -189,7 +193,10 @@ def main() -> int:
         )
         print("| --- | --- | --- | --- | --- | --- | --- | --- |")
         for name in names:
-            from peers import default_call, native_peer
+            from peers import default_call, model_file, native_peer
+
+            if not model_file(d, name).exists():
+                continue  # OpenAI's ranks without bpe-openai: _make_files said so
 
             ways, left_out = _ways(d, name)
             best, load, wrong = _best_of(d, name, args.corpus, cpus, ways, args.repeats)

@@ -13,19 +13,23 @@ every way its own documentation offers for one thread, and a benchmark reports t
   one prints "not installed"): ``kitoken`` (``Kitoken.from_file``: ``tokenizer.json``,
   SentencePiece ``.model`` and rank files; ``encode_all`` and a loop of ``encode``) and
   ``fastokens`` (``Tokenizer.from_file`` / ``from_tiktoken``; ``encode_batch`` and a loop of
-  ``encode``). ``rs-bpe`` and ``bpe-openai`` encode only the cl100k/o200k files they ship, not
-  a file built here, so they are not peers of these rows.
+  ``encode``); ``rs-bpe`` and ``bpe-openai`` (a loop of ``encode`` / ``encode_ordinary``) encode
+  only the cl100k_base and o200k_base ranks they ship, so they are peers of the ``openai-*``
+  rows alone. Those rows' rank files are OpenAI's own, read from the copy inside the
+  ``bpe-openai`` wheel (``shipped_rank_file``): without that package the rows are skipped.
 
 A benchmark checks each way's ids against ours before timing it; an optional peer that reads a
-file differently (kitoken's Unigram ties, its pattern for a cl100k-split rank file) is printed as
+file differently (kitoken on the Unigram files and on the cl100k-split rank file built here) is printed as
 differing, not timed. Set ``RAYON_NUM_THREADS=1`` before importing this (the benchmarks do).
 
 File layout in the benchmark's folder ``d`` (as ``bench_encode._make_files`` writes it):
-``NAME.json`` (``tokenizer.json``), ``ranks.tiktoken`` (``tiktoken-*``), ``NAME.model`` (``sp-*``).
+``NAME.json`` (``tokenizer.json``), ``ranks.tiktoken`` (``tiktoken-*``), ``NAME.model`` (``sp-*``),
+``cl100k_base.tiktoken`` / ``o200k_base.tiktoken`` (``openai-cl100k`` / ``openai-o200k``).
 """
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,7 +37,8 @@ from pathlib import Path
 
 Encode = Callable[[list[str]], list[list[int]]]
 TOKENIZER_JSON = ("bpe", "bytelevel-bpe", "wordpiece", "unigram")
-OPTIONAL = ("kitoken", "fastokens")
+OPTIONAL = ("kitoken", "fastokens", "rs-bpe", "bpe-openai")
+SHIPPED = {"openai-cl100k": "cl100k_base", "openai-o200k": "o200k_base"}
 
 
 @dataclass(frozen=True)
@@ -45,8 +50,27 @@ class Way:
     make: Callable[[], Encode]
 
 
+def is_rank_file(name: str) -> bool:
+    """Whether model ``name`` is a tiktoken rank file: ``is_rank_file("openai-o200k") is True``."""
+    return name.startswith("tiktoken") or name in SHIPPED
+
+
+def shipped_rank_file(d: Path, name: str) -> Path | None:
+    """Write OpenAI's ranks for ``name`` (``openai-cl100k``, ``openai-o200k``) into ``d`` from the
+    gzipped copy the ``bpe-openai`` wheel ships; None when that package is not installed."""
+    spec = importlib.util.find_spec("bpe_openai")
+    if spec is None or spec.origin is None:
+        return None
+    packed = Path(spec.origin).parent / "data" / f"{SHIPPED[name]}.tiktoken.gz"
+    out = model_file(d, name)
+    out.write_bytes(gzip.decompress(packed.read_bytes()))
+    return out
+
+
 def model_file(d: Path, name: str) -> Path:
     """The file of model ``name`` in ``d``: ``model_file(d, "sp-bpe") == d / "sp-bpe.model"``."""
+    if name in SHIPPED:
+        return d / f"{SHIPPED[name]}.tiktoken"
     if name.startswith("tiktoken"):
         return d / "ranks.tiktoken"
     if name.startswith("sp-"):
@@ -56,18 +80,21 @@ def model_file(d: Path, name: str) -> Path:
 
 def pattern_of(name: str) -> str:
     """The split pattern of a rank-file row: ``pattern_of("tiktoken-gpt2") == "gpt2"``."""
+    if name in SHIPPED:
+        return SHIPPED[name]
     return "gpt2" if name.endswith("gpt2") else "cl100k_base"
 
 
 def native_peer(name: str) -> str:
     """The library that wrote (or reads natively) the file of model ``name``."""
-    if name.startswith("tiktoken"):
+    if is_rank_file(name):
         return "tiktoken"
     return "sentencepiece" if name.startswith("sp-") else "tokenizers"
 
 
 def installed(peer: str) -> bool:
-    return importlib.util.find_spec(peer) is not None
+    """Whether the package ``peer`` (its pip name) can be imported."""
+    return importlib.util.find_spec(peer.replace("-", "_")) is not None
 
 
 def _tokenizers(path: Path) -> list[Way]:
@@ -141,7 +168,7 @@ def _fastokens(name: str, path: Path) -> list[Way]:
     from fastokens import Tokenizer
 
     def load():
-        if name.startswith("tiktoken"):
+        if is_rank_file(name):
             from core.formats.tiktoken_ranks import PATTERNS
 
             return Tokenizer.from_tiktoken(str(path), pattern=PATTERNS[pattern_of(name)])
@@ -161,10 +188,34 @@ def _fastokens(name: str, path: Path) -> list[Way]:
     ]
 
 
+def _rs_bpe(name: str) -> list[Way]:
+    if name not in SHIPPED:
+        return []  # it encodes only the ranks it ships
+    from rs_bpe.bpe import openai
+
+    def loop() -> Encode:
+        tok = getattr(openai, SHIPPED[name])()
+        return lambda lines: [tok.encode(s) for s in lines]
+
+    return [Way("rs-bpe", f"openai.{SHIPPED[name]}().encode(line) per line", loop)]
+
+
+def _bpe_openai(name: str) -> list[Way]:
+    if name not in SHIPPED:
+        return []  # it encodes only the ranks it ships
+    import bpe_openai
+
+    def loop() -> Encode:
+        enc = bpe_openai.get_encoding(SHIPPED[name])
+        return lambda lines: [enc.encode_ordinary(s) for s in lines]
+
+    return [Way("bpe-openai", "encode_ordinary(line) per line", loop)]
+
+
 def native_ways(d: Path, name: str) -> list[Way]:
     """The native peer's one-thread ways for model ``name``."""
     path = model_file(d, name)
-    if name.startswith("tiktoken"):
+    if is_rank_file(name):
         return _tiktoken(path, pattern_of(name))
     if name.startswith("sp-"):
         return _sentencepiece(path)
@@ -177,6 +228,10 @@ def optional_ways(d: Path, name: str, peer: str) -> list[Way]:
     Loading may still fail on a construct the peer lacks (fastokens has no ``Whitespace``
     pre-tokenizer, for one): the caller catches that and prints it."""
     path = model_file(d, name)
+    if peer == "rs-bpe":
+        return _rs_bpe(name)
+    if peer == "bpe-openai":
+        return _bpe_openai(name)
     return _kitoken(path) if peer == "kitoken" else _fastokens(name, path)
 
 
@@ -188,7 +243,7 @@ def way(d: Path, name: str, peer: str, call: str) -> Way:
 
 def default_call(name: str) -> str:
     """The native peer's batch call at its default thread count, as the many-CPU column names it."""
-    if name.startswith("tiktoken"):
+    if is_rank_file(name):
         return "encode_ordinary_batch(lines), its default 8 threads"
     if name.startswith("sp-"):
         return "encode(lines), its default threads"
@@ -198,7 +253,7 @@ def default_call(name: str) -> str:
 def default_threads(d: Path, name: str) -> tuple[str, Encode]:
     """The native peer's batch call with its default thread count, named (for the many-CPU column)."""
     path = model_file(d, name)
-    if name.startswith("tiktoken"):
+    if is_rank_file(name):
         import tiktoken
 
         from core.formats.tiktoken_ranks import PATTERNS, read_ranks
