@@ -1436,6 +1436,10 @@
         <translation>마지막 실행 기록을 되살릴 수 없음</translation>
     </message>
     <message>
+        <source>The last run is restored in part</source>
+        <translation>마지막 실행을 일부만 복원했습니다</translation>
+    </message>
+    <message>
         <source>Restored the last session&apos;s tokenizer: {0}</source>
         <translation>지난 세션의 토크나이저를 되살렸습니다: {0}</translation>
     </message>
@@ -1886,6 +1890,10 @@
         <translation>예: &lt;/w&gt;</translation>
     </message>
     <message>
+        <source>PickyBPE removes a merged token once more than this share of its occurrences sit in one merge (intersection over self); 1 is plain BPE</source>
+        <translation>PickyBPE는 병합된 토큰의 출현 중 이 비율보다 많은 몫이 한 병합 안에 있으면(IoS, intersection over self) 그 토큰을 지웁니다. 1이면 보통 BPE입니다</translation>
+    </message>
+    <message>
         <source>Train</source>
         <translation>학습</translation>
     </message>
@@ -1944,6 +1952,10 @@
     <message>
         <source>Word suffix</source>
         <translation>단어 접미사</translation>
+    </message>
+    <message>
+        <source>PickyBPE τ</source>
+        <translation>PickyBPE τ</translation>
     </message>
     <message>
         <source>Merge log</source>
