@@ -66,7 +66,14 @@ from core.normalizers import (
     StripAccents,
 )
 from core.normalizers import Sequence as NormalizerSequence
-from core.pre_tokenizers import BertPreTokenizer, ByteLevel, Metaspace, Whitespace, WhitespaceSplit
+from core.pre_tokenizers import (
+    BertPreTokenizer,
+    ByteLevel,
+    Metaspace,
+    TiktokenSplit,
+    Whitespace,
+    WhitespaceSplit,
+)
 from core.text import NormalizedString
 from core.tokenizer import Encoding, _without_overlaps
 
@@ -339,8 +346,6 @@ class ChunkPlan:
             return cls(tok, "lead")
         if type(pre) is ByteLevel and pre.use_regex and norm is None:
             return cls(tok, "regex", prefix_space=pre.add_prefix_space)
-        from core.formats.tiktoken_ranks import TiktokenSplit
-
         if type(pre) is TiktokenSplit and norm is None:  # a rank file: the same cut, no prefix space
             return cls(tok, "regex")
         return None
@@ -1764,9 +1769,9 @@ class _LengthTable:
             prefix, opaque = len(model.continuing_subword_prefix), {model._unk_id}
         elif kind is Unigram:
             prefix, opaque = 0, {model.unk_id}
-        elif kind is getattr(sys.modules.get("core.formats.tiktoken_ranks"), "TiktokenBPE", None):
+        elif kind is getattr(sys.modules.get("core.models.tiktoken_bpe"), "TiktokenBPE", None):
             # a rank file: byte-level tokens, no unknown token. subtle: its module is loaded if the
-            # model is one; importing it otherwise cost the explorer's first landing ~17 ms
+            # model is one (no need to import it otherwise)
             prefix, opaque = 0, set()
         else:
             return None

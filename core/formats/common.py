@@ -147,7 +147,7 @@ def source_losses(tok, target: str) -> list[str]:
     """What a tokenizer opened from a SentencePiece model or a GGUF file loses in any other format."""
     extra = getattr(tok, "extra", {}) or {}
     if "sentencepiece" in extra:
-        from core.formats.sentencepiece_model import APPROXIMATIONS
+        from core.normalizers_sentencepiece import APPROXIMATIONS
 
         return [f"{target}: {APPROXIMATIONS}; Viterbi ties may break differently than in SentencePiece"]
     if "gguf" in extra:

@@ -585,13 +585,10 @@ def _added_tokens(vocab: _Vocab, settings: dict):
 
 def _llama(vocab: _Vocab, settings: dict, source: str):
     """``llama``: the engine's SentencePiece BPE, fed as llama.cpp's session sees the vocabulary."""
-    from core.formats.sentencepiece_model import (
-        Piece,
-        SentencePieceBPE,
-        SentencePieceDecoder,
-        SentencePieceNormalizer,
-        byte_piece,
-    )
+    from core.decoders import SentencePieceDecoder
+    from core.models.sentencepiece_bpe import SentencePieceBPE
+    from core.normalizers_sentencepiece import SentencePieceNormalizer
+    from core.sentencepiece_pieces import Piece, byte_piece
     from core.tokenizer import Tokenizer
 
     types = list(vocab.types)
@@ -692,9 +689,10 @@ def _bert(vocab: _Vocab, settings: dict, source: str):
 
 def _t5(vocab: _Vocab, settings: dict, source: str):
     """``t5``: the best Unigram path of each normalized section (no pre-tokenizer)."""
+    from core.decoders import SentencePieceDecoder
     from core.errors import ConfigError
-    from core.formats.sentencepiece_model import SentencePieceDecoder, SentencePieceNormalizer
     from core.models.unigram.model import Unigram
+    from core.normalizers_sentencepiece import SentencePieceNormalizer
     from core.tokenizer import Tokenizer
 
     unk = settings["ids"]["unk"]
@@ -780,7 +778,7 @@ def gguf_losses(tok, target: str) -> list[str]:
     extra = tok.extra.get("gguf") or {}
     losses = []
     if extra.get("model") in ("llama", "t5"):
-        from core.formats.sentencepiece_model import APPROXIMATIONS
+        from core.normalizers_sentencepiece import APPROXIMATIONS
 
         losses.append(f"{target}: {APPROXIMATIONS}")
     if "chat_template" in tok.extra:
