@@ -1388,7 +1388,7 @@ class ChunkPlan:
             piece_at = [0] * len(keys)
             out_lengths = [None] * len(keys)
             if not all(map(str.isascii, keys)):  # each character's bytes, from its code point
-                from core.models.bpe.kernels import codepoints
+                from core.text import codepoints
 
                 codes = codepoints(keys)[0]
                 out_lengths = 1 + (codes >= 0x80) + (codes >= 0x800) + (codes >= 0x10000)  # type: ignore[assignment]

@@ -17,6 +17,7 @@ import math
 import operator
 import re
 
+from core.models.bpe.model import merge_joined
 from core.models.sentencepiece import WORD_CACHE_LIMIT, SentencePieceModel
 from core.sentencepiece_pieces import NORMAL, SPACE, UNUSED, USER_DEFINED, PrefixMatcher
 
@@ -25,7 +26,6 @@ _WORDS = re.compile(f"[^{SPACE}]+|{SPACE}[^{SPACE}]*")
 _SHORT_WORD = 48  # characters; longer words are merged with the heap of SentencePieceBPE._segment
 _SHORT_SEGMENT = 4  # characters; BPE's _segment merges longer text compiled (a call costs a few µs)
 _NO_PAIR = math.inf  # the negated score of a pair that joins into no piece: after every real one
-_NO_PAIRS = (_NO_PAIR,) * _SHORT_WORD
 
 
 class SentencePieceBPE(SentencePieceModel):
@@ -48,20 +48,7 @@ class SentencePieceBPE(SentencePieceModel):
             )
         if table is False or len(word) > _SHORT_WORD:
             return super()._word_ids_of(word)
-        symbols = list(word)
-        get = table.get
-        found = list(map(get, map(str.__add__, symbols, symbols[1:]), _NO_PAIRS[: len(symbols) - 1]))
-        while found:
-            best = min(found)  # subtle: by score alone; equal scores go to the leftmost pair
-            if best == _NO_PAIR:
-                break
-            at = found.index(best)
-            symbols[at : at + 2] = (symbols[at] + symbols[at + 1],)
-            del found[at]
-            if at < len(found):
-                found[at] = get(symbols[at] + symbols[at + 1], _NO_PAIR)
-            if at > 0:
-                found[at - 1] = get(symbols[at - 1] + symbols[at], _NO_PAIR)
+        symbols = merge_joined(list(word), table.get, _NO_PAIR)
         matchable, unk = self._matchable, self.unk_id
         segments = []
         start = 0
@@ -112,7 +99,8 @@ class SentencePieceBPE(SentencePieceModel):
         """:meth:`_word_ids_of` of each word, those of known characters merged in one compiled call."""
         import numpy as np
 
-        from core.models.bpe.kernels import codepoints, merge_flat, split_flat
+        from core.models.bpe.kernels import merge_flat, split_flat
+        from core.text import codepoints
 
         char_ids, table, closed = self._compiled()
         codes, bounds = codepoints(words)
@@ -184,7 +172,8 @@ class SentencePieceBPE(SentencePieceModel):
         if compiled is not None:
             import numpy as np
 
-            from core.models.bpe.kernels import codepoints, merge_flat
+            from core.models.bpe.kernels import merge_flat
+            from core.text import codepoints
 
             char_ids, table, closed = compiled
             codes, bounds = codepoints([s])

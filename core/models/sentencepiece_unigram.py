@@ -69,7 +69,8 @@ class SentencePieceUnigram(SentencePieceModel):
         >>> m.tokenize_ids_batch(["▁a▁b", "a"])
         [[1, 2, 0], [3]]
         """
-        from core.models.unigram.kernels import BYTES_ALWAYS, UNK_ONLY, best_ids, codepoints
+        from core.models.unigram.kernels import BYTES_ALWAYS, UNK_ONLY, best_ids
+        from core.text import codepoints
 
         codes, bounds = codepoints(pieces)
         ids, ends = best_ids(

@@ -26,13 +26,13 @@ from itertools import repeat
 from core.bytelevel import CHAR_TO_BYTE, bytes_to_chars
 from core.errors import ConfigError
 from core.models.base import Token
+from core.models.bpe.model import merge_joined
 
 # The GPT-2 byte alphabet back to Latin-1 code points, so ``str.translate`` + ``encode("latin-1")``
 # turn a byte-level piece into its bytes without a Python loop.
 _TO_LATIN1 = {ord(c): b for c, b in CHAR_TO_BYTE.items()}
 _SHORT_PIECE = 64  # bytes; longer pieces are merged with the heap of TiktokenBPE._merge
 _NO_RANK = 1 << 62  # above every rank
-_NO_RANKS = (_NO_RANK,) * _SHORT_PIECE
 
 
 class TiktokenBPE:
@@ -198,23 +198,9 @@ class TiktokenBPE:
             return [rank]
         if len(data) > _SHORT_PIECE:
             return self._merge_compiled([data], piece)[0]
-        # step 3 on a short piece: scan all pairs, join the leftmost lowest-ranked one
+        # step 2 on a short piece: scan all pairs, join the leftmost lowest-ranked one
         # (the heap's order, with less bookkeeping for a handful of bytes; tiktoken does the same)
-        parts = [data[k : k + 1] for k in range(len(data))]
-        get = ranks.get
-        # found[k] = rank of parts[k] + parts[k + 1]; after a join only the two beside it change
-        found = list(map(get, map(bytes.__add__, parts, parts[1:]), _NO_RANKS[: len(parts) - 1]))
-        while found:
-            best = min(found)
-            if best == _NO_RANK:
-                break
-            at = found.index(best)
-            parts[at : at + 2] = (parts[at] + parts[at + 1],)
-            del found[at]
-            if at < len(found):
-                found[at] = get(parts[at] + parts[at + 1], _NO_RANK)
-            if at > 0:
-                found[at - 1] = get(parts[at - 1] + parts[at], _NO_RANK)
+        parts = merge_joined([data[k : k + 1] for k in range(len(data))], ranks.get, _NO_RANK)
         try:
             return [ranks[p] for p in parts]
         except KeyError:

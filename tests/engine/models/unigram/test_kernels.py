@@ -11,9 +11,10 @@ from unigram_pieces import TIED
 
 from core.errors import SubwordError
 from core.models.sentencepiece_unigram import SentencePieceUnigram
-from core.models.unigram.kernels import PieceTrie, best_ids, codepoints
+from core.models.unigram.kernels import PieceTrie, best_ids
 from core.models.unigram.model import Unigram
 from core.sentencepiece_pieces import UNKNOWN, UNUSED, USER_DEFINED, Piece, byte_piece, f32
+from core.text import codepoints
 
 ALPHABET = "▁ab먹고!€x\U0001f600"
 
