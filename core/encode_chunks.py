@@ -1769,7 +1769,7 @@ class _LengthTable:
             prefix, opaque = len(model.continuing_subword_prefix), {model._unk_id}
         elif kind is Unigram:
             prefix, opaque = 0, {model.unk_id}
-        elif kind is getattr(sys.modules.get("core.models.tiktoken_bpe"), "TiktokenBPE", None):
+        elif kind is getattr(sys.modules.get("core.models.bpe.tiktoken"), "TiktokenBPE", None):
             # a rank file: byte-level tokens, no unknown token. subtle: its module is loaded if the
             # model is one (no need to import it otherwise)
             prefix, opaque = 0, set()

@@ -9,7 +9,8 @@ piece is matched longest first (:class:`PrefixMatcher`), in the normalizer as in
     Piece(piece='▁a', score=-1.0, type=1)
 
 Leaves out: everything about files (``core.formats.sentencepiece_model``) and segmenting
-(the models: ``core.models.sentencepiece*``).
+(the models: ``core.models.sentencepiece`` and the ``sentencepiece`` module of ``core.models.bpe``,
+``core.models.unigram`` and ``core.models.wordlevel``).
 """
 
 from __future__ import annotations

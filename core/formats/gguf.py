@@ -586,7 +586,7 @@ def _added_tokens(vocab: _Vocab, settings: dict):
 def _llama(vocab: _Vocab, settings: dict, source: str):
     """``llama``: the engine's SentencePiece BPE, fed as llama.cpp's session sees the vocabulary."""
     from core.decoders import SentencePieceDecoder
-    from core.models.sentencepiece_bpe import SentencePieceBPE
+    from core.models.bpe.sentencepiece import SentencePieceBPE
     from core.normalizers_sentencepiece import SentencePieceNormalizer
     from core.sentencepiece_pieces import Piece, byte_piece
     from core.tokenizer import Tokenizer

@@ -16,9 +16,9 @@ from stages and models defined elsewhere:
 1. Normalize: :class:`core.normalizers_sentencepiece.SentencePieceNormalizer` (the
    charsmap, user-defined pieces and SentencePiece's whitespace rules).
 2. Segment the whole normalized sentence (no pre-tokenizer), by model type:
-   unigram (:class:`core.models.sentencepiece_unigram.SentencePieceUnigram`), BPE
-   (:class:`core.models.sentencepiece_bpe.SentencePieceBPE`), char and word
-   (:mod:`core.models.sentencepiece_word`).
+   unigram (:class:`core.models.unigram.sentencepiece.SentencePieceUnigram`), BPE
+   (:class:`core.models.bpe.sentencepiece.SentencePieceBPE`), char and word
+   (:mod:`core.models.wordlevel.sentencepiece`).
 3. Unknown pieces: with byte fallback each becomes its UTF-8 bytes ``<0xXX>``;
    without it, a run of adjacent unknown pieces becomes ONE ``<unk>``.
 4. Decode: :class:`core.decoders.SentencePieceDecoder`.
@@ -59,9 +59,9 @@ from core.formats.protobuf import (
     read_fields,
 )
 from core.formats.protobuf import field as pb_field
-from core.models.sentencepiece_bpe import SentencePieceBPE
-from core.models.sentencepiece_unigram import SentencePieceUnigram
-from core.models.sentencepiece_word import SentencePieceChar, SentencePieceWord
+from core.models.bpe.sentencepiece import SentencePieceBPE
+from core.models.unigram.sentencepiece import SentencePieceUnigram
+from core.models.wordlevel.sentencepiece import SentencePieceChar, SentencePieceWord
 from core.normalizers_sentencepiece import SentencePieceNormalizer
 from core.sentencepiece_pieces import (
     BYTE,

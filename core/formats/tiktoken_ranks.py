@@ -8,7 +8,7 @@ id AND its merge priority. The tokenizer built from it (:func:`tiktoken_tokenize
 encodes as tiktoken does with stages and a model defined elsewhere: the text is split
 with the pattern (:class:`core.pre_tokenizers.TiktokenSplit`, by name: ``gpt2``,
 ``cl100k_base``, ``o200k_base``; or a regex given as is), then each piece is merged by
-rank (:class:`core.models.tiktoken_bpe.TiktokenBPE`).
+rank (:class:`core.models.bpe.tiktoken.TiktokenBPE`).
 
 Special tokens are not in a rank file: pass them to :func:`load_tiktoken`.
 Leaves out: the pattern itself is not stored in the file either.
@@ -25,7 +25,7 @@ from core.atomic import write_atomic
 from core.bytelevel import CHAR_TO_BYTE
 from core.errors import ConfigError, FormatError
 from core.limits import check_token_id
-from core.models.tiktoken_bpe import TiktokenBPE
+from core.models.bpe.tiktoken import TiktokenBPE
 from core.pre_tokenizers import TiktokenSplit
 
 # -- the file -------------------------------------------------------------------------

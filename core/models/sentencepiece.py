@@ -7,8 +7,9 @@ their UTF-8 bytes ``<0xXX>`` with byte fallback, or, without it, a run of them o
 ``<unk>``. Control pieces and byte pieces are never matched in text; unused pieces never
 appear.
 
-Leaves out: the segmentations themselves (``core.models.sentencepiece_unigram``,
-``sentencepiece_bpe``, ``sentencepiece_word``) and files (``core.formats.sentencepiece_model``).
+Leaves out: the segmentations themselves (``core.models.unigram.sentencepiece``,
+``core.models.bpe.sentencepiece``, ``core.models.wordlevel.sentencepiece``) and files
+(``core.formats.sentencepiece_model``).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ import pytest
 
 from core.errors import ConfigError, FormatError
 from core.formats.tiktoken_ranks import load_tiktoken, looks_like_rank_file, read_ranks, write_ranks
-from core.models.tiktoken_bpe import TiktokenBPE
+from core.models.bpe.tiktoken import TiktokenBPE
 from core.pre_tokenizers import (
     CL100K_PATTERN,
     O200K_PARTS,

@@ -8,7 +8,7 @@
     [[1, 4], [3, 2]]
 
 The same algorithm as :meth:`core.models.unigram.Unigram._viterbi` and
-:meth:`core.models.sentencepiece_unigram.SentencePieceUnigram._segment`, which stay the
+:meth:`core.models.unigram.sentencepiece.SentencePieceUnigram._segment`, which stay the
 readable reference (and the tests compare against them and against the peers):
 
 - positions are code points; at each start every piece that matches is found by walking

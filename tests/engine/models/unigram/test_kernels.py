@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from unigram_pieces import TIED
 
 from core.errors import SubwordError
-from core.models.sentencepiece_unigram import SentencePieceUnigram
 from core.models.unigram.kernels import PieceTrie, best_ids
 from core.models.unigram.model import Unigram
+from core.models.unigram.sentencepiece import SentencePieceUnigram
 from core.sentencepiece_pieces import UNKNOWN, UNUSED, USER_DEFINED, Piece, byte_piece, f32
 from core.text import codepoints
 
