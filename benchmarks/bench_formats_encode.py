@@ -43,7 +43,8 @@ def main() -> int:
 
     from core.bytelevel import CHAR_TO_BYTE
     from core.formats.sentencepiece_model import load_sentencepiece
-    from core.formats.tiktoken_ranks import PATTERNS, load_tiktoken, write_ranks
+    from core.formats.tiktoken_ranks import load_tiktoken, write_ranks
+    from core.pre_tokenizers import TIKTOKEN_PATTERNS
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
@@ -89,7 +90,7 @@ def main() -> int:
         ranks = {bytes(CHAR_TO_BYTE[c] for c in t): i for t, i in hf.get_vocab().items()}
         write_ranks(ranks, Path(d) / "r.tiktoken")
         enc = tiktoken.Encoding(
-            "bench", pat_str=PATTERNS["cl100k_base"], mergeable_ranks=ranks, special_tokens={}
+            "bench", pat_str=TIKTOKEN_PATTERNS["cl100k_base"], mergeable_ranks=ranks, special_tokens={}
         )
         ours = load_tiktoken(Path(d) / "r.tiktoken", "cl100k_base")
         t_theirs, a = _time(enc.encode_ordinary, lines)

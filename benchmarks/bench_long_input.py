@@ -71,7 +71,8 @@ def _models(d: Path, corpus: Path, names: set[str]):
     from core.bytelevel import CHAR_TO_BYTE
     from core.formats.hf_json import load_tokenizer_json
     from core.formats.sentencepiece_model import load_sentencepiece
-    from core.formats.tiktoken_ranks import PATTERNS, load_tiktoken, write_ranks
+    from core.formats.tiktoken_ranks import load_tiktoken, write_ranks
+    from core.pre_tokenizers import TIKTOKEN_PATTERNS
 
     out = {}
     if "bpe" in names:
@@ -95,7 +96,7 @@ def _models(d: Path, corpus: Path, names: set[str]):
         ranks = {bytes(CHAR_TO_BYTE[c] for c in t): i for t, i in bl.get_vocab().items()}
         write_ranks(ranks, d / "ranks.tiktoken")
         enc = tiktoken.Encoding(
-            "gpt2-shaped", pat_str=PATTERNS["gpt2"], mergeable_ranks=ranks, special_tokens={}
+            "gpt2-shaped", pat_str=TIKTOKEN_PATTERNS["gpt2"], mergeable_ranks=ranks, special_tokens={}
         )
         out["tiktoken-gpt2"] = (load_tiktoken(d / "ranks.tiktoken", "gpt2"), enc.encode_ordinary)
         CALLS["tiktoken-gpt2"] = "tiktoken encode_ordinary(word)"

@@ -117,12 +117,15 @@ def _tokenizers(path: Path) -> list[Way]:
 def _tiktoken(path: Path, pattern: str) -> list[Way]:
     import tiktoken
 
-    from core.formats.tiktoken_ranks import PATTERNS, read_ranks
+    from core.formats.tiktoken_ranks import read_ranks
+    from core.pre_tokenizers import TIKTOKEN_PATTERNS
 
     ranks = read_ranks(path)
 
     def loop() -> Encode:
-        enc = tiktoken.Encoding("bench", pat_str=PATTERNS[pattern], mergeable_ranks=ranks, special_tokens={})
+        enc = tiktoken.Encoding(
+            "bench", pat_str=TIKTOKEN_PATTERNS[pattern], mergeable_ranks=ranks, special_tokens={}
+        )
         return lambda lines: [enc.encode_ordinary(s) for s in lines]
 
     return [Way("tiktoken", "encode_ordinary(line) per line", loop)]
@@ -169,9 +172,9 @@ def _fastokens(name: str, path: Path) -> list[Way]:
 
     def load():
         if is_rank_file(name):
-            from core.formats.tiktoken_ranks import PATTERNS
+            from core.pre_tokenizers import TIKTOKEN_PATTERNS
 
-            return Tokenizer.from_tiktoken(str(path), pattern=PATTERNS[pattern_of(name)])
+            return Tokenizer.from_tiktoken(str(path), pattern=TIKTOKEN_PATTERNS[pattern_of(name)])
         return Tokenizer.from_file(str(path))
 
     def batch() -> Encode:
@@ -256,9 +259,10 @@ def default_threads(d: Path, name: str) -> tuple[str, Encode]:
     if is_rank_file(name):
         import tiktoken
 
-        from core.formats.tiktoken_ranks import PATTERNS, read_ranks
+        from core.formats.tiktoken_ranks import read_ranks
+        from core.pre_tokenizers import TIKTOKEN_PATTERNS
 
-        pattern = PATTERNS[pattern_of(name)]
+        pattern = TIKTOKEN_PATTERNS[pattern_of(name)]
         enc = tiktoken.Encoding("bench", pat_str=pattern, mergeable_ranks=read_ranks(path), special_tokens={})
         return default_call(name), enc.encode_ordinary_batch
     if name.startswith("sp-"):

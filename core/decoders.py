@@ -9,7 +9,8 @@ they compose in a ``Sequence``); ``decode(tokens) -> str`` joins the result.
     '한 a'
 
 Each behaves exactly as its `tokenizers` namesake (a parity test decodes the same
-tokens with both) and serializes to the same ``"type"``-tagged dict.
+tokens with both) and serializes to the same ``"type"``-tagged dict; :class:`SentencePieceDecoder`
+decodes as ``SentencePieceProcessor.decode`` and writes the closest `tokenizers` Sequence.
 
 Leaves out: ``DecodeStream`` (a streaming helper of the Python API, never in a file).
 """
@@ -21,6 +22,7 @@ import re
 from core.bytelevel import CHAR_TO_BYTE
 from core.errors import ConfigError
 from core.hangul import compose_jamo
+from core.sentencepiece_pieces import SPACE
 
 
 class _Base:
@@ -319,6 +321,100 @@ class CTC(_Base):
     @classmethod
     def from_dict(cls, d: dict) -> CTC:
         return cls(d.get("pad_token", "<pad>"), d.get("word_delimiter_token", "|"), d.get("cleanup", True))
+
+
+class SentencePieceDecoder(_Base):
+    """Pieces back to text as ``SentencePieceProcessor.decode`` does.
+
+    Control pieces vanish, ``<unk>`` shows as ``" ⁇ "``, runs of byte pieces are
+    read as UTF-8 (a byte that starts no valid character becomes U+FFFD), ``▁`` is
+    a space. At the start (no text yet, no ``▁`` dropped yet) one leading ``▁`` is
+    dropped, the space ``add_dummy_prefix`` added; with ``remove_extra_whitespaces``
+    (``drop_leading_spaces``) every piece's leading ``▁`` is, until text appears.
+
+    >>> SentencePieceDecoder({"<s>"}, "<unk>").decode(["<s>", "▁철수", "<0xEB>", "<0x8A>", "<0x94>", "<unk>"])
+    '철수는 ⁇ '
+    >>> SentencePieceDecoder(set()).decode(["▁", "▁x"])      # the lone ▁ was the added space
+    ' x'
+    """
+
+    def __init__(
+        self,
+        control: set[str],
+        unk_piece: str = "<unk>",
+        unk_surface: str = " \u2047 ",
+        drop_first_space: bool = True,
+        drop_leading_spaces: bool = False,
+    ):
+        self.control = set(control)
+        self.unk_piece = unk_piece
+        self.unk_surface = unk_surface
+        self.drop_first_space = drop_first_space
+        self.drop_leading_spaces = drop_leading_spaces
+
+    def decode_chain(self, tokens: list[str]) -> list[str]:
+        out: list[str] = []
+        pending = bytearray()
+        text_so_far = False
+        at_start = self.drop_first_space  # SentencePiece's is_bos_ws: a leading ▁ may still go
+        dropped = False  # the piece before dropped its ▁
+
+        def flush() -> None:
+            nonlocal text_so_far
+            i = 0
+            while i < len(pending):
+                for size in (1, 2, 3, 4):
+                    try:
+                        c = bytes(pending[i : i + size]).decode("utf-8")
+                    except UnicodeDecodeError:
+                        continue
+                    if len(c) == 1:
+                        out.append(c)
+                        i += size
+                        break
+                else:
+                    out.append("\ufffd")
+                    i += 1
+                text_so_far = True
+            pending.clear()
+
+        for t in tokens:
+            if len(t) == 6 and t.startswith("<0x") and t.endswith(">"):
+                try:
+                    pending.append(int(t[3:5], 16))
+                    continue
+                except ValueError:
+                    pass
+            flush()
+            # subtle: as sentencepiece_processor.cc, the start ends at the first text or once
+            # one ▁ was dropped (a lone "▁" piece first is the added space, and the next
+            # piece's ▁ a real one); removing extra whitespace drops them all
+            at_start = at_start and not (dropped or text_so_far)
+            dropped = False
+            if t in self.control:
+                continue
+            if t == self.unk_piece:
+                surface = self.unk_surface
+            else:
+                if at_start and t.startswith(SPACE):
+                    t = t[len(SPACE) :]
+                    dropped = not self.drop_leading_spaces
+                surface = t.replace(SPACE, " ")
+            out.append(surface)
+            text_so_far = text_so_far or bool(surface)
+        flush()
+        return out
+
+    def to_dict(self) -> dict:
+        """What `tokenizers`' SentencePiece converters write (control pieces and ``<unk>`` differ)."""
+        parts = [
+            {"type": "Replace", "pattern": {"String": SPACE}, "content": " "},
+            {"type": "ByteFallback"},
+            {"type": "Fuse"},
+        ]
+        if self.drop_first_space:
+            parts.append({"type": "Strip", "content": " ", "start": 1, "stop": 0})
+        return {"type": "Sequence", "decoders": parts}
 
 
 DECODER_TYPES: dict[str, type] = {

@@ -54,6 +54,7 @@ from operator import is_, le
 from typing import TYPE_CHECKING, Any
 
 from core.bytelevel import BYTE_TRANSLATION, bytes_to_chars
+from core.encoding import Encoding, spans_without_overlaps
 from core.jit import loaded
 from core.normalizers import (
     NFC,
@@ -67,13 +68,18 @@ from core.normalizers import (
     StripAccents,
 )
 from core.normalizers import Sequence as NormalizerSequence
-from core.pre_tokenizers import BertPreTokenizer, ByteLevel, Metaspace, Whitespace, WhitespaceSplit
+from core.pre_tokenizers import (
+    BertPreTokenizer,
+    ByteLevel,
+    Metaspace,
+    TiktokenSplit,
+    Whitespace,
+    WhitespaceSplit,
+)
 from core.text import NormalizedString
-from core.tokenizer import Encoding, _without_overlaps
 
 if TYPE_CHECKING:
     from core.line_encoders import LineEncoder, LineKernels, TokenLengths
-    from core.tokenizer import Tokenizer
 
 # new chunks; fewer go one by one (the all-at-once way's array work costs ~30 µs, what a few
 # chunks cost one by one: measured on Korean lines encoded one at a time)
@@ -307,10 +313,12 @@ class ChunkPlan:
     ``kind`` is ``"drop"`` (split at spaces, spaces dropped), ``"lead"`` (split before
     spaces, each chunk after the first is keyed by the text after its space) or ``"regex"``
     (the byte-level regex's pieces). ``first`` holds the chunks that start a text, where
-    they differ from the same text further on (a prepended ``▁`` or prefix space).
+    they differ from the same text further on (a prepended ``▁`` or prefix space). ``tok`` is
+    the core.tokenizer.Tokenizer that owns the plan (typed Any: the tokenizer imports this
+    module, never the other way).
     """
 
-    def __init__(self, tok: Tokenizer, kind: str, prefix_space: bool = False):
+    def __init__(self, tok: Any, kind: str, prefix_space: bool = False):
         self.tok = tok
         self.kind = kind
         self.prefix_space = prefix_space
@@ -329,7 +337,7 @@ class ChunkPlan:
         self._ready = False  # the kernels loaded for this plan (see _few_kernels)
 
     @classmethod
-    def build(cls, tok: Tokenizer) -> ChunkPlan | None:
+    def build(cls, tok: Any) -> ChunkPlan | None:
         """The plan for ``tok``'s stages, or None when they cannot be cut safely (see the module)."""
         pre, norm = tok.pre_tokenizer, tok.normalizer
         if tok._norm_re is not None:
@@ -342,8 +350,6 @@ class ChunkPlan:
             return cls(tok, "lead")
         if type(pre) is ByteLevel and pre.use_regex and norm is None:
             return cls(tok, "regex", prefix_space=pre.add_prefix_space)
-        from core.formats.tiktoken_ranks import TiktokenSplit
-
         if type(pre) is TiktokenSplit and norm is None:  # a rank file: the same cut, no prefix space
             return cls(tok, "regex")
         return None
@@ -1205,7 +1211,7 @@ class ChunkPlan:
                 offsets = [
                     (source[a], source[b - 1] + 1) for edges in edges_of for a, b in zip(edges, edges[1:])
                 ]
-                _without_overlaps(offsets)
+                spans_without_overlaps(offsets)
                 starts += (a for a, _ in offsets)
                 ends += (b for _, b in offsets)
                 for w, edges in enumerate(edges_of):
@@ -1258,7 +1264,7 @@ class ChunkPlan:
                         pos = align[at + s][0] if at + s <= last else align[last][1]
                         offsets.append((pos + shift, pos + shift))
             if len(offsets) > 1:
-                _without_overlaps(offsets)
+                spans_without_overlaps(offsets)
             starts_of, ends_of = zip(*offsets) if offsets else ((), ())
             number = made[key] = add(
                 (tuple(ids), tuple(values), starts_of, ends_of, tuple(words), len(ids), len(texts))
@@ -1379,8 +1385,9 @@ class ChunkPlan:
             piece_at = [0] * len(keys)
             out_lengths = [None] * len(keys)
             if not all(map(str.isascii, keys)):  # each character's bytes, from its code point
-                utf32 = "".join(keys).encode("utf-32-le", "surrogatepass")
-                codes = np.frombuffer(utf32, np.uint32).astype(np.int64)
+                from core.text import codepoints
+
+                codes = codepoints(keys)[0]
                 out_lengths = 1 + (codes >= 0x80) + (codes >= 0x800) + (codes >= 0x10000)  # type: ignore[assignment]
         elif not first:  # "lead": the chunk after a space is "▁" + its text, the ▁ spanning that space
             r = self.tok.pre_tokenizer.replacement
@@ -1744,7 +1751,7 @@ def _moved(spans: tuple[tuple, ...], by: int) -> Fragment:
         starts, ends = tuple(map(by.__add__, starts)), tuple(map(by.__add__, ends))
     if len(ids) > 1 and not all(map(le, ends[:-1], starts[1:])):  # a character cut into tokens
         offsets = list(zip(starts, ends))
-        _without_overlaps(offsets)
+        spans_without_overlaps(offsets)
         starts, ends = tuple(a for a, _ in offsets), tuple(b for _, b in offsets)
     return ids, values, starts, ends, (0,) * len(ids), len(ids), 1
 

@@ -141,7 +141,7 @@ PATTERN_SECONDS_PER_CHAR = 1e-5
 # in-process). The published split patterns, which are known to run in linear time, are
 # therefore run unbounded when a file holds one of them exactly: Llama 3's tokenizer.json
 # Split (the cl100k pattern as `tokenizers` spells it), Qwen2's, and Mistral's tekken.json.
-# (tiktoken's own encodings are known to core.formats.tiktoken_ranks.)
+# (tiktoken's own encodings are known to core.pre_tokenizers.TIKTOKEN_PATTERNS.)
 PUBLISHED_PATTERNS = frozenset(
     {
         r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+""",

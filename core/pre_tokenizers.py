@@ -15,6 +15,8 @@ keeps its alignment to the original text. Two cheap views on top:
 Every pre-tokenizer cuts as `tokenizers` does: matches of a pattern become
 pieces according to a *behavior* (:func:`split_by_matches`), empty pieces are
 dropped, and "whitespace" is Rust's (the Unicode White_Space property).
+:class:`TiktokenSplit` cuts as tiktoken does, with one of its encodings' patterns
+(:data:`TIKTOKEN_PATTERNS`) or a regex, and writes each piece in the byte alphabet.
 
 Leaves out: nothing `tokenizers` writes. Split patterns use Python's ``regex``
 module where `tokenizers` uses Oniguruma (the same for the usual patterns, with
@@ -37,6 +39,31 @@ if TYPE_CHECKING:
     import regex
 
 GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+# The split patterns of OpenAI's encodings (possessive quantifiers are understood by `regex`),
+# spelt as tiktoken spells them: a tokenizer.json written from a rank file carries this text.
+# R50K_PATTERN is GPT2_PATTERN in tiktoken's spelling (r50k_base, p50k_base): the same pieces.
+R50K_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+CL100K_PATTERN = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+"""
+    r"""|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
+)
+O200K_PARTS = [
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+    r"""\p{N}{1,3}""",
+    r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
+    r"""\s*[\r\n]+""",
+    r"""\s+(?!\S)""",
+    r"""\s+""",
+]
+O200K_PATTERN = "|".join(O200K_PARTS)
+TIKTOKEN_PATTERNS: dict[str, str] = {
+    "gpt2": R50K_PATTERN,
+    "r50k_base": R50K_PATTERN,
+    "p50k_base": R50K_PATTERN,
+    "cl100k_base": CL100K_PATTERN,
+    "o200k_base": O200K_PATTERN,
+}
 WHITESPACE_PATTERN = r"\w+|[^\w\s]+"
 # BERT's punctuation: every Unicode P* character plus the ASCII symbols it treats as punctuation.
 _BERT_PUNCT = r"\p{P}!-/:-@\[-`{-~"
@@ -55,6 +82,24 @@ SUPERBPE_STAGE1_PATTERN = (
 SUPERBPE_STAGE2_PATTERN = r"\p{N}{1,3}| ?[^\s\p{L}\p{N}]{2,}[\r\n/]*| +(?!\S)"
 
 BEHAVIORS = ("Removed", "Isolated", "MergedWithPrevious", "MergedWithNext", "Contiguous")
+
+
+def resolve_pattern(pattern: str) -> str:
+    """A pattern name (``"cl100k_base"``) or a regex; an invalid regex is a ConfigError.
+
+    >>> resolve_pattern("gpt2") == R50K_PATTERN
+    True
+    """
+    import regex
+
+    pat = TIKTOKEN_PATTERNS.get(pattern, pattern)
+    try:
+        regex.compile(pat)
+    except (regex.error, RecursionError, OverflowError) as e:
+        raise ConfigError(
+            f"split pattern is neither a known name ({', '.join(TIKTOKEN_PATTERNS)}) nor a valid regex: {e}"
+        ) from None
+    return pat
 
 
 def _explicit_whitespace(pattern: str) -> str:
@@ -342,6 +387,64 @@ def _to_bytes(piece: NormalizedString) -> NormalizedString:
             chars.append(BYTE_TO_CHAR[b])
         aligns.extend([span] * len(encoded))
     return NormalizedString("".join(chars), aligns, piece.original_length)
+
+
+class TiktokenSplit(BytePiecesMemo, _Base):
+    """Split with a tiktoken pattern, then write each piece's bytes in the GPT-2 alphabet.
+
+    >>> TiktokenSplit("gpt2").pre_tokenize_str("Hi 한")
+    [('Hi', (0, 2)), ('Ġíķľ', (2, 4))]
+    """
+
+    def __init__(self, pattern: str = "cl100k_base"):
+        import regex
+
+        self.name = pattern if pattern in TIKTOKEN_PATTERNS else None
+        self.pattern = resolve_pattern(pattern)
+        self._re = regex.compile(self.pattern)
+        if (
+            self.pattern not in TIKTOKEN_PATTERNS.values()
+        ):  # a file's own pattern: it may backtrack without end
+            from core.limits import bounded_pattern
+
+            self._re = bounded_pattern(self._re, "split pattern")
+
+    def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
+        out = []
+        for m in self._re.finditer(text.normalized):
+            piece = text.slice(m.start(), m.end())
+            chars: list[str] = []
+            aligns: list[tuple[int, int]] = []
+            for c, span in zip(piece.normalized, piece.alignments):
+                encoded = c.encode("utf-8", errors="surrogatepass")
+                chars.extend(BYTE_TO_CHAR[b] for b in encoded)
+                aligns.extend([span] * len(encoded))
+            out.append(NormalizedString("".join(chars), aligns, piece.original_length))
+        return out
+
+    def split_words(self, text: str) -> list[str]:
+        return self.raw_to_words(self.split_raw(text))
+
+    def split_raw(self, text: str) -> list[str]:
+        """The pieces of ``text`` as they are, before the byte alphabet (the ids path caches by them)."""
+        return self._re.findall(text)
+
+    def to_dict(self) -> dict:
+        return {
+            "type": "Sequence",
+            "pretokenizers": [
+                {
+                    "type": "Split",
+                    "pattern": {"Regex": self.pattern},
+                    "behavior": "Isolated",
+                    "invert": False,
+                },
+                {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False},
+            ],
+        }
+
+    def __repr__(self) -> str:
+        return f"TiktokenSplit({self.name or 'custom'!r})"
 
 
 class Metaspace(_Base):

@@ -27,7 +27,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
-from core.tokenizer import Encoding, Tokenizer
+from core.encoding import Encoding
+from core.tokenizer import Tokenizer
 
 
 @dataclass(frozen=True, slots=True)

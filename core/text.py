@@ -15,9 +15,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import accumulate
+from typing import TYPE_CHECKING
 
 from core.errors import InputError
 from core.records import Record
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class NormalizedString(Record):
@@ -123,3 +128,21 @@ def replace_surrogates(text: str) -> tuple[str, list[int] | None]:
         i += 2 if pair else 1
     positions.append(n)
     return fixed, positions
+
+
+def codepoints(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """All ``texts`` as one int32 array of code points, and where each starts (``len(texts) + 1``
+    int64 bounds): what the compiled kernels read text as.
+
+    >>> codes, bounds = codepoints(["ab", "", "한"])
+    >>> codes.tolist(), bounds.tolist()
+    ([97, 98, 54620], [0, 2, 2, 3])
+
+    subtle: the codes are a read-only view of the encoded text (no copy); a lone surrogate is
+    its code point, so text that did not pass :func:`check_text` (a trainer's words) is read too.
+    """
+    import numpy as np
+
+    codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.int32)
+    bounds = np.fromiter(accumulate(map(len, texts), initial=0), dtype=np.int64, count=len(texts) + 1)
+    return codes, bounds

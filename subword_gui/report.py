@@ -122,10 +122,10 @@ def split_patterns() -> list[tuple[str, str]]:
     >>> split_patterns()[0]
     ('gpt2', 'gpt2 (also r50k_base, p50k_base)')
     """
-    from core.formats.tiktoken_ranks import PATTERNS
+    from core.pre_tokenizers import TIKTOKEN_PATTERNS
 
     by_regex: dict[str, list[str]] = {}
-    for name, regex_text in PATTERNS.items():
+    for name, regex_text in TIKTOKEN_PATTERNS.items():
         by_regex.setdefault(regex_text, []).append(name)
     rows = []
     for first, *others in by_regex.values():

@@ -147,11 +147,27 @@ def source_losses(tok, target: str) -> list[str]:
     """What a tokenizer opened from a SentencePiece model or a GGUF file loses in any other format."""
     extra = getattr(tok, "extra", {}) or {}
     if "sentencepiece" in extra:
-        from core.formats.sentencepiece_model import APPROXIMATIONS
+        from core.normalizers_sentencepiece import APPROXIMATIONS
 
         return [f"{target}: {APPROXIMATIONS}; Viterbi ties may break differently than in SentencePiece"]
     if "gguf" in extra:
-        from core.formats.gguf import gguf_losses
-
-        return gguf_losses(tok, target)
+        return _gguf_losses(tok, target)
     return []
+
+
+def _gguf_losses(tok, target: str) -> list[str]:
+    """What a tokenizer opened from a GGUF file (core.formats.gguf) loses in another format."""
+    gguf = tok.extra.get("gguf") or {}
+    losses = []
+    if gguf.get("model") in ("llama", "t5"):
+        from core.normalizers_sentencepiece import APPROXIMATIONS
+
+        losses.append(f"{target}: {APPROXIMATIONS}")
+    if "chat_template" in tok.extra:
+        losses.append(f"{target}: the chat template (tokenizer.chat_template) is not kept")
+    if gguf.get("charsmap"):
+        losses.append(
+            f"{target}: `tokenizers` applies the precompiled charsmap to whole grapheme clusters, "
+            "llama.cpp (and this tokenizer) the longest match at each character"
+        )
+    return losses

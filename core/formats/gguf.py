@@ -585,13 +585,10 @@ def _added_tokens(vocab: _Vocab, settings: dict):
 
 def _llama(vocab: _Vocab, settings: dict, source: str):
     """``llama``: the engine's SentencePiece BPE, fed as llama.cpp's session sees the vocabulary."""
-    from core.formats.sentencepiece_model import (
-        Piece,
-        SentencePieceBPE,
-        SentencePieceDecoder,
-        SentencePieceNormalizer,
-        byte_piece,
-    )
+    from core.decoders import SentencePieceDecoder
+    from core.models.bpe.sentencepiece import SentencePieceBPE
+    from core.normalizers_sentencepiece import SentencePieceNormalizer
+    from core.sentencepiece_pieces import Piece, byte_piece
     from core.tokenizer import Tokenizer
 
     types = list(vocab.types)
@@ -692,9 +689,10 @@ def _bert(vocab: _Vocab, settings: dict, source: str):
 
 def _t5(vocab: _Vocab, settings: dict, source: str):
     """``t5``: the best Unigram path of each normalized section (no pre-tokenizer)."""
+    from core.decoders import SentencePieceDecoder
     from core.errors import ConfigError
-    from core.formats.sentencepiece_model import SentencePieceDecoder, SentencePieceNormalizer
     from core.models.unigram.model import Unigram
+    from core.normalizers_sentencepiece import SentencePieceNormalizer
     from core.tokenizer import Tokenizer
 
     unk = settings["ids"]["unk"]
@@ -773,24 +771,6 @@ def _compare_embedded_json(tok, text: str, source: str) -> str:
             f"{source}: the embedded {K_HF_JSON} has the same vocabulary but encodes a probe text differently"
         )
     return f"{source}: the embedded {K_HF_JSON} agrees with the GGUF fields (vocabulary and a probe text)"
-
-
-def gguf_losses(tok, target: str) -> list[str]:
-    """What a tokenizer opened from a GGUF file loses in another format."""
-    extra = tok.extra.get("gguf") or {}
-    losses = []
-    if extra.get("model") in ("llama", "t5"):
-        from core.formats.sentencepiece_model import APPROXIMATIONS
-
-        losses.append(f"{target}: {APPROXIMATIONS}")
-    if "chat_template" in tok.extra:
-        losses.append(f"{target}: the chat template ({K_CHAT_TEMPLATE}) is not kept")
-    if extra.get("charsmap"):
-        losses.append(
-            f"{target}: `tokenizers` applies the precompiled charsmap to whole grapheme clusters, "
-            "llama.cpp (and this tokenizer) the longest match at each character"
-        )
-    return losses
 
 
 # -- as a row of core.formats.registry ---------------------------------------------------------

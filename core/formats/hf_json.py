@@ -43,12 +43,13 @@ from typing import Any
 
 from core.atomic import write_atomic
 from core.decoders import decoder_from_dict
+from core.encoding import Encoding
 from core.errors import ConfigError, FormatError
 from core.formats.json_text import dumps_indented
 from core.limits import MAX_COMPONENT_DEPTH, check_json_depth, check_token_id, loads_json
 from core.normalizers import normalizer_from_dict
 from core.pre_tokenizers import NoSplit, pre_tokenizer_from_dict
-from core.tokenizer import AddedToken, Encoding, Tokenizer, post_process, unsupported_post_processor
+from core.tokenizer import AddedToken, Tokenizer, post_process, unsupported_post_processor
 
 # tokenizer.json model "type" -> "module:Class" (imported lazily: models are optional plug-ins).
 MODEL_TYPES: dict[str, str] = {

@@ -20,7 +20,7 @@ Steps of loading:
 2. the first ``default_vocab_size - N`` entries of ``vocab`` are the ranks (entry i
    must have rank i, and the first 256 be the single bytes); the rest is cut off;
 3. text is encoded as tiktoken would with those ranks and the file's pattern, and
-   each id is shifted by N (:class:`core.formats.tiktoken_ranks.TiktokenBPE`, whose
+   each id is shifted by N (:class:`core.models.bpe.tiktoken.TiktokenBPE`, whose
    merge order only depends on the ranks' order, so the shift changes nothing else).
 
 Special tokens spelled in the text are ordinary text, as mistral-common's ``encode``

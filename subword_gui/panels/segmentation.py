@@ -55,9 +55,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.encoding import Encoding
 from core.stats import EncodingStats
 from core.text import NormalizedString
-from core.tokenizer import Encoding
 from subword_gui.background.beside import run_beside
 from subword_gui.background.line_encoder import LineEncoder
 from subword_gui.style import theme

@@ -54,10 +54,10 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from core.encoding import Encoding
 from core.hangul import decompose_syllable, is_conjoining_jamo, is_syllable, to_compatibility
 from core.stats import EncodingStats, stats_of_encodings, unknown_id, unknown_mask
 from core.text import NormalizedString
-from core.tokenizer import Encoding
 from subword_gui.style import theme
 from subword_gui.tokens import palette
 from subword_gui.tokens.cut_reuse import cut_bound, merge_tables, same_pipeline, valid_span

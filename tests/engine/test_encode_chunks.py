@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from core import encode_chunks
 from core.encode_chunks import CHUNK_CACHE_MAX, ChunkPlan
+from core.encoding import BATCHED, Encoding
 from core.events import drain
 from core.normalizers import (
     NFC,
@@ -43,7 +44,7 @@ from core.pre_tokenizers import (
     Whitespace,
     WhitespaceSplit,
 )
-from core.tokenizer import BATCHED, AddedToken, Encoding, Tokenizer
+from core.tokenizer import AddedToken, Tokenizer
 from core.training import train_from_counts
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[2]

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from core.corpus import count_words
 from core.events import drain
-from core.formats.tiktoken_ranks import TiktokenBPE, tiktoken_tokenizer
+from core.formats.tiktoken_ranks import tiktoken_tokenizer
 from core.models.bpe.model import BPE
+from core.models.bpe.tiktoken import TiktokenBPE
 from core.normalizers import NFKC, Lowercase, Replace
 from core.normalizers import Sequence as NormSequence
 from core.options import TrainOptions

@@ -235,6 +235,14 @@ def test_pre_tokenizer_edge_cases(name, text):
     _check_spans(name, ours(name), text)
 
 
+@settings(max_examples=300, deadline=None)
+@given(text=TEXTS | st.text(max_size=30))
+def test_gpt2_pattern_in_tiktokens_spelling_is_the_same_split(text):
+    # one GPT-2 split, two spellings: GPT2_PATTERN as GPT-2 and `tokenizers` write it, and
+    # R50K_PATTERN as tiktoken writes it (kept: a rank file's tokenizer.json carries that text)
+    assert ours_pre.TiktokenSplit("gpt2").split_raw(text) == ours_pre.GPT2Split().split_words(text)
+
+
 # --- pre-tokenizer parity with tokenizers ----------------------------------------------------
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.encoding import Encoding
 from core.events import drain
 from core.models.unigram.model import Unigram
 from core.options import TrainOptions
@@ -23,7 +24,7 @@ from core.stats import (
     unknown_mask,
     word_count_stats,
 )
-from core.tokenizer import Encoding, Tokenizer
+from core.tokenizer import Tokenizer
 from core.training import train_from_counts
 
 HUG_PUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}

@@ -11,19 +11,10 @@ from conftest import CORPORA
 from sentencepiece_files import both_processors, model_bytes
 
 from core.errors import FormatError
-from core.formats.sentencepiece_model import (
-    BYTE,
-    CONTROL,
-    NORMAL,
-    UNKNOWN,
-    UNUSED,
-    USER_DEFINED,
-    Piece,
-    SentencePieceBPE,
-    SentencePieceUnigram,
-    load_sentencepiece,
-    load_sentencepiece_vocab,
-)
+from core.formats.sentencepiece_model import load_sentencepiece, load_sentencepiece_vocab
+from core.models.bpe.sentencepiece import SentencePieceBPE
+from core.models.unigram.sentencepiece import SentencePieceUnigram
+from core.sentencepiece_pieces import BYTE, CONTROL, NORMAL, UNKNOWN, UNUSED, USER_DEFINED, Piece
 
 # -- hand-built models -------------------------------------------------------------------
 

@@ -13,16 +13,9 @@ spm = pytest.importorskip("sentencepiece")
 
 from sentencepiece_files import both_processors, model_bytes
 
-from core.formats.sentencepiece_model import (  # noqa: E402
-    BYTE,
-    CONTROL,
-    NORMAL,
-    UNKNOWN,
-    UNUSED,
-    USER_DEFINED,
-    SentencePieceNormalizer,
-    load_sentencepiece,
-)
+from core.formats.sentencepiece_model import load_sentencepiece  # noqa: E402
+from core.normalizers_sentencepiece import SentencePieceNormalizer  # noqa: E402
+from core.sentencepiece_pieces import BYTE, CONTROL, NORMAL, UNKNOWN, UNUSED, USER_DEFINED  # noqa: E402
 from core.text import NormalizedString  # noqa: E402
 
 # spaces of several kinds, the ▁ itself, characters the nmt_nfkc charsmap rewrites (full-width,

@@ -8,18 +8,15 @@ import inspect
 import pytest
 
 from core.errors import ConfigError, FormatError
-from core.formats.tiktoken_ranks import (
+from core.formats.tiktoken_ranks import load_tiktoken, looks_like_rank_file, read_ranks, write_ranks
+from core.models.bpe.tiktoken import TiktokenBPE
+from core.pre_tokenizers import (
     CL100K_PATTERN,
-    GPT2_PATTERN,
     O200K_PARTS,
     O200K_PATTERN,
-    TiktokenBPE,
+    R50K_PATTERN,
     TiktokenSplit,
-    load_tiktoken,
-    looks_like_rank_file,
-    read_ranks,
     resolve_pattern,
-    write_ranks,
 )
 
 BYTES = {bytes([b]): b for b in range(256)}
@@ -70,7 +67,7 @@ def test_round_trip(tmp_path):
 def test_patterns_are_openais():
     tiktoken_ext = pytest.importorskip("tiktoken_ext.openai_public")
     source = inspect.getsource(tiktoken_ext)
-    assert GPT2_PATTERN in source
+    assert R50K_PATTERN in source
     assert CL100K_PATTERN in source
     for part in O200K_PARTS:
         assert f'r"""{part}"""' in source

@@ -17,7 +17,8 @@ from conftest import CORPORA
 from core.bytelevel import CHAR_TO_BYTE
 from core.formats.hf_json import load_tokenizer_json
 from core.formats.sentencepiece_model import load_sentencepiece
-from core.formats.tiktoken_ranks import PATTERNS, load_tiktoken, write_ranks
+from core.formats.tiktoken_ranks import load_tiktoken, write_ranks
+from core.pre_tokenizers import TIKTOKEN_PATTERNS
 
 RUNS = ["a" * n for n in (1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 24, 25, 26, 31, 64, 65, 257, 1000)]
 AWKWARD = [
@@ -85,7 +86,9 @@ def _pair(files, name):
         ), lambda t: theirs.encode(t, add_special_tokens=False).ids
     if name.startswith("tiktoken"):
         pattern = name.split("-")[1]
-        enc = tiktoken.Encoding(name, pat_str=PATTERNS[pattern], mergeable_ranks=ranks, special_tokens={})
+        enc = tiktoken.Encoding(
+            name, pat_str=TIKTOKEN_PATTERNS[pattern], mergeable_ranks=ranks, special_tokens={}
+        )
         return load_tiktoken(d / "ranks.tiktoken", pattern), enc.encode_ordinary
     sp = spm.SentencePieceProcessor(model_file=str(d / "sp.model"))
     return load_sentencepiece(d / "sp.model"), sp.encode

@@ -70,7 +70,8 @@ def test_convert_a_non_byte_level_bpe_to_tiktoken_is_one_line_and_writes_nothing
 
 def test_convert_a_byte_level_bpe_to_tiktoken_encodes_as_tiktoken(tmp_path, capsys):
     tiktoken = pytest.importorskip("tiktoken")
-    from core.formats.tiktoken_ranks import PATTERNS, read_ranks
+    from core.formats.tiktoken_ranks import read_ranks
+    from core.pre_tokenizers import TIKTOKEN_PATTERNS
 
     tok = _trained("bytelevel-bpe", 400)
     save_tokenizer(tok, tmp_path / "tokenizer.json", "hf-json")
@@ -78,7 +79,7 @@ def test_convert_a_byte_level_bpe_to_tiktoken_encodes_as_tiktoken(tmp_path, caps
     code, _, err = run(["convert", tmp_path / "tokenizer.json", out, "--to", "tiktoken"], capsys)
     assert code == 0, err
     theirs = tiktoken.Encoding(
-        "t", pat_str=PATTERNS["gpt2"], mergeable_ranks=read_ranks(out), special_tokens={}
+        "t", pat_str=TIKTOKEN_PATTERNS["gpt2"], mergeable_ranks=read_ranks(out), special_tokens={}
     )
     ours = open_tokenizer(out, pattern="gpt2").tokenizer
     assert ours.encode(MIXED).ids == theirs.encode(MIXED)

@@ -16,7 +16,7 @@ from conftest import CORPORA  # noqa: E402
 
 from core.bytelevel import CHAR_TO_BYTE  # noqa: E402
 from core.formats.detect import detect_format, open_tokenizer  # noqa: E402
-from core.formats.tiktoken_ranks import O200K_PATTERN  # noqa: E402
+from core.pre_tokenizers import O200K_PATTERN  # noqa: E402
 
 PROBES = [
     "",

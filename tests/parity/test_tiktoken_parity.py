@@ -13,7 +13,8 @@ tokenizers = pytest.importorskip("tokenizers")
 from conftest import CORPORA
 
 from core.bytelevel import CHAR_TO_BYTE
-from core.formats.tiktoken_ranks import PATTERNS, load_tiktoken, read_ranks, write_ranks
+from core.formats.tiktoken_ranks import load_tiktoken, read_ranks, write_ranks
+from core.pre_tokenizers import TIKTOKEN_PATTERNS
 
 KO_EVERY = 40
 PROBES = ["", " ", "😀 이모지 👍🏽", "   many   spaces\t\ttabs\r\n", "I'M SHOUTING'S", "12345678 ９９"]
@@ -68,7 +69,7 @@ def test_ids_equal_tiktoken_on_every_line(rank_files, corpus, pattern):
         theirs_ranks[base64.b64decode(token)] = int(rank)
     assert theirs_ranks == read_ranks(path)
     theirs = tiktoken.Encoding(
-        f"test-{pattern}", pat_str=PATTERNS[pattern], mergeable_ranks=theirs_ranks, special_tokens={}
+        f"test-{pattern}", pat_str=TIKTOKEN_PATTERNS[pattern], mergeable_ranks=theirs_ranks, special_tokens={}
     )
     ours = load_tiktoken(path, pattern)
     mismatches = []
@@ -91,7 +92,10 @@ def test_special_tokens_match_like_allowed_special_all(rank_files):
     ranks = read_ranks(path)
     specials = {"<|endoftext|>": len(ranks), "<|fim|>": len(ranks) + 1}
     theirs = tiktoken.Encoding(
-        "test-specials", pat_str=PATTERNS["cl100k_base"], mergeable_ranks=ranks, special_tokens=specials
+        "test-specials",
+        pat_str=TIKTOKEN_PATTERNS["cl100k_base"],
+        mergeable_ranks=ranks,
+        special_tokens=specials,
     )
     ours = load_tiktoken(path, "cl100k_base", special_tokens=specials)
     for text in ["a<|endoftext|>b", "<|fim|><|endoftext|>", "x <|endoftext|> y<|fim", "no specials here"]:

@@ -9,7 +9,8 @@ import pytest
 tiktoken = pytest.importorskip("tiktoken")
 
 from core.errors import InputError  # noqa: E402
-from core.formats.tiktoken_ranks import PATTERNS, load_tiktoken, write_ranks  # noqa: E402
+from core.formats.tiktoken_ranks import load_tiktoken, write_ranks  # noqa: E402
+from core.pre_tokenizers import TIKTOKEN_PATTERNS  # noqa: E402
 
 TEXTS = [
     "\ud83d\udc4d",  # 👍 as a UTF-16 pair in a Python str
@@ -38,7 +39,7 @@ def rank_file(tmp_path_factory):
 def test_surrogates_encode_as_tiktoken(rank_file, pattern):
     path, ranks = rank_file
     theirs = tiktoken.Encoding(
-        f"surrogates-{pattern}", pat_str=PATTERNS[pattern], mergeable_ranks=ranks, special_tokens={}
+        f"surrogates-{pattern}", pat_str=TIKTOKEN_PATTERNS[pattern], mergeable_ranks=ranks, special_tokens={}
     )
     assert theirs.encode("\ud83d\udc4d") == theirs.encode("👍")  # tiktoken's own test, on these ranks
     assert theirs.encode("\ud83d") == theirs.encode("\ufffd")

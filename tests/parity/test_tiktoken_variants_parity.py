@@ -23,7 +23,8 @@ from tiktoken.load import load_tiktoken_bpe  # noqa: E402
 
 from core.bytelevel import CHAR_TO_BYTE  # noqa: E402
 from core.formats.detect import open_tokenizer  # noqa: E402
-from core.formats.tiktoken_ranks import KNOWN_RANK_COUNTS, PATTERNS  # noqa: E402
+from core.formats.tiktoken_ranks import KNOWN_RANK_COUNTS  # noqa: E402
+from core.pre_tokenizers import TIKTOKEN_PATTERNS  # noqa: E402
 
 PROBES = [
     "",
@@ -69,7 +70,7 @@ def _theirs(path, pattern: str, specials: dict[str, int], monkeypatch):
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", "")  # read the local file, cache nothing
     ranks = load_tiktoken_bpe(str(path))  # tiktoken's own reading of the file
     return tiktoken.Encoding(
-        "test", pat_str=PATTERNS[pattern], mergeable_ranks=ranks, special_tokens=specials
+        "test", pat_str=TIKTOKEN_PATTERNS[pattern], mergeable_ranks=ranks, special_tokens=specials
     )
 
 

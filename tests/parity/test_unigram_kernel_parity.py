@@ -12,8 +12,8 @@ tokenizers = pytest.importorskip("tokenizers")
 
 from unigram_pieces import TIED as _TIED  # noqa: E402
 
-from core.formats.sentencepiece_model import byte_piece  # noqa: E402
 from core.models.unigram.model import Unigram  # noqa: E402
+from core.sentencepiece_pieces import byte_piece  # noqa: E402
 
 # plus "ba", scored above b + a
 TIED = _TIED + [("ba", -1.75)]

@@ -6,7 +6,9 @@
 - ``reference.py``    the merge loop in plain Python, readable top to bottom (small jobs run it);
 - ``merge_loop.py``   the compiled merge loop's state and chunks (``train_kernels.py``, with the
   slots and signatures both sides share in ``signatures.py``; ``flat_arrays.py`` for its arrays);
-- ``subword_nmt.py``  the subword-nmt variant (``@@`` separators, glossaries, vocabulary filter).
+- ``subword_nmt.py``  the subword-nmt variant (``@@`` separators, glossaries, vocabulary filter);
+- ``sentencepiece.py`` SentencePiece's BPE (pairs ranked by their merged piece's score, byte fallback);
+- ``tiktoken.py``     tiktoken's BPE (a rank file: pairs ranked by their joined bytes' rank).
 
 Nothing is imported here: a job pays only for the modules it uses.
 """

@@ -282,16 +282,3 @@ def split_flat(flat: np.ndarray, bounds: np.ndarray) -> list[list[int]]:
     values = flat.tolist()
     edges = bounds.tolist()
     return [values[a:b] for a, b in zip(edges, edges[1:])]
-
-
-def codepoints(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """The code points of ``texts`` one after another, and where each text starts (and the end).
-
-    >>> codes, bounds = codepoints(["ab", "", "한"])
-    >>> codes.tolist(), bounds.tolist()
-    ([97, 98, 54620], [0, 2, 2, 3])
-    """
-    codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), np.uint32).astype(np.int64)
-    bounds = np.zeros(len(texts) + 1, np.int64)
-    np.cumsum(np.fromiter(map(len, texts), np.int64, len(texts)), out=bounds[1:])
-    return codes, bounds

@@ -8,7 +8,7 @@
     [[1, 4], [3, 2]]
 
 The same algorithm as :meth:`core.models.unigram.Unigram._viterbi` and
-:meth:`core.formats.sentencepiece_model.SentencePieceUnigram._segment`, which stay the
+:meth:`core.models.unigram.sentencepiece.SentencePieceUnigram._segment`, which stay the
 readable reference (and the tests compare against them and against the peers):
 
 - positions are code points; at each start every piece that matches is found by walking
@@ -35,11 +35,11 @@ arrays, built once per model. Leaves out: n-best and sampling (``core.models.uni
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import accumulate
 
 import numpy as np
 
 from core.jit import kernel
+from core.text import codepoints
 
 _CODE_BITS = 21  # a code point fits in 21 bits: key = node << 21 | code point
 _HASH_MULTIPLIER = 0x5851F42D4C957F2D  # odd, below 2**63: an int64 multiplicative hash
@@ -95,18 +95,6 @@ class PieceTrie:
         )
         longest = max(map(len, texts), default=0)
         return cls(keys, children, piece_id[:nodes], score[:nodes], user[:nodes], longest)
-
-
-def codepoints(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """All ``texts`` as one array of code points, and where each starts (``len(texts) + 1`` bounds).
-
-    >>> codes, bounds = codepoints(["ab", "", "한"])
-    >>> codes.tolist(), bounds.tolist()
-    ([97, 98, 54620], [0, 2, 2, 3])
-    """
-    codes = np.frombuffer("".join(texts).encode("utf-32-le"), dtype=np.int32)
-    bounds = np.fromiter(accumulate(map(len, texts), initial=0), dtype=np.int64, count=len(texts) + 1)
-    return codes, bounds
 
 
 def best_ids(

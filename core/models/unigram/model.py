@@ -137,7 +137,8 @@ class Unigram(ModelBase):
 
     def _compiled_tokens(self, pieces: list[str]) -> list[tuple[Token, ...]]:
         """The tokens of each piece, their best paths found in one kernel call."""
-        from core.models.unigram.kernels import best_paths, codepoints
+        from core.models.unigram.kernels import best_paths
+        from core.text import codepoints
 
         codes, bounds = codepoints(pieces)
         unk = -1 if self.unk_id is None else self.unk_id
@@ -183,7 +184,8 @@ class Unigram(ModelBase):
 
     def _best_flat(self, pieces: list[str]):
         """The compiled Viterbi of every piece: flat ids and each piece's bounds in them."""
-        from core.models.unigram.kernels import _best_ids, codepoints
+        from core.models.unigram.kernels import _best_ids
+        from core.text import codepoints
 
         ids, ends, failed = _best_ids(*codepoints(pieces), *self.viterbi_args())
         if failed >= 0:  # an unknown run and no unknown token: say which

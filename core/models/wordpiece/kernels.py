@@ -1,6 +1,7 @@
 """Compiled WordPiece: BERT's greedy longest-match-first of many words in one call.
 
-    >>> from core.models.unigram.kernels import PieceTrie, codepoints
+    >>> from core.models.unigram.kernels import PieceTrie
+    >>> from core.text import codepoints
     >>> trie = PieceTrie.build([("hu", 1, 0.0, False), ("##g", 2, 0.0, False), ("##gs", 3, 0.0, False)])
     >>> codes, bounds = codepoints(["hugs", "mug"])
     >>> ids, ends = longest_match_ids(codes, bounds, trie, "##", unk_id=0, max_chars=100)

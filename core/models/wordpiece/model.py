@@ -274,8 +274,8 @@ class WordPiece(VocabLookup, ModelBase):
 
     def _match_flat(self, pieces: list[str]):
         """The compiled greedy match of every piece: flat ids and each piece's bounds in them."""
-        from core.models.unigram.kernels import codepoints
         from core.models.wordpiece.kernels import _longest_match_ids
+        from core.text import codepoints
 
         return _longest_match_ids(*codepoints(pieces), *self.matcher_args())
 

@@ -106,8 +106,9 @@ def test_tokenize_batch_gives_tokenize_tokens_and_spans():
 def test_models_pickle_without_their_compiled_tables_and_encode_the_same_after():
     import pickle
 
-    from core.formats.sentencepiece_model import UNKNOWN, Piece, SentencePieceBPE
-    from core.formats.tiktoken_ranks import TiktokenBPE
+    from core.models.bpe.sentencepiece import SentencePieceBPE
+    from core.models.bpe.tiktoken import TiktokenBPE
+    from core.sentencepiece_pieces import UNKNOWN, Piece
 
     bpe = BPE({"<unk>": 0, "a": 1, "b": 2, "ab": 3, "aa": 4}, [("a", "b"), ("a", "a")], unk_token="<unk>")
     ranks = {bytes([b]): b for b in range(256)} | {b"ab": 256, b"aa": 257}

@@ -10,17 +10,11 @@ from hypothesis import strategies as st
 from unigram_pieces import TIED
 
 from core.errors import SubwordError
-from core.formats.sentencepiece_model import (
-    UNKNOWN,
-    UNUSED,
-    USER_DEFINED,
-    Piece,
-    SentencePieceUnigram,
-    byte_piece,
-    f32,
-)
-from core.models.unigram.kernels import PieceTrie, best_ids, codepoints
+from core.models.unigram.kernels import PieceTrie, best_ids
 from core.models.unigram.model import Unigram
+from core.models.unigram.sentencepiece import SentencePieceUnigram
+from core.sentencepiece_pieces import UNKNOWN, UNUSED, USER_DEFINED, Piece, byte_piece, f32
+from core.text import codepoints
 
 ALPHABET = "▁ab먹고!€x\U0001f600"
 

@@ -1,0 +1,285 @@
+"""SentencePiece's BPE model: merge the adjacent pair whose merged piece scores highest.
+
+Start from characters (user-defined pieces frozen whole) and repeatedly merge the adjacent
+pair whose merged piece is in the vocabulary with the HIGHEST score (ties: leftmost);
+unused pieces are split back into the pieces they were merged from. A variant of BPE
+whose ranks are scores: the compiled merge of :mod:`core.models.bpe.kernels` runs it when
+no piece is user-defined or unused.
+
+Leaves out: BPE-dropout (SentencePiece's ``alpha`` sampling for BPE).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import math
+import operator
+import re
+
+from core.models.bpe.model import merge_joined
+from core.models.sentencepiece import WORD_CACHE_LIMIT, SentencePieceModel
+from core.sentencepiece_pieces import NORMAL, SPACE, UNUSED, USER_DEFINED, PrefixMatcher
+
+# A sentence's words: each starts at a ▁ (the first may not); "ab▁▁c" -> "ab", "▁", "▁c"
+_WORDS = re.compile(f"[^{SPACE}]+|{SPACE}[^{SPACE}]*")
+_SHORT_WORD = 48  # characters; longer words are merged with the heap of SentencePieceBPE._segment
+_SHORT_SEGMENT = 4  # characters; BPE's _segment merges longer text compiled (a call costs a few µs)
+_NO_PAIR = math.inf  # the negated score of a pair that joins into no piece: after every real one
+
+
+class SentencePieceBPE(SentencePieceModel):
+    """SentencePiece's BPE: merge the adjacent pair whose merged piece scores highest.
+
+    >>> m = SentencePieceBPE([Piece("<unk>", 0, UNKNOWN), Piece("ab", 0), Piece("bc", -1), Piece("a", -2),
+    ...                       Piece("b", -3), Piece("c", -4)])
+    >>> [t.value for t in m.tokenize("abc")]
+    ['ab', 'c']
+    """
+
+    def _word_ids_of(self, word: str) -> tuple[tuple[int, ...], float]:
+        """Ids of one word: on a short word with no user-defined or unused pieces in the
+        model, a scan of all pairs (the heap's order: best score, then leftmost)."""
+        table = self.__dict__.get("_pair_table")
+        if table is None:
+            simple = not any(p.type in (USER_DEFINED, UNUSED) for p in self.pieces)
+            table = self._pair_table = (
+                {t: -self.pieces[i].score for t, i in self._matchable.items()} if simple else False
+            )
+        if table is False or len(word) > _SHORT_WORD:
+            return super()._word_ids_of(word)
+        symbols = merge_joined(list(word), table.get, _NO_PAIR)
+        matchable, unk = self._matchable, self.unk_id
+        segments = []
+        start = 0
+        for sym in symbols:
+            end = start + len(sym)
+            segments.append((start, end, matchable.get(sym, unk)))
+            start = end
+        return self._ids(word, segments), math.inf
+
+    def tokenize_ids_batch(self, pieces: list[str]) -> list[list[int]]:
+        """``[tokenize_ids(p) for p in pieces]``: the words not cached yet are merged first,
+        all in one call of the compiled merge, and cached.
+
+        >>> m = SentencePieceBPE([Piece("<unk>", 0, UNKNOWN), Piece("ab", 0), Piece("a", -2), Piece("b", -3)])
+        >>> m.tokenize_ids_batch(["ab▁ab", "a"])
+        [[1, 1], [2]]
+        """
+        apart = self.__dict__.get("_words_apart")
+        if apart is None:
+            apart = self._words_apart = not any(SPACE in p[1:] for p in self._matchable)
+        if self._compiled() is None or not apart:
+            return [self.tokenize_ids(p) for p in pieces]
+        cache = self.__dict__.get("_word_ids")
+        if cache is None:
+            cache = self._word_ids = {}
+        # 1. every sentence cut before each ▁ (as tokenize_ids does; a sentence of one word is
+        #    that word), and the words not cached yet merged in one call
+        split = list(map(_WORDS.findall, pieces))
+        everything = dict.fromkeys(itertools.chain.from_iterable(split))
+        new = [w for w in everything if w not in cache]
+        if len(cache) + len(new) >= WORD_CACHE_LIMIT:
+            cache.clear()
+            new = list(everything)
+        if new:
+            cache.update(zip(new, self._words_ids(new)))
+        # 2. each sentence's ids from the cache (BPE adds no scores across words: no gap check)
+        first_ids = operator.itemgetter(0)
+        out = []
+        fuse, unk = not self.byte_fallback, self.unk_id
+        for piece, words in zip(pieces, split):
+            ids = list(itertools.chain.from_iterable(map(first_ids, map(cache.__getitem__, words))))
+            if fuse and unk in ids:
+                ids = self.tokenize_ids(piece)  # unknown runs fuse across words: the sentence's way
+            out.append(ids)
+        return out
+
+    def _words_ids(self, words: list[str]) -> list[tuple[tuple[int, ...], float]]:
+        """:meth:`_word_ids_of` of each word, those of known characters merged in one compiled call."""
+        import numpy as np
+
+        from core.models.bpe.kernels import merge_flat, split_flat
+        from core.text import codepoints
+
+        char_ids, table, closed = self._compiled()
+        codes, bounds = codepoints(words)
+        known = char_ids[np.minimum(codes, len(char_ids) - 1)]
+        known[codes >= len(char_ids)] = -1
+        ids, first, out_bounds = merge_flat(known, bounds, table)  # (-1 is in no pair: it stays)
+        # subtle: the ids as lists sliced from one ``tolist`` (a tuple made of each word's array
+        # slice cost as much as the merge); no reader of the cache changes them
+        found: list = list(zip(split_flat(ids, out_bounds), itertools.repeat(math.inf)))
+        unknown = np.flatnonzero(np.minimum.reduceat(known, bounds[:-1]) < 0).tolist() if words else []
+        for k in unknown:  # an unknown character: bytes or <unk>
+            if closed:
+                a, b = out_bounds[k], out_bounds[k + 1]
+                found[k] = (self._ids(words[k], self._segments(words[k], ids[a:b], first[a:b])), math.inf)
+            else:
+                found[k] = self._word_ids_of(words[k])  # it may be inside a piece: the Python merge
+        return found
+
+    def _segments(self, s: str, ids, first) -> list[tuple[int, int, int]]:
+        """The compiled merge's tokens of ``s`` as ``(start, end, id)``; an unknown character
+        (id -1, never merged) gets the id SentencePiece looks up for it (usually ``<unk>``)."""
+        starts = first.tolist()
+        out = list(zip(starts, starts[1:] + [len(s)], ids.tolist()))
+        return [(a, b, id if id >= 0 else self.piece_to_id(s[a:b])) for a, b, id in out]
+
+    def _compiled(self):
+        """``(code point -> id array, PairTable, closed)`` for the compiled merge, or None when the model has
+        user-defined or unused pieces (frozen pieces and splitting back need the Python merge).
+
+        A pair's rank is the place of its merged piece's score among the distinct scores,
+        best first: equal scores share a rank, so the leftmost pair wins, as in SentencePiece.
+        """
+        compiled = self.__dict__.get("_compiled_tables")
+        if compiled is None:
+            compiled = False
+            if not any(p.type in (USER_DEFINED, UNUSED) for p in self.pieces):
+                import numpy as np
+
+                from core.models.bpe.kernels import PairTable
+
+                matchable = self._matchable
+                place = {score: r for r, score in enumerate(sorted({-p.score for p in self.pieces}))}
+                pairs = {}
+                for piece, id in matchable.items():
+                    rank = place[-self.pieces[id].score]
+                    for k in range(1, len(piece)):
+                        left, right = matchable.get(piece[:k]), matchable.get(piece[k:])
+                        if left is not None and right is not None:
+                            pairs[(left, right)] = (rank, id)
+                # character -> id as an array indexed by code point (-1: not a piece)
+                chars = {ord(piece): id for piece, id in matchable.items() if len(piece) == 1}
+                char_ids = np.full(max(chars, default=0) + 1, -1, np.int64)
+                char_ids[list(chars)] = list(chars.values())
+                # subtle: when every character of every piece is a piece itself, a character
+                # that is not can never be merged, so words holding one merge compiled too
+                closed = all(len(piece) == 1 or all(ord(c) in chars for c in piece) for piece in matchable)
+                compiled = (char_ids, PairTable.build(pairs), closed)
+            self._compiled_tables = compiled
+        return compiled or None
+
+    def __getstate__(self) -> dict:
+        """Pickle without the compiled merge's tables (rebuilt on first use)."""
+        state = dict(self.__dict__)
+        state.pop("_compiled_tables", None)
+        return state
+
+    def _segment(self, s: str) -> list[tuple[int, int, int]]:
+        compiled = self._compiled() if len(s) > _SHORT_SEGMENT else None
+        if compiled is not None:
+            import numpy as np
+
+            from core.models.bpe.kernels import merge_flat
+            from core.text import codepoints
+
+            char_ids, table, closed = compiled
+            codes, bounds = codepoints([s])
+            known = char_ids[np.minimum(codes, len(char_ids) - 1)]
+            known[codes >= len(char_ids)] = -1
+            if closed or not len(codes) or known.min() >= 0:
+                # the compiled merge, linear in length (unknown characters stay single)
+                ids, first, _ = merge_flat(known, bounds, table)
+                return self._segments(s, ids, first)
+        # 1. characters, user-defined pieces kept whole and frozen
+        starts: list[int] = []
+        ends: list[int] = []
+        frozen: list[bool] = []
+        i = 0
+        n = len(s)
+        matcher = PrefixMatcher(self.user_defined) if self.user_defined else None
+        while i < n:
+            k = matcher.match(s, i) if matcher else 0
+            starts.append(i)
+            ends.append(i + (k or 1))
+            frozen.append(bool(k))
+            i += k or 1
+        m = len(starts)
+        prev = list(range(-1, m - 1))
+        nxt = list(range(1, m + 1))
+        if m:
+            nxt[-1] = -1
+        alive = [True] * m
+        matchable = self._matchable
+        pieces = self.pieces
+        rev_merge: dict[str, tuple[str, str]] = {}
+        heap: list[tuple[float, int, int, int]] = []
+
+        def add_pair(left: int, right: int) -> None:
+            if left == -1 or right == -1 or frozen[left] or frozen[right]:
+                return
+            text = s[starts[left] : ends[right]]
+            id = matchable.get(text)
+            if id is None:
+                return
+            # max-heap on score, then the leftmost pair
+            heapq.heappush(heap, (-pieces[id].score, left, right, ends[right] - starts[left]))
+            if pieces[id].type == UNUSED:
+                rev_merge[text] = (s[starts[left] : ends[left]], s[starts[right] : ends[right]])
+
+        for i in range(1, m):
+            add_pair(i - 1, i)
+        # 2. merge the best pair until none is left; stale entries are skipped
+        while heap:
+            _, left, right, size = heapq.heappop(heap)
+            if (
+                not alive[left]
+                or not alive[right]
+                or nxt[left] != right
+                or ends[right] - starts[left] != size
+            ):
+                continue
+            ends[left] = ends[right]
+            alive[right] = False
+            nxt[left] = nxt[right]
+            if nxt[right] != -1:
+                prev[nxt[right]] = left
+            add_pair(prev[left], left)
+            add_pair(left, nxt[left])
+        # 3. unused pieces are split back into what they were merged from
+        out: list[tuple[int, int, int]] = []
+
+        def resegment(start: int, end: int) -> None:
+            text = s[start:end]
+            id = self.piece_to_id(text)
+            if pieces[id].type != UNUSED or text not in rev_merge:
+                out.append((start, end, id))
+                return
+            left, _ = rev_merge[text]
+            resegment(start, start + len(left))
+            resegment(start + len(left), end)
+
+        i = 0 if m else -1
+        while i != -1:
+            resegment(starts[i], ends[i])
+            i = nxt[i]
+        return out
+
+    def merges(self) -> list[tuple[str, str]]:
+        """Ranked merges derived from the scores, as `tokenizers`' SentencePiece converter does:
+        every split of a piece into two pieces, ordered by the merged piece's score (best first)."""
+        vocab = {p.piece: i for i, p in enumerate(self.pieces) if p.type in (NORMAL, USER_DEFINED, UNUSED)}
+        found = []
+        for piece, pid in vocab.items():
+            for k in range(1, len(piece)):
+                left, right = piece[:k], piece[k:]
+                if left in vocab and right in vocab:
+                    found.append((-self.pieces[pid].score, pid, vocab[left], vocab[right], left, right))
+        found.sort()
+        return [(f[4], f[5]) for f in found]
+
+    def to_dict(self) -> dict:
+        return {
+            "type": "BPE",
+            "dropout": None,
+            "unk_token": self.unk_token,
+            "continuing_subword_prefix": None,
+            "end_of_word_suffix": None,
+            "fuse_unk": True,
+            "byte_fallback": self.byte_fallback,
+            "ignore_merges": False,
+            "vocab": dict(self._vocab),
+            "merges": [[a, b] for a, b in self.merges()],
+        }

@@ -1,0 +1,346 @@
+"""SentencePiece's normalizer, rebuilt step by step with alignments to the original text.
+
+At each position a user-defined piece is copied verbatim, else the longest charsmap rule
+applies (:class:`core.precompiled.PrecompiledNormalizer`), else the character is kept;
+leading, trailing and repeated spaces are dropped (``remove_extra_whitespaces``), a space
+is put in front (``add_dummy_prefix``) and every space becomes ``▁``
+(``escape_whitespaces``).
+
+    >>> SentencePieceNormalizer().normalize_str("  Hello   world ")
+    '▁Hello▁world'
+
+Leaves out: reading the ``NormalizerSpec`` from a file (``core.formats.sentencepiece_model``);
+a ``tokenizer.json`` can only approximate it (:data:`APPROXIMATIONS`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.precompiled import PrecompiledNormalizer
+from core.sentencepiece_pieces import SPACE, PrefixMatcher
+from core.text import NormalizedString
+
+_NOT_SPACES = re.compile("[^ ]+")
+_SPACE_RUNS = re.compile(" {2,}")
+_TRAILING_SPACES = re.compile(f"{SPACE}+\n")
+
+
+class SentencePieceNormalizer:
+    """SentencePiece's whole normalization, keeping alignments.
+
+    >>> SentencePieceNormalizer().normalize_str("  Hello   world ")
+    '▁Hello▁world'
+    """
+
+    def __init__(
+        self,
+        charsmap: bytes = b"",
+        add_dummy_prefix: bool = True,
+        remove_extra_whitespaces: bool = True,
+        escape_whitespaces: bool = True,
+        treat_whitespace_as_suffix: bool = False,
+        user_defined: list[str] | None = None,
+        name: str = "",
+    ):
+        self.precompiled = PrecompiledNormalizer(charsmap)
+        self.add_dummy_prefix = add_dummy_prefix
+        self.remove_extra_whitespaces = remove_extra_whitespaces
+        self.escape_whitespaces = escape_whitespaces
+        self.treat_whitespace_as_suffix = treat_whitespace_as_suffix
+        self.name = name
+        self.user_defined = PrefixMatcher(user_defined or [])
+
+    def _prefix(self, s: str, i: int) -> tuple[str, int]:
+        """What SentencePiece's NormalizePrefix gives at ``s[i]``: (output, chars consumed)."""
+        if s[i] not in self._key_starts():  # no rule or user-defined piece starts here
+            return s[i], 1
+        k = self.user_defined.match(s, i)
+        if k:
+            return s[i : i + k], k
+        m = self.precompiled.match(s, i)
+        if m is not None:
+            return m[1], m[0]
+        return s[i], 1
+
+    def normalize(self, text: NormalizedString) -> NormalizedString:
+        """Normalize, aligning as SentencePiece does.
+
+        subtle: SentencePiece records for each output character only where its
+        source STARTS in the original (``norm_to_orig``); a piece then spans from
+        its first character's start to the next character's start. So a kept
+        space also covers the spaces dropped after it, and every output
+        character of one rewrite starts where that rewrite's source starts. We
+        store exactly these spans: character k gets ``(start_k, start_k+1)``.
+        """
+        if self._key_starts().isdisjoint(text.normalized):
+            return self._normalize_plain(text)
+        return self._normalize_stepwise(text)
+
+    def _normalize_plain(self, text: NormalizedString) -> NormalizedString:
+        """:meth:`_normalize_stepwise` for a text where no rule applies (most lines): only the
+        spaces change, so whole runs of other characters are copied with their spans."""
+        s = text.normalized
+        n = len(s)
+        space = SPACE if self.escape_whitespaces else " "
+        aligns = text.alignments
+
+        def orig(pos: int) -> int:
+            if pos < n:
+                return aligns[pos][0]
+            return aligns[-1][1] if n else 0
+
+        i = n - len(s.lstrip(" ")) if self.remove_extra_whitespaces else 0
+        if i == n:
+            return NormalizedString("", [], text.original_length)
+        chars: list[str] = []
+        starts: list[int] = []
+        if self.add_dummy_prefix and not self.treat_whitespace_as_suffix:
+            chars.append(space)
+            starts.append(orig(i))
+        if self.remove_extra_whitespaces:
+            end = i
+            for run in _NOT_SPACES.finditer(s, i):
+                a, b = run.span()
+                if a > i:  # the first space between two runs stays, starting where it starts
+                    chars.append(space)
+                    starts.append(orig(end))
+                chars.extend(s[a:b])
+                starts.extend([aligns[p][0] for p in range(a, b)])
+                end = b
+            if end < n:  # trailing spaces: the first is kept here and dropped below, as stepwise
+                chars.append(space)
+                starts.append(orig(end))
+        else:
+            chars.extend(s.replace(" ", space) if space != " " else s)
+            starts.extend([aligns[p][0] for p in range(n)])
+        return self._finish(text, chars, starts, orig(n), space)
+
+    def _finish(self, text: NormalizedString, chars: list[str], starts: list[int], consumed: int, space: str):
+        """Steps 4-5 of :meth:`_normalize_stepwise`: trailing spaces and the suffix space."""
+        if self.remove_extra_whitespaces:
+            while chars and chars[-1] == space:
+                chars.pop()
+                consumed = starts.pop()
+        if self.add_dummy_prefix and self.treat_whitespace_as_suffix:
+            chars.append(space)
+            starts.append(consumed)
+        starts.append(consumed)
+        aligns = [(starts[k], starts[k + 1]) for k in range(len(chars))]
+        return NormalizedString("".join(chars), aligns, text.original_length)
+
+    def _normalize_stepwise(self, text: NormalizedString) -> NormalizedString:
+        """SentencePiece's normalizer, one prefix rewrite at a time (what :meth:`normalize` does)."""
+        s = text.normalized
+        n = len(s)
+        i = 0
+        space = SPACE if self.escape_whitespaces else " "
+
+        def orig(pos: int) -> int:  # where input position `pos` starts in the original text
+            if pos < n:
+                return text.alignments[pos][0]
+            return text.alignments[-1][1] if n else 0
+
+        # 1. drop leading whitespace
+        if self.remove_extra_whitespaces:
+            while i < n:
+                out, k = self._prefix(s, i)
+                if out != " ":
+                    break
+                i += k
+        if i == n:
+            return NormalizedString("", [], text.original_length)
+        chars: list[str] = []
+        starts: list[int] = []
+        # 2. the dummy prefix: "world" and "hello world" both give "▁world"
+        if self.add_dummy_prefix and not self.treat_whitespace_as_suffix:
+            chars.append(space)
+            starts.append(orig(i))
+        # 3. rewrite, collapsing runs of spaces and escaping them
+        is_prev_space = self.remove_extra_whitespaces
+        while i < n:
+            out, k = self._prefix(s, i)
+            if is_prev_space:
+                out = out.lstrip(" ")
+            if out:
+                at = orig(i)
+                for c in out:
+                    chars.append(space if c == " " else c)
+                    starts.append(at)
+                is_prev_space = out.endswith(" ")
+            i += k
+            if not self.remove_extra_whitespaces:
+                is_prev_space = False
+        # 4. drop trailing whitespace (the text then ends where the first dropped space starts)
+        return self._finish(text, chars, starts, orig(n), space)
+
+    def normalize_str(self, text: str) -> str:
+        """``normalize(text).normalized`` without alignments (the ids fast path).
+
+        Rewrites the text, then handles spaces on the whole result: the same as the
+        step-by-step loop of :meth:`normalize` as long as no rewrite yields two spaces
+        in a row (checked once; otherwise this goes through :meth:`normalize`).
+
+        >>> SentencePieceNormalizer().normalize_str("  Hello   world ")
+        '▁Hello▁world'
+        """
+        plain = self.__dict__.get("_plain")
+        if plain is None:
+            plain = self._plain = self._string_path_is_exact()
+        if not plain:
+            return self.normalize(NormalizedString.from_str(text)).normalized
+        rewritten, only_spaces = self._rewrite(text)
+        if only_spaces and (self.remove_extra_whitespaces or not text):
+            return ""  # normalize returns early: nothing but whitespace
+        space = SPACE if self.escape_whitespaces else " "
+        if self.remove_extra_whitespaces:
+            rewritten = " ".join(filter(None, rewritten.split(" ")))
+        if space != " ":
+            rewritten = rewritten.replace(" ", space)
+        prefix = self.add_dummy_prefix and not self.treat_whitespace_as_suffix
+        out = space + rewritten if prefix else rewritten
+        if self.remove_extra_whitespaces:
+            out = out.rstrip(space)  # subtle: as normalize, a trailing literal ▁ goes too
+        if self.add_dummy_prefix and self.treat_whitespace_as_suffix:
+            out += space
+        return out
+
+    def normalize_many(self, texts: list[str]) -> list[str]:
+        """``[normalize_str(t) for t in texts]``, the spaces of all of them handled at once.
+
+        Each text is rewritten on its own (most need nothing: :meth:`_rewrite`), then the
+        rewritten texts are joined by newlines and their spaces collapsed, escaped, prefixed and
+        stripped by a few whole-string operations, and cut apart again. That is
+        :meth:`normalize_str` text by text when no rewritten text holds a newline (checked: the
+        joined text has one fewer than there are texts), for the usual settings (extra spaces
+        removed, spaces escaped, a dummy prefix before the text); otherwise text by text.
+
+        >>> SentencePieceNormalizer().normalize_many(["  Hello   world ", " ", "a"])
+        ['▁Hello▁world', '', '▁a']
+        """
+        plain = self.__dict__.get("_plain")
+        if plain is None:
+            plain = self._plain = self._string_path_is_exact()
+        usual = (
+            self.remove_extra_whitespaces
+            and self.escape_whitespaces
+            and self.add_dummy_prefix
+            and not self.treat_whitespace_as_suffix
+        )
+        if not plain or not usual or len(texts) < 2:
+            return list(map(self.normalize_str, texts))
+        starts = self._key_starts()
+        rewrite = self._rewrite
+        rewritten = [t if starts.isdisjoint(t) else rewrite(t)[0] for t in texts]
+        joined = "\n".join(rewritten)
+        if joined.count("\n") != len(texts) - 1:
+            return list(map(self.normalize_str, texts))
+        # a text's spaces collapsed and stripped (a text of nothing but spaces becomes empty),
+        # escaped, the dummy prefix before it, then trailing ▁ stripped (a literal one too, as
+        # normalize_str does)
+        joined = _SPACE_RUNS.sub(" ", joined).replace(" \n", "\n").replace("\n ", "\n").strip(" ")
+        joined = SPACE + joined.replace(" ", SPACE).replace("\n", "\n" + SPACE)
+        return _TRAILING_SPACES.sub("\n", joined + "\n").split("\n")[:-1]
+
+    def _string_path_is_exact(self) -> bool:
+        """True when no rewrite (charsmap replacement or user-defined piece) holds two spaces."""
+        if b"  " in self.precompiled._replacements:
+            return False
+        return not any("  " in p for ps in self.user_defined.by_first.values() for p in ps)
+
+    def _rewrite(self, s: str) -> tuple[str, bool]:
+        """The charsmap/user-defined rewrite of ``s`` (spaces untouched), and whether every
+        rewrite was exactly one space.
+
+        Only characters that start some charsmap key or user-defined piece can change
+        anything (:meth:`_key_starts`); the text between them is copied as it is.
+        """
+        starts = self._key_starts()
+        if starts.isdisjoint(s):  # nothing to rewrite: most lines
+            return s, s == " " * len(s)
+        match = self.precompiled.match if self.precompiled.trie.units else None
+        user = self.user_defined.match if self.user_defined.by_first else None
+        out: list[str] = []
+        only_spaces = True
+        pos = 0
+        for i in [i for i, c in enumerate(s) if c in starts]:
+            if i < pos:  # inside what the previous rewrite consumed
+                continue
+            if i > pos:
+                kept = s[pos:i]
+                out.append(kept)
+                only_spaces = only_spaces and not kept.strip(" ")
+            k = user(s, i) if user else 0
+            if k:
+                rewrite = s[i : i + k]
+            else:
+                m = match(s, i) if match else None
+                rewrite, k = (s[i], 1) if m is None else (m[1], m[0])
+            out.append(rewrite)
+            only_spaces = only_spaces and rewrite == " "
+            pos = i + k
+        if pos < len(s):
+            kept = s[pos:]
+            out.append(kept)
+            only_spaces = only_spaces and not kept.strip(" ")
+        return "".join(out), only_spaces
+
+    def _key_starts(self) -> frozenset[str]:
+        """The characters that start a charsmap key or a user-defined piece, found once by
+        walking the charsmap trie's UTF-8 paths (a few thousand characters for ``nmt_nfkc``)."""
+        found = self.__dict__.get("_key_start_chars")
+        if found is None:
+            chars = set(self.user_defined.by_first)
+            trie = self.precompiled.trie
+            if trie.units:
+                # (node, bytes so far, bytes the character still needs)
+                stack: list[tuple[int, bytes, int]] = []
+                for lead in range(0xF5):
+                    need = 0 if lead < 0x80 else 1 if 0xC2 <= lead < 0xE0 else 2 if 0xE0 <= lead < 0xF0 else 3
+                    if 0x80 <= lead < 0xC2:
+                        continue  # never the first byte of a character
+                    step = trie.step(trie.root, lead)
+                    if step is not None:
+                        stack.append((step[0], bytes([lead]), need))
+                while stack:
+                    node, head, need = stack.pop()
+                    if need == 0:
+                        try:
+                            chars.add(head.decode("utf-8"))
+                        except UnicodeDecodeError:  # an overlong or surrogate form: no text has it
+                            pass
+                        continue
+                    for byte in range(0x80, 0xC0):
+                        step = trie.step(node, byte)
+                        if step is not None:
+                            stack.append((step[0], head + bytes([byte]), need - 1))
+            found = self._key_start_chars = frozenset(chars)
+        return found
+
+    def to_dict(self) -> dict:
+        """The closest `tokenizers` pipeline (what its SentencePiece converters write).
+
+        subtle: it is an approximation: `tokenizers` has no "drop leading and
+        repeated spaces" rule; see :data:`APPROXIMATIONS`.
+        """
+        parts = []
+        if self.precompiled.charsmap:
+            parts.append(self.precompiled.to_dict())
+        if self.remove_extra_whitespaces:
+            parts.append({"type": "Strip", "strip_left": True, "strip_right": True})
+            parts.append({"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "})
+        if self.add_dummy_prefix and not self.treat_whitespace_as_suffix:
+            parts.append({"type": "Prepend", "prepend": " "})
+        if self.escape_whitespaces:
+            parts.append({"type": "Replace", "pattern": {"String": " "}, "content": SPACE})
+        return {"type": "Sequence", "normalizers": parts}
+
+    def __repr__(self) -> str:
+        return f"SentencePieceNormalizer({self.name or 'identity'!r})"
+
+
+# The parts of SentencePiece behaviour a tokenizer.json cannot express exactly.
+APPROXIMATIONS = (
+    "SentencePiece normalization is written as a tokenizers Sequence (Strip, Replace, Prepend): "
+    "whitespace other than ' ' and user-defined pieces inside normalization may differ"
+)
