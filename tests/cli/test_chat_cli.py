@@ -32,7 +32,11 @@ def test_encode_chat_prints_the_rendered_text_tokens_ids_and_warnings(tmp_path, 
     assert "subword: warning: the template writes BOS ('<s>')" in err
     code, out, err = run(["encode", "-m", folder, "--chat", conversation, "--json"], capsys)
     record = json.loads(out)
-    assert record["text"].endswith("<|eot_id|>") and record["warnings"] and len(record["ids"]) == len(record["tokens"])
+    assert (
+        record["text"].endswith("<|eot_id|>")
+        and record["warnings"]
+        and len(record["ids"]) == len(record["tokens"])
+    )
 
 
 @pytest.mark.parametrize(
