@@ -100,6 +100,11 @@ MODEL_FILES = (
     "tokenizer.model",
     "ranks.tiktoken",
     "codes",
+    # a Hugging Face model folder's settings (core.formats.hf_config): an old model's chat
+    # template or special tokens must not stay beside a new vocabulary
+    "tokenizer_config.json",
+    "special_tokens_map.json",
+    "chat_template.jinja",
 )
 
 STAGING_PREFIX = ".subword-save."

@@ -537,6 +537,19 @@ def _add_encode_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--seed", type=int, metavar="N", help="with --dropout or --sample: seed the draws (reproducible)"
     )
+    p.add_argument(
+        "--chat",
+        type=Path,
+        metavar="FILE.json",
+        help="render this conversation (a JSON list of {role, content}) with the model's chat template "
+        "and encode the text, as transformers' apply_chat_template; prints the warnings",
+    )
+    p.add_argument(
+        "--add-generation-prompt",
+        action="store_true",
+        help="with --chat: end with the template's prompt for the assistant's turn",
+    )
+    p.add_argument("--chat-template", metavar="NAME", help="with --chat: which of several named templates")
     _add_subword_nmt_options(p)
 
 
@@ -678,6 +691,10 @@ def _encode_unigram_alternatives(tokenizer, texts: list[str], args: argparse.Nam
 
 
 def _cmd_encode(args: argparse.Namespace) -> int:
+    if args.chat is not None:
+        return _encode_chat(args)
+    if args.add_generation_prompt or args.chat_template is not None:
+        raise SubwordError("--add-generation-prompt and --chat-template apply to --chat")
     if (args.text is None) == (args.input is None):
         raise SubwordError("give either TEXT or --input FILE")
     if args.format == "subword-nmt":
@@ -740,6 +757,62 @@ def _cmd_encode(args: argparse.Namespace) -> int:
             out.write("tokens:  " + " ".join(enc.tokens) + "\n")
             out.write("ids:     " + " ".join(map(str, enc.ids)) + "\n")
             out.write("offsets: " + " ".join(f"{s}:{e}" for s, e in enc.offsets) + "\n")
+    return 0
+
+
+def _encode_chat(args: argparse.Namespace) -> int:
+    """``--chat FILE.json``: the rendered conversation, its tokens and ids, and what looks wrong."""
+    from core.chat import conversation_from_json, encode_chat
+
+    if args.text is not None or args.input is not None:
+        raise SubwordError("--chat takes its text from the conversation: give no TEXT or --input")
+    if args.model is None:
+        raise SubwordError("--chat needs --model (a folder or file with a chat template)")
+    if (
+        args.ids
+        or args.nbest is not None
+        or args.sample
+        or args.dropout is not None
+        or args.format != "tokens"
+    ):
+        raise SubwordError("--chat cannot be combined with --ids, --nbest, --sample, --dropout or --format")
+    try:
+        raw = args.chat.read_bytes()
+        data = json.loads(raw.decode("utf-8-sig"))
+    except OSError as e:
+        raise SubwordError(f"cannot read {args.chat}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise SubwordError(f"{args.chat} is not UTF-8 text (byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise SubwordError(
+            f"{args.chat} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg})"
+        ) from None
+    messages = conversation_from_json(data, str(args.chat))
+    tokenizer = load_model_path(args.model, args.pattern, args.lowercase)
+    if args.allow_special:
+        tokenizer.encode_special_tokens = False
+    chat = encode_chat(tokenizer, messages, args.add_generation_prompt, args.chat_template)
+    enc = chat.encoding
+    out = sys.stdout
+    if args.json:
+        record = {
+            "template": chat.template_name,
+            "text": chat.text,
+            "tokens": enc.tokens,
+            "ids": enc.ids,
+            "offsets": [list(o) for o in enc.offsets],
+            "warnings": chat.warnings,
+        }
+        out.write(json.dumps(record, ensure_ascii=False) + "\n")
+    else:
+        out.write(
+            f"rendered ({chat.template_name} template, {len(chat.text):,} characters, {len(enc.ids):,} tokens):\n"
+        )
+        out.write(chat.text + ("" if chat.text.endswith("\n") else "\n"))
+        out.write("tokens:  " + " ".join(enc.tokens) + "\n")
+        out.write("ids:     " + " ".join(map(str, enc.ids)) + "\n")
+    for warning in chat.warnings:
+        print(f"subword: warning: {warning}", file=sys.stderr)
     return 0
 
 

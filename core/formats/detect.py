@@ -24,8 +24,10 @@ Detection (first match wins):
 
 Every problem is one :class:`FormatError` naming the file.
 
-Leaves out: ``tokenizer_config.json`` / ``special_tokens_map.json`` (settings some
-checkpoints keep beside the vocabulary).
+A Hugging Face model folder's ``tokenizer_config.json`` / ``special_tokens_map.json`` /
+``chat_template.jinja`` beside the opened file are read and applied too
+(:mod:`core.formats.hf_config`: added tokens and their flags, named special tokens,
+BOS/EOS, the chat template); opening ``tokenizer_config.json`` itself opens its folder.
 """
 
 from __future__ import annotations
@@ -36,6 +38,14 @@ from pathlib import Path
 from core.atomic import recover_folder, save_folder
 from core.errors import ConfigError, FormatError
 from core.formats.common import Head, LoadedTokenizer
+from core.formats.hf_config import (
+    CONFIG_FILE,
+    SPECIAL_MAP_FILE,
+    apply_model_config,
+    model_config_losses,
+    read_model_config,
+    save_model_config,
+)
 from core.formats.registry import FORMATS, LOAD_FORMATS, SAVE_FORMATS, format_for_name, format_named
 from core.paths import require_regular_file
 
@@ -111,6 +121,8 @@ def open_tokenizer(
     path = Path(path)
     # subtle: before any open: a FIFO would block the read forever
     require_regular_file(path, FormatError, "a tokenizer file or folder", allow_folder=True)
+    if format is None and path.name.lower() in (CONFIG_FILE, SPECIAL_MAP_FILE):
+        path = path.parent  # the settings of the tokenizer in that folder
     left_alone = recover_folder(path if path.is_dir() else path.parent)
     if format is None:
         format, main = detect_format(path)
@@ -138,7 +150,22 @@ def open_tokenizer(
         raise FormatError(f"{main}: {e}") from None
     loaded.path = path
     loaded.warnings[:0] = left_alone
+    if format not in _OWN_SETTINGS:
+        _apply_model_config(loaded, main if main.is_dir() else main.parent, format)
     return loaded
+
+
+# Formats whose file holds its own special tokens and template (a GGUF), so a config beside it is not theirs.
+_OWN_SETTINGS = ("gguf",)
+
+
+def _apply_model_config(loaded: LoadedTokenizer, folder: Path, format: str) -> None:
+    """Read and apply the Hugging Face settings files in ``folder``; problems become warnings."""
+    config, messages = read_model_config(folder)
+    if config is not None:
+        has_json = format in ("hf-json", "project")
+        messages += apply_model_config(loaded.tokenizer, config, has_json, str(folder))
+    loaded.warnings += messages
 
 
 # -- saving -----------------------------------------------------------------------------------
@@ -162,8 +189,18 @@ def save_tokenizer(tok, path: str | os.PathLike, format: str, record=None) -> li
         # A folder is written all or nothing, and the files of an earlier model saved
         # there that this format does not write go in the same step (core.atomic).
         with save_folder(path) as stage:
-            return module.save_file(tok, stage, record)
-    return module.save_file(tok, path, record)
+            losses = module.save_file(tok, stage, record)
+            if save_model_config(tok, stage):  # beside it, as in a Hugging Face model folder
+                losses = [x for x in losses if _KEPT_IN_CONFIG not in x]
+            return losses
+    losses = module.save_file(tok, path, record)
+    if "gguf" in (tok.extra or {}):  # the GGUF reader's own line names its template key
+        return losses + [x for x in model_config_losses(tok, path.name) if "chat template" not in x]
+    return losses + model_config_losses(tok, path.name)
+
+
+# The GGUF reader's loss line for its chat template, which tokenizer_config.json keeps.
+_KEPT_IN_CONFIG = "(tokenizer.chat_template) is not kept"
 
 
 def convert(

@@ -49,17 +49,21 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QScrollArea,
     QSplitter,
+    QStackedWidget,
+    QTabBar,
     QTextEdit,
     QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
+from core.chat import chat_templates
 from core.encoding import Encoding
 from core.stats import EncodingStats
 from core.text import NormalizedString
 from subword_gui.background.beside import run_beside
 from subword_gui.background.line_encoder import LineEncoder
+from subword_gui.panels.chat import ChatView
 from subword_gui.style import theme
 from subword_gui.tokens import palette
 from subword_gui.tokens.render import render_html, style_for
@@ -335,9 +339,19 @@ class SegmentationPanel(QWidget):
         # panel widening the whole window
         self.counts.setWordWrap(True)
         self.legend.setMinimumWidth(1)
+        # Text / Chat: the chat tab appears when the tokenizer has a chat template (panels/chat.py)
+        self.mode = QTabBar()
+        self.mode.addTab(self.tr("Text"))
+        self.mode.addTab(self.tr("Chat"))
+        self.mode.setDrawBase(False)
+        self.mode.setExpanding(False)
+        self.mode.setVisible(False)
+        self.mode.currentChanged.connect(self._show_mode)
         header = QHBoxLayout()
+        header.addWidget(self.mode, 0)
         header.addWidget(self.counts, 1)
         header.addWidget(self.legend, 0)
+        header.addStretch(0)  # keeps the tabs at their size while the counts are hidden (Chat)
 
         self.editor = TextEditor()
         font = QFont(self.editor.font())
@@ -374,10 +388,28 @@ class SegmentationPanel(QWidget):
         self.editor.setMinimumHeight(self.editor_min_height())
         self.splitter.setSizes([260, 170, 330])
 
+        self.chat = ChatView()
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.splitter)
+        self.pages.addWidget(self.chat)
+
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addLayout(header)
-        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.pages, 1)
+
+    def _show_mode(self, index: int) -> None:
+        """0: the text editor; 1: the chat (rendered now, so it shows the current tokenizer)."""
+        self.pages.setCurrentIndex(index)
+        chatting = index == 1
+        self.counts.setVisible(not chatting)
+        self.legend.setVisible(not chatting)
+        if chatting:
+            self.chat.render()
+
+    def show_chat(self, on: bool = True) -> None:
+        """Switch to the Chat tab (when the tokenizer has a chat template) or back to the text."""
+        self.mode.setCurrentIndex(1 if on and self.mode.isVisible() else 0)
 
     # -- public ------------------------------------------------------------------
     def set_text(self, text: str) -> None:
@@ -423,6 +455,12 @@ class SegmentationPanel(QWidget):
             QTimer.singleShot(FAMILY_TABLES_DELAY_MS, lambda t=full: self._warm_family_tables(t))
         self.why.clear()
         self.highlighter.rehighlight()
+        has_template = tokenizer is not None and bool(chat_templates(tokenizer))
+        self.mode.setVisible(has_template)
+        if has_template:
+            self.chat.set_tokenizer(tokenizer)
+        elif self.mode.currentIndex() != 0:
+            self.mode.setCurrentIndex(0)
         self.refresh()
 
     def _warm_family_tables(self, full) -> None:

@@ -173,6 +173,8 @@ class VocabModel(QAbstractTableModel):
         self.frequencies: dict[int, int] | None = None
         self._scores: list | None = None
         self._special: set[int] = set()
+        self._added: dict = {}  # id -> AddedToken (its flags)
+        self._names: dict[str, list[str]] = {}  # token -> the config's names for it (bos_token...)
         self._unk: int | None = None
         self._sort: tuple[int, Qt.SortOrder] = (COL_ID, Qt.SortOrder.AscendingOrder)
         self._row_index: dict[str, int] | None = None
@@ -192,6 +194,8 @@ class VocabModel(QAbstractTableModel):
             self.sources = merge_sources(tokenizer, merge_events)
             self._scores = tokenizer.model.pieces if self.kind == "unigram" else None
             self._special = {t.id for t in tokenizer.added_tokens}
+            self._added = {t.id: t for t in tokenizer.added_tokens}
+            self._names = added_token_names(tokenizer)
             unk = getattr(tokenizer.model, "unk_token", None)
             self._unk = tokenizer.model.token_to_id(unk) if unk is not None else None
         self._rendered = {}
@@ -377,7 +381,15 @@ class VocabModel(QAbstractTableModel):
                 return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and col == COL_TOKEN:
-            return f"{token!r}\nbytes: {token_bytes(token, self.style).hex(' ').upper()}"
+            tip = f"{token!r}\nbytes: {token_bytes(token, self.style).hex(' ').upper()}"
+            added = self._added.get(tid)
+            return tip if added is None else f"{tip}\n{added_token_flags(added, self._names.get(token))}"
+        if role == Qt.ItemDataRole.FontRole and col == COL_TOKEN and tid in self._added:
+            if self._added[tid].special:
+                return None  # dark, as in the segmentation (the foreground below)
+            font = QFont()
+            font.setItalic(True)  # an added token that is not special: matched whole, read as text
+            return font
         if role == Qt.ItemDataRole.ToolTipRole and col == COL_LENGTH and tid in self._special:
             return QCoreApplication.translate(
                 "Tokens", "a special token: it stands for no text of its own, so it has no length"
@@ -385,11 +397,39 @@ class VocabModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and col == COL_TOKEN:
             if tid == self._unk:
                 return QBrush(palette.UNKNOWN_BACKGROUND)
-            if tid in self._special:
+            if tid in self._special and self._added[tid].special:
                 return QBrush(palette.SPECIAL_BACKGROUND)
         if role == Qt.ItemDataRole.DecorationRole and col == COL_TOKEN:
             return palette.colour_of((palette.hue_index(tid), 0))  # its colour in the segmentation
         return None
+
+
+def added_token_names(tokenizer) -> dict[str, list[str]]:
+    """Token -> the names a model folder gives it (``bos_token``, ``eos_token``...)."""
+    from core.chat import special_tokens_map
+
+    names: dict[str, list[str]] = {}
+    for name, value in special_tokens_map(tokenizer).items():
+        for content in value if isinstance(value, list) else [value]:
+            if isinstance(content, str):
+                names.setdefault(content, []).append(name)
+    return names
+
+
+def added_token_flags(token, names: list[str] | None = None) -> str:
+    """One line saying what an added token is and how it is matched.
+
+    >>> added_token_flags(AddedToken("<|im_start|>", 5, special=True, lstrip=True), ["bos_token"])
+    'added token (special; lstrip) — bos_token'
+    """
+    flags = [name for name in ("lstrip", "rstrip", "single_word", "normalized") if getattr(token, name)]
+    kind = (
+        QCoreApplication.translate("Tokens", "special")
+        if token.special
+        else QCoreApplication.translate("Tokens", "not special")
+    )
+    text = QCoreApplication.translate("Tokens", "added token") + f" ({'; '.join([kind, *flags])})"
+    return text + (f" — {', '.join(names)}" if names else "")
 
 
 class VocabFilter(QSortFilterProxyModel):

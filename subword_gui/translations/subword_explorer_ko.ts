@@ -9,6 +9,49 @@
     </message>
 </context>
 <context>
+    <name>ChatView</name>
+    <message>
+        <source>Role</source>
+        <translation>역할</translation>
+    </message>
+    <message>
+        <source>Content</source>
+        <translation>내용</translation>
+    </message>
+    <message>
+        <source>Add turn</source>
+        <translation>차례 추가</translation>
+    </message>
+    <message>
+        <source>Remove turn</source>
+        <translation>차례 삭제</translation>
+    </message>
+    <message>
+        <source>Add generation prompt</source>
+        <translation>생성 프롬프트 추가</translation>
+    </message>
+    <message>
+        <source>Template:</source>
+        <translation>템플릿:</translation>
+    </message>
+    <message>
+        <source>This tokenizer has no chat template.</source>
+        <translation>이 토크나이저에는 채팅 템플릿이 없습니다.</translation>
+    </message>
+    <message>
+        <source>{template} template: {chars:,} characters, {tokens:,} tokens, {specials:,} special</source>
+        <translation>{template} 템플릿: 글자 {chars:,}개, 토큰 {tokens:,}개, 특수 토큰 {specials:,}개</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>경고</translation>
+    </message>
+    <message>
+        <source>No warnings.</source>
+        <translation>경고 없음.</translation>
+    </message>
+</context>
+<context>
     <name>CompareColumn</name>
     <message>
         <source> {0} </source>
@@ -1668,6 +1711,14 @@
         <translation>&lt;span style=&apos;background:#D7191C; color:white; font-weight:bold&apos;&gt;&amp;nbsp;미등록&amp;nbsp;&lt;/span&gt;&amp;nbsp; &lt;span style=&apos;background:#3B4A5A; color:white&apos;&gt;&amp;nbsp;특수&amp;nbsp;&lt;/span&gt;&amp;nbsp; &lt;span style=&apos;color:#8A8A8A; text-decoration:line-through&apos;&gt;제거됨&lt;/span&gt;&amp;nbsp; &lt;span style=&apos;text-decoration:underline&apos;&gt;쪼개진 문자&lt;/span&gt;</translation>
     </message>
     <message>
+        <source>Text</source>
+        <translation>텍스트</translation>
+    </message>
+    <message>
+        <source>Chat</source>
+        <translation>채팅</translation>
+    </message>
+    <message>
         <source>Type or paste text here: it is tokenized as you type.</source>
         <translation>여기에 텍스트를 입력하거나 붙여 넣으세요. 입력하는 대로 토큰화됩니다.</translation>
     </message>
@@ -1733,6 +1784,14 @@
     <message>
         <source>a special token: it stands for no text of its own, so it has no length</source>
         <translation>특수 토큰: 스스로 나타내는 텍스트가 없으므로 길이가 없습니다</translation>
+    </message>
+    <message>
+        <source>not special</source>
+        <translation>특수 토큰 아님</translation>
+    </message>
+    <message>
+        <source>added token</source>
+        <translation>추가된 토큰</translation>
     </message>
     <message>
         <source>the unknown token: it stands for any text the vocabulary cannot spell</source>
