@@ -66,7 +66,9 @@ class ByteLevel(_Base):
 
     @classmethod
     def from_dict(cls, d: dict) -> ByteLevel:
-        return cls(d.get("add_prefix_space", True), d.get("trim_offsets", True), d.get("use_regex", True))
+        return cls(
+            _field(d, "add_prefix_space", True), _field(d, "trim_offsets", True), _field(d, "use_regex", True)
+        )
 
 
 class WordPiece(_Base):
@@ -91,7 +93,7 @@ class WordPiece(_Base):
 
     @classmethod
     def from_dict(cls, d: dict) -> WordPiece:
-        return cls(d.get("prefix", "##"), d.get("cleanup", True))
+        return cls(_field(d, "prefix", "##"), _field(d, "cleanup", True))
 
 
 def _cleanup(text: str) -> str:
@@ -138,8 +140,10 @@ class Metaspace(_Base):
 
     @classmethod
     def from_dict(cls, d: dict) -> Metaspace:
-        scheme = d.get("prepend_scheme") or ("always" if d.get("add_prefix_space", True) else "never")
-        return cls(d.get("replacement", "▁"), scheme, d.get("split", True))
+        scheme = _field(d, "prepend_scheme", "") or (
+            "always" if _field(d, "add_prefix_space", True) else "never"
+        )
+        return cls(_field(d, "replacement", "▁"), scheme, _field(d, "split", True))
 
 
 class BPEDecoder(_Base):
@@ -157,7 +161,7 @@ class BPEDecoder(_Base):
 
     @classmethod
     def from_dict(cls, d: dict) -> BPEDecoder:
-        return cls(d.get("suffix", "</w>"))
+        return cls(_field(d, "suffix", "</w>"))
 
 
 _BYTE_TOKEN = re.compile(r"<0x([0-9A-Fa-f]{2})>")  # (ASCII: the standard library's re reads it alike)
@@ -232,7 +236,7 @@ class Strip(_Base):
 
     @classmethod
     def from_dict(cls, d: dict) -> Strip:
-        return cls(d.get("content", " "), d.get("start", 0), d.get("stop", 0))
+        return cls(_field(d, "content", " "), _field(d, "start", 0), _field(d, "stop", 0))
 
 
 class Replace(_Base):
@@ -320,7 +324,11 @@ class CTC(_Base):
 
     @classmethod
     def from_dict(cls, d: dict) -> CTC:
-        return cls(d.get("pad_token", "<pad>"), d.get("word_delimiter_token", "|"), d.get("cleanup", True))
+        return cls(
+            _field(d, "pad_token", "<pad>"),
+            _field(d, "word_delimiter_token", "|"),
+            _field(d, "cleanup", True),
+        )
 
 
 class SentencePieceDecoder(_Base):
@@ -429,6 +437,23 @@ DECODER_TYPES: dict[str, type] = {
     "Replace": Replace,
     "JamoCompose": JamoCompose,  # ours
 }
+
+
+def _field(d: dict, key: str, default):
+    """``d[key]`` (``default`` when absent or null), of ``default``'s type, else one ConfigError
+    line: a file's ``"replacement": 5`` must not load and then fail at every decode.
+
+        >>> _field({"suffix": "</w>"}, "suffix", ""), _field({"start": None}, "start", 0)
+        ('</w>', 0)
+    """
+    value = d.get(key)
+    if value is None:
+        return default
+    if type(value) is not type(default):
+        raise ConfigError(
+            f"decoder {d.get('type')!r}: {key!r} must be {type(default).__name__}, not {type(value).__name__}"
+        )
+    return value
 
 
 def decoder_from_dict(d: dict | None):

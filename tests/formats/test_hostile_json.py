@@ -100,3 +100,24 @@ def test_a_merge_log_number_past_a_float_is_one_line(tmp_path, field):
     log.write_text(json.dumps(row).replace(f'"{field}": {row[field]}', f'"{field}": 1e400') + "\n")
     with pytest.raises(FormatError, match="merges.jsonl: not a merge log"):
         load_training_log(folder)
+
+
+@pytest.mark.parametrize(
+    "decoder",
+    [
+        {"type": "Metaspace", "replacement": 5},
+        {"type": "Metaspace", "replacement": "▁", "prepend_scheme": ["always"]},
+        {"type": "BPEDecoder", "suffix": 1},
+        {"type": "WordPiece", "prefix": {"#": 1}},
+        {"type": "Strip", "content": " ", "start": "1", "stop": 0},
+        {"type": "ByteLevel", "add_prefix_space": "yes"},
+    ],
+)
+def test_a_decoder_field_of_the_wrong_type_is_one_line_at_load(decoder):
+    """A Metaspace decoder whose replacement was an int loaded, then every decode raised TypeError
+    (found by the fuzzing suite)."""
+    from core.decoders import decoder_from_dict
+    from core.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="must be"):
+        decoder_from_dict(decoder)
