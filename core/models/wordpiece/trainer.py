@@ -231,7 +231,9 @@ def train_wordpiece(word_counts: dict[str, int], options) -> Generator[object, N
             break
         best = heapq.heappop(heap)
         a, b = best[-1]
-        while heap and not is_current(heap[0]):
+        # subtle: a pair pushed twice with the same key (its count changed and changed back) is
+        # still current: skip the best pair's own copies, or it would tie with itself
+        while heap and (not is_current(heap[0]) or heap[0][-1] == best[-1]):
             heapq.heappop(heap)
         tie = bool(heap) and heap[0][0] == best[0]
         pair_total = pair_count[(a, b)]
