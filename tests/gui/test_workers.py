@@ -54,7 +54,9 @@ def test_the_messages_waiting_in_one_tick_reach_the_receivers_as_one_batch(qtbot
         job._inbox.append(pickle.dumps(("events", workers.pack_events(batch))))
     job._inbox.append(pickle.dumps(("result", "done")))
     job._proc = object()  # as if started (nothing is reaped: the result comes last)
-    monkeypatch.setattr(workers, "_reap", lambda proc: None)
+    monkeypatch.setattr(
+        workers, "_reap", lambda proc, waited_ms=0: None
+    )  # (a reap poll due from another test may fire)
     job._drain()
     assert got == [[e for batch in batches for e in batch]]
     assert results == ["done"]
@@ -95,7 +97,9 @@ def test_a_trained_model_reaches_its_receivers_in_a_tick_of_its_own(qtbot, monke
     got = []
     job.events.connect(got.append)
     job._proc = object()
-    monkeypatch.setattr(workers, "_reap", lambda proc: None)
+    monkeypatch.setattr(
+        workers, "_reap", lambda proc, waited_ms=0: None
+    )  # (a reap poll due from another test may fire)
     before = [Progress("count", 1, 9)]
     trained = Trained({"table": list(range(workers.SLICE_MIN_ITEMS * 3))}, ["a line"], "held-out lines")
     job._inbox.append(workers.sliced_messages(("events", workers.pack_events(before)))[0])
@@ -235,7 +239,9 @@ def test_the_flush_timer_leaves_a_drain_due_next_turn_alone(qtbot, monkeypatch):
     # both fired in one turn: two drains of up to 12 ms each in one event-loop gap
     job = workers.Job(count_words, [])
     job._proc = object()
-    monkeypatch.setattr(workers, "_reap", lambda proc: None)
+    monkeypatch.setattr(
+        workers, "_reap", lambda proc, waited_ms=0: None
+    )  # (a reap poll due from another test may fire)
     drains = []
     monkeypatch.setattr(job, "_drain", lambda: drains.append(1))
     job._again = True  # a drain is due in the next turn
