@@ -92,7 +92,7 @@ def encode_file_ids(
     # a range runs past its planned end to the end of a line: this far past, that line holds more
     # than MAX_LINE_CHARS characters (four bytes at most each), which the worker must not read
     if stop - start > 2 * max(RANGE_BYTES, MIN_RANGE_BYTES) + 4 * MAX_LINE_CHARS:
-        raise line_too_long(str(path), f"a line in bytes {start:,}–{stop:,}")
+        raise line_too_long(str(path), f"a line in bytes {start:,}–{stop:,}", MAX_LINE_CHARS)
     method = start_method()
     fork = method == "fork"
     global _tokenizer
@@ -102,7 +102,8 @@ def encode_file_ids(
     context = multiprocessing.get_context(method)
     done = 0
     try:
-        jobs = [(os.path.abspath(path), start, stop) for start, stop in ranges]  # workers may stand elsewhere
+        # workers may stand elsewhere (an absolute path), and a spawned one imports its own bound
+        jobs = [(os.path.abspath(path), start, stop, MAX_LINE_CHARS) for start, stop in ranges]
         for (start, stop), text in zip(ranges, _in_order(context, max(1, workers), initargs, jobs)):
             write(text)
             done += stop - start
@@ -209,9 +210,9 @@ def _start_worker(pickled: bytes | None) -> None:
         _tokenizer = pickle.loads(pickled)
 
 
-def _encode_range(job: tuple[str, int, int]) -> str:
+def _encode_range(job: tuple[str, int, int, int]) -> str:
     """One range's ids lines, read as the single-process path reads the whole file."""
-    path, start, stop = job
+    path, start, stop, limit = job
     with open(path, "rb") as f:
         f.seek(start)
         data = f.read(stop - start)
@@ -219,7 +220,7 @@ def _encode_range(job: tuple[str, int, int]) -> str:
     text = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig" if start == 0 else "utf-8")
     try:
         return "".join(
-            ids_lines(_tokenizer, bounded_lines(text, path, f"a line in bytes {start:,}–{stop:,}"))
+            ids_lines(_tokenizer, bounded_lines(text, path, f"a line in bytes {start:,}–{stop:,}", limit))
         )
     except UnicodeDecodeError:
         raise CorpusError(f"{path} is not UTF-8 text (in bytes {start:,}–{stop:,})") from None

@@ -110,21 +110,22 @@ def check_json_depth(obj: Any, bound: int, what: str, where: str) -> None:
 MAX_LINE_CHARS = 1 << 24
 
 
-def bounded_lines(stream: IO[str], where: str, which: str = "") -> Iterator[str]:
+def bounded_lines(stream: IO[str], where: str, which: str = "", limit: int | None = None) -> Iterator[str]:
     """The lines of a text stream, as ``for line in stream`` yields them, never reading one past
-    :data:`MAX_LINE_CHARS` characters (CorpusError in one line naming ``which`` line, or its
-    number, instead)."""
+    ``limit`` (default :data:`MAX_LINE_CHARS`) characters (CorpusError in one line naming
+    ``which`` line, or its number, instead)."""
+    limit = MAX_LINE_CHARS if limit is None else limit
     number = 0
-    while line := stream.readline(MAX_LINE_CHARS + 1):
+    while line := stream.readline(limit + 1):
         number += 1
-        if len(line) > MAX_LINE_CHARS and not line.endswith("\n"):
-            raise line_too_long(where, which or f"line {number:,}")
+        if len(line) > limit and not line.endswith("\n"):
+            raise line_too_long(where, which or f"line {number:,}", limit)
         yield line
 
 
-def line_too_long(where: str, which: str) -> CorpusError:
+def line_too_long(where: str, which: str, limit: int | None = None) -> CorpusError:
     return CorpusError(
-        f"{where}: {which} is longer than {MAX_LINE_CHARS:,} characters (core.limits: is it text?); "
+        f"{where}: {which} is longer than {MAX_LINE_CHARS if limit is None else limit:,} characters (core.limits: is it text?); "
         "nothing more is read"
     )
 
