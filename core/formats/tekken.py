@@ -152,7 +152,9 @@ def _special_tokens(items, version: int, n_special: int, path: Path) -> dict[str
             raise FormatError(f"{path}: a v{version} tekken file must list its special tokens")
         names = list(OLD_SPECIAL_TOKENS)
     else:
-        if not isinstance(items, list) or not all(isinstance(t, dict) and "token_str" in t for t in items):
+        if not isinstance(items, list) or not all(
+            isinstance(t, dict) and isinstance(t.get("token_str"), str) and t["token_str"] for t in items
+        ):
             raise FormatError(f"{path}: special_tokens is not a list of {{rank, token_str}} objects")
         names = [t["token_str"] for t in items]
         for i, t in enumerate(items):
