@@ -375,9 +375,11 @@ def test_a_damaged_or_hostile_file_ends_in_a_subword_error_or_a_tokenizer(seeds,
     _fuzz(seeds, tmp_path, fmt, data)
 
 
+# CI runs a fixed sequence (derandomized) so that a landing never hangs on a new random draw;
+# SUBWORD_FUZZ_RANDOM=1 explores fresh files each run (how the crashes fixed so far were found).
 @pytest.mark.slow
 @pytest.mark.parametrize("fmt", [f.name for f in registry.FORMATS])
-@settings(FUZZ, max_examples=EXAMPLES * 12, derandomize=False)
+@settings(FUZZ, max_examples=EXAMPLES * 12, derandomize=not os.environ.get("SUBWORD_FUZZ_RANDOM"))
 @given(data=st.data())
 def test_many_more_damaged_files_per_reader(seeds, tmp_path, fmt, data):
     _fuzz(seeds, tmp_path, fmt, data)
