@@ -113,3 +113,15 @@ def test_a_byte_without_a_rank_is_named_on_every_path():
         m.tokenize_ids_batch(["ab", "ê°Ģ"])  # 가 in the byte alphabet
     with pytest.raises(ConfigError, match="byte 0xea has no rank"):
         m.tokenize("ê°Ģ")
+
+
+def test_a_long_piece_whose_pairs_cover_a_byte_without_a_rank_encodes_by_its_pairs():
+    """A rank file without b"/" but with b"//": a long run of slashes is all pairs. The compiled
+    merge needs every single byte ranked and gave up; the fallback re-tokenized other pieces and
+    reached an assert (found by the fuzzing suite in CI)."""
+    ranks = {k: v for k, v in BYTES.items() if k != b"/"} | {b"//": 256}
+    m = TiktokenBPE(ranks)
+    assert m.tokenize_raw_batch(["ab", "/" * 80]) == [[0x61, 0x62], [256] * 40]
+    assert m.tokenize_ids_batch(["/" * 80]) == [[256] * 40]
+    with pytest.raises(ConfigError, match="byte 0x2f has no rank"):
+        m.tokenize_raw_batch(["/" * 81])

@@ -198,7 +198,7 @@ class TiktokenBPE(ModelBase):
         if rank is not None:
             return [rank]
         if len(data) > _SHORT_PIECE:
-            return self._merge_compiled([data], piece)[0]
+            return self._merge_compiled([data])[0]
         # step 2 on a short piece: scan all pairs, join the leftmost lowest-ranked one
         # (the heap's order, with less bookkeeping for a handful of bytes; tiktoken does the same)
         parts = merge_joined([data[k : k + 1] for k in range(len(data))], ranks.get, _NO_RANK)
@@ -258,19 +258,19 @@ class TiktokenBPE(ModelBase):
             todo.append(data)
         if not todo:
             return out  # type: ignore[return-value]
-        merged = iter(self._merge_compiled(todo, pieces))
+        merged = iter(self._merge_compiled(todo))
         return [ids if ids is not None else next(merged) for ids in out]
 
-    def _merge_compiled(self, datas: list[bytes], pieces: list[str] | None) -> list[list[int]]:
-        """Step 3 on the bytes of many pieces, in one call of the compiled merge (a piece of
-        ``pieces`` holding a byte without a rank makes :meth:`tokenize` say which)."""
+    def _merge_compiled(self, datas: list[bytes]) -> list[list[int]]:
+        """Step 3 on the bytes of many pieces, in one call of the compiled merge; where a byte
+        has no rank, each piece goes through :meth:`tokenize`, which names that byte."""
         from core.models.bpe.kernels import split_flat
 
         merged = self._merge_flat(datas)
         if merged is None:
-            for piece in pieces if pieces is not None else map(bytes_to_chars, datas):
-                self.tokenize(piece)  # raises the ConfigError naming the byte
-            raise AssertionError("unreachable: a byte without a rank was not found again")
+            # subtle: each of these pieces' own bytes, never a list of other pieces beside them
+            # (a hostile rank file whose merged pieces cover a missing byte reached an assert)
+            return [[t.id for t in self.tokenize(bytes_to_chars(data))] for data in datas]
         out_ids, _, out_bounds = merged
         return split_flat(out_ids, out_bounds)
 
