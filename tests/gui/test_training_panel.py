@@ -778,6 +778,7 @@ def test_picky_bpe_trains_with_its_tau_and_the_slider_cuts_it(qtbot, loaded):
     run = window.state.runs[-1]
     assert algorithm_label(run) == "PickyBPE τ=0.8"
     # the slider's cut is the model after the first step that reaches the size, not a prefix
+    assert jobs.can_truncate(tok)  # (the slider said "this model cannot be cut" once models declared it)
     size = (jobs.min_vocab_size(tok) + model.vocab_size) // 2
     cut = jobs.truncate_tokenizer(tok, size)
     assert cut.model.vocab_size == size

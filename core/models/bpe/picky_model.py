@@ -229,6 +229,9 @@ class PickyBPE(VocabLookup, ModelBase):
                 return k
         return len(self.merges)
 
+    def can_truncate(self) -> bool:
+        return True
+
     def truncated(self, vocab_size: int) -> PickyBPE:
         """The model training to ``vocab_size`` tokens gives: :meth:`at_step` of :meth:`step_for_size`."""
         if vocab_size >= len(self.vocab):
