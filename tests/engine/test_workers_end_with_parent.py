@@ -120,3 +120,18 @@ def test_morpheme_analysers_end_with_their_parent():
         "analysers = [_Apart('ko'), _Apart('ja')]\n"
         "time.sleep(600)\n"
     )
+
+
+def test_dask_local_cluster_workers_end_with_their_parent(tmp_path):
+    """A local Dask cluster's workers, busy in C code that holds the interpreter lock (as a
+    long regex or analyser call does): before, Dask's own watch thread never ran and they
+    lived on after a ``kill -9`` of the process that started them."""
+    pytest.importorskip("distributed")
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("the cat sat\n" * 50, encoding="utf-8")
+    _kill_parent_and_watch(
+        "import core.cluster_count as cc\n"
+        "cc.count_range = lambda *args: sum(range(10**13))  # C loop holding the interpreter lock\n"
+        f"for _ in cc.count_words_on_cluster([{str(corpus)!r}], None, range_bytes=100): pass\n",
+        start_s=90.0,
+    )
