@@ -270,6 +270,12 @@ _CASED = (
     r"|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+[\p{L}\p{M}]*" + _CONTRACTIONS + r"?"
 )
 
+_HAN_KANA = "[一-龥぀-ゟ゠-ヿ]+"
+# DeepSeek-V3's word rule: one ASCII punctuation mark may lead Latin letters
+_DEEPSEEK_V3 = (
+    r"[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+"
+)
+
 PRE_TOKENIZERS: dict[str, tuple[str, ...]] = {
     "default": (r"[\p{P}\$\+<=>\^~\|]+", _GPT2, r"\p{N}+", "[0-9][0-9][0-9]"),
     "llama3": (_LLAMA3,),
@@ -287,6 +293,8 @@ PRE_TOKENIZERS: dict[str, tuple[str, ...]] = {
         r"\p{N}+",
     ),
     "deepseek-coder": (r"[\r\n]", r"\s?\p{L}+", r"\s?\p{P}+", _CJK, r"\p{N}"),
+    "deepseek-v3": (r"\p{N}{1,3}", _HAN_KANA, _DEEPSEEK_V3 + r"[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"),
+    "spark2_5": (r"\p{N}{1,3}", _HAN_KANA, _DEEPSEEK_V3 + r"|[\r\n]|\s+(?!\S)|\s+", r"\p{N}"),
     "youtu": (
         "[가-힣ㄱ-ㆎ]+|[！…“”‘’—：；，、-〿︰-﹏]+|[ㄅ-ㄯ]+|[一-龥぀-ゟ゠-ヿ]+",
         _CASED + r"|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+",
@@ -345,6 +353,7 @@ PRE_NAMES: dict[str, str] = {
     **{n: "gpt-2" for n in ("mpt", "olmo", "jais", "trillion", "granite-docling", "exaone4")},
     **{n: "qwen2" for n in ("qwen2", "deepseek-r1-qwen", "kormo", "f2llmv2", "stablelm2", "megrez")},
     **{n: "qwen2" for n in ("hunyuan", "solar-open", "grok-2")},
+    **{n: "deepseek-v3" for n in ("hunyuan-dense", "joyai-llm", "hy_v4")},
     **{n: "bloom" for n in ("poro-chat", "bloom", "gpt3-finnish")},
     **{n: "gpt-4o" for n in ("gpt-4o", "llama4", "kanana2", "talkie", "minimax-m2")},
     **{n: "bailingmoe" for n in ("bailingmoe", "bailingmoe2", "llada-moe")},
@@ -354,12 +363,12 @@ PRE_NAMES: dict[str, str] = {
 _IGNORE_MERGES = {"llama3", "tekken", "youtu", "minicpm5", "granite-embed-multi-97m"}
 _ADD_BOS = {"llama3", "tekken", "chameleon"}
 _NO_BOS = {"glm4", "chatglm-bpe"}
-# pre-tokenizers llama.cpp cuts with code of its own, and those whose regexes use \p{S}, which
-# llama.cpp reads without "~" (its category table for ASCII symbols leaves it out)
+# pre-tokenizers llama.cpp cuts with code of its own
+# subtle: older llama.cpp builds read \p{S} without "~" (deepseek-v3 and its kin: the ASCII row of
+# its category table once left it out); we read it with "~", as Unicode and llama.cpp's table now do.
 _OWN_CODE = frozenset(
     "kimi-k2 afmoe tiny_aya cohere2moe gemma4 granite-embed-multi-311m sarvam-moe whitespace".split()
 )
-_SYMBOL_CLASS = frozenset(("deepseek-v3", "hunyuan-dense", "joyai-llm", "hy_v4", "spark2_5"))
 
 # Token texts llama.cpp makes control tokens whatever their type (end of turn or generation,
 # fill-in-the-middle); the first four are user-defined there (gpt-oss's channel markers).
@@ -510,10 +519,9 @@ def _settings(v: dict, kind: str, n: int, source: str, messages: list[str]) -> d
         if pre is None:
             messages.append(f"{source}: no {K_PRE}; the 'default' pre-tokenizer is used, as llama.cpp does")
             pre = "default"
-        if pre in _OWN_CODE or pre in _SYMBOL_CLASS:
-            why = "code of its own" if pre in _OWN_CODE else "a \\p{S} that leaves out '~'"
+        if pre in _OWN_CODE:
             raise FormatError(
-                f"{source}: GGUF pre-tokenizer {pre!r} is not supported (llama.cpp splits it with {why})"
+                f"{source}: GGUF pre-tokenizer {pre!r} is not supported (llama.cpp splits it with code of its own)"
             )
         if pre not in PRE_NAMES:
             raise FormatError(f"{source}: GGUF pre-tokenizer {pre!r} is not supported (unknown to us)")
