@@ -217,11 +217,15 @@ def save_file(tok, path: Path, record=None) -> list[str]:
             f"{d.get('type')} vocabulary has none (a byte-level vocabulary spells every text with its "
             "bytes): save it as tokenizer.json"
         )
-    # tokenizers' BertWordPieceTokenizer refuses a vocab.txt without [SEP] and [CLS]: BERT's
-    # special tokens the vocabulary lacks are written after it (its ids do not move)
+    # tokenizers' BertWordPieceTokenizer refuses a vocab.txt without [SEP] and [CLS], and fails on
+    # the first unknown character without [UNK]: BERT's special tokens the vocabulary lacks are
+    # written after it (its ids do not move)
+    unknown = next(t for t in UNKNOWN_TOKENS if t in vocab)
     added = [t for t in BERT_SPECIALS if t not in vocab and t != "[UNK]"]
     after = max(vocab.values(), default=-1) + 1
     vocab = vocab_by_id(vocab) | {t: after + k for k, t in enumerate(added)}
+    if unknown != "[UNK]":
+        vocab["[UNK]"] = after + len(added)
     save_bert_vocab(vocab, path)
     losses = []
     if added:
@@ -229,8 +233,11 @@ def save_file(tok, path: Path, record=None) -> list[str]:
             f"vocab.txt readers (tokenizers' BertWordPieceTokenizer) need BERT's special tokens: "
             f"{', '.join(added)} written after the vocabulary (ids {after}-{after + len(added) - 1})"
         )
-    if "[UNK]" not in vocab:
-        losses.append("vocab.txt readers expect an [UNK] token, which this vocabulary lacks")
+    if unknown != "[UNK]":
+        losses.append(
+            f"the unknown token {unknown} is not BERT's: readers use [UNK], written as id {vocab['[UNK]']}, "
+            f"so what the vocabulary cannot spell gets that id, not {unknown}'s {vocab[unknown]}"
+        )
     if d.get("type") != "WordPiece":
         losses.append(
             f"vocab.txt is read as a WordPiece vocabulary; this tokenizer's {d.get('type')} model "

@@ -5,7 +5,8 @@ Three parts of the Korean and Japanese pipeline have no `tokenizers` type, nor h
 - ``MorphemeSplit`` (``ko-morph``/``ja-morph``): an analyser cannot be held in a
   JSON file; the stand-in is the Metaspace cutting it adds its cuts to;
 - ``Jamo``: the stand-in is NFD, which decomposes Hangul syllables identically
-  (same jamo, same offsets) but also decomposes accented letters;
+  (same jamo, same offsets) but also every other character with a canonical decomposition
+  (accented letters, kana with a voicing mark);
 - ``JamoCompose``: `tokenizers` has no decoder that recomposes; it is dropped;
 - ``PickyBPE``: a BPE cannot remove a token its merges made; the stand-in is the plain BPE of
   the same merges, with the removed tokens after the vocabulary (``PickyBPE.as_plain_bpe``).
@@ -64,7 +65,8 @@ def _normalizer(n, losses: list[str]):
     if isinstance(n, normalizers.Jamo):
         losses.append(
             "tokenizer.json has no jamo normalizer: NFD is written instead, which splits Hangul "
-            "syllables the same way but also decomposes accented letters (é -> e + U+0301)"
+            "syllables the same way but also every other character with a canonical decomposition "
+            "(é -> e + U+0301, で -> て + U+3099), so words with such characters encode differently"
         )
         return normalizers.NFD()
     if isinstance(n, normalizers.ClipCleaning):

@@ -177,6 +177,12 @@ SAVE_FORMATS: tuple[str, ...] = tuple(
 def format_named(name: str, saving: bool = False) -> Format:
     """The row called ``name``; ConfigError listing the choices when there is none."""
     choices = SAVE_FORMATS if saving else LOAD_FORMATS
+    if saving and name in LOAD_FORMATS and name not in choices:
+        title = next(f.title for f in FORMATS if f.name == name)
+        raise ConfigError(
+            f"{name} ({title}) is a format Subword Explorer reads but does not write; "
+            f"choose from {', '.join(choices)}"
+        )
     if name not in choices:
         what = "target format" if saving else "format"
         raise ConfigError(f"unknown {what} {name!r}; choose from {', '.join(choices)}")

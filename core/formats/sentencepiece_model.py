@@ -404,6 +404,11 @@ def proto_from_tokenizer(tok) -> tuple[ModelProto, list[str]]:
             f"pre-tokenizer can be saved as .model (this one uses {type(pre).__name__})"
         )
     losses: list[str] = []
+    if type(pre) is not Metaspace:  # a Metaspace that cuts more (core.morphemes.MorphemeSplit)
+        losses.append(
+            f"a .model cannot hold the {_what_cuts(pre)}: SentencePiece cuts at spaces only, so "
+            "words it cuts otherwise encode differently (open the project folder instead to keep it)"
+        )
     special = {t.content for t in tok.added_tokens if t.special}
     user_defined = {t.content for t in tok.added_tokens if not t.special}
     # 1. pieces with scores, in id order
@@ -499,6 +504,17 @@ def proto_from_tokenizer(tok) -> tuple[ModelProto, list[str]]:
         escape_whitespaces=True,
     )
     return ModelProto(pieces, trainer, normalizer), losses
+
+
+def _what_cuts(pre) -> str:
+    """``'kiwipiepy (Kiwi) morpheme analyser (ko-morph)'``, or the pre-tokenizer's type."""
+    import sys
+
+    # subtle: as core.formats.hf_compat, never import the analysers' module for a pipeline without one
+    morphemes = sys.modules.get("core.morphemes")
+    if morphemes is not None and isinstance(pre, morphemes.MorphemeSplit):
+        return f"{morphemes.ANALYSERS[pre.language][2]} morpheme analyser ({pre.name})"
+    return f"{type(pre).__name__} pre-tokenizer"
 
 
 def save_sentencepiece(tok, path: str | Path) -> list[str]:

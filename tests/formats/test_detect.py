@@ -201,9 +201,9 @@ def test_a_vocab_txt_is_written_only_when_it_will_reopen(tmp_path):
     bpe = _train("bpe", 300)
     save_tokenizer(bpe, tmp_path / "vocab.txt", "bert")
     reopened = open_tokenizer(tmp_path / "vocab.txt").tokenizer.get_vocab()
-    # the same ids, and BERT's special tokens after them (readers expect [CLS], [SEP] ...)
+    # the same ids, and BERT's special tokens after them (readers expect [CLS], [SEP], [UNK] ...)
     assert reopened.items() >= bpe.get_vocab().items()
-    assert set(reopened) - set(bpe.get_vocab()) == {"[PAD]", "[CLS]", "[SEP]", "[MASK]"}
+    assert set(reopened) - set(bpe.get_vocab()) == {"[PAD]", "[CLS]", "[SEP]", "[MASK]", "[UNK]"}
 
 
 # -- bad files -----------------------------------------------------------------------------

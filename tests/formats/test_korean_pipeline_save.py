@@ -59,3 +59,13 @@ def test_an_export_of_a_plain_pipeline_reports_nothing_new(tmp_path):
     options = TrainOptions("bpe", vocab_size=60, pre_tokenizer="metaspace")
     tok = drain(train_from_counts(pre_tokenize_lines(LINES, options), options))
     assert save_tokenizer(tok, tmp_path / "t.json", "hf-json") == []
+
+
+def test_sentencepiece_export_reports_the_analyser(tmp_path, trained):
+    # a MorphemeSplit is a Metaspace that cuts more: a .model keeps the Metaspace, not the analyser
+    tok, _ = trained
+    losses = save_tokenizer(tok, tmp_path / "m.model", "sentencepiece")
+    assert any(
+        "cannot hold the kiwipiepy" in loss and "ko-morph" in loss and "cuts at spaces only" in loss
+        for loss in losses
+    ), losses

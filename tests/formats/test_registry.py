@@ -72,3 +72,11 @@ def test_dialog_filters_cover_every_format():
         if suffix:
             assert registry.save_format_for_suffix("x" + suffix) == name
             assert f"*{suffix})" in label
+
+
+@pytest.mark.parametrize("name", [f.name for f in registry.FORMATS if not f.saves])
+def test_saving_in_a_format_we_only_read_says_so(name):
+    with pytest.raises(ConfigError) as e:
+        registry.format_named(name, saving=True)
+    message = str(e.value)
+    assert "reads but does not write" in message and "hf-json" in message and "\n" not in message

@@ -83,3 +83,17 @@ def test_convert_a_byte_level_bpe_to_tiktoken_encodes_as_tiktoken(tmp_path, caps
     )
     ours = open_tokenizer(out, pattern="gpt2").tokenizer
     assert ours.encode(MIXED).ids == theirs.encode(MIXED)
+
+
+def test_a_vocabulary_whose_unknown_token_is_not_berts_gets_unk_written(tmp_path):
+    # a BPE's <unk>: tokenizers' WordPiece fails at the first unknown character without [UNK]
+    tok = _trained("bpe", 200)
+    assert "<unk>" in tok.get_vocab() and "[UNK]" not in tok.get_vocab()
+    out = tmp_path / "vocab.txt"
+    losses = save_tokenizer(tok, out, "bert")
+    theirs = tokenizers.BertWordPieceTokenizer(str(out), lowercase=False, strip_accents=False)
+    unk = theirs.token_to_id("[UNK]")
+    assert unk == max(tok.get_vocab().values()) + 5  # after [PAD], [CLS], [SEP], [MASK]
+    assert any(f"readers use [UNK], written as id {unk}" in line for line in losses), losses
+    assert theirs.encode("🦀", add_special_tokens=False).ids == [unk]
+    assert open_tokenizer(out).tokenizer.encode("🦀").ids == [unk]
