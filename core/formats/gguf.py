@@ -594,7 +594,7 @@ def _added_tokens(vocab: _Vocab, settings: dict):
 def _llama(vocab: _Vocab, settings: dict, source: str):
     """``llama``: the engine's SentencePiece BPE, fed as llama.cpp's session sees the vocabulary."""
     from core.decoders import SentencePieceDecoder
-    from core.models.bpe.sentencepiece import SentencePieceBPE
+    from core.models.factory import sentencepiece_model_class
     from core.normalizers_sentencepiece import SentencePieceNormalizer
     from core.sentencepiece_pieces import Piece, byte_piece
     from core.tokenizer import Tokenizer
@@ -613,7 +613,7 @@ def _llama(vocab: _Vocab, settings: dict, source: str):
     model_types = [NORMAL if t in (USER_DEFINED, UNUSED) else t for t in types]
     pieces = [Piece(t, s, k) for t, s, k in zip(vocab.tokens, vocab.scores, model_types)]
     has_bytes = any(byte_piece(b) in vocab.ids for b in range(256))
-    model = SentencePieceBPE(pieces, byte_fallback=has_bytes)
+    model = sentencepiece_model_class("bpe")(pieces, byte_fallback=has_bytes)
     normalizer = SentencePieceNormalizer(
         b"",
         add_dummy_prefix=settings["add_space_prefix"],
@@ -631,7 +631,7 @@ def _gpt2(vocab: _Vocab, settings: dict, source: str):
     """``gpt2``: byte-level BPE by merge rank after the named pre-tokenizer's regexes."""
     from core import decoders
     from core.errors import ConfigError
-    from core.models.bpe.model import BPE
+    from core.models.factory import model_class
     from core.pre_tokenizers import ByteLevel, Sequence, Split
     from core.tokenizer import Tokenizer
 
@@ -646,7 +646,7 @@ def _gpt2(vocab: _Vocab, settings: dict, source: str):
         pairs.append((m[:cut], m[cut + 1 :]))
     row = PRE_NAMES[settings["pre"]]
     try:
-        model = BPE(vocab.ids, pairs, ignore_merges=row in _IGNORE_MERGES).prepared()
+        model = model_class("BPE")(vocab.ids, pairs, ignore_merges=row in _IGNORE_MERGES).prepared()
     except ConfigError as e:
         raise FormatError(f"{source}: {e}") from None
     splits = [Split({"Regex": r}, "Isolated") for r in PRE_TOKENIZERS[row]]
@@ -663,7 +663,7 @@ def _bert(vocab: _Vocab, settings: dict, source: str):
     """``bert``: WordPiece over the GGUF vocabulary, where a word's first piece starts with ``▁``."""
     from core import decoders
     from core.errors import ConfigError
-    from core.models.wordpiece.model import WordPiece
+    from core.models.factory import model_class
     from core.normalizers import BertNormalizer
     from core.pre_tokenizers import BertPreTokenizer, Metaspace, Sequence
     from core.tokenizer import Tokenizer
@@ -674,7 +674,7 @@ def _bert(vocab: _Vocab, settings: dict, source: str):
     try:
         # subtle: the converter wrote "▁" + word for word starts and dropped "##"; with no
         # continuing prefix, the first match of "▁word" is a word start and the rest are suffixes
-        model = WordPiece(
+        model = model_class("WordPiece")(
             vocab.ids, vocab.tokens[unk], continuing_subword_prefix="", max_input_chars_per_word=2**31
         )
     except ConfigError as e:
@@ -699,13 +699,13 @@ def _t5(vocab: _Vocab, settings: dict, source: str):
     """``t5``: the best Unigram path of each normalized section (no pre-tokenizer)."""
     from core.decoders import SentencePieceDecoder
     from core.errors import ConfigError
-    from core.models.unigram.model import Unigram
+    from core.models.factory import model_class
     from core.normalizers_sentencepiece import SentencePieceNormalizer
     from core.tokenizer import Tokenizer
 
     unk = settings["ids"]["unk"]
     try:
-        model = Unigram(list(zip(vocab.tokens, vocab.scores)), unk_id=unk)
+        model = model_class("Unigram")(list(zip(vocab.tokens, vocab.scores)), unk_id=unk)
     except ConfigError as e:
         raise FormatError(f"{source}: {e}") from None
     charsmap = settings["charsmap"]
