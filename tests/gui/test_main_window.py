@@ -490,8 +490,10 @@ from PySide6.QtWidgets import QApplication
 from core.events import drain
 from core.options import TrainOptions, pre_tokenize_lines
 from core.training import train_from_counts
+import subword_gui.main_window as main_window
 from subword_gui.main_window import MainWindow
 
+main_window.ENGINE_QUIET_MS = 600_000  # a loaded machine types slowly: the helper waits for the training below
 app = QApplication([])
 lines = ["영화 정말 재미있었어요 배우 연기 좋았어요", "the tokenizer cuts text into pieces"] * 20
 opts = TrainOptions("bpe", vocab_size=120)
@@ -515,6 +517,7 @@ def same_as_engine():
     return [ln.encoding.tokens for ln in panel.lines()] == [tokenizer.encode(line).tokens for line in lines]
 print("typed", panel.text() == typed and same_as_engine(),
       "helper" if helper else "no-helper", "numba" in sys.modules)
+window.training_panel.busy_changed.emit(True)  # a training starts: the encoders load beside
 loop = QEventLoop()
 QTimer.singleShot(2500, loop.quit)
 loop.exec()
