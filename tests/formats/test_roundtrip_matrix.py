@@ -44,8 +44,9 @@ LINES = [
     "emoji 😀 and 👩🏽‍💻 in text, numbers 123",
     "The Cat sat on the mat; the cat is Happy",
 ] * 6
-# Case, kana with a voicing mark (で), Hangul the analyser cuts where spaces do not (했어요), emoji.
-TEXT = "Hello World! 吾輩は猫である 철수는 치킨을 먹고 했어요 😀 The END 123"
+# Case, kana with a voicing mark (で), Korean and Japanese the analysers cut where spaces and
+# the pieces alone do not (했어요, がつか), emoji.
+TEXT = "Hello World! 吾輩は猫である 見当がつか 철수는 치킨을 먹고 했어요 😀 The END 123"
 
 KINDS: dict[str, dict] = {
     "bpe": dict(algorithm="bpe", vocab_size=300),
@@ -64,6 +65,11 @@ KINDS: dict[str, dict] = {
     "unigram-lowercase": dict(algorithm="unigram", vocab_size=250, normalizer="lowercase"),
     "bpe-jamo": dict(algorithm="bpe", vocab_size=300, normalizer="jamo"),
     "unigram-ko-morph": dict(algorithm="unigram", vocab_size=250, pre_tokenizer="ko-morph"),
+    "unigram-ja-morph": dict(algorithm="unigram", vocab_size=250, pre_tokenizer="ja-morph"),
+    "wordpiece-lowercase": dict(algorithm="wordpiece", vocab_size=300, normalizer="lowercase"),
+    "bytelevel-bpe-special": dict(
+        algorithm="bytelevel-bpe", vocab_size=400, special_tokens=["<|endoftext|>"]
+    ),
 }
 # Run by the quick loop too: one pair per outcome, on kinds that train in a blink.
 QUICK = {
@@ -190,8 +196,8 @@ _TRAINED: dict[str, object] = {}
 
 def trained(kind: str):
     if kind not in _TRAINED:
-        if kind.endswith("ko-morph"):
-            pytest.importorskip("kiwipiepy")
+        if kind.endswith("-morph"):
+            pytest.importorskip({"ko": "kiwipiepy", "ja": "sudachipy"}[kind[-8:-6]])
         opts = TrainOptions(**KINDS[kind])
         _TRAINED[kind] = drain(train_from_counts(pre_tokenize_lines(LINES, opts), opts))
     return _TRAINED[kind]
@@ -255,6 +261,22 @@ OUTCOMES.update(
         ("bpe-end-of-word", "bert"): LOSSY,
         ("bpe-end-of-word", "tiktoken"): NOT_BYTE_LEVEL,
         ("bpe-end-of-word", "subword-nmt"): LOSSY,
+        ("unigram-ja-morph", "hf-json"): LOSSY,
+        ("unigram-ja-morph", "gpt2"): NOT_BPE,
+        ("unigram-ja-morph", "sentencepiece"): LOSSY,
+        ("unigram-ja-morph", "bert"): LOSSY,
+        ("unigram-ja-morph", "tiktoken"): NOT_BYTE_LEVEL,
+        ("unigram-ja-morph", "subword-nmt"): NOT_BPE,
+        ("wordpiece-lowercase", "gpt2"): NOT_BPE,
+        ("wordpiece-lowercase", "sentencepiece"): SP_KINDS,
+        ("wordpiece-lowercase", "bert"): LOSSY,
+        ("wordpiece-lowercase", "tiktoken"): NOT_BYTE_LEVEL,
+        ("wordpiece-lowercase", "subword-nmt"): NOT_BPE,
+        ("bytelevel-bpe-special", "gpt2"): EXACT,  # GPT-2's readers know <|endoftext|>
+        ("bytelevel-bpe-special", "sentencepiece"): SP_NEEDS_METASPACE,
+        ("bytelevel-bpe-special", "bert"): NO_UNK,
+        ("bytelevel-bpe-special", "tiktoken"): LOSSY,
+        ("bytelevel-bpe-special", "subword-nmt"): LOSSY,
         ("bpe-lowercase", "gpt2"): LOSSY,
         ("unigram-lowercase", "gpt2"): NOT_BPE,
         ("bpe-jamo", "gpt2"): LOSSY,
@@ -521,6 +543,13 @@ def check_split_replaced_by_pattern(w: Written, m) -> None:
     _same_as_reference(w, _with(w.tok, pre_tokenizer=TiktokenSplit(w.extra["pattern"])))
 
 
+def check_rank_file_has_no_specials(w: Written, m) -> None:
+    """A special token's text is ordinary text to tiktoken: cut into pieces, not its one id."""
+    for t in w.tok.added_tokens:
+        assert w.tok.encode(t.content).ids == [t.id]
+        assert w.reference(t.content) != [t.id] and len(w.reference(t.content)) > 1
+
+
 def check_ranks_are_ids(w: Written, m) -> None:
     from core.bytelevel import CHAR_TO_BYTE
     from core.formats.tiktoken_ranks import read_ranks
@@ -592,6 +621,7 @@ CLAIMS: list[tuple[str, Callable]] = [
     (r"a tiktoken rank file does not store its split pattern", check_rank_file_has_no_pattern),
     (r"tiktoken applies a regex split pattern; .* is lost", check_split_replaced_by_pattern),
     (r"ranks are the model's ids", check_ranks_are_ids),
+    (r"a tiktoken rank file carries no special tokens", check_rank_file_has_no_specials),
 ]
 
 
@@ -602,6 +632,8 @@ REQUIRED_MENTIONS = {
     "unigram-lowercase": ("Lowercase",),
     "bpe-jamo": ("jamo", "Jamo"),
     "unigram-ko-morph": ("morpheme analyser", "had MorphemeSplit"),
+    "unigram-ja-morph": ("morpheme analyser", "had MorphemeSplit"),
+    "wordpiece-lowercase": ("Lowercase",),
     "picky-bpe": ("PickyBPE",),
 }
 # ... but where the reader's own normalizer lowercases as this kind did (vocab.txt: BERT's)
@@ -653,6 +685,9 @@ def test_round_trip(kind, fmt, tmp_path):
     if outcome == EXACT:
         assert w.losses == []
         assert w.reference(TEXT) == w.reference_of(w.tok)(TEXT)
+        for special in w.tok.added_tokens:  # spelled in the text, still the one token
+            text = f"{TEXT[:12]}{special.content} x"
+            assert w.reference(text) == w.reference_of(w.tok)(text), special
         return
     assert w.losses, "a lossy pair must say what it loses"
     needed = REQUIRED_MENTIONS.get(kind)
