@@ -689,6 +689,11 @@ def test_round_trip(kind, fmt, tmp_path):
             str(w.path), do_lower_case=norm.lowercase, strip_accents=norm.strip_accents
         )
         assert bert.encode(TEXT, add_special_tokens=False) == w.reference(TEXT)
+    if fmt == "project" and OUTCOMES[kind, "hf-json"] == EXACT:
+        # the folder's tokenizer.json is `tokenizers`' too when nothing in it is ours alone
+        tokenizers = pytest.importorskip("tokenizers")
+        theirs = tokenizers.Tokenizer.from_file(str(w.path / "tokenizer.json"))
+        assert theirs.encode(TEXT, add_special_tokens=False).ids == w.tok.encode(TEXT).ids
     if outcome == EXACT:
         assert w.losses == []
         assert w.reference(TEXT) == w.reference_of(w.tok)(TEXT)
