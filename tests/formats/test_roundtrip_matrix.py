@@ -682,6 +682,10 @@ def test_round_trip(kind, fmt, tmp_path):
         # and decode those ids alike
         ids = w.reference(TEXT)
         assert w.extra["theirs"].decode(ids) == w.ours_back.decode(ids)
+    if fmt == "hf-json":  # transformers reads tokenizer.json through tokenizers: the same ids
+        transformers = pytest.importorskip("transformers")
+        fast = transformers.PreTrainedTokenizerFast(tokenizer_file=str(w.path))
+        assert fast.encode(TEXT, add_special_tokens=False) == w.reference(TEXT)
     if fmt == "bert":  # transformers' BertTokenizer, the other natural reader, with the same casing
         transformers = pytest.importorskip("transformers")
         norm = w.ours_back.normalizer
