@@ -32,8 +32,8 @@ from pathlib import Path
 from core import __version__
 from core.errors import FormatError, SubwordError
 from core.events import MergeEvent, Progress, StageStarted, TokenRemoved, TrainingStopped, Warning_, drain
+from core.models.factory import TRAINERS
 from core.options import TrainOptions
-from core.training import TRAINERS
 
 EXIT_ERROR = 1
 EXIT_INTERRUPTED = 130
@@ -355,18 +355,18 @@ def _save_outputs(tokenizer, directory: Path, stream) -> list[Path]:
     """
     from core.atomic import save_folder
     from core.formats.hf_json import save_tokenizer_json
-    from core.models.bpe.model import BPE
-    from core.models.wordpiece.model import WordPiece
+    from core.models.factory import model_kind
 
+    kind = model_kind(tokenizer.model)
     with save_folder(directory) as stage:
-        if isinstance(tokenizer.model, BPE):
+        if kind == "BPE":
             from core.formats.gpt2 import save_gpt2
 
             try:
                 save_gpt2(tokenizer.model, stage)
             except FormatError as e:
                 print(f"subword: warning: merges.txt and vocab.json not written: {e}", file=stream)
-        if isinstance(tokenizer.model, WordPiece):
+        if kind == "WordPiece":
             from core.formats.bert_vocab import save_bert_vocab
 
             save_bert_vocab(tokenizer.model, stage / "vocab.txt")

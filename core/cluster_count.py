@@ -75,6 +75,25 @@ def _add_two(first: tuple, second: tuple) -> tuple:
     return (words, chars, first[2] + second[2], preview) + stats
 
 
+_PARENT_ENV = "SUBWORD_DASK_PARENT"
+
+
+def dask_setup(worker) -> None:
+    """Run by each local cluster worker as it starts (Dask's ``preload``): end with our process.
+
+    Dask's own watch is a thread that needs the interpreter lock, so a worker inside long C
+    code outlived a ``kill -9`` of its parent. ``core.lifeline`` asks the kernel too: the
+    thread that started the worker (Dask's process-watch thread) lives as long as the
+    worker does, so the signal only comes when the parent dies. The parent's pid comes in
+    the environment: a worker still starting when its parent died has another parent already.
+    """
+    from core.lifeline import exit_with_parent
+
+    parent = os.environ.get(_PARENT_ENV)
+    if parent is not None and parent.isdigit():
+        exit_with_parent(int(parent), by_signal=True)
+
+
 def count_words_on_cluster(
     paths, options=None, encoding: str = "auto", scheduler: str | None = None, range_bytes: int = RANGE_BYTES
 ) -> Generator[Progress | Warning_, None, CorpusCounts]:
@@ -121,6 +140,8 @@ def count_words_on_cluster(
             host="127.0.0.1",
             silence_logs=logging.CRITICAL,  # the job's own progress bar and errors say what matters
             dashboard_address=None,
+            preload=[__name__],  # each worker runs dask_setup above first
+            env={_PARENT_ENV: str(os.getpid())},
         )
         address = cluster.scheduler_address
     else:

@@ -25,7 +25,7 @@ from core.normalizers import normalizer_from_names
 from core.pre_tokenizers import pre_tokenizer_from_name
 from core.records import Record
 
-# The algorithms a TrainOptions may name (core.training.TRAINERS has a trainer for each).
+# The algorithms a TrainOptions may name (core.models.factory.TRAINERS has a trainer for each).
 ALGORITHMS: tuple[str, ...] = ("bpe", "bytelevel-bpe", "picky-bpe", "superbpe", "wordpiece", "unigram")
 
 DEFAULT_PRE_TOKENIZER = {

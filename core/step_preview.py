@@ -91,7 +91,7 @@ def _word_positions(corpus, options: TrainOptions) -> tuple[set[str], set[str]] 
 
 
 def _wordpiece_step_preview(corpus, options: TrainOptions, merges: list, trained_on=None):
-    from core.models.wordpiece.model import WordPiece
+    from core.models.factory import model_class
     from core.training import wrap_model
 
     prefix = "##" if options.continuing_subword_prefix is None else options.continuing_subword_prefix
@@ -116,12 +116,12 @@ def _wordpiece_step_preview(corpus, options: TrainOptions, merges: list, trained
         for t in (m.left, m.right, m.new_token):
             vocab.setdefault(t, len(vocab))
     max_chars = (options.extra or {}).get("max_input_chars_per_word", 100)
-    return wrap_model(WordPiece(vocab, unk, prefix, max_chars), options)
+    return wrap_model(model_class("WordPiece")(vocab, unk, prefix, max_chars), options)
 
 
 def _bpe_step_preview(corpus, options: TrainOptions, merges: list, trained_on=None):
     from core.bytelevel import bytes_to_chars
-    from core.models.bpe.model import BPE
+    from core.models.factory import model_class
     from core.training import wrap_model
 
     if options.algorithm == "bytelevel-bpe" or options.pre_tokenizer == "bytelevel":
@@ -141,7 +141,7 @@ def _bpe_step_preview(corpus, options: TrainOptions, merges: list, trained_on=No
     for m in merges:
         for t in (m.left, m.right, m.left + m.right[len(prefix) :]):
             vocab.setdefault(t, len(vocab))
-    model = BPE(
+    model = model_class("BPE")(
         vocab,
         [(m.left, m.right) for m in merges],
         unk_token=options.unk_token if options.unk_token in vocab else None,

@@ -17,24 +17,13 @@ vocab-size slider) and ``min_vocab_size`` (the smallest size it can be cut to).
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Generator
 
 from core.errors import CorpusError, SubwordError
+from core.models import factory
 from core.options import TrainOptions, build_decoder, build_normalizer, build_pre_tokenizer
 from core.tokenizer import AddedToken, Tokenizer
-
-# algorithm -> "module:function" of its trainer generator (imported lazily); one per
-# core.options.ALGORITHMS.
-TRAINERS: dict[str, str] = {
-    "bpe": "core.models.bpe.trainer:train_bpe",
-    "bytelevel-bpe": "core.models.bpe.trainer:train_bpe",
-    "picky-bpe": "core.models.bpe.picky:train_picky_bpe",
-    "superbpe": "core.models.bpe.superbpe:train_superbpe",
-    "wordpiece": "core.models.wordpiece.trainer:train_wordpiece",
-    "unigram": "core.models.unigram.trainer:train_unigram",
-}
 
 _LONE_SURROGATE = "[\ud800-\udfff]"  # (compiled on first use, by re's cache: ASCII words never need it)
 
@@ -82,8 +71,8 @@ def check_word_counts(word_counts) -> dict[str, int]:
 
 
 def trainer_for(algorithm: str):
-    module, func = TRAINERS[algorithm].split(":")
-    return getattr(importlib.import_module(module), func)
+    """The trainer generator of ``algorithm`` (``core.models.factory.TRAINERS``)."""
+    return factory.trainer(algorithm)
 
 
 def wrap_model(model, options: TrainOptions) -> Tokenizer:

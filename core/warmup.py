@@ -22,13 +22,11 @@ def load_compiled_encoders() -> None:
     global _loaded
     if _loaded:
         return
-    from core.models.bpe.model import BPE
-    from core.models.unigram.model import Unigram
-    from core.models.wordpiece.model import WordPiece
+    from core.models.factory import model_class
 
-    bpe = BPE({"h": 0, "u": 1, "g": 2, "ug": 3, "hug": 4}, [("u", "g"), ("h", "ug")])
-    wordpiece = WordPiece({"[UNK]": 0, "h": 1, "##u": 2, "##g": 3, "hug": 4})
-    unigram = Unigram([("<unk>", 0.0), ("h", -2.0), ("u", -2.0), ("g", -2.0), ("hug", -1.0)])
+    bpe = model_class("BPE")({"h": 0, "u": 1, "g": 2, "ug": 3, "hug": 4}, [("u", "g"), ("h", "ug")])
+    wordpiece = model_class("WordPiece")({"[UNK]": 0, "h": 1, "##u": 2, "##g": 3, "hug": 4})
+    unigram = model_class("Unigram")([("<unk>", 0.0), ("h", -2.0), ("u", -2.0), ("g", -2.0), ("hug", -1.0)])
     for model in (bpe, wordpiece, unigram):
         model.tokenize_ids_batch(["hug", "hugg"])
         model.tokenize_batch(["hug", "hugg"])

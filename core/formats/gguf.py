@@ -270,6 +270,12 @@ _CASED = (
     r"|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+[\p{L}\p{M}]*" + _CONTRACTIONS + r"?"
 )
 
+_HAN_KANA = "[一-龥぀-ゟ゠-ヿ]+"
+# DeepSeek-V3's word rule: one ASCII punctuation mark may lead Latin letters
+_DEEPSEEK_V3 = (
+    r"[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+| ?[\p{P}\p{S}]+"
+)
+
 PRE_TOKENIZERS: dict[str, tuple[str, ...]] = {
     "default": (r"[\p{P}\$\+<=>\^~\|]+", _GPT2, r"\p{N}+", "[0-9][0-9][0-9]"),
     "llama3": (_LLAMA3,),
@@ -287,6 +293,8 @@ PRE_TOKENIZERS: dict[str, tuple[str, ...]] = {
         r"\p{N}+",
     ),
     "deepseek-coder": (r"[\r\n]", r"\s?\p{L}+", r"\s?\p{P}+", _CJK, r"\p{N}"),
+    "deepseek-v3": (r"\p{N}{1,3}", _HAN_KANA, _DEEPSEEK_V3 + r"[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"),
+    "spark2_5": (r"\p{N}{1,3}", _HAN_KANA, _DEEPSEEK_V3 + r"|[\r\n]|\s+(?!\S)|\s+", r"\p{N}"),
     "youtu": (
         "[가-힣ㄱ-ㆎ]+|[！…“”‘’—：；，、-〿︰-﹏]+|[ㄅ-ㄯ]+|[一-龥぀-ゟ゠-ヿ]+",
         _CASED + r"|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+",
@@ -345,6 +353,7 @@ PRE_NAMES: dict[str, str] = {
     **{n: "gpt-2" for n in ("mpt", "olmo", "jais", "trillion", "granite-docling", "exaone4")},
     **{n: "qwen2" for n in ("qwen2", "deepseek-r1-qwen", "kormo", "f2llmv2", "stablelm2", "megrez")},
     **{n: "qwen2" for n in ("hunyuan", "solar-open", "grok-2")},
+    **{n: "deepseek-v3" for n in ("hunyuan-dense", "joyai-llm", "hy_v4")},
     **{n: "bloom" for n in ("poro-chat", "bloom", "gpt3-finnish")},
     **{n: "gpt-4o" for n in ("gpt-4o", "llama4", "kanana2", "talkie", "minimax-m2")},
     **{n: "bailingmoe" for n in ("bailingmoe", "bailingmoe2", "llada-moe")},
@@ -354,12 +363,12 @@ PRE_NAMES: dict[str, str] = {
 _IGNORE_MERGES = {"llama3", "tekken", "youtu", "minicpm5", "granite-embed-multi-97m"}
 _ADD_BOS = {"llama3", "tekken", "chameleon"}
 _NO_BOS = {"glm4", "chatglm-bpe"}
-# pre-tokenizers llama.cpp cuts with code of its own, and those whose regexes use \p{S}, which
-# llama.cpp reads without "~" (its category table for ASCII symbols leaves it out)
+# pre-tokenizers llama.cpp cuts with code of its own
+# subtle: older llama.cpp builds read \p{S} without "~" (deepseek-v3 and its kin: the ASCII row of
+# its category table once left it out); we read it with "~", as Unicode and llama.cpp's table now do.
 _OWN_CODE = frozenset(
     "kimi-k2 afmoe tiny_aya cohere2moe gemma4 granite-embed-multi-311m sarvam-moe whitespace".split()
 )
-_SYMBOL_CLASS = frozenset(("deepseek-v3", "hunyuan-dense", "joyai-llm", "hy_v4", "spark2_5"))
 
 # Token texts llama.cpp makes control tokens whatever their type (end of turn or generation,
 # fill-in-the-middle); the first four are user-defined there (gpt-oss's channel markers).
@@ -510,10 +519,9 @@ def _settings(v: dict, kind: str, n: int, source: str, messages: list[str]) -> d
         if pre is None:
             messages.append(f"{source}: no {K_PRE}; the 'default' pre-tokenizer is used, as llama.cpp does")
             pre = "default"
-        if pre in _OWN_CODE or pre in _SYMBOL_CLASS:
-            why = "code of its own" if pre in _OWN_CODE else "a \\p{S} that leaves out '~'"
+        if pre in _OWN_CODE:
             raise FormatError(
-                f"{source}: GGUF pre-tokenizer {pre!r} is not supported (llama.cpp splits it with {why})"
+                f"{source}: GGUF pre-tokenizer {pre!r} is not supported (llama.cpp splits it with code of its own)"
             )
         if pre not in PRE_NAMES:
             raise FormatError(f"{source}: GGUF pre-tokenizer {pre!r} is not supported (unknown to us)")
@@ -586,7 +594,7 @@ def _added_tokens(vocab: _Vocab, settings: dict):
 def _llama(vocab: _Vocab, settings: dict, source: str):
     """``llama``: the engine's SentencePiece BPE, fed as llama.cpp's session sees the vocabulary."""
     from core.decoders import SentencePieceDecoder
-    from core.models.bpe.sentencepiece import SentencePieceBPE
+    from core.models.factory import sentencepiece_model_class
     from core.normalizers_sentencepiece import SentencePieceNormalizer
     from core.sentencepiece_pieces import Piece, byte_piece
     from core.tokenizer import Tokenizer
@@ -605,7 +613,7 @@ def _llama(vocab: _Vocab, settings: dict, source: str):
     model_types = [NORMAL if t in (USER_DEFINED, UNUSED) else t for t in types]
     pieces = [Piece(t, s, k) for t, s, k in zip(vocab.tokens, vocab.scores, model_types)]
     has_bytes = any(byte_piece(b) in vocab.ids for b in range(256))
-    model = SentencePieceBPE(pieces, byte_fallback=has_bytes)
+    model = sentencepiece_model_class("bpe")(pieces, byte_fallback=has_bytes)
     normalizer = SentencePieceNormalizer(
         b"",
         add_dummy_prefix=settings["add_space_prefix"],
@@ -623,7 +631,7 @@ def _gpt2(vocab: _Vocab, settings: dict, source: str):
     """``gpt2``: byte-level BPE by merge rank after the named pre-tokenizer's regexes."""
     from core import decoders
     from core.errors import ConfigError
-    from core.models.bpe.model import BPE
+    from core.models.factory import model_class
     from core.pre_tokenizers import ByteLevel, Sequence, Split
     from core.tokenizer import Tokenizer
 
@@ -638,7 +646,7 @@ def _gpt2(vocab: _Vocab, settings: dict, source: str):
         pairs.append((m[:cut], m[cut + 1 :]))
     row = PRE_NAMES[settings["pre"]]
     try:
-        model = BPE(vocab.ids, pairs, ignore_merges=row in _IGNORE_MERGES).prepared()
+        model = model_class("BPE")(vocab.ids, pairs, ignore_merges=row in _IGNORE_MERGES).prepared()
     except ConfigError as e:
         raise FormatError(f"{source}: {e}") from None
     splits = [Split({"Regex": r}, "Isolated") for r in PRE_TOKENIZERS[row]]
@@ -655,7 +663,7 @@ def _bert(vocab: _Vocab, settings: dict, source: str):
     """``bert``: WordPiece over the GGUF vocabulary, where a word's first piece starts with ``▁``."""
     from core import decoders
     from core.errors import ConfigError
-    from core.models.wordpiece.model import WordPiece
+    from core.models.factory import model_class
     from core.normalizers import BertNormalizer
     from core.pre_tokenizers import BertPreTokenizer, Metaspace, Sequence
     from core.tokenizer import Tokenizer
@@ -666,7 +674,7 @@ def _bert(vocab: _Vocab, settings: dict, source: str):
     try:
         # subtle: the converter wrote "▁" + word for word starts and dropped "##"; with no
         # continuing prefix, the first match of "▁word" is a word start and the rest are suffixes
-        model = WordPiece(
+        model = model_class("WordPiece")(
             vocab.ids, vocab.tokens[unk], continuing_subword_prefix="", max_input_chars_per_word=2**31
         )
     except ConfigError as e:
@@ -691,13 +699,13 @@ def _t5(vocab: _Vocab, settings: dict, source: str):
     """``t5``: the best Unigram path of each normalized section (no pre-tokenizer)."""
     from core.decoders import SentencePieceDecoder
     from core.errors import ConfigError
-    from core.models.unigram.model import Unigram
+    from core.models.factory import model_class
     from core.normalizers_sentencepiece import SentencePieceNormalizer
     from core.tokenizer import Tokenizer
 
     unk = settings["ids"]["unk"]
     try:
-        model = Unigram(list(zip(vocab.tokens, vocab.scores)), unk_id=unk)
+        model = model_class("Unigram")(list(zip(vocab.tokens, vocab.scores)), unk_id=unk)
     except ConfigError as e:
         raise FormatError(f"{source}: {e}") from None
     charsmap = settings["charsmap"]

@@ -18,7 +18,7 @@ Steps of loading:
    ``core.normalizers``, ``core.pre_tokenizers`` and ``core.decoders``; a
    component type we do not implement is an error naming it, because it would
    change the encoding;
-4. build the model through :data:`MODEL_TYPES` (``from_dict``);
+4. build the model its ``"type"`` names (``core.models.factory``, then ``from_dict``);
 5. keep the post-processor verbatim (``tok.post_processor``): ByteLevel, Template,
    Bert, Roberta and Sequence ones are applied (their special tokens only with
    ``encode(text, add_special_tokens=True)``); truncation and padding are kept but
@@ -34,7 +34,6 @@ Leaves out: ``"version"`` other than ``1.0`` is read as is.
 
 from __future__ import annotations
 
-import importlib
 import json
 import math
 import os
@@ -47,18 +46,10 @@ from core.encoding import Encoding
 from core.errors import ConfigError, FormatError
 from core.formats.json_text import dumps_indented
 from core.limits import MAX_COMPONENT_DEPTH, check_json_depth, check_token_id, loads_json
+from core.models import factory
 from core.normalizers import normalizer_from_dict
 from core.pre_tokenizers import NoSplit, pre_tokenizer_from_dict
 from core.tokenizer import AddedToken, Tokenizer, post_process, unsupported_post_processor
-
-# tokenizer.json model "type" -> "module:Class" (imported lazily: models are optional plug-ins).
-MODEL_TYPES: dict[str, str] = {
-    "BPE": "core.models.bpe.model:BPE",
-    "WordPiece": "core.models.wordpiece.model:WordPiece",
-    "Unigram": "core.models.unigram.model:Unigram",
-    "WordLevel": "core.models.wordlevel.model:WordLevel",
-    "PickyBPE": "core.models.bpe.picky_model:PickyBPE",  # our own type (hf_compat has its stand-in)
-}
 
 _KNOWN_KEYS = (
     "version",
@@ -74,16 +65,14 @@ _KNOWN_KEYS = (
 
 
 def model_class(kind: str, source: str = "tokenizer.json"):
-    """The class registered for a model ``"type"``; a clear error if unknown or not installed."""
-    target = MODEL_TYPES.get(kind)
-    if target is None:
+    """The class of a model ``"type"`` (``core.models.factory``); a clear error if unknown or not installed."""
+    if kind not in factory.MODELS:
         raise FormatError(
             f"{source} uses model {kind!r}, which Subword Explorer does not implement "
-            f"(supported: {', '.join(MODEL_TYPES)})"
+            f"(supported: {', '.join(factory.MODELS)})"
         )
-    module, name = target.split(":")
     try:
-        return getattr(importlib.import_module(module), name)
+        return factory.model_class(kind)
     except (ImportError, AttributeError) as e:  # pragma: no cover - only while a model is missing
         raise FormatError(f"{source} uses model {kind!r}, which is not available in this build ({e})") from e
 
@@ -186,7 +175,7 @@ def tokenizer_from_dict(d: dict, source: str | None = None) -> Tokenizer:
         raise FormatError(f'{src} is not a tokenizer.json: it has no "model" with a "type"')
     kind = model_d.get("type") or _guess_model_type(model_d)
     model_d = dict(model_d, type=kind)
-    if kind not in MODEL_TYPES:
+    if kind not in factory.MODELS:
         model_class(kind, src)  # raises the "does not implement" error
     _check_model(model_d, src)
     added = _added_tokens(d.get("added_tokens") or [], src)

@@ -16,7 +16,7 @@ The folder holds:
   (one :class:`~core.events.UnigramRound` per line). A project without them (older
   ones, or one saved from an opened file) reads as an empty log;
 - for a tokenizer opened from a SentencePiece ``.model``, a tiktoken rank file,
-  a ``tekken.json`` or CLIP's merges, a copy of that file (``source.model`` /
+  a ``tekken.json``, CLIP's merges or subword-nmt codes, a copy of that file (``source.model`` /
   ``source.tiktoken`` / ``source-<name>``): a ``tokenizer.json`` can only
   approximate those, so loading prefers the copy.
 
@@ -245,7 +245,7 @@ def _save_source(tok, folder: Path) -> dict | None:
 
         write_ranks(ranks_of(tok), folder / "source.tiktoken")
         return {"format": "tiktoken", "file": "source.tiktoken", "pattern": extra["tiktoken"]["pattern"]}
-    if "source_file" in extra:  # any other format tokenizer.json only approximates (tekken, clip)
+    if "source_file" in extra:  # any other format tokenizer.json only approximates (tekken, clip, codes)
         source = extra["source_file"]
         name = f"source-{source['name']}"
         write_atomic(folder / name, source["data"])
@@ -279,7 +279,7 @@ def load_project(folder: str | os.PathLike):
             from core.formats.tiktoken_ranks import rank_file_tokenizer
 
             return rank_file_tokenizer(path, source.get("pattern") or "cl100k_base")[0], record
-        if source.get("format") in ("tekken", "clip"):
+        if source.get("format") in ("tekken", "clip", "subword-nmt"):
             from core.formats.registry import format_named
 
             return format_named(source["format"]).load_module().open_file(path).tokenizer, record

@@ -59,9 +59,7 @@ from core.formats.protobuf import (
     read_fields,
 )
 from core.formats.protobuf import field as pb_field
-from core.models.bpe.sentencepiece import SentencePieceBPE
-from core.models.unigram.sentencepiece import SentencePieceUnigram
-from core.models.wordlevel.sentencepiece import SentencePieceChar, SentencePieceWord
+from core.models.factory import SENTENCEPIECE_MODELS, sentencepiece_model_class
 from core.normalizers_sentencepiece import SentencePieceNormalizer
 from core.sentencepiece_pieces import (
     BYTE,
@@ -202,10 +200,10 @@ def parse_model_proto(data: bytes, name: str = "<bytes>") -> ModelProto:
         seen[p.piece] = i
     if sum(p.type == UNKNOWN for p in pieces) != 1:
         raise FormatError(f"{name}: a SentencePiece model needs exactly one unknown piece")
-    if trainer.model_type not in ("unigram", "bpe", "char", "word"):
+    if trainer.model_type not in SENTENCEPIECE_MODELS:
         raise FormatError(
             f"{name}: SentencePiece model type {trainer.model_type!r} is not supported "
-            "(unigram, bpe, char, word)"
+            f"({', '.join(SENTENCEPIECE_MODELS)})"
         )
     return ModelProto(pieces, trainer, normalizer)
 
@@ -221,9 +219,7 @@ def tokenizer_from_proto(proto: ModelProto):
     from core.tokenizer import Tokenizer
 
     t, ns = proto.trainer_spec, proto.normalizer_spec
-    cls = {"bpe": SentencePieceBPE, "char": SentencePieceChar, "word": SentencePieceWord}.get(
-        t.model_type, SentencePieceUnigram
-    )
+    cls = sentencepiece_model_class(t.model_type if t.model_type in SENTENCEPIECE_MODELS else "unigram")
     model = cls(proto.pieces, byte_fallback=t.byte_fallback)
     normalizer = SentencePieceNormalizer(
         ns.precompiled_charsmap,

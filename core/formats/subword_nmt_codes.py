@@ -237,6 +237,9 @@ def open_file(path: Path, pattern: str | None = None):
     tok = Tokenizer(
         model, pre_tokenizer=WhitespaceSplit(), decoder=decoders.BPEDecoder("</w>") if suffix else None
     )
+    # subtle: tokenizer.json cannot say that an unknown character keeps its text (CodesBPE); a
+    # project (and the explorer's kept run) keeps the codes themselves beside it
+    tok.extra["source_file"] = {"format": "subword-nmt", "name": path.name, "data": path.read_bytes()}
     warnings = [
         f"{path.name}: subword-nmt codes carry no vocabulary ids; ids follow the order units appear in the "
         "codes; a character the codes never mention is kept as it is, as subword-nmt keeps it, with "

@@ -864,12 +864,22 @@ class SegmentationPanel(QWidget):
         cs, ce = cluster_at(text, start)[0], cluster_at(text, end - 1)[1]
         if cs >= start and ce <= end:
             return False
-        # the whole words the cluster touches: pre-tokenizing that text gives the same pieces
-        while first > 0 and offsets[first - 1][1] > cs:
-            first -= 1
-        while last + 1 < len(offsets) and offsets[last + 1][0] < ce:
-            last += 1
-        lo, hi = min(cs, offsets[first][0]), max(ce, offsets[last][1])
+        # the whole words the cluster touches, and the whole clusters those words touch, until
+        # neither grows: pre-tokenizing that text gives the same pieces. subtle: one word may
+        # join two clusters (💻👨 in 👩🏽‍💻👨‍👩‍👧), and the view then speaks of both
+        words = ln.encoding.word_ids
+        while True:
+            while first > 0 and (offsets[first - 1][1] > cs or words[first - 1] == words[first] is not None):
+                first -= 1
+            while last + 1 < len(offsets) and (
+                offsets[last + 1][0] < ce or words[last + 1] == words[last] is not None
+            ):
+                last += 1
+            lo, hi = min(cs, offsets[first][0]), max(ce, offsets[last][1])
+            grown = min(cs, cluster_at(text, lo)[0]), max(ce, cluster_at(text, hi - 1)[1])
+            if grown == (cs, ce):
+                break
+            cs, ce = grown
         pieces = [p.normalized for p in _pieces(self.cache.tokenizer, text[lo:hi])]
         if len(pieces) < 2:
             return False

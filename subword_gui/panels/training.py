@@ -48,6 +48,7 @@ from PySide6.QtWidgets import (
 )
 
 from core.errors import ConfigError
+from core.models.factory import TRAINERS
 from core.normalizers import NORMALIZER_NAMES
 from core.options import (
     DEFAULT_PRE_TOKENIZER,
@@ -59,7 +60,6 @@ from core.options import (
 )
 from core.pre_tokenizers import PRE_TOKENIZER_NAMES, pre_tokenizer_from_name
 from core.step_preview import step_preview
-from core.training import TRAINERS
 from subword_gui.background import jobs
 from subword_gui.background.analysers import POLL_MS, loading_analysers
 from subword_gui.background.workers import Job, next_turn

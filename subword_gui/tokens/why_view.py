@@ -24,6 +24,7 @@ import html
 import math
 import random
 
+import regex
 from PySide6.QtCore import QCoreApplication, QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen, QTextDocument, QTextTable
 from PySide6.QtWidgets import (
@@ -601,10 +602,18 @@ class WhyView(QWidget):
         self.title.setText(
             self.tr("Why {0} was cut into {1} pieces").format(render_html(cluster, style), len(pieces))
         )
-        intro = self.tr(
-            "{0} is one character to a reader (a grapheme cluster), but the pre-tokenizer split it into "
-            "{1} pieces before the model saw it; each piece is tokenized on its own:"
-        ).format(render_html(cluster, style), len(pieces))
+        # the words the cursor's cluster touches may hold more clusters: 👩🏽‍💻👨‍👩‍👧 is two
+        characters = len(regex.findall(r"\X", cluster))
+        if characters == 1:
+            intro = self.tr(
+                "{0} is one character to a reader (a grapheme cluster), but the pre-tokenizer split it "
+                "into {1} pieces before the model saw it; each piece is tokenized on its own:"
+            ).format(render_html(cluster, style), len(pieces))
+        else:
+            intro = self.tr(
+                "{0} is {2} characters to a reader (grapheme clusters), but the pre-tokenizer split "
+                "them into {1} pieces before the model saw them; each piece is tokenized on its own:"
+            ).format(render_html(cluster, style), len(pieces), characters)
         parts = [f"<p style='color:{muted}'>{intro}</p>"]
         self._plain = []
         for piece in pieces:

@@ -2325,5 +2325,9 @@
         <source>{0} is one character to a reader (a grapheme cluster), but the pre-tokenizer split it into {1} pieces before the model saw it; each piece is tokenized on its own:</source>
         <translation>{0}은(는) 읽는 사람에게 한 글자(자소 클러스터)이지만, 모델이 보기 전에 사전 토큰화기가 {1}개 조각으로 나눴습니다. 각 조각은 따로 토큰화됩니다:</translation>
     </message>
+    <message>
+        <source>{0} is {2} characters to a reader (grapheme clusters), but the pre-tokenizer split them into {1} pieces before the model saw them; each piece is tokenized on its own:</source>
+        <translation>{0}은(는) 읽는 사람에게 {2}글자(자소 클러스터)이지만, 모델이 보기 전에 사전 토큰화기가 {1}개 조각으로 나눴습니다. 각 조각은 따로 토큰화됩니다:</translation>
+    </message>
 </context>
 </TS>

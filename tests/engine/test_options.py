@@ -3,8 +3,9 @@
 import pytest
 
 from core.errors import ConfigError
+from core.models.factory import TRAINERS
 from core.options import ALGORITHMS, DEFAULT_PRE_TOKENIZER, DEFAULT_SPECIAL_TOKENS, TrainOptions
-from core.training import TRAINERS, trainer_for
+from core.training import trainer_for
 
 
 def test_every_algorithm_has_a_trainer_and_its_defaults():

@@ -48,7 +48,10 @@ def _alive(pid: int) -> bool:
     return stat is not None and stat[0] not in ("Z", "X")  # a zombie has ended: it only waits to be reaped
 
 
-def _kill_parent_and_watch(program: str, workers: int = 2, start_s: float = 60.0) -> None:
+def _kill_parent_and_watch(
+    program: str, workers: int = 2, start_s: float = 60.0, busy: Path | None = None
+) -> None:
+    """``busy``: a folder where each worker leaves a file once at work; killed only then."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), QT_QPA_PLATFORM="offscreen")
     parent = subprocess.Popen([sys.executable, "-c", program], env=env, cwd=ROOT)
     try:
@@ -56,7 +59,8 @@ def _kill_parent_and_watch(program: str, workers: int = 2, start_s: float = 60.0
         children: list[int] = []
         while time.monotonic() < deadline:
             children = [pid for pid in _children(parent.pid) if _alive(pid)]
-            if len(children) >= workers or parent.poll() is not None:
+            at_work = busy is None or len(os.listdir(busy)) >= workers
+            if (len(children) >= workers and at_work) or parent.poll() is not None:
                 break
             time.sleep(0.05)
         assert parent.poll() is None, "the parent ended before its workers started"
@@ -119,4 +123,26 @@ def test_morpheme_analysers_end_with_their_parent():
         "from core.morphemes import _Apart\n"
         "analysers = [_Apart('ko'), _Apart('ja')]\n"
         "time.sleep(600)\n"
+    )
+
+
+def test_dask_local_cluster_workers_end_with_their_parent(tmp_path):
+    """A local Dask cluster's workers, busy in C code that holds the interpreter lock (as a
+    long regex or analyser call does): before, Dask's own watch thread never ran and they
+    lived on after a ``kill -9`` of the process that started them."""
+    pytest.importorskip("distributed")
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("the cat sat\n" * 50, encoding="utf-8")
+    busy = tmp_path / "busy"
+    busy.mkdir()
+    _kill_parent_and_watch(
+        "import os\n"
+        "import core.cluster_count as cc\n"
+        "def count_range(*args):\n"
+        f"    open(os.path.join({str(busy)!r}, str(os.getpid())), 'w').close()\n"
+        "    sum(range(10**13))  # a C loop holding the interpreter lock\n"
+        "cc.count_range = count_range\n"
+        f"for _ in cc.count_words_on_cluster([{str(corpus)!r}], None, range_bytes=100): pass\n",
+        start_s=120.0,
+        busy=busy,
     )

@@ -245,23 +245,20 @@ def test_components_round_trip_through_dicts():
 def test_whole_tokenizer_dict_round_trips():
     ours, _ = _pair(normalizer=NORMALIZERS["Sequence"], pre_tokenizer=PRE_TOKENIZERS["Sequence"], added=ADDED)
     d = tokenizer_to_dict(ours)
-    import core.formats.hf_json as hf
-
-    hf.MODEL_TYPES_BACKUP = None
     again = tokenizer_to_dict(_rebuild(d))
     assert again == d
 
 
 def _rebuild(d):
-    import core.formats.hf_json as hf
+    from core.models import factory
 
-    saved = dict(hf.MODEL_TYPES)
-    hf.MODEL_TYPES["BPE"] = f"{__name__}:_CharModelFactory"
+    saved = dict(factory.MODELS)
+    factory.MODELS["BPE"] = f"{__name__}:_CharModelFactory"
     try:
         return tokenizer_from_dict(d)
     finally:
-        hf.MODEL_TYPES.clear()
-        hf.MODEL_TYPES.update(saved)
+        factory.MODELS.clear()
+        factory.MODELS.update(saved)
 
 
 class _CharModelFactory:

@@ -29,7 +29,7 @@ def _rows(section: str) -> dict[str, str]:
 
 def _ours(kind: str) -> set[str]:
     from core.decoders import DECODER_TYPES
-    from core.formats.hf_json import MODEL_TYPES
+    from core.models.factory import MODELS
     from core.normalizers import LAZY_NORMALIZER_TYPES, NORMALIZER_TYPES
     from core.pre_tokenizers import PRE_TOKENIZER_TYPES
     from core.tokenizer import POST_PROCESSOR_TYPES
@@ -37,7 +37,7 @@ def _ours(kind: str) -> set[str]:
     return {
         "normalizers": set(NORMALIZER_TYPES) | set(LAZY_NORMALIZER_TYPES) | {"Sequence"},
         "pre_tokenizers": set(PRE_TOKENIZER_TYPES) | {"Sequence"},
-        "models": set(MODEL_TYPES),
+        "models": set(MODELS),
         "decoders": set(DECODER_TYPES) | {"Sequence"},
         "processors": set(POST_PROCESSOR_TYPES),
     }[kind]

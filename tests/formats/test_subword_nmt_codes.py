@@ -105,3 +105,22 @@ def test_unsavable_codes_change_nothing(tmp_path, merges):
         save_codes(path, merges)
     assert path.read_text(encoding="utf-8") == "#version: 0.2\nold one\n"
     assert [p.name for p in tmp_path.iterdir()] == ["codes.bpe"]
+
+
+def test_opened_codes_saved_as_a_project_keep_their_unknown_characters(tmp_path):
+    """tokenizer.json cannot say that a character the codes never mention keeps its text: a
+    project (what the explorer keeps for a relaunch) keeps the codes beside it, and reads them
+    back (a relaunch showed '<unk>' for the comma and the emoji)."""
+    from core.formats.detect import open_tokenizer
+    from core.formats.project import load_project, save_project
+
+    path = tmp_path / "bpe.codes"
+    save_codes(path, MERGES)
+    opened = open_tokenizer(path).tokenizer
+    text = "hug, 먹고 👩🏽‍💻"
+    assert "<unk>" not in opened.encode(text).tokens
+    folder = save_project(opened, tmp_path / "proj")
+    assert (folder / "source-bpe.codes").read_bytes() == path.read_bytes()
+    again, _record = load_project(folder)
+    assert again.encode(text).tokens == opened.encode(text).tokens
+    assert again.encode(text).ids == opened.encode(text).ids

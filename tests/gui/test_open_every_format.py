@@ -156,3 +156,70 @@ def test_a_file_opened_after_another_model_is_what_the_segmentation_shows(
     assert tokens == [e.tokens for e in expected]
     assert ids == [e.ids for e in expected]
     assert captions == [str(i) for e in expected for i in e.ids]
+
+
+@pytest.mark.parametrize("fmt", [f.name for f in registry.FORMATS])
+def test_a_file_picked_in_compare_after_another_model_is_what_its_column_shows(
+    qtbot, window, monkeypatch, tmp_path, fmt
+):
+    """The same through Compare's own file picker: the column's source menu › "A tokenizer file…"."""
+    path = BUILDERS[fmt](tmp_path)
+    expected = [open_tokenizer(path).tokenizer.encode(line) for line in MIXED.split("\n")]
+
+    before = _trained("bpe", 120)  # another model, shown first (and in every column)
+    window.state.set_full_tokenizer(before)
+    window.segmentation_panel.set_text(MIXED)
+    window.finish_startup()
+    window.raise_panel("compare")
+    compare = window.compare_panel
+    qtbot.waitUntil(lambda: compare.text() == MIXED, timeout=5000)
+    column = compare.columns[1]
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    column.source.setCurrentIndex(column.source.findData("file"))  # as the user picks it
+    assert column.source_key() == "file"
+    assert path.name in column.title.text()
+    compare.compare()
+    assert [ln.encoding.tokens for ln in column.result.lines] == [e.tokens for e in expected]
+    assert [ln.encoding.ids for ln in column.result.lines] == [e.ids for e in expected]
+    # the first column still shows the model shown before
+    assert [ln.encoding.tokens for ln in compare.columns[0].result.lines] == [
+        before.encode(line).tokens for line in MIXED.split("\n")
+    ]
+
+
+@pytest.mark.parametrize("fmt", [f.name for f in registry.FORMATS])
+def test_a_file_opened_after_another_model_is_what_a_relaunch_shows(
+    qtbot, window, settings, monkeypatch, tmp_path, fmt
+):
+    """The same after quitting: a new window on the same settings and data folder restores the
+    opened file, and its Segmentation panel shows the engine's encoding of it."""
+    from subword_gui.main_window import MainWindow
+
+    path = BUILDERS[fmt](tmp_path)
+    expected = [open_tokenizer(path).tokenizer.encode(line) for line in MIXED.split("\n")]
+    window.state.set_full_tokenizer(_trained("bpe", 120))  # another model, shown first
+    window.segmentation_panel.set_text(MIXED)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    window.open_tokenizer_action.trigger()
+    assert window.messages == []
+    window.close()  # writes the settings and the shown tokenizer for the next launch
+
+    again = MainWindow(settings=settings, open_sample=False)
+    again.messages = []
+    again._show_message_box = lambda title, message: again.messages.append((title, message))
+    qtbot.addWidget(again)
+    again.show()
+    try:
+        with qtbot.waitSignal(again.run_restored, timeout=20_000):
+            again.restore_last_run()
+        assert again.messages == []
+        panel = again.segmentation_panel
+        assert panel.text() == MIXED
+        qtbot.waitUntil(lambda: not panel.busy(), timeout=10_000)
+        tokens, ids, captions = _shown(panel)
+        assert tokens == [e.tokens for e in expected]
+        assert ids == [e.ids for e in expected]
+        assert captions == [str(i) for e in expected for i in e.ids]
+    finally:
+        again.training_panel.shutdown()

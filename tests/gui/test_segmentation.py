@@ -941,3 +941,22 @@ def test_why_view_explains_every_piece_of_a_cluster_the_pre_tokenizer_cut(qtbot,
     cursor.setPosition(1)
     panel.editor.setTextCursor(cursor)
     qtbot.waitUntil(lambda: panel.why.piece == "hug", timeout=2000)
+
+
+def test_why_view_counts_the_characters_of_two_cut_clusters_as_two(qtbot, panel, hug_bpe):
+    """👩🏽‍💻👨‍👩‍👧 is two characters to a reader (two extended grapheme clusters): the pre-tokenizer
+    cuts one word across both, and the view called the pair one grapheme (issue 29)."""
+    coder, family = "👩🏽\u200d💻", "👨\u200d👩\u200d👧"
+    panel.state.set_tokenizer(hug_bpe)
+    panel.set_text("hug " + coder + family)
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(4)  # before the first emoji
+    panel.editor.setTextCursor(cursor)
+    qtbot.waitUntil(lambda: isinstance(panel.why.piece, tuple), timeout=2000)
+    said = panel.why.steps.toPlainText()
+    assert "one character" not in said
+    assert "2 characters to a reader" in said
+    # every piece of both, each word whole: 💻👨 is one pre-token, not cut at the cluster's end
+    assert "7 pieces" in panel.why.title.text()
+    pieces = [line for line in panel.why.steps_text().split(" | ") if line.startswith("piece ")]
+    assert len(pieces) == 7 and pieces[2].startswith("piece 💻👨")

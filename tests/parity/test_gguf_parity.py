@@ -43,6 +43,7 @@ LINES = [
     "emoji 😀👍🏽 family 👨‍👩‍👧 ok ✔",
     "def f(x):\n    return x ** 2  # squares\n\tprint(f(12))",
     "digits 1234567890 3.14159 007 ١٢٣",
+    "symbols ~/path ~~x $HOME+1 <=> a^b `c` |d| €5 ©2024 ✔️",
     "long    whitespace\t\t\truns          here   \n\n\n  end  ",
     "<|im_start|>user\nhi there<|im_end|>\n<think>hmm</think> <|endoftext|>",
     "",
@@ -88,6 +89,16 @@ HF_PRE = {
         False,
     ),
     "superbpe": ([r"\p{N}+", r"(?=(\d{3})+(?!\d))"], False),
+    # DeepSeek-V3's tokenizer.json splits (llama.cpp's rows for it are the same strings)
+    "deepseek-v3": (
+        [
+            r"\p{N}{1,3}",
+            "[一-龥぀-ゟ゠-ヿ]+",
+            r"[!\"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+"
+            r"| ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
+        ],
+        False,
+    ),
 }
 
 
