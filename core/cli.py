@@ -910,7 +910,15 @@ def _add_convert_options(p: argparse.ArgumentParser) -> None:
     folders = " and ".join(f.name for f in FORMATS if f.saves_folder)
     p.add_argument("input", type=Path, help="any supported tokenizer file or folder")
     p.add_argument("output", type=Path, help=f"where to write (a folder for {folders})")
-    p.add_argument("--to", required=True, choices=SAVE_FORMATS, help="the target format")
+    # subtle: every format name is accepted here, so that one we only read (gguf...) is refused
+    # by the format table in a line that says so, not by argparse's "invalid choice"
+    p.add_argument(
+        "--to",
+        required=True,
+        choices=LOAD_FORMATS,
+        metavar="{" + ",".join(SAVE_FORMATS) + "}",
+        help="the target format",
+    )
     p.add_argument(
         "--from",
         dest="source_format",

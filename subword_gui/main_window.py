@@ -915,8 +915,9 @@ class MainWindow(QMainWindow):
                 self.tr("Training options are yours again (the example had set its own)"), 8000
             )
 
-    def open_tokenizer(self, path: str, pattern: str | None = None) -> None:
-        """Open a tokenizer file; ``pattern`` is a rank file's split pattern (else guessed)."""
+    def open_tokenizer(self, path: str, pattern: str | None = None, lowercase: bool | None = None) -> None:
+        """Open a tokenizer file; ``pattern`` is a rank file's split pattern, ``lowercase`` a BERT
+        vocab.txt's casing (else guessed; the report dialog offers the others)."""
         try:
             from core.formats.detect import open_tokenizer
         except ImportError:
@@ -926,7 +927,7 @@ class MainWindow(QMainWindow):
             )
             return
         try:
-            loaded = open_tokenizer(path, pattern=pattern)
+            loaded = open_tokenizer(path, pattern=pattern, lowercase=lowercase)
         except (SubwordError, OSError, ValueError) as exc:
             self.report_error(self.tr("Cannot open tokenizer"), about_file(path, exc))
             return
@@ -947,22 +948,37 @@ class MainWindow(QMainWindow):
                 items,
                 patterns,
                 chosen,
-                reopen=lambda name, p=str(path): self.open_tokenizer(p, pattern=name),
+                reopen=self._reopen_choice(str(path), fmt),
+                choice_label=self.tr("Casing:") if fmt == "bert" else None,
             )
         self.statusBar().showMessage(note, 10000)
 
+    def _reopen_choice(self, path: str, fmt: str):
+        """What choosing in the report dialog does: reopen ``path`` with that casing (a BERT
+        vocab.txt) or split pattern (a rank file)."""
+        if fmt == "bert":
+            return lambda name: self.open_tokenizer(path, lowercase=name == "lowercase")
+        return lambda name: self.open_tokenizer(path, pattern=name)
+
     def _show_report(
-        self, title: str, heading: str, items: list[str], patterns=None, chosen=None, reopen=None
+        self,
+        title: str,
+        heading: str,
+        items: list[str],
+        patterns=None,
+        chosen=None,
+        reopen=None,
+        choice_label: str | None = None,
     ):
         """The report dialog (one, reused, not modal) with ``items`` read whole; ``reopen(name)``
-        runs when a split pattern is chosen in it."""
+        runs when a split pattern (or casing: ``choice_label``) is chosen in it."""
         from subword_gui.report import ReportDialog
 
         if self.report_dialog is None:
             self.report_dialog = ReportDialog(self)
             self.report_dialog.pattern_chosen.connect(lambda name: self._reopen_with(name))
         self._reopen_with_pattern = reopen
-        self.report_dialog.show_report(title, heading, items, patterns, chosen)
+        self.report_dialog.show_report(title, heading, items, patterns, chosen, choice_label)
 
     def _reopen_with(self, name: str) -> None:
         if self._reopen_with_pattern is not None:

@@ -9,7 +9,8 @@ The status bar has room for one line, elided in the middle: a loss report there 
 be read. The dialog lists each item as a paragraph, wrapped, selectable, and stays open
 beside the window (not modal). For a tiktoken rank file, which does not store its split
 pattern, it offers the explorer's own way to choose one: a combo of the known patterns;
-``pattern_chosen`` fires with the name picked.
+``pattern_chosen`` fires with the name picked. For a bare BERT vocab.txt, which does not say
+whether it lowercases, the same combo offers the two casings (``lowercase``, ``cased``).
 """
 
 from __future__ import annotations
@@ -72,10 +73,12 @@ class ReportDialog(QDialog):
         items: list[str],
         patterns: list[tuple[str, str]] | None = None,
         chosen: str | None = None,
+        choice_label: str | None = None,
     ) -> None:
         """Show ``items`` (each a paragraph) under ``heading``; ``patterns`` = ``[(name, label)]``
-        offers a choice of split pattern, ``chosen`` selected."""
+        offers a choice (of split pattern, unless ``choice_label`` names another), ``chosen`` selected."""
         self.setWindowTitle(title)
+        self.pattern_label.setText(choice_label or self.tr("Split pattern:"))
         self.heading.setText(heading)
         self._items = list(items)
         self.body.setHtml("".join(f"<p>{html.escape(item)}</p>" for item in items))
@@ -116,6 +119,22 @@ _RANK_FILE_GUESS = re.compile(
 )
 
 
+# The engine's BERT vocab.txt warning speaks to the command line ("choose with --lowercase or
+# --cased"); the explorer says which casing it chose and offers the other (core.formats.bert_vocab).
+_BERT_CASING_GUESS = re.compile(
+    r"(?P<name>[^\n;]+?) holds no normalizer settings: assumed BERT's, with lowercase=(?P<lowercase>\w+) "
+    r"\((?P<why>[^\n]*); choose with --lowercase or --cased\) and strip_accents=(?P<strip>\w+) \([^\n]*\)"
+)
+
+
+def casings() -> list[tuple[str, str]]:
+    """``(name, label)`` of the two ways to read a bare BERT vocab.txt."""
+    return [
+        ("lowercase", QCoreApplication.translate("ReportDialog", "lowercase (an uncased vocabulary)")),
+        ("cased", QCoreApplication.translate("ReportDialog", "cased (capitals kept)")),
+    ]
+
+
 def split_patterns() -> list[tuple[str, str]]:
     """``(name, label)`` of tiktoken's split patterns, one per distinct regex.
 
@@ -142,7 +161,8 @@ def opening_notes(
     loaded, pattern: str | None = None
 ) -> tuple[list[str], list[tuple[str, str]] | None, str | None]:
     """What to tell about a file just opened: ``(items, patterns, chosen)``; ``patterns`` is the
-    choice of split pattern of a rank file (None for other formats), ``chosen`` the one used.
+    choice of split pattern of a rank file, or of casing of a BERT vocab.txt (see :func:`casings`;
+    None for other formats), ``chosen`` the one used.
     Items are the engine's warnings in the interface's language; a rank file's guess of its
     pattern is said with the explorer's own way to choose another (``pattern``: the one the
     user chose, which the engine then does not guess)."""
@@ -163,9 +183,31 @@ def opening_notes(
                     "Choose another below; the text is encoded again.",
                 ).format(Path(loaded.path).name, pattern)
             )
+    if getattr(loaded, "format", "") == "bert":
+        patterns = casings()
+        norm = getattr(loaded.tokenizer, "normalizer", None)
+        chosen = "lowercase" if getattr(norm, "lowercase", True) else "cased"
     for warning in getattr(loaded, "warnings", []) or []:
         found = _RANK_FILE_GUESS.fullmatch(warning)
-        if found is not None:
+        casing = _BERT_CASING_GUESS.fullmatch(warning)
+        if casing is not None:
+            fields = casing.groupdict()
+            if fields["why"].startswith("as asked"):
+                text = QCoreApplication.translate(
+                    "ReportDialog",
+                    "{name} holds no normalizer settings: BERT's is applied with lowercase={lowercase}, "
+                    "the casing you chose, and strip_accents={strip}. Choose the other casing below; "
+                    "the text is encoded again.",
+                )
+            else:
+                text = QCoreApplication.translate(
+                    "ReportDialog",
+                    "{name} holds no normalizer settings: BERT's is applied with lowercase={lowercase}, "
+                    "as guessed ({why}), and strip_accents={strip}. Choose the other casing below if "
+                    "the guess is wrong; the text is encoded again.",
+                )
+            items.append(text.format(**fields))
+        elif found is not None:
             items.append(
                 QCoreApplication.translate(
                     "ReportDialog",

@@ -95,8 +95,11 @@ def file_in(path: Path, name: str) -> Path:
 # -- what a save loses ---------------------------------------------------------------------------
 
 
-def pipeline_losses(tok, target: str, keeps_pre_tokenizer: str | None = None) -> list[str]:
-    """The parts of ``tok``'s pipeline a file that stores only a model cannot carry."""
+def pipeline_losses(
+    tok, target: str, keeps_pre_tokenizer: str | None = None, implied_specials: tuple[str, ...] = ()
+) -> list[str]:
+    """The parts of ``tok``'s pipeline a file that stores only a model cannot carry
+    (``implied_specials``: special tokens the format's readers mark without being told)."""
     from core.pre_tokenizers import NoSplit
 
     losses = []
@@ -111,10 +114,11 @@ def pipeline_losses(tok, target: str, keeps_pre_tokenizer: str | None = None) ->
         losses.append(
             f"{target} implies the {keeps_pre_tokenizer} pre-tokenizer, which this tokenizer does not use"
         )
-    if tok.added_tokens:
-        names = ", ".join(t.content for t in sorted(tok.added_tokens, key=lambda t: t.id)[:5])
+    unmarked = [t for t in sorted(tok.added_tokens, key=lambda t: t.id) if t.content not in implied_specials]
+    if unmarked:
+        names = ", ".join(t.content for t in unmarked[:5])
         losses.append(
-            f"{target}: added/special tokens are not marked ({names}{', ...' if len(tok.added_tokens) > 5 else ''})"
+            f"{target}: added/special tokens are not marked ({names}{', ...' if len(unmarked) > 5 else ''})"
         )
     if tok.post_processor is not None:
         losses.append(f"{target}: no post-processor is stored")

@@ -82,14 +82,27 @@ def load_gpt2(path, merges_path=None, **model_options) -> BPE:
         raise FormatError(f"{vocab_path} and {merges_path} do not fit together: {e}") from None
 
 
+# The special token GPT-2's readers know without being told: transformers' GPT2Tokenizer makes it
+# its bos, eos and unknown token by default, so text that spells it is that one token.
+GPT2_SPECIAL = "<|endoftext|>"
+
+
 def load_gpt2_tokenizer(path, merges_path=None):
-    """A whole tokenizer from GPT-2 files: byte-level pre-tokenizer and decoder around the model."""
+    """A whole tokenizer from GPT-2 files: byte-level pre-tokenizer and decoder around the model,
+    and :data:`GPT2_SPECIAL` a special token when the vocabulary has it."""
     from core import decoders
     from core.pre_tokenizers import ByteLevel
-    from core.tokenizer import Tokenizer
+    from core.tokenizer import AddedToken, Tokenizer
 
     model = load_gpt2(path, merges_path)
-    return Tokenizer(model, pre_tokenizer=ByteLevel(add_prefix_space=False), decoder=decoders.ByteLevel())
+    vocab = model.get_vocab()
+    added = [AddedToken(GPT2_SPECIAL, vocab[GPT2_SPECIAL], special=True)] if GPT2_SPECIAL in vocab else []
+    return Tokenizer(
+        model,
+        pre_tokenizer=ByteLevel(add_prefix_space=False),
+        decoder=decoders.ByteLevel(),
+        added_tokens=added,
+    )
 
 
 def read_vocab_json(path) -> dict[str, int]:
@@ -252,8 +265,12 @@ def save_file(tok, path: Path, record=None) -> list[str]:
         if created:  # bad input changes nothing: not even an empty folder is left
             shutil.rmtree(path, ignore_errors=True)
         raise
-    losses = pipeline_losses(tok, "vocab.json + merges.txt", keeps_pre_tokenizer="ByteLevel")
-    if not is_byte_level_vocab(vocab):
+    byte_level = is_byte_level_vocab(vocab)
+    implied = (GPT2_SPECIAL,) if byte_level else ()  # (the character-level reading marks none)
+    losses = pipeline_losses(
+        tok, "vocab.json + merges.txt", keeps_pre_tokenizer="ByteLevel", implied_specials=implied
+    )
+    if not byte_level:
         losses.append(
             "vocab.json + merges.txt are taken as GPT-2's byte-level files by readers such as "
             "transformers' GPT2Tokenizer, which would leave out every character not spelled in bytes; "

@@ -434,6 +434,11 @@ def proto_from_tokenizer(tok) -> tuple[ModelProto, list[str]]:
             "SentencePiece BPE joins any adjacent pair that forms a piece (highest score first), "
             "not only the listed merges: rare words may split differently"
         )
+        if not d.get("fuse_unk") and not d.get("byte_fallback"):
+            losses.append(
+                "SentencePiece makes one unknown piece of a run of characters its pieces cannot spell; "
+                "this BPE makes one per character (fuse_unk is off)"
+            )
     if unk_id is None:
         entries.append(("<unk>", 0.0))
         unk_id = len(entries) - 1

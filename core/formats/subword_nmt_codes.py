@@ -256,7 +256,13 @@ def save_file(tok, path: Path, record=None) -> list[str]:
     vocab, merges, d = bpe_parts(tok, "subword-nmt codes")
     save_codes(file_in(path, "codes"), merges)
     losses = ["subword-nmt codes carry no vocabulary ids (only the merges, in order)"]
-    losses += pipeline_losses(tok, "subword-nmt codes")
+    # apply_bpe cuts a line at spaces: a WhitespaceSplit tokenizer keeps its words (open_file)
+    losses += pipeline_losses(tok, "subword-nmt codes", keeps_pre_tokenizer="WhitespaceSplit")
+    if d.get("unk_token"):
+        losses.append(
+            "subword-nmt keeps a character its merges never build as it is, where this model gives "
+            f"{d['unk_token']!r} for a unit its vocabulary lacks"
+        )
     if d.get("end_of_word_suffix") != "</w>":
         losses.append(
             "subword-nmt applies codes with '</w>' on each word's last character; this model "

@@ -1247,6 +1247,10 @@
         <translation>언어</translation>
     </message>
     <message>
+        <source>Casing:</source>
+        <translation>대소문자:</translation>
+    </message>
+    <message>
         <source>1 thing not kept</source>
         <translation>담지 못한 것 1개</translation>
     </message>
@@ -1538,12 +1542,28 @@
         <translation>분할 패턴:</translation>
     </message>
     <message>
+        <source>lowercase (an uncased vocabulary)</source>
+        <translation>소문자로 (대소문자 구분 없는 어휘)</translation>
+    </message>
+    <message>
+        <source>cased (capitals kept)</source>
+        <translation>대소문자 구분 (대문자 유지)</translation>
+    </message>
+    <message>
         <source>{0} (also {1})</source>
         <translation>{0} ({1}도 같음)</translation>
     </message>
     <message>
         <source>{0} does not store its split pattern: {1} is the one you chose. Choose another below; the text is encoded again.</source>
         <translation>{0}에는 분할 패턴이 저장되어 있지 않습니다: 선택한 패턴은 {1}입니다. 아래에서 다른 패턴을 고르면 텍스트를 다시 인코딩합니다.</translation>
+    </message>
+    <message>
+        <source>{name} holds no normalizer settings: BERT&apos;s is applied with lowercase={lowercase}, the casing you chose, and strip_accents={strip}. Choose the other casing below; the text is encoded again.</source>
+        <translation>{name}에는 정규화 설정이 없습니다: BERT의 정규화를 선택한 대소문자 처리 lowercase={lowercase}, strip_accents={strip}(으)로 적용합니다. 아래에서 다른 방식을 고르면 텍스트를 다시 인코딩합니다.</translation>
+    </message>
+    <message>
+        <source>{name} holds no normalizer settings: BERT&apos;s is applied with lowercase={lowercase}, as guessed ({why}), and strip_accents={strip}. Choose the other casing below if the guess is wrong; the text is encoded again.</source>
+        <translation>{name}에는 정규화 설정이 없습니다: BERT의 정규화를 추측한 대로 lowercase={lowercase} ({why}), strip_accents={strip}(으)로 적용합니다. 추측이 틀렸다면 아래에서 다른 방식을 고르세요. 텍스트를 다시 인코딩합니다.</translation>
     </message>
     <message>
         <source>{name} does not store its split pattern: assumed {guess} ({why}). Choose another below; the text is encoded again.</source>

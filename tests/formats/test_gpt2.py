@@ -142,3 +142,21 @@ def test_a_byte_level_bpe_still_opens_byte_level(tmp_path):
     assert any("byte-level pre-tokenizer" in w for w in back.warnings)
     for text in LINES:
         assert back.tokenizer.encode(text).ids == tok.encode(text).ids
+
+
+def test_endoftext_is_the_special_token_gpt2s_readers_take_it_for(tmp_path):
+    """transformers' GPT2Tokenizer makes <|endoftext|> its bos/eos/unknown token: text that spells
+    it is that one id; we read it as bytes (13 ids), and the save called it 'not marked'."""
+    from core.formats.detect import open_tokenizer, save_tokenizer
+
+    transformers = pytest.importorskip("transformers")
+    opts = TrainOptions("bytelevel-bpe", vocab_size=300, special_tokens=["<|endoftext|>"])
+    tok = drain(train_from_counts(pre_tokenize_lines(["the cat sat on the mat 철수는"] * 20, opts), opts))
+    assert save_tokenizer(tok, tmp_path / "g", "gpt2") == []
+    text = "the cat<|endoftext|>철수는"
+    theirs = transformers.GPT2Tokenizer(
+        str(tmp_path / "g" / "vocab.json"), str(tmp_path / "g" / "merges.txt")
+    )
+    ours = open_tokenizer(tmp_path / "g").tokenizer
+    assert ours.encode(text).ids == theirs.encode(text) == tok.encode(text).ids
+    assert tok.token_to_id("<|endoftext|>") in ours.encode(text).ids

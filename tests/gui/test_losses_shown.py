@@ -141,3 +141,37 @@ def test_clips_note_is_read_whole(qtbot, window, monkeypatch, tmp_path):
     # a file with nothing to say opens without a dialog
     window.report_dialog.close()
     assert not window.report_dialog.isVisible()
+
+
+def test_a_bert_vocab_txt_shows_the_casing_it_chose_and_reopens_with_the_other(
+    qtbot, window, monkeypatch, tmp_path
+):
+    """A bare vocab.txt does not say whether it lowercases: the CLI has --lowercase/--cased; the
+    explorer says which it chose and offers the other, encoding the text again."""
+    path = tmp_path / "vocab.txt"
+    words = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "hello", "Hello", "world", "철수", "##는"]
+    path.write_text("\n".join(words) + "\n", encoding="utf-8")  # one cased pair: guessed lowercase
+    panel = window.segmentation_panel
+    panel.set_text("Hello world 철수는")
+    _open(window, monkeypatch, path)
+    dialog = window.report_dialog
+    assert dialog.isVisible() and dialog.pattern_row.isVisible()
+    assert dialog.pattern_label.text() == "Casing:"
+    assert [dialog.pattern_box.itemData(i) for i in range(dialog.pattern_box.count())] == [
+        "lowercase",
+        "cased",
+    ]
+    assert dialog.pattern_box.currentData() == "lowercase"
+    assert "--lowercase" not in dialog.text() and "as guessed" in dialog.text()
+    qtbot.waitUntil(lambda: not panel.busy(), timeout=10_000)
+    assert panel.lines()[0].encoding.tokens == ["hello", "world", "철수", "##는"]
+
+    dialog.choose_pattern("cased")
+    qtbot.waitUntil(lambda: not panel.busy(), timeout=10_000)
+    assert window.state.tokenizer.normalizer.lowercase is False
+    assert panel.lines()[0].encoding.tokens == ["Hello", "world", "철수", "##는"]
+    assert dialog.pattern_box.currentData() == "cased" and "the casing you chose" in dialog.text()
+    dialog.choose_pattern("lowercase")
+    qtbot.waitUntil(lambda: not panel.busy(), timeout=10_000)
+    assert panel.lines()[0].encoding.tokens == ["hello", "world", "철수", "##는"]
+    assert window.messages == []

@@ -97,3 +97,17 @@ def test_a_vocabulary_whose_unknown_token_is_not_berts_gets_unk_written(tmp_path
     assert any(f"readers use [UNK], written as id {unk}" in line for line in losses), losses
     assert theirs.encode("🦀", add_special_tokens=False).ids == [unk]
     assert open_tokenizer(out).tokenizer.encode("🦀").ids == [unk]
+
+
+def test_a_bpe_saved_as_sentencepiece_says_sentencepiece_fuses_unknown_runs(tmp_path):
+    spm = pytest.importorskip("sentencepiece")
+    opts = TrainOptions("bpe", vocab_size=120, pre_tokenizer="metaspace")
+    tok = drain(train_from_counts(pre_tokenize_lines(LINES, opts), opts))
+    losses = save_tokenizer(tok, tmp_path / "m.model", "sentencepiece")
+    assert any("one unknown piece of a run" in line and "fuse_unk is off" in line for line in losses), losses
+    text = "the 🦀🦀🦀 tokenizer"  # three characters the vocabulary lacks
+    unk = tok.token_to_id("<unk>")
+    ours = tok.encode(text).ids
+    assert ours.count(unk) == 3
+    theirs = spm.SentencePieceProcessor(model_file=str(tmp_path / "m.model")).encode(text)
+    assert theirs.count(unk) == 1 and [i for i in ours if i != unk] == [i for i in theirs if i != unk]

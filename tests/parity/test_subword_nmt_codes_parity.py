@@ -5,6 +5,7 @@ does, characters the codes never mention included: apply_bpe keeps them as they 
 from __future__ import annotations
 
 import io
+from types import SimpleNamespace
 
 import pytest
 
@@ -60,3 +61,26 @@ def test_characters_the_codes_never_mention_are_kept_as_apply_bpe_keeps_them(cod
     (enc,) = tok.encode_batch(["名前 ?"])
     assert enc.tokens == ["名", "前</w>", "?</w>"]
     assert enc.ids == [tok.token_to_id("<unk>")] * 3
+
+
+def test_codes_saved_from_a_model_shaped_as_apply_bpe_reads_them(tmp_path):
+    """Words split at spaces, '</w>' on their ends: the report no longer says WhitespaceSplit is
+    lost (apply_bpe splits so too) but that apply_bpe keeps what our model calls <unk>."""
+    from core.events import drain
+    from core.formats.detect import save_tokenizer
+    from core.options import TrainOptions, pre_tokenize_lines
+    from core.training import train_from_counts
+
+    opts = TrainOptions("bpe", vocab_size=120, pre_tokenizer="whitespace-split", end_of_word_suffix="</w>")
+    tok = drain(train_from_counts(pre_tokenize_lines(TRAINING, opts), opts))
+    path = tmp_path / "bpe.codes"
+    losses = save_tokenizer(tok, path, "subword-nmt")
+    assert not any("WhitespaceSplit" in line for line in losses), losses
+    assert any("keeps a character its merges never build as it is" in line for line in losses), losses
+    with open(path, encoding="utf-8") as f:
+        theirs = apply_bpe.BPE(f, -1, "@@")
+    line = "the tokenizer 名前 cuts"
+    enc = tok.encode(line)
+    assert "<unk>" in enc.tokens
+    kept = [line[a:b] if t == "<unk>" else t for t, (a, b) in zip(enc.tokens, enc.offsets)]
+    assert as_apply_bpe(SimpleNamespace(tokens=kept, word_ids=enc.word_ids)) == theirs.process_line(line)
