@@ -258,7 +258,24 @@ _LLAMA3 = _CONTRACTIONS + (
 _QWEN2 = _CONTRACTIONS + r"|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"
 _BLOOM = r" ?[^(\s|.,!?…。，、।۔،)]+"
 _CJK = "[一-龥ࠀ-一가-퟿]+"
-_DEEPSEEK_LETTERS = r"\s?[A-Za-zµÀ-ÖØ-öø-ƺƼ-ƿǄ-ʓʕ-ʯͰ-ͳͶͷͻ-ͽͿΆΈ-ΊΌΎ-ΡΣ-ϵϷ-ҁҊ-ԯԱ-ՖႠ-ჅᎠ-Ᏽᏸ-ᏽᲐ-ᲺᲽ-Ჿᴀ-ᴫᵫ-ᵷᵹ-ᶚḀ-ἕἘ-Ἕἠ-ὅὈ-Ὅὐ-ὗὙὛὝὟ-ώᾀ-ᾴᾶ-ᾼιῂ-ῄῆ-ῌῐ-ΐῖ-Ίῠ-Ῥῲ-ῴῶ-ῼℂℇℊ-ℓℕℙ-ℝℤΩℨK-ℭℯ-ℴℹℼ-ℿⅅ-ⅉⅎↃↄⰀ-ⱻⱾ-ⳤⳫ-ⳮⳲⳳꙀ-ꙭꚀ-ꚛꜢ-ꝯꝱ-ꞇꞋ-ꞎꭰ-ꮿﬀ-ﬆﬓ-ﬗＡ-Ｚａ-ｚ𐐀-𐑏𐒰-𐓓𐓘-𐓻𐲀-𐲲𐳀-𐳲𑢠-𑣟𞤀-𞥃]+"
+# letters by code point: several are singletons that NFC replaces (U+1F7D, U+2126, U+212A...),
+# so an editor that normalizes would silently change the ranges if they were written as characters
+_DEEPSEEK_LETTERS = (
+    "\\s?["
+    "A-Za-z\u00b5\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u01ba\u01bc-\u01bf\u01c4-\u0293\u0295-"
+    "\u02af\u0370-\u0373\u0376\u0377\u037b-\u037d\u037f\u0386\u0388-\u038a\u038c\u038e-\u03a1"
+    "\u03a3-\u03f5\u03f7-\u0481\u048a-\u052f\u0531-\u0556\u10a0-\u10c5\u13a0-\u13f5\u13f8-"
+    "\u13fd\u1c90-\u1cba\u1cbd-\u1cbf\u1d00-\u1d2b\u1d6b-\u1d77\u1d79-\u1d9a\u1e00-\u1f15"
+    "\u1f18-\u1f1d\u1f20-\u1f45\u1f48-\u1f4d\u1f50-\u1f57\u1f59\u1f5b\u1f5d\u1f5f-\u1f7d"
+    "\u1f80-\u1fb4\u1fb6-\u1fbc\u1fbe\u1fc2-\u1fc4\u1fc6-\u1fcc\u1fd0-\u1fd3\u1fd6-\u1fdb"
+    "\u1fe0-\u1fec\u1ff2-\u1ff4\u1ff6-\u1ffc\u2102\u2107\u210a-\u2113\u2115\u2119-\u211d"
+    "\u2124\u2126\u2128\u212a-\u212d\u212f-\u2134\u2139\u213c-\u213f\u2145-\u2149\u214e\u2183"
+    "\u2184\u2c00-\u2c7b\u2c7e-\u2ce4\u2ceb-\u2cee\u2cf2\u2cf3\ua640-\ua66d\ua680-\ua69b"
+    "\ua722-\ua76f\ua771-\ua787\ua78b-\ua78e\uab70-\uabbf\ufb00-\ufb06\ufb13-\ufb17\uff21-"
+    "\uff3a\uff41-\uff5a\U00010400-\U0001044f\U000104b0-\U000104d3\U000104d8-\U000104fb"
+    "\U00010c80-\U00010cb2\U00010cc0-\U00010cf2\U000118a0-\U000118df\U0001e900-\U0001e943"
+    "]+"
+)
 _UPPER_LOWER = r"[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))*((?=[\p{L}])([^A-Z]))+"
 _LOWER_UPPER = r"[^\r\n\p{L}\p{N}]?((?=[\p{L}])([^a-z]))+((?=[\p{L}])([^A-Z]))*"
 _TAIL_4O = r"| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+"
@@ -345,7 +362,10 @@ PRE_TOKENIZERS: dict[str, tuple[str, ...]] = {
 # tokenizer.ggml.pre -> the row of PRE_TOKENIZERS it reads (as llama.cpp's load() maps them)
 PRE_NAMES: dict[str, str] = {
     **{n: "llama3" for n in ("llama3", "llama-v3", "llama-bpe", "falcon3", "falcon-h1", "pixtral")},
-    **{n: "llama3" for n in ("midm-2.0", "lfm2", "jina-v5-nano", "dbrx", "smaug-bpe", "glm4", "chatglm-bpe")},
+    **{
+        n: "llama3"
+        for n in ("midm-2.0", "lfm2", "jina-v5-nano", "dbrx", "smaug-bpe", "glm4", "glm5", "chatglm-bpe")
+    },
     **{n: "starcoder" for n in ("starcoder", "refact", "command-r", "smollm", "codeshell", "exaone")},
     **{n: "starcoder" for n in ("minerva-7b", "mellum2")},
     **{n: "gpt-2" for n in ("gpt-2", "phi-2", "jina-es", "jina-de", "gigachat", "jina-v2-es", "jina-v2-de")},
@@ -359,10 +379,13 @@ PRE_NAMES: dict[str, str] = {
     **{n: "bailingmoe" for n in ("bailingmoe", "bailingmoe2", "llada-moe")},
     **{n: n for n in PRE_TOKENIZERS},
 }
-# names whose pieces are looked up whole before merging, and whose BOS is added by default
-_IGNORE_MERGES = {"llama3", "tekken", "youtu", "minicpm5", "granite-embed-multi-97m"}
-_ADD_BOS = {"llama3", "tekken", "chameleon"}
-_NO_BOS = {"glm4", "chatglm-bpe"}
+# names (not rows: llama.cpp sets these per name) whose pieces are looked up whole before
+# merging, whose BOS is added by default, and that have no BOS
+_LLAMA3_NAMES = ("llama3", "llama-v3", "llama-bpe", "falcon3", "falcon-h1", "pixtral", "midm-2.0", "lfm2")
+_IGNORE_MERGES = {*_LLAMA3_NAMES, "jina-v5-nano", "tekken", "youtu", "minicpm5", "granite-embed-multi-97m"}
+_IGNORE_MERGES |= {"glm4", "glm5"}
+_ADD_BOS = {*_LLAMA3_NAMES, "jina-v5-nano", "tekken", "chameleon"}
+_NO_BOS = {"glm4", "glm5", "chatglm-bpe"}
 # pre-tokenizers llama.cpp cuts with code of its own
 # subtle: older llama.cpp builds read \p{S} without "~" (deepseek-v3 and its kin: the ASCII row of
 # its category table once left it out); we read it with "~", as Unicode and llama.cpp's table now do.
@@ -525,7 +548,7 @@ def _settings(v: dict, kind: str, n: int, source: str, messages: list[str]) -> d
             )
         if pre not in PRE_NAMES:
             raise FormatError(f"{source}: GGUF pre-tokenizer {pre!r} is not supported (unknown to us)")
-        add_bos = PRE_NAMES[pre] in _ADD_BOS
+        add_bos = pre in _ADD_BOS
         if pre in _NO_BOS:
             ids["bos"] = None
     for name, key in _SPECIAL_ID_KEYS.items():
@@ -644,12 +667,13 @@ def _gpt2(vocab: _Vocab, settings: dict, source: str):
         if cut < 0:
             raise FormatError(f"{source}: merge {n} ({m!r}) is not two tokens and a space")
         pairs.append((m[:cut], m[cut + 1 :]))
-    row = PRE_NAMES[settings["pre"]]
     try:
-        model = model_class("BPE")(vocab.ids, pairs, ignore_merges=row in _IGNORE_MERGES).prepared()
+        model = model_class("BPE")(
+            vocab.ids, pairs, ignore_merges=settings["pre"] in _IGNORE_MERGES
+        ).prepared()
     except ConfigError as e:
         raise FormatError(f"{source}: {e}") from None
-    splits = [Split({"Regex": r}, "Isolated") for r in PRE_TOKENIZERS[row]]
+    splits = [Split({"Regex": r}, "Isolated") for r in PRE_TOKENIZERS[PRE_NAMES[settings["pre"]]]]
     pre = Sequence([*splits, ByteLevel(add_prefix_space=False, use_regex=False)])
     return Tokenizer(
         model,

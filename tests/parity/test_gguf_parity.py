@@ -30,6 +30,7 @@ spm = pytest.importorskip("sentencepiece")
 from tokenizers import AddedToken, Regex, decoders, models, pre_tokenizers, trainers  # noqa: E402
 
 from core.formats.detect import open_tokenizer  # noqa: E402
+from core.formats.gguf import PRE_NAMES  # noqa: E402
 
 try:  # the reference where it builds (pip install llama-cpp-python: it compiles llama.cpp)
     import llama_cpp
@@ -195,6 +196,38 @@ def test_byte_level_bpe_ids_equal_the_reference(tmp_path, pre):
         for section in line.split("<|im_start|>"):
             pieces = [p for p, _ in ours.pre_tokenizer.pre_tokenize_str(section)]
             assert pieces == [p for p, _ in tk.pre_tokenizer.pre_tokenize_str(section)], section
+
+
+@pytest.fixture(scope="module")
+def any_byte_level_bpe():
+    return _byte_level_bpe("gpt-2")
+
+
+@pytest.mark.skipif(
+    llama_cpp is None, reason="needs llama-cpp-python (it compiles llama.cpp: pip install llama-cpp-python)"
+)
+@pytest.mark.parametrize("pre", sorted(PRE_NAMES))
+def test_every_pre_tokenizer_name_we_read_splits_as_llama_cpp_does(tmp_path, pre, any_byte_level_bpe):
+    """Every `tokenizer.ggml.pre` name we accept, against llama.cpp itself (one vocabulary, the
+    name changing): ids on every test line, with BOS as llama.cpp adds it for the name. The
+    vocabulary holds pieces its merges never build (" squares", " 나눕니다"), so a name that looks
+    pieces up whole first (llama.cpp's ignore_merges) gives other ids than one that merges."""
+    tk = any_byte_level_bpe
+    vocab = tk.get_vocab(with_added_tokens=True)
+    tokens = sorted(vocab, key=vocab.get)
+    as_bytes = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False)
+    wholes = [as_bytes.pre_tokenize_str(w)[0][0] for w in (" squares", "squares", " 나눕니다", "나눕니다")]
+    tokens.extend(w for w in wholes if w not in vocab)
+    assert len(tokens) > len(vocab)
+    types = [3 if t in SPECIAL else 4 if t in USER_DEFINED else 1 for t in tokens]
+    merges = [" ".join(m) for m in json.loads(tk.to_str())["model"]["merges"]]
+    path = tmp_path / f"{pre}.gguf"
+    _write_gguf(path, tokens, types, "gpt2", pre=pre, merges=merges, bos=tokens.index("<|endoftext|>"))
+    ours = open_tokenizer(path).tokenizer
+    reference = llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
+    for line in LINES + ["~ ~~x ¬±×÷ ①② ℃ 𝔘𝔫𝔦 Ａｂｃ１２３ ﬁ ǅ İi ß", "ᄀᄁ ㄱㄲ 한글 ﾊﾝｶｸ 中文 ١٢٣ ๑๒๓ 𝟙𝟚"]:
+        expected = reference.tokenize(line.encode("utf-8"), add_bos=True, special=True)
+        assert ours.encode_ids(line, add_special_tokens=True) == expected, (pre, line)
 
 
 def test_gpt_4o_splits_non_ascii_capitals_as_llama_cpp_does_not_as_tokenizers(tmp_path):
