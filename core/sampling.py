@@ -98,7 +98,9 @@ def sample_segmentations(tokenizer, text: str, n: int, strength: float, seed: in
     if not 1 <= n <= MAX_SAMPLES:
         raise ConfigError(f"samples: from 1 to {MAX_SAMPLES}, not {n}")
     pieces_by_line = [[p.normalized for p in tokenizer.pieces(line)] for line in text.split("\n")]
-    deterministic = _segmentation(pieces_by_line, model.tokenize)
+    # a model loaded with dropout on (a tokenizer.json may say so) is cut without it here
+    base = model if model.deterministic or method != "dropout" else model.with_dropout(None)
+    deterministic = _segmentation(pieces_by_line, base.tokenize)
     if method == "dropout":
         if not 0.0 <= strength <= 1.0:
             raise ConfigError(f"BPE-dropout p is a probability from 0 to 1, not {strength}")

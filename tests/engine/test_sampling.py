@@ -44,6 +44,9 @@ def test_dropout_samples_are_seeded_and_bounded_by_p(bpe):
     assert a.inflation == pytest.approx(mean / len(det) - 1) and a.inflation > 0
     none = sample_segmentations(bpe, TEXT, 3, 0.0, seed=1)
     assert all(s.tokens == none.deterministic.tokens for s in none.samples) and none.inflation == 0
+    # a model loaded with dropout on still shows its deterministic cut first
+    loaded = Tokenizer(bpe.model.with_dropout(1.0, seed=0), pre_tokenizer=bpe.pre_tokenizer)
+    assert sample_segmentations(loaded, TEXT, 2, 0.5, seed=7).deterministic == det
     chars = sample_segmentations(bpe, "hugs", 2, 1.0, seed=1)
     assert all(s.tokens == ("h", "u", "g", "s") for s in chars.samples)
 
