@@ -181,7 +181,10 @@ class SamplesView(QWidget):
         self._schedule()
 
     def _schedule(self, *_) -> None:
-        self._timer.start()
+        # drawn only while the tab is shown (typing in the Text tab must not pay for it);
+        # the Segmentation panel draws them when the tab is opened
+        if self.isVisible():
+            self._timer.start()
 
     # -- drawing ----------------------------------------------------------------------
     def resample_now(self) -> None:

@@ -253,6 +253,14 @@ def test_samples_tab_shows_seeded_bpe_dropout_samples_and_their_inflation(qtbot,
     qtbot.waitUntil(
         lambda: view.result is not None and view.result.deterministic.tokens[0].startswith("h"), timeout=2000
     )
+    # hidden, the tab draws nothing while the Text tab is typed in; shown again, it catches up
+    panel.mode.setCurrentIndex(0)
+    view.result = None
+    panel.editor.setPlainText("the cat")
+    qtbot.wait(300)
+    assert view.result is None
+    panel.show_samples()
+    assert view.result is not None and "".join(view.result.deterministic.tokens) == "thecat"
 
 
 def test_samples_tab_samples_unigram_and_says_when_a_model_cannot(qtbot, segmentation, superbpe):
