@@ -142,7 +142,10 @@ class SamplesView(QWidget):
         document.contentsChanged.connect(self._text_changed)
 
     def _text_changed(self) -> None:
-        self.set_text(self.editor.toPlainText())
+        # subtle: every keystroke in the Text tab lands here; the text (a pasted 100,000
+        # characters, maybe) is read only while the tab is shown
+        if self.isVisible():
+            self.set_text(self.editor.toPlainText())
 
     def set_text(self, text: str) -> None:
         if text != self._text:
