@@ -4,8 +4,10 @@ machine's load does not matter).
 
     .venv/bin/python benchmarks/bench_superbpe.py
     .venv/bin/python benchmarks/bench_superbpe.py --corpora en-botchan.txt ja-wagahaiwa.txt --sizes 8000
+    .venv/bin/python benchmarks/bench_superbpe.py --corpora ko-movie-reviews.txt --head-mb 4
 
-Each corpus of ``../shared/corpora`` is cut by lines: the first 90 % trains, the last 10 % is
+Each corpus of ``../shared/corpora`` (or its first ``--head-mb`` megabytes, whole lines: stage 2
+is plain Python) is cut by lines: the first 90 % trains, the last 10 % is
 encoded (``--held-out``). Rows per corpus and size V:
 
 - ``bytelevel-bpe``: our ordinary byte-level BPE (GPT-2's pattern), the baseline of the last column;
@@ -53,13 +55,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--held-out", type=float, default=0.1, help="share of the lines encoded, not trained on"
     )
+    parser.add_argument(
+        "--head-mb", type=float, default=0, help="read only the first MB of each corpus (whole lines; 0: all)"
+    )
     args = parser.parse_args(argv)
 
     print(f"paper: {PAPER}")
     print("| corpus | V | tokenizer | vocab reached | tokens / byte | vs bytelevel-bpe |")
     print("| --- | --- | --- | --- | --- | --- |")
     for name in args.corpora:
-        lines = [line for line in (CORPORA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+        text = (CORPORA / name).read_text(encoding="utf-8")
+        if args.head_mb:
+            text = text.encode("utf-8")[: int(args.head_mb * 1_000_000)].decode("utf-8", "ignore")
+            text = text[: text.rfind("\n") + 1]  # whole lines only
+        lines = [line for line in text.splitlines() if line.strip()]
         cut = int(len(lines) * (1 - args.held_out))
         train, test = lines[:cut], lines[cut:]
         for size in args.sizes:

@@ -46,7 +46,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--cut", type=int, metavar="K", help="after training, move the vocab-size slider to K")
     p.add_argument("--text", help="text to type into the segmentation panel")
     p.add_argument(
-        "--panel", help="panel to raise: corpus, training, vocab, segmentation, vocabulary, compare"
+        "--panel",
+        help="panel to raise: corpus, training, vocab, segmentation, vocabulary, compare; or samples "
+        "(the Segmentation panel's Samples tab)",
     )
     p.add_argument(
         "--screenshot", metavar="OUT.png", help="save a PNG of the window after the steps, then exit"
@@ -173,7 +175,10 @@ def run_steps(app, window, args) -> None:
         window.slider.set_vocab_size(args.cut)
     if args.text is not None and not type_text(window, args.text):
         print("subword-explorer: no segmentation panel to type into", file=sys.stderr)
-    if args.panel and not window.raise_panel(args.panel):
+    if args.panel == "samples":  # the Segmentation panel's Samples tab
+        window.raise_panel("segmentation")
+        window.segmentation_panel.show_samples()
+    elif args.panel and not window.raise_panel(args.panel):
         raise StepFailed(f"no panel named {args.panel!r}; choose from {', '.join(window.docks)}")
 
 

@@ -129,6 +129,10 @@ class ModelBase:
         """Whether ``truncated(vocab_size)`` gives the model cut to a smaller vocabulary."""
         return False
 
+    def can_dropout(self) -> bool:
+        """Whether ``with_dropout(p, seed)`` gives a copy that encodes with BPE-dropout."""
+        return False
+
 
 class VocabLookup:
     """Look-ups for models that hold ``vocab`` (token -> id) and ``_id_to_token`` (id -> token)."""
@@ -201,3 +205,5 @@ class Model(Protocol):
     def can_sample(self) -> bool: ...
 
     def can_truncate(self) -> bool: ...
+
+    def can_dropout(self) -> bool: ...

@@ -20,7 +20,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from subword_gui.engine_text import phase_label
 from subword_gui.style import theme
-from subword_gui.tokens.render import TokenStyle, render_token
+from subword_gui.tokens.render import TokenStyle, is_superword, render_token
 
 SORT_ROLE = Qt.ItemDataRole.UserRole + 1  # raw value for QSortFilterProxyModel
 FETCH_BATCH = 2000
@@ -28,6 +28,8 @@ FETCH_BATCH = 2000
 _GREY = QBrush(QColor("#9aa0a6"))
 _ITALIC = QFont()
 _ITALIC.setItalic(True)
+_BOLD = QFont()
+_BOLD.setBold(True)
 
 _VISIBLE = {" ": "␣", "\t": "⇥", "\n": "⏎", "\r": "␍", "\u3000": "␣"}
 
@@ -99,11 +101,56 @@ def score_text(score: float) -> str:
 MERGE_LOG_WIDEST = {0: "88,888 =", 4: "8,888,888", 5: "0.000888", 6: "888,888"}
 
 
-class MergeLogModel(_Table):
-    """One row per MergeEvent: step, left, right, new token, count, score, vocab size.
+#: Events the merge log shows as rows of their own between the merges.
+MARK_EVENTS = ("StageStarted", "TokenRemoved")
 
-    Rows past the slider's cut (``set_cut``) are greyed and italic; ties are tinted
-    and explained in a tooltip.
+
+def log_marks(tokenizer, options, merges) -> list:
+    """The marks a finished run's merge log shows, rebuilt from its model and options (a run
+    shown again from the Runs list, or a project reopened, has its merges but not the live
+    events): SuperBPE's stage 2 after its transition, PickyBPE's removals (their IoS is not
+    kept by the model: None).
+
+    >>> from core.events import MergeEvent; from core.options import TrainOptions
+    >>> log_marks(None, TrainOptions("superbpe", vocab_size=6, extra={"transition": 5}),
+    ...           [MergeEvent(1, "a", "b", "ab", 3, 5, 3.0), MergeEvent(2, "ab", "c", "abc", 2, 6, 2.0)])
+    [StageStarted(stage=2, description='superwords: merges across spaces', after_step=1, vocab_size=5)]
+    """
+    from core.events import StageStarted, TokenRemoved
+
+    marks: list = []
+    model = getattr(tokenizer, "model", None)
+    if options is not None and options.algorithm == "superbpe" and merges:
+        from core.errors import ConfigError
+        from core.options import superbpe_settings
+
+        try:
+            t = superbpe_settings(options)[0]
+        except ConfigError:
+            t = None
+        if t is not None:
+            before = [e for e in merges if e.vocab_size <= t]
+            if len(before) < len(merges):
+                size = before[-1].vocab_size if before else merges[0].vocab_size - 1
+                marks.append(StageStarted(2, "superwords: merges across spaces", len(before), size))
+    removals = getattr(model, "removals", None)
+    if removals:
+        parts_of = getattr(model, "merge_parts", lambda t: None)
+        sizes = {e.step: e.vocab_size for e in merges}
+        for step, token in removals:
+            marks.append(TokenRemoved(step, token, None, tuple(parts_of(token) or ()), sizes.get(step, 0)))
+    return marks
+
+
+class MergeLogModel(_Table):
+    """One row per MergeEvent: step, left, right, new token, count, score, vocab size; and
+    between them, a row for each mark (:data:`MARK_EVENTS`): where SuperBPE's stage 2 begins,
+    and each token PickyBPE removes ("removed ‹ould› (IoS 0.93)", right after its merge).
+
+    ``rows`` holds the MergeEvents alone (what the rest of the explorer reads); the table's
+    row ``r`` is ``_entries[r]``, a merge's index in ``rows`` or a mark event. Rows past the
+    slider's cut (``set_cut``) are greyed and italic; ties are tinted and explained in a
+    tooltip; a superword (a new token that spans a space) is drawn in its own colour.
     """
 
     HEADERS = (
@@ -120,7 +167,11 @@ class MergeLogModel(_Table):
     def __init__(self, parent=None):
         super().__init__(parent)
         self.rows: list = []
+        self.marks: list = []  # StageStarted and TokenRemoved events, in the order they came
+        self._entries: list = []  # per table row: an index into ``rows`` or a mark event
+        self._row_of_merge: list[int] = []  # per merge: its table row
         self.cut: int | None = None  # vocab size the slider stands at
+        self.cut_step: int | None = None  # the last merge kept at that size, when the size alone cannot say
         self._display: dict[int, tuple] = {}
         # how the other panels draw tokens: a byte-level run's "Ġc" reads "␣c" here too
         self.style = TokenStyle()
@@ -129,44 +180,125 @@ class MergeLogModel(_Table):
         if style != self.style:
             self.style = style
             self._display = {}
-            if self.rows:
-                self.dataChanged.emit(self.index(0, 1), self.index(len(self.rows) - 1, 3))
+            if self._entries:
+                self.dataChanged.emit(self.index(0, 1), self.index(len(self._entries) - 1, 3))
 
     def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
+        return 0 if parent.isValid() else len(self._entries)
 
     def clear(self) -> None:
         self.beginResetModel()
         self.rows = []
-        self.cut = None
+        self.marks = []
+        self._entries = []
+        self._row_of_merge = []
+        self.cut = self.cut_step = None
         self._display = {}
         self.endResetModel()
 
     def append_events(self, events) -> int:
-        """Append the MergeEvents among ``events`` in one batch; returns how many."""
-        merges = [e for e in events if type(e).__name__ == "MergeEvent"]
-        if merges:
-            n = len(self.rows)
-            self.beginInsertRows(QModelIndex(), n, n + len(merges) - 1)
-            self.rows.extend(merges)
+        """Append the MergeEvents (and marks) among ``events`` in one batch; returns how many
+        merges. A stage that begins with the run (stage 1) gets no row."""
+        new: list = []
+        n_rows = len(self.rows)
+        for e in events:
+            name = type(e).__name__
+            if name == "MergeEvent":
+                new.append(e)
+            elif name in MARK_EVENTS and not (name == "StageStarted" and e.after_step == 0):
+                new.append(e)
+        if new:
+            n = len(self._entries)
+            self.beginInsertRows(QModelIndex(), n, n + len(new) - 1)
+            for e in new:
+                if type(e).__name__ == "MergeEvent":
+                    self._row_of_merge.append(len(self._entries))
+                    self._entries.append(len(self.rows))
+                    self.rows.append(e)
+                else:
+                    self.marks.append(e)
+                    self._entries.append(e)
             self.endInsertRows()
-        return len(merges)
+        return len(self.rows) - n_rows
 
-    def set_cut(self, vocab_size: int | None) -> None:
-        if vocab_size == self.cut:
+    def set_marks(self, marks) -> None:
+        """Put ``marks`` (see :func:`log_marks`) between the merges already shown, each after
+        the merge it follows (a finished run's log shown again)."""
+        if not marks:
             return
-        self.cut = vocab_size
-        if self.rows:
-            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, len(self.HEADERS) - 1))
+        merges, events = self.rows, []
+        by_step: dict[int, list] = {}
+        for m in marks:
+            after = m.after_step if type(m).__name__ == "StageStarted" else m.step
+            by_step.setdefault(after, []).append(m)
+        events.extend(by_step.get(0, []))
+        for e in merges:
+            events.append(e)
+            events.extend(by_step.get(e.step, []))
+        self.clear()
+        self.append_events(events)
+
+    def mark_rows(self) -> list[int]:
+        """The table rows that are marks (the view spans them over the whole row)."""
+        return [r for r, e in enumerate(self._entries) if not isinstance(e, int)]
+
+    def table_row(self, merge_index: int) -> int:
+        """The table row of merge ``merge_index`` (an index into ``rows``)."""
+        return self._row_of_merge[merge_index] if 0 <= merge_index < len(self._row_of_merge) else 0
+
+    def set_cut(self, vocab_size: int | None, step: int | None = None) -> None:
+        """Grey the rows past the slider's cut at ``vocab_size``; ``step``, when given, is the
+        last merge kept (PickyBPE: a size is reached, lost and reached again, so the cut is a
+        step, not every merge below a size)."""
+        if (vocab_size, step) == (self.cut, self.cut_step):
+            return
+        self.cut, self.cut_step = vocab_size, step
+        if self._entries:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._entries) - 1, len(self.HEADERS) - 1))
 
     def is_cut(self, row: int) -> bool:
-        return self.cut is not None and self.rows[row].vocab_size > self.cut
+        if self.cut is None:
+            return False
+        e = self._entries[row]
+        step = self.cut_step
+        if isinstance(e, int):
+            return self.rows[e].vocab_size > self.cut if step is None else self.rows[e].step > step
+        if step is not None:
+            return e.step > step if type(e).__name__ == "TokenRemoved" else e.after_step >= step
+        # a mark is past the cut when the merge it follows is
+        r = row - 1
+        while r >= 0 and not isinstance(self._entries[r], int):
+            r -= 1
+        if type(e).__name__ == "StageStarted":
+            return e.vocab_size >= self.cut
+        return r >= 0 and self.rows[self._entries[r]].vocab_size > self.cut
+
+    def mark_text(self, e) -> str:
+        """What a mark row says (across the row)."""
+        translate = QCoreApplication.translate
+        if type(e).__name__ == "StageStarted":
+            what = (
+                translate("Tokens", "superwords (across spaces)")
+                if "superword" in e.description
+                else translate("Tokens", e.description)
+            )
+            return translate("Tokens", "stage {0}: {1} from vocab {2:,}").format(e.stage, what, e.vocab_size)
+        token = render_token(e.token, self.style)
+        parts = " + ".join(render_token(p, self.style) for p in e.parts)
+        if e.ios is None:
+            text = translate("Tokens", "removed ‹{0}›").format(token)
+        else:
+            text = translate("Tokens", "removed ‹{0}› (IoS {1:.2f})").format(token, e.ios)
+        return text + (translate("Tokens", ": its uses become {0}").format(parts) if parts else "")
 
     def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or not (0 <= index.row() < len(self.rows)):
+        if not index.isValid() or not (0 <= index.row() < len(self._entries)):
             return None
         row, col = index.row(), index.column()
-        e = self.rows[row]
+        entry = self._entries[row]
+        if not isinstance(entry, int):
+            return self._mark(entry, row, col, role)
+        e = self.rows[entry]
         if role == Qt.ItemDataRole.DisplayRole:
             shown = self._display.get(row)
             if shown is None:  # formatted once per row: painting asks for every visible cell often
@@ -187,19 +319,64 @@ class MergeLogModel(_Table):
         elif role == Qt.ItemDataRole.ForegroundRole:
             if self.is_cut(index.row()):
                 return _GREY
+            if col == 3 and is_superword(e.new_token, self.style):
+                return QBrush(QColor(theme.current().superword))
         elif role == Qt.ItemDataRole.FontRole:
             if self.is_cut(index.row()):
                 return _ITALIC
+            if col == 3 and is_superword(e.new_token, self.style):
+                return _BOLD
         elif role == Qt.ItemDataRole.BackgroundRole:
             if e.tie and not self.is_cut(index.row()):
                 return QBrush(QColor(theme.current().tie))
         elif role == Qt.ItemDataRole.ToolTipRole:
             tip = f"step {e.step}: {e.left!r} + {e.right!r} -> {e.new_token!r}, pair count {e.count:,}"
+            if is_superword(e.new_token, self.style):
+                tip += "\n" + QCoreApplication.translate(
+                    "Tokens", "A superword: this token spans a space (SuperBPE's stage 2)."
+                )
             if e.tie:
                 tip += "\nTie: another pair had the same score; the tie rule decided."
             if self.is_cut(index.row()):
                 tip += f"\nBeyond the vocab-size cut ({self.cut:,}): not in the shown tokenizer."
             return tip
+        return None
+
+    def _mark(self, e, row: int, col: int, role):
+        """A mark row's cells: its step in the first column, its text in the second (the view
+        spans it over the rest), its own colours."""
+        removal = type(e).__name__ == "TokenRemoved"
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return f"{e.step} ✂" if removal else "▶"
+            if col == 1:
+                return self.mark_text(e)
+            return ""
+        if role == SORT_ROLE:
+            return (e.step if removal else e.after_step) if col == 0 else ""
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _align(col == 0)
+        if role == Qt.ItemDataRole.ForegroundRole:
+            if self.is_cut(row):
+                return _GREY
+            if removal:
+                return QBrush(QColor(theme.current().removed))
+        if role == Qt.ItemDataRole.FontRole:
+            return _ITALIC if removal or self.is_cut(row) else _BOLD
+        if role == Qt.ItemDataRole.BackgroundRole and not removal:
+            return QBrush(QColor(theme.current().stage))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if removal:
+                return QCoreApplication.translate(
+                    "Tokens",
+                    "PickyBPE removed this token right after merge {0}: almost all of its uses had "
+                    "just been merged into a longer token (intersection over self above τ).",
+                ).format(e.step)
+            return QCoreApplication.translate(
+                "Tokens",
+                "Stage {0} begins after {1:,} merges (vocab {2:,}). From here on the merges may cross "
+                "spaces: SuperBPE's superwords.",
+            ).format(e.stage, e.after_step, e.vocab_size)
         return None
 
 

@@ -64,6 +64,7 @@ from core.text import NormalizedString
 from subword_gui.background.beside import run_beside
 from subword_gui.background.line_encoder import LineEncoder
 from subword_gui.panels.chat import ChatView
+from subword_gui.panels.samples import SamplesView
 from subword_gui.style import theme
 from subword_gui.tokens import palette
 from subword_gui.tokens.render import render_html, style_for
@@ -88,6 +89,7 @@ from subword_gui.tokens.why_view import WhyView
 
 SAMPLE_TEXT = "토크나이저는 문장을 작은 조각으로 나눕니다.\nTokenizers cut text into subword pieces."
 EDITOR_POINT_SIZE = 14
+CHAT_TAB, SAMPLES_TAB = 1, 2  # the mode bar's tabs after Text
 EDITOR_MIN_LINES = 4  # pasting three lines never scrolls the first out of view
 STRIP_LIMIT = 2000  # chips laid out at most (the text is coloured whatever its length)
 # after a model lands (and after the slider's cut tables: VocabSizeSlider's WARM_DELAY_MS), the
@@ -339,10 +341,15 @@ class SegmentationPanel(QWidget):
         # panel widening the whole window
         self.counts.setWordWrap(True)
         self.legend.setMinimumWidth(1)
-        # Text / Chat: the chat tab appears when the tokenizer has a chat template (panels/chat.py)
+        # Text / Chat / Samples: the chat tab appears when the tokenizer has a chat template
+        # (panels/chat.py); Samples shows BPE-dropout or Unigram samples (panels/samples.py)
         self.mode = QTabBar()
         self.mode.addTab(self.tr("Text"))
         self.mode.addTab(self.tr("Chat"))
+        self.mode.addTab(self.tr("Samples"))
+        self.mode.setTabToolTip(
+            SAMPLES_TAB, self.tr("Several segmentations of the text: BPE-dropout or Unigram sampling")
+        )
         self.mode.setDrawBase(False)
         self.mode.setExpanding(False)
         self.mode.setVisible(False)
@@ -389,9 +396,12 @@ class SegmentationPanel(QWidget):
         self.splitter.setSizes([260, 170, 330])
 
         self.chat = ChatView()
+        self.samples = SamplesView()
+        self.samples.share_document(self.editor.document())
         self.pages = QStackedWidget()
         self.pages.addWidget(self.splitter)
         self.pages.addWidget(self.chat)
+        self.pages.addWidget(self.samples)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -399,17 +409,24 @@ class SegmentationPanel(QWidget):
         layout.addWidget(self.pages, 1)
 
     def _show_mode(self, index: int) -> None:
-        """0: the text editor; 1: the chat (rendered now, so it shows the current tokenizer)."""
+        """0: the text editor; 1: the chat (rendered now, so it shows the current tokenizer);
+        2: the samples of the text (drawn now)."""
         self.pages.setCurrentIndex(index)
-        chatting = index == 1
-        self.counts.setVisible(not chatting)
-        self.legend.setVisible(not chatting)
-        if chatting:
+        self.counts.setVisible(index == 0)
+        self.legend.setVisible(index == 0)
+        if index == CHAT_TAB:
             self.chat.render()
+        elif index == SAMPLES_TAB:
+            self.samples.set_text(self.text())
+            self.samples.resample_now()
+
+    def show_samples(self, on: bool = True) -> None:
+        """Switch to the Samples tab (or back to the text)."""
+        self.mode.setCurrentIndex(SAMPLES_TAB if on and self.mode.isVisible() else 0)
 
     def show_chat(self, on: bool = True) -> None:
         """Switch to the Chat tab (when the tokenizer has a chat template) or back to the text."""
-        self.mode.setCurrentIndex(1 if on and self.mode.isVisible() else 0)
+        self.mode.setCurrentIndex(CHAT_TAB if on and self.mode.isTabVisible(CHAT_TAB) else 0)
 
     # -- public ------------------------------------------------------------------
     def set_text(self, text: str) -> None:
@@ -456,11 +473,14 @@ class SegmentationPanel(QWidget):
         self.why.clear()
         self.highlighter.rehighlight()
         has_template = tokenizer is not None and bool(chat_templates(tokenizer))
-        self.mode.setVisible(has_template)
+        if (self.mode.currentIndex() == CHAT_TAB and not has_template) or tokenizer is None:
+            # subtle: before hiding the tab (hiding the current tab makes the next one current)
+            self.mode.setCurrentIndex(0)
+        self.mode.setTabVisible(CHAT_TAB, has_template)
+        self.mode.setVisible(tokenizer is not None)
+        self.samples.set_tokenizer(tokenizer)
         if has_template:
             self.chat.set_tokenizer(tokenizer)
-        elif self.mode.currentIndex() != 0:
-            self.mode.setCurrentIndex(0)
         self.refresh()
 
     def _warm_family_tables(self, full) -> None:

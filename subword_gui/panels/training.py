@@ -64,7 +64,7 @@ from subword_gui.background import jobs
 from subword_gui.background.analysers import POLL_MS, loading_analysers
 from subword_gui.background.workers import Job, next_turn
 from subword_gui.engine_text import localize, phase_label
-from subword_gui.panels.item_models import MERGE_LOG_WIDEST, MergeLogModel, UnigramRoundModel
+from subword_gui.panels.item_models import MERGE_LOG_WIDEST, MergeLogModel, UnigramRoundModel, log_marks
 from subword_gui.panels.progress import ProgressBar
 from subword_gui.state import on_screen
 from subword_gui.style import theme
@@ -826,6 +826,8 @@ class TrainingPanel(QWidget):
 
     def _clear_run(self) -> None:
         self.merge_model.clear()
+        self.merge_view.clearSpans()
+        self._spanned = 0
         self._alphabet = None  # (this run's TrainingAlphabet arrives with its first events)
         self.round_model.clear()
         self._merge_x, self._merge_y = [], []
@@ -866,6 +868,7 @@ class TrainingPanel(QWidget):
                 self._alphabet = e
         follow = self.follow_log
         merged = self.merge_model.append_events(events)
+        self._span_marks()
         now = time.monotonic()
         finished = self._stopped is not None or trained is not None
         if (
@@ -917,6 +920,15 @@ class TrainingPanel(QWidget):
             )
         if trained is not None:
             self._on_trained(trained)
+
+    def _span_marks(self) -> None:
+        """A mark row of the merge log (SuperBPE's stage 2, a PickyBPE removal) reads across
+        the row: its text spans every column after the step."""
+        marks = self.merge_model.mark_rows()
+        done = getattr(self, "_spanned", 0)
+        for row in marks[done:]:
+            self.merge_view.setSpan(row, 1, 1, self.merge_model.columnCount() - 1)
+        self._spanned = len(marks)
 
     def _show_step_preview(self) -> None:
         """While stepping, the other panels segment with the merges learned so far."""
@@ -1047,13 +1059,19 @@ class TrainingPanel(QWidget):
 
     def _restore_previous_run(self) -> None:
         """Show the last finished run's log again (the one ``state`` still holds)."""
-        self._show_log(self.state.merge_events, getattr(self.state, "round_events", []))
+        self._show_log(self.state.merge_events, getattr(self.state, "round_events", []), self._state_marks())
         self._on_cut(self.state.vocab_size)
 
-    def _show_log(self, merges, rounds) -> None:
+    def _state_marks(self) -> list:
+        """The marks of the shown model's merge log (see ``item_models.log_marks``)."""
+        return log_marks(self.state.full_tokenizer, self.state.train_options, self.state.merge_events)
+
+    def _show_log(self, merges, rounds, marks=()) -> None:
         """Put a finished run's merge log and Unigram rounds (and their plots) on screen."""
         self._clear_run()
         self.merge_model.append_events(list(merges))
+        self.merge_model.set_marks(marks)
+        self._span_marks()
         self.round_model.append_events(list(rounds))
         self._merge_x = [e.step for e in self.merge_model.rows]
         self._merge_y = [_merge_height(e) for e in self.merge_model.rows]
@@ -1072,7 +1090,7 @@ class TrainingPanel(QWidget):
             # A tokenizer opened from a file (no log of ours), or another run shown again
             # from the Runs list (its own merge log or Unigram rounds).
             self.merge_model.set_style(style_for(tokenizer))
-            self._show_log(self.state.merge_events, rounds)
+            self._show_log(self.state.merge_events, rounds, self._state_marks())
 
     def _schedule_follow(self, *_) -> None:
         if not self._follow_pending:
@@ -1183,11 +1201,16 @@ class TrainingPanel(QWidget):
             self.merge_model.set_cut(None)
         else:
             rows = self.merge_model.rows
-            self.merge_model.set_cut(k if k < rows[-1].vocab_size else None)
-            if k < rows[-1].vocab_size and on_screen(self):
+            full = self.state.full_tokenizer
+            model = getattr(full, "model", None)
+            step_for_size = getattr(model, "step_for_size", None)  # (PickyBPE: sizes go up and down)
+            cut = k < (full.vocab_size if step_for_size is not None else rows[-1].vocab_size)
+            step = step_for_size(k) if cut and step_for_size is not None else None
+            self.merge_model.set_cut(k if cut else None, step)
+            if cut and on_screen(self):
                 # Show where the cut falls: the last merge still in the shown model.
-                kept = _count_kept(rows, k)
-                target = self.merge_model.index(max(kept - 1, 0), 0)
+                kept = _count_kept(rows, k) if step is None else step
+                target = self.merge_model.index(self.merge_model.table_row(max(kept - 1, 0)), 0)
                 self.merge_view.scrollTo(target, QAbstractItemView.ScrollHint.PositionAtCenter)
                 self.follow_log = False
         self._cut = k

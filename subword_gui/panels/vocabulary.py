@@ -58,7 +58,7 @@ from PySide6.QtWidgets import (
 from subword_gui.state import on_screen
 from subword_gui.style import theme
 from subword_gui.tokens import palette
-from subword_gui.tokens.render import TokenStyle, render_token, style_for, token_bytes
+from subword_gui.tokens.render import TokenStyle, is_superword, render_token, style_for, token_bytes
 from subword_gui.tokens.why_view import model_kind
 
 FETCH_BATCH = 2000
@@ -178,6 +178,9 @@ class VocabModel(QAbstractTableModel):
         self._unk: int | None = None
         self._sort: tuple[int, Qt.SortOrder] = (COL_ID, Qt.SortOrder.AscendingOrder)
         self._row_index: dict[str, int] | None = None
+        # PickyBPE's removed tokens: rows after the vocabulary, with ids -1, -2, ... (none in
+        # the model) -> the merge step after which each was (last) removed
+        self._removed: dict[int, int] = {}
 
     # -- data --------------------------------------------------------------------
     def set_tokenizer(self, tokenizer, merge_events=()) -> None:
@@ -185,10 +188,18 @@ class VocabModel(QAbstractTableModel):
         self.tokenizer = tokenizer
         if tokenizer is None:
             self._entries = []
+            self._removed = {}
             self.style, self.kind, self.sources = TokenStyle(), "other", {}
         else:
             vocab = tokenizer.get_vocab()
             self._entries = sorted(zip(vocab.values(), vocab.keys()))  # ids are unique: by id
+            self._removed = {}
+            removed_tokens = getattr(tokenizer.model, "removed_tokens", None)
+            if removed_tokens is not None:
+                last_step = {t: step for step, t in tokenizer.model.removals}
+                for j, token in enumerate(removed_tokens(), start=1):
+                    self._entries.append((-j, token))
+                    self._removed[-j] = last_step.get(token, 0)
             self.style = style_for(tokenizer)
             self.kind = model_kind(tokenizer.model)
             self.sources = merge_sources(tokenizer, merge_events)
@@ -243,7 +254,8 @@ class VocabModel(QAbstractTableModel):
         self._row_index = None
         reverse = order == Qt.SortOrder.DescendingOrder
         if column == COL_ID:
-            self._entries.sort(key=lambda e: e[0], reverse=reverse)
+            # removed tokens (negative ids) after the vocabulary, in the order removed
+            self._entries.sort(key=lambda e: (e[0] < 0, abs(e[0])), reverse=reverse)
             return
         rows = range(len(self._entries))
         if column == COL_TOKEN:
@@ -271,7 +283,12 @@ class VocabModel(QAbstractTableModel):
         return -1 if tid in self._special else self._length(token)
 
     def total(self) -> int:
-        return len(self._entries)
+        """Tokens in the vocabulary (removed ones listed after it are not counted)."""
+        return len(self._entries) - len(self._removed)
+
+    def is_removed(self, row: int) -> bool:
+        """Is this row a token PickyBPE removed during training (not in the vocabulary)?"""
+        return self._entries[row][0] in self._removed
 
     def entry(self, row: int) -> tuple[int, str]:
         return self._entries[row]
@@ -353,6 +370,8 @@ class VocabModel(QAbstractTableModel):
             return None
         row, col = index.row(), index.column()
         tid, token = self._entries[row]
+        if tid in self._removed:
+            return self._removed_data(tid, token, row, col, role)
         if role in (Qt.ItemDataRole.DisplayRole, SORT_ROLE):
             sort = role == SORT_ROLE
             if col == COL_ID:
@@ -382,6 +401,10 @@ class VocabModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole and col == COL_TOKEN:
             tip = f"{token!r}\nbytes: {token_bytes(token, self.style).hex(' ').upper()}"
+            if is_superword(token, self.style):
+                tip += "\n" + QCoreApplication.translate(
+                    "Tokens", "A superword: this token spans a space (SuperBPE's stage 2)."
+                )
             added = self._added.get(tid)
             return tip if added is None else f"{tip}\n{added_token_flags(added, self._names.get(token))}"
         if role == Qt.ItemDataRole.FontRole and col == COL_TOKEN and tid in self._added:
@@ -399,8 +422,40 @@ class VocabModel(QAbstractTableModel):
                 return QBrush(palette.UNKNOWN_BACKGROUND)
             if tid in self._special and self._added[tid].special:
                 return QBrush(palette.SPECIAL_BACKGROUND)
+            if is_superword(token, self.style):  # spans a space (SuperBPE): as in the merge log
+                return QBrush(QColor(theme.current().superword))
         if role == Qt.ItemDataRole.DecorationRole and col == COL_TOKEN:
             return palette.colour_of((palette.hue_index(tid), 0))  # its colour in the segmentation
+        return None
+
+    def _removed_data(self, tid: int, token: str, row: int, col: int, role):
+        """A removed token's cells: no id, its text struck through in the removal colour."""
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == COL_ID:
+                return "—"
+            if col == COL_TOKEN:
+                return self.rendered(row)
+            if col == COL_LENGTH:
+                return str(self._length(token))
+            return ""
+        if role == SORT_ROLE:
+            return {COL_ID: len(self._entries) - tid, COL_TOKEN: self.rendered(row)}.get(col, -1)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if col == COL_TOKEN:
+                return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole and col == COL_TOKEN:
+            font = QFont()
+            font.setStrikeOut(True)
+            return font
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return QBrush(QColor(theme.current().removed))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return QCoreApplication.translate(
+                "Tokens",
+                "{0!r}: removed during training, right after merge {1} (PickyBPE: nearly all of its uses "
+                "had become part of a longer token); not in the vocabulary",
+            ).format(token, self._removed[tid])
         return None
 
 

@@ -60,6 +60,9 @@ class Colours:
     tooltip: str
     error: str
     tie: str  # a merge-log row decided by the tie rule
+    stage: str  # a merge-log row where a trainer's next stage begins (SuperBPE's superwords)
+    removed: str  # a merge-log row of a removal (PickyBPE), and a removed token's text
+    superword: str  # a token that spans a space (SuperBPE): its mark in tables, chips and text
 
 
 LIGHT = Colours(
@@ -83,6 +86,9 @@ LIGHT = Colours(
     tooltip="#fffbe6",
     error="#b42318",
     tie="#fff4d6",
+    stage="#dcefe6",
+    removed="#b42318",
+    superword="#7a3fb8",
 )
 DARK = Colours(
     dark=True,
@@ -105,6 +111,9 @@ DARK = Colours(
     tooltip="#2b3036",
     error="#ff7b72",
     tie="#4a3f1c",
+    stage="#1f3d33",
+    removed="#ff8a80",
+    superword="#c49bf0",
 )
 
 # Plot colours (Okabe–Ito, colour-blind safe); readable on both backgrounds.

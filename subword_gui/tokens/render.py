@@ -173,6 +173,40 @@ def render_token(token: str, style: TokenStyle = TokenStyle()) -> str:
     return "".join(t for t, _ in render_parts_cached(token, style))
 
 
+def spans_a_space(text: str) -> bool:
+    """Does this text hold whitespace between two of its non-space characters (a SuperBPE
+    superword's text, " of the")? A leading or trailing space alone does not count.
+
+    >>> spans_a_space(" of the"), spans_a_space(" the"), spans_a_space("the  "), spans_a_space("a\u3000b")
+    (True, False, False, True)
+    """
+    inner = text.strip()
+    return len(inner) > 2 and any(c.isspace() for c in inner)
+
+
+def is_superword(token: str, style: TokenStyle = TokenStyle()) -> bool:
+    """Does the token span a space (SuperBPE's superwords, ``ĠofĠthe``)? Read off its visible
+    parts: a space (or ``▁``) part with text on both sides.
+
+    >>> is_superword("ĠofĠthe", TokenStyle(byte_level=True)), is_superword("Ġthe", TokenStyle(byte_level=True))
+    (True, False)
+    >>> is_superword("▁of▁the"), is_superword("of▁")
+    (True, False)
+    """
+    if token.isalnum() and not style.byte_level:  # no space of any kind (Ġ is a letter)
+        return False
+    kinds = [k for _, k in render_parts_cached(token, style)]
+    if "space" not in kinds:
+        return False
+    seen_text = False
+    for i, kind in enumerate(kinds):
+        if kind == "text":
+            seen_text = True
+        elif kind == "space" and seen_text and "text" in kinds[i + 1 :]:
+            return True
+    return False
+
+
 def token_bytes(token: str, style: TokenStyle = TokenStyle()) -> bytes:
     """The bytes a token stands for: the raw bytes of a byte-level or byte-fallback
     token, else the UTF-8 of its text (``##`` and ``</w>`` left out).

@@ -67,6 +67,7 @@ from subword_gui.tokens.render import (
     render_html,
     render_parts_cached,
     render_token,
+    spans_a_space,
     style_for,
     token_bytes,
 )
@@ -477,14 +478,17 @@ class LineCache:
 _FORMATS: dict[tuple, QTextCharFormat] = {}
 
 
-def token_format(key: tuple[int, int], unknown: bool, special: bool) -> QTextCharFormat:
-    """The character format of one token's span in the editor (built once per look).
+def token_format(
+    key: tuple[int, int], unknown: bool, special: bool, superword: bool = False
+) -> QTextCharFormat:
+    """The character format of one token's span in the editor (built once per look); a
+    superword (a token that spans a space, SuperBPE's) is overlined in the superword colour.
 
     subtle: brushes are passed as QBrush, never as a QColor to convert implicitly;
     PySide6 6.12 corrupts a reference count on that conversion when it is done
     thousands of times (a crash in ``none_dealloc``).
     """
-    look = (key, unknown, special)
+    look = (key, unknown, special, superword)
     fmt = _FORMATS.get(look)
     if fmt is not None:
         return fmt
@@ -504,6 +508,10 @@ def token_format(key: tuple[int, int], unknown: bool, special: bool) -> QTextCha
         # the hues are pale in both themes: their text is always dark (a dark theme's light
         # text would vanish on them)
         fmt.setForeground(QBrush(_INK))
+        if superword:
+            fmt.setFontOverline(True)
+            fmt.setUnderlineStyle(QTextCharFormat.UnderlineStyle.SingleUnderline)
+            fmt.setUnderlineColor(QColor(theme.current().superword))
     _FORMATS[look] = fmt
     return fmt
 
@@ -540,7 +548,7 @@ def span_formats(line: LineTokens, tokens: range | None = None) -> list[tuple[in
             # (its UTF-8 bytes, its jamo) all but the last get an empty span where it starts
             cut_at = s
             continue
-        fmt = token_format(line.keys[i], line.unknown[i], line.special[i])
+        fmt = token_format(line.keys[i], line.unknown[i], line.special[i], spans_a_space(line.text[s:e]))
         if s < prev_end and prev_fmt is not None:
             # Overlaps the previous token: mark the shared characters, colour the rest.
             out.append((s, prev_end - s, shared_char_format(prev_fmt)))
@@ -723,6 +731,13 @@ def token_tooltip(tokenizer, style: TokenStyle, line: LineTokens, index: int) ->
         origin = token_origin(tokenizer.model, token, tid, style)
         if origin:
             rows.append((QCoreApplication.translate("Tokens", "origin"), html.escape(origin)))
+        if spans_a_space(line.text[s:e]):
+            rows.append(
+                (
+                    QCoreApplication.translate("Tokens", "superword"),
+                    QCoreApplication.translate("Tokens", "one token across a space (SuperBPE's stage 2)"),
+                )
+            )
     muted = theme.current().muted
     body = "".join(f"<tr><td style='color:{muted}'>{k}</td><td>{v}</td></tr>" for k, v in rows)
     return f"<table cellspacing=0 cellpadding=1>{body}</table>"
@@ -757,6 +772,7 @@ class Chip:
     new_word: bool = False  # a wider gap before it
     mark_before: bool = False  # Compare: a boundary only this tokenizer has, before this chip
     mark_after: bool = False
+    superword: bool = False  # the token spans a space (SuperBPE): a border of its own colour
     tooltip: str = ""
     size: QSize | None = None  # laid-out size, cached for the strip's font
 
@@ -984,7 +1000,7 @@ class TokenStrip(QWidget):
         # an unknown token's hatching is aligned to the strip, not to the chip: its phase is kept
         phase = f"{r.x() % 8},{r.y() % 8}" if chip.unknown else ""
         key = (
-            f"chip|{chip.parts}|{chip.caption}|{chip.background.rgba()}|{chip.unknown:d}{chip.special:d}"
+            f"chip|{chip.parts}|{chip.caption}|{chip.background.rgba()}|{chip.unknown:d}{chip.special:d}{chip.superword:d}"
             f"|{r.width()}x{r.height()}@{dpr}|{ctx.font.key()}|{ctx.caption.key()}|{phase}"
         )
         pixmap = QPixmapCache.find(key)
@@ -1021,7 +1037,11 @@ class TokenStrip(QWidget):
             bg, fg = palette.SPECIAL_BACKGROUND, palette.SPECIAL_FOREGROUND
         else:
             bg, fg = chip.background, _INK
-        p.setPen(QPen(bg.darker(140), 1))
+        if chip.superword and not loud:
+            p.setPen(QPen(QColor(theme.current().superword), 2))
+            rf = rf.adjusted(0.5, 0.5, -0.5, -0.5)
+        else:
+            p.setPen(QPen(bg.darker(140), 1))
         p.setBrush(QBrush(bg))
         p.drawRoundedRect(rf, 4, 4)
         if chip.unknown:
@@ -1109,7 +1129,9 @@ def _line_chips(line: LineTokens, style: TokenStyle, shared: dict, limit: int | 
         word = enc.word_ids[i]
         # a wider gap between words, and before a line's first token
         new_word = (word != prev_word) or i == 0 or word is None
-        look = (token, enc.ids[i], line.keys[i], line.unknown[i], line.special[i], new_word)
+        start, end = enc.offsets[i]
+        superword = spans_a_space(line.text[start:end])
+        look = (token, enc.ids[i], line.keys[i], line.unknown[i], line.special[i], new_word, superword)
         chip = shared.get(look)
         if chip is None:
             chip = shared[look] = Chip(
@@ -1119,6 +1141,7 @@ def _line_chips(line: LineTokens, style: TokenStyle, shared: dict, limit: int | 
                 unknown=line.unknown[i],
                 special=line.special[i],
                 new_word=new_word,
+                superword=superword,
             )
         out.append(chip)
         prev_word = word

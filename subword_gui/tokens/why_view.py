@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 
 from subword_gui.style import theme
 from subword_gui.tokens import palette
-from subword_gui.tokens.render import TokenStyle, render_html, render_token, style_for
+from subword_gui.tokens.render import TokenStyle, is_superword, render_html, render_token, style_for
 
 _MAX_LATTICE_ROWS = 14
 LATTICE_MIN_HEIGHT = 140  # axis, characters, best path and one row of candidates
@@ -147,7 +147,68 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
         "Tokens", "{0} merge(s) applied, lowest rank first (rank = the order training learned them)."
     ).format(len(steps))
     head = f"<p style='color:{theme.current().muted}'>{applied}</p>"
-    return head + "<table cellspacing=0 cellpadding=2>" + "".join(rows) + "</table>", plain
+    supers_html, supers_plain = superword_merges_html(model, [t.value for t in model.tokenize(piece)], style)
+    plain.extend(supers_plain)
+    return head + supers_html + "<table cellspacing=0 cellpadding=2>" + "".join(rows) + "</table>", plain
+
+
+def build_merges(model, token: str, limit: int = 256) -> list[tuple[int, str, str, str]]:
+    """The merges that built ``token`` from its base symbols, ``(rank, left, right, merged)`` in
+    rank order (the order training learned them), from the model's own merge list.
+
+    >>> build_merges(BPE({"a": 0, "b": 1, "ab": 2, "abb": 3}, [("a", "b"), ("ab", "b")]), "abb")
+    [(0, 'a', 'b', 'ab'), (1, 'ab', 'b', 'abb')]
+    """
+    rank_of = getattr(model, "merge_rank", None)
+    if rank_of is None:
+        return []
+    out: list[tuple[int, str, str, str]] = []
+    todo, seen = [token], set()
+    while todo and len(out) < limit:
+        t = todo.pop()
+        rank = rank_of(t)
+        if rank is None or t in seen:
+            continue
+        seen.add(t)
+        left, right = model.merges[rank]
+        out.append((rank, left, right, t))
+        todo.extend((left, right))
+    return sorted(out)
+
+
+def superword_merges_html(model, tokens: list[str], style: TokenStyle) -> tuple[str, list[str]]:
+    """For each superword among ``tokens`` (a token that spans a space, SuperBPE's), the merges
+    that built it: its stage-2 merges across spaces on top of the stage-1 merges of its words."""
+    supers = list(dict.fromkeys(t for t in tokens if is_superword(t, style)))
+    if not supers:
+        return "", []
+    muted = theme.current().muted
+    parts, plain = [], []
+    for token in supers:
+        merges = build_merges(model, token)
+        if not merges:
+            continue
+        title = QCoreApplication.translate(
+            "Tokens", "{0} spans a space (a superword): built by {1} merge(s), in the order learned"
+        ).format(f"<b>{LRM}{render_html(token, style)}{LRM}</b>", len(merges))
+        items = []
+        for rank, left, right, merged in merges:
+            across = is_superword(merged, style)
+            label = (
+                f"{LRM}#{rank + 1}&nbsp;&nbsp;{render_html(left, style)}{LRM} + {render_html(right, style)}"
+                f"{LRM} → {render_html(merged, style)}"
+            )
+            colour = theme.current().superword if across else muted
+            items.append(f"<li style='color:{colour}'>{label}</li>")
+        parts.append(f"<p>{title}</p><ul style='margin-top:0'>{''.join(items)}</ul>")
+        plain.append(
+            f"superword {render_token(token, style)}: "
+            + "; ".join(
+                f"#{rank + 1} {render_token(left, style)} + {render_token(right, style)} → {render_token(merged, style)}"
+                for rank, left, right, merged in merges
+            )
+        )
+    return "".join(parts), plain
 
 
 def _symbol_at(symbols: list[str], position: int, model) -> int | None:

@@ -764,6 +764,7 @@
     <name>Headers</name>
     <message>
         <source>Step</source>
+        <extracomment>Events the merge log shows as rows of their own between the merges.</extracomment>
         <translation>단계</translation>
     </message>
     <message>
@@ -1725,6 +1726,85 @@
     </message>
 </context>
 <context>
+    <name>SamplesView</name>
+    <message>
+        <source>Type text here: its samples are drawn as you type.</source>
+        <translation>여기에 텍스트를 입력하세요: 입력하는 대로 샘플을 뽑습니다.</translation>
+    </message>
+    <message>
+        <source>The same seed draws the same samples again</source>
+        <translation>같은 시드는 같은 샘플을 다시 뽑습니다</translation>
+    </message>
+    <message>
+        <source>Resample</source>
+        <translation>다시 뽑기</translation>
+    </message>
+    <message>
+        <source>Draw new samples (the next seed)</source>
+        <translation>새 샘플 뽑기 (다음 시드)</translation>
+    </message>
+    <message>
+        <source>samples</source>
+        <translation>샘플</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>시드</translation>
+    </message>
+    <message>
+        <source>BPE-dropout p</source>
+        <translation>BPE-dropout p</translation>
+    </message>
+    <message>
+        <source>each merge is skipped with this probability (Provilkov et al. 2020)</source>
+        <translation>각 병합을 이 확률로 건너뜁니다 (Provilkov 외 2020)</translation>
+    </message>
+    <message>
+        <source>Unigram sampling α</source>
+        <translation>Unigram 샘플링 α</translation>
+    </message>
+    <message>
+        <source>a segmentation is drawn with probability ∝ exp(α·score) (Kudo 2018): small α, more variety</source>
+        <translation>분절을 exp(α·점수)에 비례하는 확률로 뽑습니다 (Kudo 2018): α가 작을수록 더 다양합니다</translation>
+    </message>
+    <message>
+        <source>Train or open a tokenizer to see its samples.</source>
+        <translation>샘플을 보려면 토크나이저를 학습하거나 여세요.</translation>
+    </message>
+    <message>
+        <source>A {0} model cannot sample: BPE-dropout needs a BPE model, sampling a Unigram model.</source>
+        <translation>{0} 모델은 샘플링할 수 없습니다: BPE-dropout은 BPE 모델, 샘플링은 Unigram 모델이 필요합니다.</translation>
+    </message>
+    <message>
+        <source>Type some text to see its samples.</source>
+        <translation>샘플을 보려면 텍스트를 입력하세요.</translation>
+    </message>
+    <message>
+        <source>deterministic: {0} tokens</source>
+        <translation>결정적 분절: 토큰 {0}개</translation>
+    </message>
+    <message>
+        <source>sample {0}: {1} tokens</source>
+        <translation>샘플 {0}: 토큰 {1}개</translation>
+    </message>
+    <message>
+        <source>BPE-dropout p = {0:g}</source>
+        <translation>BPE-dropout p = {0:g}</translation>
+    </message>
+    <message>
+        <source>Unigram sampling α = {0:g}</source>
+        <translation>Unigram 샘플링 α = {0:g}</translation>
+    </message>
+    <message>
+        <source>{0}, seed {1}: on average {2:.1f} tokens against {3} deterministic, &lt;b&gt;{4:+.1%}&lt;/b&gt; length inflation. A mark before a chip: a boundary the deterministic cut does not have.</source>
+        <translation>{0}, 시드 {1}: 결정적 분절 {3}개에 비해 평균 {2:.1f}개, 길이 증가 &lt;b&gt;{4:+.1%}&lt;/b&gt;. 칩 앞의 표시: 결정적 분절에는 없는 경계.</translation>
+    </message>
+    <message>
+        <source>(the first {0:,} characters)</source>
+        <translation>(처음 {0:,}자)</translation>
+    </message>
+</context>
+<context>
     <name>SegmentationPanel</name>
     <message>
         <source>&lt;span style=&apos;background:#D7191C; color:white; font-weight:bold&apos;&gt;&amp;nbsp;unknown&amp;nbsp;&lt;/span&gt;&amp;nbsp; &lt;span style=&apos;background:#3B4A5A; color:white&apos;&gt;&amp;nbsp;special&amp;nbsp;&lt;/span&gt;&amp;nbsp; &lt;span style=&apos;color:#8A8A8A; text-decoration:line-through&apos;&gt;removed&lt;/span&gt;&amp;nbsp; &lt;span style=&apos;text-decoration:underline&apos;&gt;split character&lt;/span&gt;</source>
@@ -1737,6 +1817,14 @@
     <message>
         <source>Chat</source>
         <translation>채팅</translation>
+    </message>
+    <message>
+        <source>Samples</source>
+        <translation>샘플</translation>
+    </message>
+    <message>
+        <source>Several segmentations of the text: BPE-dropout or Unigram sampling</source>
+        <translation>텍스트의 여러 분절: BPE-dropout 또는 Unigram 샘플링</translation>
     </message>
     <message>
         <source>Type or paste text here: it is tokenized as you type.</source>
@@ -1804,6 +1892,10 @@
     <message>
         <source>a special token: it stands for no text of its own, so it has no length</source>
         <translation>특수 토큰: 스스로 나타내는 텍스트가 없으므로 길이가 없습니다</translation>
+    </message>
+    <message>
+        <source>{0!r}: removed during training, right after merge {1} (PickyBPE: nearly all of its uses had become part of a longer token); not in the vocabulary</source>
+        <translation>{0!r}: 학습 중 병합 {1} 직후 제거됨 (PickyBPE: 쓰임새 거의 전부가 더 긴 토큰의 일부가 됨); 어휘에 없음</translation>
     </message>
     <message>
         <source>not special</source>
@@ -1882,6 +1974,14 @@
         <translation>미등록</translation>
     </message>
     <message>
+        <source>superword</source>
+        <translation>슈퍼워드</translation>
+    </message>
+    <message>
+        <source>one token across a space (SuperBPE&apos;s stage 2)</source>
+        <translation>공백을 넘는 토큰 하나 (SuperBPE 2단계)</translation>
+    </message>
+    <message>
         <source>special</source>
         <translation>특수</translation>
     </message>
@@ -1908,6 +2008,10 @@
     <message>
         <source>{0} merge(s) applied, lowest rank first (rank = the order training learned them).</source>
         <translation>병합 {0}개 적용, 순위가 낮은 것부터 (순위 = 학습이 배운 순서).</translation>
+    </message>
+    <message>
+        <source>{0} spans a space (a superword): built by {1} merge(s), in the order learned</source>
+        <translation>{0}은(는) 공백을 넘습니다 (슈퍼워드): 학습한 순서대로 병합 {1}번으로 만들어짐</translation>
     </message>
     <message>
         <source>longest match</source>
@@ -1956,6 +2060,38 @@
     <message>
         <source>This model does not explain its choices.</source>
         <translation>이 모델은 자신의 선택을 설명하지 않습니다.</translation>
+    </message>
+    <message>
+        <source>superwords (across spaces)</source>
+        <translation>슈퍼워드 (공백을 넘어)</translation>
+    </message>
+    <message>
+        <source>stage {0}: {1} from vocab {2:,}</source>
+        <translation>{0}단계: 어휘 {2:,}부터 {1}</translation>
+    </message>
+    <message>
+        <source>removed ‹{0}›</source>
+        <translation>제거됨 ‹{0}›</translation>
+    </message>
+    <message>
+        <source>removed ‹{0}› (IoS {1:.2f})</source>
+        <translation>제거됨 ‹{0}› (IoS {1:.2f})</translation>
+    </message>
+    <message>
+        <source>: its uses become {0}</source>
+        <translation>: 쓰임새는 {0}(으)로 바뀜</translation>
+    </message>
+    <message>
+        <source>A superword: this token spans a space (SuperBPE&apos;s stage 2).</source>
+        <translation>슈퍼워드: 이 토큰은 공백을 넘습니다 (SuperBPE 2단계).</translation>
+    </message>
+    <message>
+        <source>PickyBPE removed this token right after merge {0}: almost all of its uses had just been merged into a longer token (intersection over self above τ).</source>
+        <translation>PickyBPE가 병합 {0} 직후 이 토큰을 제거했습니다: 쓰임새 거의 전부가 방금 더 긴 토큰으로 병합되었습니다 (IoS가 τ 초과).</translation>
+    </message>
+    <message>
+        <source>Stage {0} begins after {1:,} merges (vocab {2:,}). From here on the merges may cross spaces: SuperBPE&apos;s superwords.</source>
+        <translation>{0}단계는 병합 {1:,}번 뒤(어휘 {2:,})에 시작합니다. 여기부터 병합이 공백을 넘을 수 있습니다: SuperBPE의 슈퍼워드.</translation>
     </message>
 </context>
 <context>

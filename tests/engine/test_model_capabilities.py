@@ -19,7 +19,7 @@ from core.normalizers import NFC
 from core.pre_tokenizers import ByteLevel, Metaspace, Whitespace
 from core.tokenizer import Tokenizer
 
-GENERIC = ("core/encode_chunks.py", "core/chunk_kernels.py")
+GENERIC = ("core/encode_chunks.py", "core/chunk_kernels.py", "core/sampling.py")
 
 
 def _runtime_imports(path: Path) -> list[str]:
@@ -89,7 +89,7 @@ def test_a_model_declaring_nothing_encodes_through_the_plain_way(pre_tokenizer, 
 
     model = Letters()
     assert model.token_lengths() is None and model.line_encoder(pre_tokenizer) is None
-    assert not (model.can_nbest() or model.can_sample() or model.can_truncate())
+    assert not (model.can_nbest() or model.can_sample() or model.can_truncate() or model.can_dropout())
     normalizer = NFC() if type(pre_tokenizer) is not ByteLevel else None
     tok = Tokenizer(model, normalizer=normalizer, pre_tokenizer=pre_tokenizer)
     plan = tok._chunk_plan()
@@ -127,6 +127,7 @@ def test_the_models_declare_what_they_offer():
     assert [m.can_nbest() for m in (bpe, unigram, wordpiece, wordlevel)] == [False, True, False, False]
     assert [m.can_sample() for m in (bpe, unigram, wordpiece, wordlevel)] == [False, True, False, False]
     assert [m.can_truncate() for m in (bpe, unigram, wordpiece, wordlevel)] == [True, True, True, False]
+    assert [m.can_dropout() for m in (bpe, unigram, wordpiece, wordlevel)] == [True, False, False, False]
     assert bpe.line_encoder(Whitespace()).way == "words"
     assert bpe.line_encoder(ByteLevel()).way == "bytes"
     assert bpe.line_encoder(Metaspace()) is None  # (no BPE kernel takes Metaspace's chunks)

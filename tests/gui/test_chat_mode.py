@@ -10,7 +10,7 @@ from PySide6.QtGui import QFont, QTextCursor
 
 from core.chat import encode_chat
 from core.formats.detect import open_tokenizer
-from subword_gui.panels.segmentation import SegmentationPanel
+from subword_gui.panels.segmentation import CHAT_TAB, SegmentationPanel
 from subword_gui.panels.vocabulary import VocabModel
 from subword_gui.state import AppState
 
@@ -45,10 +45,10 @@ def panel(qtbot):
 def test_the_chat_tab_shows_only_with_a_template_and_renders_the_turns(panel, folders, qtbot):
     state, panel = panel
     state.set_tokenizer(open_tokenizer(folders["none"]).tokenizer)
-    assert not panel.mode.isVisible()
+    assert not panel.mode.isTabVisible(CHAT_TAB)
     tok = open_tokenizer(folders["qwen"]).tokenizer
     state.set_tokenizer(tok)
-    assert panel.mode.isVisible()
+    assert panel.mode.isVisible() and panel.mode.isTabVisible(CHAT_TAB)
     panel.show_chat()
     assert panel.pages.currentWidget() is panel.chat
     chat = panel.chat
@@ -74,7 +74,7 @@ def test_the_chat_tab_shows_only_with_a_template_and_renders_the_turns(panel, fo
     assert "user\nBye<|im_end|>" in chat.rendered.toPlainText()
     # back to a tokenizer without a template: the text tab again
     panel.set_tokenizer(open_tokenizer(folders["none"]).tokenizer)
-    assert panel.pages.currentWidget() is panel.splitter and not panel.mode.isVisible()
+    assert panel.pages.currentWidget() is panel.splitter and not panel.mode.isTabVisible(CHAT_TAB)
 
 
 def test_a_refusing_template_and_split_specials_are_listed(panel, folders, qtbot):

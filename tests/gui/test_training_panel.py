@@ -774,7 +774,8 @@ def test_picky_bpe_trains_with_its_tau_and_the_slider_cuts_it(qtbot, loaded):
     tok = blocker.args[0]
     model = tok.model
     assert type(model).__name__ == "PickyBPE" and model.tau == 0.8 and model.removals
-    assert panel.merge_model.rowCount() == len(model.merges)
+    assert len(panel.merge_model.rows) == len(model.merges)
+    assert panel.merge_model.rowCount() == len(model.merges) + len(model.removals)  # a row per removal
     run = window.state.runs[-1]
     assert algorithm_label(run) == "PickyBPE τ=0.8"
     # the slider's cut is the model after the first step that reaches the size, not a prefix

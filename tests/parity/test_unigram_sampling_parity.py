@@ -18,6 +18,7 @@ spm = pytest.importorskip("sentencepiece")
 from conftest import CORPORA  # noqa: E402
 
 from core.formats.detect import open_tokenizer  # noqa: E402
+from core.sampling import sample_segmentations  # noqa: E402
 
 DRAWS = 4000
 WORDS = ["together", "understand", "schoolmaster"]
@@ -41,6 +42,9 @@ def test_unigram_sample_frequencies_match_sentencepiece(model, word, alpha):
     sp, loaded = model
     tok = loaded.tokenizer
     assert tok.model.can_sample()
+    # the explorer's Samples tab draws through core.sampling, with the same model.sample
+    samples = sample_segmentations(tok, word, 3, alpha, seed=1)
+    assert samples.method == "unigram" and samples == sample_segmentations(tok, word, 3, alpha, seed=1)
     (piece,) = [p.normalized for p in tok.pieces(word)]
     rng = random.Random(2018)
     spm.set_random_generator_seed(2018)  # both sides seeded: the test never flickers

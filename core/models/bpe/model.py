@@ -307,6 +307,9 @@ class BPE(VocabLookup, ModelBase):
         """False when encoding draws at random (dropout above 0): callers must not cache its tokens."""
         return not self.dropout
 
+    def can_dropout(self) -> bool:
+        return True
+
     def with_dropout(self, dropout: float | None, seed: int | None = None) -> BPE:
         """A copy of this model that encodes with BPE-dropout ``dropout`` (None or 0: none),
         its draws seeded with ``seed``.
