@@ -74,6 +74,9 @@ PICKY_TAU = 0.9
 DEFAULT_MAX_WORDS = 4  # the reference's "mw4"
 
 
+SUPERBPE_TRANSITION_PERCENT = 90  # t as a share of the vocabulary (Liu et al. 2025: t = 180k for 200k)
+
+
 def superbpe_settings(options) -> tuple[int, int, bool]:
     """``(transition, max_words, colon_rule)`` from ``options.extra``; ConfigError if out of range.
 
@@ -83,7 +86,7 @@ def superbpe_settings(options) -> tuple[int, int, bool]:
     extra = options.extra
     t = extra.get("transition")
     if t is None:
-        t = options.vocab_size * 9 // 10  # (the paper's default for 200k is t = 180k: 90 %)
+        t = options.vocab_size * SUPERBPE_TRANSITION_PERCENT // 100
     if isinstance(t, bool) or not isinstance(t, int) or not 0 < t <= options.vocab_size:
         raise ConfigError(
             f"the SuperBPE transition must be a vocabulary size from 1 to {options.vocab_size:,}, not {t!r}"

@@ -86,13 +86,21 @@ def options_parts(options) -> list[str]:
 
 
 def algorithm_label(run: Run) -> str:
-    """The run's algorithm as the Runs table names it; PickyBPE with its threshold, as its paper
-    writes it ("PickyBPE τ=0.9")."""
+    """The run's algorithm as the Runs table names it; PickyBPE and SuperBPE with their settings,
+    as their papers write them ("PickyBPE τ=0.9", "SuperBPE t=1,800")."""
     label = ALGORITHM_LABELS.get(run.algorithm, run.algorithm)
     if run.algorithm == "picky-bpe" and run.options is not None:
         from core.options import picky_tau
 
         label += f" τ={picky_tau(run.options.extra or {}):g}"
+    if run.algorithm == "superbpe" and run.options is not None:
+        from core.errors import ConfigError
+        from core.options import superbpe_settings
+
+        try:
+            label += f" t={superbpe_settings(run.options)[0]:,}"
+        except ConfigError:
+            pass
     return label
 
 

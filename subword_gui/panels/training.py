@@ -54,6 +54,7 @@ from core.options import (
     DEFAULT_PRE_TOKENIZER,
     DEFAULT_SPECIAL_TOKENS,
     PICKY_TAU,
+    SUPERBPE_TRANSITION_PERCENT,
     TrainOptions,
     build_normalizer,
     build_pre_tokenizer,
@@ -454,6 +455,16 @@ class TrainingPanel(QWidget):
                 "one merge (intersection over self); 1 is plain BPE"
             )
         )
+        self.transition_spin = QSpinBox()  # SuperBPE's transition point t, as a share of the vocabulary
+        self.transition_spin.setRange(1, 100)
+        self.transition_spin.setValue(SUPERBPE_TRANSITION_PERCENT)
+        self.transition_spin.setSuffix(" %")
+        self.transition_spin.setToolTip(
+            self.tr(
+                "SuperBPE learns ordinary subwords up to this share of the vocabulary (the transition "
+                "point t), then superwords that cross spaces; 100 % is plain byte-level BPE"
+            )
+        )
 
         self.train_button = QPushButton(self.tr("Train"))
         self.train_button.setObjectName("primary")
@@ -530,6 +541,7 @@ class TrainingPanel(QWidget):
         form_right.addRow(self.tr("Subword prefix"), self.prefix_edit)
         form_right.addRow(self.tr("Word suffix"), self.suffix_edit)
         form_right.addRow(self.tr("PickyBPE τ"), self.tau_spin)
+        form_right.addRow(self.tr("SuperBPE t"), self.transition_spin)
         self._form_right = form_right
         forms = QHBoxLayout()
         forms.setSpacing(18)
@@ -627,6 +639,7 @@ class TrainingPanel(QWidget):
         self.special_edit.setText(",".join(DEFAULT_SPECIAL_TOKENS.get(algo, [])))
         self.prefix_edit.setText("##" if algo == "wordpiece" else "")
         self._form_right.setRowVisible(self.tau_spin, algo == "picky-bpe")
+        self._form_right.setRowVisible(self.transition_spin, algo == "superbpe")
         unigram = algo == "unigram"
         self.log_tabs.setCurrentIndex(1 if unigram else 0)
         self.plot_tabs.setCurrentIndex(1 if unigram else 0)
@@ -662,6 +675,14 @@ class TrainingPanel(QWidget):
         extra = dict(self._extra.get(self.algorithm, {}))
         if self.algorithm == "picky-bpe":
             extra["tau"] = round(self.tau_spin.value(), 4)
+        if self.algorithm == "superbpe":
+            vocab, percent, kept = (
+                self.vocab_spin.value(),
+                self.transition_spin.value(),
+                extra.get("transition"),
+            )
+            if not (isinstance(kept, int) and 0 < kept <= vocab and round(100 * kept / vocab) == percent):
+                extra["transition"] = max(1, vocab * percent // 100)  # (a t set exactly elsewhere is kept)
         return extra
 
     def set_options(self, options: TrainOptions) -> None:
@@ -687,6 +708,12 @@ class TrainingPanel(QWidget):
         self._extra = {options.algorithm: dict(options.extra or {})}
         if options.algorithm == "picky-bpe":
             self.tau_spin.setValue(float((options.extra or {}).get("tau", PICKY_TAU)))
+        if options.algorithm == "superbpe":
+            t = (options.extra or {}).get("transition")
+            percent = (
+                SUPERBPE_TRANSITION_PERCENT if not isinstance(t, int) else round(100 * t / options.vocab_size)
+            )
+            self.transition_spin.setValue(min(100, max(1, percent)))
 
     def options_dict(self) -> dict:
         return {
@@ -699,6 +726,7 @@ class TrainingPanel(QWidget):
             "prefix": self.prefix_edit.text(),
             "suffix": self.suffix_edit.text(),
             "tau": self.tau_spin.value(),
+            "transition_percent": self.transition_spin.value(),
         }
 
     def apply_options_dict(self, d: dict) -> None:
@@ -723,6 +751,8 @@ class TrainingPanel(QWidget):
                     edit.setText(str(d[key]))
             if "tau" in d:
                 self.tau_spin.setValue(float(d["tau"]))
+            if "transition_percent" in d:
+                self.transition_spin.setValue(int(d["transition_percent"]))
         except (TypeError, ValueError):
             pass
 

@@ -2109,6 +2109,10 @@
         <translation>PickyBPE는 병합된 토큰의 출현 중 이 비율보다 많은 몫이 한 병합 안에 있으면(IoS, intersection over self) 그 토큰을 지웁니다. 1이면 보통 BPE입니다</translation>
     </message>
     <message>
+        <source>SuperBPE learns ordinary subwords up to this share of the vocabulary (the transition point t), then superwords that cross spaces; 100 % is plain byte-level BPE</source>
+        <translation>SuperBPE는 어휘의 이 비율(전환점 t)까지 보통 서브워드를 배우고, 그다음 공백을 넘는 슈퍼워드를 배웁니다. 100 %는 보통 바이트 수준 BPE입니다</translation>
+    </message>
+    <message>
         <source>Train</source>
         <translation>학습</translation>
     </message>
@@ -2171,6 +2175,10 @@
     <message>
         <source>PickyBPE τ</source>
         <translation>PickyBPE τ</translation>
+    </message>
+    <message>
+        <source>SuperBPE t</source>
+        <translation>SuperBPE t</translation>
     </message>
     <message>
         <source>Merge log</source>

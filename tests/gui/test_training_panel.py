@@ -788,3 +788,27 @@ def test_picky_bpe_trains_with_its_tau_and_the_slider_cuts_it(qtbot, loaded):
     # other algorithms do not show τ
     panel.algorithm_box.setCurrentIndex(panel.algorithm_box.findData("bpe"))
     assert not panel.tau_spin.isVisibleTo(panel)
+
+
+def test_superbpe_takes_its_transition_from_the_panel_and_keeps_it(qtbot, loaded):
+    """SuperBPE's t (issue: the option was on the command line only)."""
+    from subword_gui.panels.runs import algorithm_label
+
+    window = loaded
+    panel = window.training_panel
+    panel.algorithm_box.setCurrentIndex(panel.algorithm_box.findData("superbpe"))
+    assert panel.transition_spin.isVisibleTo(panel) and panel.transition_spin.value() == 90
+    assert not panel.tau_spin.isVisibleTo(panel)
+    panel.vocab_spin.setValue(400)
+    panel.transition_spin.setValue(75)
+    assert panel.options().extra == {"transition": 300}
+    with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS):
+        window.train_action.trigger()
+    assert algorithm_label(window.state.runs[-1]) == "SuperBPE t=300"
+    saved = panel.options_dict()
+    panel.set_options(TrainOptions("superbpe", vocab_size=1000, extra={"transition": 500}))
+    assert panel.transition_spin.value() == 50
+    panel.apply_options_dict(saved)
+    assert panel.transition_spin.value() == 75
+    panel.algorithm_box.setCurrentIndex(panel.algorithm_box.findData("bpe"))
+    assert not panel.transition_spin.isVisibleTo(panel) and "transition" not in panel.options().extra
