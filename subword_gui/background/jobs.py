@@ -370,11 +370,18 @@ def _concrete_encoding(path: str, encoding: str | None) -> str:
 def _file_key(path: str, encoding: str | None, kind: str, pipeline) -> tuple | None:
     """The counts-store key of ``path``'s counts of ``kind``, or None when the file cannot be read
     (the count that follows says why, in its own words)."""
+    keys = _file_keys(path, encoding, [(kind, pipeline)])
+    return keys[0] if keys else None
+
+
+def _file_keys(path: str, encoding: str | None, kinds: list[tuple]) -> list[tuple]:
+    """:func:`_file_key` for each ``(kind, pipeline)``, the file read once; [] if it cannot be."""
     try:
         identity = counts_store.file_identity(path)
-        return counts_store.counts_key(identity, _concrete_encoding(path, encoding), kind, pipeline)
+        concrete = _concrete_encoding(path, encoding)
     except (OSError, LookupError, SubwordError):
-        return None
+        return []
+    return [counts_store.counts_key(identity, concrete, kind, pipeline) for kind, pipeline in kinds]
 
 
 def _training_pipeline(options: TrainOptions) -> tuple:
@@ -398,16 +405,17 @@ def cuts_words_only(options: TrainOptions) -> bool:
 
 
 def counts_known(source: tuple | None, options: TrainOptions, store_dir: str | None) -> bool:
-    """Will training on ``source`` find its counts made (kept, or the Corpus panel's) and not count?"""
+    """Will training on ``source`` find its counts made (kept, or the Corpus panel's) and not count?
+    (On the GUI thread: it reads the file's first and last mebibyte, a few milliseconds.)"""
     if not store_dir or source is None or source[0] != "file":
         return False
-    key = _file_key(source[1], source[2], "training", _training_pipeline(options))
-    if key is None:
+    keys = _file_keys(source[1], source[2], [("training", _training_pipeline(options)), ("corpus", None)])
+    if not keys:
         return False
-    if counts_store.has_counts(store_dir, key):
-        return True
-    corpus = _file_key(source[1], source[2], "corpus", None)
-    return cuts_words_only(options) and corpus is not None and counts_store.has_counts(store_dir, corpus)
+    training, corpus = keys
+    return counts_store.has_counts(store_dir, training) or (
+        cuts_words_only(options) and counts_store.has_counts(store_dir, corpus)
+    )
 
 
 def training_counts_from_words(words: dict[str, int], path: str, encoding: str | None, options: TrainOptions):
