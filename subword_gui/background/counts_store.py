@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import stat
 from pathlib import Path
 
 FORMAT_VERSION = 1
@@ -51,9 +52,12 @@ _UNREADABLE = (
 def file_identity(path: str | os.PathLike) -> tuple:
     """``(resolved path, size, mtime_ns, fingerprint)`` of a file; the fingerprint hashes the size
     and the first and last mebibyte, so a file rewritten in place is told apart even when its
-    size and time are kept."""
+    size and time are kept. Anything but a regular file raises OSError before it is opened
+    (opening a FIFO blocks until someone writes to it)."""
     p = Path(path).resolve()
     st = p.stat()
+    if not stat.S_ISREG(st.st_mode):
+        raise OSError(f"{p} is not a regular file")
     digest = hashlib.sha256(str(st.st_size).encode())
     with open(p, "rb") as f:
         digest.update(f.read(FINGERPRINT_BYTES))
