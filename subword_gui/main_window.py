@@ -179,6 +179,7 @@ class MainWindow(QMainWindow):
         settings: QSettings | None = None,
         open_sample: bool = True,
         data_dir: str | Path | None = None,
+        cache_dir: str | Path | None = None,
     ):
         super().__init__()
         self.state = state or AppState(self)
@@ -187,6 +188,11 @@ class MainWindow(QMainWindow):
         self.data_dir = Path(
             data_dir or QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
         )
+        # where counts of text files are kept between launches (see background.counts_store)
+        self.cache_dir = Path(
+            cache_dir or QStandardPaths.writableLocation(QStandardPaths.StandardLocation.CacheLocation)
+        )
+        self.state.counts_dir = str(self.cache_dir / "counts")
         self.last_error: tuple[str, str] | None = None
         self.last_saved: tuple[str, str, list[str]] | None = None
         # The user's own training options while an example has set its own (None: no example open).

@@ -42,6 +42,8 @@ class AppState(QObject):
         # Where the corpus came from, for re-counting under a training pipeline:
         # ("file", path, encoding) | ("counts_file", path) | ("lines", [line, ...])
         self.corpus_source: tuple | None = None
+        # where counts of text files are kept between launches (see background.counts_store)
+        self.counts_dir: str | None = None
         self.full_tokenizer = None  # core.tokenizer.Tokenizer | None (the trained/opened one)
         self.tokenizer = None  # the one shown (possibly cut by the slider)
         self.train_options = None  # core.options.TrainOptions of the last run, if trained here

@@ -15,6 +15,11 @@ A corpus source is one of:
 - ``("counts_file", path)``: a word-count file (``word<TAB>count`` per line);
 - ``("lines", [line, ...])``: in-memory lines (the textbook examples).
 
+Counts of a text file are kept between launches (``counts_store``, given a folder):
+the Corpus panel's words, and each training pipeline's pre-tokens. Training takes its counts
+from there, else from the Corpus panel's words when its pipeline only cuts those words
+(:func:`cuts_words_only`), and counts the file (with every core) only when it must.
+
 Leaves out: anything that draws; the engine's own counting (``core.corpus``) is
 what the corpus panel shows, this module only re-counts under a training pipeline.
 """
@@ -27,11 +32,14 @@ from array import array
 from collections import Counter
 from collections.abc import Generator
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from core.errors import SubwordError
 from core.events import Progress
-from core.options import TrainOptions, pre_tokenize_counts
+from core.options import TrainOptions, counting_pipeline, pre_tokenize_counts
 from core.tokenizer import Tokenizer
 from core.training import train_from_counts
+from subword_gui.background import counts_store
 
 HELD_OUT_EVERY = 20  # one line in twenty (5 %) is held out of training
 HELD_OUT_MAX_LINES = 1500  # enough for a stable ratio, cheap to encode ~10 times
@@ -95,6 +103,14 @@ class Trained:
 
 
 @dataclass(frozen=True)
+class CountsFrom:
+    """Event: where a job's counts came from: ``"kept"`` (the counts folder, no count),
+    ``"corpus"`` (the Corpus panel's words, cut under the pipeline) or ``"counted"``."""
+
+    origin: str
+
+
+@dataclass(frozen=True)
 class TrainingAlphabet:
     """Event, before the trainer's: the characters of the words it trains on, ``starts`` those
     that begin a word and ``inner`` those inside one. A stepped run's preview starts from these,
@@ -134,11 +150,24 @@ def _with_orders(counts) -> CorpusResult:
     return CorpusResult(counts, words, freqs, by_count, by_word)
 
 
-def count_corpus_job(path: str, encoding: str = "auto") -> Generator[object, None, CorpusResult]:
-    """Count a text file with the engine (progress in bytes), then sort its words twice."""
-    from core.corpus import count_words
+def count_corpus_job(
+    path: str, encoding: str = "auto", store_dir: str | None = None
+) -> Generator[object, None, CorpusResult]:
+    """Count a text file with the engine (progress in bytes), then sort its words twice.
 
-    counts = yield from count_words([path], None, encoding=encoding)
+    With ``store_dir``: counts kept there for this very file are taken instead, and new ones kept."""
+    from core.corpus import count_words
+    from core.counting import CorpusCounts
+
+    key = _file_key(path, encoding, "corpus", None) if store_dir else None
+    counts = counts_store.load_counts(store_dir, key) if key else None
+    if isinstance(counts, CorpusCounts) and isinstance(counts.words, dict):
+        yield CountsFrom("kept")
+    else:
+        counts = yield from count_words([path], None, encoding=encoding)
+        yield CountsFrom("counted")
+        if key:
+            counts_store.save_counts(store_dir, key, counts)
     yield Progress("sort", 0, 1)
     return (yield from _sent_in_chunks(_with_orders(counts)))
 
@@ -233,13 +262,13 @@ def count_file_for_training(path: str, encoding: str | None, options: TrainOptio
 
 
 def _worth_processes(path: str, options: TrainOptions) -> bool:
-    """A slow pre-tokenizer (a morpheme analyser says so with ``parallel_min_bytes``), a file
-    that large, and more than one CPU: count with ``core.corpus``'s worker processes."""
-    from core.corpus_parallel import available_cpus
+    """A file large enough for ``core.corpus``'s worker processes under this pipeline (a slow
+    morpheme analyser says so with ``parallel_min_bytes``), and more than one CPU."""
+    from core.corpus_parallel import PARALLEL_MIN_BYTES, available_cpus
     from core.options import build_pre_tokenizer
 
-    min_bytes = getattr(build_pre_tokenizer(options), "parallel_min_bytes", None)
-    return min_bytes is not None and available_cpus() > 1 and os.path.getsize(path) >= min_bytes
+    min_bytes = getattr(build_pre_tokenizer(options), "parallel_min_bytes", PARALLEL_MIN_BYTES)
+    return available_cpus() > 1 and os.path.getsize(path) >= min_bytes
 
 
 def _count_file_in_processes(path: str, encoding: str | None, options: TrainOptions):
@@ -249,7 +278,7 @@ def _count_file_in_processes(path: str, encoding: str | None, options: TrainOpti
     lines' counts; the held-out lines are analysed twice (5 % more work, for both cores)."""
     from core.corpus import count_lines, count_words
 
-    everything = yield from count_words(path, options, encoding=encoding or "auto")
+    everything = yield from count_words(path, options, encoding=encoding or "auto", characters=False)
     total = max(os.path.getsize(path), 1)
     counts = Counter(everything.words)
     held_out: list[str] = []
@@ -321,22 +350,174 @@ def _save_cache(path: str | None, value) -> None:
     os.replace(tmp, path)
 
 
+# -- counts kept between launches --------------------------------------------------------
+
+
+def _concrete_encoding(path: str, encoding: str | None) -> str:
+    """The codec ``count_words`` reads ``path`` with (detected for ``"auto"``), by its codecs name."""
+    import codecs
+
+    from core.counting import BLOCK_BYTES, _check_head
+
+    enc = encoding or "auto"
+    if enc == "auto":
+        with open(path, "rb") as f:
+            head = f.read(BLOCK_BYTES)
+        enc = _check_head(Path(path), head, enc, len(head) < BLOCK_BYTES)
+    return codecs.lookup(enc).name
+
+
+def _file_key(path: str, encoding: str | None, kind: str, pipeline) -> tuple | None:
+    """The counts-store key of ``path``'s counts of ``kind``, or None when the file cannot be read
+    (the count that follows says why, in its own words)."""
+    keys = _file_keys(path, encoding, [(kind, pipeline)])
+    return keys[0] if keys else None
+
+
+def _file_keys(path: str, encoding: str | None, kinds: list[tuple]) -> list[tuple]:
+    """:func:`_file_key` for each ``(kind, pipeline)``, the file read once; [] if it cannot be."""
+    try:
+        identity = counts_store.file_identity(path)
+        concrete = _concrete_encoding(path, encoding)
+    except (OSError, LookupError, SubwordError):
+        return []
+    return [counts_store.counts_key(identity, concrete, kind, pipeline) for kind, pipeline in kinds]
+
+
+def _training_pipeline(options: TrainOptions) -> tuple:
+    """What decides a training's counts of a file: the pipeline and which lines are held out."""
+    pipeline = counting_pipeline(options)
+    return (pipeline["normalizer"], pipeline["pre_tokenizer"], HELD_OUT_EVERY, HELD_OUT_MAX_LINES)
+
+
+def cuts_words_only(options: TrainOptions) -> bool:
+    """Are the options' pre-tokens of a line the pieces of its white-space-separated words, each
+    cut on its own? Then they follow from the Corpus panel's word counts, without reading the
+    text again. True without a normalizer (one may make a space: NFKC turns "¨" into " ̈") for
+    the pre-tokenizers whose pieces never hold or span white space (``core.counting`` counts
+    them a block at a time for the same reason)."""
+    from core.options import build_pre_tokenizer
+    from core.pre_tokenizers import BertPreTokenizer, Whitespace, WhitespaceSplit
+
+    if counting_pipeline(options)["normalizer"]:
+        return False
+    return type(build_pre_tokenizer(options)) in (Whitespace, WhitespaceSplit, BertPreTokenizer)
+
+
+def counts_known(source: tuple | None, options: TrainOptions, store_dir: str | None) -> bool:
+    """Will training on ``source`` find its counts made (kept, or the Corpus panel's) and not count?
+    (On the GUI thread: it reads the file's first and last mebibyte, a few milliseconds.)"""
+    if not store_dir or source is None or source[0] != "file":
+        return False
+    keys = _file_keys(source[1], source[2], [("training", _training_pipeline(options)), ("corpus", None)])
+    if not keys:
+        return False
+    training, corpus = keys
+    return counts_store.has_counts(store_dir, training) or (
+        cuts_words_only(options) and counts_store.has_counts(store_dir, corpus)
+    )
+
+
+def training_counts_from_words(words: dict[str, int], path: str, encoding: str | None, options: TrainOptions):
+    """What :func:`count_file_for_training` returns, from the word counts of all of ``path``'s
+    lines (the Corpus panel's): the held-out lines' words taken back out, then each word cut under
+    ``options`` (see :func:`cuts_words_only`). Reads the file once for the held-out lines (in C,
+    19 lines in 20 skipped); yields Progress("read", bytes, total)."""
+    from itertools import islice
+
+    from core.options import build_pre_tokenizer
+
+    total = max(os.path.getsize(path), 1)
+    held_words: Counter = Counter()
+    held_out: list[str] = []
+    block = 50 * HELD_OUT_EVERY * 100  # lines per read (a multiple of HELD_OUT_EVERY)
+    with open(path, encoding=_python_encoding(encoding, path), errors="replace", newline=None) as f:
+        while True:
+            lines = list(islice(f, block))
+            for line in lines[HELD_OUT_EVERY - 1 :: HELD_OUT_EVERY]:
+                line = line.rstrip("\n")
+                held_words.update(line.split())
+                if len(held_out) < HELD_OUT_MAX_LINES and line.strip():
+                    held_out.append(line)
+            yield Progress("read", min(f.buffer.tell(), total), total)
+            if len(lines) < block:
+                break
+    kept = {w: n - held_words.get(w, 0) for w, n in words.items()}
+    split = build_pre_tokenizer(options).split_words
+    counts: dict[str, int] = {}
+    get = counts.get
+    for i, (word, n) in enumerate(kept.items()):
+        if n <= 0:
+            continue
+        if word.isascii() and word.isalnum():  # one piece under all three (see cuts_words_only)
+            counts[word] = get(word, 0) + n
+        else:
+            for piece in split(word):
+                counts[piece] = get(piece, 0) + n
+        if i % 100_000 == 99_999:
+            yield Progress("read", total, total)  # a cancellation point
+    return counts, held_out
+
+
+def _has_unit_separators(chars: dict[str, int]) -> bool:
+    """``str.split()`` cuts at U+001C..U+001F; the pre-tokenizers do not (see ``core.pre_tokenizers``)."""
+    return any(c in chars for c in "\x1c\x1d\x1e\x1f")
+
+
+def _file_counts(source: tuple, options: TrainOptions, store_dir: str):
+    """``(counts, held-out lines, their kind)`` of a text file under ``options``: kept from an
+    earlier run, else cut from the Corpus panel's kept words, else counted; kept for the next."""
+    from core.counting import CorpusCounts
+
+    path, encoding = source[1], source[2]
+    key = _file_key(path, encoding, "training", _training_pipeline(options))
+    kept = counts_store.load_counts(store_dir, key) if key else None
+    if isinstance(kept, tuple) and len(kept) == 3 and isinstance(kept[0], dict):
+        yield CountsFrom("kept")
+        return kept
+    corpus_key = _file_key(path, encoding, "corpus", None) if cuts_words_only(options) else None
+    corpus = counts_store.load_counts(store_dir, corpus_key) if corpus_key else None
+    if (
+        isinstance(corpus, CorpusCounts)
+        and isinstance(corpus.words, dict)
+        and not _has_unit_separators(corpus.chars)
+    ):
+        counts, held_out = yield from training_counts_from_words(corpus.words, path, encoding, options)
+        origin = "corpus"
+    else:
+        counts, held_out = yield from count_file_for_training(path, encoding, options)
+        origin = "counted"
+    value = (counts, held_out, "held-out lines")
+    if key:
+        counts_store.save_counts(store_dir, key, value)
+    yield CountsFrom(origin)
+    return value
+
+
 def train_job(
-    source: tuple, options: TrainOptions, cache_path: str | None = None, curve: bool = True
+    source: tuple,
+    options: TrainOptions,
+    cache_path: str | None = None,
+    curve: bool = True,
+    store_dir: str | None = None,
 ) -> Generator[object, None, CurveResult]:
     """Count the source under the options' pipeline, train, then measure the held-out curve.
 
-    1. counts: from ``cache_path`` if an earlier run with the same corpus and pipeline
-       left them there, else counted now (and saved there for the next run);
+    1. counts: a text file's from ``store_dir`` (see :func:`_file_counts`); other sources' from
+       ``cache_path`` if an earlier run with the same corpus and pipeline left them there;
+       else counted now (and saved there for the next run);
     2. train: the engine's events pass through; a ``Trained`` event carries the tokenizer;
     3. curve: tokens per word and characters per token at ~10 vocab sizes, returned.
     subtle: everything big stays in this worker; the GUI receives only events, the
     tokenizer and the curve, so no large pickle ever holds its thread.
     """
-    cached = _load_cache(cache_path)
-    if cached is None:
-        cached = yield from _count_source(source, options)
-        _save_cache(cache_path, cached)
+    if source[0] == "file" and store_dir:
+        cached = yield from _file_counts(source, options, store_dir)
+    else:
+        cached = _load_cache(cache_path)
+        if cached is None:
+            cached = yield from _count_source(source, options)
+            _save_cache(cache_path, cached)
     counts, held_out, held_kind = cached
     yield TrainingAlphabet(frozenset(w[0] for w in counts if w), frozenset("".join(w[1:] for w in counts)))
     tokenizer = yield from train_from_counts(counts, options)

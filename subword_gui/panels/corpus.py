@@ -198,7 +198,8 @@ class CorpusPanel(QWidget):
     def open_text(self, path: str, encoding: str | None = None) -> None:
         """Count a text file off the GUI thread (the previous corpus stays until it succeeds)."""
         encoding = encoding or self.encoding_box.currentText()
-        self._start(("file", str(path), encoding), jobs.count_corpus_job, str(path), encoding)
+        store = getattr(self.state, "counts_dir", None)
+        self._start(("file", str(path), encoding), jobs.count_corpus_job, str(path), encoding, store)
 
     def open_word_counts(self, path: str) -> None:
         self._start(("counts", str(path)), jobs.load_counts_job, str(path))

@@ -825,7 +825,8 @@ class TrainingPanel(QWidget):
         self.merge_model.set_style(_style_of_options(options))
         # a morpheme analyser loads beside the training (seconds), so the model can show when it lands
         loading_analysers([build_pre_tokenizer(options)])
-        self.job = Job(jobs.train_job, source, options, cache, parent=self)
+        store = getattr(self.state, "counts_dir", None)
+        self.job = Job(jobs.train_job, source, options, cache, True, store, parent=self)
         self.job.events.connect(self._on_events)
         self.job.finished.connect(self._on_finished)
         self.job.failed.connect(self._on_failed)
@@ -833,7 +834,7 @@ class TrainingPanel(QWidget):
         self._set_busy(True)
         self.status.setText(
             self.tr("Training…")
-            if os.path.isfile(cache)
+            if os.path.isfile(cache) or jobs.counts_known(source, options, store)
             else self.tr("Counting the corpus under this pipeline…")
         )
         self.training_started.emit()

@@ -77,6 +77,8 @@ def make_lines(n: int) -> list[str]:
 def isolated_settings(tmp_path, monkeypatch):
     # the app's data dir (the last run kept for the next launch) lives under tmp_path too
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    # and so is its cache (the counts of the corpora opened)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
         QSettings.setPath(QSettings.Format.IniFormat, scope, str(tmp_path / "qsettings"))
