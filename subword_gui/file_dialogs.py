@@ -14,7 +14,12 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QLabel, QTreeView
 
-from core.formats.registry import open_dialog_filters, save_dialog_filters, save_format_for_suffix
+from core.formats.registry import (
+    format_named,
+    open_dialog_filters,
+    save_dialog_filters,
+    save_format_for_suffix,
+)
 from subword_gui.engine_text import localized_filter
 
 
@@ -67,10 +72,17 @@ def tokenizer_filter() -> str:
 def save_format_for(path: str, chosen_filter: str) -> str:
     """The save format a dialog's chosen filter (or else the file name) asks for.
 
-    >>> save_format_for("x.model", "")
-    'sentencepiece'
+    A file name typed with another format's ending wins over the filter: the dialog preselects
+    tokenizer.json, and "x.model" written as JSON could not be reopened as a SentencePiece model.
+
+    >>> save_format_for("x.model", ""), save_format_for("x.model", SAVE_FILTERS[0][0])
+    ('sentencepiece', 'sentencepiece')
     """
+    by_name = save_format_for_suffix(Path(path).name, default="")
     for label, fmt in SAVE_FILTERS:
         if chosen_filter in (label, localized_filter(label)):  # (as the dialog showed it)
+            suffix = format_named(fmt, saving=True).save_suffix
+            if by_name and suffix and not path.lower().endswith(suffix):
+                return by_name
             return fmt
-    return save_format_for_suffix(Path(path).name)
+    return by_name or save_format_for_suffix(Path(path).name)

@@ -247,6 +247,27 @@ def test_ui_font_renders_hangul(qapp):
     )
 
 
+def test_a_name_typed_with_model_saves_a_sentencepiece_model_though_the_json_filter_is_chosen(
+    qtbot, window, monkeypatch, tmp_path
+):
+    """The save dialog preselects tokenizer.json; "out.model" typed there was written as JSON,
+    which no SentencePiece reader (nor our own Open) then accepted."""
+    from subword_gui.file_dialogs import SAVE_FILTERS
+
+    window.corpus_panel.open_lines(["hug pug pun bun hugs", "hug hug pun"], "hug.txt")
+    window.training_panel.set_options(TrainOptions("unigram", vocab_size=20))
+    with qtbot.waitSignal(window.training_panel.training_finished, timeout=WAIT_MS):
+        window.train_action.trigger()
+    out = tmp_path / "out.model"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *a, **k: (str(out), SAVE_FILTERS[0][0]))
+    window.save_tokenizer_action.trigger()
+    assert window.last_saved[1] == "sentencepiece" and not out.read_bytes().startswith(b"{")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(out), ""))
+    window.open_tokenizer_action.trigger()
+    assert not window.messages
+    assert window.state.full_tokenizer.encode("hugs pun").tokens
+
+
 def test_about_box_does_not_crash(qtbot, window, monkeypatch):
     shown = []
     monkeypatch.setattr(QMessageBox, "about", lambda *a: shown.append(a[1:]))
