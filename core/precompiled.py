@@ -167,6 +167,15 @@ class PrecompiledNormalizer:
             node, value = nxt
         return node, value
 
+    def second_chars(self) -> frozenset[str]:
+        """The characters that are the second character of some key (found once, by walking
+        the trie's UTF-8 paths): text holding none of them only meets keys of one character.
+
+        >>> PrecompiledNormalizer(b"").second_chars()
+        frozenset()
+        """
+        return _second_chars(self.charsmap, self.trie)
+
     def match(self, text: str, i: int) -> tuple[int, str] | None:
         """The longest key starting at ``text[i]``: ``(length_in_chars, replacement)``, or None.
 
@@ -299,3 +308,63 @@ def _replace(changes: list[tuple[str, int]], old: str, new: str) -> None:
     elif diff < 0 and changes:
         c, change = changes[-1]
         changes[-1] = (c, change + diff)
+
+
+_SECOND_CHARS: dict[bytes, frozenset[str]] = {}  # charsmap -> its keys' second characters
+
+
+def _second_chars(charsmap: bytes, trie: DoubleArray) -> frozenset[str]:
+    """:meth:`PrecompiledNormalizer.second_chars`, walked once per charsmap in a process (most
+    models share ``nmt_nfkc``'s, whose walk takes a few tenths of a second)."""
+    found = _SECOND_CHARS.get(charsmap)
+    if found is None:
+        chars: set[str] = set()
+        if trie.units:
+            for node in _char_ends(trie, [trie.root]):
+                chars.update(c for c, _ in _char_ends_named(trie, node))
+        if len(_SECOND_CHARS) >= 8:
+            _SECOND_CHARS.clear()
+        found = _SECOND_CHARS[charsmap] = frozenset(chars)
+    return found
+
+
+def _lead_needs(lead: int) -> int:
+    """How many continuation bytes follow the UTF-8 lead byte ``lead`` (-1: not a lead byte)."""
+    if lead < 0x80:
+        return 0
+    if 0xC2 <= lead < 0xE0:
+        return 1
+    if 0xE0 <= lead < 0xF0:
+        return 2
+    if 0xF0 <= lead < 0xF5:
+        return 3
+    return -1
+
+
+def _char_ends_named(trie: DoubleArray, start: int) -> list[tuple[str, int]]:
+    """``(character, node)`` for each whole UTF-8 character the trie can follow from ``start``."""
+    out = []
+    stack: list[tuple[int, bytes, int]] = []
+    for lead in range(0xF5):
+        need = _lead_needs(lead)
+        step = trie.step(start, lead) if need >= 0 else None
+        if step is not None:
+            stack.append((step[0], bytes([lead]), need))
+    while stack:
+        node, head, need = stack.pop()
+        if need == 0:
+            try:
+                out.append((head.decode("utf-8"), node))
+            except UnicodeDecodeError:  # an overlong or surrogate form: no text has it
+                pass
+            continue
+        for byte in range(0x80, 0xC0):
+            step = trie.step(node, byte)
+            if step is not None:
+                stack.append((step[0], head + bytes([byte]), need - 1))
+    return out
+
+
+def _char_ends(trie: DoubleArray, starts: list[int]) -> list[int]:
+    """The nodes one whole character past any of ``starts``."""
+    return [node for start in starts for _, node in _char_ends_named(trie, start)]

@@ -93,6 +93,16 @@ def test_normalize_str_equals_normalize(nmt_nfkc_charsmap, text, dummy, extra, e
 
 
 @settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=" ㅋㅠeｶﾞ\u0301①a", max_size=12), user_defined=st.booleans())
+def test_keys_of_one_character_and_of_more(nmt_nfkc_charsmap, text, user_defined):
+    # a text meeting only keys of one character (ㅋ -> ᄏ) is rewritten by one translate; a second
+    # character of a longer key (e + U+0301 -> é, ｶ + ﾞ -> ガ) or a user-defined piece must not be
+    n = SentencePieceNormalizer(nmt_nfkc_charsmap, user_defined=["ｶﾞ"] if user_defined else [])
+    assert n.normalize_str(text) == n.normalize(NormalizedString.from_str(text)).normalized
+    assert n.normalize_many([text, text]) == [n.normalize_str(text)] * 2
+
+
+@settings(max_examples=200, deadline=None)
 @given(
     texts=st.lists(st.text(alphabet=" \t\n\u3000▁aAｶﾞ①ﬁㅋ\u200b철é\u0301😀", max_size=12), max_size=6),
     dummy=st.booleans(),
