@@ -315,7 +315,9 @@ class Tokenizer:
                     ids = [*plan.before, *ids, *plan.after]
                 return ids
             # subtle: a long text's new words then cost one model call, not one each
-            return self.encode_batch_ids([text], add_special_tokens)[0]
+            if add_special_tokens:
+                return self._batch_ids(plan, [text], plan.before, plan.after)[0]
+            return self._batch_ids(plan, [text], (), ())[0]
         ids: list[int] = []
         if add_special_tokens and plan.before:
             ids.extend(plan.before)

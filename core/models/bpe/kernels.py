@@ -369,3 +369,39 @@ def merge_sentences(
     bounds = np.fromiter(itertools.accumulate(map(len, texts), initial=0), np.int64, len(texts) + 1)
     ids, unknown = _merge_sentences(codes, bounds, char_ids, table.keys, table.values, byte_ids, unk)
     return split_flat(ids, bounds), unknown
+
+
+@kernel
+def _merge_bytes(data, bounds, byte_ranks, keys, values):
+    """:func:`_merge_pieces` on pieces of bytes (``data[bounds[p]:bounds[p + 1]]``), each byte
+    first its rank (``byte_ranks``). Returns ``(ids, True)`` with ``bounds`` overwritten by where
+    each piece's ids start, or ``(empty, False)`` when some byte has no rank (-1)."""
+    n = data.shape[0]
+    symbols = np.empty(n, np.int64)
+    for k in range(n):
+        symbols[k] = byte_ranks[data[k]]
+        if symbols[k] < 0:
+            return symbols[:0], False
+    merged = np.empty(n, np.int64)
+    first = np.empty(n, np.int64)
+    out_bounds = np.empty(bounds.shape[0], np.int64)
+    written = _merge_pieces(symbols, bounds, keys, values, merged, first, out_bounds)
+    bounds[:] = out_bounds
+    return merged[:written], True
+
+
+def merge_byte_pieces(datas: list[bytes], byte_ranks: np.ndarray, table: PairTable) -> list[list[int]] | None:
+    """The merged ids of each piece of bytes in one kernel call, or None when some byte has no
+    rank (``byte_ranks[b]`` is -1).
+
+        >>> merge_byte_pieces([b"abab", b"b"], np.arange(256), PairTable.build({(97, 98): (0, 300)}))
+        [[300, 300], [98]]
+    """
+    data = np.frombuffer(b"".join(datas), np.uint8)
+    if len(datas) == 1:  # one piece (a call of encode_ids): no running sum, no cutting
+        bounds = np.array([0, data.shape[0]], np.int64)
+        ids, ok = _merge_bytes(data, bounds, byte_ranks, table.keys, table.values)
+        return [ids.tolist()] if ok else None
+    bounds = np.fromiter(itertools.accumulate(map(len, datas), initial=0), np.int64, len(datas) + 1)
+    ids, ok = _merge_bytes(data, bounds, byte_ranks, table.keys, table.values)
+    return split_flat(ids, bounds) if ok else None
