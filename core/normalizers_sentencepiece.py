@@ -259,8 +259,12 @@ class SentencePieceNormalizer:
         if starts.isdisjoint(s):  # nothing to rewrite: most lines
             return s, s == " " * len(s)
         # most of the others (ㅋ -> ᄏ) meet only keys of one character: one translate
-        if self.precompiled.second_chars().isdisjoint(s) and self.user_defined.by_first.keys().isdisjoint(s):
-            rewritten = s.translate(self._single_rewrites(starts.intersection(s)))
+        present = starts.intersection(s)
+        followers = self.precompiled.followers
+        if self.user_defined.by_first.keys().isdisjoint(present) and all(
+            followers(c).isdisjoint(s) for c in present
+        ):
+            rewritten = s.translate(self._single_rewrites(present))
             if rewritten.strip(" "):  # something but spaces: not every rewrite was one space
                 return rewritten, False
         match = self.precompiled.match if self.precompiled.trie.units else None

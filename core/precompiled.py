@@ -167,14 +167,20 @@ class PrecompiledNormalizer:
             node, value = nxt
         return node, value
 
-    def second_chars(self) -> frozenset[str]:
-        """The characters that are the second character of some key (found once, by walking
-        the trie's UTF-8 paths): text holding none of them only meets keys of one character.
+    def followers(self, c: str) -> frozenset[str]:
+        """The characters that may follow ``c`` inside a key (a key of several characters starts
+        with ``c`` and goes on with one of them); found by walking the trie once per character.
 
-        >>> PrecompiledNormalizer(b"").second_chars()
+        >>> PrecompiledNormalizer(b"").followers("a")
         frozenset()
         """
-        return _second_chars(self.charsmap, self.trie)
+        known = self.__dict__.setdefault("_followers", {})
+        found = known.get(c)
+        if found is None:
+            start = self._walk_char(self.trie.root, c) if self.trie.units else None
+            chars = [] if start is None else _char_ends_named(self.trie, start[0])
+            found = known[c] = frozenset(ch for ch, _ in chars)
+        return found
 
     def match(self, text: str, i: int) -> tuple[int, str] | None:
         """The longest key starting at ``text[i]``: ``(length_in_chars, replacement)``, or None.
@@ -310,24 +316,6 @@ def _replace(changes: list[tuple[str, int]], old: str, new: str) -> None:
         changes[-1] = (c, change + diff)
 
 
-_SECOND_CHARS: dict[bytes, frozenset[str]] = {}  # charsmap -> its keys' second characters
-
-
-def _second_chars(charsmap: bytes, trie: DoubleArray) -> frozenset[str]:
-    """:meth:`PrecompiledNormalizer.second_chars`, walked once per charsmap in a process (most
-    models share ``nmt_nfkc``'s, whose walk takes a few tenths of a second)."""
-    found = _SECOND_CHARS.get(charsmap)
-    if found is None:
-        chars: set[str] = set()
-        if trie.units:
-            for node in _char_ends(trie, [trie.root]):
-                chars.update(c for c, _ in _char_ends_named(trie, node))
-        if len(_SECOND_CHARS) >= 8:
-            _SECOND_CHARS.clear()
-        found = _SECOND_CHARS[charsmap] = frozenset(chars)
-    return found
-
-
 def _lead_needs(lead: int) -> int:
     """How many continuation bytes follow the UTF-8 lead byte ``lead`` (-1: not a lead byte)."""
     if lead < 0x80:
@@ -363,8 +351,3 @@ def _char_ends_named(trie: DoubleArray, start: int) -> list[tuple[str, int]]:
             if step is not None:
                 stack.append((step[0], head + bytes([byte]), need - 1))
     return out
-
-
-def _char_ends(trie: DoubleArray, starts: list[int]) -> list[int]:
-    """The nodes one whole character past any of ``starts``."""
-    return [node for start in starts for _, node in _char_ends_named(trie, start)]
