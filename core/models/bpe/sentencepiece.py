@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 
 from core.models.sentencepiece import SentencePieceModel
-from core.sentencepiece_pieces import NORMAL, UNUSED, USER_DEFINED, PrefixMatcher
+from core.sentencepiece_pieces import NORMAL, SPACE, UNUSED, USER_DEFINED, PrefixMatcher
 
 _LONG_SENTENCE = 1 << 16  # characters; a longer sentence is merged word by word, its words cached
 _SHORT_SEGMENT = 4  # characters; BPE's _segment merges longer text compiled (a call costs a few µs)
@@ -52,7 +52,10 @@ class SentencePieceBPE(SentencePieceModel):
         char_ids, table, closed = compiled
         long = [k for k, p in enumerate(pieces) if len(p) > _LONG_SENTENCE]
         short = [p if len(p) <= _LONG_SENTENCE else "" for p in pieces] if long else pieces
-        ids, unknown = merge_sentences(short, char_ids, table, self._byte_id_array(), self.unk_id)
+        apart = self.__dict__.get("_words_apart")
+        if apart is None:
+            apart = self._words_apart = not any(SPACE in p[1:] for p in self._matchable)
+        ids, unknown = merge_sentences(short, char_ids, table, self._byte_id_array(), self.unk_id, apart)
         if unknown and not closed:  # a character without a piece of its own may be inside one
             chars = self._single_chars()
             for k, p in enumerate(short):
