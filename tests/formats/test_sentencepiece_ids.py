@@ -160,9 +160,10 @@ def test_encode_batch_ids_gives_sentencepiece_ids(hand_built, name, texts):
 
 def test_a_piece_across_words_makes_whole_sentences(tmp_path, monkeypatch):
     # "a▁b" spans two words: the model must not cut sentences into words
-    pieces = BPE + [("a▁b", 1.0, NORMAL)]
+    pieces = BPE + [("a▁", 0.5, NORMAL), ("a▁b", 1.0, NORMAL)]
     sp, ours = both_processors(tmp_path, model_bytes(pieces, model_type=2))
     texts = ["a b", "aa bb a b", "b a b a"]
+    assert sp.encode("a b", out_type=str) == ["▁", "a▁b"]  # the piece across words is used
     for text in texts:
         assert ours.encode_ids(text) == sp.encode(text) == ours.encode(text).ids
     # nor when a sentence is too long to be merged whole in one call
