@@ -258,6 +258,15 @@ class SentencePieceNormalizer:
         starts = self._key_starts()
         if starts.isdisjoint(s):  # nothing to rewrite: most lines
             return s, s == " " * len(s)
+        # most of the others (ㅋ -> ᄏ) meet only keys of one character: one translate
+        present = starts.intersection(s)
+        followers = self.precompiled.followers
+        if self.user_defined.by_first.keys().isdisjoint(present) and all(
+            followers(c).isdisjoint(s) for c in present
+        ):
+            rewritten = s.translate(self._single_rewrites(present))
+            if rewritten.strip(" "):  # something but spaces: not every rewrite was one space
+                return rewritten, False
         match = self.precompiled.match if self.precompiled.trie.units else None
         user = self.user_defined.match if self.user_defined.by_first else None
         out: list[str] = []
@@ -284,6 +293,19 @@ class SentencePieceNormalizer:
             out.append(kept)
             only_spaces = only_spaces and not kept.strip(" ")
         return "".join(out), only_spaces
+
+    def _single_rewrites(self, chars: frozenset[str]) -> dict[int, str]:
+        """The ``str.translate`` table of what the charsmap's keys of one character make of
+        ``chars`` (a character that is no such key stays); each character looked up once."""
+        table: dict[int, str] | None = self.__dict__.get("_single_table")
+        if table is None:
+            table = {}
+            self._single_table = table
+        for c in chars:
+            if ord(c) not in table:
+                found = self.precompiled.match(c, 0)
+                table[ord(c)] = c if found is None else found[1]
+        return table
 
     def _key_starts(self) -> frozenset[str]:
         """The characters that start a charsmap key or a user-defined piece, found once by

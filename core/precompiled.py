@@ -167,6 +167,21 @@ class PrecompiledNormalizer:
             node, value = nxt
         return node, value
 
+    def followers(self, c: str) -> frozenset[str]:
+        """The characters that may follow ``c`` inside a key (a key of several characters starts
+        with ``c`` and goes on with one of them); found by walking the trie once per character.
+
+        >>> PrecompiledNormalizer(b"").followers("a")
+        frozenset()
+        """
+        known = self.__dict__.setdefault("_followers", {})
+        found = known.get(c)
+        if found is None:
+            start = self._walk_char(self.trie.root, c) if self.trie.units else None
+            chars = [] if start is None else _char_ends_named(self.trie, start[0])
+            found = known[c] = frozenset(ch for ch, _ in chars)
+        return found
+
     def match(self, text: str, i: int) -> tuple[int, str] | None:
         """The longest key starting at ``text[i]``: ``(length_in_chars, replacement)``, or None.
 
@@ -299,3 +314,40 @@ def _replace(changes: list[tuple[str, int]], old: str, new: str) -> None:
     elif diff < 0 and changes:
         c, change = changes[-1]
         changes[-1] = (c, change + diff)
+
+
+def _lead_needs(lead: int) -> int:
+    """How many continuation bytes follow the UTF-8 lead byte ``lead`` (-1: not a lead byte)."""
+    if lead < 0x80:
+        return 0
+    if 0xC2 <= lead < 0xE0:
+        return 1
+    if 0xE0 <= lead < 0xF0:
+        return 2
+    if 0xF0 <= lead < 0xF5:
+        return 3
+    return -1
+
+
+def _char_ends_named(trie: DoubleArray, start: int) -> list[tuple[str, int]]:
+    """``(character, node)`` for each whole UTF-8 character the trie can follow from ``start``."""
+    out = []
+    stack: list[tuple[int, bytes, int]] = []
+    for lead in range(0xF5):
+        need = _lead_needs(lead)
+        step = trie.step(start, lead) if need >= 0 else None
+        if step is not None:
+            stack.append((step[0], bytes([lead]), need))
+    while stack:
+        node, head, need = stack.pop()
+        if need == 0:
+            try:
+                out.append((head.decode("utf-8"), node))
+            except UnicodeDecodeError:  # an overlong or surrogate form: no text has it
+                pass
+            continue
+        for byte in range(0x80, 0xC0):
+            step = trie.step(node, byte)
+            if step is not None:
+                stack.append((step[0], head + bytes([byte]), need - 1))
+    return out

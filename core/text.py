@@ -144,5 +144,7 @@ def codepoints(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
 
     codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.int32)
+    if len(texts) == 1:  # one text (a call of encode_ids): its bounds at once
+        return codes, np.array([0, codes.shape[0]], dtype=np.int64)
     bounds = np.fromiter(accumulate(map(len, texts), initial=0), dtype=np.int64, count=len(texts) + 1)
     return codes, bounds

@@ -305,8 +305,19 @@ class Tokenizer:
         if plan is None:
             return self.encode(text, add_special_tokens).ids
         if plan.piece_ids_batch is not None:
+            if self.pre_tokenizer is None and self._raw_re is None and self._norm_re is None:
+                # a SentencePiece .model: the normalized text is the one piece (as _sentence_ids)
+                text = self._checked(text)[0]
+                if plan.normalize is not None:
+                    text = plan.normalize(text)
+                ids = plan.piece_ids_batch([text])[0] if text else []
+                if add_special_tokens and (plan.before or plan.after):
+                    ids = [*plan.before, *ids, *plan.after]
+                return ids
             # subtle: a long text's new words then cost one model call, not one each
-            return self.encode_batch_ids([text], add_special_tokens)[0]
+            if add_special_tokens:
+                return self._batch_ids(plan, [text], plan.before, plan.after)[0]
+            return self._batch_ids(plan, [text], (), ())[0]
         ids: list[int] = []
         if add_special_tokens and plan.before:
             ids.extend(plan.before)
@@ -437,9 +448,23 @@ class Tokenizer:
     def _ids_plan(self) -> _IdsPlan | None:
         """The string-only pipeline for the current stages (rebuilt when a stage is swapped),
         or None when some stage can only run with offsets."""
-        key = (self.model, self.normalizer, self.pre_tokenizer, self.post_processor, len(self.added_tokens))
         plan = self.__dict__.get("_plan")
-        if plan is None or plan.key != key or any(a is not b for a, b in zip(plan.key, key)):
+        key = plan.key if plan is not None else None
+        if (
+            key is None
+            or key[0] is not self.model
+            or key[1] is not self.normalizer
+            or key[2] is not self.pre_tokenizer
+            or key[3] is not self.post_processor
+            or key[4] != len(self.added_tokens)
+        ):
+            key = (
+                self.model,
+                self.normalizer,
+                self.pre_tokenizer,
+                self.post_processor,
+                len(self.added_tokens),
+            )
             plan = self._plan = _IdsPlan.build(self, key)
         return plan if plan.words is not None else None
 

@@ -14,6 +14,7 @@ spm = pytest.importorskip("sentencepiece")
 from sentencepiece_files import both_processors, model_bytes
 
 from core.formats.sentencepiece_model import load_sentencepiece  # noqa: E402
+from core.models.bpe import sentencepiece as bpe_sentencepiece  # noqa: E402
 from core.normalizers_sentencepiece import SentencePieceNormalizer  # noqa: E402
 from core.sentencepiece_pieces import BYTE, CONTROL, NORMAL, UNKNOWN, UNUSED, USER_DEFINED  # noqa: E402
 from core.text import NormalizedString  # noqa: E402
@@ -92,6 +93,16 @@ def test_normalize_str_equals_normalize(nmt_nfkc_charsmap, text, dummy, extra, e
 
 
 @settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=" ㅋㅠeｶﾞ\u0301①a", max_size=12), user_defined=st.booleans())
+def test_keys_of_one_character_and_of_more(nmt_nfkc_charsmap, text, user_defined):
+    # a text meeting only keys of one character (ㅋ -> ᄏ) is rewritten by one translate; a second
+    # character of a longer key (e + U+0301 -> é, ｶ + ﾞ -> ガ) or a user-defined piece must not be
+    n = SentencePieceNormalizer(nmt_nfkc_charsmap, user_defined=["ｶﾞ"] if user_defined else [])
+    assert n.normalize_str(text) == n.normalize(NormalizedString.from_str(text)).normalized
+    assert n.normalize_many([text, text]) == [n.normalize_str(text)] * 2
+
+
+@settings(max_examples=200, deadline=None)
 @given(
     texts=st.lists(st.text(alphabet=" \t\n\u3000▁aAｶﾞ①ﬁㅋ\u200b철é\u0301😀", max_size=12), max_size=6),
     dummy=st.booleans(),
@@ -121,11 +132,13 @@ def hand_built(tmp_path_factory):
         "bpe": model_bytes(BPE, model_type=2),
         "bpe-unused": model_bytes(BPE + [("aab", -0.5, UNUSED)], model_type=2),
         "bpe-bytes": model_bytes(BPE + bytes_, model_type=2, byte_fallback=True),
+        # x and é are no pieces, but xé is one: the compiled merge must not leave them apart
+        "bpe-open": model_bytes(BPE + [("xé", -0.5, NORMAL)] + bytes_, model_type=2, byte_fallback=True),
     }
     return {name: both_processors(tmp_path_factory.mktemp(name), data) for name, data in models.items()}
 
 
-@pytest.mark.parametrize("name", ["unigram", "unigram-bytes", "bpe", "bpe-unused", "bpe-bytes"])
+@pytest.mark.parametrize("name", ["unigram", "unigram-bytes", "bpe", "bpe-unused", "bpe-bytes", "bpe-open"])
 @settings(max_examples=150, deadline=None)
 @given(text=st.text(alphabet="ab  ▁xé<u>", max_size=60))
 def test_encode_ids_gives_sentencepiece_ids(hand_built, name, text):
@@ -136,7 +149,7 @@ def test_encode_ids_gives_sentencepiece_ids(hand_built, name, text):
     assert ours.encode_ids(text) == expected  # from the word cache
 
 
-@pytest.mark.parametrize("name", ["unigram", "unigram-bytes", "bpe", "bpe-unused", "bpe-bytes"])
+@pytest.mark.parametrize("name", ["unigram", "unigram-bytes", "bpe", "bpe-unused", "bpe-bytes", "bpe-open"])
 @settings(max_examples=60, deadline=None)
 @given(texts=st.lists(st.text(alphabet="ab  ▁xé<u>\t", max_size=20), max_size=8))
 def test_encode_batch_ids_gives_sentencepiece_ids(hand_built, name, texts):
@@ -145,13 +158,27 @@ def test_encode_batch_ids_gives_sentencepiece_ids(hand_built, name, texts):
     assert ours.encode_batch_ids(texts) == [sp.encode(t) for t in texts]
 
 
-def test_a_piece_across_words_makes_whole_sentences(tmp_path):
+def test_a_piece_across_words_makes_whole_sentences(tmp_path, monkeypatch):
     # "a▁b" spans two words: the model must not cut sentences into words
-    pieces = BPE + [("a▁b", 1.0, NORMAL)]
+    pieces = BPE + [("a▁", 0.5, NORMAL), ("a▁b", 1.0, NORMAL)]
     sp, ours = both_processors(tmp_path, model_bytes(pieces, model_type=2))
-    for text in ["a b", "aa bb a b", "b a b a"]:
+    texts = ["a b", "aa bb a b", "b a b a"]
+    assert sp.encode("a b", out_type=str) == ["▁", "a▁b"]  # the piece across words is used
+    for text in texts:
         assert ours.encode_ids(text) == sp.encode(text) == ours.encode(text).ids
-    assert ours.model._words_apart is False
+    # nor when a sentence is too long to be merged whole in one call
+    monkeypatch.setattr(bpe_sentencepiece, "_LONG_SENTENCE", 3)
+    assert ours.encode_batch_ids(texts) == [sp.encode(text) for text in texts]
+
+
+@pytest.mark.parametrize("name", ["bpe", "bpe-bytes", "bpe-open"])
+def test_bpe_sentences_too_long_to_merge_whole(hand_built, name, monkeypatch):
+    # past _LONG_SENTENCE characters a BPE sentence goes word by word, its words cached
+    monkeypatch.setattr(bpe_sentencepiece, "_LONG_SENTENCE", 8)
+    sp, ours = hand_built[name]
+    texts = ["ab ba abab xé aab", "a", "x é xé ab ba ab ba", "abab abab ab"]
+    assert ours.encode_batch_ids(texts) == [sp.encode(text) for text in texts]
+    assert [ours.encode_ids(text) for text in texts] == [sp.encode(text) for text in texts]
 
 
 def test_long_lines_and_long_words(hand_built):

@@ -282,3 +282,144 @@ def split_flat(flat: np.ndarray, bounds: np.ndarray) -> list[list[int]]:
     values = flat.tolist()
     edges = bounds.tolist()
     return [values[a:b] for a, b in zip(edges, edges[1:])]
+
+
+@kernel
+def _merge_sentences(codes, bounds, char_ids, keys, values, byte_ids, unk, apart):
+    """SentencePiece's BPE on whole normalized sentences (``codes[bounds[p]:bounds[p + 1]]``).
+
+    Each character becomes its piece's id (-1: not a piece, never merged), the pieces are
+    merged as :func:`_merge_pieces` merges (with ``apart``, no piece holds a ``▁`` after its
+    first character, so each word from one ``▁`` to the next is merged on its own: short
+    words take the pair scan, not the heap), then each character left without a piece
+    becomes the pieces of its UTF-8 bytes (``byte_ids``, byte fallback) or, when ``byte_ids``
+    is empty, ``unk``, a run of them one ``unk``. Returns ``(ids, sentences holding a character
+    without a piece)``; ``bounds`` is overwritten with where each sentence's ids start."""
+    n = codes.shape[0]
+    lines = bounds.shape[0] - 1
+    starts = bounds.copy()
+    symbols = np.empty(n, np.int64)
+    unknown = 0
+    # the pieces merged: words (apart) or whole sentences; line_piece[p] is sentence p's first
+    piece_bounds = np.empty(n + lines + 1, np.int64)
+    line_piece = np.empty(lines + 1, np.int64)
+    pieces = 0
+    for p in range(lines):
+        seen = False
+        line_piece[p] = pieces
+        for k in range(starts[p], starts[p + 1]):
+            c = codes[k]
+            symbols[k] = char_ids[c] if 0 <= c < char_ids.shape[0] else -1
+            seen |= symbols[k] < 0
+            if k == starts[p] or (apart and c == 0x2581):
+                piece_bounds[pieces] = k
+                pieces += 1
+        unknown += seen
+    line_piece[lines] = pieces
+    piece_bounds[pieces] = n
+    piece_bounds = piece_bounds[: pieces + 1]
+    merged = np.empty(n, np.int64)
+    first = np.empty(n, np.int64)
+    merged_bounds = np.empty(pieces + 1, np.int64)
+    written = _merge_pieces(symbols, piece_bounds, keys, values, merged, first, merged_bounds)
+    if unknown == 0:
+        for p in range(lines + 1):
+            bounds[p] = merged_bounds[line_piece[p]]
+        return merged[:written], 0
+    out = np.empty(written + 3 * n, np.int64)  # a character is 4 UTF-8 bytes at most
+    w = 0
+    fallback = byte_ids.shape[0] == 256
+    for p in range(lines):
+        bounds[p] = w
+        for q in range(line_piece[p], line_piece[p + 1]):
+            for t in range(merged_bounds[q], merged_bounds[q + 1]):
+                id = merged[t]
+                if id >= 0:
+                    out[w] = id
+                    w += 1
+                elif not fallback:
+                    if w == bounds[p] or out[w - 1] != unk:  # a run of unknowns is one unk
+                        out[w] = unk
+                        w += 1
+                else:
+                    c = codes[piece_bounds[q] + first[t]]
+                    if c < 0x80:
+                        out[w] = byte_ids[c]
+                        w += 1
+                    elif c < 0x800:
+                        out[w] = byte_ids[0xC0 | (c >> 6)]
+                        out[w + 1] = byte_ids[0x80 | (c & 0x3F)]
+                        w += 2
+                    elif c < 0x10000:
+                        out[w] = byte_ids[0xE0 | (c >> 12)]
+                        out[w + 1] = byte_ids[0x80 | ((c >> 6) & 0x3F)]
+                        out[w + 2] = byte_ids[0x80 | (c & 0x3F)]
+                        w += 3
+                    else:
+                        out[w] = byte_ids[0xF0 | (c >> 18)]
+                        out[w + 1] = byte_ids[0x80 | ((c >> 12) & 0x3F)]
+                        out[w + 2] = byte_ids[0x80 | ((c >> 6) & 0x3F)]
+                        out[w + 3] = byte_ids[0x80 | (c & 0x3F)]
+                        w += 4
+    bounds[lines] = w
+    return out[:w], unknown
+
+
+def merge_sentences(
+    texts: list[str], char_ids: np.ndarray, table: PairTable, byte_ids: np.ndarray, unk: int, apart: bool
+) -> tuple[list[list[int]], int]:
+    """The ids of each normalized sentence (see :func:`_merge_sentences`; ``apart``: no piece
+    holds a ``▁`` after its first character), and how many sentences held a character without
+    a piece.
+
+        >>> table = PairTable.build({(0, 1): (0, 2)})   # a + b -> ab (ids 0, 1 -> 2)
+        >>> char_ids = np.array([0, 1])                 # code point 0 is a, 1 is b
+        >>> merge_sentences(["\\x00\\x01\\x02", ""], char_ids, table, np.arange(256) + 10, 3, True)
+        ([[2, 12], []], 1)
+    """
+    codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.int32)
+    if len(texts) == 1:  # one sentence (a call of encode_ids): no cutting
+        bounds = np.array([0, codes.shape[0]], np.int64)
+        ids, unknown = _merge_sentences(
+            codes, bounds, char_ids, table.keys, table.values, byte_ids, unk, apart
+        )
+        return [ids.tolist()], unknown
+    bounds = np.fromiter(itertools.accumulate(map(len, texts), initial=0), np.int64, len(texts) + 1)
+    ids, unknown = _merge_sentences(codes, bounds, char_ids, table.keys, table.values, byte_ids, unk, apart)
+    return split_flat(ids, bounds), unknown
+
+
+@kernel
+def _merge_bytes(data, bounds, byte_ranks, keys, values):
+    """:func:`_merge_pieces` on pieces of bytes (``data[bounds[p]:bounds[p + 1]]``), each byte
+    first its rank (``byte_ranks``). Returns ``(ids, True)`` with ``bounds`` overwritten by where
+    each piece's ids start, or ``(empty, False)`` when some byte has no rank (-1)."""
+    n = data.shape[0]
+    symbols = np.empty(n, np.int64)
+    for k in range(n):
+        symbols[k] = byte_ranks[data[k]]
+        if symbols[k] < 0:
+            return symbols[:0], False
+    merged = np.empty(n, np.int64)
+    first = np.empty(n, np.int64)
+    out_bounds = np.empty(bounds.shape[0], np.int64)
+    written = _merge_pieces(symbols, bounds, keys, values, merged, first, out_bounds)
+    bounds[:] = out_bounds
+    return merged[:written], True
+
+
+def merge_byte_pieces(datas: list[bytes], byte_ranks: np.ndarray, table: PairTable) -> list[list[int]] | None:
+    """The merged ids of each piece of bytes in one kernel call, or None when some byte has no
+    rank (``byte_ranks[b]`` is -1).
+
+        >>> merge_byte_pieces([b"abab", b"b"], np.arange(256), PairTable.build({(97, 98): (0, 300)}))
+        [[300, 300], [98]]
+    """
+    data = np.frombuffer(b"".join(datas), np.uint8)
+    if len(datas) == 1:  # one piece (a call of encode_ids): no running sum, no cutting
+        bounds = np.array([0, data.shape[0]], np.int64)
+        ids, ok = _merge_bytes(data, bounds, byte_ranks, table.keys, table.values)
+        return [ids.tolist()] if ok else None
+    bounds = np.fromiter(itertools.accumulate(map(len, datas), initial=0), np.int64, len(datas) + 1)
+    ids, ok = _merge_bytes(data, bounds, byte_ranks, table.keys, table.values)
+    return split_flat(ids, bounds) if ok else None

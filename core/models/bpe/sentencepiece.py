@@ -12,20 +12,12 @@ Leaves out: BPE-dropout (SentencePiece's ``alpha`` sampling for BPE).
 from __future__ import annotations
 
 import heapq
-import itertools
-import math
-import operator
-import re
 
-from core.models.bpe.model import merge_joined
-from core.models.sentencepiece import WORD_CACHE_LIMIT, SentencePieceModel
+from core.models.sentencepiece import SentencePieceModel
 from core.sentencepiece_pieces import NORMAL, SPACE, UNUSED, USER_DEFINED, PrefixMatcher
 
-# A sentence's words: each starts at a ▁ (the first may not); "ab▁▁c" -> "ab", "▁", "▁c"
-_WORDS = re.compile(f"[^{SPACE}]+|{SPACE}[^{SPACE}]*")
-_SHORT_WORD = 48  # characters; longer words are merged with the heap of SentencePieceBPE._segment
+_LONG_SENTENCE = 1 << 16  # characters; a longer sentence is merged word by word, its words cached
 _SHORT_SEGMENT = 4  # characters; BPE's _segment merges longer text compiled (a call costs a few µs)
-_NO_PAIR = math.inf  # the negated score of a pair that joins into no piece: after every real one
 
 
 class SentencePieceBPE(SentencePieceModel):
@@ -37,86 +29,56 @@ class SentencePieceBPE(SentencePieceModel):
     ['ab', 'c']
     """
 
-    def _word_ids_of(self, word: str) -> tuple[tuple[int, ...], float]:
-        """Ids of one word: on a short word with no user-defined or unused pieces in the
-        model, a scan of all pairs (the heap's order: best score, then leftmost)."""
-        table = self.__dict__.get("_pair_table")
-        if table is None:
-            simple = not any(p.type in (USER_DEFINED, UNUSED) for p in self.pieces)
-            table = self._pair_table = (
-                {t: -self.pieces[i].score for t, i in self._matchable.items()} if simple else False
-            )
-        if table is False or len(word) > _SHORT_WORD:
-            return super()._word_ids_of(word)
-        symbols = merge_joined(list(word), table.get, _NO_PAIR)
-        matchable, unk = self._matchable, self.unk_id
-        segments = []
-        start = 0
-        for sym in symbols:
-            end = start + len(sym)
-            segments.append((start, end, matchable.get(sym, unk)))
-            start = end
-        return self._ids(word, segments), math.inf
+    def tokenize_ids(self, piece: str) -> list[int]:
+        """The ids of :meth:`tokenize`: see :meth:`tokenize_ids_batch`."""
+        return self.tokenize_ids_batch([piece])[0]
 
     def tokenize_ids_batch(self, pieces: list[str]) -> list[list[int]]:
-        """``[tokenize_ids(p) for p in pieces]``: the words not cached yet are merged first,
-        all in one call of the compiled merge, and cached.
+        """``[tokenize_ids(p) for p in pieces]``: each sentence merged whole, as SentencePiece
+        merges it, all of them in one call of the compiled merge (unknown characters become
+        their bytes or ``<unk>`` there too). A sentence longer than :data:`_LONG_SENTENCE`
+        characters is cut into cached words instead (the compiled merge holds a few arrays
+        as long as what it merges).
 
         >>> m = SentencePieceBPE([Piece("<unk>", 0, UNKNOWN), Piece("ab", 0), Piece("a", -2), Piece("b", -3)])
-        >>> m.tokenize_ids_batch(["ab▁ab", "a"])
-        [[1, 1], [2]]
+        >>> m.tokenize_ids_batch(["ab▁ab", "a", ""])   # no piece ▁, no byte fallback: <unk>
+        [[1, 0, 1], [2], []]
         """
+        compiled = self._compiled()
+        if compiled is None:  # user-defined or unused pieces: the Python merge
+            return [super(SentencePieceBPE, self).tokenize_ids(p) for p in pieces]
+        from core.models.bpe.kernels import merge_sentences
+
+        char_ids, table, closed = compiled
+        long = [k for k, p in enumerate(pieces) if len(p) > _LONG_SENTENCE]
+        short = [p if len(p) <= _LONG_SENTENCE else "" for p in pieces] if long else pieces
         apart = self.__dict__.get("_words_apart")
         if apart is None:
             apart = self._words_apart = not any(SPACE in p[1:] for p in self._matchable)
-        if self._compiled() is None or not apart:
-            return [self.tokenize_ids(p) for p in pieces]
-        cache = self.__dict__.get("_word_ids")
-        if cache is None:
-            cache = self._word_ids = {}
-        # 1. every sentence cut before each ▁ (as tokenize_ids does; a sentence of one word is
-        #    that word), and the words not cached yet merged in one call
-        split = list(map(_WORDS.findall, pieces))
-        everything = dict.fromkeys(itertools.chain.from_iterable(split))
-        new = [w for w in everything if w not in cache]
-        if len(cache) + len(new) >= WORD_CACHE_LIMIT:
-            cache.clear()
-            new = list(everything)
-        if new:
-            cache.update(zip(new, self._words_ids(new)))
-        # 2. each sentence's ids from the cache (BPE adds no scores across words: no gap check)
-        first_ids = operator.itemgetter(0)
-        out = []
-        fuse, unk = not self.byte_fallback, self.unk_id
-        for piece, words in zip(pieces, split):
-            ids = list(itertools.chain.from_iterable(map(first_ids, map(cache.__getitem__, words))))
-            if fuse and unk in ids:
-                ids = self.tokenize_ids(piece)  # unknown runs fuse across words: the sentence's way
-            out.append(ids)
-        return out
+        ids, unknown = merge_sentences(short, char_ids, table, self._byte_id_array(), self.unk_id, apart)
+        if unknown and not closed:  # a character without a piece of its own may be inside one
+            chars = self._single_chars()
+            for k, p in enumerate(short):
+                if not chars.issuperset(p):
+                    ids[k] = list(self._ids(p, self._segment(p)))
+        for k in long:
+            ids[k] = super().tokenize_ids(pieces[k])
+        return ids
 
-    def _words_ids(self, words: list[str]) -> list[tuple[tuple[int, ...], float]]:
-        """:meth:`_word_ids_of` of each word, those of known characters merged in one compiled call."""
-        import numpy as np
+    def _single_chars(self) -> frozenset[str]:
+        """The characters that are pieces themselves."""
+        found = self.__dict__.get("_chars")
+        if found is None:
+            found = self._chars = frozenset(p for p in self._matchable if len(p) == 1)
+        return found
 
-        from core.models.bpe.kernels import merge_flat, split_flat
-        from core.text import codepoints
+    def _byte_id_array(self):
+        """The id of each byte's piece ``<0xXX>`` as an array (empty without byte fallback)."""
+        found = self.__dict__.get("_byte_id_table")
+        if found is None:
+            import numpy as np
 
-        char_ids, table, closed = self._compiled()
-        codes, bounds = codepoints(words)
-        known = char_ids[np.minimum(codes, len(char_ids) - 1)]
-        known[codes >= len(char_ids)] = -1
-        ids, first, out_bounds = merge_flat(known, bounds, table)  # (-1 is in no pair: it stays)
-        # subtle: the ids as lists sliced from one ``tolist`` (a tuple made of each word's array
-        # slice cost as much as the merge); no reader of the cache changes them
-        found: list = list(zip(split_flat(ids, out_bounds), itertools.repeat(math.inf)))
-        unknown = np.flatnonzero(np.minimum.reduceat(known, bounds[:-1]) < 0).tolist() if words else []
-        for k in unknown:  # an unknown character: bytes or <unk>
-            if closed:
-                a, b = out_bounds[k], out_bounds[k + 1]
-                found[k] = (self._ids(words[k], self._segments(words[k], ids[a:b], first[a:b])), math.inf)
-            else:
-                found[k] = self._word_ids_of(words[k])  # it may be inside a piece: the Python merge
+            found = self._byte_id_table = np.array(self._byte_ids if self.byte_fallback else [], np.int64)
         return found
 
     def _segments(self, s: str, ids, first) -> list[tuple[int, int, int]]:

@@ -264,34 +264,41 @@ class TiktokenBPE(ModelBase):
     def _merge_compiled(self, datas: list[bytes]) -> list[list[int]]:
         """Step 3 on the bytes of many pieces, in one call of the compiled merge; where a byte
         has no rank, each piece goes through :meth:`tokenize`, which names that byte."""
-        from core.models.bpe.kernels import split_flat
+        from core.models.bpe.kernels import merge_byte_pieces
 
-        merged = self._merge_flat(datas)
+        merged = merge_byte_pieces(datas, *self._compiled_tables())
         if merged is None:
             # subtle: each of these pieces' own bytes, never a list of other pieces beside them
             # (a hostile rank file whose merged pieces cover a missing byte reached an assert)
             return [[t.id for t in self.tokenize(bytes_to_chars(data))] for data in datas]
-        out_ids, _, out_bounds = merged
-        return split_flat(out_ids, out_bounds)
+        return merged
 
     def _merge_flat(self, datas: list[bytes]):
         """``core.models.bpe.kernels.merge_flat`` on the bytes of ``datas`` as single-byte ranks
         (token ids, byte index where each token starts, token bounds); None if a byte has no rank."""
         import numpy as np
 
-        from core.models.bpe.kernels import PairTable, merge_flat
+        from core.models.bpe.kernels import merge_flat
 
-        compiled = self.__dict__.get("_compiled")
-        if compiled is None:
-            byte_ranks = np.array([self.ranks.get(bytes([b]), -1) for b in range(256)], np.int64)
-            compiled = self._compiled = (byte_ranks, PairTable.build(self._pair_ranks()))
-        byte_ranks, table = compiled
+        byte_ranks, table = self._compiled_tables()
         symbols = byte_ranks[np.frombuffer(b"".join(datas), np.uint8)]
         if self.missing_bytes and (symbols < 0).any():
             return None
         bounds = np.zeros(len(datas) + 1, np.int64)
         np.cumsum(np.fromiter(map(len, datas), np.int64, len(datas)), out=bounds[1:])
         return merge_flat(symbols, bounds, table)
+
+    def _compiled_tables(self):
+        """``(rank of each byte (-1: none), PairTable)`` for the compiled merge, built once."""
+        compiled = self.__dict__.get("_compiled")
+        if compiled is None:
+            import numpy as np
+
+            from core.models.bpe.kernels import PairTable
+
+            byte_ranks = np.array([self.ranks.get(bytes([b]), -1) for b in range(256)], np.int64)
+            compiled = self._compiled = (byte_ranks, PairTable.build(self._pair_ranks()))
+        return compiled
 
     def _pair_ranks(self) -> dict[tuple[int, int], tuple[int, int]]:
         """``(rank of a, rank of b) -> (rank of a+b, rank of a+b)`` for every token a+b cut in two

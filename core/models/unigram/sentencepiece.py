@@ -82,11 +82,20 @@ class SentencePieceUnigram(SentencePieceModel):
             float32=True,
             user_max_score=self.max_score,
             unknown_runs=BYTES_ALWAYS if self.byte_fallback else UNK_ONLY,
-            byte_ids=self.__dict__.setdefault("_byte_id_array", _int32_array(self._byte_ids)),
+            byte_ids=self._byte_id_array(),
         )
+        if len(pieces) == 1:  # one sentence (a call of encode_ids): no cutting
+            return [ids.tolist()]
         flat = ids.tolist()
         cuts = ends.tolist()
         return [flat[cuts[k] : cuts[k + 1]] for k in range(len(pieces))]
+
+    def _byte_id_array(self):
+        """The id of each byte's piece ``<0xXX>`` as the kernel's int32 array (built on first use)."""
+        found = self.__dict__.get("_byte_ids_int32")
+        if found is None:
+            found = self._byte_ids_int32 = _int32_array(self._byte_ids)
+        return found
 
     def _kernel_trie(self):
         """The pieces matched in text as the kernel's trie (built on first use)."""
