@@ -727,10 +727,9 @@ def _cmd_encode(args: argparse.Namespace) -> int:
         args.workers = 1
     tokenizer = load_model_path(args.model, args.pattern, args.lowercase)
     if args.dropout is not None:
-        with_dropout = getattr(tokenizer.model, "with_dropout", None)
-        if with_dropout is None:
+        if not tokenizer.model.can_dropout():
             raise SubwordError(f"--dropout needs a BPE model, not {type(tokenizer.model).__name__}")
-        tokenizer.model = with_dropout(args.dropout, args.seed)
+        tokenizer.model = tokenizer.model.with_dropout(args.dropout, args.seed)
     if args.allow_special:
         tokenizer.encode_special_tokens = False
     if args.ids:

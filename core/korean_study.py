@@ -114,7 +114,7 @@ def study_one(
     row = StudyRow(name, options, tok, measure(tok, pieces, words, characters))
     row.merges = [e for e in events if isinstance(e, MergeEvent)]
     model: Any = tok.model  # BPE here: the study trains BPE three ways
-    low = int(getattr(model, "min_vocab_size", 0) or 0) + 1
+    low = int(model.min_vocab_size or 0) + 1
     for k in sizes or curve_sizes(min(low, tok.vocab_size), tok.vocab_size):
         cut = Tokenizer(model.truncated(k), tok.normalizer, tok.pre_tokenizer, tok.decoder, tok.added_tokens)
         row.curve.append((cut.vocab_size, measure(cut, pieces, words, characters).tokens_per_word))

@@ -499,7 +499,7 @@ def _reachable_inside_word(tokenizer: Any, token: str, text: str) -> bool:
     of a word. Its text without the model's continuation mark must stay one pre-token, and the
     model must give the token's own string back as exactly that token."""
     model = tokenizer.model
-    prefix = getattr(model, "continuing_subword_prefix", None)
+    prefix = model.continuing_subword_prefix
     inner = text[len(prefix) :] if prefix and text.startswith(prefix) else text
     if inner:
         # subtle: one pre-token covering the whole text; a space the pre-tokenizer drops is
@@ -513,11 +513,9 @@ def _reachable_inside_word(tokenizer: Any, token: str, text: str) -> bool:
 def _intermediate_only(
     tokenizer: Any, unused: Sequence[int], token_of: Mapping[int, str]
 ) -> tuple[int, ...] | None:
-    merge_parts: Callable[[str], tuple[str, str] | None] | None = getattr(
-        tokenizer.model, "merge_parts", None
-    )
-    if merge_parts is None:
+    if not tokenizer.model.has_merges():
         return None
+    merge_parts: Callable[[str], tuple[str, str] | None] = tokenizer.model.merge_parts
     parts: set[str] = set()
     for token in token_of.values():
         made = merge_parts(token)

@@ -68,7 +68,7 @@ def unknown_id(tokenizer: Tokenizer) -> int | None:
     >>> unknown_id(wordpiece_tokenizer)   # "[UNK]" at id 0
     0
     """
-    unk = getattr(tokenizer.model, "unk_token", None)
+    unk = tokenizer.model.unk_token
     if unk is None:
         return None
     return tokenizer.model.token_to_id(unk)

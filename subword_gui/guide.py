@@ -164,7 +164,7 @@ def chips_html(tokens: list[str], ids: list[int], tokenizer=None) -> str:
     """Tokens drawn as the Segmentation panel's chips: one coloured box per token, its id below."""
     style = style_for(tokenizer)
     cells = []
-    unk = getattr(getattr(tokenizer, "model", None), "unk_token", None)
+    unk = tokenizer.model.unk_token if tokenizer is not None else None
     for token, colour, i in zip(tokens, palette.token_colours(ids), ids):
         if token == unk:
             bg, fg = palette.UNKNOWN_BACKGROUND.name(), palette.UNKNOWN_FOREGROUND.name()

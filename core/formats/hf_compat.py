@@ -45,10 +45,10 @@ def hf_compatible(tok):
 
 def _model(m, losses: list[str]):
     """A model that declares a plain-BPE stand-in (``as_plain_bpe``) gets it, and what it loses."""
-    as_plain_bpe = getattr(m, "as_plain_bpe", None)
-    if as_plain_bpe is None:
+    stand_in = m.as_plain_bpe()
+    if stand_in is None:
         return m
-    plain, removed = as_plain_bpe()
+    plain, removed = stand_in
     if removed or m.removals:
         shown = ", ".join(map(repr, removed[:5])) + (", ..." if len(removed) > 5 else "")
         losses.append(

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, runtime_checkable
 
+from core.errors import ConfigError
 from core.line_encoders import LineEncoder, TokenLengths
 from core.records import frozen_record
 
@@ -66,6 +67,20 @@ class ModelBase:
 
     #: False for a model whose tokens are drawn at random (BPE-dropout): no cache may keep them.
     deterministic = True
+
+    #: The token that stands for text the vocabulary cannot spell (None: the model has none).
+    unk_token: str | None = None
+
+    #: The marks a model puts on a token that continues a word (WordPiece's ``##``) and on the
+    #: last token of a word (the original BPE's ``</w>``); None: the model marks nothing.
+    continuing_subword_prefix: str | None = None
+    end_of_word_suffix: str | None = None
+
+    #: True for a BPE that keeps a pre-token found whole in the vocabulary (skipping its merges).
+    ignore_merges = False
+
+    #: ``(step, token)``: ``token`` was removed right after merge ``step`` (PickyBPE); none here.
+    removals: Sequence[tuple[int, str]] = ()
 
     if TYPE_CHECKING:
 
@@ -132,6 +147,67 @@ class ModelBase:
     def can_dropout(self) -> bool:
         """Whether ``with_dropout(p, seed)`` gives a copy that encodes with BPE-dropout."""
         return False
+
+    def with_dropout(self, dropout: float | None, seed: int | None = None) -> ModelBase:
+        """A copy that encodes with BPE-dropout ``dropout`` (see :meth:`can_dropout`)."""
+        raise ConfigError(f"BPE-dropout needs a BPE model, not {type(self).__name__}")
+
+    @property
+    def min_vocab_size(self) -> int | None:
+        """The smallest size ``truncated`` can cut to (its base tokens); None: not said."""
+        return None
+
+    def step_for_size(self, vocab_size: int) -> int | None:
+        """The training step after which the vocabulary first holds ``vocab_size`` tokens, for
+        a model whose size goes up and down along its steps (PickyBPE); None: it grows by one
+        a step, as its merge events say."""
+        return None
+
+    # -- how the model came to its tokens (the explorer's Why view, merge trees, reports) ----
+    def explains(self) -> str | None:
+        """What :meth:`explain` and :meth:`lattice` show of how the model cuts a piece:
+        ``"merges"`` (:meth:`explain` gives the merges applied, in order, and
+        :meth:`merge_list` is not None), ``"longest match"`` (:meth:`explain` gives the greedy
+        matches ``(start, end, token or None)``), ``"lattice"`` (:meth:`lattice` gives every
+        candidate piece) or None: nothing to show."""
+        return None
+
+    def explain(self, piece: str) -> list:
+        """The steps that cut ``piece``, shaped as :meth:`explains` says; none here."""
+        return []
+
+    def lattice(self, piece: str) -> Any:
+        """Every candidate piece of ``piece`` (a ``core.models.unigram.lattice.Lattice``) when
+        :meth:`explains` says ``"lattice"``; None here."""
+        return None
+
+    def has_merges(self) -> bool:
+        """Whether the model's tokens are built by merges it can name (:meth:`merge_parts`)."""
+        return False
+
+    def merge_parts(self, token: str) -> tuple[str, str] | None:
+        """The two tokens whose (first) merge built ``token``; None for a base token (and for
+        every token of a model without merges)."""
+        return None
+
+    def merge_list(self) -> list[tuple[str, str]] | None:
+        """The merges in rank order, the list :meth:`merge_rank` indexes (and the explorer's
+        slider cuts); None for a model whose merges are not ranked so (SentencePiece BPE's
+        come from its scores, PickyBPE's tokens also go)."""
+        return None
+
+    def merge_rank(self, token: str) -> int | None:
+        """The index in :meth:`merge_list` of the merge that first built ``token``; None."""
+        return None
+
+    def removed_tokens(self) -> list[str]:
+        """Tokens some merge made that are no longer in the vocabulary (PickyBPE); none here."""
+        return []
+
+    def as_plain_bpe(self) -> tuple[ModelBase, list[str]] | None:
+        """``(a plain BPE model, tokens it had to keep)`` standing in for this model in a file
+        that holds only plain BPE (PickyBPE); None: the model is written as it is."""
+        return None
 
 
 class VocabLookup:
@@ -207,3 +283,40 @@ class Model(Protocol):
     def can_truncate(self) -> bool: ...
 
     def can_dropout(self) -> bool: ...
+
+    def with_dropout(self, dropout: float | None, seed: int | None = None) -> Any: ...
+
+    @property
+    def min_vocab_size(self) -> int | None: ...
+
+    def step_for_size(self, vocab_size: int) -> int | None: ...
+
+    @property
+    def continuing_subword_prefix(self) -> str | None: ...
+
+    @property
+    def end_of_word_suffix(self) -> str | None: ...
+
+    @property
+    def ignore_merges(self) -> bool: ...
+
+    @property
+    def removals(self) -> Sequence[tuple[int, str]]: ...
+
+    def explains(self) -> str | None: ...
+
+    def explain(self, piece: str) -> list: ...
+
+    def lattice(self, piece: str) -> Any: ...
+
+    def has_merges(self) -> bool: ...
+
+    def merge_parts(self, token: str) -> tuple[str, str] | None: ...
+
+    def merge_list(self) -> list[tuple[str, str]] | None: ...
+
+    def merge_rank(self, token: str) -> int | None: ...
+
+    def removed_tokens(self) -> list[str]: ...
+
+    def as_plain_bpe(self) -> tuple[Any, list[str]] | None: ...

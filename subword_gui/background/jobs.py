@@ -539,7 +539,7 @@ def can_truncate(tokenizer: Tokenizer | None) -> bool:
 def min_vocab_size(tokenizer: Tokenizer) -> int:
     """The smallest size the model can be cut to (its alphabet plus special tokens)."""
     m = tokenizer.model
-    return int(getattr(m, "min_vocab_size", None) or m.vocab_size)
+    return int(m.min_vocab_size or m.vocab_size)
 
 
 def truncate_tokenizer(full: Tokenizer, vocab_size: int) -> Tokenizer:

@@ -133,9 +133,9 @@ def log_marks(tokenizer, options, merges) -> list:
             if len(before) < len(merges):
                 size = before[-1].vocab_size if before else merges[0].vocab_size - 1
                 marks.append(StageStarted(2, "superwords: merges across spaces", len(before), size))
-    removals = getattr(model, "removals", None)
+    removals = model.removals if model is not None else None
     if removals:
-        parts_of = getattr(model, "merge_parts", lambda t: None)
+        parts_of = model.merge_parts
         sizes = {e.step: e.vocab_size for e in merges}
         for step, token in removals:
             marks.append(TokenRemoved(step, token, None, tuple(parts_of(token) or ()), sizes.get(step, 0)))

@@ -1234,9 +1234,9 @@ class TrainingPanel(QWidget):
             rows = self.merge_model.rows
             full = self.state.full_tokenizer
             model = getattr(full, "model", None)
-            step_for_size = getattr(model, "step_for_size", None)  # (PickyBPE: sizes go up and down)
-            cut = k < (full.vocab_size if step_for_size is not None else rows[-1].vocab_size)
-            step = step_for_size(k) if cut and step_for_size is not None else None
+            at_step = None if model is None else model.step_for_size(k)  # (PickyBPE: sizes go up and down)
+            cut = k < (full.vocab_size if at_step is not None else rows[-1].vocab_size)
+            step = at_step if cut else None
             self.merge_model.set_cut(k if cut else None, step)
             if cut and on_screen(self):
                 # Show where the cut falls: the last merge still in the shown model.

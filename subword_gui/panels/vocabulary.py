@@ -81,11 +81,11 @@ class _BpeSources:
         rank = self.model.merge_rank(token)
         if rank is None:
             return None
-        left, right = self.model.merges[rank]
+        left, right = self.model.merge_list()[rank]
         return (left, right, rank + 1)
 
     def __bool__(self) -> bool:
-        return bool(self.model.merges)
+        return bool(self.model.merge_list())
 
 
 class _EventSources:
@@ -125,7 +125,7 @@ def merge_sources(tokenizer, merge_events=()):
     ('h', 'ug', 3)
     """
     model = tokenizer.model
-    if getattr(model, "merges", None) is not None and hasattr(model, "merge_rank"):
+    if model.merge_list() is not None:
         return _BpeSources(model)
     return _EventSources(model, merge_events)
 
@@ -194,10 +194,10 @@ class VocabModel(QAbstractTableModel):
             vocab = tokenizer.get_vocab()
             self._entries = sorted(zip(vocab.values(), vocab.keys()))  # ids are unique: by id
             self._removed = {}
-            removed_tokens = getattr(tokenizer.model, "removed_tokens", None)
-            if removed_tokens is not None:
+            removed_tokens = tokenizer.model.removed_tokens()
+            if removed_tokens:
                 last_step = {t: step for step, t in tokenizer.model.removals}
-                for j, token in enumerate(removed_tokens(), start=1):
+                for j, token in enumerate(removed_tokens, start=1):
                     self._entries.append((-j, token))
                     self._removed[-j] = last_step.get(token, 0)
             self.style = style_for(tokenizer)
@@ -207,7 +207,7 @@ class VocabModel(QAbstractTableModel):
             self._special = {t.id for t in tokenizer.added_tokens}
             self._added = {t.id: t for t in tokenizer.added_tokens}
             self._names = added_token_names(tokenizer)
-            unk = getattr(tokenizer.model, "unk_token", None)
+            unk = tokenizer.model.unk_token
             self._unk = tokenizer.model.token_to_id(unk) if unk is not None else None
         self._rendered = {}
         self._row_index = None
@@ -633,7 +633,7 @@ def base_token_kind(tokenizer, token: str) -> str:
     vocab = tokenizer.get_vocab()
     if token not in vocab:
         return ""
-    unk = getattr(tokenizer.model, "unk_token", None)
+    unk = tokenizer.model.unk_token
     if token == unk:
         return QCoreApplication.translate(
             "Tokens", "the unknown token: it stands for any text the vocabulary cannot spell"
@@ -885,9 +885,7 @@ class VocabularyPanel(QWidget):
         if not root[2]:
             tok = self.model.tokenizer
             why = base_token_kind(tok, token)
-            special = token == getattr(tok.model, "unk_token", None) or any(
-                t.content == token for t in tok.added_tokens
-            )
+            special = token == tok.model.unk_token or any(t.content == token for t in tok.added_tokens)
             if self.model.kind == "wordpiece" and not self.model.sources and not special:
                 why = self.tr("this WordPiece vocabulary carries no merges (train it here to see them)")
             self.tree_title.setText(self.tr("<b>{0}</b>: {1}").format(shown, why))

@@ -46,11 +46,10 @@ def merge_tables(model) -> tuple[dict[int, int], dict[tuple[int, int], int]] | N
     ({4: 0}, {(3, 1): 0})
     """
     merges = ranked_merges(model)
-    merge_parts = getattr(model, "merge_parts", None)
-    if merges is None or merge_parts is None:
+    if merges is None or not model.has_merges():
         return None
-    merge_rank = model.merge_rank
-    if getattr(model, "dropout", None) or getattr(model, "ignore_merges", False):
+    merge_parts, merge_rank = model.merge_parts, model.merge_rank
+    if not model.deterministic or model.ignore_merges:
         return None  # random merges; a word found whole in the vocabulary skips its merges
     vocab = model.vocab
     ranks: dict[int, int] = {}
@@ -74,16 +73,14 @@ def merge_tables(model) -> tuple[dict[int, int], dict[tuple[int, int], int]] | N
 
 
 def ranked_merges(model) -> list | None:
-    """``model.merges``, the list the slider cuts, when ``model`` declares its merges ranked by
-    having ``merge_rank`` (an index into that list); else None. A model may call something
+    """``model.merges``, the list the slider cuts, when ``model`` declares its merges ranked
+    (``merge_list``, which ``merge_rank`` indexes); else None. A model may call something
     else ``merges``: a SentencePiece BPE model's is a method deriving pairs from its scores.
 
     >>> ranked_merges(bpe), ranked_merges(sentencepiece_bpe)
     ([('u', 'g')], None)
     """
-    if getattr(model, "merge_rank", None) is None:
-        return None
-    return getattr(model, "merges", None)
+    return model.merge_list()
 
 
 def cut_bound(tokenizer, full) -> int | None:

@@ -63,8 +63,8 @@ def style_for(tokenizer) -> TokenStyle:
         tokenizer.decoder, decoders.ByteLevel
     )
     model = tokenizer.model
-    prefix = getattr(model, "continuing_subword_prefix", None) or None
-    suffix = getattr(model, "end_of_word_suffix", None) or None
+    prefix = model.continuing_subword_prefix or None
+    suffix = model.end_of_word_suffix or None
     return TokenStyle(byte_level=byte_level, prefix=prefix, suffix=suffix)
 
 

@@ -662,18 +662,18 @@ def token_origin(model, token: str, token_id: int | None = None, style: TokenSty
     >>> token_origin(bpe, "hug")          # the seeds' hug/pug table
     'merge #3: h + ug'
     """
-    rank_of = getattr(model, "merge_rank", None)
-    if rank_of is not None:
-        rank = rank_of(token)
+    merges = model.merge_list()
+    if merges is not None:
+        rank = model.merge_rank(token)
         if rank is None:
             return QCoreApplication.translate(
                 "Tokens", "base token (alphabet or special), not built by a merge"
             )
-        left, right = model.merges[rank]
+        left, right = merges[rank]
         if style is not None:
             left, right = render_token(left, style), render_token(right, style)
         return QCoreApplication.translate("Tokens", "merge #{0}: {1} + {2}").format(rank + 1, left, right)
-    if hasattr(model, "lattice"):
+    if model.explains() == "lattice":
         tid = model.token_to_id(token) if token_id is None else token_id
         try:
             return QCoreApplication.translate("Tokens", "Unigram piece, log-probability {0:.4f}").format(
@@ -681,7 +681,7 @@ def token_origin(model, token: str, token_id: int | None = None, style: TokenSty
             )
         except Exception:  # noqa: BLE001 - a tooltip must never fail
             return QCoreApplication.translate("Tokens", "Unigram piece")
-    prefix = getattr(model, "continuing_subword_prefix", None)
+    prefix = model.continuing_subword_prefix
     if prefix:
         if token.startswith(prefix):
             return QCoreApplication.translate(

@@ -57,13 +57,11 @@ LRM = "\u200e"
 
 def model_kind(model) -> str:
     """``"bpe"``, ``"wordpiece"``, ``"unigram"`` or ``"other"``, from what the model can explain."""
-    if hasattr(model, "lattice"):
-        return "unigram"
-    if hasattr(model, "merge_rank") and hasattr(model, "explain"):
-        return "bpe"
-    if hasattr(model, "explain"):
-        return "wordpiece"
-    return "other"
+    return _KIND_OF_EXPLAINS.get(model.explains(), "other")
+
+
+# what ModelBase.explains() says -> the view that shows it
+_KIND_OF_EXPLAINS = {"lattice": "unigram", "merges": "bpe", "longest match": "wordpiece"}
 
 
 def initial_symbols(model, piece: str) -> list[tuple[str, bool]]:
@@ -73,8 +71,8 @@ def initial_symbols(model, piece: str) -> list[tuple[str, bool]]:
     >>> initial_symbols(bpe, "hugs")
     [('h', True), ('u', True), ('g', True), ('s', True)]
     """
-    prefix = getattr(model, "continuing_subword_prefix", None) or ""
-    suffix = getattr(model, "end_of_word_suffix", None) or ""
+    prefix = model.continuing_subword_prefix or ""
+    suffix = model.end_of_word_suffix or ""
     out = []
     for i, c in enumerate(piece):
         s = (prefix if i else "") + c + (suffix if i == len(piece) - 1 else "")
@@ -159,9 +157,10 @@ def build_merges(model, token: str, limit: int = 256) -> list[tuple[int, str, st
     >>> build_merges(BPE({"a": 0, "b": 1, "ab": 2, "abb": 3}, [("a", "b"), ("ab", "b")]), "abb")
     [(0, 'a', 'b', 'ab'), (1, 'ab', 'b', 'abb')]
     """
-    rank_of = getattr(model, "merge_rank", None)
-    if rank_of is None:
+    merges = model.merge_list()
+    if merges is None:
         return []
+    rank_of = model.merge_rank
     out: list[tuple[int, str, str, str]] = []
     todo, seen = [token], set()
     while todo and len(out) < limit:
@@ -170,7 +169,7 @@ def build_merges(model, token: str, limit: int = 256) -> list[tuple[int, str, st
         if rank is None or t in seen:
             continue
         seen.add(t)
-        left, right = model.merges[rank]
+        left, right = merges[rank]
         out.append((rank, left, right, t))
         todo.extend((left, right))
     return sorted(out)
@@ -213,8 +212,8 @@ def superword_merges_html(model, tokens: list[str], style: TokenStyle) -> tuple[
 
 def _symbol_at(symbols: list[str], position: int, model) -> int | None:
     """Index of the symbol that starts at character ``position`` of the piece."""
-    prefix = getattr(model, "continuing_subword_prefix", None) or ""
-    suffix = getattr(model, "end_of_word_suffix", None) or ""
+    prefix = model.continuing_subword_prefix or ""
+    suffix = model.end_of_word_suffix or ""
     pos = 0
     for i, s in enumerate(symbols):
         if pos == position:
@@ -263,7 +262,7 @@ def wordpiece_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, lis
                 f"<tr><td style='color:{muted}'>{at}</td><td>{where}</td>"
                 f"<td>{longest} {_chip_cells([token], style, 0)}{tried}</td></tr>"
             )
-    unk = getattr(model, "unk_token", None)
+    unk = model.unk_token
     note = ""
     if failed:
         note = (
@@ -289,7 +288,7 @@ def _longer_misses(model, piece: str, start: int, end: int, limit: int = 64) -> 
     >>> _longer_misses(wp, "hugs", 0, 3)   # "hugs" is not in the vocabulary, "hug" is
     1
     """
-    prefix = getattr(model, "continuing_subword_prefix", "") or ""
+    prefix = model.continuing_subword_prefix or ""
     longest = min(len(piece), start + limit)
     misses = 0
     for stop in range(longest, end, -1):
@@ -313,6 +312,7 @@ class LatticeView(QWidget):
         self.rows: list[list] = []  # other nodes packed into rows that do not overlap
         self.hidden = 0
         self.style_ = TokenStyle()
+        self.unk_id: int | None = None  # the unknown token's nodes are drawn as unknown
         self._cell = 36
         self._small = QFont(self.font())
         self._small.setPointSizeF(max(6.0, self.font().pointSizeF() * 0.75))
@@ -414,7 +414,7 @@ class LatticeView(QWidget):
         # 2. the best path, in token colours
         keys = palette.colour_keys([n.id for n in self.best])
         for node, key in zip(self.best, keys):
-            unknown = node.id == getattr(self, "unk_id", None)
+            unknown = node.id == self.unk_id
             fill = palette.UNKNOWN_BACKGROUND if unknown else palette.colour_of(key)
             ink = palette.UNKNOWN_FOREGROUND if unknown else None  # dark red on red was unreadable
             self._box(p, x0, y, node, fill, QColor("#202020"), True, ink)
@@ -625,7 +625,8 @@ class WhyView(QWidget):
         )
         if self.kind == "unigram":
             lat = model.lattice(piece)
-            self.lattice_view.unk_id = getattr(model, "unk_id", None)
+            unk = model.unk_token
+            self.lattice_view.unk_id = None if unk is None else model.token_to_id(unk)
             self.lattice_view.set_lattice(lat, style)
             # the lattice takes the height it draws (and a scroll bar), the n-best list the rest
             self.lattice_scroll.setMaximumHeight(

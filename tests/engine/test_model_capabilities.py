@@ -14,6 +14,7 @@ import pytest
 from conftest import ROOT
 
 from core.encode_chunks import ChunkPlan
+from core.errors import ConfigError
 from core.models.base import ModelBase, Token, VocabLookup
 from core.normalizers import NFC
 from core.pre_tokenizers import ByteLevel, Metaspace, Whitespace
@@ -136,3 +137,36 @@ def test_the_models_declare_what_they_offer():
     assert wordlevel.line_encoder(Whitespace()) is None and wordlevel.token_lengths() is None
     assert BPE({"h": 0}, [], dropout=0.1).token_lengths() is None  # random merges: no table
     assert wordpiece.token_lengths().prefix == 2
+
+
+def test_the_models_declare_how_they_came_to_their_tokens():
+    """What the explorer's Why view, merge trees and the slider ask (they probed for ``lattice``,
+    ``merge_rank``, ``explain``, ``merge_parts``, ``min_vocab_size`` before)."""
+    from core.models.bpe.model import BPE
+    from core.models.bpe.picky_model import PickyBPE
+    from core.models.unigram.model import Unigram
+    from core.models.wordlevel.model import WordLevel
+    from core.models.wordpiece.model import WordPiece
+
+    bpe = BPE({"h": 0, "u": 1, "g": 2, "ug": 3}, [("u", "g")])
+    unigram = Unigram([("<unk>", 0.0), ("h", -2.0), ("u", -2.0), ("g", -2.0)])
+    wordpiece = WordPiece({"[UNK]": 0, "h": 1, "##u": 2})
+    wordlevel = WordLevel({"[UNK]": 0, "hug": 1}, unk_token="[UNK]")
+    picky = PickyBPE({"a": 0, "b": 1, "c": 2, "abc": 3}, [("a", "b"), ("ab", "c")], [(2, "ab")])
+    models = (bpe, unigram, wordpiece, wordlevel, picky)
+    assert [m.explains() for m in models] == ["merges", "lattice", "longest match", None, None]
+    assert [m.has_merges() for m in models] == [True, False, False, False, True]
+    assert [m.merge_list() for m in models] == [[("u", "g")], None, None, None, None]
+    assert [m.merge_rank("ug") for m in models] == [0, None, None, None, None]
+    assert [m.merge_parts("abc") for m in models] == [None, None, None, None, ("ab", "c")]
+    assert [m.min_vocab_size for m in models] == [3, 4, 3, None, 3]
+    assert [m.step_for_size(4) for m in models] == [None, None, None, None, 1]
+    assert [m.removed_tokens() for m in models] == [[], [], [], [], ["ab"]]
+    assert [m.unk_token for m in models] == [None, "<unk>", "[UNK]", "[UNK]", None]
+    assert [m.continuing_subword_prefix for m in models] == [None, None, "##", None, None]
+    assert [m.as_plain_bpe() is None for m in models] == [True, True, True, True, False]
+    assert unigram.lattice("hug") is not None and bpe.lattice("hug") is None
+    assert wordpiece.explain("hu") == [(0, 1, "h"), (1, 2, "##u")] and wordlevel.explain("hug") == []
+    assert bpe.with_dropout(1.0).tokenize("ug")[0].value == "u"
+    with pytest.raises(ConfigError):
+        unigram.with_dropout(0.1)

@@ -613,6 +613,16 @@ class BPE(VocabLookup, ModelBase):
     def can_truncate(self) -> bool:
         return True
 
+    def explains(self) -> str:
+        return "merges"
+
+    def has_merges(self) -> bool:
+        return True
+
+    def merge_list(self) -> list[tuple[str, str]]:
+        """:attr:`merges`, in rank order."""
+        return self.merges
+
     def explain(self, piece: str) -> list[MergeStep]:
         """The merges applied to ``piece``, in the order applied.
 

@@ -68,7 +68,7 @@ class PickyBPE(VocabLookup, ModelBase):
         """Walk the events once: check them, and keep what encoding and cutting need."""
         made = {a + b for a, b in self.merges}
         present = {t for t in self.vocab if t not in made}
-        self.min_vocab_size = len(present)
+        self._min_vocab_size = len(present)
         by_step: dict[int, list[str]] = {}
         for step, token in self.removals:
             if not 1 <= step <= len(self.merges):
@@ -127,6 +127,14 @@ class PickyBPE(VocabLookup, ModelBase):
         ['ab']
         """
         return [t for t in self._order if t not in self.vocab]
+
+    @property
+    def min_vocab_size(self) -> int:
+        """The smallest size :meth:`truncated` can cut to: the base tokens."""
+        return self._min_vocab_size
+
+    def has_merges(self) -> bool:
+        return True
 
     def merge_parts(self, token: str) -> tuple[str, str] | None:
         """The two tokens whose first merge built ``token``; None for a base token."""
@@ -239,7 +247,7 @@ class PickyBPE(VocabLookup, ModelBase):
         return self.at_step(self.step_for_size(vocab_size))
 
     # -- files ---------------------------------------------------------------------------
-    def as_plain_bpe(self):
+    def as_plain_bpe(self) -> tuple[ModelBase, list[str]]:
         """``(a BPE model, removed tokens)``: the nearest a plain BPE file can hold.
 
         The tokens removed for good follow the vocabulary (ids after it), since the merges make
@@ -300,6 +308,11 @@ class PickyBPE(VocabLookup, ModelBase):
         state = dict(self.__dict__)
         state["_cache"] = {}
         return state
+
+    def __setstate__(self, state: dict) -> None:
+        if "min_vocab_size" in state:  # pickled before min_vocab_size became a declared property
+            state["_min_vocab_size"] = state.pop("min_vocab_size")
+        self.__dict__.update(state)
 
     def __repr__(self) -> str:
         return (

@@ -288,6 +288,9 @@ class Unigram(ModelBase):
 
     # --- the lattice and its paths ---------------------------------------------
 
+    def explains(self) -> str:
+        return "lattice"
+
     def lattice(self, piece: str) -> Lattice:
         """All nodes of ``piece``: every vocabulary match, plus an unknown node for each
         character that no single-character piece covers."""

@@ -194,6 +194,9 @@ class SentencePieceUnigram(SentencePieceModel):
 
     # -- other segmentations: n-best and sampling (SentencePiece's NBestEncode, SampleEncode) --
 
+    def explains(self) -> str:
+        return "lattice"
+
     def lattice(self, s: str):
         """Every piece that matches in ``s``, scored as :meth:`_segment` scores them, plus an
         unknown node for each character no single-character piece covers."""

@@ -118,6 +118,9 @@ class WordPiece(VocabLookup, ModelBase):
             end -= 1
         return None
 
+    def explains(self) -> str:
+        return "longest match"
+
     def explain(self, piece: str) -> list[tuple[int, int, str | None]]:
         """The greedy matches in order, as ``(start, end, token)``; ``None`` marks failure.
 
