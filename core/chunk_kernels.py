@@ -147,7 +147,7 @@ def assemble(frags, part_lengths, gap, start, ids, starts, ends, words, at, coun
     """One text's tokens from its chunks' fragments in the store (``ChunkPlan._assemble``):
     chunk ``k`` is fragment ``frags[k]``, ``part_lengths[k]`` characters long, ``gap``
     characters (a space, or none) before the next; the first starts at ``start``. The store's
-    columns (``core.encode_chunks._Store``, read where they are: ``array.array``s) hold each
+    columns (``core.chunk_store.ChunkStore``, read where they are: ``array.array``s) hold each
     fragment's tokens from ``at[f]``, ``count[f]`` of them, spans relative to the chunk, from
     ``word_count[f]`` pre-tokens.
 

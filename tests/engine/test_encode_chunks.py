@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core import encode_chunks
+from core import chunk_store, encode_chunks
 from core.encode_chunks import CHUNK_CACHE_MAX, ChunkPlan
 from core.encoding import BATCHED, Encoding
 from core.events import drain
@@ -535,7 +535,7 @@ def _line_kernel_calls(monkeypatch, name: str = "bpe_line") -> list:
 def _store_is_whole(plan) -> None:
     """Every token column as long as the token strings and the room kept after them, every
     fragment column as long as the others, and the fragments' tokens one after another: nothing
-    else in the store (the room aside, see _Store.room)."""
+    else in the store (the room aside, see ChunkStore.room)."""
     store = plan.store
     n_tokens, n_frags = len(store.tokens), len(store.at) - store.spare_frags
     assert {len(c) for c in (store.ids, store.starts, store.ends, store.words)} == {
@@ -790,7 +790,7 @@ def test_a_long_word_retyped_does_not_grow_the_store_without_bound(models, monke
     store = tok._chunk_plan().store
     assert len(store.tokens) < 5_000 + 2 * len(expected[0])
     # and the room kept for the one-call lines: for many short lines, or this one line
-    assert store.spare_tokens < encode_chunks.ROOM_TOKENS + len(f"hug {long_word}")
+    assert store.spare_tokens < chunk_store.ROOM_TOKENS + len(f"hug {long_word}")
 
 
 def test_texts_holding_an_added_token_take_the_general_path(models):

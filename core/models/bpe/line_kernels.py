@@ -251,9 +251,9 @@ def bpe_line(
 
     ``slots[k]`` is chunk ``k``'s fragment in the store or ``-1 - j`` for the ``j``-th new
     chunk (numbered in the order they first appear). The store's columns ``ids`` to
-    ``word_count`` (``core.encode_chunks._Store``) hold ``n_tokens`` tokens and ``n_frags``
+    ``word_count`` (``core.chunk_store.ChunkStore``) hold ``n_tokens`` tokens and ``n_frags``
     fragments, and room after them (one token per character of the line, a fragment per new
-    chunk): the new chunks' rows are written there, as :meth:`_Store.add_rows` would add
+    chunk): the new chunks' rows are written there, as :meth:`core.chunk_store.ChunkStore.add_rows` would add
     them, fragment ``n_frags + j`` the ``j``-th. Returns ``(the line's rows as assemble's,
     tokens written, ok chunks)``; when a new chunk is not ``ok`` nothing is written and the
     line's rows are empty (the caller makes the line's chunks the other way).
