@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from core.precompiled import PrecompiledNormalizer
+from core.precompiled import PrecompiledNormalizer, char_ends
 from core.sentencepiece_pieces import SPACE, PrefixMatcher
 from core.text import NormalizedString
 
@@ -315,27 +315,7 @@ class SentencePieceNormalizer:
             chars = set(self.user_defined.by_first)
             trie = self.precompiled.trie
             if trie.units:
-                # (node, bytes so far, bytes the character still needs)
-                stack: list[tuple[int, bytes, int]] = []
-                for lead in range(0xF5):
-                    need = 0 if lead < 0x80 else 1 if 0xC2 <= lead < 0xE0 else 2 if 0xE0 <= lead < 0xF0 else 3
-                    if 0x80 <= lead < 0xC2:
-                        continue  # never the first byte of a character
-                    step = trie.step(trie.root, lead)
-                    if step is not None:
-                        stack.append((step[0], bytes([lead]), need))
-                while stack:
-                    node, head, need = stack.pop()
-                    if need == 0:
-                        try:
-                            chars.add(head.decode("utf-8"))
-                        except UnicodeDecodeError:  # an overlong or surrogate form: no text has it
-                            pass
-                        continue
-                    for byte in range(0x80, 0xC0):
-                        step = trie.step(node, byte)
-                        if step is not None:
-                            stack.append((step[0], head + bytes([byte]), need - 1))
+                chars.update(c for c, _ in char_ends(trie, trie.root))
             found = self._key_start_chars = frozenset(chars)
         return found
 

@@ -178,7 +178,7 @@ class PrecompiledNormalizer:
         found = known.get(c)
         if found is None:
             start = self._walk_char(self.trie.root, c) if self.trie.units else None
-            chars = [] if start is None else _char_ends_named(self.trie, start[0])
+            chars = [] if start is None else char_ends(self.trie, start[0])
             found = known[c] = frozenset(ch for ch, _ in chars)
         return found
 
@@ -329,8 +329,9 @@ def _lead_needs(lead: int) -> int:
     return -1
 
 
-def _char_ends_named(trie: DoubleArray, start: int) -> list[tuple[str, int]]:
-    """``(character, node)`` for each whole UTF-8 character the trie can follow from ``start``."""
+def char_ends(trie: DoubleArray, start: int) -> list[tuple[str, int]]:
+    """``(character, node)`` for each whole UTF-8 character the trie can follow from ``start``
+    (from ``trie.root``: the characters that start a key)."""
     out = []
     stack: list[tuple[int, bytes, int]] = []
     for lead in range(0xF5):

@@ -12,6 +12,8 @@ Leaves out: sampling among the n best only (``nbest_size`` > 1).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from core.models.base import Token
 from core.models.sentencepiece import SentencePieceModel
 from core.sentencepiece_pieces import NORMAL, UNUSED, USER_DEFINED, Piece, f32
@@ -137,6 +139,25 @@ class SentencePieceUnigram(SentencePieceModel):
         bounds = starts.tolist() + [len(s)]
         return [(bounds[k], bounds[k + 1], id) for k, id in enumerate(ids.tolist())]
 
+    def _matches_at(self, s: str, start: int) -> Iterator[tuple[int, int, float]]:
+        """``(end, id, score)`` of each piece that matches ``s`` at ``start``, shortest first,
+        walking the piece trie one character at a time; a user-defined piece scores above any
+        other of its length (SentencePiece: it always wins)."""
+        node = self._trie
+        ubytes = 0
+        for j in range(start, len(s)):
+            node = node.get(s[j])
+            if node is None:
+                return
+            ubytes += len(s[j].encode("utf-8", errors="surrogatepass"))
+            hit = node.get("")
+            if hit is None:
+                continue
+            id, score = hit
+            if score is None:  # user-defined
+                score = f32(f32(ubytes * self.max_score) - 0.1)
+            yield j + 1, id, score
+
     def _segment_readable(self, s: str) -> list[tuple[int, int, int]]:
         """SentencePiece's Viterbi in Python, step by step: what the kernel computes."""
         n = len(s)
@@ -144,7 +165,6 @@ class SentencePieceUnigram(SentencePieceModel):
         best_score = [0.0] * (n + 1)
         best_start = [-1] * (n + 1)
         best_id = [-1] * (n + 1)
-        trie = self._trie
         frontier = 0  # the furthest position a node has reached
         for start in range(n):
             here = best_score[start]
@@ -156,21 +176,8 @@ class SentencePieceUnigram(SentencePieceModel):
                         best_score[p] = f32(best_score[p] - here)
                 here = 0.0
             has_single = False
-            node = trie
-            ubytes = 0
-            for j in range(start, n):
-                node = node.get(s[j])
-                if node is None:
-                    break
-                ubytes += len(s[j].encode("utf-8", errors="surrogatepass"))
-                hit = node.get("")
-                if hit is None:
-                    continue
-                id, score = hit
-                if score is None:  # user-defined: always wins
-                    score = f32(f32(ubytes * self.max_score) - 0.1)
+            for end, id, score in self._matches_at(s, start):
                 cand = f32(score + here)
-                end = j + 1
                 frontier = max(frontier, end)
                 # subtle: strictly greater, so among equal scores the first found stays
                 if best_start[end] == -1 or cand > best_score[end]:
@@ -205,21 +212,9 @@ class SentencePieceUnigram(SentencePieceModel):
         nodes = []
         for start in range(len(s)):
             has_single = False
-            node = self._trie
-            ubytes = 0
-            for j in range(start, len(s)):
-                node = node.get(s[j])
-                if node is None:
-                    break
-                ubytes += len(s[j].encode("utf-8", errors="surrogatepass"))
-                hit = node.get("")
-                if hit is None:
-                    continue
-                id, score = hit
-                if score is None:
-                    score = f32(f32(ubytes * self.max_score) - 0.1)
-                nodes.append(Node(start, j + 1, self.pieces[id].piece, id, score))
-                has_single = has_single or j == start
+            for end, id, score in self._matches_at(s, start):
+                nodes.append(Node(start, end, self.pieces[id].piece, id, score))
+                has_single = has_single or end == start + 1
             if not has_single:
                 nodes.append(Node(start, start + 1, self.unk_token, self.unk_id, self.unk_score))
         return Lattice(s, nodes)
