@@ -220,6 +220,7 @@ def stored_line(
     out,
     frags,
     written,
+    good,
     n_tokens,
     n_frags,
     ids,
@@ -231,9 +232,12 @@ def stored_line(
     word_count,
 ):
     """The second half of the models' line kernels (``core.models.bpe.line_kernels.bpe_line`` and
-    the others): the new chunks' rows
-    (``out``, ``frags``, every chunk ok) written into the store's room, and the line's rows
-    gathered; chunk ``k`` starts at ``part_at[k]``."""
+    the others), and their answer ``(line, written, good)``: when every new chunk is ok
+    (``good == n_new``), the new chunks' rows (``out``, ``frags``) written into the store's room
+    and the line's rows gathered (chunk ``k`` starts at ``part_at[k]``); else no rows, nothing
+    written to the store, and the caller's ``written`` and ``good`` handed back."""
+    if good < n_new:
+        return np.empty((5, 0), np.int64), written, good
     for t in range(written):
         ids[n_tokens + t] = out[0, t]
         starts[n_tokens + t] = out[1, t]
@@ -265,4 +269,4 @@ def stored_line(
             line[4, t] = words[i] + word
             t += 1
         word += word_count[f]
-    return line
+    return line, written, good

@@ -293,26 +293,10 @@ def bpe_line(
     written, good = bpe_fragments(
         joined, points, point_ids, point_classes, keys, values, token_lengths, n_tokens, out, frags
     )
-    if good < n_new:
-        return np.empty((5, 0), np.int64), written, good
-    line = stored_line(
-        slots,
-        part_at,
-        n_new,
-        out,
-        frags,
-        written,
-        n_tokens,
-        n_frags,
-        ids,
-        starts,
-        ends,
-        words,
-        at,
-        count,
-        word_count,
-    )
-    return line, written, good
+    return stored_line(
+        slots, part_at, n_new, out, frags, written, good,
+        n_tokens, n_frags, ids, starts, ends, words, at, count, word_count,
+    )  # fmt: skip
 
 
 @kernel
@@ -397,23 +381,7 @@ def bytelevel_line(
     written, good = bytelevel_fragments(
         data[:m], key_lengths, byte_ids, keys, values, token_lengths, n_tokens, out, frags
     )
-    if good < n_new:
-        return np.empty((5, 0), np.int64), written, good
-    line = stored_line(
-        slots,
-        part_at,
-        n_new,
-        out,
-        frags,
-        written,
-        n_tokens,
-        n_frags,
-        ids,
-        starts,
-        ends,
-        words,
-        at,
-        count,
-        word_count,
-    )
-    return line, written, good
+    return stored_line(
+        slots, part_at, n_new, out, frags, written, good,
+        n_tokens, n_frags, ids, starts, ends, words, at, count, word_count,
+    )  # fmt: skip

@@ -162,23 +162,9 @@ def metaspace_line(
         out,
         frags,
     )
-    if written < 0 or good < n_new:
+    if written < 0:
         return np.empty((5, 0), np.int64), written, good
-    line = stored_line(
-        slots,
-        part_at,
-        n_new,
-        out,
-        frags,
-        written,
-        n_tokens,
-        n_frags,
-        ids,
-        starts,
-        ends,
-        words,
-        at,
-        count,
-        word_count,
-    )
-    return line, written, good
+    return stored_line(
+        slots, part_at, n_new, out, frags, written, good,
+        n_tokens, n_frags, ids, starts, ends, words, at, count, word_count,
+    )  # fmt: skip

@@ -216,23 +216,7 @@ def wordpiece_line(
         out,
         frags,
     )
-    if good < n_new:
-        return nothing, written, good
-    line = stored_line(
-        slots,
-        part_at,
-        n_new,
-        out,
-        frags,
-        written,
-        n_tokens,
-        n_frags,
-        ids,
-        starts,
-        ends,
-        words,
-        at,
-        count,
-        word_count,
-    )
-    return line, written, good
+    return stored_line(
+        slots, part_at, n_new, out, frags, written, good,
+        n_tokens, n_frags, ids, starts, ends, words, at, count, word_count,
+    )  # fmt: skip
