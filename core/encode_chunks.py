@@ -57,6 +57,7 @@ from core.bytelevel import BYTE_TRANSLATION, bytes_to_chars
 from core.chunk_store import EMPTY_FRAGMENT, ChunkStore, Fragment
 from core.encoding import Encoding, spans_without_overlaps
 from core.jit import loaded
+from core.line_encoders import NEED_CHARS, NEED_ROOM
 from core.normalizers import (
     NFC,
     NFD,
@@ -98,8 +99,6 @@ FEW_COMPILED_AFTER = 500
 LINE_COMPILED_MAX = 10_000
 # chunks in a text above which it is assembled by a kernel call (~2 µs, what two chunks cost in Python)
 ASSEMBLE_COMPILED_AFTER = 2
-# core.models.wordpiece.line_kernels.wordpiece_line's answers: fill the character tables, make more room
-_WP_NEED_CHARS, _WP_NEED_ROOM = -1, -3
 
 # Normalizers that leave an ASCII space a space and change nothing across one.
 _SPACE_LOCAL_NORMALIZERS = (NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, BertNormalizer, Nmt, Jamo)
@@ -328,9 +327,9 @@ class ChunkPlan:
                 store.count,
                 store.word_count,
             )
-            if written == _WP_NEED_CHARS:
+            if written == NEED_CHARS:
                 chars.fill("".join(missing))
-            elif written == _WP_NEED_ROOM:
+            elif written == NEED_ROOM:
                 need = good
             else:
                 break

@@ -9,6 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
+# What a "normalized" way's line kernel answers before it matches anything (in place of the tokens
+# it wrote): a character not yet in the cache's tables (fill them, call again), a line the
+# general path must take, too little room (its ``good`` then says how many tokens it may need).
+NEED_CHARS = -1
+TAKE_GENERAL = -2
+NEED_ROOM = -3
+
 
 class LineKernels(NamedTuple):
     """A model's compiled kernels for the chunk cache, loaded (see :class:`LineEncoder`).

@@ -23,6 +23,7 @@ from core import chunk_store, encode_chunks
 from core.encode_chunks import CHUNK_CACHE_MAX, ChunkPlan
 from core.encoding import BATCHED, Encoding
 from core.events import drain
+from core.line_encoders import NEED_ROOM
 from core.normalizers import (
     NFC,
     NFD,
@@ -1167,7 +1168,7 @@ def test_a_long_wordpiece_line_the_normalizer_lengthens_is_made_in_one_call(monk
     assert len(unicodedata.normalize("NFD", text)) > 2 * len(text)
     assert len(text) < encode_chunks.LINE_COMPILED_MAX
     assert_same_as_general(tok, text)
-    assert answers[0] == kernels.WP_NEED_ROOM and len(answers) == 2 and answers[1] >= 0, answers
+    assert answers[0] == NEED_ROOM and len(answers) == 2 and answers[1] >= 0, answers
     assert calls == [(243, 243)]
     _store_is_whole(tok._chunk_plan())
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from core.chunk_kernels import chunk_spans, space_parts, stored_line
 from core.jit import kernel
-from core.line_encoders import LineKernels
+from core.line_encoders import NEED_CHARS, NEED_ROOM, TAKE_GENERAL, LineKernels
 from core.models.wordpiece.kernels import _longest_match_ids
 
 
@@ -69,14 +69,6 @@ def wordpiece_fragments(
     )
 
 
-# Answers of wordpiece_line before it matches anything (its ``written``): a character not yet in
-# the tables (fill them, call again), a line the general path must take, too little room
-# (``good`` then says how many tokens the line may need).
-WP_NEED_CHARS = -1
-WP_GENERAL = -2
-WP_NEED_ROOM = -3
-
-
 @kernel
 def wordpiece_line(
     codes,
@@ -113,8 +105,8 @@ def wordpiece_line(
     alone, 2 and 3 runs of their own kind). A new chunk holding a space once normalized, or
     nothing, sends the line the general way, as a character the normalizer cannot take alone does.
 
-    Returns ``(line rows, tokens written, ok chunks)``, or ``(empty, WP_NEED_CHARS, 0)``,
-    ``(empty, WP_GENERAL, 0)``, ``(empty, WP_NEED_ROOM, tokens needed)`` before matching.
+    Returns ``(line rows, tokens written, ok chunks)``, or ``(empty, NEED_CHARS, 0)``,
+    ``(empty, TAKE_GENERAL, 0)``, ``(empty, NEED_ROOM, tokens needed)`` before matching.
 
         >>> from array import array
         >>> from core.models.wordpiece.model import WordPiece
@@ -152,19 +144,19 @@ def wordpiece_line(
             if mapped:
                 v = norm[codes[x]]
                 if v == -1:
-                    return nothing, WP_NEED_CHARS, 0
+                    return nothing, NEED_CHARS, 0
                 if v == -2:
-                    return nothing, WP_GENERAL, 0
+                    return nothing, TAKE_GENERAL, 0
                 if v <= -3:
                     if -3 - v >= extra.shape[0]:  # (filled by another thread since this call began)
-                        return nothing, WP_NEED_CHARS, 0
+                        return nothing, NEED_CHARS, 0
                     length = extra[-3 - v]
                     odd = True
             per_char[i] = length
             i += 1
             n_out += length
     if n_out > room:  # a token per normalized character at most
-        return nothing, WP_NEED_ROOM, n_out
+        return nothing, NEED_ROOM, n_out
     piece_codes = np.empty(n_out, np.int32)
     piece_lengths = np.empty(n_out, np.int64)  # a pre-token per normalized character at most
     pieces_per_key = np.zeros(n_new, np.int64)
@@ -187,9 +179,9 @@ def wordpiece_line(
         for y in range(begin, o):
             kind = classes[piece_codes[y]]
             if kind < 0:
-                return nothing, WP_NEED_CHARS, 0
+                return nothing, NEED_CHARS, 0
             if kind == 0:  # a space inside: its pre-tokens are not back to back
-                return nothing, WP_GENERAL, 0
+                return nothing, TAKE_GENERAL, 0
             if kind == 1 or kind != before:
                 piece_lengths[n_pieces] = 1
                 n_pieces += 1
@@ -198,7 +190,7 @@ def wordpiece_line(
                 piece_lengths[n_pieces - 1] += 1
             before = kind
         if pieces_per_key[j] == 0:  # nothing left once normalized
-            return nothing, WP_GENERAL, 0
+            return nothing, TAKE_GENERAL, 0
     out = np.empty((4, n_out + n_pieces + 1), np.int64)
     frags = np.empty((4, max(n_new, 1)), np.int64)
     written, good = wordpiece_fragments(
