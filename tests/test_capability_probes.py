@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from core.errors import ConfigError
 from core.models.base import ModelBase
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -128,3 +129,13 @@ def test_each_declared_capability_answers_for_a_model_that_declares_nothing():
     assert model.removed_tokens() == [] and tuple(model.removals) == ()
     assert model.as_plain_bpe() is None and model.unk_token is None and not model.ignore_merges
     assert model.continuing_subword_prefix is None and model.end_of_word_suffix is None
+    assert not (model.can_nbest() or model.can_sample() or model.can_truncate() or model.can_dropout())
+    for undeclared in (
+        lambda: model.nbest("ab", 2),
+        lambda: model.nbest_words(["ab"], 2),
+        lambda: model.sample("ab"),
+        lambda: model.truncated(1),
+        lambda: model.with_dropout(0.1),
+    ):
+        with pytest.raises(ConfigError):
+            undeclared()

@@ -148,6 +148,23 @@ class ModelBase:
         """Whether ``with_dropout(p, seed)`` gives a copy that encodes with BPE-dropout."""
         return False
 
+    def nbest(self, piece: str, k: int) -> list[tuple[list[str], float]]:
+        """The ``k`` best segmentations of ``piece`` as (token values, score), best first
+        (see :meth:`can_nbest`)."""
+        raise ConfigError(f"a {type(self).__name__} model gives no n-best segmentations")
+
+    def nbest_words(self, words: list[str], k: int) -> list[tuple[list[str], float]]:
+        """The ``k`` best segmentations of a sequence of pre-tokens (see :meth:`can_nbest`)."""
+        raise ConfigError(f"a {type(self).__name__} model gives no n-best segmentations")
+
+    def sample(self, piece: str, alpha: float = 0.1, rng: Any = None) -> list[Token]:
+        """A segmentation of ``piece`` drawn at random (see :meth:`can_sample`)."""
+        raise ConfigError(f"a {type(self).__name__} model cannot sample segmentations")
+
+    def truncated(self, vocab_size: int) -> ModelBase:
+        """The model cut to ``vocab_size`` tokens (see :meth:`can_truncate`)."""
+        raise ConfigError(f"a {type(self).__name__} model cannot be cut to a smaller vocabulary")
+
     def with_dropout(self, dropout: float | None, seed: int | None = None) -> ModelBase:
         """A copy that encodes with BPE-dropout ``dropout`` (see :meth:`can_dropout`)."""
         raise ConfigError(f"BPE-dropout needs a BPE model, not {type(self).__name__}")
@@ -320,3 +337,11 @@ class Model(Protocol):
     def removed_tokens(self) -> list[str]: ...
 
     def as_plain_bpe(self) -> tuple[Any, list[str]] | None: ...
+
+    def nbest(self, piece: str, k: int) -> list[tuple[list[str], float]]: ...
+
+    def nbest_words(self, words: list[str], k: int) -> list[tuple[list[str], float]]: ...
+
+    def sample(self, piece: str, alpha: float = 0.1, rng: Any = None) -> list[Token]: ...
+
+    def truncated(self, vocab_size: int) -> Any: ...
