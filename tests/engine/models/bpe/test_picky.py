@@ -294,3 +294,17 @@ def test_inconsistent_model_is_refused():
         PickyBPE({"a": 0, "b": 1, "c": 2, "abc": 3}, [("a", "b"), ("ab", "c"), ("ab", "c")], [(2, "ab")])
     with pytest.raises(ConfigError, match="the vocabulary is not the tokens"):
         PickyBPE({"a": 0, "b": 1, "c": 2, "abc": 3}, [("a", "b"), ("ab", "c")])
+
+
+def test_a_model_pickled_before_min_vocab_size_was_declared_still_loads():
+    """``min_vocab_size`` was a plain attribute; a pickle from then (the explorer's cache of
+    runs) holds it under that name, which the declared property now hides."""
+    import pickle
+
+    model = PickyBPE({"a": 0, "b": 1, "c": 2, "abc": 3}, [("a", "b"), ("ab", "c")], [(2, "ab")])
+    old_state = model.__getstate__()
+    old_state["min_vocab_size"] = old_state.pop("_min_vocab_size")
+    old = PickyBPE.__new__(PickyBPE)
+    old.__dict__.update(old_state)
+    loaded = pickle.loads(pickle.dumps(old))
+    assert loaded.min_vocab_size == 3 and loaded.truncated(4).vocab_size == 4
