@@ -1,5 +1,6 @@
 """The Compare panel's report card, as a worker job: every measure of ``core.measures`` for
-every column, and Rényi efficiency at a few vocab sizes cut from one model (its slider).
+every column, and Rényi efficiency at a few vocab sizes cut from one model (its slider);
+and the Vocabulary panel's hygiene lists (:func:`hygiene_job`).
 
     >>> card = drain(report_card_job({"A": tok}, ("lines", ["hug pug"]), {}, curve=("A", tok, [9, 11])))
     >>> card.report.tokenizers[0].renyi, card.curve
@@ -125,3 +126,14 @@ def report_card_job(
         "versions": versions(card.language),
     }
     return CardResult(card, points, curve_of if points else None, about)
+
+
+def hygiene_job(tokenizer: Any, used: Mapping[int, int] | None) -> Generator[Progress, None, Any]:
+    """The Vocabulary panel's hygiene lists (:func:`core.measures.vocabulary_hygiene`) in a worker:
+    a 200,000-token vocabulary takes seconds. ``used``: id -> uses on the corpus, or None."""
+    from core.measures import vocabulary_hygiene
+
+    yield Progress("hygiene", 0, 1)
+    found = vocabulary_hygiene(tokenizer, used)
+    yield Progress("hygiene", 1, 1)
+    return found
