@@ -101,15 +101,15 @@ PHASES = {
 }
 
 
-def tr(text: str) -> str:
+def _translated(text: str) -> str:
     return QCoreApplication.translate("ReportCard", text)
 
 
 def label_of(label: str) -> str:
     """A row's label in the interface's language (premium rows: ``premium ko / en``)."""
     if label.startswith("premium "):
-        return tr("premium {0}").format(label.removeprefix("premium "))
-    return tr(LABELS[label]) if label in LABELS else label
+        return QCoreApplication.translate("ReportCard", "premium {0}").format(label.removeprefix("premium "))
+    return _translated(LABELS[label]) if label in LABELS else label
 
 
 def guess_language_code(path: str) -> str:
@@ -366,7 +366,7 @@ class ReportCardView(QWidget):
         text = PHASES.get(p.phase)
         if text is not None:
             column = self._names[min(self._phase_column, len(self._names) - 1)] if self._names else ""
-            self.status.setText(tr(text).format(column))
+            self.status.setText(_translated(text).format(column))
 
     def _on_failed(self, message: str) -> None:
         self.status.setText(self.tr("⚠ {0}").format(message))
@@ -443,7 +443,7 @@ class ReportCardView(QWidget):
 
     def _section_title(self, section: str) -> str:
         report = self.result.report  # type: ignore[union-attr]
-        title = tr(LABELS.get(section, section))
+        title = _translated(LABELS.get(section, section))
         if section == "Morphology":
             analyser = {"ko": "kiwipiepy", "ja": "SudachiPy"}.get(report.language or "", "")
             return self.tr("{0} ({1}, {2}, {3:,} lines)").format(
