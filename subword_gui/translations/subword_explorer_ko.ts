@@ -561,6 +561,10 @@
         <translation>단축키</translation>
     </message>
     <message>
+        <source>The report card&apos;s measures</source>
+        <translation>성적표의 지표</translation>
+    </message>
+    <message>
         <source>Subword Explorer: a short guide</source>
         <translation>Subword Explorer: 짧은 안내서</translation>
     </message>
@@ -625,16 +629,16 @@
         <translation>어휘</translation>
     </message>
     <message>
-        <source>Every token of the model, searchable, and the merges that built it.</source>
-        <translation>모델의 모든 토큰(검색 가능)과 그것을 만든 병합.</translation>
+        <source>Every token of the model, searchable, and the merges that built it; the hygiene list tints the tokens that are unreachable, undecodable, never used or only a merge step.</source>
+        <translation>모델의 모든 토큰(검색 가능)과 그것을 만든 병합. 어휘 점검 목록은 도달 불가, 디코딩 불가, 한 번도 안 쓰임, 병합의 중간 단계뿐인 토큰에 색을 입힙니다.</translation>
+    </message>
+    <message>
+        <source>One text under several tokenizers side by side: grey where they agree, a magenta bar at each boundary not all of them have, and their statistics. Its Report card tab measures every column over the whole corpus and exports the card as one HTML page.</source>
+        <translation>한 텍스트를 여러 토크나이저로 나란히: 일치하는 곳은 회색, 모두가 갖지 않은 경계에는 자홍색 막대, 그리고 통계. 성적표 탭은 말뭉치 전체에 대해 모든 열을 재고 성적표를 HTML 페이지 하나로 내보냅니다.</translation>
     </message>
     <message>
         <source>Compare</source>
         <translation>비교</translation>
-    </message>
-    <message>
-        <source>One text under several tokenizers side by side: grey where they agree, a magenta bar at each boundary not all of them have, and their statistics.</source>
-        <translation>한 텍스트를 여러 토크나이저로 나란히: 일치하는 곳은 회색, 모두가 갖지 않은 경계에는 자홍색 막대, 그리고 통계.</translation>
     </message>
     <message>
         <source>Runs</source>
@@ -751,6 +755,90 @@
     <message>
         <source>show or hide a panel</source>
         <translation>패널 보이기 / 숨기기</translation>
+    </message>
+    <message>
+        <source>tokens / word, character, byte</source>
+        <translation>토큰 / 단어, 문자, 바이트</translation>
+    </message>
+    <message>
+        <source>What a word (어절), a character or a byte of the corpus costs in tokens; tokens per word is the fertility of Rust et al. 2021, per byte the cost Petrov et al. 2023 compare.</source>
+        <translation>말뭉치의 단어(어절), 문자, 바이트 하나가 토큰으로 얼마인지. 단어당 토큰은 Rust et al. 2021의 fertility, 바이트당 토큰은 Petrov et al. 2023이 비교한 비용입니다.</translation>
+    </message>
+    <message>
+        <source>baselines</source>
+        <translation>기준선</translation>
+    </message>
+    <message>
+        <source>One token per character, and one token per whole word with the corpus&apos;s most frequent words as a vocabulary of the same size and the share of words it leaves unknown: the two textbook bounds a subword tokenizer sits between.</source>
+        <translation>문자마다 토큰 하나, 그리고 말뭉치에서 가장 잦은 단어들로 같은 크기의 어휘를 만든 단어마다 토큰 하나와 그 어휘가 미등록으로 남기는 단어 비율: 서브워드 토크나이저가 그 사이에 놓이는 교과서의 두 경계.</translation>
+    </message>
+    <message>
+        <source>unknown tokens</source>
+        <translation>미등록 토큰</translation>
+    </message>
+    <message>
+        <source>The share of tokens that are the unknown token: text the vocabulary cannot spell.</source>
+        <translation>미등록 토큰인 토큰의 비율: 어휘로 적을 수 없는 텍스트.</translation>
+    </message>
+    <message>
+        <source>Rényi efficiency</source>
+        <translation>레니 효율</translation>
+    </message>
+    <message>
+        <source>The Rényi entropy (order α, 3 by default) of how often each token is used, over its largest value: higher uses the vocabulary more evenly (Zouhar et al. 2023, “Tokenization and the Noiseless Channel”; equal to the tokenization-scorer package).</source>
+        <translation>각 토큰이 쓰이는 빈도의 레니 엔트로피(차수 α, 기본 3)를 그 최댓값으로 나눈 값: 높을수록 어휘를 고르게 씁니다 (Zouhar et al. 2023, “Tokenization and the Noiseless Channel”; tokenization-scorer 패키지와 같은 값).</translation>
+    </message>
+    <message>
+        <source>Shannon efficiency</source>
+        <translation>섀넌 효율</translation>
+    </message>
+    <message>
+        <source>The same with Shannon entropy, α = 1 (Zouhar et al. 2023).</source>
+        <translation>같은 것을 섀넌 엔트로피(α = 1)로 (Zouhar et al. 2023).</translation>
+    </message>
+    <message>
+        <source>premium and Gini</source>
+        <translation>비용 배율과 지니 계수</translation>
+    </message>
+    <message>
+        <source>Given parallel files, what the same sentences cost in each language over the pivot language, and one Gini coefficient for the spread (Petrov et al. 2023, “Language Model Tokenizers Introduce Unfairness Between Languages”).</source>
+        <translation>병렬 파일이 있으면, 같은 문장이 각 언어에서 기준 언어에 비해 드는 비용과 그 차이를 한 수로 요약한 지니 계수 (Petrov et al. 2023, “Language Model Tokenizers Introduce Unfairness Between Languages”).</translation>
+    </message>
+    <message>
+        <source>boundary precision, recall, F1</source>
+        <translation>경계 정밀도, 재현율, F1</translation>
+    </message>
+    <message>
+        <source>For Korean and Japanese, how the cuts inside words fall on the morpheme boundaries of kiwipiepy or SudachiPy (in the spirit of MorphScore, Arnett &amp; Bergen 2024; for Korean, the question of Park et al. 2020).</source>
+        <translation>한국어와 일본어에서, 단어 안의 자름이 kiwipiepy나 SudachiPy의 형태소 경계에 얼마나 맞는지 (MorphScore, Arnett &amp; Bergen 2024의 취지; 한국어는 Park et al. 2020의 물음).</translation>
+    </message>
+    <message>
+        <source>unreachable, undecodable</source>
+        <translation>도달 불가, 디코딩 불가</translation>
+    </message>
+    <message>
+        <source>Tokens that encoding their own text never gives, and tokens that do not decode to whole characters (Land &amp; Bartolo 2024, “Fishing for Magikarp”).</source>
+        <translation>자기 텍스트를 인코딩해도 결코 나오지 않는 토큰과, 온전한 문자로 디코딩되지 않는 토큰 (Land &amp; Bartolo 2024, “Fishing for Magikarp”).</translation>
+    </message>
+    <message>
+        <source>byte and control pieces, never used</source>
+        <translation>바이트·제어 조각, 한 번도 안 쓰임</translation>
+    </message>
+    <message>
+        <source>Byte pieces, tokens of control or private-use characters, and tokens the corpus never uses (Land &amp; Bartolo 2024).</source>
+        <translation>바이트 조각, 제어 문자나 사용자 정의 문자의 토큰, 말뭉치가 한 번도 쓰지 않는 토큰 (Land &amp; Bartolo 2024).</translation>
+    </message>
+    <message>
+        <source>intermediate-only</source>
+        <translation>중간 단계 전용</translation>
+    </message>
+    <message>
+        <source>Unused tokens that are a part of some merge: only steps towards other tokens (Chizhov et al. 2024, “BPE Gets Picky”, PickyBPE).</source>
+        <translation>쓰이지 않지만 어떤 병합의 일부인 토큰: 다른 토큰으로 가는 중간 단계일 뿐 (Chizhov et al. 2024, “BPE Gets Picky”, PickyBPE).</translation>
+    </message>
+    <message>
+        <source>Compare › Report card computes these for every column in the background and marks the best of each row; Export report… writes them, with the plots, the corpus, the options and the versions, as one HTML file. The Vocabulary panel&apos;s hygiene list tints the tokens of one list. The command line does the same: subword evaluate.</source>
+        <translation>비교 › 성적표는 이 지표들을 모든 열에 대해 백그라운드에서 계산하고 행마다 가장 좋은 값을 표시합니다. 보고서 내보내기…는 그래프, 말뭉치, 옵션, 버전과 함께 HTML 파일 하나로 씁니다. 어휘 패널의 어휘 점검 목록은 한 목록의 토큰에 색을 입힙니다. 명령줄에서는 subword evaluate가 같은 일을 합니다.</translation>
     </message>
     <message>
         <source>Working the example out with the engine…</source>
