@@ -189,7 +189,6 @@ class ReportCardView(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.compute_button)
         top.addWidget(self.cancel_button)
-        top.addWidget(self.progress)
         top.addWidget(alpha_label)
         top.addWidget(self.alpha)
         top.addWidget(self.parallel_button)
@@ -225,8 +224,13 @@ class ReportCardView(QWidget):
         split.setSizes([600, 400])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
+        # subtle: the progress bar on the status row, not among the buttons: shown there, it widened
+        # the button row past a 640-px dock and the main window re-arranged its docks
+        status_row = QHBoxLayout()
+        status_row.addWidget(self.status, 1)
+        status_row.addWidget(self.progress)
         layout.addLayout(top)
-        layout.addWidget(self.status)
+        layout.addLayout(status_row)
         layout.addWidget(split, 1)
 
     def _plot(self, title: str) -> pg.PlotItem:
