@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -206,15 +207,22 @@ class ReportCardView(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setMinimumSectionSize(64)
 
-        self.plots = pg.GraphicsLayoutWidget()
-        self.plots.setMinimumHeight(120)
+        # one tab per plot: stacked in the short bottom tab of a 1280x800 window, each plot was
+        # a sliver and the third did not show at all
         self.parity_plot = self._plot(self.tr("token premium per language"))
         self.f1_plot = self._plot(self.tr("morpheme boundary F1"))
         self.curve_plot = self._plot(self.tr("Rényi efficiency against vocab size"))
         self.curve_plot.setLogMode(x=True, y=False)
-        for n, plot in enumerate((self.parity_plot, self.f1_plot, self.curve_plot)):
-            self.plots.ci.addItem(plot, row=n, col=0)
-        self.plots.ci.setSpacing(4)
+        self.plots = QTabWidget()
+        self.plots.setDocumentMode(True)
+        for plot, name in (
+            (self.parity_plot, self.tr("Parity")),
+            (self.f1_plot, self.tr("Alignment F1")),
+            (self.curve_plot, self.tr("Rényi / size")),
+        ):
+            view = pg.PlotWidget(plotItem=plot)
+            view.setMinimumHeight(100)
+            self.plots.addTab(view, name)
 
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.table)

@@ -1897,6 +1897,18 @@
         <translation>어휘 크기에 따른 레니 효율</translation>
     </message>
     <message>
+        <source>Parity</source>
+        <translation>언어 간 형평</translation>
+    </message>
+    <message>
+        <source>Alignment F1</source>
+        <translation>정렬 F1</translation>
+    </message>
+    <message>
+        <source>Rényi / size</source>
+        <translation>레니 / 크기</translation>
+    </message>
+    <message>
         <source>Parallel text in one language</source>
         <translation>한 언어의 병렬 텍스트</translation>
     </message>
