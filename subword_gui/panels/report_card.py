@@ -204,8 +204,10 @@ class ReportCardView(QWidget):
         self.table = QTableWidget(0, 0)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setDefaultSectionSize(22)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.horizontalHeader().setMinimumSectionSize(64)
+        # columns as wide as their figures (stretched, "1.854" was cut to "1.85" at 1280x800); the
+        # table scrolls sideways when many columns do not fit
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setMinimumSectionSize(56)
 
         # one tab per plot: stacked in the short bottom tab of a 1280x800 window, each plot was
         # a sliver and the third did not show at all
@@ -229,7 +231,7 @@ class ReportCardView(QWidget):
         split.addWidget(self.plots)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
-        split.setSizes([600, 400])
+        split.setSizes([640, 360])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         # subtle: the progress bar on the status row, not among the buttons: shown there, it widened

@@ -47,6 +47,7 @@ def computed(qtbot, card):
 
 def test_every_measure_for_every_column_with_the_best_marked(qtbot, panel, bpe):
     card = panel.report_card
+    panel.resize(640, 800)  # a dock's width in a 1280x800 window
     a, b = panel.columns  # A: the whole model, B: cut half-way
     assert card.export_button.isEnabled() is False
     rep = computed(qtbot, card)
