@@ -11,8 +11,11 @@ same vocab size, so the only difference is what BPE learns its merges over:
   Strategies for Various Korean NLP Tasks").
 
 Each is measured on held-out lines: tokens per word, characters per token,
-unknown rate and vocabulary use, and tokens per word at several vocab sizes
-(the trained model cut to each size, as the explorer's slider cuts it).
+unknown rate and vocabulary use, tokens per word at several vocab sizes
+(the trained model cut to each size, as the explorer's slider cuts it), and the
+morphological alignment of its token boundaries inside words with kiwipiepy's
+morpheme boundaries (precision, recall and F1, :func:`core.measures.boundary_scores`;
+Park et al. 2020 ask this question, MorphScore scores it).
 
     >>> rows = drain(korean_study(train_lines, held_out, vocab_size=2000))
     >>> [(r.name, round(r.stats.tokens_per_word, 2)) for r in rows]
@@ -34,12 +37,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from core.events import MergeEvent, Progress, drain
+from core.measures import BoundaryScores, boundary_scores, morpheme_boundaries, word_inner_boundaries
 from core.options import TrainOptions, pre_tokenize_lines
 from core.stats import EncodingStats, unknown_id
 from core.tokenizer import Tokenizer
-
-# name -> (normalizer, pre-tokenizer)
 from core.training import train_from_counts
+
+# Held-out lines whose morphemes are compared with the token boundaries (evenly spaced): the
+# analyser takes ~2 ms a line, and a few hundred lines hold thousands of morpheme boundaries.
+ALIGNMENT_LINES = 500
 
 # name -> (normalizer, pre-tokenizer)
 PIPELINES: dict[str, tuple[str | None, str]] = {
@@ -59,6 +65,7 @@ class StudyRow:
     stats: EncodingStats
     curve: list[tuple[int, float]] = field(default_factory=list)  # (vocab size, tokens per word)
     merges: list[MergeEvent] = field(default_factory=list)  # its merge log
+    alignment: BoundaryScores | None = None  # token vs morpheme boundaries on held-out lines
 
 
 def study_options(name: str, vocab_size: int) -> TrainOptions:
@@ -101,8 +108,12 @@ def study_one(
     held_out: list[str],
     vocab_size: int,
     sizes: list[int] | None = None,
+    gold: tuple[list[str], list[set[int]]] | None = None,
 ) -> StudyRow:
-    """Train pipeline ``name`` on pre-token counts and measure it on ``held_out`` lines."""
+    """Train pipeline ``name`` on pre-token counts and measure it on ``held_out`` lines.
+
+    ``gold``: lines and their morpheme boundaries (:func:`alignment_gold`), analysed once for
+    the three pipelines; None analyses ``held_out`` here."""
     options = study_options(name, vocab_size)
     events: list = []
     tok = drain(train_from_counts(word_counts, options), events.append)
@@ -118,7 +129,28 @@ def study_one(
     for k in sizes or curve_sizes(min(low, tok.vocab_size), tok.vocab_size):
         cut = Tokenizer(model.truncated(k), tok.normalizer, tok.pre_tokenizer, tok.decoder, tok.added_tokens)
         row.curve.append((cut.vocab_size, measure(cut, pieces, words, characters).tokens_per_word))
+    row.alignment = alignment(tok, *(gold or alignment_gold(held_out)))
     return row
+
+
+def alignment_gold(held_out: list[str], limit: int = ALIGNMENT_LINES) -> tuple[list[str], list[set[int]]]:
+    """Up to ``limit`` held-out lines spread evenly, and each one's morpheme boundaries inside
+    words (kiwipiepy, as ``ko-morph``)."""
+    step = max(1, math.ceil(len(held_out) / limit)) if limit > 0 else 0
+    lines = held_out[::step][:limit] if step else []
+    return lines, morpheme_boundaries(lines, "ko")
+
+
+def alignment(tokenizer: Tokenizer, lines: list[str], gold: list[set[int]]) -> BoundaryScores:
+    """Token boundaries inside words against the morpheme boundaries ``gold``, pooled over lines.
+
+    Offsets are in the original text, so a jamo token that ends inside a syllable cuts no
+    boundary there (:func:`core.measures.word_inner_boundaries`).
+    """
+    scores = BoundaryScores(0, 0, 0)
+    for text, enc, morphs in zip(lines, tokenizer.encode_batch(lines), gold):
+        scores = scores + boundary_scores(word_inner_boundaries(enc.offsets, text, "ko"), morphs)
+    return scores
 
 
 def korean_study(
@@ -127,10 +159,11 @@ def korean_study(
     """The three pipelines on in-memory lines; yields a Progress per pipeline (a cancellation point)."""
     names = names or list(PIPELINES)
     rows = []
+    gold = alignment_gold(held_out)  # the analyser runs once, for the three pipelines
     for i, name in enumerate(names):
         yield Progress("study", i, len(names))
         counts = pre_tokenize_lines(train_lines, study_options(name, vocab_size))
-        rows.append(study_one(name, counts, held_out, vocab_size))
+        rows.append(study_one(name, counts, held_out, vocab_size, gold=gold))
     yield Progress("study", len(names), len(names))
     return rows
 
@@ -146,13 +179,15 @@ def split_held_out(lines: list[str], every: int = 20) -> tuple[list[str], list[s
 def markdown_table(rows: list[StudyRow]) -> str:
     """The Korean study's table (docs/korean-japanese.md): one row per pipeline."""
     out = [
-        "| pipeline | vocab | tokens per word | characters per token | unknown rate | vocabulary used |",
-        "| --- | ---: | ---: | ---: | ---: | ---: |",
+        "| pipeline | vocab | tokens per word | characters per token | unknown rate | vocabulary used "
+        "| morpheme boundary F1 |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for r in rows:
         s = r.stats
+        f1 = "–" if r.alignment is None else f"{r.alignment.f1:.3f}"
         out.append(
             f"| {r.name} | {s.vocab_size:,} | {s.tokens_per_word:.3f} | {s.chars_per_token:.3f} | "
-            f"{s.unk_rate:.4%} | {s.vocab_used:.1%} |"
+            f"{s.unk_rate:.4%} | {s.vocab_used:.1%} | {f1} |"
         )
     return "\n".join(out)

@@ -286,6 +286,7 @@ def render_html(report: Report, about: dict[str, Any] | None = None) -> str:
     for row in rows:
         parts.append(_bar_chart(report, row))
     parts.append(_parity_chart(report))
+    parts.append(_curve_chart(report, about.get("renyi_curve")))
     parts.append("<h2>Vocabulary hygiene</h2>")
     parts.append(_hygiene_lists(report, about))
     parts.append("</body></html>")
@@ -396,6 +397,42 @@ def _parity_chart(report: Report) -> str:
                 out.append(f'<text x="{label_w + w + 6}" y="{y + bar_h - 3}">{v:.2f}</text>')
             y += bar_h
         y += group_gap
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _curve_chart(report: Report, curve: dict[str, Any] | None) -> str:
+    """Rényi efficiency against vocab size of one model cut to a few sizes (``about["renyi_curve"]``:
+    ``{"of": name, "points": [[vocab size, efficiency], ...]}``), a line on a log-size axis."""
+    e = html.escape
+    points = [(k, v) for k, v in (curve or {}).get("points", []) if v is not None and not math.isnan(v)]
+    if not points:
+        return ""
+    left, width, height, top = 50, 420, 160, 24
+    sizes = [math.log10(max(k, 1)) for k, _ in points]
+    lo, hi = min(sizes), max(sizes)
+    vlo, vhi = min(v for _, v in points), max(v for _, v in points)
+    if vhi - vlo < 1e-9:
+        vlo, vhi = vlo - 0.05, vhi + 0.05
+
+    def xy(k: float, v: float) -> tuple[float, float]:
+        x = left + (width * (k - lo) / (hi - lo) if hi > lo else width / 2)
+        return x, top + height - height * (v - vlo) / (vhi - vlo)
+
+    where = [xy(s, v) for s, (_, v) in zip(sizes, points)]
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 60}" height="{top + height + 40}" '
+        'role="img" aria-label="Rényi efficiency against vocab size">',
+        f'<text x="0" y="14" font-weight="600">Rényi efficiency (α = {report.alpha:g}) against vocab size: '
+        f"{e(str(curve.get('of', '')))} cut to each size</text>",  # type: ignore[union-attr]
+        f'<polyline fill="none" stroke="{_COLOURS[0]}" stroke-width="2" points="'
+        + " ".join(f"{x:.1f},{y:.1f}" for x, y in where)
+        + '"/>',
+    ]
+    for (x, y), (k, v) in zip(where, points):
+        out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{_COLOURS[0]}"/>')
+        out.append(f'<text x="{x - 14:.1f}" y="{top + height + 16}">{k:,}</text>')
+        out.append(f'<text x="{x + 5:.1f}" y="{y - 5:.1f}">{v:.3f}</text>')
     out.append("</svg>")
     return "\n".join(out)
 

@@ -284,6 +284,7 @@ def guide_html(examples: dict[str, WorkedExample] | None, images: frozenset | se
         ("korean", QCoreApplication.translate("Guide", "Korean text")),
         ("why", QCoreApplication.translate("Guide", "Reading the why view")),
         ("keys", QCoreApplication.translate("Guide", "Keys")),
+        ("measures", QCoreApplication.translate("Guide", "The report card's measures")),
     ]
     heading = QCoreApplication.translate("Guide", "Subword Explorer: a short guide")
     out = [f"<h1>{heading}</h1>"]
@@ -355,7 +356,9 @@ def guide_html(examples: dict[str, WorkedExample] | None, images: frozenset | se
         (
             QCoreApplication.translate("Guide", "Vocabulary"),
             QCoreApplication.translate(
-                "Guide", "Every token of the model, searchable, and the merges that built it."
+                "Guide",
+                "Every token of the model, searchable, and the merges that built it; the hygiene list "
+                "tints the tokens that are unreachable, undecodable, never used or only a merge step.",
             ),
         ),
         (
@@ -363,7 +366,8 @@ def guide_html(examples: dict[str, WorkedExample] | None, images: frozenset | se
             QCoreApplication.translate(
                 "Guide",
                 "One text under several tokenizers side by side: grey where they agree, a magenta bar "
-                "at each boundary not all of them have, and their statistics.",
+                "at each boundary not all of them have, and their statistics. Its Report card tab "
+                "measures every column over the whole corpus and exports the card as one HTML page.",
             ),
         ),
         (
@@ -577,7 +581,101 @@ def guide_html(examples: dict[str, WorkedExample] | None, images: frozenset | se
     ]
     rows = "".join(f"<tr><td><b>{k}</b></td><td>{d}</td></tr>" for k, d in keys)
     out.append(_section("keys", contents[8][1], f"<table cellpadding='3'>{rows}</table>"))
+    out.append(_section("measures", contents[9][1], _measures_html()))
     return "".join(out)
+
+
+def _measures_html() -> str:
+    """One sentence per measure of the report card (Compare › Report card), with its source."""
+    measures = [
+        (
+            QCoreApplication.translate("Guide", "tokens / word, character, byte"),
+            QCoreApplication.translate(
+                "Guide",
+                "What a word (어절), a character or a byte of the corpus costs in tokens; tokens per word "
+                "is the fertility of Rust et al. 2021, per byte the cost Petrov et al. 2023 compare.",
+            ),
+        ),
+        (
+            QCoreApplication.translate("Guide", "baselines"),
+            QCoreApplication.translate(
+                "Guide",
+                "One token per character, and one token per whole word with the corpus's most frequent "
+                "words as a vocabulary of the same size and the share of words it leaves unknown: the "
+                "two textbook bounds a subword tokenizer sits between.",
+            ),
+        ),
+        (
+            QCoreApplication.translate("Guide", "unknown tokens"),
+            QCoreApplication.translate(
+                "Guide", "The share of tokens that are the unknown token: text the vocabulary cannot spell."
+            ),
+        ),
+        (
+            QCoreApplication.translate("Guide", "Rényi efficiency"),
+            QCoreApplication.translate(
+                "Guide",
+                "The Rényi entropy (order α, 3 by default) of how often each token is used, over its "
+                "largest value: higher uses the vocabulary more evenly (Zouhar et al. 2023, "
+                "“Tokenization and the Noiseless Channel”; equal to the tokenization-scorer package).",
+            ),
+        ),
+        (
+            QCoreApplication.translate("Guide", "Shannon efficiency"),
+            QCoreApplication.translate("Guide", "The same with Shannon entropy, α = 1 (Zouhar et al. 2023)."),
+        ),
+        (
+            QCoreApplication.translate("Guide", "premium and Gini"),
+            QCoreApplication.translate(
+                "Guide",
+                "Given parallel files, what the same sentences cost in each language over the pivot "
+                "language, and one Gini coefficient for the spread (Petrov et al. 2023, “Language Model "
+                "Tokenizers Introduce Unfairness Between Languages”).",
+            ),
+        ),
+        (
+            QCoreApplication.translate("Guide", "boundary precision, recall, F1"),
+            QCoreApplication.translate(
+                "Guide",
+                "For Korean and Japanese, how the cuts inside words fall on the morpheme boundaries of "
+                "kiwipiepy or SudachiPy (in the spirit of MorphScore, Arnett & Bergen 2024; for Korean, "
+                "the question of Park et al. 2020).",
+            ),
+        ),
+        (
+            QCoreApplication.translate("Guide", "unreachable, undecodable"),
+            QCoreApplication.translate(
+                "Guide",
+                "Tokens that encoding their own text never gives, and tokens that do not decode to whole "
+                "characters (Land & Bartolo 2024, “Fishing for Magikarp”).",
+            ),
+        ),
+        (
+            QCoreApplication.translate("Guide", "byte and control pieces, never used"),
+            QCoreApplication.translate(
+                "Guide",
+                "Byte pieces, tokens of control or private-use characters, and tokens the corpus never "
+                "uses (Land & Bartolo 2024).",
+            ),
+        ),
+        (
+            QCoreApplication.translate("Guide", "intermediate-only"),
+            QCoreApplication.translate(
+                "Guide",
+                "Unused tokens that are a part of some merge: only steps towards other tokens (Chizhov et "
+                "al. 2024, “BPE Gets Picky”, PickyBPE).",
+            ),
+        ),
+    ]
+    rows = "".join(f"<tr><td><b>{m}</b></td><td>{d}</td></tr>" for m, d in measures)
+    intro = QCoreApplication.translate(
+        "Guide",
+        "Compare › Report card computes these for every column in the background and marks the best of "
+        "each row; Export report… writes them, with the plots, the corpus, the options and the versions, "
+        "as one HTML file. The Vocabulary panel's hygiene list tints the tokens of one list. The command "
+        "line does the same: subword evaluate.",
+    )
+    return f"<p>{intro}</p><table cellpadding='3'>{rows}</table>"
 
 
 class _Worker(QObject):

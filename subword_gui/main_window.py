@@ -700,6 +700,8 @@ class MainWindow(QMainWindow):
         self.training_panel.shutdown()
         if self.corpus_panel.job is not None and self.corpus_panel.job.running:
             self.corpus_panel.job.kill()
+        if self.compare_panel is not None:
+            self.compare_panel.report_card.shutdown()  # a report card still computing
         super().closeEvent(event)
 
     # -- recent files --------------------------------------------------------------------------

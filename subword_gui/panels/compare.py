@@ -12,7 +12,9 @@ also has as one token is grey (they agree there); the others are coloured,
 and a magenta bar marks each boundary not every column has. Below: the
 statistics side by side (a table and bar plots of tokens per word, characters
 per token, unknown rate and vocabulary use), over the text above or over the
-loaded corpus's most frequent words, weighted by their counts.
+loaded corpus's most frequent words, weighted by their counts. The "Report card" tab beside
+them computes every measure of ``core.measures`` over the whole corpus in the background
+(``subword_gui.panels.report_card``) and exports it as one HTML file.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from PySide6.QtWidgets import (
     QStylePainter,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -59,6 +62,7 @@ from core.stats import (
 from subword_gui.background.analysers import loading_analysers
 from subword_gui.background.jobs import can_truncate, min_vocab_size, truncate_tokenizer
 from subword_gui.file_dialogs import tokenizer_filter, widen_next_file_dialog
+from subword_gui.panels.report_card import ReportCardView
 from subword_gui.panels.runs import what_sets_apart
 from subword_gui.state import on_screen
 from subword_gui.tokens import palette
@@ -553,10 +557,16 @@ class ComparePanel(QWidget):
         bottom.setStretchFactor(1, 1)
         # the table first: its labels and two columns of figures must fit a 600-px dock
         bottom.setSizes([560, 440])
+        # the report card: every measure of core.measures over the corpus, computed on request
+        self.report_card = ReportCardView(self)
+        self.bottom_tabs = QTabWidget()
+        self.bottom_tabs.setDocumentMode(True)
+        self.bottom_tabs.addTab(bottom, self.tr("Statistics"))
+        self.bottom_tabs.addTab(self.report_card, self.tr("Report card"))
 
         self.splitter = QSplitter(Qt.Orientation.Vertical)
         self.splitter.addWidget(self.columns_splitter)
-        self.splitter.addWidget(bottom)
+        self.splitter.addWidget(self.bottom_tabs)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([450, 300])

@@ -6,8 +6,10 @@
 The engine does the work (:func:`core.korean_study.korean_study`, in a background
 job, cancellable between pipelines). When it lands, each pipeline becomes a run
 of the session (the Runs panel), the three open side by side in Compare, and a
-small window shows the held-out figures and a plot of tokens per word against
-vocab size for the three (each model cut to smaller sizes, as the slider cuts it).
+small window shows the held-out figures (with the morphological alignment F1 of
+each pipeline's token boundaries against kiwipiepy's morpheme boundaries) and a plot
+of tokens per word against vocab size for the three (each model cut to smaller
+sizes, as the slider cuts it).
 
 Leaves out: choosing other pipelines (train them from the Training panel and
 compare them as any other runs).
@@ -63,7 +65,7 @@ class KoreanStudyWindow(QWidget):
         intro.setWordWrap(True)
         self.status = QLabel("")
         self.cancel_button = QPushButton(self.tr("Cancel"))
-        self.table = QTableWidget(0, 6)
+        self.table = QTableWidget(0, 7)
         self.table.setHorizontalHeaderLabels(
             [
                 self.tr("pipeline"),
@@ -72,7 +74,15 @@ class KoreanStudyWindow(QWidget):
                 self.tr("characters per token"),
                 self.tr("unknown rate"),
                 self.tr("vocabulary used"),
+                self.tr("morpheme boundary F1"),
             ]
+        )
+        self.table.horizontalHeaderItem(6).setToolTip(
+            self.tr(
+                "How well token boundaries inside words fall on kiwipiepy's morpheme boundaries, on "
+                "held-out lines: the F1 of boundary precision and recall (MorphScore, Arnett & Bergen "
+                "2024; the question of Park et al. 2020)"
+            )
         )
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -110,11 +120,19 @@ class KoreanStudyWindow(QWidget):
                 f"{s.chars_per_token:.3f}",
                 f"{s.unk_rate:.3%}",
                 f"{s.vocab_used:.1%}",
+                "–" if r.alignment is None else f"{r.alignment.f1:.3f}",
             ]
             for j, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if j:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if j == 6 and r.alignment is not None:
+                    a = r.alignment
+                    item.setToolTip(
+                        self.tr(
+                            "precision {0:.3f}, recall {1:.3f} ({2:,} of {3:,} morpheme boundaries)"
+                        ).format(a.precision, a.recall, a.matched, a.gold)
+                    )
                 self.table.setItem(i, j, item)
             xs = [k for k, _ in r.curve]
             ys = [v for _, v in r.curve]

@@ -20,6 +20,11 @@ restarts when the tokenizer or the corpus changes.
 
 Selecting a token shows its merge tree: the two tokens the merge that created
 it joined, recursively down to characters.
+
+Hygiene: a combo picks one list of :func:`core.measures.vocabulary_hygiene` (unreachable,
+undecodable, never used on the corpus, intermediate-only, byte and control pieces; Land &
+Bartolo 2024, PickyBPE), found in a worker process for the shown tokenizer; its tokens are
+tinted in the table (an overlay) and "Only these" lists them alone, to browse.
 """
 
 from __future__ import annotations
@@ -43,6 +48,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
+    QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -55,6 +62,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from subword_gui.background.report_card import hygiene_job
+from subword_gui.background.workers import Job
 from subword_gui.state import on_screen
 from subword_gui.style import theme
 from subword_gui.tokens import palette
@@ -148,6 +157,37 @@ def merge_tree(token: str, sources, depth: int = 0, limit: int = 64):
 
 
 SIDE_BY_SIDE_MIN_WIDTH = 760  # narrower, the merge tree goes under the table
+HYGIENE_DELAY_MS = 300  # a slider drag: the hygiene of the shown cut is found once it pauses
+HYGIENE_TINT = QColor(230, 159, 0, 80)  # Okabe-Ito orange, translucent: readable on both themes
+# (key, label): the hygiene lists of core.measures.Hygiene ("pieces": byte and control pieces)
+HYGIENE_LISTS = [
+    ("", QT_TRANSLATE_NOOP("Hygiene", "Hygiene: none")),
+    ("unreachable", QT_TRANSLATE_NOOP("Hygiene", "unreachable")),
+    ("undecodable", QT_TRANSLATE_NOOP("Hygiene", "undecodable")),
+    ("unused", QT_TRANSLATE_NOOP("Hygiene", "never used on the corpus")),
+    ("intermediate_only", QT_TRANSLATE_NOOP("Hygiene", "intermediate-only")),
+    ("pieces", QT_TRANSLATE_NOOP("Hygiene", "byte and control pieces")),
+]
+HYGIENE_TIPS = {
+    "": QT_TRANSLATE_NOOP("Hygiene", "Tint the tokens of one vocabulary-hygiene list"),
+    "unreachable": QT_TRANSLATE_NOOP(
+        "Hygiene",
+        "Tokens that encoding their own text never produces (Land & Bartolo 2024, “Fishing for Magikarp”)",
+    ),
+    "undecodable": QT_TRANSLATE_NOOP(
+        "Hygiene", "Tokens that do not decode to whole characters (a part of a UTF-8 character)"
+    ),
+    "unused": QT_TRANSLATE_NOOP(
+        "Hygiene", "Tokens the corpus's most frequent words never use (the Frequency column's count)"
+    ),
+    "intermediate_only": QT_TRANSLATE_NOOP(
+        "Hygiene",
+        "Unused tokens that are a part of some merge: steps towards other tokens (PickyBPE, Chizhov et al. 2024)",
+    ),
+    "pieces": QT_TRANSLATE_NOOP(
+        "Hygiene", "Byte-fallback pieces <0xNN>, bytes of a character, and control or private-use characters"
+    ),
+}
 
 
 class VocabModel(QAbstractTableModel):
@@ -181,8 +221,19 @@ class VocabModel(QAbstractTableModel):
         # PickyBPE's removed tokens: rows after the vocabulary, with ids -1, -2, ... (none in
         # the model) -> the merge step after which each was (last) removed
         self._removed: dict[int, int] = {}
+        self.marked: frozenset[int] = frozenset()  # a hygiene list's ids: tinted rows
 
     # -- data --------------------------------------------------------------------
+    def set_marked(self, ids) -> None:
+        """Tint the rows of ``ids`` (a hygiene list), all columns; an empty set clears the tint."""
+        self.marked = frozenset(ids)
+        if self._loaded:
+            self.dataChanged.emit(
+                self.index(0, 0),
+                self.index(self._loaded - 1, len(self.HEADERS) - 1),
+                [Qt.ItemDataRole.BackgroundRole],
+            )
+
     def set_tokenizer(self, tokenizer, merge_events=()) -> None:
         self.beginResetModel()
         self.tokenizer = tokenizer
@@ -372,6 +423,8 @@ class VocabModel(QAbstractTableModel):
         tid, token = self._entries[row]
         if tid in self._removed:
             return self._removed_data(tid, token, row, col, role)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return QBrush(HYGIENE_TINT) if tid in self.marked else None
         if role in (Qt.ItemDataRole.DisplayRole, SORT_ROLE):
             sort = role == SORT_ROLE
             if col == COL_ID:
@@ -494,7 +547,21 @@ class VocabFilter(QSortFilterProxyModel):
         super().__init__(parent)
         self._needle = ""
         self._id: int | None = None
+        self._only: frozenset[int] | None = None  # show only these ids (a hygiene list)
         self.setSortRole(SORT_ROLE)
+
+    def set_only(self, ids) -> None:
+        """Show only the rows of ``ids`` (None: every row)."""
+        source = self.sourceModel()
+        if ids is not None and source is not None:
+            source.fetch_all()
+        if hasattr(self, "beginFilterChange"):
+            self.beginFilterChange()
+            self._only = None if ids is None else frozenset(ids)
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+        else:
+            self._only = None if ids is None else frozenset(ids)
+            self.invalidateFilter()
 
     def set_search(self, text: str) -> None:
         source = self.sourceModel()
@@ -519,9 +586,11 @@ class VocabFilter(QSortFilterProxyModel):
             source.sort(column, order)
 
     def filterAcceptsRow(self, row: int, parent) -> bool:  # noqa: N802
+        source = self.sourceModel()
+        if self._only is not None and source.entry(row)[0] not in self._only:
+            return False
         if not self._needle:
             return True
-        source = self.sourceModel()
         tid, token = source.entry(row)
         if self._id is not None and tid == self._id:
             return True
@@ -658,7 +727,7 @@ class VocabularyPanel(QWidget):
         self.model = VocabModel(self)
         self.proxy = VocabFilter(self)
         self.proxy.setSourceModel(self.model)
-        self.frequencies = CorpusFrequencies(self.model.set_frequencies, self, owner=self.model)
+        self.frequencies = CorpusFrequencies(self._frequencies_found, self, owner=self.model)
         self._pending_tokenizer: tuple | None = None  # (tokenizer,) waiting to be shown
         self._full_shown = None  # state.full_tokenizer when the table was last rebuilt
         self._follow_pending: str | None = None  # the token to select once the table is rebuilt
@@ -666,6 +735,11 @@ class VocabularyPanel(QWidget):
         # subtle: not 0 ms, so the Segmentation's repaint (a posted event) goes first
         self._apply_timer = QTimer(self, singleShot=True, interval=FOLLOW_DELAY_MS)
         self._apply_timer.timeout.connect(self.apply_pending)
+        self.hygiene_found = None  # core.measures.Hygiene of the shown tokenizer, once found
+        self._hygiene_of: tuple | None = None  # (tokenizer, with corpus uses) it was found for
+        self.hygiene_job: Job | None = None
+        self._hygiene_timer = QTimer(self, singleShot=True, interval=HYGIENE_DELAY_MS)
+        self._hygiene_timer.timeout.connect(self._start_hygiene)
         self._build()
         state.tokenizer_changed.connect(self.set_tokenizer)
         state.corpus_changed.connect(lambda _c: self._start_frequencies())
@@ -683,8 +757,26 @@ class VocabularyPanel(QWidget):
         self.search.textChanged.connect(self._search_changed)
         self.count = QLabel()
         self.count.setObjectName("hint")
+        self.hygiene = QComboBox()
+        for key, label in HYGIENE_LISTS:
+            self.hygiene.addItem(QCoreApplication.translate("Hygiene", label), key)
+            self.hygiene.setItemData(
+                self.hygiene.count() - 1,
+                QCoreApplication.translate("Hygiene", HYGIENE_TIPS[key]),
+                Qt.ItemDataRole.ToolTipRole,
+            )
+        self.hygiene.setToolTip(QCoreApplication.translate("Hygiene", HYGIENE_TIPS[""]))
+        self.hygiene.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.hygiene.setMinimumContentsLength(12)
+        self.hygiene.currentIndexChanged.connect(lambda _i: self._hygiene_changed())
+        self.only_marked = QCheckBox(self.tr("Only these"))
+        self.only_marked.setToolTip(self.tr("List only the tokens of the chosen hygiene list"))
+        self.only_marked.setEnabled(False)
+        self.only_marked.toggled.connect(lambda _on: self._show_marked())
         top = QHBoxLayout()
         top.addWidget(self.search, 1)
+        top.addWidget(self.hygiene)
+        top.addWidget(self.only_marked)
         top.addWidget(self.count)
 
         self.table = QTableView()
@@ -769,6 +861,8 @@ class VocabularyPanel(QWidget):
         self.model.set_tokenizer(tokenizer, getattr(self.state, "merge_events", ()))
         if self.search.text():
             self.proxy.set_search(self.search.text())
+        self.hygiene_found, self._hygiene_of = None, None
+        self._hygiene_changed()
         self._update_count()
         self._start_frequencies()
         if selected is not None and self.select_token(selected):
@@ -809,14 +903,84 @@ class VocabularyPanel(QWidget):
         elif getattr(self, "_frequencies_stale", False):
             self._start_frequencies()
 
+    # -- hygiene --------------------------------------------------------------------
+    def _frequencies_found(self, counts) -> None:
+        self.model.set_frequencies(counts)
+        if self.hygiene.currentData() in ("unused", "intermediate_only"):
+            self._hygiene_changed()  # these two need the corpus's uses, which just arrived
+
+    def _hygiene_changed(self) -> None:
+        """The chosen list (or the tokenizer) changed: tint what is known, find what is not."""
+        key = self.hygiene.currentData()
+        tokenizer = self.model.tokenizer
+        self.only_marked.setEnabled(bool(key))
+        if not key or tokenizer is None:
+            self._hygiene_timer.stop()
+            self._show_marked()
+            return
+        wanted = (tokenizer, self.model.frequencies is not None)
+        if self._hygiene_of == wanted and self.hygiene_found is not None:
+            self._show_marked()
+            return
+        self._show_marked()  # cleared until found
+        self._hygiene_timer.start()
+
+    def _start_hygiene(self) -> None:
+        tokenizer = self.model.tokenizer
+        if tokenizer is None or not self.hygiene.currentData():
+            return
+        if self.hygiene_job is not None and self.hygiene_job.running:
+            self.hygiene_job.cancel()
+        used = self.model.frequencies
+        key = (tokenizer, used is not None)
+        job = Job(hygiene_job, tokenizer, used, parent=self)
+        self.hygiene_job = job
+        job.finished.connect(lambda found: self._hygiene_found(key, found))
+        job.failed.connect(lambda message: self.count.setText(self.tr("⚠ {0}").format(message)))
+        self.count.setText(self.tr("checking the vocabulary…"))
+        job.start()
+
+    def _hygiene_found(self, key: tuple, found) -> None:
+        if key[0] is not self.model.tokenizer:
+            return  # another tokenizer is shown by now
+        self.hygiene_found, self._hygiene_of = found, key
+        self._show_marked()
+
+    def hygiene_ids(self) -> tuple[int, ...] | None:
+        """The ids of the chosen hygiene list for the shown tokenizer (None: not found yet, or
+        a list the model or the corpus cannot give)."""
+        key, found = self.hygiene.currentData(), self.hygiene_found
+        if not key or found is None:
+            return None
+        if key == "pieces":
+            return tuple(sorted(set(found.byte_pieces) | set(found.control_pieces)))
+        return getattr(found, key)
+
+    def _show_marked(self) -> None:
+        ids = self.hygiene_ids()
+        self.model.set_marked(ids or ())
+        self.proxy.set_only(ids if ids is not None and self.only_marked.isChecked() else None)
+        self._update_count()
+
     def _search_changed(self, text: str) -> None:
         self.proxy.set_search(text)
         self._update_count()
 
     def _update_count(self) -> None:
         total = self.model.total()
+        key = self.hygiene.currentData()
         if self.model.tokenizer is None:
             self.count.setText(self.tr("no tokenizer yet"))
+        elif key and self.hygiene_found is not None:
+            ids = self.hygiene_ids()
+            if ids is None:
+                self.count.setText(
+                    self.tr("needs a merge model")
+                    if key == "intermediate_only" and self.model.frequencies is not None
+                    else self.tr("needs a corpus")
+                )
+            else:
+                self.count.setText(self.tr("{0:,} of {1:,} tokens tinted").format(len(ids), total))
         elif self.search.text():
             self.count.setText(self.tr("{0:,} of {1:,} tokens").format(self.proxy.rowCount(), total))
         else:

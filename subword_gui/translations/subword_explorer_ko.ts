@@ -153,6 +153,14 @@
         <translation>텍스트:</translation>
     </message>
     <message>
+        <source>Statistics</source>
+        <translation>통계</translation>
+    </message>
+    <message>
+        <source>Report card</source>
+        <translation>성적표</translation>
+    </message>
+    <message>
         <source>Compared: the first {0:,} of these {1:,} characters.</source>
         <translation>비교한 범위: 이 {1:,}자 중 처음 {0:,}자.</translation>
     </message>
@@ -553,6 +561,10 @@
         <translation>단축키</translation>
     </message>
     <message>
+        <source>The report card&apos;s measures</source>
+        <translation>성적표의 지표</translation>
+    </message>
+    <message>
         <source>Subword Explorer: a short guide</source>
         <translation>Subword Explorer: 짧은 안내서</translation>
     </message>
@@ -617,16 +629,16 @@
         <translation>어휘</translation>
     </message>
     <message>
-        <source>Every token of the model, searchable, and the merges that built it.</source>
-        <translation>모델의 모든 토큰(검색 가능)과 그것을 만든 병합.</translation>
+        <source>Every token of the model, searchable, and the merges that built it; the hygiene list tints the tokens that are unreachable, undecodable, never used or only a merge step.</source>
+        <translation>모델의 모든 토큰(검색 가능)과 그것을 만든 병합. 어휘 점검 목록은 도달 불가, 디코딩 불가, 한 번도 안 쓰임, 병합의 중간 단계뿐인 토큰에 색을 입힙니다.</translation>
+    </message>
+    <message>
+        <source>One text under several tokenizers side by side: grey where they agree, a magenta bar at each boundary not all of them have, and their statistics. Its Report card tab measures every column over the whole corpus and exports the card as one HTML page.</source>
+        <translation>한 텍스트를 여러 토크나이저로 나란히: 일치하는 곳은 회색, 모두가 갖지 않은 경계에는 자홍색 막대, 그리고 통계. 성적표 탭은 말뭉치 전체에 대해 모든 열을 재고 성적표를 HTML 페이지 하나로 내보냅니다.</translation>
     </message>
     <message>
         <source>Compare</source>
         <translation>비교</translation>
-    </message>
-    <message>
-        <source>One text under several tokenizers side by side: grey where they agree, a magenta bar at each boundary not all of them have, and their statistics.</source>
-        <translation>한 텍스트를 여러 토크나이저로 나란히: 일치하는 곳은 회색, 모두가 갖지 않은 경계에는 자홍색 막대, 그리고 통계.</translation>
     </message>
     <message>
         <source>Runs</source>
@@ -743,6 +755,90 @@
     <message>
         <source>show or hide a panel</source>
         <translation>패널 보이기 / 숨기기</translation>
+    </message>
+    <message>
+        <source>tokens / word, character, byte</source>
+        <translation>토큰 / 단어, 문자, 바이트</translation>
+    </message>
+    <message>
+        <source>What a word (어절), a character or a byte of the corpus costs in tokens; tokens per word is the fertility of Rust et al. 2021, per byte the cost Petrov et al. 2023 compare.</source>
+        <translation>말뭉치의 단어(어절), 문자, 바이트 하나가 토큰으로 얼마인지. 단어당 토큰은 Rust et al. 2021의 fertility, 바이트당 토큰은 Petrov et al. 2023이 비교한 비용입니다.</translation>
+    </message>
+    <message>
+        <source>baselines</source>
+        <translation>기준선</translation>
+    </message>
+    <message>
+        <source>One token per character, and one token per whole word with the corpus&apos;s most frequent words as a vocabulary of the same size and the share of words it leaves unknown: the two textbook bounds a subword tokenizer sits between.</source>
+        <translation>문자마다 토큰 하나, 그리고 말뭉치에서 가장 잦은 단어들로 같은 크기의 어휘를 만든 단어마다 토큰 하나와 그 어휘가 미등록으로 남기는 단어 비율: 서브워드 토크나이저가 그 사이에 놓이는 교과서의 두 경계.</translation>
+    </message>
+    <message>
+        <source>unknown tokens</source>
+        <translation>미등록 토큰</translation>
+    </message>
+    <message>
+        <source>The share of tokens that are the unknown token: text the vocabulary cannot spell.</source>
+        <translation>미등록 토큰인 토큰의 비율: 어휘로 적을 수 없는 텍스트.</translation>
+    </message>
+    <message>
+        <source>Rényi efficiency</source>
+        <translation>레니 효율</translation>
+    </message>
+    <message>
+        <source>The Rényi entropy (order α, 3 by default) of how often each token is used, over its largest value: higher uses the vocabulary more evenly (Zouhar et al. 2023, “Tokenization and the Noiseless Channel”; equal to the tokenization-scorer package).</source>
+        <translation>각 토큰이 쓰이는 빈도의 레니 엔트로피(차수 α, 기본 3)를 그 최댓값으로 나눈 값: 높을수록 어휘를 고르게 씁니다 (Zouhar et al. 2023, “Tokenization and the Noiseless Channel”; tokenization-scorer 패키지와 같은 값).</translation>
+    </message>
+    <message>
+        <source>Shannon efficiency</source>
+        <translation>섀넌 효율</translation>
+    </message>
+    <message>
+        <source>The same with Shannon entropy, α = 1 (Zouhar et al. 2023).</source>
+        <translation>같은 것을 섀넌 엔트로피(α = 1)로 (Zouhar et al. 2023).</translation>
+    </message>
+    <message>
+        <source>premium and Gini</source>
+        <translation>비용 배율과 지니 계수</translation>
+    </message>
+    <message>
+        <source>Given parallel files, what the same sentences cost in each language over the pivot language, and one Gini coefficient for the spread (Petrov et al. 2023, “Language Model Tokenizers Introduce Unfairness Between Languages”).</source>
+        <translation>병렬 파일이 있으면, 같은 문장이 각 언어에서 기준 언어에 비해 드는 비용과 그 차이를 한 수로 요약한 지니 계수 (Petrov et al. 2023, “Language Model Tokenizers Introduce Unfairness Between Languages”).</translation>
+    </message>
+    <message>
+        <source>boundary precision, recall, F1</source>
+        <translation>경계 정밀도, 재현율, F1</translation>
+    </message>
+    <message>
+        <source>For Korean and Japanese, how the cuts inside words fall on the morpheme boundaries of kiwipiepy or SudachiPy (in the spirit of MorphScore, Arnett &amp; Bergen 2024; for Korean, the question of Park et al. 2020).</source>
+        <translation>한국어와 일본어에서, 단어 안의 자름이 kiwipiepy나 SudachiPy의 형태소 경계에 얼마나 맞는지 (MorphScore, Arnett &amp; Bergen 2024의 취지; 한국어는 Park et al. 2020의 물음).</translation>
+    </message>
+    <message>
+        <source>unreachable, undecodable</source>
+        <translation>도달 불가, 디코딩 불가</translation>
+    </message>
+    <message>
+        <source>Tokens that encoding their own text never gives, and tokens that do not decode to whole characters (Land &amp; Bartolo 2024, “Fishing for Magikarp”).</source>
+        <translation>자기 텍스트를 인코딩해도 결코 나오지 않는 토큰과, 온전한 문자로 디코딩되지 않는 토큰 (Land &amp; Bartolo 2024, “Fishing for Magikarp”).</translation>
+    </message>
+    <message>
+        <source>byte and control pieces, never used</source>
+        <translation>바이트·제어 조각, 한 번도 안 쓰임</translation>
+    </message>
+    <message>
+        <source>Byte pieces, tokens of control or private-use characters, and tokens the corpus never uses (Land &amp; Bartolo 2024).</source>
+        <translation>바이트 조각, 제어 문자나 사용자 정의 문자의 토큰, 말뭉치가 한 번도 쓰지 않는 토큰 (Land &amp; Bartolo 2024).</translation>
+    </message>
+    <message>
+        <source>intermediate-only</source>
+        <translation>중간 단계 전용</translation>
+    </message>
+    <message>
+        <source>Unused tokens that are a part of some merge: only steps towards other tokens (Chizhov et al. 2024, “BPE Gets Picky”, PickyBPE).</source>
+        <translation>쓰이지 않지만 어떤 병합의 일부인 토큰: 다른 토큰으로 가는 중간 단계일 뿐 (Chizhov et al. 2024, “BPE Gets Picky”, PickyBPE).</translation>
+    </message>
+    <message>
+        <source>Compare › Report card computes these for every column in the background and marks the best of each row; Export report… writes them, with the plots, the corpus, the options and the versions, as one HTML file. The Vocabulary panel&apos;s hygiene list tints the tokens of one list. The command line does the same: subword evaluate.</source>
+        <translation>비교 › 성적표는 이 지표들을 모든 열에 대해 백그라운드에서 계산하고 행마다 가장 좋은 값을 표시합니다. 보고서 내보내기…는 그래프, 말뭉치, 옵션, 버전과 함께 HTML 파일 하나로 씁니다. 어휘 패널의 어휘 점검 목록은 한 목록의 토큰에 색을 입힙니다. 명령줄에서는 subword evaluate가 같은 일을 합니다.</translation>
     </message>
     <message>
         <source>Working the example out with the engine…</source>
@@ -865,6 +961,57 @@
     </message>
 </context>
 <context>
+    <name>Hygiene</name>
+    <message>
+        <source>Hygiene: none</source>
+        <translation>어휘 점검: 없음</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>도달 불가</translation>
+    </message>
+    <message>
+        <source>undecodable</source>
+        <translation>디코딩 불가</translation>
+    </message>
+    <message>
+        <source>never used on the corpus</source>
+        <translation>말뭉치에서 한 번도 안 쓰임</translation>
+    </message>
+    <message>
+        <source>intermediate-only</source>
+        <translation>중간 단계 전용</translation>
+    </message>
+    <message>
+        <source>byte and control pieces</source>
+        <translation>바이트·제어 조각</translation>
+    </message>
+    <message>
+        <source>Tint the tokens of one vocabulary-hygiene list</source>
+        <translation>어휘 점검 목록 하나의 토큰에 색을 입힙니다</translation>
+    </message>
+    <message>
+        <source>Tokens that encoding their own text never produces (Land &amp; Bartolo 2024, “Fishing for Magikarp”)</source>
+        <translation>자기 텍스트를 인코딩해도 결코 나오지 않는 토큰 (Land &amp; Bartolo 2024, “Fishing for Magikarp”)</translation>
+    </message>
+    <message>
+        <source>Tokens that do not decode to whole characters (a part of a UTF-8 character)</source>
+        <translation>온전한 문자로 디코딩되지 않는 토큰 (UTF-8 문자의 일부)</translation>
+    </message>
+    <message>
+        <source>Tokens the corpus&apos;s most frequent words never use (the Frequency column&apos;s count)</source>
+        <translation>말뭉치에서 가장 잦은 단어들이 한 번도 쓰지 않는 토큰 (빈도 열의 집계)</translation>
+    </message>
+    <message>
+        <source>Unused tokens that are a part of some merge: steps towards other tokens (PickyBPE, Chizhov et al. 2024)</source>
+        <translation>쓰이지 않지만 어떤 병합의 일부인 토큰: 다른 토큰으로 가는 중간 단계 (PickyBPE, Chizhov et al. 2024)</translation>
+    </message>
+    <message>
+        <source>Byte-fallback pieces &lt;0xNN&gt;, bytes of a character, and control or private-use characters</source>
+        <translation>바이트 대체 조각 &lt;0xNN&gt;, 문자의 바이트, 제어 문자나 사용자 정의 문자</translation>
+    </message>
+</context>
+<context>
     <name>KoreanStudy</name>
     <message>
         <source>Training {0} tokenizers on {1:,} lines…</source>
@@ -930,12 +1077,24 @@
         <translation>어휘 사용률</translation>
     </message>
     <message>
+        <source>morpheme boundary F1</source>
+        <translation>형태소 경계 F1</translation>
+    </message>
+    <message>
+        <source>How well token boundaries inside words fall on kiwipiepy&apos;s morpheme boundaries, on held-out lines: the F1 of boundary precision and recall (MorphScore, Arnett &amp; Bergen 2024; the question of Park et al. 2020)</source>
+        <translation>단어 안의 토큰 경계가 kiwipiepy의 형태소 경계와 얼마나 맞는지, 떼어 둔 줄에서 잰 경계 정밀도와 재현율의 F1 (MorphScore, Arnett &amp; Bergen 2024; Park et al. 2020의 물음)</translation>
+    </message>
+    <message>
         <source>vocab size</source>
         <translation>어휘 크기</translation>
     </message>
     <message>
         <source>Close</source>
         <translation>닫기</translation>
+    </message>
+    <message>
+        <source>precision {0:.3f}, recall {1:.3f} ({2:,} of {3:,} morpheme boundaries)</source>
+        <translation>정밀도 {0:.3f}, 재현율 {1:.3f} (형태소 경계 {3:,}개 중 {2:,}개)</translation>
     </message>
 </context>
 <context>
@@ -1534,6 +1693,340 @@
     <message>
         <source> (cut from {0:,})</source>
         <translation> ({0:,}개에서 자름)</translation>
+    </message>
+</context>
+<context>
+    <name>ReportCard</name>
+    <message>
+        <source>Compression</source>
+        <translation>압축</translation>
+    </message>
+    <message>
+        <source>Distribution</source>
+        <translation>분포</translation>
+    </message>
+    <message>
+        <source>Morphology</source>
+        <translation>형태론</translation>
+    </message>
+    <message>
+        <source>Parity</source>
+        <translation>언어 간 형평</translation>
+    </message>
+    <message>
+        <source>Hygiene</source>
+        <translation>어휘 점검</translation>
+    </message>
+    <message>
+        <source>tokens / word</source>
+        <translation>토큰 / 단어</translation>
+    </message>
+    <message>
+        <source>tokens / character</source>
+        <translation>토큰 / 문자</translation>
+    </message>
+    <message>
+        <source>tokens / byte</source>
+        <translation>토큰 / 바이트</translation>
+    </message>
+    <message>
+        <source>bytes / token</source>
+        <translation>바이트 / 토큰</translation>
+    </message>
+    <message>
+        <source>unknown tokens</source>
+        <translation>미등록 토큰</translation>
+    </message>
+    <message>
+        <source>baseline: characters, tokens / word</source>
+        <translation>기준선: 문자 단위, 토큰 / 단어</translation>
+    </message>
+    <message>
+        <source>baseline: words at this vocab size, unknown</source>
+        <translation>기준선: 같은 어휘 크기의 단어 단위, 미등록</translation>
+    </message>
+    <message>
+        <source>Rényi efficiency</source>
+        <translation>레니 효율</translation>
+    </message>
+    <message>
+        <source>Shannon efficiency</source>
+        <translation>섀넌 효율</translation>
+    </message>
+    <message>
+        <source>vocabulary used</source>
+        <translation>어휘 사용률</translation>
+    </message>
+    <message>
+        <source>vocabulary size</source>
+        <translation>어휘 크기</translation>
+    </message>
+    <message>
+        <source>boundary precision</source>
+        <translation>경계 정밀도</translation>
+    </message>
+    <message>
+        <source>boundary recall</source>
+        <translation>경계 재현율</translation>
+    </message>
+    <message>
+        <source>boundary F1</source>
+        <translation>경계 F1</translation>
+    </message>
+    <message>
+        <source>Gini across languages</source>
+        <translation>언어 간 지니 계수</translation>
+    </message>
+    <message>
+        <source>unreachable</source>
+        <translation>도달 불가</translation>
+    </message>
+    <message>
+        <source>undecodable</source>
+        <translation>디코딩 불가</translation>
+    </message>
+    <message>
+        <source>byte pieces</source>
+        <translation>바이트 조각</translation>
+    </message>
+    <message>
+        <source>control pieces</source>
+        <translation>제어 문자 조각</translation>
+    </message>
+    <message>
+        <source>never used on the corpus</source>
+        <translation>말뭉치에서 한 번도 안 쓰임</translation>
+    </message>
+    <message>
+        <source>intermediate-only</source>
+        <translation>중간 단계 전용</translation>
+    </message>
+    <message>
+        <source>special</source>
+        <translation>특수</translation>
+    </message>
+    <message>
+        <source>Reading the corpus…</source>
+        <translation>말뭉치를 읽는 중…</translation>
+    </message>
+    <message>
+        <source>Counting words…</source>
+        <translation>단어를 세는 중…</translation>
+    </message>
+    <message>
+        <source>Finding morpheme boundaries…</source>
+        <translation>형태소 경계를 찾는 중…</translation>
+    </message>
+    <message>
+        <source>Encoding the corpus with column {0}…</source>
+        <translation>{0} 열로 말뭉치를 인코딩하는 중…</translation>
+    </message>
+    <message>
+        <source>Checking the vocabularies…</source>
+        <translation>어휘를 점검하는 중…</translation>
+    </message>
+    <message>
+        <source>Encoding the parallel files…</source>
+        <translation>병렬 파일을 인코딩하는 중…</translation>
+    </message>
+    <message>
+        <source>Cutting the model to a few sizes…</source>
+        <translation>모델을 몇 가지 크기로 자르는 중…</translation>
+    </message>
+    <message>
+        <source>premium {0}</source>
+        <translation>비용 배율 {0}</translation>
+    </message>
+</context>
+<context>
+    <name>ReportCardView</name>
+    <message>
+        <source>Compute report card</source>
+        <translation>성적표 계산</translation>
+    </message>
+    <message>
+        <source>Every measure for every column over the corpus (or the text above), in the background</source>
+        <translation>말뭉치(또는 위 텍스트)에 대해 모든 열의 모든 지표를 백그라운드에서 계산합니다</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>The order α of Rényi efficiency (Zouhar et al. 2023); 3 as tokenization-scorer; 1 is Shannon&apos;s</source>
+        <translation>레니 효율의 차수 α (Zouhar et al. 2023); tokenization-scorer처럼 3; 1이면 섀넌 효율</translation>
+    </message>
+    <message>
+        <source>Rényi α</source>
+        <translation>레니 α</translation>
+    </message>
+    <message>
+        <source>Parallel file…</source>
+        <translation>병렬 파일…</translation>
+    </message>
+    <message>
+        <source>Add one language of parallel text (one sentence a line, the same lines in every language) to compare each language&apos;s token cost (Petrov et al. 2023)</source>
+        <translation>언어별 토큰 비용을 비교하도록 한 언어의 병렬 텍스트를 더합니다 (한 줄에 한 문장, 모든 언어에 같은 줄; Petrov et al. 2023)</translation>
+    </message>
+    <message>
+        <source>Forget the parallel files</source>
+        <translation>병렬 파일 지우기</translation>
+    </message>
+    <message>
+        <source>Export report…</source>
+        <translation>보고서 내보내기…</translation>
+    </message>
+    <message>
+        <source>One self-contained HTML file: the tables, the charts, the corpus, options and versions</source>
+        <translation>그 자체로 완결된 HTML 파일 하나: 표, 그래프, 말뭉치, 옵션, 버전</translation>
+    </message>
+    <message>
+        <source>Not computed yet.</source>
+        <translation>아직 계산하지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>token premium per language</source>
+        <translation>언어별 토큰 비용 배율</translation>
+    </message>
+    <message>
+        <source>morpheme boundary F1</source>
+        <translation>형태소 경계 F1</translation>
+    </message>
+    <message>
+        <source>Rényi efficiency against vocab size</source>
+        <translation>어휘 크기에 따른 레니 효율</translation>
+    </message>
+    <message>
+        <source>Parity</source>
+        <translation>언어 간 형평</translation>
+    </message>
+    <message>
+        <source>Alignment F1</source>
+        <translation>정렬 F1</translation>
+    </message>
+    <message>
+        <source>Rényi / size</source>
+        <translation>레니 / 크기</translation>
+    </message>
+    <message>
+        <source>Parallel text in one language</source>
+        <translation>한 언어의 병렬 텍스트</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt);;All files (*)</source>
+        <translation>텍스트 파일 (*.txt);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Language of the parallel file</source>
+        <translation>병렬 파일의 언어</translation>
+    </message>
+    <message>
+        <source>Language code of {0} (ko, en, ja…):</source>
+        <translation>{0}의 언어 코드 (ko, en, ja…):</translation>
+    </message>
+    <message>
+        <source>Parallel: {0}</source>
+        <translation>병렬: {0}</translation>
+    </message>
+    <message>
+        <source>add…</source>
+        <translation>추가…</translation>
+    </message>
+    <message>
+        <source>the corpus</source>
+        <translation>말뭉치</translation>
+    </message>
+    <message>
+        <source>the text above</source>
+        <translation>위 텍스트</translation>
+    </message>
+    <message>
+        <source>No column has a tokenizer yet.</source>
+        <translation>아직 토크나이저가 있는 열이 없습니다.</translation>
+    </message>
+    <message>
+        <source>the trained model</source>
+        <translation>학습된 모델</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>취소했습니다.</translation>
+    </message>
+    <message>
+        <source>Computing over {0}…</source>
+        <translation>{0}에 대해 계산하는 중…</translation>
+    </message>
+    <message>
+        <source>⚠ {0}</source>
+        <translation>⚠ {0}</translation>
+    </message>
+    <message>
+        <source>Over {0}: {1:,} lines, {2:,} words, {3:,} characters. Bold: the best of a row.</source>
+        <translation>{0} 기준: {1:,}줄, {2:,}단어, {3:,}문자. 굵은 글씨: 그 행에서 가장 좋은 값.</translation>
+    </message>
+    <message>
+        <source>the best value of this row</source>
+        <translation>이 행에서 가장 좋은 값</translation>
+    </message>
+    <message>
+        <source>{0} ({1}, {2}, {3:,} lines)</source>
+        <translation>{0} ({1}, {2}, {3:,}줄)</translation>
+    </message>
+    <message>
+        <source>{0} (pivot {1}, {2:,} lines)</source>
+        <translation>{0} (기준 언어 {1}, {2:,}줄)</translation>
+    </message>
+    <message>
+        <source>{0} (Rényi α = {1:g})</source>
+        <translation>{0} (레니 α = {1:g})</translation>
+    </message>
+    <message>
+        <source>token premium per language: add parallel files</source>
+        <translation>언어별 토큰 비용 배율: 병렬 파일을 추가하세요</translation>
+    </message>
+    <message>
+        <source>token premium per language, over {0}</source>
+        <translation>언어별 토큰 비용 배율, {0} 대비</translation>
+    </message>
+    <message>
+        <source>morpheme boundary F1: Korean or Japanese text only</source>
+        <translation>형태소 경계 F1: 한국어나 일본어 텍스트만</translation>
+    </message>
+    <message>
+        <source>morpheme boundary F1 ({0})</source>
+        <translation>형태소 경계 F1 ({0})</translation>
+    </message>
+    <message>
+        <source>Rényi efficiency against vocab size: no model to cut</source>
+        <translation>어휘 크기에 따른 레니 효율: 자를 모델이 없습니다</translation>
+    </message>
+    <message>
+        <source>Rényi efficiency against vocab size ({0} cut to each size)</source>
+        <translation>어휘 크기에 따른 레니 효율 ({0}을 각 크기로 자름)</translation>
+    </message>
+    <message>
+        <source>Export the report card</source>
+        <translation>성적표 내보내기</translation>
+    </message>
+    <message>
+        <source>HTML pages (*.html)</source>
+        <translation>HTML 페이지 (*.html)</translation>
+    </message>
+    <message>
+        <source>Replace the file?</source>
+        <translation>파일을 바꿀까요?</translation>
+    </message>
+    <message>
+        <source>{0} exists. Replace it with this report card?</source>
+        <translation>{0} 파일이 있습니다. 이 성적표로 바꿀까요?</translation>
+    </message>
+    <message>
+        <source>Cannot export the report</source>
+        <translation>보고서를 내보낼 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Wrote {0}.</source>
+        <translation>{0}에 저장했습니다.</translation>
     </message>
 </context>
 <context>
@@ -2411,6 +2904,14 @@
         <translation>토큰 검색: 텍스트, ##, ▁, ␣ 또는 ID</translation>
     </message>
     <message>
+        <source>Only these</source>
+        <translation>이것만</translation>
+    </message>
+    <message>
+        <source>List only the tokens of the chosen hygiene list</source>
+        <translation>고른 어휘 점검 목록의 토큰만 보여 줍니다</translation>
+    </message>
+    <message>
         <source>Select a token to see how it was built.</source>
         <translation>토큰을 고르면 어떻게 만들어졌는지 보여 줍니다.</translation>
     </message>
@@ -2423,8 +2924,28 @@
         <translation>병합</translation>
     </message>
     <message>
+        <source>⚠ {0}</source>
+        <translation>⚠ {0}</translation>
+    </message>
+    <message>
+        <source>checking the vocabulary…</source>
+        <translation>어휘를 점검하는 중…</translation>
+    </message>
+    <message>
         <source>no tokenizer yet</source>
         <translation>아직 토크나이저 없음</translation>
+    </message>
+    <message>
+        <source>needs a merge model</source>
+        <translation>병합 모델이 필요합니다</translation>
+    </message>
+    <message>
+        <source>needs a corpus</source>
+        <translation>말뭉치가 필요합니다</translation>
+    </message>
+    <message>
+        <source>{0:,} of {1:,} tokens tinted</source>
+        <translation>토큰 {1:,}개 중 {0:,}개 표시</translation>
     </message>
     <message>
         <source>{0:,} of {1:,} tokens</source>

@@ -33,6 +33,15 @@ def test_three_pipelines_on_the_bundled_sample():
     # morpheme-aware tokens never cross a morpheme cut: at least as many tokens as syllable BPE's pieces allow
     assert morph.stats.tokens >= sum(len(morph.tokenizer.pieces(line)) for line in held_out)
     assert "morpheme-aware BPE" in markdown_table(rows)
+    # morphological alignment (kiwipiepy's boundaries inside words, on held-out lines): morpheme-aware
+    # BPE never crosses a morpheme, so it finds (nearly) every morpheme boundary, more than the others
+    assert all(r.alignment is not None and r.alignment.gold > 0 for r in rows)
+    assert len({r.alignment.gold for r in rows}) == 1  # the same lines, analysed once
+    assert morph.alignment.recall > 0.95
+    assert morph.alignment.recall > syllable.alignment.recall
+    assert morph.alignment.recall > jamo.alignment.recall
+    assert "morpheme boundary F1" in markdown_table(rows)
+    assert f"{morph.alignment.f1:.3f} |" in markdown_table(rows)
 
 
 def test_curve_sizes():

@@ -82,6 +82,22 @@ def test_f1_opens_the_guide_with_every_section_and_the_examples(qtbot, window):
     assert window.guide is guide
 
 
+def test_the_guide_names_each_report_card_measure_with_its_source(qapp):
+    from subword_gui.guide import guide_html
+
+    page = guide_html(None)
+    assert "<a name='measures'>" in page and "href='#measures'" in page
+    for measure, source in [
+        ("Rényi efficiency", "Zouhar et al. 2023"),
+        ("premium and Gini", "Petrov et al. 2023"),
+        ("boundary precision, recall, F1", "MorphScore"),
+        ("unreachable, undecodable", "Land & Bartolo 2024"),
+        ("intermediate-only", "PickyBPE"),
+        ("tokens / word, character, byte", "Rust et al. 2021"),
+    ]:
+        assert measure in page and source in page
+
+
 def test_esc_cancels_only_while_there_is_work(qtbot, window, small_corpus):
     assert QKeySeq(window) == ["Esc", "Ctrl+."]
     assert not window.cancel_action.isEnabled()  # Esc is left to popups and editors

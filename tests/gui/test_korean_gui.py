@@ -74,6 +74,11 @@ def test_korean_study_from_the_examples_menu(qtbot, window):
     compare = window.compare_panel
     assert sorted(c.source_key() for c in compare.columns) == sorted(f"run:{r.id}" for r in study.runs)
     assert study.view.table.rowCount() == 3
+    # the morphological alignment F1 column: morpheme-aware BPE's boundaries fall on morphemes best
+    assert study.view.table.horizontalHeaderItem(6).text() == "morpheme boundary F1"
+    f1 = [float(study.view.table.item(i, 6).text()) for i in range(3)]
+    assert f1 == [round(r.alignment.f1, 3) for r in study.rows]
+    assert f1[2] == max(f1)
     curves = study.view.plot.getPlotItem().listDataItems()
     assert len(curves) == 3 and all(len(c.getData()[0]) >= 2 for c in curves)
     # the shown study run brings its merge log and options to the Training panel

@@ -310,3 +310,56 @@ def test_an_opened_wordpiece_vocabulary_still_names_its_unknown_token(panel):
     assert "unknown token" in panel.tree_title.text()
     assert panel.select_token("h")
     assert "carries no merges" in panel.tree_title.text()
+
+
+def _choose_hygiene(qtbot, panel, key: str) -> None:
+    panel.hygiene.setCurrentIndex(panel.hygiene.findData(key))
+    qtbot.waitUntil(lambda: panel.hygiene_job is not None, timeout=5000)
+    qtbot.waitUntil(lambda: panel.hygiene_ids() is not None, timeout=60_000)
+
+
+def tinted(panel) -> list[str]:
+    model = panel.model
+    model.fetch_all()
+    return sorted(
+        model.entry(r)[1]
+        for r in range(model.rowCount())
+        if model.data(model.index(r, COL_ID), Qt.ItemDataRole.BackgroundRole) is not None
+    )
+
+
+def test_a_hygiene_list_tints_its_tokens_and_can_be_listed_alone(qtbot, panel, hug_bpe):
+    from core.measures import vocabulary_hygiene
+
+    panel.state.set_corpus(count_lines(["hug"]))  # the corpus uses one token: hug
+    panel.state.set_tokenizer(hug_bpe)
+    panel.frequencies.finish_now()
+    assert tinted(panel) == []
+    _choose_hygiene(qtbot, panel, "intermediate_only")
+    # unused, and a part of a merge (u+g, u+n, h+ug): a step towards other tokens (PickyBPE)
+    assert tinted(panel) == ["g", "h", "n", "u", "ug"]
+    assert "5 of 11 tokens tinted" in panel.count.text()
+    panel.only_marked.setChecked(True)
+    assert sorted(shown_rows(panel)) == ["g", "h", "n", "u", "ug"]
+    # another list: the panel shows the engine's list for the same tokenizer and uses
+    panel.hygiene.setCurrentIndex(panel.hygiene.findData("unused"))
+    expected = vocabulary_hygiene(hug_bpe, panel.model.frequencies)
+    assert tinted(panel) == sorted(hug_bpe.id_to_token(i) for i in expected.unused)
+    assert "hug" not in tinted(panel) and len(shown_rows(panel)) == len(expected.unused)
+    # none: no tint, every row again
+    panel.hygiene.setCurrentIndex(panel.hygiene.findData(""))
+    assert tinted(panel) == [] and len(shown_rows(panel)) == 11
+    assert not panel.only_marked.isEnabled()
+
+
+def test_byte_pieces_of_a_byte_level_model_are_tinted(qtbot, panel):
+    from core.measures import vocabulary_hygiene
+
+    options = TrainOptions("bytelevel-bpe", vocab_size=300, pre_tokenizer="bytelevel")
+    tok = drain(train_from_counts({"철수는": 5, "hug": 3}, options))
+    panel.state.set_tokenizer(tok)
+    _choose_hygiene(qtbot, panel, "pieces")
+    expected = vocabulary_hygiene(tok)
+    ids = sorted(set(expected.byte_pieces) | set(expected.control_pieces))
+    assert len(ids) > 100  # the byte alphabet beyond ASCII: bytes of a character
+    assert tinted(panel) == sorted(tok.id_to_token(i) for i in ids)
