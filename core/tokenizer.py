@@ -308,9 +308,12 @@ class Tokenizer:
             if self.pre_tokenizer is None and self._raw_re is None and self._norm_re is None:
                 # a SentencePiece .model: the normalized text is the one piece (as _sentence_ids)
                 text = self._checked(text)[0]
-                if plan.normalize is not None:
-                    text = plan.normalize(text)
-                ids = plan.piece_ids_batch([text])[0] if text else []
+                if plan.sentences is not None:  # normalized inside the model's compiled merge
+                    ids = plan.sentences([text])[0]
+                else:
+                    if plan.normalize is not None:
+                        text = plan.normalize(text)
+                    ids = plan.piece_ids_batch([text])[0] if text else []
                 if add_special_tokens and (plan.before or plan.after):
                     ids = [*plan.before, *ids, *plan.after]
                 return ids
@@ -396,6 +399,9 @@ class Tokenizer:
         are, normalized together where the normalizer can (``normalize_many``), with no cache
         of whole texts (most lines are seen once; the model caches their words)."""
         texts = [self._checked(text)[0] for text in texts]  # the same rule as encode
+        if plan.sentences is not None:  # normalized inside the model's compiled merge
+            out = plan.sentences(texts)
+            return [[*before, *ids, *after] for ids in out] if before or after else out
         normalizer = self.normalizer
         if normalizer is None:
             normalized = texts
@@ -598,10 +604,14 @@ class _IdsPlan:
     pre-tokenizer needs offsets, so ids go through ``encode``); ``piece_ids(word)`` is
     the model's ids of one pre-token, and ``piece_ids_batch(words)`` those of many (None
     when the model has no batch call); ``before``/``after`` are the ids a post-processor
-    adds with ``add_special_tokens``; ``cache`` maps pre-tokens to their ids.
+    adds with ``add_special_tokens``; ``cache`` maps pre-tokens to their ids;
+    ``sentences(texts)`` the ids of whole raw texts that the model normalizes itself
+    (``Model.sentence_ids_batch``; None: normalize, then ``piece_ids_batch``).
     """
 
-    __slots__ = ("key", "normalize", "words", "piece_ids", "piece_ids_batch", "before", "after", "cache")
+    __slots__ = (
+        "key", "normalize", "words", "piece_ids", "piece_ids_batch", "before", "after", "cache", "sentences"
+    )  # fmt: skip
 
     def __init__(self, key: tuple, normalize: Any, words: Any, piece_ids: Any, piece_ids_batch: Any = None,
                  before: tuple[int, ...] = (), after: tuple[int, ...] = ()) -> None:  # fmt: skip
@@ -613,6 +623,7 @@ class _IdsPlan:
         self.before = before
         self.after = after
         self.cache: dict = {}
+        self.sentences: Any = None
 
     @classmethod
     def build(cls, tok: Tokenizer, key: tuple) -> _IdsPlan:
@@ -649,7 +660,10 @@ class _IdsPlan:
             def piece_ids(piece, piece_ids_batch=piece_ids_batch):
                 return piece_ids_batch([piece])[0]
 
-        return cls(key, normalize, words, piece_ids, piece_ids_batch, before, after)
+        plan = cls(key, normalize, words, piece_ids, piece_ids_batch, before, after)
+        if tok.pre_tokenizer is None and tok.normalizer is not None:
+            plan.sentences = model.sentence_ids_batch(tok.normalizer)
+        return plan
 
 
 def _string_splitter(pre_tokenizer, has_normalizer: bool):

@@ -390,6 +390,122 @@ def merge_sentences(
 
 
 @kernel
+def _normalize_sentences(codes, bounds, kind, at, length, rewrites, follows, longest, out_bounds, back):
+    """SentencePiece's normalizer on raw sentences (``codes[bounds[p]:bounds[p + 1]]``), as
+    ``SentencePieceNormalizer.normalize_str`` does it with the usual settings: each character
+    rewritten by ``kind``, ``at``, ``length``, ``rewrites`` and ``follows``
+    (``core.normalizers_sentencepiece.CompiledRewrites``), then spaces collapsed, stripped and
+    escaped as ``▁`` with a ``▁`` in front, and every trailing ``▁`` dropped. Returns the
+    normalized code points, sentence ``p``'s at ``[out_bounds[p]:out_bounds[p + 1]]``; a
+    sentence that meets a character not known yet, or one that may start a longer key, is left
+    empty and ``back[p]`` set (Python normalizes it)."""
+    n = codes.shape[0]
+    lines = bounds.shape[0] - 1
+    bounds = bounds.copy()  # subtle: out_bounds may be bounds itself
+    out = np.empty(n * longest + lines + 1, np.int32)
+    w = 0
+    for p in range(lines):
+        begin = w
+        out_bounds[p] = begin
+        out[w] = 0x2581
+        w += 1
+        started = False
+        pending = False
+        end = bounds[p + 1]
+        for k in range(bounds[p], end):
+            c = codes[k]
+            what = kind[c] if c < kind.shape[0] else 0
+            if what == 0:
+                a = -1
+                b = 0
+            elif what == 1:
+                back[p] = True
+                break
+            else:
+                if what == 3 and k + 1 < end:
+                    after = codes[k + 1]
+                    if after < follows.shape[0] and follows[after]:
+                        back[p] = True
+                        break
+                a = at[c]
+                b = length[c]
+            for j in range(b if a >= 0 else 1):
+                x = rewrites[a + j] if a >= 0 else c
+                if x == 32:
+                    pending = started
+                else:
+                    if pending:
+                        out[w] = 0x2581
+                        w += 1
+                        pending = False
+                    out[w] = x
+                    w += 1
+                    started = True
+        if back[p]:
+            w = begin
+            continue
+        while w > begin and out[w - 1] == 0x2581:
+            w -= 1
+    out_bounds[lines] = w
+    return out[:w]
+
+
+@kernel
+def _encode_sentences(
+    codes,
+    bounds,
+    kind,
+    at,
+    length,
+    rewrites,
+    follows,
+    longest,
+    char_ids,
+    keys,
+    values,
+    byte_ids,
+    unk,
+    apart,
+    back,
+):
+    """:func:`_normalize_sentences` then :func:`_merge_sentences` in one call: raw sentences
+    in, ``(ids, sentences holding a character without a piece)`` out, ``bounds`` overwritten
+    with where each sentence's ids start (a sentence marked in ``back`` has none)."""
+    normalized = _normalize_sentences(
+        codes, bounds, kind, at, length, rewrites, follows, longest, bounds, back
+    )
+    return _merge_sentences(normalized, bounds, char_ids, keys, values, byte_ids, unk, apart)
+
+
+def encode_sentences(texts: list[str], rewrites, char_ids: np.ndarray, table: PairTable, byte_ids: np.ndarray,
+                     unk: int, apart: bool) -> tuple[list[list[int]], int, list[int]]:  # fmt: skip
+    """The ids of raw sentences normalized and merged in one kernel call (:func:`_encode_sentences`;
+    ``rewrites``: ``core.normalizers_sentencepiece.CompiledRewrites``): ``(ids, how many
+    sentences held a character without a piece, the sentences Python must normalize)``.
+
+        >>> from core.normalizers_sentencepiece import SentencePieceNormalizer
+        >>> rewrites = SentencePieceNormalizer().compiled_rewrites()   # no charsmap
+        >>> table = PairTable.build({(0, 1): (0, 2)})   # ▁ + a -> ▁a (ids 0, 1 -> 2)
+        >>> char_ids = np.full(0x2582, -1); char_ids[[0x2581, ord("a")]] = [0, 1]
+        >>> encode_sentences(["  a   a ", "", "a"], rewrites, char_ids, table, np.arange(256) + 10, 3, True)
+        ([[2, 2], [], [2]], 0, [])
+    """
+    codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.int32)
+    if len(texts) == 1:
+        bounds = np.array([0, codes.shape[0]], np.int64)
+    else:
+        bounds = np.fromiter(itertools.accumulate(map(len, texts), initial=0), np.int64, len(texts) + 1)
+    back = np.zeros(len(texts), np.bool_)
+    ids, unknown = _encode_sentences(
+        codes, bounds, rewrites.kind, rewrites.at, rewrites.length, rewrites.codes, rewrites.follows,
+        rewrites.longest, char_ids, table.keys, table.values, byte_ids, unk, apart, back,
+    )  # fmt: skip
+    if len(texts) == 1:
+        return [ids.tolist()], unknown, [0] if back[0] else []
+    return split_flat(ids, bounds), unknown, np.flatnonzero(back).tolist()
+
+
+@kernel
 def _merge_bytes(data, bounds, byte_ranks, keys, values):
     """:func:`_merge_pieces` on pieces of bytes (``data[bounds[p]:bounds[p + 1]]``), each byte
     first its rank (``byte_ranks``). Returns ``(ids, True)`` with ``bounds`` overwritten by where
