@@ -368,8 +368,11 @@ class Tokenizer:
         go to the model in one ``tokenize_ids_batch`` call, then each text's ids from the cache."""
         if self.pre_tokenizer is None and self._raw_re is None and self._norm_re is None:
             return self._sentence_ids(plan, texts, before, after)
-        cache = plan.cache
         parts = [self._parts(plan, text) for text in texts]
+        if plan.texts is not None:  # the model takes whole texts' pieces itself, uncached
+            found = plan.texts(parts)
+            return [[*before, *ids, *after] for ids in found] if before or after else found
+        cache = plan.cache
         everything = dict.fromkeys(itertools.chain.from_iterable(parts))
         new = [w for w in everything if w not in cache]
         if len(cache) + len(new) >= _IDS_CACHE_LIMIT:
@@ -606,11 +609,13 @@ class _IdsPlan:
     when the model has no batch call); ``before``/``after`` are the ids a post-processor
     adds with ``add_special_tokens``; ``cache`` maps pre-tokens to their ids;
     ``sentences(texts)`` the ids of whole raw texts that the model normalizes itself
-    (``Model.sentence_ids_batch``; None: normalize, then ``piece_ids_batch``).
+    (``Model.sentence_ids_batch``; None: normalize, then ``piece_ids_batch``); ``texts(parts)``
+    the ids of whole texts from their pre-tokens (``Model.raw_texts_ids``; None: the cache).
     """
 
     __slots__ = (
-        "key", "normalize", "words", "piece_ids", "piece_ids_batch", "before", "after", "cache", "sentences"
+        "key", "normalize", "words", "piece_ids", "piece_ids_batch", "before", "after", "cache", "sentences",
+        "texts",
     )  # fmt: skip
 
     def __init__(self, key: tuple, normalize: Any, words: Any, piece_ids: Any, piece_ids_batch: Any = None,
@@ -624,6 +629,7 @@ class _IdsPlan:
         self.after = after
         self.cache: dict = {}
         self.sentences: Any = None
+        self.texts: Any = None
 
     @classmethod
     def build(cls, tok: Tokenizer, key: tuple) -> _IdsPlan:
@@ -656,11 +662,14 @@ class _IdsPlan:
 
             if raw_batch is not None:
                 piece_ids_batch = raw_batch
+            texts = model.raw_texts_ids() if normalize is None else None
 
             def piece_ids(piece, piece_ids_batch=piece_ids_batch):
                 return piece_ids_batch([piece])[0]
 
         plan = cls(key, normalize, words, piece_ids, piece_ids_batch, before, after)
+        if split_raw is not None:
+            plan.texts = texts
         if tok.pre_tokenizer is None and tok.normalizer is not None:
             plan.sentences = model.sentence_ids_batch(tok.normalizer)
         return plan

@@ -103,6 +103,13 @@ class ModelBase:
         byte alphabet), for a model that reads their bytes itself (tiktoken's ranks); None."""
         return None
 
+    def raw_texts_ids(self) -> Callable[[list[list]], list[list[int]]] | None:
+        """A function of the ids of whole texts given as their raw pieces (a byte-level
+        pre-tokenizer's, before its byte alphabet) and the ids of their added tokens (ints), each
+        text's ids joined, for a model that reads the pieces' bytes itself (tiktoken's ranks)
+        and is fast enough to need no cache of pieces; None."""
+        return None
+
     def sentence_ids_batch(self, normalizer: Any) -> Callable[[list[str]], list[list[int]]] | None:
         """A function of the ids of whole raw sentences that the model normalizes with
         ``normalizer`` inside its own compiled merge (a SentencePiece ``.model``: no
@@ -204,6 +211,8 @@ class Model(Protocol):
     def raw_ids_batch(self) -> Callable[[list[str]], list[list[int]]] | None: ...
 
     def sentence_ids_batch(self, normalizer: Any) -> Callable[[list[str]], list[list[int]]] | None: ...
+
+    def raw_texts_ids(self) -> Callable[[list[list]], list[list[int]]] | None: ...
 
     def token_lengths(self) -> TokenLengths | None: ...
 

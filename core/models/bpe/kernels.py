@@ -524,6 +524,85 @@ def _merge_bytes(data, bounds, byte_ranks, keys, values):
     return merged[:written], True
 
 
+@kernel
+def _rank_texts(data, bounds, known, text_bounds, byte_ranks, keys, values):
+    """The ids of texts cut into pieces: piece ``p`` is the bytes ``data[bounds[p]:bounds[p + 1]]``
+    and is one id, ``known[p]``, when that is not negative, else the merge of its bytes by rank
+    (:func:`_merge_pieces`, each byte first its rank ``byte_ranks``); text ``t`` is pieces
+    ``text_bounds[t]`` to ``text_bounds[t + 1]``. Returns ``(ids, True)`` with ``text_bounds``
+    overwritten by where each text's ids start, or ``(empty, False)`` when a byte to merge has
+    no rank (-1)."""
+    pieces = known.shape[0]
+    n = 0
+    todo = 0
+    for p in range(pieces):
+        if known[p] < 0:
+            n += bounds[p + 1] - bounds[p]
+            todo += 1
+    symbols = np.empty(max(n, 1), np.int64)
+    sub_bounds = np.empty(todo + 1, np.int64)
+    m = 0
+    q = 0
+    for p in range(pieces):
+        if known[p] < 0:
+            sub_bounds[q] = m
+            q += 1
+            for k in range(bounds[p], bounds[p + 1]):
+                r = byte_ranks[data[k]]
+                if r < 0:
+                    return symbols[:0], False
+                symbols[m] = r
+                m += 1
+    sub_bounds[todo] = m
+    merged = np.empty(max(m, 1), np.int64)
+    first = np.empty(max(m, 1), np.int64)
+    merged_bounds = np.empty(todo + 1, np.int64)
+    written = _merge_pieces(symbols[:m], sub_bounds, keys, values, merged, first, merged_bounds)
+    out = np.empty(written + pieces, np.int64)
+    w = 0
+    q = 0
+    t = 0
+    texts = text_bounds.shape[0] - 1
+    for p in range(pieces):
+        while t < texts and text_bounds[t] == p:
+            text_bounds[t] = w
+            t += 1
+        if known[p] >= 0:
+            out[w] = known[p]
+            w += 1
+        else:
+            for j in range(merged_bounds[q], merged_bounds[q + 1]):
+                out[w] = merged[j]
+                w += 1
+            q += 1
+    while t <= texts:
+        text_bounds[t] = w
+        t += 1
+    return out[:w], True
+
+
+def rank_texts(
+    datas: list[bytes], known: list[int], counts: list[int], byte_ranks: np.ndarray, table: PairTable
+) -> list[list[int]] | None:
+    """The ids of texts given as pieces of bytes (``counts[t]`` pieces for text ``t``), a piece
+    whose ``known`` id is not negative being that id, the others merged, all in one kernel call
+    (:func:`_rank_texts`); None when a byte to merge has no rank.
+
+        >>> rank_texts([b"abab", b"b", b"a"], [-1, 98, 7], [2, 1], np.arange(256), PairTable.build({(97, 98): (0, 300)}))
+        [[300, 300, 98], [7]]
+    """
+    data = np.frombuffer(b"".join(datas), np.uint8)
+    bounds = np.fromiter(itertools.accumulate(map(len, datas), initial=0), np.int64, len(datas) + 1)
+    known_ids = np.array(known, np.int64)
+    if len(counts) == 1:
+        text_bounds = np.array([0, len(datas)], np.int64)
+        ids, ok = _rank_texts(data, bounds, known_ids, text_bounds, byte_ranks, table.keys, table.values)
+        return [ids.tolist()] if ok else None
+    text_bounds = np.fromiter(itertools.accumulate(counts, initial=0), np.int64, len(counts) + 1)
+    ids, ok = _rank_texts(data, bounds, known_ids, text_bounds, byte_ranks, table.keys, table.values)
+    return split_flat(ids, text_bounds) if ok else None
+
+
 def merge_byte_pieces(datas: list[bytes], byte_ranks: np.ndarray, table: PairTable) -> list[list[int]] | None:
     """The merged ids of each piece of bytes in one kernel call, or None when some byte has no
     rank (``byte_ranks[b]`` is -1).

@@ -21,7 +21,7 @@ Leaves out: rank files (``core.formats.tiktoken_ranks``) and special tokens (the
 from __future__ import annotations
 
 import heapq
-from itertools import repeat
+from itertools import chain, repeat
 
 from core.bytelevel import CHAR_TO_BYTE, bytes_to_chars
 from core.errors import ConfigError
@@ -228,6 +228,42 @@ class TiktokenBPE(ModelBase):
     def raw_ids_batch(self):
         """:meth:`tokenize_raw_batch`: the ids path hands a byte-level splitter's pieces to it."""
         return self.tokenize_raw_batch
+
+    def raw_texts_ids(self):
+        """:meth:`tokenize_raw_texts`: the ids path hands it each text's pieces."""
+        return self.tokenize_raw_texts
+
+    def tokenize_raw_texts(self, texts: list[list]) -> list[list[int]]:
+        """The ids of texts, each given as its pieces of raw text (a byte-level splitter's) and
+        the ids of its added tokens (ints): a piece that is a token is looked up, the others'
+        UTF-8 bytes merged, all of them in one call of the compiled merge (no cache of pieces:
+        most Korean pieces are met once, and a look-up per piece costs as much as the kernel).
+
+        >>> TiktokenBPE({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4}).tokenize_raw_texts([["abc", "c", 9], []])
+        [[3, 2, 2, 9], []]
+        """
+        from core.models.bpe.kernels import rank_texts
+
+        if len(texts) == 1:
+            parts = texts[0]
+            counts = [len(parts)]
+        else:
+            parts = list(chain.from_iterable(texts))
+            counts = list(map(len, texts))
+        get = self.ranks.get
+        if all(type(p) is str for p in parts):
+            datas = list(map(str.encode, parts, repeat("utf-8"), repeat("surrogatepass")))
+            known = list(map(get, datas, repeat(-1)))
+        else:  # added tokens' ids among the pieces
+            datas = [p.encode("utf-8", "surrogatepass") if type(p) is str else b"" for p in parts]
+            known = [get(d, -1) if type(p) is str else p for p, d in zip(parts, datas)]
+        if b"" in self.ranks:  # subtle: a file's empty token is no match for an empty piece
+            known = [-1 if type(p) is str and not d else k for p, d, k in zip(parts, datas, known)]
+        found = rank_texts(datas, known, counts, *self._compiled_tables())
+        if found is None:  # a byte without a rank: the piece by piece way says which
+            batch = self.tokenize_raw_batch
+            return [[i for p in ps for i in ([p] if type(p) is int else batch([p])[0])] for ps in texts]
+        return found
 
     def tokenize_raw_batch(self, pieces: list[str]) -> list[list[int]]:
         """The ids of pieces of text as they are (not in the byte alphabet): of their UTF-8 bytes.
