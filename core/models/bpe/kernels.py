@@ -581,6 +581,148 @@ def _rank_texts(data, bounds, known, text_bounds, byte_ranks, keys, values):
     return out[:w], True
 
 
+@kernel
+def _hash_bytes(data, a, b):
+    """FNV-1a of ``data[a:b]``."""
+    h = np.uint64(0xCBF29CE484222325)
+    for k in range(a, b):
+        h = (h ^ np.uint64(data[k])) * np.uint64(0x100000001B3)
+    return h
+
+
+@kernel
+def _fill_token_slots(blob, offsets, slots):
+    """Put token ``t`` (``blob[offsets[t]:offsets[t + 1]]``) in the open-addressing table ``slots``."""
+    mask = slots.shape[0] - 1
+    for t in range(offsets.shape[0] - 1):
+        i = np.int64(_hash_bytes(blob, offsets[t], offsets[t + 1]) >> np.uint64(33)) & mask
+        while slots[i] != -1:
+            i = (i + 1) & mask
+        slots[i] = t
+
+
+@kernel
+def _token_of(data, a, b, blob, offsets, slots):
+    """The token whose bytes are ``data[a:b]`` (its index in ``offsets``), or -1."""
+    mask = slots.shape[0] - 1
+    i = np.int64(_hash_bytes(data, a, b) >> np.uint64(33)) & mask
+    while True:
+        t = slots[i]
+        if t == -1:
+            return -1
+        start = offsets[t]
+        if offsets[t + 1] - start == b - a:
+            same = True
+            for k in range(b - a):
+                if blob[start + k] != data[a + k]:
+                    same = False
+                    break
+            if same:
+                return t
+        i = (i + 1) & mask
+
+
+@dataclass(frozen=True)
+class TokenTable:
+    """A rank file for :func:`_rank_text_pieces`: byte strings -> their ranks as an
+    open-addressing hash of FNV-1a hashes (``slots``: the index of a token in ``offsets``, -1
+    free), the tokens' bytes back to back in ``blob``; with the byte ranks and the pair table
+    all in one array, ``packed`` (its first 6 numbers say where each part starts).
+
+    subtle: numba checks the type of every argument on every call (~0.25 µs an array); a call
+    per line of ``encode_ids`` with ten arrays paid ~4 µs before doing anything."""
+
+    blob: np.ndarray
+    packed: np.ndarray
+
+    @classmethod
+    def build(cls, ranks: dict[bytes, int], byte_ranks: np.ndarray, table: PairTable) -> TokenTable:
+        """From a rank file's ranks; the empty token, if any, is left out (no piece is empty).
+
+        >>> t = TokenTable.build({b"ab": 7, b"a": 1}, np.arange(256), PairTable.build({}))
+        >>> _, _, _, offsets, slots, token_ranks = _unpack(t.packed)
+        >>> data = np.frombuffer(b"abx", np.uint8)
+        >>> [int(token_ranks[_token_of(data, a, b, t.blob, offsets, slots)]) for a, b in ((0, 2), (0, 1))]
+        [7, 1]
+        >>> int(_token_of(data, 0, 3, t.blob, offsets, slots))
+        -1
+        """
+        tokens = [token for token in ranks if token]
+        blob = np.frombuffer(b"".join(tokens), np.uint8)
+        offsets = np.fromiter(itertools.accumulate(map(len, tokens), initial=0), np.int64, len(tokens) + 1)
+        slots = np.full(1 << max(3, (2 * len(tokens)).bit_length()), -1, np.int64)
+        _fill_token_slots(blob, offsets, slots)
+        token_ranks = np.fromiter(map(ranks.__getitem__, tokens), np.int64, len(tokens))
+        parts = [byte_ranks.astype(np.int64), table.keys, table.values, offsets, slots, token_ranks]
+        starts = list(itertools.accumulate(map(len, parts), initial=len(parts)))
+        return cls(blob, np.concatenate([np.array(starts[:-1], np.int64), *parts]))
+
+
+@kernel
+def _unpack(packed):
+    """The parts of :attr:`TokenTable.packed`: byte ranks, pair keys, pair values, token
+    offsets, slots, token ranks."""
+    return (
+        packed[packed[0] : packed[1]],
+        packed[packed[1] : packed[2]],
+        packed[packed[2] : packed[3]],
+        packed[packed[3] : packed[4]],
+        packed[packed[4] : packed[5]],
+        packed[packed[5] :],
+    )
+
+
+@kernel
+def _rank_text_pieces(data, lengths, text_bounds, blob, packed):
+    """:func:`_rank_texts` on texts' UTF-8 bytes back to back (``data``), cut into pieces of
+    ``lengths`` characters each, a piece that is a token (:class:`TokenTable`) being its rank."""
+    byte_ranks, keys, values, offsets, slots, token_ranks = _unpack(packed)
+    pieces = lengths.shape[0]
+    bounds = np.empty(pieces + 1, np.int64)
+    known = np.empty(pieces, np.int64)
+    at = 0
+    n = data.shape[0]
+    for p in range(pieces):
+        bounds[p] = at
+        begin = at
+        for _ in range(lengths[p]):
+            if at >= n:
+                break
+            lead = data[at]
+            at += 1 if lead < 0x80 else 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+        known[p] = -1
+        if at > begin:
+            t = _token_of(data, begin, at, blob, offsets, slots)
+            if t >= 0:
+                known[p] = token_ranks[t]
+    bounds[pieces] = at
+    return _rank_texts(data, bounds, known, text_bounds, byte_ranks, keys, values)
+
+
+def rank_text_pieces(texts: list[list[str]], tokens: TokenTable) -> list[list[int]] | None:
+    """The ids of texts given as their pieces of raw text (no added tokens), in one kernel call:
+    their UTF-8 bytes read and looked up there (:func:`_rank_text_pieces`); None when a byte
+    to merge has no rank.
+
+        >>> tokens = TokenTable.build({b"a": 97, b"b": 98, b"ab": 300, "é".encode(): 5}, np.arange(256),
+        ...                           PairTable.build({(97, 98): (0, 300)}))
+        >>> rank_text_pieces([["abab", "b"], ["é"]], tokens)
+        [[300, 300, 98], [5]]
+    """
+    if len(texts) == 1:
+        parts = texts[0]
+        text_bounds = np.array([0, len(parts)], np.int64)
+    else:
+        parts = list(itertools.chain.from_iterable(texts))
+        text_bounds = np.fromiter(itertools.accumulate(map(len, texts), initial=0), np.int64, len(texts) + 1)
+    data = np.frombuffer("".join(parts).encode("utf-8", "surrogatepass"), np.uint8)
+    lengths = np.fromiter(map(len, parts), np.int64, len(parts))
+    ids, ok = _rank_text_pieces(data, lengths, text_bounds, tokens.blob, tokens.packed)
+    if not ok:
+        return None
+    return [ids.tolist()] if len(texts) == 1 else split_flat(ids, text_bounds)
+
+
 def rank_texts(
     datas: list[bytes], known: list[int], counts: list[int], byte_ranks: np.ndarray, table: PairTable
 ) -> list[list[int]] | None:

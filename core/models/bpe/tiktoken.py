@@ -242,8 +242,12 @@ class TiktokenBPE(ModelBase):
         >>> TiktokenBPE({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4}).tokenize_raw_texts([["abc", "c", 9], []])
         [[3, 2, 2, 9], []]
         """
-        from core.models.bpe.kernels import rank_texts
+        from core.models.bpe.kernels import rank_text_pieces, rank_texts
 
+        if int not in map(type, chain.from_iterable(texts)):  # no added token: bytes read in the kernel
+            found = rank_text_pieces(texts, self._token_table())
+            if found is not None:
+                return found
         if len(texts) == 1:
             parts = texts[0]
             counts = [len(parts)]
@@ -336,6 +340,15 @@ class TiktokenBPE(ModelBase):
             compiled = self._compiled = (byte_ranks, PairTable.build(self._pair_ranks()))
         return compiled
 
+    def _token_table(self):
+        """The ranks as ``core.models.bpe.kernels.TokenTable`` for the compiled look-up, built once."""
+        table = self.__dict__.get("_tokens")
+        if table is None:
+            from core.models.bpe.kernels import TokenTable
+
+            table = self._tokens = TokenTable.build(self.ranks, *self._compiled_tables())
+        return table
+
     def _pair_ranks(self) -> dict[tuple[int, int], tuple[int, int]]:
         """``(rank of a, rank of b) -> (rank of a+b, rank of a+b)`` for every token a+b cut in two
         tokens: the rank table of a merge-list BPE, built once, for long pieces."""
@@ -355,7 +368,11 @@ class TiktokenBPE(ModelBase):
 
     def __getstate__(self) -> dict:
         """Pickle without the compiled merge's tables and the cache (rebuilt on first use)."""
-        state = {k: v for k, v in self.__dict__.items() if k not in ("_compiled", "_pairs", "_length_table")}
+        state = {
+            k: v
+            for k, v in self.__dict__.items()
+            if k not in ("_compiled", "_pairs", "_length_table", "_tokens")
+        }
         state["_cache"] = {}
         return state
 
