@@ -317,16 +317,17 @@ class Tokenizer:
                 if add_special_tokens and (plan.before or plan.after):
                     ids = [*plan.before, *ids, *plan.after]
                 return ids
+            if self._indexed_for is not self.normalizer:  # the normalizer was swapped since
+                self._index_normalized_tokens()
             if (
                 plan.texts is not None
                 and self._raw_re is None
                 and self._norm_re is None
                 and not add_special_tokens
             ):
-                # a rank file's text: its pieces straight to the model (as _batch_ids and _parts)
+                # a rank file's text (no normalizer: see _IdsPlan.build): its pieces straight to
+                # the model, as _batch_ids and _parts take them
                 text = self._checked(text)[0]
-                if plan.normalize is not None:
-                    text = plan.normalize(text)
                 return plan.texts([plan.words(text, True)])[0] if text else []
             # subtle: a long text's new words then cost one model call, not one each
             if add_special_tokens:
