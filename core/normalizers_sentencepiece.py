@@ -242,6 +242,33 @@ class SentencePieceNormalizer:
         joined = SPACE + joined.replace(" ", SPACE).replace("\n", "\n" + SPACE)
         return _TRAILING_SPACES.sub("\n", joined + "\n").split("\n")[:-1]
 
+    def compiled_rewrites(self) -> CompiledRewrites | None:
+        """This normalizer as tables a compiled encoder reads (:class:`CompiledRewrites`), for
+        the usual settings (extra spaces removed, spaces escaped, a dummy prefix before the text)
+        with no user-defined piece and no rewrite of two spaces; None otherwise. Made once."""
+        found = self.__dict__.get("_compiled_rewrites", False)
+        if found is False:
+            plain = self.__dict__.get("_plain")
+            if plain is None:
+                plain = self._plain = self._string_path_is_exact()
+            usual = (
+                self.remove_extra_whitespaces
+                and self.escape_whitespaces
+                and self.add_dummy_prefix
+                and not self.treat_whitespace_as_suffix
+            )
+            found = None
+            if plain and usual and not self.user_defined.by_first:
+                found = CompiledRewrites(self)
+            self._compiled_rewrites = found
+        return found
+
+    def __getstate__(self) -> dict:
+        """Pickle without the compiled tables (rebuilt on first use)."""
+        state = dict(self.__dict__)
+        state.pop("_compiled_rewrites", None)
+        return state
+
     def _string_path_is_exact(self) -> bool:
         """True when no rewrite (charsmap replacement or user-defined piece) holds two spaces."""
         if b"  " in self.precompiled._replacements:
@@ -259,12 +286,14 @@ class SentencePieceNormalizer:
         if starts.isdisjoint(s):  # nothing to rewrite: most lines
             return s, s == " " * len(s)
         # most of the others (ㅋ -> ᄏ) meet only keys of one character: one translate
-        present = starts.intersection(s)
+        # subtle: a set of the text's characters once; each check below then walks the smaller set
+        chars = set(s)
+        present = starts.intersection(chars)
         followers = self.precompiled.followers
         if self.user_defined.by_first.keys().isdisjoint(present) and all(
-            followers(c).isdisjoint(s) for c in present
+            followers(c).isdisjoint(chars) for c in present
         ):
-            rewritten = s.translate(self._single_rewrites(present))
+            rewritten = self._rewrite_singles(s, present)
             if rewritten.strip(" "):  # something but spaces: not every rewrite was one space
                 return rewritten, False
         match = self.precompiled.match if self.precompiled.trie.units else None
@@ -293,6 +322,33 @@ class SentencePieceNormalizer:
             out.append(kept)
             only_spaces = only_spaces and not kept.strip(" ")
         return "".join(out), only_spaces
+
+    def _rewrite_singles(self, s: str, present: frozenset[str]) -> str:
+        """``s`` with each of ``present`` (characters that are keys of one character only, as far
+        as ``s`` goes) rewritten as the charsmap says, all at once as ``str.translate`` does.
+
+        subtle: ``translate`` pays a failed dictionary look-up (a raised and caught KeyError)
+        for every character it keeps, ~20 µs on a Korean line; most such lines change one or
+        two characters (ㅋ -> ᄏ) and keep ASCII letters that only start longer keys (O, S, T),
+        so the few that change are replaced one after another, where no replacement holds a
+        character that another replace would change.
+
+            >>> n = SentencePieceNormalizer()
+            >>> n._single_table = {ord("a"): "b", ord("b"): "c", ord("x"): "x"}
+            >>> n._rewrite_singles("abx", frozenset("abx"))   # b -> c does not rewrite a's b
+            'bcx'
+            >>> n._rewrite_singles("ax", frozenset("ax"))
+            'bx'
+        """
+        table = self._single_rewrites(present)
+        changes = [(c, table[ord(c)]) for c in present if table[ord(c)] != c]
+        if not changes:
+            return s
+        if len(changes) > 4 or any(c in r for _, r in changes for c, _ in changes):
+            return s.translate(table)
+        for c, r in changes:
+            s = s.replace(c, r)
+        return s
 
     def _single_rewrites(self, chars: frozenset[str]) -> dict[int, str]:
         """The ``str.translate`` table of what the charsmap's keys of one character make of
@@ -339,6 +395,66 @@ class SentencePieceNormalizer:
 
     def __repr__(self) -> str:
         return f"SentencePieceNormalizer({self.name or 'identity'!r})"
+
+
+class CompiledRewrites:
+    """A :class:`SentencePieceNormalizer` as arrays for a compiled encoder, which normalizes
+    each sentence itself as :meth:`SentencePieceNormalizer.normalize_str` does, then merges it.
+
+    ``kind[c]`` says what to do with code point ``c`` (past the end: 0): 0 keep it (no key
+    starts with it), 1 not known yet (the sentence goes back to Python, which calls
+    :meth:`learn`), 2 rewrite it as ``codes[at[c] : at[c] + length[c]]`` (its key of one
+    character, or itself), 3 the same unless the next character is one of ``follows`` (then a
+    longer key may start here: back to Python). Characters are learnt as they are met (the
+    charsmap of ``nmt_nfkc`` has ~5,000 first characters; a text meets a few hundred).
+
+        >>> import numpy as np
+        >>> from core.precompiled import PrecompiledNormalizer
+        >>> rewrites = CompiledRewrites(SentencePieceNormalizer())   # no charsmap: keep everything
+        >>> rewrites.kind.tolist()
+        [0]
+    """
+
+    def __init__(self, normalizer: SentencePieceNormalizer):
+        import numpy as np
+
+        self._normalizer = normalizer
+        starts = normalizer._key_starts()
+        self.kind = np.zeros(max(map(ord, starts), default=0) + 1, np.int8)
+        self.kind[[ord(c) for c in starts]] = 1
+        self.at = np.zeros(len(self.kind), np.int64)
+        self.length = np.zeros(len(self.kind), np.int64)
+        self.codes = np.zeros(64, np.int32)
+        self.used = 0  # codes[:used] are written
+        self.follows = np.zeros(1, np.bool_)
+        self.longest = 1  # the longest rewrite of one character
+
+    def learn(self, text: str) -> None:
+        """Fill in the characters of ``text`` not known yet."""
+        import numpy as np
+
+        kind = self.kind
+        precompiled = self._normalizer.precompiled
+        for c in set(text):
+            k = ord(c)
+            if k >= len(kind) or kind[k] != 1:
+                continue
+            found = precompiled.match(c, 0)
+            rewrite = [ord(x) for x in (c if found is None else found[1])]
+            if self.used + len(rewrite) > len(self.codes):
+                self.codes = np.concatenate([self.codes, np.zeros(len(self.codes) + len(rewrite), np.int32)])
+            self.codes[self.used : self.used + len(rewrite)] = rewrite
+            self.at[k], self.length[k] = self.used, len(rewrite)
+            self.used += len(rewrite)
+            self.longest = max(self.longest, len(rewrite))
+            after = [ord(x) for x in precompiled.followers(c)]
+            if after:
+                if max(after) >= len(self.follows):
+                    grown = np.zeros(max(after) + 1, np.bool_)
+                    grown[: len(self.follows)] = self.follows
+                    self.follows = grown
+                self.follows[after] = True
+            kind[k] = 3 if after else 2
 
 
 # The parts of SentencePiece behaviour a tokenizer.json cannot express exactly.

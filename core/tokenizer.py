@@ -308,12 +308,27 @@ class Tokenizer:
             if self.pre_tokenizer is None and self._raw_re is None and self._norm_re is None:
                 # a SentencePiece .model: the normalized text is the one piece (as _sentence_ids)
                 text = self._checked(text)[0]
-                if plan.normalize is not None:
-                    text = plan.normalize(text)
-                ids = plan.piece_ids_batch([text])[0] if text else []
+                if plan.sentences is not None:  # normalized inside the model's compiled merge
+                    ids = plan.sentences([text])[0]
+                else:
+                    if plan.normalize is not None:
+                        text = plan.normalize(text)
+                    ids = plan.piece_ids_batch([text])[0] if text else []
                 if add_special_tokens and (plan.before or plan.after):
                     ids = [*plan.before, *ids, *plan.after]
                 return ids
+            if self._indexed_for is not self.normalizer:  # the normalizer was swapped since
+                self._index_normalized_tokens()
+            if (
+                plan.texts is not None
+                and self._raw_re is None
+                and self._norm_re is None
+                and not add_special_tokens
+            ):
+                # a rank file's text (no normalizer: see _IdsPlan.build): its pieces straight to
+                # the model, as _batch_ids and _parts take them
+                text = self._checked(text)[0]
+                return plan.texts([plan.words(text, True)])[0] if text else []
             # subtle: a long text's new words then cost one model call, not one each
             if add_special_tokens:
                 return self._batch_ids(plan, [text], plan.before, plan.after)[0]
@@ -365,8 +380,11 @@ class Tokenizer:
         go to the model in one ``tokenize_ids_batch`` call, then each text's ids from the cache."""
         if self.pre_tokenizer is None and self._raw_re is None and self._norm_re is None:
             return self._sentence_ids(plan, texts, before, after)
-        cache = plan.cache
         parts = [self._parts(plan, text) for text in texts]
+        if plan.texts is not None:  # the model takes whole texts' pieces itself, uncached
+            found = plan.texts(parts)
+            return [[*before, *ids, *after] for ids in found] if before or after else found
+        cache = plan.cache
         everything = dict.fromkeys(itertools.chain.from_iterable(parts))
         new = [w for w in everything if w not in cache]
         if len(cache) + len(new) >= _IDS_CACHE_LIMIT:
@@ -396,6 +414,9 @@ class Tokenizer:
         are, normalized together where the normalizer can (``normalize_many``), with no cache
         of whole texts (most lines are seen once; the model caches their words)."""
         texts = [self._checked(text)[0] for text in texts]  # the same rule as encode
+        if plan.sentences is not None:  # normalized inside the model's compiled merge
+            out = plan.sentences(texts)
+            return [[*before, *ids, *after] for ids in out] if before or after else out
         normalizer = self.normalizer
         if normalizer is None:
             normalized = texts
@@ -598,10 +619,16 @@ class _IdsPlan:
     pre-tokenizer needs offsets, so ids go through ``encode``); ``piece_ids(word)`` is
     the model's ids of one pre-token, and ``piece_ids_batch(words)`` those of many (None
     when the model has no batch call); ``before``/``after`` are the ids a post-processor
-    adds with ``add_special_tokens``; ``cache`` maps pre-tokens to their ids.
+    adds with ``add_special_tokens``; ``cache`` maps pre-tokens to their ids;
+    ``sentences(texts)`` the ids of whole raw texts that the model normalizes itself
+    (``Model.sentence_ids_batch``; None: normalize, then ``piece_ids_batch``); ``texts(parts)``
+    the ids of whole texts from their pre-tokens (``Model.raw_texts_ids``; None: the cache).
     """
 
-    __slots__ = ("key", "normalize", "words", "piece_ids", "piece_ids_batch", "before", "after", "cache")
+    __slots__ = (
+        "key", "normalize", "words", "piece_ids", "piece_ids_batch", "before", "after", "cache", "sentences",
+        "texts",
+    )  # fmt: skip
 
     def __init__(self, key: tuple, normalize: Any, words: Any, piece_ids: Any, piece_ids_batch: Any = None,
                  before: tuple[int, ...] = (), after: tuple[int, ...] = ()) -> None:  # fmt: skip
@@ -613,6 +640,8 @@ class _IdsPlan:
         self.before = before
         self.after = after
         self.cache: dict = {}
+        self.sentences: Any = None
+        self.texts: Any = None
 
     @classmethod
     def build(cls, tok: Tokenizer, key: tuple) -> _IdsPlan:
@@ -645,11 +674,17 @@ class _IdsPlan:
 
             if raw_batch is not None:
                 piece_ids_batch = raw_batch
+            texts = model.raw_texts_ids() if normalize is None else None
 
             def piece_ids(piece, piece_ids_batch=piece_ids_batch):
                 return piece_ids_batch([piece])[0]
 
-        return cls(key, normalize, words, piece_ids, piece_ids_batch, before, after)
+        plan = cls(key, normalize, words, piece_ids, piece_ids_batch, before, after)
+        if split_raw is not None:
+            plan.texts = texts
+        if tok.pre_tokenizer is None and tok.normalizer is not None:
+            plan.sentences = model.sentence_ids_batch(tok.normalizer)
+        return plan
 
 
 def _string_splitter(pre_tokenizer, has_normalizer: bool):

@@ -118,6 +118,20 @@ class ModelBase:
         byte alphabet), for a model that reads their bytes itself (tiktoken's ranks); None."""
         return None
 
+    def raw_texts_ids(self) -> Callable[[list[list]], list[list[int]]] | None:
+        """A function of the ids of whole texts given as their raw pieces (a byte-level
+        pre-tokenizer's, before its byte alphabet) and the ids of their added tokens (ints), each
+        text's ids joined, for a model that reads the pieces' bytes itself (tiktoken's ranks)
+        and is fast enough to need no cache of pieces; None."""
+        return None
+
+    def sentence_ids_batch(self, normalizer: Any) -> Callable[[list[str]], list[list[int]]] | None:
+        """A function of the ids of whole raw sentences that the model normalizes with
+        ``normalizer`` inside its own compiled merge (a SentencePiece ``.model``: no
+        pre-tokenizer, each normalized sentence one piece); None: normalize, then
+        :meth:`tokenize_ids_batch`."""
+        return None
+
     # -- the chunk cache's fast path ---------------------------------------------------
     def token_lengths(self) -> TokenLengths | None:
         """How many characters each token covers (:class:`TokenLengths`), for a model whose
@@ -288,6 +302,10 @@ class Model(Protocol):
     def tokenize_ids_flat(self, pieces: list[str]) -> tuple | None: ...
 
     def raw_ids_batch(self) -> Callable[[list[str]], list[list[int]]] | None: ...
+
+    def sentence_ids_batch(self, normalizer: Any) -> Callable[[list[str]], list[list[int]]] | None: ...
+
+    def raw_texts_ids(self) -> Callable[[list[list]], list[list[int]]] | None: ...
 
     def token_lengths(self) -> TokenLengths | None: ...
 

@@ -101,3 +101,23 @@ def test_special_tokens_match_like_allowed_special_all(rank_files):
     for text in ["a<|endoftext|>b", "<|fim|><|endoftext|>", "x <|endoftext|> y<|fim", "no specials here"]:
         assert ours.encode(text).ids == theirs.encode(text, allowed_special="all"), text
         assert ours.encode_ids(text) == theirs.encode(text, allowed_special="all"), text
+
+
+def test_whole_texts_in_one_call_with_special_tokens(rank_files):
+    # each text's pieces and its special tokens' ids go to the compiled merge together (no cache
+    # of pieces), one text at a time and in a batch, empty texts and texts of specials only too
+    path = rank_files["ko-movie-reviews.txt"]
+    ranks = read_ranks(path)
+    specials = {"<|endoftext|>": len(ranks), "<|fim|>": len(ranks) + 1}
+    theirs = tiktoken.Encoding(
+        "test-texts", pat_str=TIKTOKEN_PATTERNS["gpt2"], mergeable_ranks=ranks, special_tokens=specials
+    )
+    for ours_specials in ({}, specials):
+        ours = load_tiktoken(path, "gpt2", special_tokens=ours_specials)
+        assert ours._ids_plan().texts is not None  # the whole-text way is the one taken
+        texts = _lines("ko-movie-reviews.txt")[:300] + PROBES
+        if ours_specials:
+            texts += ["<|endoftext|>", "영화<|fim|> 최고<|endoftext|>", "", "<|fim|><|fim|>"]
+        expected = [theirs.encode(t, allowed_special="all" if ours_specials else set()) for t in texts]
+        assert ours.encode_batch_ids(texts) == expected
+        assert [ours.encode_ids(t) for t in texts] == expected

@@ -390,6 +390,122 @@ def merge_sentences(
 
 
 @kernel
+def _normalize_sentences(codes, bounds, kind, at, length, rewrites, follows, longest, out_bounds, back):
+    """SentencePiece's normalizer on raw sentences (``codes[bounds[p]:bounds[p + 1]]``), as
+    ``SentencePieceNormalizer.normalize_str`` does it with the usual settings: each character
+    rewritten by ``kind``, ``at``, ``length``, ``rewrites`` and ``follows``
+    (``core.normalizers_sentencepiece.CompiledRewrites``), then spaces collapsed, stripped and
+    escaped as ``▁`` with a ``▁`` in front, and every trailing ``▁`` dropped. Returns the
+    normalized code points, sentence ``p``'s at ``[out_bounds[p]:out_bounds[p + 1]]``; a
+    sentence that meets a character not known yet, or one that may start a longer key, is left
+    empty and ``back[p]`` set (Python normalizes it)."""
+    n = codes.shape[0]
+    lines = bounds.shape[0] - 1
+    bounds = bounds.copy()  # subtle: out_bounds may be bounds itself
+    out = np.empty(n * longest + lines + 1, np.int32)
+    w = 0
+    for p in range(lines):
+        begin = w
+        out_bounds[p] = begin
+        out[w] = 0x2581
+        w += 1
+        started = False
+        pending = False
+        end = bounds[p + 1]
+        for k in range(bounds[p], end):
+            c = codes[k]
+            what = kind[c] if c < kind.shape[0] else 0
+            if what == 0:
+                a = -1
+                b = 0
+            elif what == 1:
+                back[p] = True
+                break
+            else:
+                if what == 3 and k + 1 < end:
+                    after = codes[k + 1]
+                    if after < follows.shape[0] and follows[after]:
+                        back[p] = True
+                        break
+                a = at[c]
+                b = length[c]
+            for j in range(b if a >= 0 else 1):
+                x = rewrites[a + j] if a >= 0 else c
+                if x == 32:
+                    pending = started
+                else:
+                    if pending:
+                        out[w] = 0x2581
+                        w += 1
+                        pending = False
+                    out[w] = x
+                    w += 1
+                    started = True
+        if back[p]:
+            w = begin
+            continue
+        while w > begin and out[w - 1] == 0x2581:
+            w -= 1
+    out_bounds[lines] = w
+    return out[:w]
+
+
+@kernel
+def _encode_sentences(
+    codes,
+    bounds,
+    kind,
+    at,
+    length,
+    rewrites,
+    follows,
+    longest,
+    char_ids,
+    keys,
+    values,
+    byte_ids,
+    unk,
+    apart,
+    back,
+):
+    """:func:`_normalize_sentences` then :func:`_merge_sentences` in one call: raw sentences
+    in, ``(ids, sentences holding a character without a piece)`` out, ``bounds`` overwritten
+    with where each sentence's ids start (a sentence marked in ``back`` has none)."""
+    normalized = _normalize_sentences(
+        codes, bounds, kind, at, length, rewrites, follows, longest, bounds, back
+    )
+    return _merge_sentences(normalized, bounds, char_ids, keys, values, byte_ids, unk, apart)
+
+
+def encode_sentences(texts: list[str], rewrites, char_ids: np.ndarray, table: PairTable, byte_ids: np.ndarray,
+                     unk: int, apart: bool) -> tuple[list[list[int]], int, list[int]]:  # fmt: skip
+    """The ids of raw sentences normalized and merged in one kernel call (:func:`_encode_sentences`;
+    ``rewrites``: ``core.normalizers_sentencepiece.CompiledRewrites``): ``(ids, how many
+    sentences held a character without a piece, the sentences Python must normalize)``.
+
+        >>> from core.normalizers_sentencepiece import SentencePieceNormalizer
+        >>> rewrites = SentencePieceNormalizer().compiled_rewrites()   # no charsmap
+        >>> table = PairTable.build({(0, 1): (0, 2)})   # ▁ + a -> ▁a (ids 0, 1 -> 2)
+        >>> char_ids = np.full(0x2582, -1); char_ids[[0x2581, ord("a")]] = [0, 1]
+        >>> encode_sentences(["  a   a ", "", "a"], rewrites, char_ids, table, np.arange(256) + 10, 3, True)
+        ([[2, 2], [], [2]], 0, [])
+    """
+    codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.int32)
+    if len(texts) == 1:
+        bounds = np.array([0, codes.shape[0]], np.int64)
+    else:
+        bounds = np.fromiter(itertools.accumulate(map(len, texts), initial=0), np.int64, len(texts) + 1)
+    back = np.zeros(len(texts), np.bool_)
+    ids, unknown = _encode_sentences(
+        codes, bounds, rewrites.kind, rewrites.at, rewrites.length, rewrites.codes, rewrites.follows,
+        rewrites.longest, char_ids, table.keys, table.values, byte_ids, unk, apart, back,
+    )  # fmt: skip
+    if len(texts) == 1:
+        return [ids.tolist()], unknown, [0] if back[0] else []
+    return split_flat(ids, bounds), unknown, np.flatnonzero(back).tolist()
+
+
+@kernel
 def _merge_bytes(data, bounds, byte_ranks, keys, values):
     """:func:`_merge_pieces` on pieces of bytes (``data[bounds[p]:bounds[p + 1]]``), each byte
     first its rank (``byte_ranks``). Returns ``(ids, True)`` with ``bounds`` overwritten by where
@@ -406,6 +522,227 @@ def _merge_bytes(data, bounds, byte_ranks, keys, values):
     written = _merge_pieces(symbols, bounds, keys, values, merged, first, out_bounds)
     bounds[:] = out_bounds
     return merged[:written], True
+
+
+@kernel
+def _rank_texts(data, bounds, known, text_bounds, byte_ranks, keys, values):
+    """The ids of texts cut into pieces: piece ``p`` is the bytes ``data[bounds[p]:bounds[p + 1]]``
+    and is one id, ``known[p]``, when that is not negative, else the merge of its bytes by rank
+    (:func:`_merge_pieces`, each byte first its rank ``byte_ranks``); text ``t`` is pieces
+    ``text_bounds[t]`` to ``text_bounds[t + 1]``. Returns ``(ids, True)`` with ``text_bounds``
+    overwritten by where each text's ids start, or ``(empty, False)`` when a byte to merge has
+    no rank (-1)."""
+    pieces = known.shape[0]
+    n = 0
+    todo = 0
+    for p in range(pieces):
+        if known[p] < 0:
+            n += bounds[p + 1] - bounds[p]
+            todo += 1
+    symbols = np.empty(max(n, 1), np.int64)
+    sub_bounds = np.empty(todo + 1, np.int64)
+    m = 0
+    q = 0
+    for p in range(pieces):
+        if known[p] < 0:
+            sub_bounds[q] = m
+            q += 1
+            for k in range(bounds[p], bounds[p + 1]):
+                r = byte_ranks[data[k]]
+                if r < 0:
+                    return symbols[:0], False
+                symbols[m] = r
+                m += 1
+    sub_bounds[todo] = m
+    merged = np.empty(max(m, 1), np.int64)
+    first = np.empty(max(m, 1), np.int64)
+    merged_bounds = np.empty(todo + 1, np.int64)
+    written = _merge_pieces(symbols[:m], sub_bounds, keys, values, merged, first, merged_bounds)
+    out = np.empty(written + pieces, np.int64)
+    w = 0
+    q = 0
+    t = 0
+    texts = text_bounds.shape[0] - 1
+    for p in range(pieces):
+        while t < texts and text_bounds[t] == p:
+            text_bounds[t] = w
+            t += 1
+        if known[p] >= 0:
+            out[w] = known[p]
+            w += 1
+        else:
+            for j in range(merged_bounds[q], merged_bounds[q + 1]):
+                out[w] = merged[j]
+                w += 1
+            q += 1
+    while t <= texts:
+        text_bounds[t] = w
+        t += 1
+    return out[:w], True
+
+
+@kernel
+def _hash_bytes(data, a, b):
+    """FNV-1a of ``data[a:b]``."""
+    h = np.uint64(0xCBF29CE484222325)
+    for k in range(a, b):
+        h = (h ^ np.uint64(data[k])) * np.uint64(0x100000001B3)
+    return h
+
+
+@kernel
+def _fill_token_slots(blob, offsets, slots):
+    """Put token ``t`` (``blob[offsets[t]:offsets[t + 1]]``) in the open-addressing table ``slots``."""
+    mask = slots.shape[0] - 1
+    for t in range(offsets.shape[0] - 1):
+        i = np.int64(_hash_bytes(blob, offsets[t], offsets[t + 1]) >> np.uint64(33)) & mask
+        while slots[i] != -1:
+            i = (i + 1) & mask
+        slots[i] = t
+
+
+@kernel
+def _token_of(data, a, b, blob, offsets, slots):
+    """The token whose bytes are ``data[a:b]`` (its index in ``offsets``), or -1."""
+    mask = slots.shape[0] - 1
+    i = np.int64(_hash_bytes(data, a, b) >> np.uint64(33)) & mask
+    while True:
+        t = slots[i]
+        if t == -1:
+            return -1
+        start = offsets[t]
+        if offsets[t + 1] - start == b - a:
+            same = True
+            for k in range(b - a):
+                if blob[start + k] != data[a + k]:
+                    same = False
+                    break
+            if same:
+                return t
+        i = (i + 1) & mask
+
+
+@dataclass(frozen=True)
+class TokenTable:
+    """A rank file for :func:`_rank_text_pieces`: byte strings -> their ranks as an
+    open-addressing hash of FNV-1a hashes (``slots``: the index of a token in ``offsets``, -1
+    free), the tokens' bytes back to back in ``blob``; with the byte ranks and the pair table
+    all in one array, ``packed`` (its first 6 numbers say where each part starts).
+
+    subtle: numba checks the type of every argument on every call (~0.25 µs an array); a call
+    per line of ``encode_ids`` with ten arrays paid ~4 µs before doing anything."""
+
+    blob: np.ndarray
+    packed: np.ndarray
+
+    @classmethod
+    def build(cls, ranks: dict[bytes, int], byte_ranks: np.ndarray, table: PairTable) -> TokenTable:
+        """From a rank file's ranks; the empty token, if any, is left out (no piece is empty).
+
+        >>> t = TokenTable.build({b"ab": 7, b"a": 1}, np.arange(256), PairTable.build({}))
+        >>> _, _, _, offsets, slots, token_ranks = _unpack(t.packed)
+        >>> data = np.frombuffer(b"abx", np.uint8)
+        >>> [int(token_ranks[_token_of(data, a, b, t.blob, offsets, slots)]) for a, b in ((0, 2), (0, 1))]
+        [7, 1]
+        >>> int(_token_of(data, 0, 3, t.blob, offsets, slots))
+        -1
+        """
+        tokens = [token for token in ranks if token]
+        blob = np.frombuffer(b"".join(tokens), np.uint8)
+        offsets = np.fromiter(itertools.accumulate(map(len, tokens), initial=0), np.int64, len(tokens) + 1)
+        slots = np.full(1 << max(3, (2 * len(tokens)).bit_length()), -1, np.int64)
+        _fill_token_slots(blob, offsets, slots)
+        token_ranks = np.fromiter(map(ranks.__getitem__, tokens), np.int64, len(tokens))
+        parts = [byte_ranks.astype(np.int64), table.keys, table.values, offsets, slots, token_ranks]
+        starts = list(itertools.accumulate(map(len, parts), initial=len(parts)))
+        return cls(blob, np.concatenate([np.array(starts[:-1], np.int64), *parts]))
+
+
+@kernel
+def _unpack(packed):
+    """The parts of :attr:`TokenTable.packed`: byte ranks, pair keys, pair values, token
+    offsets, slots, token ranks."""
+    return (
+        packed[packed[0] : packed[1]],
+        packed[packed[1] : packed[2]],
+        packed[packed[2] : packed[3]],
+        packed[packed[3] : packed[4]],
+        packed[packed[4] : packed[5]],
+        packed[packed[5] :],
+    )
+
+
+@kernel
+def _rank_text_pieces(data, lengths, text_bounds, blob, packed):
+    """:func:`_rank_texts` on texts' UTF-8 bytes back to back (``data``), cut into pieces of
+    ``lengths`` characters each, a piece that is a token (:class:`TokenTable`) being its rank."""
+    byte_ranks, keys, values, offsets, slots, token_ranks = _unpack(packed)
+    pieces = lengths.shape[0]
+    bounds = np.empty(pieces + 1, np.int64)
+    known = np.empty(pieces, np.int64)
+    at = 0
+    n = data.shape[0]
+    for p in range(pieces):
+        bounds[p] = at
+        begin = at
+        for _ in range(lengths[p]):
+            if at >= n:
+                break
+            lead = data[at]
+            at += 1 if lead < 0x80 else 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+        known[p] = -1
+        if at > begin:
+            t = _token_of(data, begin, at, blob, offsets, slots)
+            if t >= 0:
+                known[p] = token_ranks[t]
+    bounds[pieces] = at
+    return _rank_texts(data, bounds, known, text_bounds, byte_ranks, keys, values)
+
+
+def rank_text_pieces(texts: list[list[str]], tokens: TokenTable) -> list[list[int]] | None:
+    """The ids of texts given as their pieces of raw text (no added tokens), in one kernel call:
+    their UTF-8 bytes read and looked up there (:func:`_rank_text_pieces`); None when a byte
+    to merge has no rank.
+
+        >>> tokens = TokenTable.build({b"a": 97, b"b": 98, b"ab": 300, "é".encode(): 5}, np.arange(256),
+        ...                           PairTable.build({(97, 98): (0, 300)}))
+        >>> rank_text_pieces([["abab", "b"], ["é"]], tokens)
+        [[300, 300, 98], [5]]
+    """
+    if len(texts) == 1:
+        parts = texts[0]
+        text_bounds = np.array([0, len(parts)], np.int64)
+    else:
+        parts = list(itertools.chain.from_iterable(texts))
+        text_bounds = np.fromiter(itertools.accumulate(map(len, texts), initial=0), np.int64, len(texts) + 1)
+    data = np.frombuffer("".join(parts).encode("utf-8", "surrogatepass"), np.uint8)
+    lengths = np.fromiter(map(len, parts), np.int64, len(parts))
+    ids, ok = _rank_text_pieces(data, lengths, text_bounds, tokens.blob, tokens.packed)
+    if not ok:
+        return None
+    return [ids.tolist()] if len(texts) == 1 else split_flat(ids, text_bounds)
+
+
+def rank_texts(
+    datas: list[bytes], known: list[int], counts: list[int], byte_ranks: np.ndarray, table: PairTable
+) -> list[list[int]] | None:
+    """The ids of texts given as pieces of bytes (``counts[t]`` pieces for text ``t``), a piece
+    whose ``known`` id is not negative being that id, the others merged, all in one kernel call
+    (:func:`_rank_texts`); None when a byte to merge has no rank.
+
+        >>> rank_texts([b"abab", b"b", b"a"], [-1, 98, 7], [2, 1], np.arange(256), PairTable.build({(97, 98): (0, 300)}))
+        [[300, 300, 98], [7]]
+    """
+    data = np.frombuffer(b"".join(datas), np.uint8)
+    bounds = np.fromiter(itertools.accumulate(map(len, datas), initial=0), np.int64, len(datas) + 1)
+    known_ids = np.array(known, np.int64)
+    if len(counts) == 1:
+        text_bounds = np.array([0, len(datas)], np.int64)
+        ids, ok = _rank_texts(data, bounds, known_ids, text_bounds, byte_ranks, table.keys, table.values)
+        return [ids.tolist()] if ok else None
+    text_bounds = np.fromiter(itertools.accumulate(counts, initial=0), np.int64, len(counts) + 1)
+    ids, ok = _rank_texts(data, bounds, known_ids, text_bounds, byte_ranks, table.keys, table.values)
+    return split_flat(ids, text_bounds) if ok else None
 
 
 def merge_byte_pieces(datas: list[bytes], byte_ranks: np.ndarray, table: PairTable) -> list[list[int]] | None:

@@ -21,7 +21,7 @@ Leaves out: rank files (``core.formats.tiktoken_ranks``) and special tokens (the
 from __future__ import annotations
 
 import heapq
-from itertools import repeat
+from itertools import chain, repeat
 
 from core.bytelevel import CHAR_TO_BYTE, bytes_to_chars
 from core.errors import ConfigError
@@ -229,6 +229,46 @@ class TiktokenBPE(ModelBase):
         """:meth:`tokenize_raw_batch`: the ids path hands a byte-level splitter's pieces to it."""
         return self.tokenize_raw_batch
 
+    def raw_texts_ids(self):
+        """:meth:`tokenize_raw_texts`: the ids path hands it each text's pieces."""
+        return self.tokenize_raw_texts
+
+    def tokenize_raw_texts(self, texts: list[list]) -> list[list[int]]:
+        """The ids of texts, each given as its pieces of raw text (a byte-level splitter's) and
+        the ids of its added tokens (ints): a piece that is a token is looked up, the others'
+        UTF-8 bytes merged, all of them in one call of the compiled merge (no cache of pieces:
+        most Korean pieces are met once, and a look-up per piece costs as much as the kernel).
+
+        >>> TiktokenBPE({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4}).tokenize_raw_texts([["abc", "c", 9], []])
+        [[3, 2, 2, 9], []]
+        """
+        from core.models.bpe.kernels import rank_text_pieces, rank_texts
+
+        if int not in map(type, chain.from_iterable(texts)):  # no added token: bytes read in the kernel
+            found = rank_text_pieces(texts, self._token_table())
+            if found is not None:
+                return found
+        if len(texts) == 1:
+            parts = texts[0]
+            counts = [len(parts)]
+        else:
+            parts = list(chain.from_iterable(texts))
+            counts = list(map(len, texts))
+        get = self.ranks.get
+        if all(type(p) is str for p in parts):
+            datas = list(map(str.encode, parts, repeat("utf-8"), repeat("surrogatepass")))
+            known = list(map(get, datas, repeat(-1)))
+        else:  # added tokens' ids among the pieces
+            datas = [p.encode("utf-8", "surrogatepass") if type(p) is str else b"" for p in parts]
+            known = [get(d, -1) if type(p) is str else p for p, d in zip(parts, datas)]
+        if b"" in self.ranks:  # subtle: a file's empty token is no match for an empty piece
+            known = [-1 if type(p) is str and not d else k for p, d, k in zip(parts, datas, known)]
+        found = rank_texts(datas, known, counts, *self._compiled_tables())
+        if found is None:  # a byte without a rank: the piece by piece way says which
+            batch = self.tokenize_raw_batch
+            return [[i for p in ps for i in ([p] if type(p) is int else batch([p])[0])] for ps in texts]
+        return found
+
     def tokenize_raw_batch(self, pieces: list[str]) -> list[list[int]]:
         """The ids of pieces of text as they are (not in the byte alphabet): of their UTF-8 bytes.
         The ids path hands a byte-level splitter's own pieces straight to this.
@@ -300,6 +340,15 @@ class TiktokenBPE(ModelBase):
             compiled = self._compiled = (byte_ranks, PairTable.build(self._pair_ranks()))
         return compiled
 
+    def _token_table(self):
+        """The ranks as ``core.models.bpe.kernels.TokenTable`` for the compiled look-up, built once."""
+        table = self.__dict__.get("_tokens")
+        if table is None:
+            from core.models.bpe.kernels import TokenTable
+
+            table = self._tokens = TokenTable.build(self.ranks, *self._compiled_tables())
+        return table
+
     def _pair_ranks(self) -> dict[tuple[int, int], tuple[int, int]]:
         """``(rank of a, rank of b) -> (rank of a+b, rank of a+b)`` for every token a+b cut in two
         tokens: the rank table of a merge-list BPE, built once, for long pieces."""
@@ -319,7 +368,11 @@ class TiktokenBPE(ModelBase):
 
     def __getstate__(self) -> dict:
         """Pickle without the compiled merge's tables and the cache (rebuilt on first use)."""
-        state = {k: v for k, v in self.__dict__.items() if k not in ("_compiled", "_pairs", "_length_table")}
+        state = {
+            k: v
+            for k, v in self.__dict__.items()
+            if k not in ("_compiled", "_pairs", "_length_table", "_tokens")
+        }
         state["_cache"] = {}
         return state
 
