@@ -386,13 +386,16 @@ class CompareColumn(QFrame):
                 "as many tokens, so their differing tokens differ by as much as their token counts."
             )
         )
-        self.summary.setText(
-            self.tr(
-                "<b>{0:,}</b> tokens · <b style='color:{1}'>{2}</b> boundar{3} not shared · {4} differing tokens"
-            ).format(
-                len(chips), palette.DIFF_MARK.name(), n_marked, "y" if n_marked == 1 else "ies", differing
-            )
+        # each count picks its own plural form (the English catalogue has them: "1 token", "2 tokens")
+        n_tokens = len(chips)  # subtle: lupdate reads a count only as a name
+        parts = (
+            self.tr("<b>{0:,}</b> token(s)", None, n_tokens).format(n_tokens),
+            self.tr("<b style='color:{1}'>{0:,}</b> boundary(ies) not shared", None, n_marked).format(
+                n_marked, palette.DIFF_MARK.name()
+            ),
+            self.tr("{0:,} differing token(s)", None, differing).format(differing),
         )
+        self.summary.setText(" · ".join(parts))
 
     def _tooltip(self, index: int) -> str:
         n, i = self._where[index]
