@@ -2342,6 +2342,11 @@
         <translation>⚠ 이 말뭉치에는 서로 다른 문자가 {0:,}개 있습니다. 어휘 크기 {1:,}(으)로는 병합할 자리가 없습니다. {2:,} 이상으로 해 보세요.</translation>
     </message>
     <message>
+        <source>none</source>
+        <comment>no normalizer or pre-tokenizer</comment>
+        <translation>없음</translation>
+    </message>
+    <message>
         <source>⚠ {0}</source>
         <translation>⚠ {0}</translation>
     </message>
