@@ -151,8 +151,8 @@ class CompareColumn(QFrame):
         self.differing = 0  # tokens not shared with every other column (see show_result)
         self.setFrameShape(QFrame.Shape.StyledPanel)
 
-        badge = QLabel(self.tr(" {0} ").format(letter))
-        badge.setStyleSheet(f"background:{colour}; color:white; font-weight:bold; border-radius:3px")
+        self.badge = badge = QLabel()
+        self.set_letter(letter, colour)
         self.source = ElidingComboBox()
         self.fill_sources()
         self.source.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -213,6 +213,13 @@ class CompareColumn(QFrame):
         self.set_source(source)
 
     # -- where the tokenizer comes from ---------------------------------------------
+
+    def set_letter(self, letter: str, colour: str) -> None:
+        """The column's name and colour (A in the first colour, B in the second...)."""
+        self.letter, self.colour = letter, colour
+        self.badge.setText(self.tr(" {0} ").format(letter))
+        self.badge.setStyleSheet(f"background:{colour}; color:white; font-weight:bold; border-radius:3px")
+
     def fill_sources(self) -> None:
         """The source menu: the fixed choices, then every run of the session (``"run:<id>"``).
 
@@ -624,6 +631,10 @@ class ComparePanel(QWidget):
         self.columns.remove(column)
         column.setParent(None)
         column.deleteLater()
+        # the columns left are named A, B, C... again, as the table and plots list them (the
+        # Korean study's three runs, added before the two columns it replaced, read C, D, E)
+        for n, c in enumerate(self.columns):
+            c.set_letter(chr(65 + n), COLUMN_COLOURS[n % len(COLUMN_COLOURS)])
         self._update_remove_buttons()
         self._schedule()
 
