@@ -96,11 +96,17 @@ def _chip_cells(
         else:
             bg, fg = "#E3E9F0", "#111111"
         weight = "bold" if i == highlight or i in unknown else "normal"
-        body = render_html(sym, style) if i not in unknown else html.escape(render_token(sym, style))
+        body = (
+            render_html(sym, style)
+            if i not in unknown
+            else html.escape(render_token(sym, style)).replace(" ", "&nbsp;")
+        )
         cells.append(
             f"<span style='background-color:{bg}; color:{fg}; font-weight:{weight}'>&nbsp;{body}&nbsp;</span>"
         )
-    return LRM + f"&nbsp;{LRM}".join(cells)
+    # subtle: a line breaks between chips (a zero-width space after the gap), never inside one:
+    # with only non-breaking gaps the one break left was inside a byte chip, "⟨EC" / "9D⟩"
+    return LRM + f"&nbsp;\u200b{LRM}".join(cells)
 
 
 def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]]:

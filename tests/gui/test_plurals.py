@@ -85,3 +85,29 @@ def test_the_shipped_english_qm_is_compiled_from_the_ts(tmp_path):
     out = tmp_path / "en.qm"
     subprocess.run([str(BIN), "-silent", str(EN_TS), "-qm", str(out)], check=True, timeout=60)
     assert out.read_bytes() == EN_QM.read_bytes(), "run: bash subword_gui/translations/update.sh"
+
+
+def test_a_byte_chip_of_the_why_view_never_breaks_across_lines(qapp):
+    """The why view's chips broke inside a byte chip, "⟨EC" on one line and "9D⟩" on the next
+    (issue 29, item 7): the only break the chips' HTML allowed was the space inside it."""
+    from PySide6.QtGui import QTextDocument
+
+    from core.bytelevel import bytes_to_chars
+    from subword_gui.tokens.why_view import _chip_cells
+
+    piece = "".join(bytes_to_chars(bytes([b])) for b in b"\xec\x9d")  # two bytes of one syllable
+    style = TokenStyle(byte_level=True)
+    doc = QTextDocument()
+    doc.setHtml(_chip_cells([piece] * 12, style))
+    for width in (90, 130, 170, 230):
+        doc.setTextWidth(width)
+        doc.size()  # lays the document out
+        block, text = doc.firstBlock(), doc.firstBlock().text()
+        layout = block.layout()
+        lines = [
+            text[layout.lineAt(i).textStart() :][: layout.lineAt(i).textLength()]
+            for i in range(layout.lineCount())
+        ]
+        assert len(lines) > 1
+        for line in lines:
+            assert line.count("⟨") == line.count("⟩"), (width, lines)
