@@ -1094,6 +1094,15 @@ class TrainingPanel(QWidget):
         self._set_busy(False)
         self.stepping = False
         self._undo_step_preview()
+        # the boxes and the plots are the shown model's again, not the cancelled run's (its
+        # options stayed in the boxes, and its algorithm decided the plots' scale)
+        previous = getattr(self.state, "train_options", None)
+        if previous is not None and self.state.full_tokenizer is not None:
+            self._options = previous
+            try:
+                self.set_options(previous)
+            except ConfigError:
+                pass
         self._restore_previous_run()
         origin = self.origin_text() if not (self.merge_model.rows or self.round_model.rows) else ""
         self.status.setText(
@@ -1104,6 +1113,9 @@ class TrainingPanel(QWidget):
     def _restore_previous_run(self) -> None:
         """Show the last finished run's log again (the one ``state`` still holds)."""
         self._show_log(self.state.merge_events, getattr(self.state, "round_events", []), self._state_marks())
+        if self.plots is not None:  # the axes fit the restored log, not the cancelled run's last range
+            for plot in (self.plots.merge_plot, self.plots.unigram_plot, self.plots.vocab_box):
+                plot.enableAutoRange()
         self._on_cut(self.state.vocab_size)
 
     def _state_marks(self) -> list:
