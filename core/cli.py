@@ -935,7 +935,9 @@ def _add_convert_options(p: argparse.ArgumentParser) -> None:
 def _cmd_convert(args: argparse.Namespace) -> int:
     """Open INPUT, save it as --to at OUTPUT, and say what the target format loses."""
     from core.formats.detect import convert
+    from core.formats.registry import format_named
 
+    written = format_named(args.to, saving=True).save_path(args.output)  # what convert writes
     loaded, losses = convert(
         args.input,
         args.output,
@@ -946,7 +948,7 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     )
     for warning in loaded.warnings:
         print(f"subword: warning: {warning}", file=sys.stderr)
-    print(f"converted {args.input} ({loaded.format}) -> {args.output} ({args.to})")
+    print(f"converted {args.input} ({loaded.format}) -> {written} ({args.to})")
     if losses:
         print(f"{args.to} loses:")
         for loss in losses:

@@ -2,7 +2,8 @@
 
 Where things live:
 
-- ``app.py``         — the ``subword-explorer`` entry point (launch, ``--screenshot``).
+- ``app.py``         — the ``subword-explorer`` entry point (launch, ``--screenshot``); also
+  ``python -m subword_gui`` (``__main__.py``).
 - ``main_window.py`` — the window: docks, menus, shortcuts, settings; reads like a table of contents.
 - ``state.py``       — the one shared state panels subscribe to (corpus, full and cut tokenizer, text).
 - ``panels/``        — the docked panels a user works in: Corpus, Training, Vocab size, Segmentation,

@@ -12,7 +12,8 @@ whole; so does every message when the interface is English (a pattern's translat
 then equals its English text and nothing is rewritten).
 
 Each pattern is written next to the English text it reads (``core/models/*/trainer.py``,
-``core/corpus.py``, ``core/formats/detect.py``, ``core/morphemes.py``); a test checks
+``core/corpus.py``, ``core/formats/detect.py``, ``core/formats/gguf.py``,
+``core/formats/hf_config.py``, ``core/morphemes.py``); a test checks
 that the engine's real messages are matched.
 """
 
@@ -27,6 +28,195 @@ CONTEXT = "EngineMessages"
 # (regular expression over the English message, the same message as a translatable
 # template whose {names} are the expression's named groups)
 _PATTERNS: list[tuple[str, str]] = [
+    # what a GGUF file (core/formats/gguf.py) and a model folder's settings files
+    # (core/formats/hf_config.py) cannot say, said when they open; before the general
+    # "cannot read" and "not valid JSON" lines, whose ending these carry
+    (
+        r"(?P<name>[^\n]+?): no tokenizer\.ggml\.pre; the 'default' pre-tokenizer is used, as llama\.cpp does",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{name}: no tokenizer.ggml.pre; the 'default' pre-tokenizer is used, as llama.cpp does",
+        ),
+    ),
+    (
+        r"(?P<name>[^\n]+?): (?P<key>tokenizer\.ggml\.\w+) = (?P<value>\d+) is past the vocabulary "
+        r"\((?P<n>\d+) tokens\); ignored",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages", "{name}: {key} = {value} is past the vocabulary ({n} tokens); ignored"
+        ),
+    ),
+    (
+        r"(?P<name>[^\n]+?): (?P<n>\d+) token\(s\) have an undefined type; they are read as normal tokens",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages", "{name}: {n} token(s) have an undefined type; they are read as normal tokens"
+        ),
+    ),
+    (
+        r"(?P<name>[^\n]+?): the embedded tokenizer\.huggingface\.json cannot be read \((?P<why>[^\n]*)\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages", "{name}: the embedded tokenizer.huggingface.json cannot be read ({why})"
+        ),
+    ),
+    (
+        r"(?P<name>[^\n]+?): the embedded tokenizer\.huggingface\.json and the GGUF fields disagree on "
+        r"(?P<n>\d+) token id\(s\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{name}: the embedded tokenizer.huggingface.json and the GGUF fields disagree on {n} token id(s)",
+        ),
+    ),
+    (
+        r"(?P<name>[^\n]+?): the embedded tokenizer\.huggingface\.json has the same vocabulary but encodes "
+        r"a probe text differently",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{name}: the embedded tokenizer.huggingface.json has the same vocabulary but encodes a probe text "
+            "differently",
+        ),
+    ),
+    (
+        r"(?P<name>[^\n]+?): the embedded tokenizer\.huggingface\.json agrees with the GGUF fields "
+        r"\(vocabulary and a probe text\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{name}: the embedded tokenizer.huggingface.json agrees with the GGUF fields (vocabulary and a "
+            "probe text)",
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?) is (?P<size>[\d,]+) bytes, more than a tokenizer's settings take: left out",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages", "{path} is {size} bytes, more than a tokenizer's settings take: left out"
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?) is larger than (?P<size>[\d,]+) bytes: left out",
+        QT_TRANSLATE_NOOP("EngineMessages", "{path} is larger than {size} bytes: left out"),
+    ),
+    (
+        r"cannot read (?P<path>[^\n]+?): (?P<why>[^\n]+?): left out",
+        QT_TRANSLATE_NOOP("EngineMessages", "cannot read {path}: {why}: left out"),
+    ),
+    (
+        r"(?P<path>[^\n]+?) is not UTF-8 text \(byte (?P<n>\d+)\): left out",
+        QT_TRANSLATE_NOOP("EngineMessages", "{path} is not UTF-8 text (byte {n}): left out"),
+    ),
+    (
+        r"(?P<path>[^\n]+?) is not valid JSON \(line (?P<line>\d+), column (?P<column>\d+): (?P<why>[^\n]+)\): "
+        r"left out",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages", "{path} is not valid JSON (line {line}, column {column}: {why}): left out"
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?) is not valid JSON: left out",
+        QT_TRANSLATE_NOOP("EngineMessages", "{path} is not valid JSON: left out"),
+    ),
+    (
+        r"(?P<path>[^\n]+?) holds a JSON (?P<type>\w+), not an object: left out",
+        QT_TRANSLATE_NOOP("EngineMessages", "{path} holds a JSON {type}, not an object: left out"),
+    ),
+    (
+        r"(?P<path>[^\n]+?): added_tokens_decoder is not an object of id -> token: left out",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages", "{path}: added_tokens_decoder is not an object of id -> token: left out"
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?): added_tokens_decoder entry (?P<key>[^\n]+?) is not id -> token: left out",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages", "{path}: added_tokens_decoder entry {key} is not id -> token: left out"
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?): (?P<key>\w+) is (?P<value>[^\n]+?), not true or false: left out",
+        QT_TRANSLATE_NOOP("EngineMessages", "{path}: {key} is {value}, not true or false: left out"),
+    ),
+    (
+        r"(?P<path>[^\n]+?): model_max_length is (?P<value>[^\n]+?), not a positive number: left out",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages", "{path}: model_max_length is {value}, not a positive number: left out"
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?): (?P<key>\w+) is not a token: left out",
+        QT_TRANSLATE_NOOP("EngineMessages", "{path}: {key} is not a token: left out"),
+    ),
+    (
+        r"(?P<path>[^\n]+?): (?P<key>\w+) holds (?P<item>[^\n]+?), which is not a token: left out",
+        QT_TRANSLATE_NOOP("EngineMessages", "{path}: {key} holds {item}, which is not a token: left out"),
+    ),
+    (
+        r"(?P<path>[^\n]+?): (?P<key>\w+) is not a list of tokens: left out",
+        QT_TRANSLATE_NOOP("EngineMessages", "{path}: {key} is not a list of tokens: left out"),
+    ),
+    (
+        r"(?P<path>[^\n]+?): a chat_template entry is not \{name, template\}: left out",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages", "{path}: a chat_template entry is not {{name, template}}: left out"
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?): chat_template is a (?P<type>\w+), not a template: left out",
+        QT_TRANSLATE_NOOP("EngineMessages", "{path}: chat_template is a {type}, not a template: left out"),
+    ),
+    (
+        r"(?P<path>[^\n]+?) differs from tokenizer_config\.json on (?P<keys>[^\n]+?): as transformers 5, "
+        r"tokenizer_config\.json \(which has added_tokens_decoder\) is followed",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{path} differs from tokenizer_config.json on {keys}: as transformers 5, tokenizer_config.json "
+            "(which has added_tokens_decoder) is followed",
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?): (?P<what>[^\n]+?) has id (?P<id>\d+), which (?P<holder>[^\n]+?) holds: "
+        r"added as id (?P<new>\d+)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages", "{path}: {what} has id {id}, which {holder} holds: added as id {new}"
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?): (?P<what>[^\n]+?) is not in the vocabulary: added as id (?P<new>\d+), "
+        r"as transformers adds it",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{path}: {what} is not in the vocabulary: added as id {new}, as transformers adds it",
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?): added token (?P<token>[^\n]+?) has id (?P<id>\d+) in tokenizer_config\.json but "
+        r"(?P<new>\d+) in the vocabulary: id \d+ is used",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{path}: added token {token} has id {id} in tokenizer_config.json but {new} in the vocabulary: "
+            "id {new} is used",
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?): tokenizer_config\.json sets (?P<key>add_\w+_token)=(?P<value>\w+) but "
+        r"tokenizer\.json's post-processor adds no (?P<kind>BOS|EOS): encoding follows "
+        r"tokenizer\.json, as tokenizers and transformers 5 do \(transformers 4's Llama and Gemma tokenizers "
+        r"follow the config\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{path}: tokenizer_config.json sets {key}={value} but tokenizer.json's post-processor adds no {kind}: "
+            "encoding follows tokenizer.json, as tokenizers and transformers 5 do (transformers 4's Llama and "
+            "Gemma tokenizers follow the config)",
+        ),
+    ),
+    (
+        r"(?P<path>[^\n]+?): tokenizer_config\.json sets (?P<key>add_\w+_token)=(?P<value>\w+) but "
+        r"tokenizer\.json's post-processor adds (?P<kind>BOS|EOS): encoding follows "
+        r"tokenizer\.json, as tokenizers and transformers 5 do \(transformers 4's Llama and Gemma tokenizers "
+        r"follow the config\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{path}: tokenizer_config.json sets {key}={value} but tokenizer.json's post-processor adds {kind}: "
+            "encoding follows tokenizer.json, as tokenizers and transformers 5 do (transformers 4's Llama and "
+            "Gemma tokenizers follow the config)",
+        ),
+    ),
     # why training stopped (TrainingStopped.reason)
     (
         r"the special tokens and alphabet \((?P<n>[\d,]+) symbols\) already fill "

@@ -12,6 +12,9 @@ now). Every user-visible string goes through ``self.tr`` / ``QCoreApplication.tr
 Korean catalogue is ``translations/subword_explorer_ko.ts`` (edit it with ``pyside6-linguist``,
 refresh it with ``bash subword_gui/translations/update.sh``), compiled to the ``.qm`` beside it.
 Qt's own strings (standard buttons, file dialogs) come from the ``qtbase`` catalogue PySide6 ships.
+A count in a sentence is Qt's numerus form: ``self.tr("{0} merge(s)", None, n).format(n)``; the
+English catalogue ``subword_explorer_en.ts`` holds only those messages, with their two forms
+("1 merge", "2 merges"), and Korean gives its one.
 
 Leaves out: switching language without a restart (every panel would have to rebuild its texts).
 """
@@ -42,7 +45,14 @@ def install_translators(app: QCoreApplication, language: str) -> str:
     for old in getattr(app, "_subword_translators", []):
         app.removeTranslator(old)
     installed: list[QTranslator] = []
-    if language != "en":
+    if language == "en":
+        # English needs a catalogue for its plurals only: tr("{0} merge(s)...", None, n) reads
+        # "1 merge" or "2 merges" through the numerus forms of translations/subword_explorer_en.ts
+        plurals = QTranslator(app)
+        if plurals.load(f"{CATALOGUE}_en", str(TRANSLATIONS)):
+            app.installTranslator(plurals)
+            installed.append(plurals)
+    else:
         ours = QTranslator(app)
         if not ours.load(f"{CATALOGUE}_{language}", str(TRANSLATIONS)):
             app.setProperty("subword_language", "en")

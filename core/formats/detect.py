@@ -213,9 +213,14 @@ def convert(
 ) -> tuple[LoadedTokenizer, list[str]]:
     """Open ``source`` (any format) and save it as ``to`` at ``target``: ``(what was opened, losses)``.
 
+    ``target`` is read as :meth:`core.formats.registry.Format.save_path` says: a name without an
+    ending gets the format's (``uni-sp`` -> ``uni-sp.model``), a folder its usual file name.
+
     A project keeps the training record it was opened with.
     """
-    format_named(to, saving=True)  # refuse an unknown target before reading anything
+    fmt = format_named(to, saving=True)  # refuse an unknown target before reading anything
+    if not Path(target).is_dir():  # a folder is save_tokenizer's to fill (its config files too)
+        target = fmt.save_path(Path(target))  # "uni-sp" becomes uni-sp.model
     loaded = open_tokenizer(source, format=source_format, pattern=pattern, lowercase=lowercase)
     losses = save_tokenizer(loaded.tokenizer, target, to, record=loaded.training)
     return loaded, losses

@@ -1,11 +1,11 @@
 """The table of tokenizer file formats: one row per format, one module per row.
 
     >>> [f.name for f in FORMATS][:3]
-    ['project', 'hf-json', 'gpt2']
+    ['project', 'hf-json', 'tekken']
     >>> format_named("tiktoken").title
     'tiktoken ranks'
     >>> SAVE_FORMATS[:2]
-    ('hf-json', 'gpt2')
+    ('hf-json', 'project')
 
 Everything that lists formats reads this table: detection and opening
 (:mod:`core.formats.detect`), ``subword convert --from/--to``, and the explorer's
@@ -35,6 +35,7 @@ from __future__ import annotations
 import fnmatch
 import importlib
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 
 from core.errors import ConfigError
@@ -51,9 +52,25 @@ class Format:
     saves: bool = False  # has save_file
     saves_folder: bool = False  # save_file writes a folder, not a file
     save_suffix: str = ""  # the ending of a saved file (a save dialog's filter)
+    save_name: str = ""  # the file a save into a folder writes there, e.g. "tokenizer.model"
 
     def load_module(self) -> ModuleType:
         return importlib.import_module(self.module)
+
+    def save_path(self, path: Path) -> Path:
+        """Where saving to ``path`` writes: a folder format, the folder; a file format, ``save_name``
+        inside a folder that exists, else ``path`` with ``save_suffix`` added when it has no ending.
+
+        >>> str(format_named("sentencepiece").save_path(Path("uni-sp")))
+        'uni-sp.model'
+        """
+        if self.saves_folder:
+            return path
+        if path.is_dir():
+            return path / self.save_name
+        if not path.suffix and self.save_suffix:
+            return path.with_name(path.name + self.save_suffix)
+        return path
 
     @property
     def dialog_filter(self) -> str:
@@ -81,6 +98,7 @@ FORMATS: tuple[Format, ...] = (
         sniff_priority=10,
         saves=True,
         save_suffix=".json",
+        save_name="tokenizer.json",
     ),
     Format(
         "tekken",
@@ -109,6 +127,7 @@ FORMATS: tuple[Format, ...] = (
         sniff_priority=10,
         saves=True,
         save_suffix=".model",
+        save_name="tokenizer.model",
     ),
     Format(
         "bert",
@@ -119,6 +138,7 @@ FORMATS: tuple[Format, ...] = (
         sniff_priority=90,  # any file of single words: the last guess
         saves=True,
         save_suffix=".txt",
+        save_name="vocab.txt",
     ),
     Format(
         "tiktoken",
@@ -129,6 +149,7 @@ FORMATS: tuple[Format, ...] = (
         sniff_priority=20,
         saves=True,
         save_suffix=".tiktoken",
+        save_name="ranks.tiktoken",
     ),
     Format(
         "subword-nmt",
@@ -139,6 +160,7 @@ FORMATS: tuple[Format, ...] = (
         sniff_priority=40,
         saves=True,
         save_suffix=".codes",
+        save_name="codes",
     ),
     Format(
         "clip",

@@ -551,8 +551,15 @@ def truncate_tokenizer(full: Tokenizer, vocab_size: int) -> Tokenizer:
     if vocab_size >= full.model.vocab_size:
         return full
     model = full.model.truncated(vocab_size)
-    # subtle: an added token whose id lies beyond the cut would point nowhere.
-    added = [t for t in full.added_tokens if model.id_to_token(t.id) is not None or t.id < vocab_size]
+    # subtle: an added token whose id lies beyond the cut would point nowhere; one outside the
+    # model (CLIP's <|endoftext|>) points at no model token and stays
+    added = [
+        t
+        for t in full.added_tokens
+        if model.id_to_token(t.id) is not None
+        or t.id < vocab_size
+        or full.model.token_to_id(t.content) is None
+    ]
     return Tokenizer(
         model,
         normalizer=full.normalizer,

@@ -155,8 +155,8 @@ class CompareColumn(QFrame):
         self.differing = 0  # tokens not shared with every other column (see show_result)
         self.setFrameShape(QFrame.Shape.StyledPanel)
 
-        badge = QLabel(self.tr(" {0} ").format(letter))
-        badge.setStyleSheet(f"background:{colour}; color:white; font-weight:bold; border-radius:3px")
+        self.badge = badge = QLabel()
+        self.set_letter(letter, colour)
         self.source = ElidingComboBox()
         self.fill_sources()
         self.source.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
@@ -217,6 +217,13 @@ class CompareColumn(QFrame):
         self.set_source(source)
 
     # -- where the tokenizer comes from ---------------------------------------------
+
+    def set_letter(self, letter: str, colour: str) -> None:
+        """The column's name and colour (A in the first colour, B in the second...)."""
+        self.letter, self.colour = letter, colour
+        self.badge.setText(self.tr(" {0} ").format(letter))
+        self.badge.setStyleSheet(f"background:{colour}; color:white; font-weight:bold; border-radius:3px")
+
     def fill_sources(self) -> None:
         """The source menu: the fixed choices, then every run of the session (``"run:<id>"``).
 
@@ -390,13 +397,16 @@ class CompareColumn(QFrame):
                 "as many tokens, so their differing tokens differ by as much as their token counts."
             )
         )
-        self.summary.setText(
-            self.tr(
-                "<b>{0:,}</b> tokens · <b style='color:{1}'>{2}</b> boundar{3} not shared · {4} differing tokens"
-            ).format(
-                len(chips), palette.DIFF_MARK.name(), n_marked, "y" if n_marked == 1 else "ies", differing
-            )
+        # each count picks its own plural form (the English catalogue has them: "1 token", "2 tokens")
+        n_tokens = len(chips)  # subtle: lupdate reads a count only as a name
+        parts = (
+            self.tr("<b>{0:,}</b> token(s)", None, n_tokens).format(n_tokens),
+            self.tr("<b style='color:{1}'>{0:,}</b> boundary(ies) not shared", None, n_marked).format(
+                n_marked, palette.DIFF_MARK.name()
+            ),
+            self.tr("{0:,} differing token(s)", None, differing).format(differing),
         )
+        self.summary.setText(" · ".join(parts))
 
     def _tooltip(self, index: int) -> str:
         n, i = self._where[index]
@@ -631,6 +641,10 @@ class ComparePanel(QWidget):
         self.columns.remove(column)
         column.setParent(None)
         column.deleteLater()
+        # the columns left are named A, B, C... again, as the table and plots list them (the
+        # Korean study's three runs, added before the two columns it replaced, read C, D, E)
+        for n, c in enumerate(self.columns):
+            c.set_letter(chr(65 + n), COLUMN_COLOURS[n % len(COLUMN_COLOURS)])
         self._update_remove_buttons()
         self._schedule()
 

@@ -14,7 +14,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QT_TRANSLATE_NOOP, QAbstractTableModel, QCoreApplication, QModelIndex, Qt, Signal
+from PySide6.QtCore import (
+    QT_TRANSLATE_NOOP,
+    QAbstractTableModel,
+    QCoreApplication,
+    QModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QAction, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -300,7 +308,9 @@ class RunsPanel(QWidget):
         )
         self.view.setAlternatingRowColors(True)
         self.view.verticalHeader().setVisible(False)
-        self.view.setWordWrap(False)
+        # the name and, under it, what sets the run apart, wrapped whole rather than elided
+        # (Korean descriptions were cut to "정규화기…")
+        self.view.setWordWrap(True)
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
@@ -375,11 +385,37 @@ class RunsPanel(QWidget):
         keep_row.addStretch(1)
         layout.addLayout(keep_row)
 
+        # the columns are fitted once Qt has sized the figures' columns to their contents
+        self._fit_timer = QTimer(self, singleShot=True, interval=0)
+        self._fit_timer.timeout.connect(self._fit_columns)
+        header.sectionResized.connect(
+            lambda column, *_: self._fit_timer.start() if 1 <= column <= 5 else None
+        )
         self.view.selectionModel().selectionChanged.connect(lambda *_: self._update_buttons())
         self.model.modelReset.connect(self._after_reset)
         self._selected_run: Run | None = None
         self._shown_before: Run | None = None  # the shown run at the last reset
         self._update_buttons()
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit_timer.start()
+
+    def _fit_columns(self) -> None:
+        """In a narrow tab (the Runs dock of a 1280-wide window) the Corpus and Options columns give
+        way, so the figures and the time are in view without a horizontal scroll: both are in the
+        row's tooltip, and what sets a run apart is under its name."""
+        header = self.view.horizontalHeader()
+        view = self.view
+        figures = sum(header.sectionSize(c) for c in range(1, 6))  # sized to their contents
+        wanted_extra = 120 + 160  # the Corpus and Options columns' useful least
+        room = view.viewport().width()
+        narrow = header.sectionSize(0) + figures + wanted_extra > room
+        for column in (RunsModel.CORPUS, RunsModel.OPTIONS):
+            header.setSectionHidden(column, narrow)
+        header.setStretchLastSection(not narrow)
+        if narrow:  # the Name column takes what the figures leave (its text wraps)
+            header.resizeSection(0, max(120, room - figures - 2))
 
     # -- selection ---------------------------------------------------------------------------
     def selected_run(self) -> Run | None:
@@ -410,6 +446,7 @@ class RunsPanel(QWidget):
         wanted = min(self.view.sizeHintForColumn(0), NAME_MAX_WIDTH)
         if wanted > header.sectionSize(0):
             header.resizeSection(0, wanted)
+        self._fit_timer.start()
 
     def _buttons(self) -> list[QPushButton]:
         return [

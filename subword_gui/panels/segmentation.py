@@ -41,6 +41,7 @@ from PySide6.QtGui import (
     QShortcut,
     QTextCharFormat,
     QTextCursor,
+    QTextDocument,
     QTextOption,
 )
 from PySide6.QtWidgets import (
@@ -354,11 +355,20 @@ class SegmentationPanel(QWidget):
         self.mode.setExpanding(False)
         self.mode.setVisible(False)
         self.mode.currentChanged.connect(self._show_mode)
-        header = QHBoxLayout()
-        header.addWidget(self.mode, 0)
-        header.addWidget(self.counts, 1)
-        header.addWidget(self.legend, 0)
-        header.addStretch(0)  # keeps the tabs at their size while the counts are hidden (Chat)
+        self._header_top = QHBoxLayout()
+        self._header_top.addWidget(self.mode, 0)
+        self._header_top.addWidget(self.counts, 1)
+        self._header_top.addWidget(self.legend, 0)
+        self._header_top.addStretch(0)  # keeps the tabs at their size while the counts are hidden (Chat)
+        # where the legend goes when the tabs, counts and legend do not fit one line (see
+        # _place_legend): at 1280x800 the counts wrapped beside it to four lines
+        self._legend_row = QHBoxLayout()
+        self._legend_row.addStretch(1)
+        self._legend_below = False
+        header = QVBoxLayout()
+        header.setSpacing(2)
+        header.addLayout(self._header_top)
+        header.addLayout(self._legend_row)
 
         self.editor = TextEditor()
         font = QFont(self.editor.font())
@@ -414,6 +424,7 @@ class SegmentationPanel(QWidget):
         self.pages.setCurrentIndex(index)
         self.counts.setVisible(index == 0)
         self.legend.setVisible(index == 0)
+        self._place_legend()
         if index == CHAT_TAB:
             self.chat.render()
         elif index == SAMPLES_TAB:
@@ -701,6 +712,32 @@ class SegmentationPanel(QWidget):
                 + ([_count_html(f"{self.removed:,}", self.tr("removed"), "#D7191C")] if self.removed else [])
             )
         )
+        self._place_legend()
+
+    def _place_legend(self) -> None:
+        """The legend beside the counts when the tabs, the counts on one line and the legend fit the
+        panel's width, else on a line of its own under them (the counts then have the width)."""
+        doc = QTextDocument()
+        doc.setDefaultFont(self.counts.font())
+        doc.setHtml(self.counts.text())
+        margins = self.layout().contentsMargins() if self.layout() is not None else None
+        room = self.width() - (margins.left() + margins.right() if margins is not None else 0)
+        spacing = 3 * max(self._header_top.spacing(), 0)
+        tabs = self.mode.sizeHint().width() if self.mode.isVisibleTo(self) else 0
+        below = tabs + doc.idealWidth() + self.legend.sizeHint().width() + spacing > room
+        if below == self._legend_below:
+            return
+        self._legend_below = below
+        if below:
+            self._header_top.removeWidget(self.legend)
+            self._legend_row.addWidget(self.legend, 0)
+        else:
+            self._legend_row.removeWidget(self.legend)
+            self._header_top.insertWidget(2, self.legend, 0)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._place_legend()
 
     # -- where things are ------------------------------------------------------------
     def _line_and_pos(self, cursor: QTextCursor) -> tuple[int, int]:

@@ -11,6 +11,10 @@ statistics follow. A drag is coalesced: the cut runs on the next idle event-loop
 turn for the latest value only (``set_vocab_size`` itself is synchronous).
 Disabled when the model cannot be cut (e.g. a tokenizer file whose model does not
 offer ``truncated``).
+
+Sizes are the whole vocabulary's: a file's added tokens outside its model (CLIP's
+``<|startoftext|>`` and ``<|endoftext|>``: 49,406 merges and letters + 2 = 49,408) count
+too, and stay in every cut; the model itself is cut to the size less those.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ class VocabSizeSlider(QWidget):
         self._cache: OrderedDict[int, object] = OrderedDict()
         self._updating = False
         self._stepping = False  # a stepped run's preview is shown (see show_stepping)
+        self._outside = 0  # the full tokenizer's added tokens outside its model (kept in every cut)
 
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setObjectName("vocabSlider")
@@ -127,8 +132,9 @@ class VocabSizeSlider(QWidget):
                 self._set_enabled(False)
                 self.range_label.setText(self.tr("{0:,} tokens (this model cannot be cut)").format(size))
                 return
+            self._outside = tokenizer.vocab_size - tokenizer.model.vocab_size
             low, high = min_vocab_size(tokenizer), tokenizer.model.vocab_size
-            low = min(low, high)
+            low, high = min(low, high) + self._outside, high + self._outside
             self.spin.setSpecialValueText("")
             for w in (self.slider, self.spin):
                 w.setRange(low, high)
@@ -139,7 +145,8 @@ class VocabSizeSlider(QWidget):
             if high > low:
                 # the model's first cut builds its cut tables: do it after the model landed
                 # (on a helper thread), not on the user's first slider move
-                QTimer.singleShot(WARM_DELAY_MS, lambda t=tokenizer, k=high - 1: self._warm(t, k))
+                k = high - self._outside - 1  # the model's size, one below full
+                QTimer.singleShot(WARM_DELAY_MS, lambda t=tokenizer, k=k: self._warm(t, k))
         finally:
             self._updating = False
 
@@ -189,7 +196,7 @@ class VocabSizeSlider(QWidget):
             return
         tok = self._cache.pop(k, None)
         if tok is None:
-            tok = truncate_tokenizer(full, k)
+            tok = truncate_tokenizer(full, k - self._outside)
         self._cache[k] = tok
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)

@@ -428,6 +428,8 @@ class TrainingPanel(QWidget):
             for i in range(box.count()):
                 if box.itemText(i) in CHOICE_TIPS:
                     box.setItemData(i, CHOICE_TIPS[box.itemText(i)], Qt.ItemDataRole.ToolTipRole)
+            # the one word among the names: "none" reads in the interface's language ("없음")
+            box.setItemText(box.findText("none"), self._none_label())
         self.vocab_spin = QSpinBox()
         self.vocab_spin.setRange(1, MAX_VOCAB)
         self.vocab_spin.setValue(2000)
@@ -629,13 +631,24 @@ class TrainingPanel(QWidget):
         self.room_hint.show()
 
     # -- options ------------------------------------------------------------------------------
+    def _none_label(self) -> str:
+        return self.tr("none", "no normalizer or pre-tokenizer")
+
+    def _name_in(self, box: QComboBox) -> str:
+        """The engine's name a normalizer or pre-tokenizer box shows: "none" for its translation."""
+        text = box.currentText().strip()
+        return "none" if text == self._none_label() else text
+
+    def _show_name(self, box: QComboBox, name: str) -> None:
+        box.setCurrentText(self._none_label() if name == "none" else name)
+
     @property
     def algorithm(self) -> str:
         return self.algorithm_box.currentData() or "bpe"
 
     def _on_algorithm_changed(self, *_):
         algo = self.algorithm
-        self.pre_tokenizer_box.setCurrentText(DEFAULT_PRE_TOKENIZER.get(algo, "whitespace"))
+        self._show_name(self.pre_tokenizer_box, DEFAULT_PRE_TOKENIZER.get(algo, "whitespace"))
         self.special_edit.setText(",".join(DEFAULT_SPECIAL_TOKENS.get(algo, [])))
         self.prefix_edit.setText("##" if algo == "wordpiece" else "")
         self._form_right.setRowVisible(self.tau_spin, algo == "picky-bpe")
@@ -644,24 +657,24 @@ class TrainingPanel(QWidget):
         self.log_tabs.setCurrentIndex(1 if unigram else 0)
         self.plot_tabs.setCurrentIndex(1 if unigram else 0)
 
-    def _check_pre_tokenizer(self, name: str) -> None:
+    def _check_pre_tokenizer(self, *_) -> None:
         """A morpheme analyser that is not installed is said at once, with the package to install."""
         try:
-            pre_tokenizer_from_name(name)
+            pre_tokenizer_from_name(self._name_in(self.pre_tokenizer_box))
         except ConfigError as exc:
             self.status.setText(self.tr("⚠ {0}").format(localize(exc)))
 
     def options(self) -> TrainOptions:
         """The options the widgets describe (raises ConfigError for bad ones)."""
         specials = [t.strip() for t in self.special_edit.text().split(",") if t.strip()]
-        normalizer = self.normalizer_box.currentText().strip()
+        normalizer = self._name_in(self.normalizer_box)
         options = TrainOptions(
             algorithm=self.algorithm,
             vocab_size=self.vocab_spin.value(),
             min_frequency=self.min_freq_spin.value(),
             special_tokens=specials,
             normalizer=None if normalizer in ("", "none") else normalizer,
-            pre_tokenizer=self.pre_tokenizer_box.currentText(),
+            pre_tokenizer=self._name_in(self.pre_tokenizer_box),
             end_of_word_suffix=self.suffix_edit.text().strip() or None,
             continuing_subword_prefix=self.prefix_edit.text().strip() or None,
             extra=self._algorithm_extra(),
@@ -693,9 +706,9 @@ class TrainingPanel(QWidget):
         self._on_algorithm_changed()
         self.vocab_spin.setValue(options.vocab_size)
         self.min_freq_spin.setValue(options.min_frequency)
-        self.normalizer_box.setCurrentText(options.normalizer or "none")
-        self.pre_tokenizer_box.setCurrentText(
-            options.pre_tokenizer or DEFAULT_PRE_TOKENIZER[options.algorithm]
+        self._show_name(self.normalizer_box, options.normalizer or "none")
+        self._show_name(
+            self.pre_tokenizer_box, options.pre_tokenizer or DEFAULT_PRE_TOKENIZER[options.algorithm]
         )
         self.special_edit.setText(",".join(options.special_tokens or []))
         # WordPiece's continuing prefix defaults to "##": show what will be used.
@@ -720,8 +733,8 @@ class TrainingPanel(QWidget):
             "algorithm": self.algorithm,
             "vocab_size": self.vocab_spin.value(),
             "min_frequency": self.min_freq_spin.value(),
-            "normalizer": self.normalizer_box.currentText(),
-            "pre_tokenizer": self.pre_tokenizer_box.currentText(),
+            "normalizer": self._name_in(self.normalizer_box),
+            "pre_tokenizer": self._name_in(self.pre_tokenizer_box),
             "special_tokens": self.special_edit.text(),
             "prefix": self.prefix_edit.text(),
             "suffix": self.suffix_edit.text(),
@@ -739,9 +752,9 @@ class TrainingPanel(QWidget):
             self.vocab_spin.setValue(int(d.get("vocab_size", self.vocab_spin.value())))
             self.min_freq_spin.setValue(int(d.get("min_frequency", 0)))
             if d.get("normalizer"):
-                self.normalizer_box.setCurrentText(str(d["normalizer"]))
+                self._show_name(self.normalizer_box, str(d["normalizer"]))
             if d.get("pre_tokenizer") in PRE_TOKENIZER_NAMES:
-                self.pre_tokenizer_box.setCurrentText(d["pre_tokenizer"])
+                self._show_name(self.pre_tokenizer_box, d["pre_tokenizer"])
             for key, edit in (
                 ("special_tokens", self.special_edit),
                 ("prefix", self.prefix_edit),
@@ -1081,6 +1094,15 @@ class TrainingPanel(QWidget):
         self._set_busy(False)
         self.stepping = False
         self._undo_step_preview()
+        # the boxes and the plots are the shown model's again, not the cancelled run's (its
+        # options stayed in the boxes, and its algorithm decided the plots' scale)
+        previous = getattr(self.state, "train_options", None)
+        if previous is not None and self.state.full_tokenizer is not None:
+            self._options = previous
+            try:
+                self.set_options(previous)
+            except ConfigError:
+                pass
         self._restore_previous_run()
         origin = self.origin_text() if not (self.merge_model.rows or self.round_model.rows) else ""
         self.status.setText(
@@ -1091,6 +1113,9 @@ class TrainingPanel(QWidget):
     def _restore_previous_run(self) -> None:
         """Show the last finished run's log again (the one ``state`` still holds)."""
         self._show_log(self.state.merge_events, getattr(self.state, "round_events", []), self._state_marks())
+        if self.plots is not None:  # the axes fit the restored log, not the cancelled run's last range
+            for plot in (self.plots.merge_plot, self.plots.unigram_plot, self.plots.vocab_box):
+                plot.enableAutoRange()
         self._on_cut(self.state.vocab_size)
 
     def _state_marks(self) -> list:
@@ -1174,10 +1199,10 @@ class TrainingPanel(QWidget):
             self.algorithm_box.setCurrentIndex(i)
         self.vocab_spin.setValue(min(tok.vocab_size, MAX_VOCAB))
         normalizer, exact = normalizer_choice(tok.normalizer)
-        self.normalizer_box.setCurrentText(normalizer)
+        self._show_name(self.normalizer_box, normalizer)
         pre_tokenizer = pre_tokenizer_choice(tok.pre_tokenizer)
         if pre_tokenizer is not None:
-            self.pre_tokenizer_box.setCurrentText(pre_tokenizer)
+            self._show_name(self.pre_tokenizer_box, pre_tokenizer)
         self.special_edit.setText(",".join(t.content for t in tok.added_tokens if t.special))
         model = tok.model.to_dict()
         self.prefix_edit.setText(model.get("continuing_subword_prefix") or "")

@@ -236,6 +236,8 @@ def render_html(token: str, style: TokenStyle = TokenStyle()) -> str:
     out = []
     for text, kind in render_parts(token, style):
         esc = html.escape(text)
+        if kind == "byte":  # "⟨EC 9D⟩" is one unit: a line never breaks inside it
+            esc = esc.replace(" ", "&nbsp;")
         colour = PART_COLOURS[kind]
         out.append(f'<span style="color:{colour}">{esc}</span>' if colour else esc)
     return "".join(out)

@@ -25,7 +25,7 @@ import math
 import random
 
 import regex
-from PySide6.QtCore import QCoreApplication, QRectF, QSize, Qt
+from PySide6.QtCore import QCoreApplication, QObject, QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QPainter, QPen, QTextDocument, QTextTable
 from PySide6.QtWidgets import (
     QLabel,
@@ -94,11 +94,17 @@ def _chip_cells(
         else:
             bg, fg = "#E3E9F0", "#111111"
         weight = "bold" if i == highlight or i in unknown else "normal"
-        body = render_html(sym, style) if i not in unknown else html.escape(render_token(sym, style))
+        body = (
+            render_html(sym, style)
+            if i not in unknown
+            else html.escape(render_token(sym, style)).replace(" ", "&nbsp;")
+        )
         cells.append(
             f"<span style='background-color:{bg}; color:{fg}; font-weight:{weight}'>&nbsp;{body}&nbsp;</span>"
         )
-    return LRM + f"&nbsp;{LRM}".join(cells)
+    # subtle: a line breaks between chips (a zero-width space after the gap), never inside one:
+    # with only non-breaking gaps the one break left was inside a byte chip, "⟨EC" / "9D⟩"
+    return LRM + f"&nbsp;\u200b{LRM}".join(cells)
 
 
 def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]]:
@@ -141,13 +147,27 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
         ).format(missing)
         rows.append(f"<tr><td colspan=2 style='color:{palette.UNKNOWN_BACKGROUND.name()}'>{line}</td></tr>")
         plain.append(f"unknown: {', '.join(render_token(symbols[i], style) for i in sorted(unknown))}")
-    applied = QCoreApplication.translate(
-        "Tokens", "{0} merge(s) applied, lowest rank first (rank = the order training learned them)."
-    ).format(len(steps))
+    applied = MergeCounts().applied(len(steps))
     head = f"<p style='color:{theme.current().muted}'>{applied}</p>"
     supers_html, supers_plain = superword_merges_html(model, [t.value for t in model.tokenize(piece)], style)
     plain.extend(supers_plain)
     return head + supers_html + "<table cellspacing=0 cellpadding=2>" + "".join(rows) + "</table>", plain
+
+
+class MergeCounts(QObject):
+    """The why view's sentences that count merges, in the plural form their number takes ("1 merge",
+    "2 merges": the English catalogue's numerus forms). subtle: pyside6-lupdate reads the count of
+    ``self.tr(text, None, n)`` but not of ``QCoreApplication.translate``, hence a QObject."""
+
+    def applied(self, n: int) -> str:
+        return self.tr(
+            "{0} merge(s) applied, lowest rank first (rank = the order training learned them).", None, n
+        ).format(n)
+
+    def built(self, token: str, n: int) -> str:
+        return self.tr(
+            "{0} spans a space (a superword): built by {1} merge(s), in the order learned", None, n
+        ).format(token, n)
 
 
 def build_merges(model, token: str, limit: int = 256) -> list[tuple[int, str, str, str]]:
@@ -187,9 +207,7 @@ def superword_merges_html(model, tokens: list[str], style: TokenStyle) -> tuple[
         merges = build_merges(model, token)
         if not merges:
             continue
-        title = QCoreApplication.translate(
-            "Tokens", "{0} spans a space (a superword): built by {1} merge(s), in the order learned"
-        ).format(f"<b>{LRM}{render_html(token, style)}{LRM}</b>", len(merges))
+        title = MergeCounts().built(f"<b>{LRM}{render_html(token, style)}{LRM}</b>", len(merges))
         items = []
         for rank, left, right, merged in merges:
             across = is_superword(merged, style)

@@ -121,9 +121,23 @@
         <source>A token is shared when every other column has exactly one token over the same characters, and so does this one; the others are differing tokens. Columns share as many tokens, so their differing tokens differ by as much as their token counts.</source>
         <translation>이 열과 다른 모든 열에서 같은 문자들을 정확히 토큰 하나가 덮으면 그 토큰은 공유됩니다. 나머지는 다른 토큰입니다. 모든 열이 공유하는 토큰 수는 같으므로, 열마다 다른 토큰 수의 차이는 토큰 수의 차이와 같습니다.</translation>
     </message>
-    <message>
-        <source>&lt;b&gt;{0:,}&lt;/b&gt; tokens · &lt;b style=&apos;color:{1}&apos;&gt;{2}&lt;/b&gt; boundar{3} not shared · {4} differing tokens</source>
-        <translation>토큰 &lt;b&gt;{0:,}&lt;/b&gt;개 · 공유되지 않는 경계 &lt;b style=&apos;color:{1}&apos;&gt;{2}&lt;/b&gt;개 · 다른 토큰 {4}개</translation>
+    <message numerus="yes">
+        <source>&lt;b&gt;{0:,}&lt;/b&gt; token(s)</source>
+        <translation>
+            <numerusform>토큰 &lt;b&gt;{0:,}&lt;/b&gt;개</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b style=&apos;color:{1}&apos;&gt;{0:,}&lt;/b&gt; boundary(ies) not shared</source>
+        <translation>
+            <numerusform>공유되지 않는 경계 &lt;b style=&apos;color:{1}&apos;&gt;{0:,}&lt;/b&gt;개</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>{0:,} differing token(s)</source>
+        <translation>
+            <numerusform>다른 토큰 {0:,}개</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -253,6 +267,122 @@
 </context>
 <context>
     <name>EngineMessages</name>
+    <message>
+        <source>{name}: no tokenizer.ggml.pre; the &apos;default&apos; pre-tokenizer is used, as llama.cpp does</source>
+        <translation>{name}: tokenizer.ggml.pre가 없어 llama.cpp처럼 &apos;default&apos; 사전 토큰화기를 씁니다</translation>
+    </message>
+    <message>
+        <source>{name}: {key} = {value} is past the vocabulary ({n} tokens); ignored</source>
+        <translation>{name}: {key} = {value}은(는) 어휘(토큰 {n}개) 범위를 벗어납니다; 무시함</translation>
+    </message>
+    <message>
+        <source>{name}: {n} token(s) have an undefined type; they are read as normal tokens</source>
+        <translation>{name}: 토큰 {n}개의 유형이 정의되지 않았습니다; 일반 토큰으로 읽습니다</translation>
+    </message>
+    <message>
+        <source>{name}: the embedded tokenizer.huggingface.json cannot be read ({why})</source>
+        <translation>{name}: 내장된 tokenizer.huggingface.json을 읽을 수 없습니다 ({why})</translation>
+    </message>
+    <message>
+        <source>{name}: the embedded tokenizer.huggingface.json and the GGUF fields disagree on {n} token id(s)</source>
+        <translation>{name}: 내장된 tokenizer.huggingface.json과 GGUF 필드가 토큰 id {n}개에서 서로 다릅니다</translation>
+    </message>
+    <message>
+        <source>{name}: the embedded tokenizer.huggingface.json has the same vocabulary but encodes a probe text differently</source>
+        <translation>{name}: 내장된 tokenizer.huggingface.json은 어휘는 같지만 시험 텍스트를 다르게 인코딩합니다</translation>
+    </message>
+    <message>
+        <source>{name}: the embedded tokenizer.huggingface.json agrees with the GGUF fields (vocabulary and a probe text)</source>
+        <translation>{name}: 내장된 tokenizer.huggingface.json이 GGUF 필드와 일치합니다 (어휘와 시험 텍스트)</translation>
+    </message>
+    <message>
+        <source>{path} is {size} bytes, more than a tokenizer&apos;s settings take: left out</source>
+        <translation>{path}은(는) {size}바이트로, 토크나이저 설정이라기엔 너무 큽니다: 읽지 않음</translation>
+    </message>
+    <message>
+        <source>{path} is larger than {size} bytes: left out</source>
+        <translation>{path}이(가) {size}바이트보다 큽니다: 읽지 않음</translation>
+    </message>
+    <message>
+        <source>cannot read {path}: {why}: left out</source>
+        <translation>{path}을(를) 읽을 수 없습니다: {why}: 읽지 않음</translation>
+    </message>
+    <message>
+        <source>{path} is not UTF-8 text (byte {n}): left out</source>
+        <translation>{path}은(는) UTF-8 텍스트가 아닙니다 (바이트 {n}): 읽지 않음</translation>
+    </message>
+    <message>
+        <source>{path} is not valid JSON (line {line}, column {column}: {why}): left out</source>
+        <translation>{path}은(는) 올바른 JSON이 아닙니다 ({line}행 {column}열: {why}): 읽지 않음</translation>
+    </message>
+    <message>
+        <source>{path} is not valid JSON: left out</source>
+        <translation>{path}은(는) 올바른 JSON이 아닙니다: 읽지 않음</translation>
+    </message>
+    <message>
+        <source>{path} holds a JSON {type}, not an object: left out</source>
+        <translation>{path}에는 객체가 아니라 JSON {type}이(가) 있습니다: 읽지 않음</translation>
+    </message>
+    <message>
+        <source>{path}: added_tokens_decoder is not an object of id -&gt; token: left out</source>
+        <translation>{path}: added_tokens_decoder가 id -&gt; 토큰 객체가 아닙니다: 읽지 않음</translation>
+    </message>
+    <message>
+        <source>{path}: added_tokens_decoder entry {key} is not id -&gt; token: left out</source>
+        <translation>{path}: added_tokens_decoder 항목 {key}이(가) id -&gt; 토큰이 아닙니다: 읽지 않음</translation>
+    </message>
+    <message>
+        <source>{path}: {key} is {value}, not true or false: left out</source>
+        <translation>{path}: {key}이(가) true나 false가 아니라 {value}입니다: 읽지 않음</translation>
+    </message>
+    <message>
+        <source>{path}: model_max_length is {value}, not a positive number: left out</source>
+        <translation>{path}: model_max_length가 양수가 아니라 {value}입니다: 읽지 않음</translation>
+    </message>
+    <message>
+        <source>{path}: {key} is not a token: left out</source>
+        <translation>{path}: {key}이(가) 토큰이 아닙니다: 읽지 않음</translation>
+    </message>
+    <message>
+        <source>{path}: {key} holds {item}, which is not a token: left out</source>
+        <translation>{path}: {key}에 토큰이 아닌 {item}이(가) 있습니다: 읽지 않음</translation>
+    </message>
+    <message>
+        <source>{path}: {key} is not a list of tokens: left out</source>
+        <translation>{path}: {key}이(가) 토큰 목록이 아닙니다: 읽지 않음</translation>
+    </message>
+    <message>
+        <source>{path}: a chat_template entry is not {{name, template}}: left out</source>
+        <translation>{path}: chat_template 항목이 {{name, template}} 형태가 아닙니다: 읽지 않음</translation>
+    </message>
+    <message>
+        <source>{path}: chat_template is a {type}, not a template: left out</source>
+        <translation>{path}: chat_template이 템플릿이 아니라 {type}입니다: 읽지 않음</translation>
+    </message>
+    <message>
+        <source>{path} differs from tokenizer_config.json on {keys}: as transformers 5, tokenizer_config.json (which has added_tokens_decoder) is followed</source>
+        <translation>{path}이(가) {keys}에서 tokenizer_config.json과 다릅니다: transformers 5처럼 (added_tokens_decoder가 있는) tokenizer_config.json을 따릅니다</translation>
+    </message>
+    <message>
+        <source>{path}: {what} has id {id}, which {holder} holds: added as id {new}</source>
+        <translation>{path}: {what}의 id {id}은(는) 이미 {holder}의 것입니다: id {new}(으)로 추가함</translation>
+    </message>
+    <message>
+        <source>{path}: {what} is not in the vocabulary: added as id {new}, as transformers adds it</source>
+        <translation>{path}: {what}이(가) 어휘에 없습니다: transformers처럼 id {new}(으)로 추가함</translation>
+    </message>
+    <message>
+        <source>{path}: added token {token} has id {id} in tokenizer_config.json but {new} in the vocabulary: id {new} is used</source>
+        <translation>{path}: 추가된 토큰 {token}의 id가 tokenizer_config.json에서는 {id}, 어휘에서는 {new}입니다: id {new}을(를) 씁니다</translation>
+    </message>
+    <message>
+        <source>{path}: tokenizer_config.json sets {key}={value} but tokenizer.json&apos;s post-processor adds no {kind}: encoding follows tokenizer.json, as tokenizers and transformers 5 do (transformers 4&apos;s Llama and Gemma tokenizers follow the config)</source>
+        <translation>{path}: tokenizer_config.json은 {key}={value}(으)로 정하지만 tokenizer.json의 후처리기는 {kind}을(를) 붙이지 않습니다: tokenizers와 transformers 5처럼 tokenizer.json을 따라 인코딩합니다 (transformers 4의 Llama, Gemma 토크나이저는 설정을 따름)</translation>
+    </message>
+    <message>
+        <source>{path}: tokenizer_config.json sets {key}={value} but tokenizer.json&apos;s post-processor adds {kind}: encoding follows tokenizer.json, as tokenizers and transformers 5 do (transformers 4&apos;s Llama and Gemma tokenizers follow the config)</source>
+        <translation>{path}: tokenizer_config.json은 {key}={value}(으)로 정하지만 tokenizer.json의 후처리기는 {kind}을(를) 붙입니다: tokenizers와 transformers 5처럼 tokenizer.json을 따라 인코딩합니다 (transformers 4의 Llama, Gemma 토크나이저는 설정을 따름)</translation>
+    </message>
     <message>
         <source>the special tokens and alphabet ({n} symbols) already fill the requested vocabulary of {size}</source>
         <translation>특수 토큰과 알파벳(기호 {n}개)만으로 요청한 어휘 {size}개가 이미 찹니다</translation>
@@ -1696,6 +1826,21 @@
     </message>
 </context>
 <context>
+    <name>MergeCounts</name>
+    <message numerus="yes">
+        <source>{0} merge(s) applied, lowest rank first (rank = the order training learned them).</source>
+        <translation>
+            <numerusform>병합 {0}개 적용, 순위가 낮은 것부터 (순위 = 학습이 배운 순서).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>{0} spans a space (a superword): built by {1} merge(s), in the order learned</source>
+        <translation>
+            <numerusform>{0}은(는) 공백을 넘습니다 (슈퍼워드): 학습한 순서대로 병합 {1}번으로 만들어짐</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ReportCard</name>
     <message>
         <source>Compression</source>
@@ -2499,14 +2644,6 @@
         <translation>어휘에 없는 문자(학습 때 본 적 없음)라서 각각 미등록 토큰이 됩니다: {0}</translation>
     </message>
     <message>
-        <source>{0} merge(s) applied, lowest rank first (rank = the order training learned them).</source>
-        <translation>병합 {0}개 적용, 순위가 낮은 것부터 (순위 = 학습이 배운 순서).</translation>
-    </message>
-    <message>
-        <source>{0} spans a space (a superword): built by {1} merge(s), in the order learned</source>
-        <translation>{0}은(는) 공백을 넘습니다 (슈퍼워드): 학습한 순서대로 병합 {1}번으로 만들어짐</translation>
-    </message>
-    <message>
         <source>longest match</source>
         <translation>가장 긴 일치</translation>
     </message>
@@ -2696,6 +2833,11 @@
     <message>
         <source>⚠ This corpus has {0:,} distinct characters: a vocab size of {1:,} leaves no room for merges. Try {2:,} or more.</source>
         <translation>⚠ 이 말뭉치에는 서로 다른 문자가 {0:,}개 있습니다. 어휘 크기 {1:,}(으)로는 병합할 자리가 없습니다. {2:,} 이상으로 해 보세요.</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>no normalizer or pre-tokenizer</comment>
+        <translation>없음</translation>
     </message>
     <message>
         <source>⚠ {0}</source>

@@ -107,3 +107,20 @@ def test_convert_from_names_the_input_format(tmp_path, capsys):
     assert "(tiktoken)" in out
     code, _, err = run(["convert", path, tmp_path / "x.json", "--to", "hf-json", "--from", "bert"], capsys)
     assert code != 0 and "not a BERT vocab.txt" in err  # read as asked, not as detected
+
+
+def test_convert_to_a_bare_name_writes_the_formats_ending_and_says_where(unigram_model, tmp_path, capsys):
+    """``subword convert uni/ uni-sp/ --to sentencepiece`` wrote a file named ``uni-sp`` (issue 29)."""
+    code, _, err = run(["convert", unigram_model, tmp_path / "uni", "--to", "project"], capsys)
+    assert code == 0, err
+    code, out, err = run(
+        ["convert", f"{tmp_path / 'uni'}/", f"{tmp_path / 'uni-sp'}/", "--to", "sentencepiece"], capsys
+    )
+    assert code == 0, err
+    assert (tmp_path / "uni-sp.model").is_file() and not (tmp_path / "uni-sp").exists()
+    assert f"-> {tmp_path / 'uni-sp.model'} (sentencepiece)" in out
+    (tmp_path / "into").mkdir()
+    code, out, err = run(["convert", tmp_path / "uni", tmp_path / "into", "--to", "sentencepiece"], capsys)
+    assert code == 0, err
+    assert (tmp_path / "into" / "tokenizer.model").is_file()
+    assert f"-> {tmp_path / 'into' / 'tokenizer.model'} (sentencepiece)" in out

@@ -80,3 +80,35 @@ def test_saving_in_a_format_we_only_read_says_so(name):
         registry.format_named(name, saving=True)
     message = str(e.value)
     assert "reads but does not write" in message and "hf-json" in message and "\n" not in message
+
+
+# A tokenizer each file format can hold (tiktoken wants bytes, vocab.txt an unknown token).
+_HOLDS = {
+    "hf-json": ("bpe", {}),
+    "sentencepiece": ("unigram", {}),
+    "bert": ("wordpiece", {"special_tokens": ["[UNK]"]}),
+    "tiktoken": ("bytelevel-bpe", {}),
+    "subword-nmt": ("bpe", {}),
+}
+
+
+@pytest.mark.parametrize(
+    "fmt", [f for f in registry.FORMATS if f.saves and not f.saves_folder], ids=lambda f: f.name
+)
+def test_a_file_format_names_what_it_writes_into_a_folder_and_after_a_bare_name(fmt, tmp_path):
+    """``subword convert uni/ uni-sp/ --to sentencepiece`` wrote a file named ``uni-sp`` (issue 29)."""
+    from core.events import drain
+    from core.options import TrainOptions, pre_tokenize_lines
+    from core.training import train_from_counts
+
+    algorithm, options = _HOLDS[fmt.name]
+    lines = ["the cat sat on the mat", "hello world, the cats"] * 20
+    train = TrainOptions(algorithm, vocab_size=60, **options)
+    tok = drain(train_from_counts(pre_tokenize_lines(lines, train), train))
+    folder = tmp_path / "out"
+    folder.mkdir()
+    save_tokenizer(tok, folder, fmt.name)
+    assert [p.name for p in folder.iterdir() if p.is_file()] == [fmt.save_name]
+    assert fmt.save_path(folder) == folder / fmt.save_name
+    assert fmt.save_path(tmp_path / "uni-sp") == tmp_path / ("uni-sp" + fmt.save_suffix)
+    assert fmt.save_path(tmp_path / "mine.bin") == tmp_path / "mine.bin"  # an ending the user chose

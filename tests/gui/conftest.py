@@ -85,6 +85,16 @@ def isolated_settings(tmp_path, monkeypatch):
     yield
 
 
+@pytest.fixture(autouse=True)
+def english_interface(qapp):
+    """The English interface as the explorer installs it (its catalogue of plural forms), unless a
+    test installs Korean; a Korean test's fixture puts English back."""
+    from subword_gui import language
+
+    if language.current_language() == "en" and not getattr(qapp, "_subword_translators", None):
+        language.install_translators(qapp, "en")
+
+
 @pytest.fixture
 def settings_path(tmp_path):
     return tmp_path / "explorer.ini"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 from PySide6.QtGui import QImage
 
@@ -139,6 +140,22 @@ def test_without_a_display_one_line_says_so_and_how_to_run_offscreen(tmp_path):
     assert len(lines) == 1, done.stderr
     assert "no display found" in lines[0] and "QT_QPA_PLATFORM=offscreen" in lines[0]
     assert "--screenshot" in lines[0] and "xcb" not in done.stderr
+
+
+def test_python_dash_m_subword_gui_launches_and_says_there_is_no_display(tmp_path):
+    """``python -m subword_gui`` failed: the package had no __main__.py (issue 29, item 8)."""
+    env = _without_display()
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])  # this tree's package, from tmp_path
+    done = subprocess.run(
+        [sys.executable, "-m", "subword_gui"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    assert "no display found" in done.stderr and "QT_QPA_PLATFORM=offscreen" in done.stderr
 
 
 def test_a_screenshot_without_a_display_renders_offscreen(tmp_path):

@@ -87,7 +87,7 @@ def test_more_columns_and_removing_them(panel, hug_bpe):
     assert c.tokenizer is hug_bpe
     panel.remove_column(panel.columns[1])
     panel.compare()
-    assert [col.letter for col in panel.columns] == ["A", "C"]
+    assert [col.letter for col in panel.columns] == ["A", "B"]  # named in order again, no gap
     assert panel.table.columnCount() == 2
 
 
@@ -315,3 +315,17 @@ def test_each_columns_differing_tokens_are_counted_by_one_rule(qtbot, tmp_path):
     assert (a.differing, b.differing) == (1, 5)  # 0 and 4 before: the <unk> was "shared"
     assert a.strip.chips()[1].background != palette.SHARED_BACKGROUND
     assert a.strip.chips()[0].background == b.strip.chips()[0].background == palette.SHARED_BACKGROUND
+
+
+def test_columns_left_after_a_removal_are_named_from_a_again(panel):
+    """After the Korean study (three run columns added, then the first two removed) Compare's
+    columns read C, D, E (issue 29, item 7)."""
+    first, second = panel.columns
+    panel.add_column()
+    panel.add_column()
+    panel.remove_column(first)
+    panel.remove_column(second)
+    assert [c.letter for c in panel.columns] == ["A", "B"]
+    assert [c.badge.text().strip() for c in panel.columns] == ["A", "B"]
+    assert panel.columns[0].colour != panel.columns[1].colour
+    assert panel.add_column().letter == "C"

@@ -215,3 +215,61 @@ def test_the_english_interface_names_phases_as_the_engine_does(qapp):
     language.install_translators(qapp, "en")
     assert phase_label("expected counts") == "Expected counts"
     assert phase_label("a phase nobody named") == "A phase nobody named"
+
+
+def model_file_warnings(tmp_path) -> list[str]:
+    """What GGUF files (core/formats/gguf.py) and model folders' settings files
+    (core/formats/hf_config.py) warn of when they open, one file per kind."""
+    gguf = pytest.importorskip("gguf", reason="the gguf package writes the test files")
+    import json
+
+    from chat_folders import write_folder
+
+    from core.bytelevel import bytes_to_chars
+    from core.formats.detect import open_tokenizer
+    from core.formats.hf_json import tokenizer_to_dict
+
+    tokens = [bytes_to_chars(bytes([b])) for b in range(256)] + ["hi", "Ġt", "<|endoftext|>"]
+
+    def write(name, types=None, embedded=None, eos=258):
+        w = gguf.GGUFWriter(str(tmp_path / name), "qwen2")
+        w.add_tokenizer_model("gpt2")  # no tokenizer.ggml.pre: llama.cpp's 'default' is said
+        w.add_token_list(tokens)
+        w.add_token_types(types or [1] * 258 + [3])
+        w.add_token_merges(["h i", "Ġ t"])
+        w.add_eos_token_id(eos)
+        if embedded is not None:
+            w.add_string("tokenizer.huggingface.json", json.dumps(embedded))
+        w.write_header_to_file()
+        w.write_kv_data_to_file()
+        w.write_tensors_to_file()
+        w.close()
+        return tmp_path / name
+
+    same = tokenizer_to_dict(open_tokenizer(write("plain.gguf")).tokenizer)
+    other = json.loads(json.dumps(same))
+    other["model"]["vocab"] = {t: (i + 1) % len(tokens) for t, i in other["model"]["vocab"].items()}
+    other["model"]["merges"], other["added_tokens"] = [], []
+    ggufs = [
+        write("odd.gguf", types=[1] * 257 + [9, 3], eos=4000),
+        write("same.gguf", embedded=same),
+        write("other.gguf", embedded=other),
+    ]
+    bad_config = {"add_bos_token": "yes", "model_max_length": -1, "chat_template": 5, "pad_token": "<pad>"}
+    folders = [
+        write_folder(tmp_path / "m", bad_config),
+        write_folder(tmp_path / "broken", {}, **{"tokenizer_config.json": "{not json"}),
+    ]
+    return [w for path in [*ggufs, *folders] for w in open_tokenizer(path).warnings]
+
+
+def test_gguf_and_model_folder_warnings_are_korean_with_their_figures(korean, tmp_path):
+    """They showed in English in the Korean interface (issue 29, item 7)."""
+    warnings = model_file_warnings(tmp_path)
+    assert len(warnings) >= 10, warnings
+    for message in warnings:
+        shown = localize(message)
+        assert shown != message and any("가" <= c <= "힣" for c in shown), message
+        assert "left out" not in shown and "ignored" not in shown, shown
+        for figure in re.findall(r"\d[\d,]*\d|/[^\s):]+", message):
+            assert figure in shown, f"{figure} lost from {shown!r}"

@@ -223,3 +223,23 @@ def test_a_file_opened_after_another_model_is_what_a_relaunch_shows(
         assert captions == [str(i) for e in expected for i in e.ids]
     finally:
         again.training_panel.shutdown()
+
+
+def test_clips_slider_reaches_its_whole_vocabulary_and_a_cut_keeps_its_specials(qtbot, window, tmp_path):
+    """CLIP's slider ended at 49,406 against a vocabulary of 49,408: its two added tokens
+    (<|startoftext|>, <|endoftext|>) lie outside the model (issue 29, item 7)."""
+    path = _clip(tmp_path)
+    full = open_tokenizer(path).tokenizer
+    outside = full.vocab_size - full.model.vocab_size
+    assert outside == 2
+    window.open_tokenizer(str(path))
+    slider = window.slider
+    assert slider.slider.maximum() == slider.spin.maximum() == full.vocab_size
+    assert window.state.vocab_size == full.vocab_size == slider.value
+    slider.set_vocab_size(full.vocab_size - 3)  # three merges fewer, the two added tokens kept
+    cut = window.state.tokenizer
+    assert cut.model.vocab_size == full.model.vocab_size - 3
+    assert cut.vocab_size == full.vocab_size - 3 == window.state.vocab_size
+    assert cut.encode("<|endoftext|>").tokens == ["<|endoftext|>"]
+    slider.set_vocab_size(slider.slider.maximum())
+    assert window.state.tokenizer is full or window.state.tokenizer.vocab_size == full.vocab_size

@@ -619,3 +619,26 @@ def test_a_kept_run_whose_sidecar_has_a_field_of_the_wrong_type_is_one_line(qtbo
         window.restore_last_run()
     assert blocker.args == [None]
     assert len(window.messages) == 1 and "training.json: a field of the wrong type" in window.messages[0][1]
+
+
+def test_in_a_narrow_tab_the_figures_and_time_need_no_horizontal_scroll(two_runs, qtbot):
+    """At 1280x800 the Runs tab needed a horizontal scroll to reach the Time column, and a
+    run's description under its name was elided (issue 29, item 7)."""
+    from subword_gui.panels.runs import RunsModel, RunsPanel
+
+    window, bpe, unigram = two_runs
+    panel = RunsPanel(window.state)  # the same runs, in a tab as wide as a 1280-wide window's
+    qtbot.addWidget(panel)
+    panel.model._reset()
+    panel.resize(520, 500)
+    panel.show()
+    view = panel.view
+    qtbot.waitUntil(lambda: view.horizontalScrollBar().maximum() == 0)
+    header = view.horizontalHeader()
+    time_right = header.sectionViewportPosition(5) + header.sectionSize(5)
+    assert time_right <= view.viewport().width()
+    assert view.wordWrap()
+    assert header.isSectionHidden(RunsModel.CORPUS) and header.isSectionHidden(RunsModel.OPTIONS)
+    assert "mixed.txt" in panel.model.data(panel.model.index(0, 0), Qt.ItemDataRole.ToolTipRole)
+    panel.resize(1600, 500)  # room again: Corpus and Options come back
+    qtbot.waitUntil(lambda: not header.isSectionHidden(RunsModel.OPTIONS))

@@ -960,3 +960,32 @@ def test_why_view_counts_the_characters_of_two_cut_clusters_as_two(qtbot, panel,
     assert "7 pieces" in panel.why.title.text()
     pieces = [line for line in panel.why.steps_text().split(" | ") if line.startswith("piece ")]
     assert len(pieces) == 7 and pieces[2].startswith("piece 💻👨")
+
+
+def _text_lines(label) -> int:
+    """How many lines ``label``'s rich text takes at its width."""
+    from PySide6.QtGui import QTextDocument
+
+    doc = QTextDocument()
+    doc.setDefaultFont(label.font())
+    doc.setHtml(label.text())
+    one = doc.size().height()  # no width: one line
+    doc.setTextWidth(label.width())
+    return round(doc.size().height() / one)
+
+
+def test_the_header_keeps_its_counts_on_one_line_and_puts_the_legend_under_them(qtbot, hug_bpe):
+    """At 1280x800 the counts wrapped beside the legend to four lines (issue 29, item 7)."""
+    state = AppState()
+    state.set_full_tokenizer(hug_bpe)
+    panel = SegmentationPanel(state)
+    qtbot.addWidget(panel)
+    panel.mode.setVisible(True)
+    panel.show()
+    panel.resize(725, 700)  # the Segmentation panel's width in a 1280-wide window
+    qtbot.waitUntil(lambda: panel.legend.geometry().top() >= panel.counts.geometry().bottom())
+    assert panel._legend_below and _text_lines(panel.counts) == 1  # the legend on a line of its own
+    panel.resize(1400, 700)  # room for all three: the legend beside the counts again
+    qtbot.waitUntil(lambda: panel.legend.geometry().top() < panel.counts.geometry().bottom())
+    assert not panel._legend_below
+    assert _text_lines(panel.counts) == 1

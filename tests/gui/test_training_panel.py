@@ -160,6 +160,8 @@ def test_cancel_midway_keeps_the_previous_model(qtbot, window, monkeypatch, corp
     assert not panel.busy and panel.train_button.isEnabled() and not panel.cancel_button.isEnabled()
     assert window.state.full_tokenizer is previous and window.state.tokenizer is previous
     assert panel.merge_model.rows == previous_rows
+    # the boxes show the shown model's options again, not the cancelled run's (issue 29, item 7)
+    assert panel.vocab_spin.value() == 12 and panel.options() == window.state.train_options
     # Still usable: a small run on the same corpus finishes.
     tok = train(qtbot, window, TrainOptions("bpe", vocab_size=2100))  # the alphabet alone is ~1,900
     assert tok is window.state.full_tokenizer and tok.vocab_size == 2100
