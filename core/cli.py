@@ -304,7 +304,7 @@ def _add_algorithm_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-SENTENCEPIECE_TRAINERS = ("sentencepiece-bpe",)
+SENTENCEPIECE_TRAINERS = ("sentencepiece-bpe", "sentencepiece-unigram")
 
 # flag -> the algorithms that use it; given with another -a it is an error, not ignored.
 ALGORITHM_FLAGS = {

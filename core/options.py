@@ -34,9 +34,13 @@ ALGORITHMS: tuple[str, ...] = (
     "wordpiece",
     "unigram",
     "sentencepiece-bpe",
+    "sentencepiece-unigram",
 )
 # The algorithms trained as spm_train trains them, saved as SentencePiece models.
-SENTENCEPIECE_ALGORITHMS: dict[str, str] = {"sentencepiece-bpe": "bpe"}  # -> SentencePiece's model_type
+SENTENCEPIECE_ALGORITHMS: dict[str, str] = {
+    "sentencepiece-bpe": "bpe",
+    "sentencepiece-unigram": "unigram",
+}  # -> SentencePiece's model_type
 
 DEFAULT_PRE_TOKENIZER = {
     "bpe": "whitespace",
@@ -46,6 +50,7 @@ DEFAULT_PRE_TOKENIZER = {
     "wordpiece": "bert",
     "unigram": "metaspace",
     "sentencepiece-bpe": "sentencepiece",  # core.pre_tokenizers.SentencePieceWords
+    "sentencepiece-unigram": "sentencepiece",
 }
 
 # ``TrainOptions.extra`` keys that belong to one algorithm: given to another, they are
@@ -85,6 +90,7 @@ DEFAULT_SPECIAL_TOKENS = {
     "wordpiece": ["[UNK]"],
     "unigram": ["<unk>"],
     "sentencepiece-bpe": ["<unk>", "<s>", "</s>"],  # spm_train's ids 0, 1, 2
+    "sentencepiece-unigram": ["<unk>", "<s>", "</s>"],
 }
 
 

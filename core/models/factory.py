@@ -48,6 +48,7 @@ TRAINERS: dict[str, str] = {
     "wordpiece": "core.models.wordpiece.trainer:train_wordpiece",
     "unigram": "core.models.unigram.trainer:train_unigram",
     "sentencepiece-bpe": "core.models.bpe.sentencepiece_trainer:train_sentencepiece_bpe",
+    "sentencepiece-unigram": "core.models.unigram.sentencepiece_trainer:train_sentencepiece_unigram",
 }
 
 

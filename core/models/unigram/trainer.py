@@ -386,7 +386,7 @@ class _Snapshot(Sequence[tuple[str, float]]):
         return self.pieces[int(self.ids[i])], float(self.scores[i])
 
 
-def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
+def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None):
     """Count substrings level by level; return (pieces, initial values, representative
     position per piece, edges src/len/pid sorted by start, number of characters).
 
@@ -491,6 +491,14 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         c_pos = np.concatenate(cand_pos).astype(np.int64)
         c_uid = np.concatenate(cand_uid)
         del cand_len, cand_freq, cand_pos, cand_uid
+        if valid_piece is not None:  # e.g. SentencePiece's one-script rule (core.sentencepiece_training)
+            text = corpus.text
+            ok = np.fromiter(
+                (valid_piece(text[p : p + k]) for p, k in zip(c_pos.tolist(), c_len.tolist())),
+                dtype=bool,
+                count=len(c_pos),
+            )
+            c_len, c_freq, c_pos, c_uid = c_len[ok], c_freq[ok], c_pos[ok], c_uid[ok]
         order = np.argsort(-(c_freq * c_len), kind="stable")[:n_sub]
         c_len, c_freq, c_pos, c_uid = c_len[order], c_freq[order], c_pos[order], c_uid[order]
     else:
@@ -597,8 +605,13 @@ def _inner_edges(lattices: Lattices, rep_pos, piece_len, base):
     return out_src, out_lens, out_pid
 
 
-def train_unigram(word_counts: dict[str, int], options) -> Generator[object, None, Unigram]:
-    """SentencePiece-style Unigram training; see the module docstring for the phases."""
+def train_unigram(
+    word_counts: dict[str, int], options, *, valid_piece=None, desired_size=None, stop_size=None
+) -> Generator[object, None, Unigram]:
+    """SentencePiece-style Unigram training; see the module docstring for the phases.
+    ``valid_piece(text) -> bool``, if given, says which substrings may be seeds; ``desired_size``
+    pruning aims at (default: 1.1 x the target); ``stop_size``: no pruning once the pieces are
+    this few (default: ``desired_size``)."""
     extra = options.extra or {}
     if extra.get("textbook"):
         from core.models.unigram.reference import train_unigram_textbook
@@ -631,10 +644,12 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
             f"vocab size {options.vocab_size:,} is below the {n_chars:,} distinct characters + "
             f"{len(specials)} special tokens this corpus needs"
         )
-    desired = max(target, int(target * DESIRED_SIZE_FACTOR))
+    desired = max(target, int(target * DESIRED_SIZE_FACTOR)) if desired_size is None else desired_size
 
     # 1. seed vocabulary.
-    pieces, values, rep_pos, src, lens, pid, n_chars = yield from _seed_pieces(corpus, max_len, seed_size)
+    pieces, values, rep_pos, src, lens, pid, n_chars = yield from _seed_pieces(
+        corpus, max_len, seed_size, valid_piece
+    )
     corpus.drop_seed_arrays()
     n_all = len(pieces)
     piece_len = pieces.lengths()
@@ -671,7 +686,7 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
                 lattices = lattices.without(alive)
             yield UnigramRound("em", em_round, int(alive.sum()) + len(specials), loss)
         size = int(alive.sum())
-        if size <= desired:
+        if size <= (desired if stop_size is None else stop_size):
             break
 
         # 3. prune.
