@@ -39,10 +39,12 @@ from core.sentencepiece_training import (
 _PROGRESS_EVERY = 1000
 
 
-def learn_pieces(
+def learn_pieces_reference(
     word_counts: dict[str, int], size: int, settings: SentencePieceSettings
 ) -> Generator[MergeEvent, None, list[str]]:
-    """The first ``size`` merged pieces of ``word_counts`` (words already masked), best first.
+    """The first ``size`` merged pieces of ``word_counts`` (words already masked), best first:
+    the readable version, which rewrites each word holding the pair (:func:`learn_pieces` is
+    the same rule on linked positions, linear in the occurrences it merges).
 
     >>> drain(learn_pieces({"▁ab": 3, "▁abc": 2}, 3, SentencePieceSettings()))
     ['▁a', '▁ab', '▁abc']
@@ -136,6 +138,129 @@ def learn_pieces(
             seen.add(text)
             pieces.append(text)
             yield MergeEvent(len(pieces), a, b, text, 0, len(pieces), 0.0)
+    return pieces
+
+
+def learn_pieces(
+    word_counts: dict[str, int], size: int, settings: SentencePieceSettings
+) -> Generator[MergeEvent, None, list[str]]:
+    """What :func:`learn_pieces_reference` gives, merging where the pair is, not word by word:
+    every distinct word's symbols are laid end to end and linked (``nxt``/``prv``, -1 at a
+    word's ends); each pair knows the left positions where it may occur (checked when used).
+
+    >>> drain(learn_pieces({"▁ab": 3, "▁abc": 2}, 3, SentencePieceSettings()))
+    ['▁a', '▁ab', '▁abc']
+    """
+    items = sorted(word_counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    texts: list[str] = []
+    ids: dict[str, int] = {}
+    sym: list[int] = []
+    weight: list[int] = []
+    nxt: list[int] = []
+    for word, n in items:
+        start = len(sym)
+        for c in word:
+            i = ids.get(c)
+            if i is None:
+                i = ids[c] = len(texts)
+                texts.append(c)
+            sym.append(i)
+            weight.append(n)
+            nxt.append(len(sym))
+        if len(sym) > start:
+            nxt[-1] = -1
+    prv = [-1] + [i - 1 for i in range(1, len(sym))]
+    for i, j in enumerate(nxt):
+        if j == -1 and i + 1 < len(sym):
+            prv[i + 1] = -1
+    alive = [True] * len(sym)
+    valid: dict[tuple[int, int], bool] = {}
+    is_valid = settings.is_valid_piece
+    unk = ids.get(UNK_CHAR, -1)
+
+    def pair_ok(pair: tuple[int, int]) -> bool:
+        ok = valid.get(pair)
+        if ok is None:
+            ok = valid[pair] = unk not in pair and is_valid(texts[pair[0]] + texts[pair[1]])
+        return ok
+
+    freq: dict[tuple[int, int], int] = {}
+    where: dict[tuple[int, int], list[int]] = {}
+    for i, j in enumerate(nxt):
+        if j != -1:
+            pair = (sym[i], sym[j])
+            if pair_ok(pair):
+                freq[pair] = freq.get(pair, 0) + weight[i]
+                where.setdefault(pair, []).append(i)
+    heap = [(-f, len(texts[a]) + len(texts[b]), texts[a] + texts[b], a, b) for (a, b), f in freq.items()]
+    heapq.heapify(heap)
+    made = set(freq)
+    pieces: list[str] = []
+    seen: set[str] = set()
+    piece_id: dict[str, int] = {}
+    while len(pieces) < size and heap:
+        neg, _, text, a, b = heapq.heappop(heap)
+        pair = (a, b)
+        if freq.get(pair, 0) != -neg or -neg <= 0:
+            continue
+        if text in seen:
+            del freq[pair]
+            made.discard(pair)
+            continue
+        seen.add(text)
+        pieces.append(text)
+        new = piece_id.get(text)
+        if new is None:
+            new = piece_id[text] = len(texts)
+            texts.append(text)
+        changed: dict[tuple[int, int], int] = {}
+
+        def add(p: tuple[int, int], n: int, at: int, pair=pair, changed=changed) -> None:
+            if n < 0 and p not in freq:
+                return  # a pair dropped as a duplicate piece: its count starts again from 0
+            if p != pair and pair_ok(p):
+                freq[p] = freq.get(p, 0) + n
+                changed[p] = freq[p]
+                if n > 0:
+                    where.setdefault(p, []).append(at)
+                    made.add(p)
+
+        for i in sorted(set(where.pop(pair))):
+            j = nxt[i]
+            if not alive[i] or j == -1 or sym[i] != a or sym[j] != b:
+                continue  # merged away since it was listed
+            n = weight[i]
+            left, right = prv[i], nxt[j]
+            if left != -1:
+                add((sym[left], a), -n, left)
+            if right != -1:
+                add((b, sym[right]), -n, j)
+            sym[i] = new
+            alive[j] = False
+            nxt[i] = right
+            if right != -1:
+                prv[right] = i
+            # subtle: as spm_train, the pairs around each merge are made then, so "abab" briefly
+            # holds ab|a (it matters once the counts run out)
+            if left != -1:
+                add((sym[left], new), n, left)
+            if right != -1:
+                add((new, sym[right]), n, i)
+        del freq[pair]
+        for p, f in changed.items():
+            if f > 0:
+                heapq.heappush(
+                    heap, (-f, len(texts[p[0]]) + len(texts[p[1]]), texts[p[0]] + texts[p[1]], p[0], p[1])
+                )
+        made.discard(pair)
+        yield MergeEvent(len(pieces), texts[a], texts[b], text, -neg, len(pieces), float(-neg))
+    for _, text, a, b in sorted((len(texts[a]) + len(texts[b]), texts[a] + texts[b], a, b) for a, b in made):
+        if len(pieces) >= size:
+            break
+        if text not in seen:
+            seen.add(text)
+            pieces.append(text)
+            yield MergeEvent(len(pieces), texts[a], texts[b], text, 0, len(pieces), 0.0)
     return pieces
 
 

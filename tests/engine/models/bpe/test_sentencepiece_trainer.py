@@ -41,3 +41,25 @@ def test_required_characters_stop_at_the_coverage():
     counts = {"a" * 9990: 1, "b" * 9: 1, "c": 1}
     assert list(required_chars(counts, 0.9995)) == ["a", "b"]
     assert list(required_chars(counts, 1.0)) == ["a", "b", "c"]
+
+
+def test_linked_merge_gives_what_the_readable_reference_gives():
+    import random
+
+    from core.models.bpe.sentencepiece_trainer import learn_pieces_reference
+
+    rng = random.Random(1)
+    for _ in range(400):
+        words = {}
+        for _ in range(rng.randint(1, 30)):
+            w = ("▁" if rng.random() < 0.7 else "") + "".join(
+                rng.choice("aabb1한▅") for _ in range(rng.randint(1, 9))
+            )
+            words[w] = rng.randint(1, 5)
+        settings = SentencePieceSettings(
+            split_digits=rng.random() < 0.5, max_sentencepiece_length=rng.choice([3, 16])
+        )
+        n = rng.randint(1, 60)
+        assert drain(learn_pieces(words, n, settings)) == drain(learn_pieces_reference(words, n, settings)), (
+            words
+        )
