@@ -985,6 +985,14 @@
         <translation>미등록 비율</translation>
     </message>
     <message>
+        <source>byte-fallback tokens</source>
+        <translation>바이트 폴백 토큰</translation>
+    </message>
+    <message>
+        <source>unknown rate without byte fallback</source>
+        <translation>바이트 폴백 없을 때 미등록 비율</translation>
+    </message>
+    <message>
         <source>distinct tokens used</source>
         <translation>쓰인 서로 다른 토큰</translation>
     </message>
