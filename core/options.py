@@ -273,6 +273,7 @@ def build_pre_tokenizer(options: TrainOptions):
                 *symbols,
                 *(f"<0x{b:02X}>" for b in range(256) if extra.get("byte_fallback")),
             ],
+            mark_line_end=options.algorithm == "sentencepiece-unigram",
         )
     return pre_tokenizer_from_name(options.pre_tokenizer or DEFAULT_PRE_TOKENIZER[options.algorithm])
 

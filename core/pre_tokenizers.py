@@ -793,6 +793,7 @@ class SentencePieceWords(_Base):
         add_dummy_prefix: bool = True,
         treat_whitespace_as_suffix: bool = False,
         meta_pieces: list[str] | tuple[str, ...] = ("<unk>", "<s>", "</s>"),
+        mark_line_end: bool = False,
     ):
         from core.normalizers_sentencepiece import SentencePieceNormalizer
         from core.sentencepiece_pieces import PrefixMatcher
@@ -800,6 +801,9 @@ class SentencePieceWords(_Base):
         self.add_dummy_prefix = add_dummy_prefix
         self.treat_whitespace_as_suffix = treat_whitespace_as_suffix
         self.meta_pieces = tuple(meta_pieces)
+        # Unigram seeding tells a word that ends a line from one followed by another word: the
+        # last word of a line then ends in LINE_END (core.sentencepiece_training)
+        self.mark_line_end = mark_line_end
         self._normalizer = SentencePieceNormalizer(
             b"", add_dummy_prefix=add_dummy_prefix, treat_whitespace_as_suffix=treat_whitespace_as_suffix
         )
@@ -830,7 +834,10 @@ class SentencePieceWords(_Base):
                 words.append(parts[-1])
             return [w for w in words if w]
         parts = s.split("▁")
-        return ([parts[0]] if parts[0] else []) + ["▁" + p for p in parts[1:]]
+        words = ([parts[0]] if parts[0] else []) + ["▁" + p for p in parts[1:]]
+        if self.mark_line_end and words:
+            words[-1] += "\x00"
+        return words
 
     def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
         raise ConfigError(
@@ -843,6 +850,7 @@ class SentencePieceWords(_Base):
             "add_dummy_prefix": self.add_dummy_prefix,
             "treat_whitespace_as_suffix": self.treat_whitespace_as_suffix,
             "meta_pieces": list(self.meta_pieces),
+            "mark_line_end": self.mark_line_end,
         }
 
 

@@ -35,6 +35,7 @@ from core.sentencepiece_pieces import (
 )
 
 UNK_CHAR = "\u2585"  # stands for a character outside the required ones (SentencePiece's kUNKChar)
+LINE_END = "\x00"  # ends the last word of a line for Unigram seeding (never in a piece)
 BOUNDARY = "\t"  # where a user-defined symbol was: no piece crosses it (kUPPBoundaryChar)
 MAX_SENTENCE_BYTES = 4192  # longer lines are skipped, as spm_train's --max_sentence_length
 

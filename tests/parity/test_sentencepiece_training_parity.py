@@ -230,8 +230,9 @@ def test_unigram_model_loads_in_sentencepiece_and_encodes_as_we_do(tmp_path, nam
     reloaded = load_sentencepiece(out / "tokenizer.model")
     for line in text.split("\n")[:300] + ["Hello 한국어 123 🙂"]:
         assert reloaded.encode(line).ids == ours_sp.encode(line), line
-    # the pieces overlap spm_train's (measured in benchmarks/sentencepiece_training.py)
+    # the pieces overlap spm_train's (measured in benchmarks/bench_sentencepiece_train.py)
     sp = _spm_train(corpus, tmp_path / "spm", vocab, extra, model_type="unigram")
     theirs = {sp.id_to_piece(i) for i in range(sp.get_piece_size())}
     mine = {ours_sp.id_to_piece(i) for i in range(ours_sp.get_piece_size())}
-    assert len(theirs & mine) / len(theirs) >= 0.75
+    # (0.79-0.88 when a word's end counted as one follower; 0.91-0.97 telling line ends apart)
+    assert len(theirs & mine) / len(theirs) >= 0.9

@@ -28,6 +28,7 @@ from collections.abc import Generator
 from core.errors import ConfigError
 from core.sentencepiece_pieces import NORMAL, Piece
 from core.sentencepiece_training import (
+    LINE_END,
     UNK_CHAR,
     SentencePieceSettings,
     mask_rare_chars,
@@ -49,6 +50,16 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
     from core.options import TrainOptions
 
     settings = SentencePieceSettings.from_extra(options.extra)
+    # words that ended a line come marked (SentencePieceWords(mark_line_end=True)): unmark them
+    line_final: dict[str, int] = {}
+    if any(w.endswith(LINE_END) for w in word_counts):
+        plain: dict[str, int] = {}
+        for word, n in word_counts.items():
+            if word.endswith(LINE_END):
+                word = word[:-1]
+                line_final[word] = line_final.get(word, 0) + n
+            plain[word] = plain.get(word, 0) + n
+        word_counts = plain
     meta = settings.meta_pieces(*_specials(options))
     chars = required_chars(word_counts, settings.character_coverage)
     size = options.vocab_size - len(meta)
@@ -58,10 +69,15 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
             "and required characters: raise it or lower the character coverage"
         )
     words: dict[str, int] = {}
+    finals: dict[str, int] = {}
+    masked_final = mask_rare_chars(line_final, chars) if line_final else {}
     for word, n in mask_rare_chars(word_counts, chars).items():
-        for part in word.split(UNK_CHAR) if UNK_CHAR in word else (word,):
+        parts = word.split(UNK_CHAR) if UNK_CHAR in word else [word]
+        for part in parts:
             if part:
                 words[part] = words.get(part, 0) + n
+        if parts[-1] and word in masked_final:
+            finals[parts[-1]] = finals.get(parts[-1], 0) + masked_final[word]
     inner = TrainOptions(
         "unigram",
         vocab_size=size,
@@ -77,6 +93,7 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
         valid_piece=settings.is_valid_piece,
         desired_size=desired,
         stop_size=int(desired / _SHRINKING_FACTOR),
+        line_final=finals if line_final and not settings.treat_whitespace_as_suffix else None,
     )
     learned = dict(model.pieces)
     final: dict[str, float] = {}

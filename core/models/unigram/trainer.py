@@ -285,7 +285,7 @@ class _Corpus:
     def drop_seed_arrays(self) -> None:
         """Frees the per-position arrays only seeding reads (a third of the corpus's memory);
         once they are gone, does nothing."""
-        for name in ("codes", "dist", "pos_weight"):
+        for name in ("codes", "dist", "pos_weight", "pos_final_weight"):
             self.__dict__.pop(name, None)
         _release_freed_memory()
 
@@ -460,7 +460,12 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None
             end_weight = np.bincount(
                 p_inv[at_end], weights=corpus.pos_weight[p_pos[at_end]], minlength=len(p_freq)
             )
-            maximal = (followers + (end_weight > 0) >= 2) | (end_weight >= 2)
+            final = getattr(corpus, "pos_final_weight", None)
+            if final is None:
+                maximal = (followers + (end_weight > 0) >= 2) | (end_weight >= 2)
+            else:  # told which word ends end a line: "▁" (the next word) and a line's end differ
+                end_final = np.bincount(p_inv[at_end], weights=final[p_pos[at_end]], minlength=len(p_freq))
+                maximal = followers + (end_weight - end_final > 0) + (end_final > 0) >= 2
             is_candidate = (p_freq >= 2) & maximal
             frequent = np.flatnonzero(is_candidate)
             if k - 1 in levels:  # only a candidate's positions can become edges: keep those alone
@@ -606,12 +611,19 @@ def _inner_edges(lattices: Lattices, rep_pos, piece_len, base):
 
 
 def train_unigram(
-    word_counts: dict[str, int], options, *, valid_piece=None, desired_size=None, stop_size=None
+    word_counts: dict[str, int],
+    options,
+    *,
+    valid_piece=None,
+    desired_size=None,
+    stop_size=None,
+    line_final: dict[str, int] | None = None,
 ) -> Generator[object, None, Unigram]:
     """SentencePiece-style Unigram training; see the module docstring for the phases.
     ``valid_piece(text) -> bool``, if given, says which substrings may be seeds; ``desired_size``
     pruning aims at (default: 1.1 x the target); ``stop_size``: no pruning once the pieces are
-    this few (default: ``desired_size``)."""
+    this few (default: ``desired_size``); ``line_final``: how often each word ended a line (then a
+    seed ending words is right-maximal as on whole lines, SentencePiece's view)."""
     extra = options.extra or {}
     if extra.get("textbook"):
         from core.models.unigram.reference import train_unigram_textbook
@@ -636,6 +648,9 @@ def train_unigram(
     if not words:
         raise ConfigError("cannot train on an empty corpus (no words with enough occurrences)")
     corpus = _Corpus(words, np.array([word_counts[w] for w in words], dtype=np.float64))
+    if line_final is not None:
+        finals = np.array([line_final.get(w, 0) for w in words], dtype=np.float64)
+        corpus.pos_final_weight = np.repeat(finals, corpus.lengths + 1)
     del words
     n_chars = len(set(corpus.codes[corpus.dist >= 1].tolist()))
     target = options.vocab_size - len(specials)

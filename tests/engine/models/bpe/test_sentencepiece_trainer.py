@@ -63,3 +63,10 @@ def test_linked_merge_gives_what_the_readable_reference_gives():
         assert drain(learn_pieces(words, n, settings)) == drain(learn_pieces_reference(words, n, settings)), (
             words
         )
+
+
+def test_unigram_words_mark_the_end_of_a_line():
+    from core.options import TrainOptions, pre_tokenize_lines
+
+    assert pre_tokenize_lines(["a b", "b"], TrainOptions("sentencepiece-unigram")) == {"▁a": 1, "▁b\x00": 2}
+    assert pre_tokenize_lines(["a b", "b"], TrainOptions("sentencepiece-bpe")) == {"▁a": 1, "▁b": 2}
