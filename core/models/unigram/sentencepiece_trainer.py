@@ -15,9 +15,10 @@ with what ``spm_train`` adds around it (``unigram_model_trainer.cc``, ``trainer_
    lowest score, 0.0001 apart), then the best scores until the vocabulary is full, sorted
    by score (ties: by text), after the meta pieces.
 
-Not identical to spm_train: it sees whole lines when seeding, where a word's end is followed
-by ``▁`` or by the end of the line (we see words), and it computes in float32. A benchmark
-(``benchmarks/sentencepiece_training.py``) measures the piece overlap and the length of the
+Not identical to spm_train: seeding sees words, told which ended a line (so a seed that ends words
+is right-maximal as on whole lines) but not which character follows a word cut at ``▅``, and
+sentencepiece 0.2.x computes in float32 with a rewritten seeding. A benchmark
+(``benchmarks/bench_sentencepiece_train.py``) measures the piece overlap and the length of the
 encodings against spm_train on the shared corpora.
 """
 
@@ -70,12 +71,15 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
         )
     words: dict[str, int] = {}
     finals: dict[str, int] = {}
+    before_unknown: dict[str, int] = {}  # a part of a word cut at "▅" is followed by it
     masked_final = mask_rare_chars(line_final, chars) if line_final else {}
     for word, n in mask_rare_chars(word_counts, chars).items():
         parts = word.split(UNK_CHAR) if UNK_CHAR in word else [word]
-        for part in parts:
+        for k, part in enumerate(parts):
             if part:
                 words[part] = words.get(part, 0) + n
+                if k < len(parts) - 1:
+                    before_unknown[part] = before_unknown.get(part, 0) + n
         if parts[-1] and word in masked_final:
             finals[parts[-1]] = finals.get(parts[-1], 0) + masked_final[word]
     inner = TrainOptions(
@@ -94,6 +98,7 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
         desired_size=desired,
         stop_size=int(desired / _SHRINKING_FACTOR),
         line_final=finals if line_final and not settings.treat_whitespace_as_suffix else None,
+        before_unknown=before_unknown,
     )
     learned = dict(model.pieces)
     final: dict[str, float] = {}

@@ -285,7 +285,7 @@ class _Corpus:
     def drop_seed_arrays(self) -> None:
         """Frees the per-position arrays only seeding reads (a third of the corpus's memory);
         once they are gone, does nothing."""
-        for name in ("codes", "dist", "pos_weight", "pos_final_weight"):
+        for name in ("codes", "dist", "pos_weight", "pos_final_weight", "pos_unknown_weight"):
             self.__dict__.pop(name, None)
         _release_freed_memory()
 
@@ -465,7 +465,10 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None
                 maximal = (followers + (end_weight > 0) >= 2) | (end_weight >= 2)
             else:  # told which word ends end a line: "▁" (the next word) and a line's end differ
                 end_final = np.bincount(p_inv[at_end], weights=final[p_pos[at_end]], minlength=len(p_freq))
-                maximal = followers + (end_weight - end_final > 0) + (end_final > 0) >= 2
+                unknown = corpus.pos_unknown_weight
+                end_unk = np.bincount(p_inv[at_end], weights=unknown[p_pos[at_end]], minlength=len(p_freq))
+                mid = end_weight - end_final - end_unk
+                maximal = followers + (mid > 0.5) + (end_final > 0) + (end_unk > 0) >= 2
             is_candidate = (p_freq >= 2) & maximal
             frequent = np.flatnonzero(is_candidate)
             if k - 1 in levels:  # only a candidate's positions can become edges: keep those alone
@@ -618,12 +621,14 @@ def train_unigram(
     desired_size=None,
     stop_size=None,
     line_final: dict[str, int] | None = None,
+    before_unknown: dict[str, int] | None = None,
 ) -> Generator[object, None, Unigram]:
     """SentencePiece-style Unigram training; see the module docstring for the phases.
     ``valid_piece(text) -> bool``, if given, says which substrings may be seeds; ``desired_size``
     pruning aims at (default: 1.1 x the target); ``stop_size``: no pruning once the pieces are
     this few (default: ``desired_size``); ``line_final``: how often each word ended a line (then a
-    seed ending words is right-maximal as on whole lines, SentencePiece's view)."""
+    seed ending words is right-maximal as on whole lines, SentencePiece's view); ``before_unknown``:
+    how often each word was followed by an unknown character (a third kind of follower)."""
     extra = options.extra or {}
     if extra.get("textbook"):
         from core.models.unigram.reference import train_unigram_textbook
@@ -651,6 +656,9 @@ def train_unigram(
     if line_final is not None:
         finals = np.array([line_final.get(w, 0) for w in words], dtype=np.float64)
         corpus.pos_final_weight = np.repeat(finals, corpus.lengths + 1)
+        before = before_unknown or {}
+        unknowns = np.array([before.get(w, 0) for w in words], dtype=np.float64)
+        corpus.pos_unknown_weight = np.repeat(unknowns, corpus.lengths + 1)
     del words
     n_chars = len(set(corpus.codes[corpus.dist >= 1].tolist()))
     target = options.vocab_size - len(specials)
