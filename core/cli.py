@@ -266,7 +266,45 @@ def _add_algorithm_options(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="superbpe: let superwords hold ': ' (the reference refuses them)",
     )
+    # spm_train's options, for -a sentencepiece-bpe (names as spm_train spells them)
+    p.add_argument(
+        "--byte-fallback",
+        action="store_true",
+        help="sentencepiece-*: add the 256 byte pieces <0x00>..<0xFF>; unknown characters become their UTF-8 bytes",
+    )
+    p.add_argument(
+        "--character-coverage",
+        type=float,
+        help="sentencepiece-*: share of the corpus's characters the alphabet covers, 0.98 to 1 (0.9995)",
+    )
+    p.add_argument(
+        "--split-digits", action="store_true", help="sentencepiece-*: every digit is a piece of its own"
+    )
+    p.add_argument(
+        "--max-sentencepiece-length",
+        type=int,
+        metavar="N",
+        help="sentencepiece-*: longest piece in characters (16)",
+    )
+    p.add_argument(
+        "--user-defined-symbols",
+        metavar="A,B",
+        help="sentencepiece-*: comma-separated pieces always kept whole, e.g. '<sep>,<cls>'",
+    )
+    p.add_argument(
+        "--treat-whitespace-as-suffix",
+        action="store_true",
+        help="sentencepiece-*: '▁' ends a word instead of starting it",
+    )
+    p.add_argument(
+        "--no-dummy-prefix",
+        dest="no_dummy_prefix",
+        action="store_true",
+        help="sentencepiece-*: do not put '▁' before each line (spm_train --add_dummy_prefix=false)",
+    )
 
+
+SENTENCEPIECE_TRAINERS = ("sentencepiece-bpe", "sentencepiece-unigram")
 
 # flag -> the algorithms that use it; given with another -a it is an error, not ignored.
 ALGORITHM_FLAGS = {
@@ -278,6 +316,18 @@ ALGORITHM_FLAGS = {
     "--transition": ("transition", ("superbpe",)),
     "--max-words": ("max_words", ("superbpe",)),
     "--allow-colon-space": ("allow_colon_space", ("superbpe",)),
+    **{
+        f"--{name.replace('_', '-')}": (name, SENTENCEPIECE_TRAINERS)
+        for name in (
+            "byte_fallback",
+            "character_coverage",
+            "split_digits",
+            "max_sentencepiece_length",
+            "user_defined_symbols",
+            "treat_whitespace_as_suffix",
+        )
+    },
+    "--no-dummy-prefix": ("no_dummy_prefix", SENTENCEPIECE_TRAINERS),
 }
 
 
@@ -303,6 +353,16 @@ def _extra_options(args: argparse.Namespace) -> dict:
             extra[name] = getattr(args, name)
     if getattr(args, "allow_colon_space", False):
         extra["colon_rule"] = False
+    for name in ("byte_fallback", "split_digits", "treat_whitespace_as_suffix"):
+        if getattr(args, name, False):
+            extra[name] = True
+    for name in ("character_coverage", "max_sentencepiece_length"):
+        if getattr(args, name, None) is not None:
+            extra[name] = getattr(args, name)
+    if getattr(args, "user_defined_symbols", None):
+        extra["user_defined_symbols"] = [t for t in args.user_defined_symbols.split(",") if t]
+    if getattr(args, "no_dummy_prefix", False):
+        extra["add_dummy_prefix"] = False
     return extra
 
 
@@ -371,8 +431,12 @@ def _save_outputs(tokenizer, directory: Path, stream) -> list[Path]:
 
             save_bert_vocab(tokenizer.model, stage / "vocab.txt")
         save_tokenizer_json(tokenizer, stage / "tokenizer.json")
+        if "sentencepiece_training" in tokenizer.extra:  # trained as spm_train trains
+            from core.formats.sentencepiece_model import save_sentencepiece
+
+            save_sentencepiece(tokenizer, stage / "tokenizer.model")
         names = sorted(p.name for p in stage.iterdir() if not p.name.startswith("."))
-    order = {"vocab.json": 0, "merges.txt": 1, "vocab.txt": 2, "tokenizer.json": 3}
+    order = {"vocab.json": 0, "merges.txt": 1, "vocab.txt": 2, "tokenizer.json": 3, "tokenizer.model": 4}
     return [directory / name for name in sorted(names, key=lambda n: order.get(n, 9))]
 
 

@@ -26,7 +26,21 @@ from core.pre_tokenizers import pre_tokenizer_from_name
 from core.records import Record
 
 # The algorithms a TrainOptions may name (core.models.factory.TRAINERS has a trainer for each).
-ALGORITHMS: tuple[str, ...] = ("bpe", "bytelevel-bpe", "picky-bpe", "superbpe", "wordpiece", "unigram")
+ALGORITHMS: tuple[str, ...] = (
+    "bpe",
+    "bytelevel-bpe",
+    "picky-bpe",
+    "superbpe",
+    "wordpiece",
+    "unigram",
+    "sentencepiece-bpe",
+    "sentencepiece-unigram",
+)
+# The algorithms trained as spm_train trains them, saved as SentencePiece models.
+SENTENCEPIECE_ALGORITHMS: dict[str, str] = {
+    "sentencepiece-bpe": "bpe",
+    "sentencepiece-unigram": "unigram",
+}  # -> SentencePiece's model_type
 
 DEFAULT_PRE_TOKENIZER = {
     "bpe": "whitespace",
@@ -35,6 +49,8 @@ DEFAULT_PRE_TOKENIZER = {
     "superbpe": "superbpe",  # stage 2's pieces: the trainer cuts them again for stage 1
     "wordpiece": "bert",
     "unigram": "metaspace",
+    "sentencepiece-bpe": "sentencepiece",  # core.pre_tokenizers.SentencePieceWords
+    "sentencepiece-unigram": "sentencepiece",
 }
 
 # ``TrainOptions.extra`` keys that belong to one algorithm: given to another, they are
@@ -53,6 +69,16 @@ ALGORITHM_EXTRAS: dict[str, tuple[str, ...]] = {
     "picky-bpe": ("tau",),
     "superbpe": ("transition", "max_words", "colon_rule"),
 }
+# spm_train's options (core.sentencepiece_training.DEFAULTS), shared by its algorithms
+SENTENCEPIECE_EXTRAS: tuple[str, ...] = (
+    "byte_fallback",
+    "character_coverage",
+    "split_digits",
+    "max_sentencepiece_length",
+    "user_defined_symbols",
+    "treat_whitespace_as_suffix",
+    "add_dummy_prefix",
+)
 # The pre-tokenizers SuperBPE's stage 2 may use (its split rule): byte-level, not split at spaces.
 SUPERBPE_PRE_TOKENIZERS = ("superbpe", "superbpe-unsplit")
 
@@ -63,6 +89,8 @@ DEFAULT_SPECIAL_TOKENS = {
     "superbpe": [],
     "wordpiece": ["[UNK]"],
     "unigram": ["<unk>"],
+    "sentencepiece-bpe": ["<unk>", "<s>", "</s>"],  # spm_train's ids 0, 1, 2
+    "sentencepiece-unigram": ["<unk>", "<s>", "</s>"],
 }
 
 
@@ -187,6 +215,16 @@ class TrainOptions(Record):
                         f"{key!r} is a {owner} option; the {self.algorithm} trainer does not use it"
                     )
         extra = self.extra
+        if self.algorithm in SENTENCEPIECE_ALGORITHMS:
+            from core.sentencepiece_training import SentencePieceSettings
+
+            SentencePieceSettings.from_extra(extra)
+        else:
+            for key in SENTENCEPIECE_EXTRAS:
+                if key in extra:
+                    raise ConfigError(
+                        f"{key!r} is a SentencePiece option; the {self.algorithm} trainer does not use it"
+                    )
         if "shrinking_factor" in extra and not _number_in(extra["shrinking_factor"], 0, 1):
             raise ConfigError(
                 f"shrinking factor must be between 0 and 1 (exclusive), not {extra['shrinking_factor']!r}"
@@ -220,6 +258,23 @@ def build_normalizer(options: TrainOptions):
 
 
 def build_pre_tokenizer(options: TrainOptions):
+    if options.algorithm in SENTENCEPIECE_ALGORITHMS and options.pre_tokenizer == "sentencepiece":
+        from core.pre_tokenizers import SentencePieceWords
+
+        extra = options.extra
+        symbols = extra.get("user_defined_symbols") or ()
+        if isinstance(symbols, str):
+            symbols = [t for t in symbols.split(",") if t]
+        return SentencePieceWords(
+            add_dummy_prefix=extra.get("add_dummy_prefix", True),
+            treat_whitespace_as_suffix=extra.get("treat_whitespace_as_suffix", False),
+            meta_pieces=[
+                *(options.special_tokens or []),
+                *symbols,
+                *(f"<0x{b:02X}>" for b in range(256) if extra.get("byte_fallback")),
+            ],
+            mark_line_end=options.algorithm == "sentencepiece-unigram",
+        )
     return pre_tokenizer_from_name(options.pre_tokenizer or DEFAULT_PRE_TOKENIZER[options.algorithm])
 
 

@@ -774,6 +774,86 @@ def superbpe_unsplit() -> PreTokenizer:
     return ByteLevel(add_prefix_space=False, use_regex=False)
 
 
+class SentencePieceWords(_Base):
+    """The words spm_train learns from, one corpus line at a time: the line normalized as
+    ``--normalization_rule_name=identity`` (extra spaces dropped, a dummy ``▁`` in front, or at
+    the end with ``treat_whitespace_as_suffix``), every meta piece (``<unk>``, ``<s>``,
+    user-defined symbols) replaced by a tab no piece may cross, then cut before each ``▁``
+    (after it, with ``treat_whitespace_as_suffix``). A line longer than 4192 bytes, or holding
+    ``▅``, is skipped, as spm_train skips it.
+
+        >>> SentencePieceWords().split_words("  Hello   world ")
+        ['▁Hello', '▁world']
+        >>> SentencePieceWords(treat_whitespace_as_suffix=True).split_words("a b")
+        ['a▁', 'b▁']
+    """
+
+    def __init__(
+        self,
+        add_dummy_prefix: bool = True,
+        treat_whitespace_as_suffix: bool = False,
+        meta_pieces: list[str] | tuple[str, ...] = ("<unk>", "<s>", "</s>"),
+        mark_line_end: bool = False,
+    ):
+        from core.normalizers_sentencepiece import SentencePieceNormalizer
+        from core.sentencepiece_pieces import PrefixMatcher
+
+        self.add_dummy_prefix = add_dummy_prefix
+        self.treat_whitespace_as_suffix = treat_whitespace_as_suffix
+        self.meta_pieces = tuple(meta_pieces)
+        # Unigram seeding tells a word that ends a line from one followed by another word: the
+        # last word of a line then ends in LINE_END (core.sentencepiece_training)
+        self.mark_line_end = mark_line_end
+        self._normalizer = SentencePieceNormalizer(
+            b"", add_dummy_prefix=add_dummy_prefix, treat_whitespace_as_suffix=treat_whitespace_as_suffix
+        )
+        self._meta = PrefixMatcher(list(self.meta_pieces))
+        self._meta_starts = frozenset(p[0] for p in self.meta_pieces)
+
+    def _cut_meta(self, s: str) -> str:
+        if not self._meta_starts.intersection(s):
+            return s
+        out = []
+        i = 0
+        while i < len(s):
+            k = self._meta.match(s, i) if s[i] in self._meta_starts else 0
+            out.append("\t" if k else s[i])
+            i += k or 1
+        return "".join(out)
+
+    def split_words(self, text: str) -> list[str]:
+        if "\u2585" in text or len(text.encode("utf-8", "surrogatepass")) > 4192:
+            return []
+        s = self._cut_meta(self._normalizer.normalize_str(text))
+        if not s:
+            return []
+        if self.treat_whitespace_as_suffix:
+            parts = s.split("▁")
+            words = [p + "▁" for p in parts[:-1]]
+            if parts[-1]:
+                words.append(parts[-1])
+            return [w for w in words if w]
+        parts = s.split("▁")
+        words = ([parts[0]] if parts[0] else []) + ["▁" + p for p in parts[1:]]
+        if self.mark_line_end and words:
+            words[-1] += "\x00"
+        return words
+
+    def pre_tokenize(self, text: NormalizedString) -> list[NormalizedString]:
+        raise ConfigError(
+            "the SentencePiece word split only counts a corpus; a trained model has no pre-tokenizer"
+        )
+
+    def to_dict(self) -> dict:
+        return {
+            "type": "SentencePieceWords",
+            "add_dummy_prefix": self.add_dummy_prefix,
+            "treat_whitespace_as_suffix": self.treat_whitespace_as_suffix,
+            "meta_pieces": list(self.meta_pieces),
+            "mark_line_end": self.mark_line_end,
+        }
+
+
 # Names accepted on the command line and in the GUI (a class or a factory of no arguments).
 PRE_TOKENIZER_NAMES: dict[str, type] = {
     "whitespace": Whitespace,
@@ -789,6 +869,7 @@ PRE_TOKENIZER_NAMES: dict[str, type] = {
     "ja-morph": _japanese_morphemes,  # core.morphemes: SudachiPy
     "superbpe": superbpe_stage2,  # SuperBPE's stage 2 (the default of --algorithm superbpe)
     "superbpe-unsplit": superbpe_unsplit,
+    "sentencepiece": SentencePieceWords,  # spm_train's words (the sentencepiece-* algorithms)
 }
 
 # `"type"` tags of tokenizer.json.

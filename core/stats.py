@@ -42,6 +42,8 @@ class EncodingStats:
     unknown: int  # unknown tokens produced by the model (a literal "<unk>" typed is not one)
     distinct_ids: int
     vocab_size: int
+    byte_tokens: int = 0  # byte pieces <0xNN> a byte-fallback model spelled unknown characters in
+    byte_runs: int = 0  # runs of adjacent byte pieces: each would be one unknown token without them
 
     @property
     def tokens_per_word(self) -> float:
@@ -55,6 +57,17 @@ class EncodingStats:
     def unk_rate(self) -> float:
         """Share of tokens that are unknown tokens."""
         return self.unknown / self.tokens if self.tokens else 0.0
+
+    @property
+    def unk_rate_without_bytes(self) -> float:
+        """The unknown rate the same model would have without byte fallback: each run of byte
+        pieces becomes one unknown token, as SentencePiece makes one of adjacent unknown characters.
+
+        >>> EncodingStats(1, 10, 2, 8, 0, 5, 300, byte_tokens=6, byte_runs=2).unk_rate_without_bytes
+        0.333...
+        """
+        tokens = self.tokens - self.byte_tokens + self.byte_runs
+        return (self.unknown + self.byte_runs) / tokens if tokens else 0.0
 
     @property
     def vocab_used(self) -> float:
@@ -85,6 +98,33 @@ def unknown_mask(encoding: Encoding, unk_id: int | None) -> list[bool]:
     return [i == unk_id and not special for i, special in zip(encoding.ids, encoding.special_tokens_mask)]
 
 
+def byte_fallback_ids(tokenizer: Tokenizer) -> frozenset[int]:
+    """The ids of the byte pieces ``<0x00>``..``<0xFF>`` of a model with byte fallback (empty otherwise)."""
+    model = tokenizer.model
+    if not getattr(model, "byte_fallback", False):
+        return frozenset()
+    ids = (model.token_to_id(f"<0x{b:02X}>") for b in range(256))
+    return frozenset(i for i in ids if i is not None)
+
+
+def byte_counts(ids: Sequence[int], byte_ids: frozenset[int]) -> tuple[int, int]:
+    """(byte pieces, runs of adjacent byte pieces) among ``ids``.
+
+    >>> byte_counts([5, 1, 2, 7, 3], frozenset({1, 2, 3}))
+    (3, 2)
+    """
+    if not byte_ids:
+        return 0, 0
+    n = runs = 0
+    before = False
+    for i in ids:
+        is_byte = i in byte_ids
+        n += is_byte
+        runs += is_byte and not before
+        before = is_byte
+    return n, runs
+
+
 def count_words_of(text: str, specials: Collection[str] = ()) -> int:
     """Whitespace-separated words of ``text``, leaving out special tokens typed as words.
 
@@ -103,7 +143,8 @@ def stats_of_encodings(tokenizer: Tokenizer, encoded: Sequence[tuple[str, Encodi
     """Like :func:`encoding_stats` for lines already encoded: ``[(text, encoding), ...]``."""
     unk_id = unknown_id(tokenizer)
     specials = {t.content for t in tokenizer.added_tokens}
-    tokens = words = characters = unknown = 0
+    tokens = words = characters = unknown = byte_tokens = byte_runs = 0
+    byte_ids = byte_fallback_ids(tokenizer)
     distinct: set[int] = set()
     for text, enc in encoded:
         characters += len(text)
@@ -111,6 +152,9 @@ def stats_of_encodings(tokenizer: Tokenizer, encoded: Sequence[tuple[str, Encodi
         words += count_words_of(text, specials)
         unknown += sum(unknown_mask(enc, unk_id))
         distinct.update(enc.ids)
+        n, runs = byte_counts(enc.ids, byte_ids)
+        byte_tokens += n
+        byte_runs += runs
     return EncodingStats(
         lines=len(encoded),
         tokens=tokens,
@@ -119,6 +163,8 @@ def stats_of_encodings(tokenizer: Tokenizer, encoded: Sequence[tuple[str, Encodi
         unknown=unknown,
         distinct_ids=len(distinct),
         vocab_size=tokenizer.vocab_size,
+        byte_tokens=byte_tokens,
+        byte_runs=byte_runs,
     )
 
 
@@ -132,7 +178,8 @@ def word_count_stats(tokenizer: Tokenizer, word_counts: Iterable[tuple[str, int]
     """
     unk_id = unknown_id(tokenizer)
     specials = {t.content for t in tokenizer.added_tokens}
-    n_words = tokens = words = characters = unknown = 0
+    n_words = tokens = words = characters = unknown = byte_tokens = byte_runs = 0
+    byte_ids = byte_fallback_ids(tokenizer)
     distinct: set[int] = set()
     for word, count in word_counts:
         enc = tokenizer.encode(word)
@@ -142,7 +189,20 @@ def word_count_stats(tokenizer: Tokenizer, word_counts: Iterable[tuple[str, int]
         words += count * count_words_of(word, specials)
         unknown += count * sum(unknown_mask(enc, unk_id))
         distinct.update(enc.ids)
-    return EncodingStats(n_words, tokens, words, characters, unknown, len(distinct), tokenizer.vocab_size)
+        n, runs = byte_counts(enc.ids, byte_ids)
+        byte_tokens += count * n
+        byte_runs += count * runs
+    return EncodingStats(
+        n_words,
+        tokens,
+        words,
+        characters,
+        unknown,
+        len(distinct),
+        tokenizer.vocab_size,
+        byte_tokens,
+        byte_runs,
+    )
 
 
 def _skip_space(text: str, pos: int) -> int:

@@ -22,7 +22,13 @@ from collections.abc import Generator
 
 from core.errors import CorpusError, SubwordError
 from core.models import factory
-from core.options import TrainOptions, build_decoder, build_normalizer, build_pre_tokenizer
+from core.options import (
+    SENTENCEPIECE_ALGORITHMS,
+    TrainOptions,
+    build_decoder,
+    build_normalizer,
+    build_pre_tokenizer,
+)
 from core.tokenizer import AddedToken, Tokenizer
 
 _LONE_SURROGATE = "[\ud800-\udfff]"  # (compiled on first use, by re's cache: ASCII words never need it)
@@ -77,6 +83,8 @@ def trainer_for(algorithm: str):
 
 def wrap_model(model, options: TrainOptions) -> Tokenizer:
     """Put a trained model into the tokenizer pipeline its options describe."""
+    if options.algorithm in SENTENCEPIECE_ALGORITHMS:
+        return _sentencepiece_tokenizer(model, options)
     added = []
     for t in options.special_tokens or []:
         i = model.token_to_id(t)
@@ -89,6 +97,73 @@ def wrap_model(model, options: TrainOptions) -> Tokenizer:
         decoder=build_decoder(options),
         added_tokens=added,
     )
+
+
+def _sentencepiece_tokenizer(model, options: TrainOptions) -> Tokenizer:
+    """A model trained as spm_train trains it, in the pipeline its ``.model`` file opens to
+    (``core.formats.sentencepiece_model.tokenizer_from_proto``): SentencePiece's normalizer
+    (identity rules), its segmentation of the whole sentence and its decoder.
+    ``extra["sentencepiece_training"]`` holds what the file's specs need besides the pieces."""
+    from core.decoders import SentencePieceDecoder
+    from core.normalizers_sentencepiece import SentencePieceNormalizer
+    from core.sentencepiece_pieces import CONTROL, PIECE_TYPE_NAMES
+    from core.sentencepiece_training import SentencePieceSettings
+
+    settings = SentencePieceSettings.from_extra(options.extra)
+    ids = {p.piece: i for i, p in enumerate(model.pieces)}
+    unk = options.unk_token or "<unk>"
+    controls = [t for t in options.special_tokens or [] if t != unk]
+    normalizer = SentencePieceNormalizer(
+        b"",
+        add_dummy_prefix=settings.add_dummy_prefix,
+        treat_whitespace_as_suffix=settings.treat_whitespace_as_suffix,
+        user_defined=model.user_defined,
+        name="identity",
+    )
+    decoder = SentencePieceDecoder(
+        {p.piece for p in model.pieces if p.type == CONTROL},
+        model.unk_token,
+        " \u2047 ",
+        drop_first_space=True,
+        drop_leading_spaces=True,
+    )
+    tok = Tokenizer(model, normalizer=normalizer, pre_tokenizer=None, decoder=decoder)
+    model_type = SENTENCEPIECE_ALGORITHMS[options.algorithm]
+    special_ids = {
+        "unk": ids[unk],
+        "bos": ids[controls[0]] if len(controls) > 0 else -1,
+        "eos": ids[controls[1]] if len(controls) > 1 else -1,
+        "pad": -1,
+    }
+    tok.extra["sentencepiece_training"] = {
+        "model_type": model_type,
+        "special_ids": special_ids,
+        "special_pieces": {
+            "unk": unk,
+            "bos": controls[0] if controls else "<s>",
+            "eos": controls[1] if len(controls) > 1 else "</s>",
+        },
+        **{
+            k: getattr(settings, k)
+            for k in (
+                "byte_fallback",
+                "add_dummy_prefix",
+                "treat_whitespace_as_suffix",
+                "split_digits",
+                "character_coverage",
+            )
+        },
+    }
+    tok.extra["sentencepiece"] = {
+        "model_type": model_type,
+        "normalizer": "identity",
+        "byte_fallback": settings.byte_fallback,
+        "special_ids": special_ids,
+        "piece_types": {
+            PIECE_TYPE_NAMES[k]: sum(p.type == k for p in model.pieces) for k in PIECE_TYPE_NAMES
+        },
+    }
+    return tok
 
 
 def train_from_counts(

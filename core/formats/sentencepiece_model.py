@@ -389,6 +389,8 @@ def proto_from_tokenizer(tok) -> tuple[ModelProto, list[str]]:
     extra = getattr(tok, "extra", {}) or {}
     if "sentencepiece_model" in extra:
         return parse_model_proto(extra["sentencepiece_model"]), []
+    if "sentencepiece_training" in extra:
+        return _trained_proto(tok.model, extra["sentencepiece_training"]), []
     d = tok.model.to_dict()
     kind = d.get("type")
     if kind not in ("Unigram", "BPE"):
@@ -505,6 +507,28 @@ def proto_from_tokenizer(tok) -> tuple[ModelProto, list[str]]:
         escape_whitespaces=True,
     )
     return ModelProto(pieces, trainer, normalizer), losses
+
+
+def _trained_proto(model, spec: dict) -> ModelProto:
+    """The ModelProto of a model trained as spm_train trains it (``core.training``)."""
+    ids, pieces = spec["special_ids"], spec["special_pieces"]
+    trainer = TrainerSpec(
+        model_type=spec["model_type"],
+        vocab_size=len(model.pieces),
+        byte_fallback=spec["byte_fallback"],
+        unk_id=ids["unk"],
+        bos_id=ids["bos"],
+        eos_id=ids["eos"],
+        pad_id=ids["pad"],
+        unk_piece=pieces["unk"],
+        bos_piece=pieces["bos"],
+        eos_piece=pieces["eos"],
+        treat_whitespace_as_suffix=spec["treat_whitespace_as_suffix"],
+        split_digits=spec["split_digits"],
+        character_coverage=spec["character_coverage"],
+    )
+    normalizer = NormalizerSpec(name="identity", add_dummy_prefix=spec["add_dummy_prefix"])
+    return ModelProto(list(model.pieces), trainer, normalizer)
 
 
 def _what_cuts(pre) -> str:

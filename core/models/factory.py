@@ -47,6 +47,8 @@ TRAINERS: dict[str, str] = {
     "superbpe": "core.models.bpe.superbpe:train_superbpe",
     "wordpiece": "core.models.wordpiece.trainer:train_wordpiece",
     "unigram": "core.models.unigram.trainer:train_unigram",
+    "sentencepiece-bpe": "core.models.bpe.sentencepiece_trainer:train_sentencepiece_bpe",
+    "sentencepiece-unigram": "core.models.unigram.sentencepiece_trainer:train_sentencepiece_unigram",
 }
 
 

@@ -87,6 +87,9 @@ METRICS = [
     ("chars_per_token", QT_TRANSLATE_NOOP("Labels", "chars / token"), "{:.3f}"),
     ("unknown", QT_TRANSLATE_NOOP("Labels", "unknown tokens"), "{:,}"),
     ("unk_rate", QT_TRANSLATE_NOOP("Labels", "unknown rate"), "{:.2%}"),
+    # byte fallback (SentencePiece, Llama): what the unknown rate would be without the byte pieces
+    ("byte_tokens", QT_TRANSLATE_NOOP("Labels", "byte-fallback tokens"), "{:,}"),
+    ("unk_rate_without_bytes", QT_TRANSLATE_NOOP("Labels", "unknown rate without byte fallback"), "{:.2%}"),
     ("distinct_ids", QT_TRANSLATE_NOOP("Labels", "distinct tokens used"), "{:,}"),
     ("vocab_size", QT_TRANSLATE_NOOP("Labels", "vocab size"), "{:,}"),
     ("vocab_used", QT_TRANSLATE_NOOP("Labels", "vocab used"), "{:.2%}"),

@@ -109,6 +109,9 @@ def algorithm_label(run: Run) -> str:
             label += f" t={superbpe_settings(run.options)[0]:,}"
         except ConfigError:
             pass
+    if run.algorithm.startswith("sentencepiece-") and run.options is not None:
+        if (run.options.extra or {}).get("byte_fallback"):
+            label += " " + QCoreApplication.translate("RunsModel", "+ byte fallback")
     return label
 
 

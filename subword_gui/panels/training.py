@@ -54,6 +54,8 @@ from core.options import (
     DEFAULT_PRE_TOKENIZER,
     DEFAULT_SPECIAL_TOKENS,
     PICKY_TAU,
+    SENTENCEPIECE_ALGORITHMS,
+    SENTENCEPIECE_EXTRAS,
     SUPERBPE_TRANSITION_PERCENT,
     TrainOptions,
     build_normalizer,
@@ -67,6 +69,7 @@ from subword_gui.background.workers import Job, next_turn
 from subword_gui.engine_text import localize, phase_label
 from subword_gui.panels.item_models import MERGE_LOG_WIDEST, MergeLogModel, UnigramRoundModel, log_marks
 from subword_gui.panels.progress import ProgressBar
+from subword_gui.panels.sentencepiece_options import SentencePieceOptions
 from subword_gui.state import on_screen
 from subword_gui.style import theme
 from subword_gui.tokens.render import TokenStyle, style_for
@@ -78,6 +81,8 @@ ALGORITHM_LABELS = {
     "superbpe": "SuperBPE",
     "wordpiece": "WordPiece",
     "unigram": "Unigram",
+    "sentencepiece-bpe": "SentencePiece BPE",
+    "sentencepiece-unigram": "SentencePiece Unigram",
 }
 NORMALIZER_CHOICES = ["none", "nfc", "nfkc", "nfkc,lowercase", "nfd", "lowercase", "jamo", "nfkc,jamo"]
 # What the less obvious choices do (tooltips of the boxes' items).
@@ -468,6 +473,9 @@ class TrainingPanel(QWidget):
             )
         )
 
+        # spm_train's options, folded (shown for the SentencePiece algorithms only)
+        self.sentencepiece_options = SentencePieceOptions()
+
         self.train_button = QPushButton(self.tr("Train"))
         self.train_button.setObjectName("primary")
         self.train_button.setToolTip(self.tr("Train on the loaded corpus (Ctrl+T)"))
@@ -586,6 +594,7 @@ class TrainingPanel(QWidget):
         root.setContentsMargins(10, 8, 10, 8)
         root.setSpacing(8)
         root.addLayout(forms)
+        root.addWidget(self.sentencepiece_options)
         root.addLayout(buttons)
         root.addLayout(status)
         root.addWidget(split, 1)
@@ -653,7 +662,8 @@ class TrainingPanel(QWidget):
         self.prefix_edit.setText("##" if algo == "wordpiece" else "")
         self._form_right.setRowVisible(self.tau_spin, algo == "picky-bpe")
         self._form_right.setRowVisible(self.transition_spin, algo == "superbpe")
-        unigram = algo == "unigram"
+        self.sentencepiece_options.setVisible(algo in SENTENCEPIECE_ALGORITHMS)
+        unigram = algo in ("unigram", "sentencepiece-unigram")
         self.log_tabs.setCurrentIndex(1 if unigram else 0)
         self.plot_tabs.setCurrentIndex(1 if unigram else 0)
 
@@ -696,6 +706,10 @@ class TrainingPanel(QWidget):
             )
             if not (isinstance(kept, int) and 0 < kept <= vocab and round(100 * kept / vocab) == percent):
                 extra["transition"] = max(1, vocab * percent // 100)  # (a t set exactly elsewhere is kept)
+        if self.algorithm in SENTENCEPIECE_ALGORITHMS:
+            for key in SENTENCEPIECE_EXTRAS:
+                extra.pop(key, None)
+            extra.update(self.sentencepiece_options.extra())
         return extra
 
     def set_options(self, options: TrainOptions) -> None:
@@ -727,6 +741,8 @@ class TrainingPanel(QWidget):
                 SUPERBPE_TRANSITION_PERCENT if not isinstance(t, int) else round(100 * t / options.vocab_size)
             )
             self.transition_spin.setValue(min(100, max(1, percent)))
+        if options.algorithm in SENTENCEPIECE_ALGORITHMS:
+            self.sentencepiece_options.set_extra(options.extra or {})
 
     def options_dict(self) -> dict:
         return {
@@ -740,6 +756,7 @@ class TrainingPanel(QWidget):
             "suffix": self.suffix_edit.text(),
             "tau": self.tau_spin.value(),
             "transition_percent": self.transition_spin.value(),
+            "sentencepiece": self.sentencepiece_options.extra(),
         }
 
     def apply_options_dict(self, d: dict) -> None:
@@ -766,6 +783,8 @@ class TrainingPanel(QWidget):
                 self.tau_spin.setValue(float(d["tau"]))
             if "transition_percent" in d:
                 self.transition_spin.setValue(int(d["transition_percent"]))
+            if isinstance(d.get("sentencepiece"), dict):
+                self.sentencepiece_options.set_extra(d["sentencepiece"])
         except (TypeError, ValueError):
             pass
 

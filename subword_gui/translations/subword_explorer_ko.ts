@@ -1274,6 +1274,14 @@
         <translation>미등록 비율</translation>
     </message>
     <message>
+        <source>byte-fallback tokens</source>
+        <translation>바이트 폴백 토큰</translation>
+    </message>
+    <message>
+        <source>unknown rate without byte fallback</source>
+        <translation>바이트 폴백 없을 때 미등록 비율</translation>
+    </message>
+    <message>
         <source>distinct tokens used</source>
         <translation>쓰인 서로 다른 토큰</translation>
     </message>
@@ -2256,6 +2264,10 @@
         <translation>접미사 {0}</translation>
     </message>
     <message>
+        <source>+ byte fallback</source>
+        <translation>+ 바이트 폴백</translation>
+    </message>
+    <message>
         <source>Tokens/word</source>
         <translation>토큰/단어</translation>
     </message>
@@ -2523,6 +2535,77 @@
     <message>
         <source>Why this long word was cut this way</source>
         <translation>이 긴 단어가 이렇게 잘린 이유</translation>
+    </message>
+</context>
+<context>
+    <name>SentencePieceOptions</name>
+    <message>
+        <source>SentencePiece options</source>
+        <translation>SentencePiece 옵션</translation>
+    </message>
+    <message>
+        <source>spm_train&apos;s options (SentencePiece, Kudo and Richardson 2018)</source>
+        <translation>spm_train의 옵션 (SentencePiece, Kudo와 Richardson 2018)</translation>
+    </message>
+    <message>
+        <source>Byte fallback</source>
+        <translation>바이트 폴백</translation>
+    </message>
+    <message>
+        <source>Add the 256 byte pieces &lt;0x00&gt;…&lt;0xFF&gt;: a character without a piece is spelled in its UTF-8 bytes, never &lt;unk&gt;</source>
+        <translation>바이트 조각 256개(&lt;0x00&gt;…&lt;0xFF&gt;)를 추가합니다: 조각이 없는 문자는 &lt;unk&gt;가 아니라 UTF-8 바이트로 적습니다</translation>
+    </message>
+    <message>
+        <source>Share of the corpus&apos;s characters the alphabet covers; rarer characters are unknown</source>
+        <translation>문자 집합이 덮는 코퍼스 문자의 비율; 더 드문 문자는 미등록 문자가 됩니다</translation>
+    </message>
+    <message>
+        <source>Split digits</source>
+        <translation>숫자 나누기</translation>
+    </message>
+    <message>
+        <source>Every digit is a piece of its own</source>
+        <translation>숫자 하나하나가 각각 조각이 됩니다</translation>
+    </message>
+    <message>
+        <source>Longest piece, in characters</source>
+        <translation>가장 긴 조각의 길이(문자 수)</translation>
+    </message>
+    <message>
+        <source>e.g. &lt;sep&gt;,&lt;cls&gt;</source>
+        <translation>예: &lt;sep&gt;,&lt;cls&gt;</translation>
+    </message>
+    <message>
+        <source>User-defined symbols, comma-separated: always one piece, never split</source>
+        <translation>사용자 정의 기호, 쉼표로 구분: 언제나 한 조각이며 나뉘지 않습니다</translation>
+    </message>
+    <message>
+        <source>Whitespace as suffix</source>
+        <translation>공백을 접미사로</translation>
+    </message>
+    <message>
+        <source>▁ ends a word instead of starting it</source>
+        <translation>▁가 단어를 시작하지 않고 끝냅니다</translation>
+    </message>
+    <message>
+        <source>Dummy prefix</source>
+        <translation>더미 접두사</translation>
+    </message>
+    <message>
+        <source>Put ▁ before each line, so a line&apos;s first word is spelled as any other</source>
+        <translation>각 줄 앞에 ▁를 붙여 줄의 첫 단어도 다른 단어처럼 적습니다</translation>
+    </message>
+    <message>
+        <source>Character coverage</source>
+        <translation>문자 커버리지</translation>
+    </message>
+    <message>
+        <source>Longest piece</source>
+        <translation>최대 조각 길이</translation>
+    </message>
+    <message>
+        <source>User-defined symbols</source>
+        <translation>사용자 정의 기호</translation>
     </message>
 </context>
 <context>

@@ -165,3 +165,13 @@ def test_byte_pieces_and_one_token_over_the_same_character_differ_on_both_sides(
     # the shared tokens pair off: each side's differing tokens are its tokens less as many
     a, b = shared_token_mask(one, [pieces], "한 hug"), shared_token_mask(pieces, [one], "한 hug")
     assert sum(a) == sum(b)
+
+
+def test_unknown_rate_without_byte_fallback_counts_each_run_of_bytes_once():
+    from core.stats import EncodingStats, byte_counts
+
+    assert byte_counts([5, 1, 2, 7, 3], frozenset({1, 2, 3})) == (3, 2)
+    assert byte_counts([5, 1], frozenset()) == (0, 0)
+    # 10 tokens, 6 of them bytes in 2 runs: without bytes 6 tokens, 2 of them unknown
+    s = EncodingStats(1, 10, 2, 8, 0, 5, 300, byte_tokens=6, byte_runs=2)
+    assert s.unk_rate == 0 and s.unk_rate_without_bytes == 2 / 6

@@ -285,7 +285,7 @@ class _Corpus:
     def drop_seed_arrays(self) -> None:
         """Frees the per-position arrays only seeding reads (a third of the corpus's memory);
         once they are gone, does nothing."""
-        for name in ("codes", "dist", "pos_weight"):
+        for name in ("codes", "dist", "pos_weight", "pos_final_weight", "pos_unknown_weight"):
             self.__dict__.pop(name, None)
         _release_freed_memory()
 
@@ -386,7 +386,7 @@ class _Snapshot(Sequence[tuple[str, float]]):
         return self.pieces[int(self.ids[i])], float(self.scores[i])
 
 
-def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
+def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None):
     """Count substrings level by level; return (pieces, initial values, representative
     position per piece, edges src/len/pid sorted by start, number of characters).
 
@@ -460,7 +460,15 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
             end_weight = np.bincount(
                 p_inv[at_end], weights=corpus.pos_weight[p_pos[at_end]], minlength=len(p_freq)
             )
-            maximal = (followers + (end_weight > 0) >= 2) | (end_weight >= 2)
+            final = getattr(corpus, "pos_final_weight", None)
+            if final is None:
+                maximal = (followers + (end_weight > 0) >= 2) | (end_weight >= 2)
+            else:  # told which word ends end a line: "▁" (the next word) and a line's end differ
+                end_final = np.bincount(p_inv[at_end], weights=final[p_pos[at_end]], minlength=len(p_freq))
+                unknown = corpus.pos_unknown_weight
+                end_unk = np.bincount(p_inv[at_end], weights=unknown[p_pos[at_end]], minlength=len(p_freq))
+                mid = end_weight - end_final - end_unk
+                maximal = followers + (mid > 0.5) + (end_final > 0) + (end_unk > 0) >= 2
             is_candidate = (p_freq >= 2) & maximal
             frequent = np.flatnonzero(is_candidate)
             if k - 1 in levels:  # only a candidate's positions can become edges: keep those alone
@@ -491,6 +499,14 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int):
         c_pos = np.concatenate(cand_pos).astype(np.int64)
         c_uid = np.concatenate(cand_uid)
         del cand_len, cand_freq, cand_pos, cand_uid
+        if valid_piece is not None:  # e.g. SentencePiece's one-script rule (core.sentencepiece_training)
+            text = corpus.text
+            ok = np.fromiter(
+                (valid_piece(text[p : p + k]) for p, k in zip(c_pos.tolist(), c_len.tolist())),
+                dtype=bool,
+                count=len(c_pos),
+            )
+            c_len, c_freq, c_pos, c_uid = c_len[ok], c_freq[ok], c_pos[ok], c_uid[ok]
         order = np.argsort(-(c_freq * c_len), kind="stable")[:n_sub]
         c_len, c_freq, c_pos, c_uid = c_len[order], c_freq[order], c_pos[order], c_uid[order]
     else:
@@ -597,8 +613,22 @@ def _inner_edges(lattices: Lattices, rep_pos, piece_len, base):
     return out_src, out_lens, out_pid
 
 
-def train_unigram(word_counts: dict[str, int], options) -> Generator[object, None, Unigram]:
-    """SentencePiece-style Unigram training; see the module docstring for the phases."""
+def train_unigram(
+    word_counts: dict[str, int],
+    options,
+    *,
+    valid_piece=None,
+    desired_size=None,
+    stop_size=None,
+    line_final: dict[str, int] | None = None,
+    before_unknown: dict[str, int] | None = None,
+) -> Generator[object, None, Unigram]:
+    """SentencePiece-style Unigram training; see the module docstring for the phases.
+    ``valid_piece(text) -> bool``, if given, says which substrings may be seeds; ``desired_size``
+    pruning aims at (default: 1.1 x the target); ``stop_size``: no pruning once the pieces are
+    this few (default: ``desired_size``); ``line_final``: how often each word ended a line (then a
+    seed ending words is right-maximal as on whole lines, SentencePiece's view); ``before_unknown``:
+    how often each word was followed by an unknown character (a third kind of follower)."""
     extra = options.extra or {}
     if extra.get("textbook"):
         from core.models.unigram.reference import train_unigram_textbook
@@ -623,6 +653,12 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
     if not words:
         raise ConfigError("cannot train on an empty corpus (no words with enough occurrences)")
     corpus = _Corpus(words, np.array([word_counts[w] for w in words], dtype=np.float64))
+    if line_final is not None:
+        finals = np.array([line_final.get(w, 0) for w in words], dtype=np.float64)
+        corpus.pos_final_weight = np.repeat(finals, corpus.lengths + 1)
+        before = before_unknown or {}
+        unknowns = np.array([before.get(w, 0) for w in words], dtype=np.float64)
+        corpus.pos_unknown_weight = np.repeat(unknowns, corpus.lengths + 1)
     del words
     n_chars = len(set(corpus.codes[corpus.dist >= 1].tolist()))
     target = options.vocab_size - len(specials)
@@ -631,10 +667,12 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
             f"vocab size {options.vocab_size:,} is below the {n_chars:,} distinct characters + "
             f"{len(specials)} special tokens this corpus needs"
         )
-    desired = max(target, int(target * DESIRED_SIZE_FACTOR))
+    desired = max(target, int(target * DESIRED_SIZE_FACTOR)) if desired_size is None else desired_size
 
     # 1. seed vocabulary.
-    pieces, values, rep_pos, src, lens, pid, n_chars = yield from _seed_pieces(corpus, max_len, seed_size)
+    pieces, values, rep_pos, src, lens, pid, n_chars = yield from _seed_pieces(
+        corpus, max_len, seed_size, valid_piece
+    )
     corpus.drop_seed_arrays()
     n_all = len(pieces)
     piece_len = pieces.lengths()
@@ -671,7 +709,7 @@ def train_unigram(word_counts: dict[str, int], options) -> Generator[object, Non
                 lattices = lattices.without(alive)
             yield UnigramRound("em", em_round, int(alive.sum()) + len(specials), loss)
         size = int(alive.sum())
-        if size <= desired:
+        if size <= (desired if stop_size is None else stop_size):
             break
 
         # 3. prune.

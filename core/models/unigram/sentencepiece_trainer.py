@@ -1,0 +1,119 @@
+"""Unigram trained as ``spm_train --model_type=unigram`` trains it, saved as a SentencePiece model.
+
+The algorithm is :func:`core.models.unigram.trainer.train_unigram` (SentencePiece's recipe:
+seeds from repeated substrings scored count x length, EM with the digamma update,
+``num_sub_iterations`` 2, pruning by ``shrinking_factor`` 0.75 down to 1.1 x the vocabulary),
+with what ``spm_train`` adds around it (``unigram_model_trainer.cc``, ``trainer_interface.cc``):
+
+1. the same words as SentencePiece BPE (:class:`core.pre_tokenizers.SentencePieceWords`);
+   characters outside ``character_coverage`` become ``▅``, and no piece spans one, so a word
+   is cut there (its lattice falls apart at an unknown character anyway);
+2. seeds must be valid pieces (one script, ``▁`` only first, ``split_digits``, at most
+   ``max_sentencepiece_length`` characters);
+3. pruning stops at 1.1 x the WHOLE vocabulary (meta pieces included), as spm_train's does;
+4. the final pieces: every required character (one the model dropped scores just below the
+   lowest score, 0.0001 apart), then the best scores until the vocabulary is full, sorted
+   by score (ties: by text), after the meta pieces.
+
+Not identical to spm_train: seeding sees words, told which ended a line (so a seed that ends words
+is right-maximal as on whole lines) but not which character follows a word cut at ``▅``, and
+sentencepiece 0.2.x computes in float32 with a rewritten seeding. A benchmark
+(``benchmarks/bench_sentencepiece_train.py``) measures the piece overlap and the length of the
+encodings against spm_train on the shared corpora.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+from core.errors import ConfigError
+from core.sentencepiece_pieces import NORMAL, Piece
+from core.sentencepiece_training import (
+    LINE_END,
+    UNK_CHAR,
+    SentencePieceSettings,
+    mask_rare_chars,
+    required_chars,
+    sorted_chars,
+)
+
+_MIN_SCORE_PENALTY_DELTA = 0.0001  # spm_train's kMinScorePenaltyDelta
+_DESIRED_SIZE_FACTOR = 1.1
+_SHRINKING_FACTOR = 0.75
+
+
+def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generator[object, None, object]:
+    """Learn a SentencePiece Unigram model from ``{word: count}``; yields the Unigram trainer's
+    events, returns a ``SentencePieceUnigram`` model."""
+    from core.models.bpe.sentencepiece_trainer import _specials
+    from core.models.unigram.sentencepiece import SentencePieceUnigram
+    from core.models.unigram.trainer import train_unigram
+    from core.options import TrainOptions
+
+    settings = SentencePieceSettings.from_extra(options.extra)
+    # words that ended a line come marked (SentencePieceWords(mark_line_end=True)): unmark them
+    line_final: dict[str, int] = {}
+    if any(w.endswith(LINE_END) for w in word_counts):
+        plain: dict[str, int] = {}
+        for word, n in word_counts.items():
+            if word.endswith(LINE_END):
+                word = word[:-1]
+                line_final[word] = line_final.get(word, 0) + n
+            plain[word] = plain.get(word, 0) + n
+        word_counts = plain
+    meta = settings.meta_pieces(*_specials(options))
+    chars = required_chars(word_counts, settings.character_coverage)
+    size = options.vocab_size - len(meta)
+    if size < len(chars):
+        raise ConfigError(
+            f"vocab size {options.vocab_size:,} is smaller than the {len(meta) + len(chars):,} meta pieces "
+            "and required characters: raise it or lower the character coverage"
+        )
+    words: dict[str, int] = {}
+    finals: dict[str, int] = {}
+    before_unknown: dict[str, int] = {}  # a part of a word cut at "▅" is followed by it
+    masked_final = mask_rare_chars(line_final, chars) if line_final else {}
+    for word, n in mask_rare_chars(word_counts, chars).items():
+        parts = word.split(UNK_CHAR) if UNK_CHAR in word else [word]
+        for k, part in enumerate(parts):
+            if part:
+                words[part] = words.get(part, 0) + n
+                if k < len(parts) - 1:
+                    before_unknown[part] = before_unknown.get(part, 0) + n
+        if parts[-1] and word in masked_final:
+            finals[parts[-1]] = finals.get(parts[-1], 0) + masked_final[word]
+    inner = TrainOptions(
+        "unigram",
+        vocab_size=size,
+        special_tokens=[],
+        extra={"max_piece_length": min(settings.max_sentencepiece_length, 256)},
+    )
+    desired = int(options.vocab_size * _DESIRED_SIZE_FACTOR)
+    # subtle: sentencepiece 0.2.x stops pruning once one more round would go below the desired
+    # size (its logs: 3,104 -> 2,328 pieces, then no round to 2,200 for a vocabulary of 2,000)
+    model = yield from train_unigram(
+        words,
+        inner,
+        valid_piece=settings.is_valid_piece,
+        desired_size=desired,
+        stop_size=int(desired / _SHRINKING_FACTOR),
+        line_final=finals if line_final and not settings.treat_whitespace_as_suffix else None,
+        before_unknown=before_unknown,
+    )
+    learned = dict(model.pieces)
+    final: dict[str, float] = {}
+    lowest = min(learned.values(), default=0.0)
+    penalty = 0.0
+    for c in sorted_chars(chars):
+        if c in learned:
+            final[c] = learned[c]
+        else:
+            final[c] = lowest + penalty
+            penalty += _MIN_SCORE_PENALTY_DELTA
+    for piece, score in sorted(learned.items(), key=lambda kv: (-kv[1], kv[0])):
+        if len(final) >= size:
+            break
+        final.setdefault(piece, score)
+    ranked = sorted(final.items(), key=lambda kv: (-kv[1], kv[0]))
+    pieces = list(meta) + [Piece(p, s, NORMAL) for p, s in ranked]
+    return SentencePieceUnigram(pieces, byte_fallback=settings.byte_fallback)

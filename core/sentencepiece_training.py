@@ -1,0 +1,201 @@
+"""What SentencePiece's trainers share (``trainer_interface.cc``): the options, the words a corpus
+line becomes, the required characters, which pieces are valid and how the piece table is laid out.
+
+    >>> settings = SentencePieceSettings.from_extra({"split_digits": True})
+    >>> settings.is_valid_piece("▁ab"), settings.is_valid_piece("a▁b"), settings.is_valid_piece("12")
+    (True, False, False)
+
+The algorithms themselves live with their families: ``core.models.bpe.sentencepiece_trainer``
+and ``core.models.unigram.sentencepiece_trainer``. Both start from the same word counts:
+each corpus line normalized as ``spm_train --normalization_rule_name=identity`` does (extra
+spaces dropped, a dummy ``▁`` in front, spaces as ``▁``), user-defined symbols cut out, then
+split into words at ``▁`` (:class:`core.pre_tokenizers.SentencePieceWords`).
+
+Leaves out: the ``nmt_nfkc`` character map (SentencePiece builds it from ICU data; a model
+trained here says ``identity``), ``--split_by_whitespace=false``, sentence sampling
+(``--input_sentence_size``) and differential privacy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from core.errors import ConfigError
+from core.sentencepiece_pieces import (
+    BYTE,
+    CONTROL,
+    NORMAL,
+    SPACE,
+    UNKNOWN,
+    USER_DEFINED,
+    Piece,
+    byte_piece,
+    f32,
+)
+
+UNK_CHAR = "\u2585"  # stands for a character outside the required ones (SentencePiece's kUNKChar)
+LINE_END = "\x00"  # ends the last word of a line for Unigram seeding (never in a piece)
+BOUNDARY = "\t"  # where a user-defined symbol was: no piece crosses it (kUPPBoundaryChar)
+MAX_SENTENCE_BYTES = 4192  # longer lines are skipped, as spm_train's --max_sentence_length
+
+# TrainOptions.extra keys of the SentencePiece trainers, with spm_train's defaults
+DEFAULTS: dict[str, object] = {
+    "byte_fallback": False,
+    "character_coverage": 0.9995,
+    "split_digits": False,
+    "max_sentencepiece_length": 16,
+    "user_defined_symbols": (),
+    "treat_whitespace_as_suffix": False,
+    "add_dummy_prefix": True,
+}
+
+
+@dataclass(frozen=True)
+class SentencePieceSettings:
+    """spm_train's options that this explorer trains with (names as spm_train spells them)."""
+
+    byte_fallback: bool = False
+    character_coverage: float = 0.9995
+    split_digits: bool = False
+    max_sentencepiece_length: int = 16
+    user_defined_symbols: tuple[str, ...] = field(default=())
+    treat_whitespace_as_suffix: bool = False
+    add_dummy_prefix: bool = True
+
+    @classmethod
+    def from_extra(cls, extra: dict) -> SentencePieceSettings:
+        """The settings in ``TrainOptions.extra``; ConfigError for a value spm_train refuses."""
+        values = {k: extra.get(k, v) for k, v in DEFAULTS.items()}
+        for k in ("byte_fallback", "split_digits", "treat_whitespace_as_suffix", "add_dummy_prefix"):
+            if not isinstance(values[k], bool):
+                raise ConfigError(f"{k} is on or off (True/False), not {values[k]!r}")
+        cov = values["character_coverage"]
+        if isinstance(cov, bool) or not isinstance(cov, (int, float)) or not 0.98 <= cov <= 1.0:
+            raise ConfigError(
+                f"character coverage must be between 0.98 and 1.0 (spm_train's range), not {cov!r}"
+            )
+        n = values["max_sentencepiece_length"]
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 512:
+            raise ConfigError(f"max sentencepiece length must be a whole number from 1 to 512, not {n!r}")
+        symbols = values["user_defined_symbols"]
+        if isinstance(symbols, str):
+            symbols = [s for s in symbols.split(",") if s]
+        if not all(isinstance(s, str) and s and " " not in s for s in symbols):
+            raise ConfigError(
+                f"user-defined symbols must be non-empty strings without spaces, not {symbols!r}"
+            )
+        values["user_defined_symbols"] = tuple(symbols)
+        values["character_coverage"] = float(cov)
+        return cls(**values)
+
+    def is_valid_piece(self, piece: str) -> bool:
+        """Whether spm_train may make ``piece`` (``IsValidSentencePiece``, with
+        ``--split_by_whitespace --split_by_unicode_script --split_by_number`` on, as by default):
+        not too long, no unknown or boundary character, ``▁`` only first (or only last with
+        ``treat_whitespace_as_suffix``), one Unicode script (kana count as Han), digits alone
+        with ``split_digits``."""
+        n = len(piece)
+        if not 0 < n <= self.max_sentencepiece_length:
+            return False
+        prev: str | None = None  # None: any script
+        last = n - 1
+        for pos, c in enumerate(piece):
+            if c in (UNK_CHAR, "\0", BOUNDARY, " "):
+                return False
+            if c == SPACE:
+                if (pos < last) if self.treat_whitespace_as_suffix else (pos > 0):
+                    return False
+                continue
+            s: str | None = script_of(c)
+            if s == "INHERITED":
+                s = prev
+            if self.split_digits and _is_decimal(c) and n > 1:
+                return False
+            if s is not None and prev is not None and s != prev:
+                return False
+            prev = s
+        return True
+
+    def meta_pieces(self, unk: str, controls: list[str]) -> list[Piece]:
+        """The pieces before the learned ones, in id order: ``<unk>``, the control symbols
+        (``<s>``, ``</s>``), the user-defined symbols, then with byte fallback the 256 bytes."""
+        out = [Piece(unk, 0.0, UNKNOWN)] + [Piece(c, 0.0, CONTROL) for c in controls]
+        out += [Piece(s, 0.0, USER_DEFINED) for s in self.user_defined_symbols]
+        if self.byte_fallback:
+            out += [Piece(byte_piece(b), 0.0, BYTE) for b in range(256)]
+        seen: set[str] = set()
+        for p in out:
+            if p.piece in seen:
+                raise ConfigError(f"{p.piece} is defined twice (special tokens and user-defined symbols)")
+            seen.add(p.piece)
+        return out
+
+
+def _is_decimal(c: str) -> bool:
+    return "0" <= c <= "9" or "\uff10" <= c <= "\uff19"
+
+
+@lru_cache(maxsize=65536)
+def script_of(c: str) -> str:
+    """SentencePiece's script of ``c`` for piece validity: kana and ``ー`` are Han, a character
+    of no script (or unassigned) is Common.
+
+    >>> script_of("a"), script_of("カ"), script_of("1")
+    ('LATIN', 'HAN', 'COMMON')
+    """
+    from core.pre_tokenizers import _unicode_script
+
+    name = _unicode_script(c)
+    if name in ("UNKNOWN", "ANY"):
+        return "COMMON"
+    return name
+
+
+def required_chars(word_counts: dict[str, int], coverage: float) -> dict[str, int]:
+    """The characters spm_train keeps, most frequent first (ties: lower code point), until
+    ``coverage`` of all characters is covered; the boundary character never counts.
+
+    >>> required_chars({"▁aab": 3, "▁c": 1}, 1.0)
+    {'a': 6, '▁': 4, 'b': 3, 'c': 1}
+    """
+    counts: dict[str, int] = {}
+    for word, n in word_counts.items():
+        for c in word:
+            counts[c] = counts.get(c, 0) + n
+    counts.pop(" ", None)
+    total = sum(counts.values())
+    kept: dict[str, int] = {}
+    accumulated = 0
+    target = f32(coverage)
+    # subtle: spm_train compares a float (not a double) share with the float option
+    for c, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        if total and f32(accumulated / total) >= target:
+            break
+        accumulated += n
+        if c != BOUNDARY:
+            kept[c] = n
+    return kept
+
+
+def mask_rare_chars(word_counts: dict[str, int], chars: dict[str, int]) -> dict[str, int]:
+    """Words with every character outside ``chars`` replaced by :data:`UNK_CHAR`."""
+    out: dict[str, int] = {}
+    for word, n in word_counts.items():
+        if not all(c in chars for c in word):
+            word = "".join(c if c in chars else UNK_CHAR for c in word)
+        out[word] = out.get(word, 0) + n
+    return out
+
+
+def sorted_chars(chars: dict[str, int]) -> list[str]:
+    """The required characters in the order spm_train appends them: most frequent first, ties by code point."""
+    return [c for c, _ in sorted(chars.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
+def piece_table(meta: list[Piece], learned: list[str], chars: list[str]) -> list[Piece]:
+    """Meta pieces, then the learned pieces and the required characters scored ``-rank``."""
+    out = list(meta)
+    for rank, piece in enumerate(learned + chars):
+        out.append(Piece(piece, -float(rank), NORMAL))
+    return out

@@ -1,0 +1,72 @@
+"""The SentencePiece BPE trainer's rules, hand-checked (core.models.bpe.sentencepiece_trainer)."""
+
+from __future__ import annotations
+
+from core.events import drain
+from core.models.bpe.sentencepiece_trainer import learn_pieces
+from core.sentencepiece_training import SentencePieceSettings, required_chars
+
+
+def test_ties_go_to_the_shorter_piece_then_the_smaller_text():
+    # ab, cd and ▁a all occur 3 times: by text, "ab" < "cd" < "▁a" (▁ is U+2581)
+    assert drain(learn_pieces({"▁ab": 3, "cd": 3}, 2, SentencePieceSettings())) == ["ab", "cd"]
+    # after qu and xy, "xyz" and "zz" both occur twice: the shorter "zz" first, though "xyz" < "zz"
+    pieces = drain(learn_pieces({"xyz": 2, "qu": 2, "zz": 2}, 4, SentencePieceSettings()))
+    assert pieces == ["qu", "xy", "zz", "xyz"]
+
+
+def test_a_piece_reached_by_another_split_is_taken_once():
+    # "aaa" is "aa"+"a" after "a"+"a"; its other split "a"+"aa" never becomes a second piece
+    pieces = drain(learn_pieces({"aaa": 5, "aaaa": 1}, 3, SentencePieceSettings()))
+    assert pieces.count("aaa") <= 1 and pieces[0] == "aa"
+
+
+def test_when_no_pair_occurs_pairs_seen_once_follow_shortest_first():
+    # after "ab" and "abab" nothing occurs; spm_train goes on with pairs that occurred once,
+    # shortest first: "ba", then "aba" (ab|a stood side by side while "abab" was merged)
+    pieces = drain(learn_pieces({"abab": 1}, 4, SentencePieceSettings()))
+    assert pieces == ["ab", "abab", "ba", "aba"]
+
+
+def test_no_piece_crosses_scripts_or_holds_a_space_inside():
+    s = SentencePieceSettings()
+    assert not s.is_valid_piece("a한")
+    assert not s.is_valid_piece("a▁")
+    assert SentencePieceSettings(treat_whitespace_as_suffix=True).is_valid_piece("a▁")
+    assert s.is_valid_piece("カタ漢")  # kana count as Han
+    assert not SentencePieceSettings(max_sentencepiece_length=2).is_valid_piece("abc")
+
+
+def test_required_characters_stop_at_the_coverage():
+    counts = {"a" * 9990: 1, "b" * 9: 1, "c": 1}
+    assert list(required_chars(counts, 0.9995)) == ["a", "b"]
+    assert list(required_chars(counts, 1.0)) == ["a", "b", "c"]
+
+
+def test_linked_merge_gives_what_the_readable_reference_gives():
+    import random
+
+    from core.models.bpe.sentencepiece_trainer import learn_pieces_reference
+
+    rng = random.Random(1)
+    for _ in range(400):
+        words = {}
+        for _ in range(rng.randint(1, 30)):
+            w = ("▁" if rng.random() < 0.7 else "") + "".join(
+                rng.choice("aabb1한▅") for _ in range(rng.randint(1, 9))
+            )
+            words[w] = rng.randint(1, 5)
+        settings = SentencePieceSettings(
+            split_digits=rng.random() < 0.5, max_sentencepiece_length=rng.choice([3, 16])
+        )
+        n = rng.randint(1, 60)
+        assert drain(learn_pieces(words, n, settings)) == drain(learn_pieces_reference(words, n, settings)), (
+            words
+        )
+
+
+def test_unigram_words_mark_the_end_of_a_line():
+    from core.options import TrainOptions, pre_tokenize_lines
+
+    assert pre_tokenize_lines(["a b", "b"], TrainOptions("sentencepiece-unigram")) == {"▁a": 1, "▁b\x00": 2}
+    assert pre_tokenize_lines(["a b", "b"], TrainOptions("sentencepiece-bpe")) == {"▁a": 1, "▁b": 2}
