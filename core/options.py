@@ -200,6 +200,12 @@ class TrainOptions(Record):
                     f"not {self.pre_tokenizer!r}"
                 )
             superbpe_settings(self)
+        if self.pre_tokenizer == "sentencepiece" and self.algorithm not in SENTENCEPIECE_ALGORITHMS:
+            # spm_train's words only count a corpus: the model it trains has no pre-tokenizer to keep
+            raise ConfigError(
+                "the sentencepiece pre-tokenizer is spm_train's word count; train with "
+                "sentencepiece-bpe or sentencepiece-unigram, or choose metaspace"
+            )
         self._check_extra()
 
     def _check_extra(self) -> None:

@@ -219,7 +219,20 @@ def ours_pre_is_space(s: str) -> bool:
     return all(ours_norm.is_rust_whitespace(c) for c in s)
 
 
-ALL_NAMES = sorted(PRE_TOKENIZER_NAMES) + sorted(OURS_EXTRA)
+# "sentencepiece" is spm_train's word count, which only counts a corpus for the sentencepiece-*
+# trainers (the model they train has no pre-tokenizer); it is refused elsewhere (tested below)
+ALL_NAMES = sorted(set(PRE_TOKENIZER_NAMES) - {"sentencepiece"}) + sorted(OURS_EXTRA)
+
+
+@pytest.mark.parametrize("algorithm", ["bpe", "wordpiece", "unigram", "picky-bpe"])
+def test_the_sentencepiece_word_count_is_refused_outside_its_trainers(algorithm):
+    from core.errors import ConfigError
+    from core.options import TrainOptions
+
+    with pytest.raises(ConfigError, match="sentencepiece-bpe or sentencepiece-unigram"):
+        TrainOptions(algorithm=algorithm, vocab_size=100, pre_tokenizer="sentencepiece")
+    # its own trainers take it (their default)
+    assert TrainOptions(algorithm="sentencepiece-bpe", vocab_size=100).pre_tokenizer == "sentencepiece"
 
 
 @pytest.mark.parametrize("name", ALL_NAMES)
