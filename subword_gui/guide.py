@@ -3,8 +3,9 @@
     >>> guide = GuideDialog(window); guide.show()     # opens at once; the worked examples fill in
     >>> guide.show_section("bpe")                     # jump to a section (its anchor)
 
-What it covers: the main flow, each panel, what BPE, WordPiece, Unigram and
-byte-level BPE do, and how to read the why view. The illustrations are the
+What it covers: the main flow, each panel, what BPE, WordPiece, Unigram,
+byte-level BPE, SuperBPE, PickyBPE, BPE-dropout and byte fallback do (``guide_newer``), and how
+to read the why view. The illustrations are the
 app's own output, not pictures: the worked examples of the Examples menu
 (``resources/examples``) are trained with the engine when the guide opens, and
 their merges, pieces and token chips are drawn as HTML with the colours the
@@ -27,6 +28,7 @@ from PySide6.QtCore import QCoreApplication, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QImage, QTextDocument
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout
 
+from subword_gui.guide_newer import newer_sections, newer_titles, work_newer_examples
 from subword_gui.resources import resource_path
 from subword_gui.tokens import palette
 from subword_gui.tokens.render import render_html, style_for
@@ -49,6 +51,7 @@ class WorkedExample:
     tokenizer: object
     merges: list = field(default_factory=list)  # core.events.MergeEvent
     encoded: list = field(default_factory=list)  # (text, tokens, ids)
+    events: list = field(default_factory=list)  # every event training made (stages, removals…)
 
 
 def _example_spec(file: str, algorithm: str) -> dict:
@@ -84,7 +87,7 @@ def _train(key: str, counts: dict[str, int], options, texts: list[str]) -> Worke
     for text in texts:
         enc = tok.encode(text)
         encoded.append((text, list(enc.tokens), list(enc.ids)))
-    return WorkedExample(key, tok, [e for e in events if isinstance(e, MergeEvent)], encoded)
+    return WorkedExample(key, tok, [e for e in events if isinstance(e, MergeEvent)], encoded, events)
 
 
 def work_examples() -> dict[str, WorkedExample]:
@@ -130,6 +133,7 @@ def work_examples() -> dict[str, WorkedExample]:
     )
     ko = _example_spec("cheolsu.tsv", "bpe")
     out["korean"] = _train("korean", _counts_of(ko, None), options_of(ko), ["철수는 볶음밥을 먹고 있다"])
+    out.update(work_newer_examples(_train, EXAMPLES_DIR))
     return out
 
 
@@ -281,11 +285,13 @@ def guide_html(examples: dict[str, WorkedExample] | None, images: frozenset | se
         ("wordpiece", QCoreApplication.translate("Guide", "WordPiece")),
         ("unigram", QCoreApplication.translate("Guide", "Unigram")),
         ("bytelevel", QCoreApplication.translate("Guide", "Byte-level BPE")),
+        *newer_titles(),
         ("korean", QCoreApplication.translate("Guide", "Korean text")),
         ("why", QCoreApplication.translate("Guide", "Reading the why view")),
         ("keys", QCoreApplication.translate("Guide", "Keys")),
         ("measures", QCoreApplication.translate("Guide", "The report card's measures")),
     ]
+    titles = dict(contents)
     heading = QCoreApplication.translate("Guide", "Subword Explorer: a short guide")
     out = [f"<h1>{heading}</h1>"]
     out.append(
@@ -327,7 +333,7 @@ def guide_html(examples: dict[str, WorkedExample] | None, images: frozenset | se
             "columns, rename them, save them (Ctrl+S saves the shown tokenizer).",
         ),
     ]
-    out.append(_section("flow", contents[0][1], "<ol>" + "".join(f"<li>{s}</li>" for s in steps) + "</ol>"))
+    out.append(_section("flow", titles["flow"], "<ol>" + "".join(f"<li>{s}</li>" for s in steps) + "</ol>"))
     panels = [
         (
             QCoreApplication.translate("Guide", "Corpus"),
@@ -383,7 +389,7 @@ def guide_html(examples: dict[str, WorkedExample] | None, images: frozenset | se
     out.append(
         _section(
             "panels",
-            contents[1][1],
+            titles["panels"],
             f"<table cellpadding='3'>{rows}</table><p>"
             + QCoreApplication.translate(
                 "Guide",
@@ -395,7 +401,7 @@ def guide_html(examples: dict[str, WorkedExample] | None, images: frozenset | se
     out.append(
         _section(
             "bpe",
-            contents[2][1],
+            titles["bpe"],
             "<p>"
             + QCoreApplication.translate(
                 "Guide",
@@ -429,7 +435,7 @@ def guide_html(examples: dict[str, WorkedExample] | None, images: frozenset | se
     out.append(
         _section(
             "wordpiece",
-            contents[3][1],
+            titles["wordpiece"],
             "<p>"
             + QCoreApplication.translate(
                 "Guide",
@@ -448,7 +454,7 @@ def guide_html(examples: dict[str, WorkedExample] | None, images: frozenset | se
     out.append(
         _section(
             "unigram",
-            contents[4][1],
+            titles["unigram"],
             "<p>"
             + QCoreApplication.translate(
                 "Guide",
@@ -471,7 +477,7 @@ def guide_html(examples: dict[str, WorkedExample] | None, images: frozenset | se
     out.append(
         _section(
             "bytelevel",
-            contents[5][1],
+            titles["bytelevel"],
             "<p>"
             + QCoreApplication.translate(
                 "Guide",
@@ -490,10 +496,12 @@ def guide_html(examples: dict[str, WorkedExample] | None, images: frozenset | se
             + worked("bytelevel", _encoded_html),
         )
     )
+    for key, body in newer_sections(examples, worked, chips_html):
+        out.append(_section(key, titles[key], body))
     out.append(
         _section(
             "korean",
-            contents[6][1],
+            titles["korean"],
             "<p>"
             + QCoreApplication.translate(
                 "Guide",
@@ -509,7 +517,7 @@ def guide_html(examples: dict[str, WorkedExample] | None, images: frozenset | se
     out.append(
         _section(
             "why",
-            contents[7][1],
+            titles["why"],
             "<p>"
             + QCoreApplication.translate(
                 "Guide",
@@ -580,8 +588,8 @@ def guide_html(examples: dict[str, WorkedExample] | None, images: frozenset | se
         ("Alt+1 … Alt+7", QCoreApplication.translate("Guide", "show or hide a panel")),
     ]
     rows = "".join(f"<tr><td><b>{k}</b></td><td>{d}</td></tr>" for k, d in keys)
-    out.append(_section("keys", contents[8][1], f"<table cellpadding='3'>{rows}</table>"))
-    out.append(_section("measures", contents[9][1], _measures_html()))
+    out.append(_section("keys", titles["keys"], f"<table cellpadding='3'>{rows}</table>"))
+    out.append(_section("measures", titles["measures"], _measures_html()))
     return "".join(out)
 
 

@@ -978,6 +978,86 @@
         <source>The example could not be worked out: </source>
         <translation>예제를 계산할 수 없습니다: </translation>
     </message>
+    <message>
+        <source>stage 2 starts: merges across spaces</source>
+        <translation>2단계 시작: 공백을 넘는 병합</translation>
+    </message>
+    <message>
+        <source>merge or removal</source>
+        <translation>병합 또는 삭제</translation>
+    </message>
+    <message>
+        <source>IoS</source>
+        <translation>IoS</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>삭제됨</translation>
+    </message>
+    <message>
+        <source>without dropout</source>
+        <translation>드롭아웃 없이</translation>
+    </message>
+    <message>
+        <source>sample {0} (p = {1})</source>
+        <translation>표본 {0} (p = {1})</translation>
+    </message>
+    <message>
+        <source>These samples have {0:.0%} more tokens on average than the deterministic cut.</source>
+        <translation>이 표본들은 결정적 분할보다 토큰이 평균 {0:.0%} 더 많습니다.</translation>
+    </message>
+    <message>
+        <source>SuperBPE (Liu et al., 2025, “SuperBPE: Space Travel for Language Models”) trains in two stages. Up to a transition point t it is ordinary BPE inside words; after it, the whitespace split is lifted and BPE goes on learning superwords, tokens that span a space such as “ the way” or “ sat on the”. A frequent phrase then costs one token. Choose algorithm superbpe and t in the Training panel; the merge log marks where stage 2 starts and superword tokens are drawn with their spaces.</source>
+        <translation>SuperBPE(Liu 외, 2025, “SuperBPE: Space Travel for Language Models”)는 두 단계로 학습합니다. 전환점 t까지는 단어 안에서만 병합하는 보통의 BPE이고, 그 뒤에는 공백 분할을 풀고 BPE를 계속해 “ the way”나 “ sat on the”처럼 공백을 넘는 토큰, 곧 슈퍼워드를 배웁니다. 그러면 자주 나오는 구절 하나가 토큰 하나가 됩니다. 학습 패널에서 알고리즘 superbpe와 t를 고르세요. 병합 기록에 2단계가 시작하는 곳이 표시되고, 슈퍼워드 토큰은 공백과 함께 그려집니다.</translation>
+    </message>
+    <message>
+        <source>Three sentences repeated five times, t = 285 of 300 tokens (␣ is a space):</source>
+        <translation>세 문장을 다섯 번 되풀이, 토큰 300개 중 t = 285 (␣는 공백):</translation>
+    </message>
+    <message>
+        <source>PickyBPE (Chizhov et al., 2024, “BPE Gets Picky”) removes a token when a merge leaves it only as a step towards the new one: after each merge it computes each part&apos;s intersection over self (IoS), the share of the part&apos;s occurrences that were inside the new token, and deletes the part when IoS ≥ τ. The merge log shows these deletions, and the vocabulary is no longer the first k merges, so the slider follows the log.</source>
+        <translation>PickyBPE(Chizhov 외, 2024, “BPE Gets Picky”)는 병합 뒤 새 토큰으로 가는 중간 단계로만 남은 토큰을 지웁니다. 병합할 때마다 각 구성 요소의 IoS(intersection over self), 곧 그 요소가 나온 자리 중 새 토큰 안에 있던 비율을 계산하고, IoS ≥ τ이면 그 요소를 삭제합니다. 병합 기록에 이 삭제가 보이며, 어휘가 더 이상 처음 k개 병합이 아니므로 슬라이더는 기록을 따라 자릅니다.</translation>
+    </message>
+    <message>
+        <source>Sennrich et al.&apos;s words low ×5, lower ×2, newest ×6, widest ×3 with τ = 0.9:</source>
+        <translation>Sennrich 외의 단어 low ×5, lower ×2, newest ×6, widest ×3, τ = 0.9:</translation>
+    </message>
+    <message>
+        <source>BPE-dropout (Provilkov et al., 2020) skips each merge with probability p while encoding, so the same word is cut in several ways; trained on such cuts a model learns how words are built. Unigram sampling (Kudo, 2018, subword regularization) draws a cut from the whole lattice instead. The Samples tab shows several seeded cuts of your text and how many more tokens they take; &lt;code&gt;subword encode --dropout p --seed s&lt;/code&gt; does it in batch.</source>
+        <translation>BPE 드롭아웃(Provilkov 외, 2020)은 인코딩할 때 병합마다 확률 p로 건너뛰어 같은 단어를 여러 방식으로 자릅니다. 이런 분할로 학습한 모델은 단어가 어떻게 이루어지는지 배웁니다. Unigram 샘플링(Kudo, 2018, 서브워드 정규화)은 대신 격자 전체에서 분할 하나를 뽑습니다. 표본 탭은 입력한 텍스트의 시드 고정 분할 여러 개와 토큰이 얼마나 더 드는지 보여 줍니다. 일괄 처리는 &lt;code&gt;subword encode --dropout p --seed s&lt;/code&gt;로 합니다.</translation>
+    </message>
+    <message>
+        <source>SentencePiece-style training (Kudo and Richardson, 2018; the sentencepiece-bpe and sentencepiece-unigram algorithms) trains as spm_train does and saves a .model file. With byte fallback, as in Llama and Mistral tokenizers, the 256 pieces &amp;lt;0x00&amp;gt; … &amp;lt;0xFF&amp;gt; join the vocabulary and a character the corpus never had is spelled by its UTF-8 bytes instead of becoming the unknown token. Compare shows a run&apos;s unknown rate with and without it.</source>
+        <translation>SentencePiece 방식 학습(Kudo와 Richardson, 2018; sentencepiece-bpe와 sentencepiece-unigram 알고리즘)은 spm_train처럼 학습하고 .model 파일로 저장합니다. Llama와 Mistral 토크나이저처럼 바이트 폴백을 켜면 조각 256개 &amp;lt;0x00&amp;gt; … &amp;lt;0xFF&amp;gt;가 어휘에 들어가, 말뭉치에 없던 문자는 미등록 토큰이 되는 대신 UTF-8 바이트로 적힙니다. 비교 패널은 실행마다 바이트 폴백이 있을 때와 없을 때의 미등록 비율을 보여 줍니다.</translation>
+    </message>
+    <message>
+        <source>The hug / pug model above, with p = 0.5:</source>
+        <translation>위 hug / pug 모델, p = 0.5:</translation>
+    </message>
+    <message>
+        <source>The four sentences of the Unigram example, 100 pieces, with byte fallback:</source>
+        <translation>Unigram 예제의 네 문장, 조각 100개, 바이트 폴백 사용:</translation>
+    </message>
+    <message>
+        <source>and without it (the Korean and the emoji are unknown):</source>
+        <translation>바이트 폴백 없이 (한국어와 이모지는 미등록):</translation>
+    </message>
+    <message>
+        <source>SuperBPE</source>
+        <translation>SuperBPE</translation>
+    </message>
+    <message>
+        <source>PickyBPE</source>
+        <translation>PickyBPE</translation>
+    </message>
+    <message>
+        <source>BPE-dropout and sampling</source>
+        <translation>BPE 드롭아웃과 샘플링</translation>
+    </message>
+    <message>
+        <source>SentencePiece and byte fallback</source>
+        <translation>SentencePiece와 바이트 폴백</translation>
+    </message>
 </context>
 <context>
     <name>GuideDialog</name>

@@ -219,3 +219,38 @@ def test_esc_while_renaming_a_run_during_training_ends_the_edit_only(qtbot, wind
     runs.view.setFocus()
     with qtbot.waitSignal(panel.training_cancelled, timeout=WAIT_MS):
         qtbot.keyClick(runs.view, Qt.Key.Key_Escape)
+
+
+def test_the_newer_algorithms_have_illustrated_sections():
+    """SuperBPE, PickyBPE, BPE-dropout and byte fallback each get a paragraph naming its paper and
+    an illustration the engine worked out: a superword, a removed token, differing samples, bytes."""
+    from subword_gui.guide import guide_html
+
+    examples = work_examples()
+    # SuperBPE: stage 2 starts at t and its first merge spans a space
+    stages = [e for e in examples["superbpe"].events if type(e).__name__ == "StageStarted"]
+    assert [s.stage for s in stages] == [1, 2]
+    after = [e for e in examples["superbpe"].merges if e.step > stages[1].after_step]
+    assert after and "Ġ" in after[0].new_token[1:]
+    _text, tokens, _ids = examples["superbpe"].encoded[0]
+    assert any("Ġ" in t[1:] for t in tokens)  # the sentence is cut into superwords
+    # PickyBPE: the merges made some tokens redundant (IoS >= tau) and they were removed
+    removed = [e for e in examples["picky"].events if type(e).__name__ == "TokenRemoved"]
+    assert removed and all(e.ios >= 0.9 for e in removed)
+    # byte fallback spells the unseen Korean and emoji in bytes; without it they are unknown
+    _text, with_bytes, _ids = examples["byte-fallback"].encoded[0]
+    _text, without, _ids = examples["no-fallback"].encoded[0]
+    assert "<0xED>" in with_bytes and "<unk>" not in with_bytes
+    assert "<unk>" in without and not any(t.startswith("<0x") for t in without)
+    page = guide_html(examples)
+    for anchor, source in (
+        ("superbpe", "Liu et al., 2025"),
+        ("picky", "Chizhov et al., 2024"),
+        ("samples", "Provilkov et al., 2020"),
+        ("bytefallback", "Kudo and Richardson, 2018"),
+    ):
+        section = page[page.index(f"name='{anchor}'") :]
+        assert source in section[:3000], anchor
+    assert "stage 2 starts" in page and "(removed)" in page and "sample 4 (p = 0.5)" in page
+    # the dropout samples are not all the deterministic cut (seeded, so this is stable)
+    assert "more tokens on average" in page and "These samples have 0% more" not in page
