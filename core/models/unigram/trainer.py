@@ -70,6 +70,7 @@ DESIRED_SIZE_FACTOR = 1.1  # prune down to 1.1 x the target, then cut by score
 SNAPSHOT_LIMIT_FACTOR = 10  # keep slider snapshots up to 10 x the target size
 _SLICE = 1 << 21  # edges per compiled sweep call: progress comes between calls
 _SEPARATOR = 0x110000  # beyond Unicode: marks the end of each word in the flat corpus
+_WS_FIRST_BYTE = 0xE2  # the first UTF-8 byte of "▁" (U+2581) and "▅" (U+2585)
 
 
 def digamma(x: np.ndarray) -> np.ndarray:
@@ -386,11 +387,12 @@ class _Snapshot(Sequence[tuple[str, float]]):
         return self.pieces[int(self.ids[i])], float(self.scores[i])
 
 
-def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None):
+def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None, utf8_followers=False):
     """Count substrings level by level; return (pieces, initial values, representative
     position per piece, edges src/len/pid sorted by start, number of characters).
 
-    Generator: yields Progress per level.
+    ``utf8_followers``: two followers differ only if their first UTF-8 bytes do (see
+    ``train_unigram``). Generator: yields Progress per level.
     """
     group_pairs = sweep_kernels().group_pairs
     n = corpus.n
@@ -451,16 +453,24 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None
         yield Progress("seed", n_doublings + 2 * (k - 2) + 1, steps)
         if prev is not None:
             p_inv, p_freq, p_first, p_pos = prev
+            final = getattr(corpus, "pos_final_weight", None)
             # a level-k substring has one (k-1)-prefix: its followers are the distinct level-k
             # substrings sharing that prefix
             prefix_of = np.empty(n_uniq, dtype=np.int64)
             prefix_of[inv] = prev_uid_aligned[sel]
-            followers = np.bincount(prefix_of, minlength=len(p_freq))
+            if utf8_followers and final is not None:
+                # followers told apart by their first UTF-8 byte only: distinct (prefix, byte)
+                pairs = np.unique(prefix_of * 256 + _utf8_first_byte(codes[alive[first] + (k - 1)]))
+                followers = np.bincount(pairs >> 8, minlength=len(p_freq))
+                # "▁" (and "▅") start with the byte 0xE2, as "…", "★" or "─" do
+                ws_byte = np.zeros(len(p_freq), dtype=bool)
+                ws_byte[pairs[(pairs & 255) == _WS_FIRST_BYTE] >> 8] = True
+            else:
+                followers = np.bincount(prefix_of, minlength=len(p_freq))
             at_end = corpus.dist[p_pos] == k - 1
             end_weight = np.bincount(
                 p_inv[at_end], weights=corpus.pos_weight[p_pos[at_end]], minlength=len(p_freq)
             )
-            final = getattr(corpus, "pos_final_weight", None)
             if final is None:
                 maximal = (followers + (end_weight > 0) >= 2) | (end_weight >= 2)
             else:  # told which word ends end a line: "▁" (the next word) and a line's end differ
@@ -468,7 +478,11 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None
                 unknown = corpus.pos_unknown_weight
                 end_unk = np.bincount(p_inv[at_end], weights=unknown[p_pos[at_end]], minlength=len(p_freq))
                 mid = end_weight - end_final - end_unk
-                maximal = followers + (mid > 0.5) + (end_final > 0) + (end_unk > 0) >= 2
+                if utf8_followers:  # the next word's "▁" and "▅" share their first byte
+                    after_ws = ((mid > 0.5) | (end_unk > 0)) & ~ws_byte
+                    maximal = followers + after_ws + (end_final > 0) >= 2
+                else:
+                    maximal = followers + (mid > 0.5) + (end_final > 0) + (end_unk > 0) >= 2
             is_candidate = (p_freq >= 2) & maximal
             frequent = np.flatnonzero(is_candidate)
             if k - 1 in levels:  # only a candidate's positions can become edges: keep those alone
@@ -565,6 +579,20 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None
     return pieces, values, rep_pos, src, lens, pid, len(chars)
 
 
+def _utf8_first_byte(codes: np.ndarray) -> np.ndarray:
+    """The first byte of each code point's UTF-8 form.
+
+    >>> _utf8_first_byte(np.array([0x61, 0xE9, 0x2581, 0xAC00, 0x1F642])).tolist()
+    [97, 195, 226, 234, 240]
+    """
+    c = codes.astype(np.int64)
+    return np.where(
+        c < 0x80,
+        c,
+        np.where(c < 0x800, 0xC0 | (c >> 6), np.where(c < 0x10000, 0xE0 | (c >> 12), 0xF0 | (c >> 18))),
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # The trainer
 
@@ -619,16 +647,20 @@ def train_unigram(
     *,
     valid_piece=None,
     desired_size=None,
-    stop_size=None,
+    prune_last=False,
     line_final: dict[str, int] | None = None,
     before_unknown: dict[str, int] | None = None,
+    utf8_followers=False,
 ) -> Generator[object, None, Unigram]:
     """SentencePiece-style Unigram training; see the module docstring for the phases.
     ``valid_piece(text) -> bool``, if given, says which substrings may be seeds; ``desired_size``
-    pruning aims at (default: 1.1 x the target); ``stop_size``: no pruning once the pieces are
-    this few (default: ``desired_size``); ``line_final``: how often each word ended a line (then a
-    seed ending words is right-maximal as on whole lines, SentencePiece's view); ``before_unknown``:
-    how often each word was followed by an unknown character (a third kind of follower)."""
+    pruning aims at (default: 1.1 x the target); ``prune_last``: every EM round is followed by a
+    pruning round and training stops once pruning reaches ``desired_size`` (sentencepiece 0.2.x;
+    default: stop after the EM round that reaches it); ``line_final``: how often each word ended
+    a line (then a seed ending words is right-maximal as on whole lines, SentencePiece's view);
+    ``before_unknown``: how often each word was followed by an unknown character (a third kind
+    of follower); ``utf8_followers``: with ``line_final``, two followers count as different only
+    if their first UTF-8 bytes differ (sentencepiece 0.2.x builds its suffix array over bytes)."""
     extra = options.extra or {}
     if extra.get("textbook"):
         from core.models.unigram.reference import train_unigram_textbook
@@ -671,7 +703,7 @@ def train_unigram(
 
     # 1. seed vocabulary.
     pieces, values, rep_pos, src, lens, pid, n_chars = yield from _seed_pieces(
-        corpus, max_len, seed_size, valid_piece
+        corpus, max_len, seed_size, valid_piece, utf8_followers
     )
     corpus.drop_seed_arrays()
     n_all = len(pieces)
@@ -709,7 +741,7 @@ def train_unigram(
                 lattices = lattices.without(alive)
             yield UnigramRound("em", em_round, int(alive.sum()) + len(specials), loss)
         size = int(alive.sum())
-        if size <= (desired if stop_size is None else stop_size):
+        if size <= desired and not prune_last:
             break
 
         # 3. prune.
@@ -724,7 +756,7 @@ def train_unigram(
             piece_len,
             weights,
             max(desired, int(shrink * size)),
-            desired,
+            target if prune_last else desired,  # sentencepiece 0.2.x: unneeded pieces go below desired
         )
         alive[removed_ids] = False
         score[removed_ids] = -np.inf
@@ -736,6 +768,8 @@ def train_unigram(
         if size <= SNAPSHOT_LIMIT_FACTOR * target:
             ids = np.flatnonzero(alive)
             snapshots.append((size, _Snapshot(pieces, ids, score[ids])))
+        if prune_last and size <= desired:
+            break
 
     # 4. finalize: characters always, then the best-scoring pieces up to the target.
     ids = np.flatnonzero(alive)
