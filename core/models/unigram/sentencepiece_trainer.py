@@ -72,7 +72,9 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
     finals: dict[str, int] = {}
     before_unknown: dict[str, int] = {}  # a part of a word cut at "▅" is followed by it
     masked_final = mask_rare_chars(line_final, chars) if line_final else {}
+    unknown = 0  # unknown characters: each is a node of spm_train's lattices
     for word, n in mask_rare_chars(word_counts, chars).items():
+        unknown += word.count(UNK_CHAR) * n
         parts = word.split(UNK_CHAR) if UNK_CHAR in word else [word]
         for k, part in enumerate(parts):
             if part:
@@ -101,6 +103,7 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
         line_final=finals if line_final and not settings.treat_whitespace_as_suffix else None,
         before_unknown=before_unknown,
         utf8_followers=True,
+        unknown_count=unknown,
     )
     learned = dict(model.pieces)
     final: dict[str, float] = {}

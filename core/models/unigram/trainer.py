@@ -651,6 +651,7 @@ def train_unigram(
     line_final: dict[str, int] | None = None,
     before_unknown: dict[str, int] | None = None,
     utf8_followers=False,
+    unknown_count: float | None = None,
 ) -> Generator[object, None, Unigram]:
     """SentencePiece-style Unigram training; see the module docstring for the phases.
     ``valid_piece(text) -> bool``, if given, says which substrings may be seeds; ``desired_size``
@@ -660,7 +661,11 @@ def train_unigram(
     a line (then a seed ending words is right-maximal as on whole lines, SentencePiece's view);
     ``before_unknown``: how often each word was followed by an unknown character (a third kind
     of follower); ``utf8_followers``: with ``line_final``, two followers count as different only
-    if their first UTF-8 bytes differ (sentencepiece 0.2.x builds its suffix array over bytes)."""
+    if their first UTF-8 bytes differ (sentencepiece 0.2.x builds its suffix array over bytes);
+    ``unknown_count``: characters are pieces like any other (see ``_Unknowns``), and the
+    corpus held this many (weighted) unknown characters, cut out of its words.
+    With ``prune_last`` or ``unknown_count`` the model keeps every piece left (the caller
+    picks its vocabulary, as ``spm_train``'s last step does)."""
     extra = options.extra or {}
     if extra.get("textbook"):
         from core.models.unigram.reference import train_unigram_textbook
@@ -712,6 +717,7 @@ def train_unigram(
     score = np.log(values) - math.log(values.sum())
     alive = np.ones(n_all, dtype=bool)
     weights = corpus.counts
+    unknowns = None if unknown_count is None else _Unknowns(is_char, unknown_count)
 
     # subtle: the edge list stays sorted by start position (filtering keeps the order), so the
     # pieces' own lattices can be cut out of it with a binary search, without re-sorting.
@@ -728,17 +734,22 @@ def train_unigram(
         # 2. EM: expected counts, then the digamma update; rare pieces (not characters) drop.
         for _ in range(n_sub_iter):
             em_round += 1
-            expected, log_z = yield from lattices.expected_counts_steps(score, weights, n_all)
+            lattice_score = score if unknowns is None else unknowns.scores(score, alive)
+            expected, log_z = yield from lattices.expected_counts_steps(lattice_score, weights, n_all)
             _release_freed_memory()
             loss = float(-(weights * log_z).sum())
-            keep = alive & ((expected >= EXPECTED_COUNT_THRESHOLD) | is_char)
+            if unknowns is None:
+                keep = alive & ((expected >= EXPECTED_COUNT_THRESHOLD) | is_char)
+            else:
+                expected = unknowns.fold(expected, alive)
+                keep = alive & (expected >= EXPECTED_COUNT_THRESHOLD)
             expected = np.where(keep, np.maximum(expected, EXPECTED_COUNT_THRESHOLD), 0.0)
             new_score = np.full(n_all, -np.inf)
             new_score[keep] = digamma(expected[keep]) - digamma(np.array([expected[keep].sum()]))[0]
             score = new_score
             if (keep != alive).any():
                 alive = keep
-                lattices = lattices.without(alive)
+                lattices = lattices.without(alive if unknowns is None else alive | is_char)
             yield UnigramRound("em", em_round, int(alive.sum()) + len(specials), loss)
         size = int(alive.sum())
         if size <= desired and not prune_last:
@@ -749,7 +760,7 @@ def train_unigram(
         removed_ids, losses = yield from _prune(
             corpus,
             lattices,
-            score,
+            score if unknowns is None else unknowns.scores(score, alive),
             alive,
             is_char,
             rep_pos,
@@ -757,10 +768,11 @@ def train_unigram(
             weights,
             max(desired, int(shrink * size)),
             target if prune_last else desired,  # sentencepiece 0.2.x: unneeded pieces go below desired
+            unknowns,
         )
         alive[removed_ids] = False
         score[removed_ids] = -np.inf
-        lattices = lattices.without(alive)
+        lattices = lattices.without(alive if unknowns is None else alive | is_char)
         _release_freed_memory()
         removed = tuple(zip(pieces.take(removed_ids), losses.tolist()))
         size = int(alive.sum())
@@ -773,14 +785,21 @@ def train_unigram(
 
     # 4. finalize: characters always, then the best-scoring pieces up to the target.
     ids = np.flatnonzero(alive)
-    chars_first = ids[is_char[ids]]
-    others = ids[~is_char[ids]]
-    others = others[np.argsort(-score[others], kind="stable")][: max(0, target - len(chars_first))]
-    final = np.concatenate([chars_first, others])
+    if prune_last or unknowns is not None:
+        final = ids
+    else:
+        chars_first = ids[is_char[ids]]
+        others = ids[~is_char[ids]]
+        others = others[np.argsort(-score[others], kind="stable")][: max(0, target - len(chars_first))]
+        final = np.concatenate([chars_first, others])
     final = final[np.argsort(-score[final], kind="stable")]
-    expected, log_z = yield from lattices.without(_mask(final, n_all)).expected_counts_steps(
-        score, weights, n_all
-    )
+    if unknowns is None:
+        final_lattices, final_score = lattices.without(_mask(final, n_all)), score
+    else:  # characters the model lost are unknown again
+        final_mask = _mask(final, n_all)
+        final_lattices = lattices.without(final_mask | is_char)
+        final_score = unknowns.scores(score, final_mask)
+    expected, log_z = yield from final_lattices.expected_counts_steps(final_score, weights, n_all)
     yield UnigramRound("final", em_round, len(final) + len(specials), float(-(weights * log_z).sum()))
     model_pieces = [(s, 0.0) for s in specials] + list(zip(pieces.take(final), score[final].tolist()))
     unk = specials.index(options.unk_token) if options.unk_token in specials else None
@@ -789,7 +808,7 @@ def train_unigram(
     model.snapshots = snapshots
     yield TrainingStopped(
         "reached vocab size" if len(final) >= target else "ran out of pieces",
-        model.vocab_size,
+        min(len(final), target) + len(specials),  # (a caller picks from all the pieces left)
         options.vocab_size,
     )
     return model
@@ -807,22 +826,74 @@ def _mask(ids, n):
     return m
 
 
-def _prune(corpus, lattices, score, alive, is_char, rep_pos, piece_len, weights, pruned_size, desired):
+class _Unknowns:
+    """SentencePiece's characters, which are pieces like any other (``spm_train``'s trainer).
+
+    The M-step drops a character expected fewer than 0.5 times, pruning one that no best path
+    uses. Where no character piece is left, ``spm_train``'s lattice has an unknown node scored
+    10 below the lowest piece, whose count goes to piece id 0 (its trainer's model has no
+    ``<unk>``: the default unknown id 0 is its first seed, the most frequent character); so
+    does every unknown character of the corpus. Here a lost character's edges stay in the
+    lattices, scored as that node, and their counts are moved to piece 0.
+
+    >>> u = _Unknowns(np.array([True, True, False]), 2.0)
+    >>> u.scores(np.array([-1.0, -3.0, -2.0]), np.array([True, False, True])).tolist()
+    [-1.0, -12.0, -2.0]
+    >>> u.fold(np.array([5.0, 0.25, 1.0]), np.array([True, False, True])).tolist()
+    [7.25, 0.0, 1.0]
+    """
+
+    UNKNOWN_PENALTY = 10.0  # spm's kUnkPenalty
+
+    def __init__(self, is_char: np.ndarray, count: float):
+        self.is_char, self.count = is_char, float(count)
+
+    def scores(self, score: np.ndarray, alive: np.ndarray) -> np.ndarray:
+        """``score`` with each lost character scored as an unknown node."""
+        lost = self.is_char & ~alive
+        if not lost.any():
+            return score
+        out = score.copy()
+        out[lost] = score[alive].min() - self.UNKNOWN_PENALTY
+        return out
+
+    def fold(self, counts: np.ndarray, alive: np.ndarray) -> np.ndarray:
+        """``counts`` with the lost characters' counts and the corpus's unknowns on piece 0."""
+        lost = self.is_char & ~alive
+        out = counts.copy()
+        out[0] += out[lost].sum() + self.count
+        out[lost] = 0.0
+        return out
+
+    def remap(self, pids: np.ndarray, alive: np.ndarray) -> np.ndarray:
+        """Piece ids with each lost character as piece 0."""
+        return np.where((self.is_char & ~alive)[pids], 0, pids)
+
+
+def _prune(
+    corpus, lattices, score, alive, is_char, rep_pos, piece_len, weights, pruned_size, desired, unknowns=None
+):
     """SentencePiece's PruneSentencePieces, vectorized. Returns (removed ids, their losses).
 
-    Generator: yields ``Progress("prune", ...)`` while it finds best paths."""
+    With ``unknowns`` (a ``_Unknowns``), ``score`` already scores lost characters as unknown
+    nodes, and a character no best path uses goes. Generator: yields ``Progress("prune", ...)``
+    while it finds best paths."""
     n_all = len(score)
     ids = np.flatnonzero(alive)
     multi = ids[~is_char[ids]]
     # (a) each multi-character piece's best segmentation without itself.
     plat = _piece_lattices(corpus, lattices, multi, rep_pos, piece_len)
     alt_score, alt_owner, alt_pid = yield from plat.viterbi_steps(score, "prune")
+    if unknowns is not None:
+        alt_pid = unknowns.remap(alt_pid, alive)
     del plat  # before the corpus's own best paths: they need as much memory again
     _release_freed_memory()
     own = score[multi]
     replaced = alt_score > own  # its own string is better cut otherwise: not needed
     # (b) Viterbi on the corpus: piece frequencies and the words using each piece.
     freq, used_by = yield from lattices.best_path_counts_steps(score, weights, n_all, "prune")
+    if unknowns is not None:
+        freq = unknowns.fold(freq, alive)
     total = freq.sum()
     # (c) the loss of removing each piece.
     f_i = freq[multi]
@@ -839,10 +910,13 @@ def _prune(corpus, lattices, score, alive, is_char, rep_pos, piece_len, weights,
     # (d) keep characters, then the highest losses up to the pruned size. Unneeded pieces all
     #     go, even past the pruned size (as SentencePiece), but never below the desired size:
     #     then the best-scored of them stay.
-    n_chars = int(is_char[ids].sum())
+    chars = ids[is_char[ids]]
+    unused_chars = chars[(freq[chars] == 0) & (chars != 0)] if unknowns is not None else chars[:0]
+    n_chars = len(chars) - len(unused_chars)
     n_needed = int((~unneeded).sum())
     n_keep = min(max(0, pruned_size - n_chars), n_needed)
     n_keep = max(n_keep, min(len(multi), max(0, desired - n_chars)))
     order = np.lexsort((-own, -np.where(unneeded, -np.inf, loss)))
     drop = order[n_keep:]
-    return multi[drop], np.where(unneeded[drop], 0.0, loss[drop])
+    removed = np.concatenate([unused_chars, multi[drop]])
+    return removed, np.concatenate([np.zeros(len(unused_chars)), np.where(unneeded[drop], 0.0, loss[drop])])
