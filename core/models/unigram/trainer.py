@@ -905,7 +905,8 @@ def _prune(
         )
         logprob_sp = np.log(f_i) - np.log(total)
         logprob_alt = alt_gain - n_alt * logsum_alt
-        loss = (used_by[multi] / weights.sum()) * (logprob_sp - logprob_alt)
+        share = f_i if unknowns is not None else used_by[multi]  # spm_train: per occurrence
+        loss = (share / weights.sum()) * (logprob_sp - logprob_alt)
     unneeded = replaced | (f_i == 0)
     # (d) keep characters, then the highest losses up to the pruned size. Unneeded pieces all
     #     go, even past the pruned size (as SentencePiece), but never below the desired size:
