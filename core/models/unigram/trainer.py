@@ -841,12 +841,24 @@ class _Unknowns:
     [-1.0, -12.0, -2.0]
     >>> u.fold(np.array([5.0, 0.25, 1.0]), np.array([True, False, True])).tolist()
     [7.25, 0.0, 1.0]
+
+    ``rank`` is each piece's place in ``spm_train``'s piece list, which breaks ties between
+    equal losses when pruning: the seed order at first, then what each pruning round keeps,
+    characters first, then the rest by loss (``reorder``).
     """
 
     UNKNOWN_PENALTY = 10.0  # spm's kUnkPenalty
 
     def __init__(self, is_char: np.ndarray, count: float):
         self.is_char, self.count = is_char, float(count)
+        self.rank = np.arange(len(is_char), dtype=np.int64)
+
+    def reorder(self, chars: np.ndarray, kept: np.ndarray) -> None:
+        """After a pruning round: the characters kept (``chars``), then the other pieces kept
+        in the order given (``kept``), come first, in that order."""
+        chars = chars[np.argsort(self.rank[chars], kind="stable")]
+        new = np.concatenate([chars, kept])
+        self.rank[new] = np.arange(len(new)) - len(new)  # ahead of every piece not kept
 
     def scores(self, score: np.ndarray, alive: np.ndarray) -> np.ndarray:
         """``score`` with each lost character scored as an unknown node."""
@@ -917,7 +929,12 @@ def _prune(
     n_needed = int((~unneeded).sum())
     n_keep = min(max(0, pruned_size - n_chars), n_needed)
     n_keep = max(n_keep, min(len(multi), max(0, desired - n_chars)))
-    order = np.lexsort((-own, -np.where(unneeded, -np.inf, loss)))
+    if unknowns is None:
+        order = np.lexsort((-own, -np.where(unneeded, -np.inf, loss)))
+    else:  # spm_train: ties by place in its piece list
+        order = np.lexsort((unknowns.rank[multi], -np.where(unneeded, -np.inf, loss)))
     drop = order[n_keep:]
+    if unknowns is not None:
+        unknowns.reorder(chars[~np.isin(chars, unused_chars)], multi[order[:n_keep]])
     removed = np.concatenate([unused_chars, multi[drop]])
     return removed, np.concatenate([np.zeros(len(unused_chars)), np.where(unneeded[drop], 0.0, loss[drop])])
