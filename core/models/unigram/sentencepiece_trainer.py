@@ -83,6 +83,8 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
                     before_unknown[part] = before_unknown.get(part, 0) + n
         if parts[-1] and word in masked_final:
             finals[parts[-1]] = finals.get(parts[-1], 0) + masked_final[word]
+    # spm_train's EM walks its words most frequent first (ties: by text), adding float32 counts
+    words = dict(sorted(words.items(), key=lambda kv: (-kv[1], kv[0])))
     inner = TrainOptions(
         "unigram",
         vocab_size=size,

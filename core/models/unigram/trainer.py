@@ -92,7 +92,11 @@ def digamma(x: np.ndarray) -> np.ndarray:
     xx2 = xx * xx
     xx4 = xx2 * xx2
     result += (
-        np.log(x) + xx2 / 24.0 - 7.0 / 960.0 * xx4 + 31.0 / 8064.0 * xx4 * xx2 - 127.0 / 30720.0 * xx4 * xx4
+        np.log(x)
+        + (1.0 / 24.0) * xx2
+        - (7.0 / 960.0) * xx4
+        + 31.0 / 8064.0 * xx4 * xx2
+        - 127.0 / 30720.0 * xx4 * xx4
     )
     return result
 
@@ -118,6 +122,8 @@ class Lattices:
     first EM rounds (a few hundred thousand of the seed's million) fit in the cache, where
     scattered over the seed's numbering each edge missed it (twice as slow on a 2 MB line).
     """
+
+    float32 = False  # sweep in spm_train's float32 arithmetic (``train_kernels``'s ``*_f32``)
 
     def __init__(self, src, lens, pid, starts, ends, n_nodes, ids=None):
         self.src = np.ascontiguousarray(src, dtype=np.int32)
@@ -164,6 +170,7 @@ class Lattices:
             new.src, new.lens, new.pid = new.src.copy(), new.lens.copy(), new.pid.copy()
         new.starts, new.ends, new.n_nodes = self.starts, self.ends, self.n_nodes
         new.ids = np.flatnonzero(kept) if self.ids is None else self.ids[kept]
+        new.float32 = self.float32
         return new
 
     def _slices(self, reverse=False):
@@ -193,8 +200,12 @@ class Lattices:
     def expected_counts_steps(self, score, weights, n_pieces, phase="expected counts"):
         """E-step: (expected count per piece, log Z per lattice); yields ``Progress`` per slice."""
         kernels = sweep_kernels()
-        forward_slice, backward_slice = kernels.forward_slice, kernels.backward_slice
-        marginals_slice = kernels.marginals_slice
+        if self.float32:
+            forward_slice, backward_slice = kernels.forward_slice_f32, kernels.backward_slice_f32
+            marginals_slice = kernels.marginals_slice_f32
+        else:
+            forward_slice, backward_slice = kernels.forward_slice, kernels.backward_slice
+            marginals_slice = kernels.marginals_slice
         n = len(self.src)
         args = (self.src, self.lens, self.pid, self._local(score))
         alpha = self._start_values(self.starts)
@@ -219,7 +230,8 @@ class Lattices:
 
     def _best_steps(self, score, phase):
         """Best-path sweep: (best score per node, best edge into each node); yields ``Progress``."""
-        viterbi_slice = sweep_kernels().viterbi_slice
+        kernels = sweep_kernels()
+        viterbi_slice = kernels.viterbi_slice_f32 if self.float32 else kernels.viterbi_slice
         best = self._start_values(self.starts)
         back = np.full(self.n_nodes + 1, -1, dtype=np.int32)  # edges number fewer than 2**31
         n = len(self.src)
@@ -579,6 +591,15 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None
     return pieces, values, rep_pos, src, lens, pid, len(chars)
 
 
+def _f32(x):
+    """``x`` rounded to float32 (kept as float64): how spm_train stores its numbers.
+
+    >>> float(_f32(0.1)) == 0.1
+    False
+    """
+    return np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float64)
+
+
 def _utf8_first_byte(codes: np.ndarray) -> np.ndarray:
     """The first byte of each code point's UTF-8 form.
 
@@ -615,7 +636,9 @@ def _piece_lattices(corpus: _Corpus, lattices: Lattices, pieces_idx, rep_pos, pi
     base = np.zeros(len(pieces_idx), dtype=np.int64)
     base[1:] = np.cumsum(L + 1)[:-1]
     e_src, e_len, e_pid = _inner_edges(lattices, rep_pos[pieces_idx], L, base)
-    return Lattices(e_src, e_len, e_pid, base, base + L, int((L + 1).sum()), lattices.ids)
+    out = Lattices(e_src, e_len, e_pid, base, base + L, int((L + 1).sum()), lattices.ids)
+    out.float32 = lattices.float32
+    return out
 
 
 def _inner_edges(lattices: Lattices, rep_pos, piece_len, base):
@@ -714,15 +737,21 @@ def train_unigram(
     n_all = len(pieces)
     piece_len = pieces.lengths()
     is_char = piece_len == 1
-    score = np.log(values) - math.log(values.sum())
     alive = np.ones(n_all, dtype=bool)
     weights = corpus.counts
     unknowns = None if unknown_count is None else _Unknowns(is_char, unknown_count)
+    if unknowns is None:
+        score = np.log(values) - math.log(values.sum())
+    else:  # spm_train's ToLogProb, in float32
+        v32 = values.astype(np.float32)
+        log_total = _f32(math.log(float(np.cumsum(v32, dtype=np.float32)[-1])))
+        score = _f32(np.log(v32.astype(np.float64)) - log_total)
 
     # subtle: the edge list stays sorted by start position (filtering keeps the order), so the
     # pieces' own lattices can be cut out of it with a binary search, without re-sorting.
     # The lattices hold the one copy of the edges.
     lattices = _corpus_lattices(corpus, src, lens, pid)
+    lattices.float32 = unknowns is not None
     del src, lens, pid
     log_z = (yield from lattices.forward_steps(score, "seed loss"))[corpus.ends]
     yield UnigramRound("seed", 0, n_all + len(specials), float(-(weights * log_z).sum()))
@@ -745,7 +774,13 @@ def train_unigram(
                 keep = alive & (expected >= EXPECTED_COUNT_THRESHOLD)
             expected = np.where(keep, np.maximum(expected, EXPECTED_COUNT_THRESHOLD), 0.0)
             new_score = np.full(n_all, -np.inf)
-            new_score[keep] = digamma(expected[keep]) - digamma(np.array([expected[keep].sum()]))[0]
+            if unknowns is None:
+                new_score[keep] = digamma(expected[keep]) - digamma(np.array([expected[keep].sum()]))[0]
+            else:  # spm_train's RunMStep: float32, summed in its list's order
+                kept = np.flatnonzero(keep)
+                kept = kept[np.argsort(unknowns.rank[kept], kind="stable")]
+                total = float(np.cumsum(expected[kept].astype(np.float32), dtype=np.float32)[-1])
+                new_score[kept] = _f32(digamma(_f32(expected[kept])) - _f32(digamma(np.array([total]))[0]))
             score = new_score
             if (keep != alive).any():
                 alive = keep
