@@ -100,6 +100,7 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
         words,
         inner,
         valid_piece=settings.is_valid_piece,
+        valid_pieces=settings.valid_pieces,
         desired_size=desired,
         prune_last=True,
         line_final=finals if line_final and not settings.treat_whitespace_as_suffix else None,

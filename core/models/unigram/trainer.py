@@ -399,7 +399,9 @@ class _Snapshot(Sequence[tuple[str, float]]):
         return self.pieces[int(self.ids[i])], float(self.scores[i])
 
 
-def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None, utf8_followers=False):
+def _seed_pieces(
+    corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None, utf8_followers=False, valid_pieces=None
+):
     """Count substrings level by level; return (pieces, initial values, representative
     position per piece, edges src/len/pid sorted by start, number of characters).
 
@@ -525,7 +527,10 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None
         c_pos = np.concatenate(cand_pos).astype(np.int64)
         c_uid = np.concatenate(cand_uid)
         del cand_len, cand_freq, cand_pos, cand_uid
-        if valid_piece is not None:  # e.g. SentencePiece's one-script rule (core.sentencepiece_training)
+        if valid_pieces is not None:  # the same, many at once (SentencePieceSettings.valid_pieces)
+            ok = valid_pieces(codes, c_pos, c_len)
+            c_len, c_freq, c_pos, c_uid = c_len[ok], c_freq[ok], c_pos[ok], c_uid[ok]
+        elif valid_piece is not None:  # e.g. SentencePiece's one-script rule (core.sentencepiece_training)
             text = corpus.text
             ok = np.fromiter(
                 (valid_piece(text[p : p + k]) for p, k in zip(c_pos.tolist(), c_len.tolist())),
@@ -675,6 +680,7 @@ def train_unigram(
     before_unknown: dict[str, int] | None = None,
     utf8_followers=False,
     unknown_count: float | None = None,
+    valid_pieces=None,
 ) -> Generator[object, None, Unigram]:
     """SentencePiece-style Unigram training; see the module docstring for the phases.
     ``valid_piece(text) -> bool``, if given, says which substrings may be seeds; ``desired_size``
@@ -685,7 +691,8 @@ def train_unigram(
     ``before_unknown``: how often each word was followed by an unknown character (a third kind
     of follower); ``utf8_followers``: with ``line_final``, two followers count as different only
     if their first UTF-8 bytes differ (sentencepiece 0.2.x builds its suffix array over bytes);
-    ``unknown_count``: characters are pieces like any other (see ``_Unknowns``), and the
+    ``valid_pieces(codes, pos, length) -> bools``: ``valid_piece`` of many substrings at once
+    (then used instead); ``unknown_count``: characters are pieces like any other (see ``_Unknowns``), and the
     corpus held this many (weighted) unknown characters, cut out of its words.
     With ``prune_last`` or ``unknown_count`` the model keeps every piece left (the caller
     picks its vocabulary, as ``spm_train``'s last step does)."""
@@ -731,7 +738,7 @@ def train_unigram(
 
     # 1. seed vocabulary.
     pieces, values, rep_pos, src, lens, pid, n_chars = yield from _seed_pieces(
-        corpus, max_len, seed_size, valid_piece, utf8_followers
+        corpus, max_len, seed_size, valid_piece, utf8_followers, valid_pieces
     )
     corpus.drop_seed_arrays()
     n_all = len(pieces)
