@@ -117,6 +117,56 @@ class SentencePieceSettings:
             prev = s
         return True
 
+    def valid_pieces(self, codes, pos, length):
+        """:meth:`is_valid_piece` of many substrings at once: substring ``j`` is the code points
+        ``codes[pos[j] : pos[j] + length[j]]`` (a numpy array of them; values past Unicode are
+        invalid). Returns a numpy array of bools.
+
+            >>> import numpy as np
+            >>> text = "▁ab▁a1カa"
+            >>> codes = np.array([ord(c) for c in text])
+            >>> SentencePieceSettings().valid_pieces(codes, np.array([0, 1, 4, 6]), np.array([3, 3, 2, 1])).tolist()
+            [True, False, False, True]
+        """
+        import numpy as np
+
+        codes = np.asarray(codes)
+        pos = np.asarray(pos, dtype=np.int64)
+        length = np.asarray(length, dtype=np.int64)
+        present = np.flatnonzero(np.bincount(codes[codes >= 0], minlength=1))
+        bad_code, ws_code, inherited, any_script = -3, -4, -2, -1
+        table = np.full(int(present.max(initial=0)) + 1, bad_code, dtype=np.int32)
+        is_digit = np.zeros(len(table), dtype=bool)
+        names: dict[str, int] = {}
+        for c in present.tolist():
+            if c > 0x10FFFF or chr(c) in (UNK_CHAR, "\0", BOUNDARY, " "):
+                continue
+            ch = chr(c)
+            if ch == SPACE:
+                table[c] = ws_code
+                continue
+            name = script_of(ch)
+            table[c] = inherited if name == "INHERITED" else names.setdefault(name, len(names))
+            is_digit[c] = _is_decimal(ch)
+        ok = (length > 0) & (length <= self.max_sentencepiece_length)
+        prev = np.full(len(pos), any_script, dtype=np.int32)
+        last = len(codes) - 1
+        for j in range(int(length.max(initial=0))):
+            active = ok & (j < length)
+            c = np.where(active, codes[np.minimum(pos + j, last)], 0)
+            cls = np.where(active, table[np.clip(c, 0, len(table) - 1)], any_script)
+            cls = np.where(active & (c >= len(table)), bad_code, cls)
+            ok &= ~(active & (cls == bad_code))
+            ws = active & (cls == ws_code)
+            ok &= ~(ws & ((j < length - 1) if self.treat_whitespace_as_suffix else (j > 0)))
+            if self.split_digits:
+                ok &= ~(active & is_digit[np.clip(c, 0, len(table) - 1)] & (length > 1))
+            letter = active & (cls != ws_code) & (cls != bad_code)
+            script = np.where(cls == inherited, prev, cls)
+            ok &= ~(letter & (script >= 0) & (prev >= 0) & (script != prev))
+            prev = np.where(letter, script, prev)
+        return ok
+
     def meta_pieces(self, unk: str, controls: list[str]) -> list[Piece]:
         """The pieces before the learned ones, in id order: ``<unk>``, the control symbols
         (``<s>``, ``</s>``), the user-defined symbols, then with byte fallback the 256 bytes."""

@@ -9,15 +9,22 @@ with what ``spm_train`` adds around it (``unigram_model_trainer.cc``, ``trainer_
    characters outside ``character_coverage`` become ``▅``, and no piece spans one, so a word
    is cut there (its lattice falls apart at an unknown character anyway);
 2. seeds must be valid pieces (one script, ``▁`` only first, ``split_digits``, at most
-   ``max_sentencepiece_length`` characters);
-3. pruning stops at 1.1 x the WHOLE vocabulary (meta pieces included), as spm_train's does;
-4. the final pieces: every required character (one the model dropped scores just below the
+   ``max_sentencepiece_length`` characters), and two followers of a seed must differ in their
+   first UTF-8 byte (sentencepiece 0.2.x finds its seeds in a suffix array over bytes: 24,308
+   seeds on ja-wagahaiwa in its log, 48,869 by characters);
+3. a pruning round after every EM round, down to 1.1 x the WHOLE vocabulary (meta pieces
+   included); training stops once pruning reaches it, without EM on what is left;
+4. characters are pieces like any other: one expected fewer than 0.5 times, or on no best
+   path when pruning, is dropped, and spm_train's unknown node (10 below the lowest score,
+   counted on piece 0) stands in for it; equal pruning losses keep spm_train's list order,
+   and EM computes in float32 as spm_train does, over its words in its order;
+5. the final pieces: every required character (one the model dropped scores just below the
    lowest score, 0.0001 apart), then the best scores until the vocabulary is full, sorted
    by score (ties: by text), after the meta pieces.
 
-Not identical to spm_train: seeding sees words, told which ended a line (so a seed that ends words
-is right-maximal as on whole lines) but not which character follows a word cut at ``▅``, and
-sentencepiece 0.2.x computes in float32 with a rewritten seeding. A benchmark
+Not identical to spm_train in the order of pieces whose float32 scores round apart there and
+not here (on the long lines of ja-wagahaiwa that rounding also decides which of many equally
+scored pieces make the cut: 98.4 % of its pieces). A benchmark
 (``benchmarks/bench_sentencepiece_train.py``) measures the piece overlap and the length of the
 encodings against spm_train on the shared corpora.
 """
@@ -39,7 +46,6 @@ from core.sentencepiece_training import (
 
 _MIN_SCORE_PENALTY_DELTA = 0.0001  # spm_train's kMinScorePenaltyDelta
 _DESIRED_SIZE_FACTOR = 1.1
-_SHRINKING_FACTOR = 0.75
 
 
 def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generator[object, None, object]:
@@ -73,7 +79,9 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
     finals: dict[str, int] = {}
     before_unknown: dict[str, int] = {}  # a part of a word cut at "▅" is followed by it
     masked_final = mask_rare_chars(line_final, chars) if line_final else {}
+    unknown = 0  # unknown characters: each is a node of spm_train's lattices
     for word, n in mask_rare_chars(word_counts, chars).items():
+        unknown += word.count(UNK_CHAR) * n
         parts = word.split(UNK_CHAR) if UNK_CHAR in word else [word]
         for k, part in enumerate(parts):
             if part:
@@ -82,6 +90,8 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
                     before_unknown[part] = before_unknown.get(part, 0) + n
         if parts[-1] and word in masked_final:
             finals[parts[-1]] = finals.get(parts[-1], 0) + masked_final[word]
+    # spm_train's EM walks its words most frequent first (ties: by text), adding float32 counts
+    words = dict(sorted(words.items(), key=lambda kv: (-kv[1], kv[0])))
     inner = TrainOptions(
         "unigram",
         vocab_size=size,
@@ -89,16 +99,21 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
         extra={"max_piece_length": min(settings.max_sentencepiece_length, 256)},
     )
     desired = int(options.vocab_size * _DESIRED_SIZE_FACTOR)
-    # subtle: sentencepiece 0.2.x stops pruning once one more round would go below the desired
-    # size (its logs: 3,104 -> 2,328 pieces, then no round to 2,200 for a vocabulary of 2,000)
+    # subtle: sentencepiece 0.2.x prunes after every EM round and stops once pruning reaches the
+    # desired size, without EM on what is left (its log on botchan at 4,000: EM to 5,232 pieces,
+    # then "PruneUnreachableSentencePieces ... out of 4400" and no EM round), and builds its
+    # suffix array over UTF-8 bytes (utf8_followers: 24,308 seeds on ja-wagahaiwa, as its log)
     model = yield from train_unigram(
         words,
         inner,
         valid_piece=settings.is_valid_piece,
+        valid_pieces=settings.valid_pieces,
         desired_size=desired,
-        stop_size=int(desired / _SHRINKING_FACTOR),
+        prune_last=True,
         line_final=finals if line_final and not settings.treat_whitespace_as_suffix else None,
         before_unknown=before_unknown,
+        utf8_followers=True,
+        unknown_count=unknown,
     )
     learned = dict(model.pieces)
     final: dict[str, float] = {}

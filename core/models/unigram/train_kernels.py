@@ -186,6 +186,91 @@ def best_path_counts(starts, ends, back, src, pid, weights, n_pieces):
     return freq, used_by
 
 
+# -- spm_train's float arithmetic ------------------------------------------------------------
+# sentencepiece's trainer keeps log-probabilities, forward/backward sums and expected counts in
+# float32 (``unigram_model.cc``: ``LogSumExp``, ``PopulateMarginal``). On the long unspaced lines
+# of Japanese the rounding of sums near -1,000 moves a count by a few 0.1 %, and which pieces
+# tie or win at a pruning cut follows it. These kernels round as it does, in its order: values
+# stay float64 arrays holding float32 numbers, so they take the same arguments as the others.
+
+
+@kernel
+def _f32(x):
+    return np.float64(np.float32(x))
+
+
+@kernel
+def _log_add_f32(x, y):
+    """spm's ``LogSumExp`` of two float32 numbers: the larger alone when 50 apart."""
+    lo = min(x, y)
+    hi = max(x, y)
+    if hi > lo + 50.0:
+        return hi
+    return _f32(hi + math.log(math.exp(_f32(lo - hi)) + 1.0))
+
+
+@kernel
+def forward_slice_f32(src, lens, pid, score, alpha, e0, e1):
+    """``forward_slice`` in spm's float32: a node's sum over its incoming edges, earliest first."""
+    for e in range(e0, e1):
+        a = alpha[src[e]]
+        if a == -np.inf:
+            continue
+        d = src[e] + lens[e]
+        v = _f32(score[pid[e]] + a)
+        alpha[d] = v if alpha[d] == -np.inf else _log_add_f32(alpha[d], v)
+
+
+@kernel
+def backward_slice_f32(src, lens, pid, score, beta, e0, e1):
+    """``backward_slice`` in spm's float32: a node's sum over its outgoing edges, shortest first.
+
+    subtle: the edges leaving one node are summed in list order (spm's), so the sweep goes
+    back one node's group at a time; a group cut by a slice bound is summed in two parts."""
+    e = e1 - 1
+    while e >= e0:
+        top = e
+        while e >= e0 and src[e] == src[top]:
+            e -= 1
+        for k in range(e + 1, top + 1):
+            b = beta[src[k] + lens[k]]
+            if b == -np.inf:
+                continue
+            s = src[k]
+            v = _f32(score[pid[k]] + b)
+            beta[s] = v if beta[s] == -np.inf else _log_add_f32(beta[s], v)
+
+
+@kernel
+def marginals_slice_f32(src, lens, pid, score, alpha, beta, starts, log_z, weights, expected, e0, e1):
+    """``marginals_slice`` in spm's float32 (the counts too, added edge by edge)."""
+    if e0 >= e1:
+        return
+    w = np.searchsorted(starts, src[e0], side="right") - 1
+    for e in range(e0, e1):
+        s = src[e]
+        while w + 1 < len(starts) and starts[w + 1] <= s:
+            w += 1
+        x = _f32(_f32(_f32(alpha[s] + score[pid[e]]) + beta[s + lens[e]]) - log_z[w])
+        if x > -np.inf:
+            p = pid[e]
+            expected[p] = _f32(expected[p] + _f32(weights[w]) * math.exp(x))
+
+
+@kernel
+def viterbi_slice_f32(src, lens, pid, score, best, back, e0, e1):
+    """``viterbi_slice`` with float32 path scores, as spm's ``Viterbi``."""
+    for e in range(e0, e1):
+        a = best[src[e]]
+        if a == -np.inf:
+            continue
+        d = src[e] + lens[e]
+        v = _f32(a + score[pid[e]])
+        if v > best[d]:
+            best[d] = v
+            back[d] = e
+
+
 @kernel
 def copy_inner_edges(src, lens, pid, first_edge, rep_pos, piece_len, base, out_src, out_lens, out_pid):
     """Counts (and, given output arrays, writes) the edges inside each piece's own string.

@@ -70,6 +70,7 @@ DESIRED_SIZE_FACTOR = 1.1  # prune down to 1.1 x the target, then cut by score
 SNAPSHOT_LIMIT_FACTOR = 10  # keep slider snapshots up to 10 x the target size
 _SLICE = 1 << 21  # edges per compiled sweep call: progress comes between calls
 _SEPARATOR = 0x110000  # beyond Unicode: marks the end of each word in the flat corpus
+_WS_FIRST_BYTE = 0xE2  # the first UTF-8 byte of "▁" (U+2581) and "▅" (U+2585)
 
 
 def digamma(x: np.ndarray) -> np.ndarray:
@@ -91,7 +92,11 @@ def digamma(x: np.ndarray) -> np.ndarray:
     xx2 = xx * xx
     xx4 = xx2 * xx2
     result += (
-        np.log(x) + xx2 / 24.0 - 7.0 / 960.0 * xx4 + 31.0 / 8064.0 * xx4 * xx2 - 127.0 / 30720.0 * xx4 * xx4
+        np.log(x)
+        + (1.0 / 24.0) * xx2
+        - (7.0 / 960.0) * xx4
+        + 31.0 / 8064.0 * xx4 * xx2
+        - 127.0 / 30720.0 * xx4 * xx4
     )
     return result
 
@@ -117,6 +122,8 @@ class Lattices:
     first EM rounds (a few hundred thousand of the seed's million) fit in the cache, where
     scattered over the seed's numbering each edge missed it (twice as slow on a 2 MB line).
     """
+
+    float32 = False  # sweep in spm_train's float32 arithmetic (``train_kernels``'s ``*_f32``)
 
     def __init__(self, src, lens, pid, starts, ends, n_nodes, ids=None):
         self.src = np.ascontiguousarray(src, dtype=np.int32)
@@ -163,6 +170,7 @@ class Lattices:
             new.src, new.lens, new.pid = new.src.copy(), new.lens.copy(), new.pid.copy()
         new.starts, new.ends, new.n_nodes = self.starts, self.ends, self.n_nodes
         new.ids = np.flatnonzero(kept) if self.ids is None else self.ids[kept]
+        new.float32 = self.float32
         return new
 
     def _slices(self, reverse=False):
@@ -192,8 +200,12 @@ class Lattices:
     def expected_counts_steps(self, score, weights, n_pieces, phase="expected counts"):
         """E-step: (expected count per piece, log Z per lattice); yields ``Progress`` per slice."""
         kernels = sweep_kernels()
-        forward_slice, backward_slice = kernels.forward_slice, kernels.backward_slice
-        marginals_slice = kernels.marginals_slice
+        if self.float32:
+            forward_slice, backward_slice = kernels.forward_slice_f32, kernels.backward_slice_f32
+            marginals_slice = kernels.marginals_slice_f32
+        else:
+            forward_slice, backward_slice = kernels.forward_slice, kernels.backward_slice
+            marginals_slice = kernels.marginals_slice
         n = len(self.src)
         args = (self.src, self.lens, self.pid, self._local(score))
         alpha = self._start_values(self.starts)
@@ -218,7 +230,8 @@ class Lattices:
 
     def _best_steps(self, score, phase):
         """Best-path sweep: (best score per node, best edge into each node); yields ``Progress``."""
-        viterbi_slice = sweep_kernels().viterbi_slice
+        kernels = sweep_kernels()
+        viterbi_slice = kernels.viterbi_slice_f32 if self.float32 else kernels.viterbi_slice
         best = self._start_values(self.starts)
         back = np.full(self.n_nodes + 1, -1, dtype=np.int32)  # edges number fewer than 2**31
         n = len(self.src)
@@ -386,11 +399,14 @@ class _Snapshot(Sequence[tuple[str, float]]):
         return self.pieces[int(self.ids[i])], float(self.scores[i])
 
 
-def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None):
+def _seed_pieces(
+    corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None, utf8_followers=False, valid_pieces=None
+):
     """Count substrings level by level; return (pieces, initial values, representative
     position per piece, edges src/len/pid sorted by start, number of characters).
 
-    Generator: yields Progress per level.
+    ``utf8_followers``: two followers differ only if their first UTF-8 bytes do (see
+    ``train_unigram``). Generator: yields Progress per level.
     """
     group_pairs = sweep_kernels().group_pairs
     n = corpus.n
@@ -451,16 +467,24 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None
         yield Progress("seed", n_doublings + 2 * (k - 2) + 1, steps)
         if prev is not None:
             p_inv, p_freq, p_first, p_pos = prev
+            final = getattr(corpus, "pos_final_weight", None)
             # a level-k substring has one (k-1)-prefix: its followers are the distinct level-k
             # substrings sharing that prefix
             prefix_of = np.empty(n_uniq, dtype=np.int64)
             prefix_of[inv] = prev_uid_aligned[sel]
-            followers = np.bincount(prefix_of, minlength=len(p_freq))
+            if utf8_followers and final is not None:
+                # followers told apart by their first UTF-8 byte only: distinct (prefix, byte)
+                pairs = np.unique(prefix_of * 256 + _utf8_first_byte(codes[alive[first] + (k - 1)]))
+                followers = np.bincount(pairs >> 8, minlength=len(p_freq))
+                # "▁" (and "▅") start with the byte 0xE2, as "…", "★" or "─" do
+                ws_byte = np.zeros(len(p_freq), dtype=bool)
+                ws_byte[pairs[(pairs & 255) == _WS_FIRST_BYTE] >> 8] = True
+            else:
+                followers = np.bincount(prefix_of, minlength=len(p_freq))
             at_end = corpus.dist[p_pos] == k - 1
             end_weight = np.bincount(
                 p_inv[at_end], weights=corpus.pos_weight[p_pos[at_end]], minlength=len(p_freq)
             )
-            final = getattr(corpus, "pos_final_weight", None)
             if final is None:
                 maximal = (followers + (end_weight > 0) >= 2) | (end_weight >= 2)
             else:  # told which word ends end a line: "▁" (the next word) and a line's end differ
@@ -468,7 +492,11 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None
                 unknown = corpus.pos_unknown_weight
                 end_unk = np.bincount(p_inv[at_end], weights=unknown[p_pos[at_end]], minlength=len(p_freq))
                 mid = end_weight - end_final - end_unk
-                maximal = followers + (mid > 0.5) + (end_final > 0) + (end_unk > 0) >= 2
+                if utf8_followers:  # the next word's "▁" and "▅" share their first byte
+                    after_ws = ((mid > 0.5) | (end_unk > 0)) & ~ws_byte
+                    maximal = followers + after_ws + (end_final > 0) >= 2
+                else:
+                    maximal = followers + (mid > 0.5) + (end_final > 0) + (end_unk > 0) >= 2
             is_candidate = (p_freq >= 2) & maximal
             frequent = np.flatnonzero(is_candidate)
             if k - 1 in levels:  # only a candidate's positions can become edges: keep those alone
@@ -499,7 +527,10 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None
         c_pos = np.concatenate(cand_pos).astype(np.int64)
         c_uid = np.concatenate(cand_uid)
         del cand_len, cand_freq, cand_pos, cand_uid
-        if valid_piece is not None:  # e.g. SentencePiece's one-script rule (core.sentencepiece_training)
+        if valid_pieces is not None:  # the same, many at once (SentencePieceSettings.valid_pieces)
+            ok = valid_pieces(codes, c_pos, c_len)
+            c_len, c_freq, c_pos, c_uid = c_len[ok], c_freq[ok], c_pos[ok], c_uid[ok]
+        elif valid_piece is not None:  # e.g. SentencePiece's one-script rule (core.sentencepiece_training)
             text = corpus.text
             ok = np.fromiter(
                 (valid_piece(text[p : p + k]) for p, k in zip(c_pos.tolist(), c_len.tolist())),
@@ -565,6 +596,29 @@ def _seed_pieces(corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None
     return pieces, values, rep_pos, src, lens, pid, len(chars)
 
 
+def _f32(x):
+    """``x`` rounded to float32 (kept as float64): how spm_train stores its numbers.
+
+    >>> float(_f32(0.1)) == 0.1
+    False
+    """
+    return np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float64)
+
+
+def _utf8_first_byte(codes: np.ndarray) -> np.ndarray:
+    """The first byte of each code point's UTF-8 form.
+
+    >>> _utf8_first_byte(np.array([0x61, 0xE9, 0x2581, 0xAC00, 0x1F642])).tolist()
+    [97, 195, 226, 234, 240]
+    """
+    c = codes.astype(np.int64)
+    return np.where(
+        c < 0x80,
+        c,
+        np.where(c < 0x800, 0xC0 | (c >> 6), np.where(c < 0x10000, 0xE0 | (c >> 12), 0xF0 | (c >> 18))),
+    )
+
+
 # --------------------------------------------------------------------------------------------
 # The trainer
 
@@ -587,7 +641,9 @@ def _piece_lattices(corpus: _Corpus, lattices: Lattices, pieces_idx, rep_pos, pi
     base = np.zeros(len(pieces_idx), dtype=np.int64)
     base[1:] = np.cumsum(L + 1)[:-1]
     e_src, e_len, e_pid = _inner_edges(lattices, rep_pos[pieces_idx], L, base)
-    return Lattices(e_src, e_len, e_pid, base, base + L, int((L + 1).sum()), lattices.ids)
+    out = Lattices(e_src, e_len, e_pid, base, base + L, int((L + 1).sum()), lattices.ids)
+    out.float32 = lattices.float32
+    return out
 
 
 def _inner_edges(lattices: Lattices, rep_pos, piece_len, base):
@@ -619,16 +675,27 @@ def train_unigram(
     *,
     valid_piece=None,
     desired_size=None,
-    stop_size=None,
+    prune_last=False,
     line_final: dict[str, int] | None = None,
     before_unknown: dict[str, int] | None = None,
+    utf8_followers=False,
+    unknown_count: float | None = None,
+    valid_pieces=None,
 ) -> Generator[object, None, Unigram]:
     """SentencePiece-style Unigram training; see the module docstring for the phases.
     ``valid_piece(text) -> bool``, if given, says which substrings may be seeds; ``desired_size``
-    pruning aims at (default: 1.1 x the target); ``stop_size``: no pruning once the pieces are
-    this few (default: ``desired_size``); ``line_final``: how often each word ended a line (then a
-    seed ending words is right-maximal as on whole lines, SentencePiece's view); ``before_unknown``:
-    how often each word was followed by an unknown character (a third kind of follower)."""
+    pruning aims at (default: 1.1 x the target); ``prune_last``: every EM round is followed by a
+    pruning round and training stops once pruning reaches ``desired_size`` (sentencepiece 0.2.x;
+    default: stop after the EM round that reaches it); ``line_final``: how often each word ended
+    a line (then a seed ending words is right-maximal as on whole lines, SentencePiece's view);
+    ``before_unknown``: how often each word was followed by an unknown character (a third kind
+    of follower); ``utf8_followers``: with ``line_final``, two followers count as different only
+    if their first UTF-8 bytes differ (sentencepiece 0.2.x builds its suffix array over bytes);
+    ``valid_pieces(codes, pos, length) -> bools``: ``valid_piece`` of many substrings at once
+    (then used instead); ``unknown_count``: characters are pieces like any other (see ``_Unknowns``), and the
+    corpus held this many (weighted) unknown characters, cut out of its words.
+    With ``prune_last`` or ``unknown_count`` the model keeps every piece left (the caller
+    picks its vocabulary, as ``spm_train``'s last step does)."""
     extra = options.extra or {}
     if extra.get("textbook"):
         from core.models.unigram.reference import train_unigram_textbook
@@ -671,20 +738,27 @@ def train_unigram(
 
     # 1. seed vocabulary.
     pieces, values, rep_pos, src, lens, pid, n_chars = yield from _seed_pieces(
-        corpus, max_len, seed_size, valid_piece
+        corpus, max_len, seed_size, valid_piece, utf8_followers, valid_pieces
     )
     corpus.drop_seed_arrays()
     n_all = len(pieces)
     piece_len = pieces.lengths()
     is_char = piece_len == 1
-    score = np.log(values) - math.log(values.sum())
     alive = np.ones(n_all, dtype=bool)
     weights = corpus.counts
+    unknowns = None if unknown_count is None else _Unknowns(is_char, unknown_count)
+    if unknowns is None:
+        score = np.log(values) - math.log(values.sum())
+    else:  # spm_train's ToLogProb, in float32
+        v32 = values.astype(np.float32)
+        log_total = _f32(math.log(float(np.cumsum(v32, dtype=np.float32)[-1])))
+        score = _f32(np.log(v32.astype(np.float64)) - log_total)
 
     # subtle: the edge list stays sorted by start position (filtering keeps the order), so the
     # pieces' own lattices can be cut out of it with a binary search, without re-sorting.
     # The lattices hold the one copy of the edges.
     lattices = _corpus_lattices(corpus, src, lens, pid)
+    lattices.float32 = unknowns is not None
     del src, lens, pid
     log_z = (yield from lattices.forward_steps(score, "seed loss"))[corpus.ends]
     yield UnigramRound("seed", 0, n_all + len(specials), float(-(weights * log_z).sum()))
@@ -696,20 +770,31 @@ def train_unigram(
         # 2. EM: expected counts, then the digamma update; rare pieces (not characters) drop.
         for _ in range(n_sub_iter):
             em_round += 1
-            expected, log_z = yield from lattices.expected_counts_steps(score, weights, n_all)
+            lattice_score = score if unknowns is None else unknowns.scores(score, alive)
+            expected, log_z = yield from lattices.expected_counts_steps(lattice_score, weights, n_all)
             _release_freed_memory()
             loss = float(-(weights * log_z).sum())
-            keep = alive & ((expected >= EXPECTED_COUNT_THRESHOLD) | is_char)
+            if unknowns is None:
+                keep = alive & ((expected >= EXPECTED_COUNT_THRESHOLD) | is_char)
+            else:
+                expected = unknowns.fold(expected, alive)
+                keep = alive & (expected >= EXPECTED_COUNT_THRESHOLD)
             expected = np.where(keep, np.maximum(expected, EXPECTED_COUNT_THRESHOLD), 0.0)
             new_score = np.full(n_all, -np.inf)
-            new_score[keep] = digamma(expected[keep]) - digamma(np.array([expected[keep].sum()]))[0]
+            if unknowns is None:
+                new_score[keep] = digamma(expected[keep]) - digamma(np.array([expected[keep].sum()]))[0]
+            else:  # spm_train's RunMStep: float32, summed in its list's order
+                kept = np.flatnonzero(keep)
+                kept = kept[np.argsort(unknowns.rank[kept], kind="stable")]
+                total = float(np.cumsum(expected[kept].astype(np.float32), dtype=np.float32)[-1])
+                new_score[kept] = _f32(digamma(_f32(expected[kept])) - _f32(digamma(np.array([total]))[0]))
             score = new_score
             if (keep != alive).any():
                 alive = keep
-                lattices = lattices.without(alive)
+                lattices = lattices.without(alive if unknowns is None else alive | is_char)
             yield UnigramRound("em", em_round, int(alive.sum()) + len(specials), loss)
         size = int(alive.sum())
-        if size <= (desired if stop_size is None else stop_size):
+        if size <= desired and not prune_last:
             break
 
         # 3. prune.
@@ -717,18 +802,19 @@ def train_unigram(
         removed_ids, losses = yield from _prune(
             corpus,
             lattices,
-            score,
+            score if unknowns is None else unknowns.scores(score, alive),
             alive,
             is_char,
             rep_pos,
             piece_len,
             weights,
             max(desired, int(shrink * size)),
-            desired,
+            target if prune_last else desired,  # sentencepiece 0.2.x: unneeded pieces go below desired
+            unknowns,
         )
         alive[removed_ids] = False
         score[removed_ids] = -np.inf
-        lattices = lattices.without(alive)
+        lattices = lattices.without(alive if unknowns is None else alive | is_char)
         _release_freed_memory()
         removed = tuple(zip(pieces.take(removed_ids), losses.tolist()))
         size = int(alive.sum())
@@ -736,17 +822,26 @@ def train_unigram(
         if size <= SNAPSHOT_LIMIT_FACTOR * target:
             ids = np.flatnonzero(alive)
             snapshots.append((size, _Snapshot(pieces, ids, score[ids])))
+        if prune_last and size <= desired:
+            break
 
     # 4. finalize: characters always, then the best-scoring pieces up to the target.
     ids = np.flatnonzero(alive)
-    chars_first = ids[is_char[ids]]
-    others = ids[~is_char[ids]]
-    others = others[np.argsort(-score[others], kind="stable")][: max(0, target - len(chars_first))]
-    final = np.concatenate([chars_first, others])
+    if prune_last or unknowns is not None:
+        final = ids
+    else:
+        chars_first = ids[is_char[ids]]
+        others = ids[~is_char[ids]]
+        others = others[np.argsort(-score[others], kind="stable")][: max(0, target - len(chars_first))]
+        final = np.concatenate([chars_first, others])
     final = final[np.argsort(-score[final], kind="stable")]
-    expected, log_z = yield from lattices.without(_mask(final, n_all)).expected_counts_steps(
-        score, weights, n_all
-    )
+    if unknowns is None:
+        final_lattices, final_score = lattices.without(_mask(final, n_all)), score
+    else:  # characters the model lost are unknown again
+        final_mask = _mask(final, n_all)
+        final_lattices = lattices.without(final_mask | is_char)
+        final_score = unknowns.scores(score, final_mask)
+    expected, log_z = yield from final_lattices.expected_counts_steps(final_score, weights, n_all)
     yield UnigramRound("final", em_round, len(final) + len(specials), float(-(weights * log_z).sum()))
     model_pieces = [(s, 0.0) for s in specials] + list(zip(pieces.take(final), score[final].tolist()))
     unk = specials.index(options.unk_token) if options.unk_token in specials else None
@@ -755,7 +850,7 @@ def train_unigram(
     model.snapshots = snapshots
     yield TrainingStopped(
         "reached vocab size" if len(final) >= target else "ran out of pieces",
-        model.vocab_size,
+        min(len(final), target) + len(specials),  # (a caller picks from all the pieces left)
         options.vocab_size,
     )
     return model
@@ -773,22 +868,86 @@ def _mask(ids, n):
     return m
 
 
-def _prune(corpus, lattices, score, alive, is_char, rep_pos, piece_len, weights, pruned_size, desired):
+class _Unknowns:
+    """SentencePiece's characters, which are pieces like any other (``spm_train``'s trainer).
+
+    The M-step drops a character expected fewer than 0.5 times, pruning one that no best path
+    uses. Where no character piece is left, ``spm_train``'s lattice has an unknown node scored
+    10 below the lowest piece, whose count goes to piece id 0 (its trainer's model has no
+    ``<unk>``: the default unknown id 0 is its first seed, the most frequent character); so
+    does every unknown character of the corpus. Here a lost character's edges stay in the
+    lattices, scored as that node, and their counts are moved to piece 0.
+
+    >>> u = _Unknowns(np.array([True, True, False]), 2.0)
+    >>> u.scores(np.array([-1.0, -3.0, -2.0]), np.array([True, False, True])).tolist()
+    [-1.0, -12.0, -2.0]
+    >>> u.fold(np.array([5.0, 0.25, 1.0]), np.array([True, False, True])).tolist()
+    [7.25, 0.0, 1.0]
+
+    ``rank`` is each piece's place in ``spm_train``'s piece list, which breaks ties between
+    equal losses when pruning: the seed order at first, then what each pruning round keeps,
+    characters first, then the rest by loss (``reorder``).
+    """
+
+    UNKNOWN_PENALTY = 10.0  # spm's kUnkPenalty
+
+    def __init__(self, is_char: np.ndarray, count: float):
+        self.is_char, self.count = is_char, float(count)
+        self.rank = np.arange(len(is_char), dtype=np.int64)
+
+    def reorder(self, chars: np.ndarray, kept: np.ndarray) -> None:
+        """After a pruning round: the characters kept (``chars``), then the other pieces kept
+        in the order given (``kept``), come first, in that order."""
+        chars = chars[np.argsort(self.rank[chars], kind="stable")]
+        new = np.concatenate([chars, kept])
+        self.rank[new] = np.arange(len(new)) - len(new)  # ahead of every piece not kept
+
+    def scores(self, score: np.ndarray, alive: np.ndarray) -> np.ndarray:
+        """``score`` with each lost character scored as an unknown node."""
+        lost = self.is_char & ~alive
+        if not lost.any():
+            return score
+        out = score.copy()
+        out[lost] = score[alive].min() - self.UNKNOWN_PENALTY
+        return out
+
+    def fold(self, counts: np.ndarray, alive: np.ndarray) -> np.ndarray:
+        """``counts`` with the lost characters' counts and the corpus's unknowns on piece 0."""
+        lost = self.is_char & ~alive
+        out = counts.copy()
+        out[0] += out[lost].sum() + self.count
+        out[lost] = 0.0
+        return out
+
+    def remap(self, pids: np.ndarray, alive: np.ndarray) -> np.ndarray:
+        """Piece ids with each lost character as piece 0."""
+        return np.where((self.is_char & ~alive)[pids], 0, pids)
+
+
+def _prune(
+    corpus, lattices, score, alive, is_char, rep_pos, piece_len, weights, pruned_size, desired, unknowns=None
+):
     """SentencePiece's PruneSentencePieces, vectorized. Returns (removed ids, their losses).
 
-    Generator: yields ``Progress("prune", ...)`` while it finds best paths."""
+    With ``unknowns`` (a ``_Unknowns``), ``score`` already scores lost characters as unknown
+    nodes, and a character no best path uses goes. Generator: yields ``Progress("prune", ...)``
+    while it finds best paths."""
     n_all = len(score)
     ids = np.flatnonzero(alive)
     multi = ids[~is_char[ids]]
     # (a) each multi-character piece's best segmentation without itself.
     plat = _piece_lattices(corpus, lattices, multi, rep_pos, piece_len)
     alt_score, alt_owner, alt_pid = yield from plat.viterbi_steps(score, "prune")
+    if unknowns is not None:
+        alt_pid = unknowns.remap(alt_pid, alive)
     del plat  # before the corpus's own best paths: they need as much memory again
     _release_freed_memory()
     own = score[multi]
     replaced = alt_score > own  # its own string is better cut otherwise: not needed
     # (b) Viterbi on the corpus: piece frequencies and the words using each piece.
     freq, used_by = yield from lattices.best_path_counts_steps(score, weights, n_all, "prune")
+    if unknowns is not None:
+        freq = unknowns.fold(freq, alive)
     total = freq.sum()
     # (c) the loss of removing each piece.
     f_i = freq[multi]
@@ -800,15 +959,24 @@ def _prune(corpus, lattices, score, alive, is_char, rep_pos, piece_len, weights,
         )
         logprob_sp = np.log(f_i) - np.log(total)
         logprob_alt = alt_gain - n_alt * logsum_alt
-        loss = (used_by[multi] / weights.sum()) * (logprob_sp - logprob_alt)
+        share = f_i if unknowns is not None else used_by[multi]  # spm_train: per occurrence
+        loss = (share / weights.sum()) * (logprob_sp - logprob_alt)
     unneeded = replaced | (f_i == 0)
     # (d) keep characters, then the highest losses up to the pruned size. Unneeded pieces all
     #     go, even past the pruned size (as SentencePiece), but never below the desired size:
     #     then the best-scored of them stay.
-    n_chars = int(is_char[ids].sum())
+    chars = ids[is_char[ids]]
+    unused_chars = chars[(freq[chars] == 0) & (chars != 0)] if unknowns is not None else chars[:0]
+    n_chars = len(chars) - len(unused_chars)
     n_needed = int((~unneeded).sum())
     n_keep = min(max(0, pruned_size - n_chars), n_needed)
     n_keep = max(n_keep, min(len(multi), max(0, desired - n_chars)))
-    order = np.lexsort((-own, -np.where(unneeded, -np.inf, loss)))
+    if unknowns is None:
+        order = np.lexsort((-own, -np.where(unneeded, -np.inf, loss)))
+    else:  # spm_train: ties by place in its piece list
+        order = np.lexsort((unknowns.rank[multi], -np.where(unneeded, -np.inf, loss)))
     drop = order[n_keep:]
-    return multi[drop], np.where(unneeded[drop], 0.0, loss[drop])
+    if unknowns is not None:
+        unknowns.reorder(chars[~np.isin(chars, unused_chars)], multi[order[:n_keep]])
+    removed = np.concatenate([unused_chars, multi[drop]])
+    return removed, np.concatenate([np.zeros(len(unused_chars)), np.where(unneeded[drop], 0.0, loss[drop])])

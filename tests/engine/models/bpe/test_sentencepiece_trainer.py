@@ -37,6 +37,28 @@ def test_no_piece_crosses_scripts_or_holds_a_space_inside():
     assert not SentencePieceSettings(max_sentencepiece_length=2).is_valid_piece("abc")
 
 
+def test_valid_pieces_many_at_once_agree_with_one_at_a_time():
+    """``valid_pieces`` (the Unigram seeding's vectorized filter) says what ``is_valid_piece``
+    says, for every option that changes the rule."""
+    import random
+
+    import numpy as np
+
+    rng = random.Random(4)
+    alphabet = "ab▁1２カ漢한\u0301é\t \u2585!"
+    text = "".join(rng.choice(alphabet) for _ in range(3000))
+    codes = np.array([ord(c) for c in text])
+    pos = np.array([rng.randrange(len(text) - 8) for _ in range(2000)])
+    length = np.array([rng.randint(1, 8) for _ in range(2000)])
+    for settings in (
+        SentencePieceSettings(),
+        SentencePieceSettings(treat_whitespace_as_suffix=True),
+        SentencePieceSettings(split_digits=True, max_sentencepiece_length=4),
+    ):
+        want = [settings.is_valid_piece(text[p : p + k]) for p, k in zip(pos.tolist(), length.tolist())]
+        assert settings.valid_pieces(codes, pos, length).tolist() == want
+
+
 def test_required_characters_stop_at_the_coverage():
     counts = {"a" * 9990: 1, "b" * 9: 1, "c": 1}
     assert list(required_chars(counts, 0.9995)) == ["a", "b"]

@@ -245,3 +245,71 @@ def test_training_never_crashes_and_covers_every_character(counts, extra_size):
     for word in counts:
         toks = model.tokenize(word)
         assert "".join(t.value for t in toks) == word and all(t.id != 0 for t in toks)
+
+
+def test_seeds_with_utf8_followers_are_spm_trains_byte_suffix_tree_nodes():
+    """sentencepiece 0.2.x finds its seeds in a suffix array over the UTF-8 bytes of whole
+    lines: a substring is a seed when it occurs twice and two of its followers differ in their
+    first byte ("나" and "다" both start with 0xEB, the next word's "▁" with 0xE2, a line's end
+    is 0x00). Brute force on the lines against the trainer's word-by-word levels."""
+    rng = random.Random(11)
+    lines = [
+        " ".join(
+            "".join(rng.choice("ab가나다é") for _ in range(rng.randint(1, 4)))
+            for _ in range(rng.randint(1, 4))
+        )
+        for _ in range(60)
+    ]
+    lines = ["▁" + line.replace(" ", "▁") for line in lines]
+    counts, finals = Counter(), Counter()
+    for line in lines:
+        words = ["▁" + w for w in line[1:].split("▁")]
+        counts.update(words)
+        finals[words[-1]] += 1
+    words = list(counts)
+
+    def corpus():  # (seeding frees the corpus's per-position arrays)
+        c = tr._Corpus(words, np.array([counts[w] for w in words], dtype=float))
+        c.pos_final_weight = np.repeat(np.array([finals[w] for w in words], dtype=float), c.lengths + 1)
+        c.pos_unknown_weight = np.zeros(c.n)
+        return c
+
+    def valid(s):
+        return "▁" not in s[1:]
+
+    pieces, *_ = drain(tr._seed_pieces(corpus(), 5, 10_000, valid, utf8_followers=True))
+    text = "\0".join(lines) + "\0"
+    freq, follow = Counter(), {}
+    for i in range(len(text)):
+        for k in range(2, 6):
+            s = text[i : i + k]
+            if i + k >= len(text) or "\0" in s:
+                break
+            if valid(s):
+                freq[s] += 1
+                follow.setdefault(s, set()).add(text[i + k].encode()[0])
+    want = {s for s, f in freq.items() if f >= 2 and len(follow[s]) >= 2}
+    assert {p for p in pieces if len(p) > 1} == want
+    by_character, *_ = drain(tr._seed_pieces(corpus(), 5, 10_000, valid, utf8_followers=False))
+    assert set(by_character) > set(pieces)  # "▁가" before "나" and "다": a seed only by characters
+
+
+def test_prune_last_ends_on_a_pruning_round():
+    """sentencepiece 0.2.x prunes after every EM round and stops once pruning reaches the
+    desired size, with no EM round after it (its log: EM to 5,232 pieces, pruned to 4,400)."""
+    rng = random.Random(2)
+    words = _random_words(rng, n=120, alphabet="▁abcde가나")
+    options = TrainOptions("unigram", vocab_size=40, special_tokens=[])
+    events = [
+        e
+        for e in tr.train_unigram(words, options, desired_size=44, prune_last=True)
+        if isinstance(e, UnigramRound)
+    ]
+    phases = [e.phase for e in events]
+    last_prune = len(phases) - 1 - phases[::-1].index("prune")
+    assert phases[last_prune + 1 :] == ["final"]
+    assert events[last_prune].vocab_size <= 44 < events[last_prune - 1].vocab_size
+    plain = [
+        e.phase for e in tr.train_unigram(words, options, desired_size=44) if isinstance(e, UnigramRound)
+    ]
+    assert plain[-2] == "em"  # the default: stop after the EM round that reaches the size
