@@ -189,6 +189,7 @@ _checked: dict[Path, bool] = {}
 #: (in a module that does not import numba). ``python -m core.build`` builds them all.
 AHEAD_OF_TIME = {
     "core.models.bpe.train_kernels": "core.models.bpe.signatures:EXPORTS",
+    "core.models.bpe.sentencepiece_kernels": "core.models.bpe.sentencepiece_signatures:EXPORTS",
     "core.models.unigram.train_kernels": "core.models.unigram.signatures:EXPORTS",
 }
 
@@ -306,7 +307,7 @@ def build_ahead_of_time(module: str) -> Path:
 #: pointer and length), called through ctypes on ``array.array`` buffers. A job of a tenth of a
 #: second cannot pay numpy's import (~0.05 s of CPU): the extension above needs numpy to start,
 #: this library needs nothing but the C library. ``python -m core.build`` builds it too.
-PLAIN_LIBRARIES = ("core.models.bpe.train_kernels",)
+PLAIN_LIBRARIES = ("core.models.bpe.train_kernels", "core.models.bpe.sentencepiece_kernels")
 
 
 def plain_library_path(module: str) -> Path:

@@ -110,7 +110,7 @@ class SentencePieceSettings:
             s: str | None = script_of(c)
             if s == "INHERITED":
                 s = prev
-            if self.split_digits and _is_decimal(c) and n > 1:
+            if self.split_digits and is_decimal(c) and n > 1:
                 return False
             if s is not None and prev is not None and s != prev:
                 return False
@@ -132,7 +132,8 @@ class SentencePieceSettings:
         return out
 
 
-def _is_decimal(c: str) -> bool:
+def is_decimal(c: str) -> bool:
+    """Whether ``c`` is a digit ``--split_digits`` keeps alone (ASCII or full-width)."""
     return "0" <= c <= "9" or "\uff10" <= c <= "\uff19"
 
 

@@ -1,0 +1,468 @@
+"""Compiled merge loop of ``-a sentencepiece-bpe``: :func:`learn_pieces_reference` in
+``core/models/bpe/sentencepiece_trainer.py`` is the rule (read it first); this module runs the same
+rule on flat arrays so that numba (``core.jit.kernel``) can compile it.
+
+- positions: every distinct word's symbols laid end to end (``symbols``), linked (``nxt``/``prv``,
+  -1 at a word's ends); a merge keeps the left position, gives it the new symbol and marks the
+  right one dead (symbol -1); ``weight`` is how often the position's word occurs;
+- tokens: the code points of each (``tok_chars`` from ``tok_start``, ``tok_len`` long), its script
+  (-1: none, a ``▁`` or an inherited mark) and flags (``BAD``, ``SPACE``, ``DIGIT``), from which a
+  pair's validity follows without looking at its text (see :func:`_valid`); ``token_table`` hashes
+  the learned pieces' texts (a pair whose text is a piece already is dropped);
+- pairs: ids in order of first appearance, an open-addressing table ``(left, right) -> id``, the
+  count, the state (``IN_FREQ``: counted; ``MADE``: seen side by side, for the count-0 pieces) and
+  the positions where the pair may be (a list of ``node_pos``/``node_next`` nodes, newest first,
+  checked when used);
+- the heap: ``(pair, count)`` entries with lazy invalidation, best first by spm_train's order
+  (count, then the shorter piece, then the smaller text; the same text split twice: the shorter
+  left side). Distinct pairs never tie, so the pop order does not depend on the heap's layout.
+
+Kernels never allocate: :func:`merge_pieces` checks before each merge that every array has room
+for its worst case and otherwise returns ``GROW`` (``ints[I_NEED]``: the pair's listed positions);
+the caller grows the arrays and calls it again. Scalars live in ``ints`` (``I_*`` slots).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from core.jit import kernel
+from core.models.bpe.sentencepiece_signatures import (
+    BAD,
+    CHUNK_DONE,
+    DIGIT,
+    GROW,
+    I_CHARS,
+    I_DONE,
+    I_HEAP,
+    I_NEED,
+    I_NODES,
+    I_PAIRS,
+    I_PIECES,
+    I_TOKENS,
+    IN_FREQ,
+    MADE,
+    SPACE,
+    SPLIT_DIGITS,
+    STOP_NO_PAIRS,
+    STOP_SIZE,
+    SUFFIX,
+)
+
+_HASH_MULTIPLIER = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed int64 (Fibonacci hashing)
+
+
+@kernel
+def _pair_slot(pair_table, pair_left, pair_right, left, right):
+    """Slot of pair ``(left, right)`` in the table of pair ids (-1: empty), or the empty slot to take."""
+    mask = pair_table.shape[0] - 1
+    i = ((((np.int64(left) << 32) | right) * _HASH_MULTIPLIER) >> 29) & mask
+    while True:
+        p = pair_table[i]
+        if p == -1 or (pair_left[p] == left and pair_right[p] == right):
+            return i
+        i = (i + 1) & mask
+
+
+@kernel
+def rehash_pairs(pair_table, pair_left, pair_right, n_pairs):
+    """Fill an empty (all -1) table with pairs ``0 .. n_pairs-1`` (after growing it)."""
+    for p in range(n_pairs):
+        pair_table[_pair_slot(pair_table, pair_left, pair_right, pair_left[p], pair_right[p])] = p
+
+
+@kernel
+def _valid(a, b, tok_len, tok_script, tok_flags, max_len, options):
+    """Whether ``a + b`` may be a piece (``SentencePieceSettings.is_valid_piece`` of the joined text):
+    both sides are valid already, so it is enough to know their lengths, scripts and flags.
+
+    ``▁`` only first (only last with ``SUFFIX``): the right side (left side) holds none; one script:
+    the sides' scripts agree where both have one; ``split_digits``: no digit in a piece of two.
+    """
+    fa = tok_flags[a]
+    fb = tok_flags[b]
+    if (fa | fb) & BAD:
+        return False
+    if tok_len[a] + tok_len[b] > max_len:
+        return False
+    if (fa if options & SUFFIX else fb) & SPACE:
+        return False
+    if options & SPLIT_DIGITS and (fa | fb) & DIGIT:
+        return False
+    sa = tok_script[a]
+    sb = tok_script[b]
+    return sa < 0 or sb < 0 or sa == sb
+
+
+@kernel
+def _char_at(tok_chars, tok_start, tok_len, a, b, k):
+    """Character ``k`` of the text ``a + b``."""
+    la = tok_len[a]
+    if k < la:
+        return tok_chars[tok_start[a] + k]
+    return tok_chars[tok_start[b] + k - la]
+
+
+@kernel
+def _before(p, cp, q, cq, pair_left, pair_right, tok_chars, tok_start, tok_len):
+    """Whether pair ``p`` counted ``cp`` comes before pair ``q`` counted ``cq``: the higher count,
+    then the shorter text, then the smaller text (code points), then the shorter left side."""
+    if cp != cq:
+        return cp > cq
+    a = pair_left[p]
+    b = pair_right[p]
+    c = pair_left[q]
+    d = pair_right[q]
+    n = tok_len[a] + tok_len[b]
+    m = tok_len[c] + tok_len[d]
+    if n != m:
+        return n < m
+    for k in range(n):
+        x = _char_at(tok_chars, tok_start, tok_len, a, b, k)
+        y = _char_at(tok_chars, tok_start, tok_len, c, d, k)
+        if x != y:
+            return x < y
+    return tok_len[a] < tok_len[c]
+
+
+@kernel
+def _sift_up(heap_pair, heap_count, pos, pair_left, pair_right, tok_chars, tok_start, tok_len):
+    p = heap_pair[pos]
+    c = heap_count[pos]
+    while pos > 0:
+        parent = (pos - 1) >> 1
+        if not _before(p, c, heap_pair[parent], heap_count[parent], pair_left, pair_right,
+                       tok_chars, tok_start, tok_len):  # fmt: skip
+            break
+        heap_pair[pos] = heap_pair[parent]
+        heap_count[pos] = heap_count[parent]
+        pos = parent
+    heap_pair[pos] = p
+    heap_count[pos] = c
+
+
+@kernel
+def _sift_down(heap_pair, heap_count, pos, n, pair_left, pair_right, tok_chars, tok_start, tok_len):
+    p = heap_pair[pos]
+    c = heap_count[pos]
+    while True:
+        child = 2 * pos + 1
+        if child >= n:
+            break
+        if child + 1 < n and _before(heap_pair[child + 1], heap_count[child + 1], heap_pair[child],
+                                     heap_count[child], pair_left, pair_right, tok_chars, tok_start, tok_len):  # fmt: skip
+            child += 1
+        if not _before(heap_pair[child], heap_count[child], p, c, pair_left, pair_right,
+                       tok_chars, tok_start, tok_len):  # fmt: skip
+            break
+        heap_pair[pos] = heap_pair[child]
+        heap_count[pos] = heap_count[child]
+        pos = child
+    heap_pair[pos] = p
+    heap_count[pos] = c
+
+
+@kernel
+def _pop(heap_pair, heap_count, ints, pair_left, pair_right, tok_chars, tok_start, tok_len):
+    n = ints[I_HEAP] - 1
+    ints[I_HEAP] = n
+    if n > 0:
+        heap_pair[0] = heap_pair[n]
+        heap_count[0] = heap_count[n]
+        _sift_down(heap_pair, heap_count, 0, n, pair_left, pair_right, tok_chars, tok_start, tok_len)
+
+
+@kernel
+def _push(p, c, heap_pair, heap_count, ints, pair_left, pair_right, tok_chars, tok_start, tok_len):
+    n = ints[I_HEAP]
+    heap_pair[n] = p
+    heap_count[n] = c
+    ints[I_HEAP] = n + 1
+    _sift_up(heap_pair, heap_count, n, pair_left, pair_right, tok_chars, tok_start, tok_len)
+
+
+@kernel
+def _text_slot(token_table, tok_chars, tok_start, tok_len, a, b):
+    """Slot of the learned piece whose text is ``a + b`` in ``token_table``, or the empty slot."""
+    n = tok_len[a] + tok_len[b]
+    h = np.int64(n)
+    for k in range(n):
+        h = (h ^ _char_at(tok_chars, tok_start, tok_len, a, b, k)) * _HASH_MULTIPLIER
+    mask = token_table.shape[0] - 1
+    i = (h >> 29) & mask
+    while True:
+        t = token_table[i]
+        if t == -1:
+            return i
+        if tok_len[t] == n:
+            s = tok_start[t]
+            same = True
+            for k in range(n):
+                if tok_chars[s + k] != _char_at(tok_chars, tok_start, tok_len, a, b, k):
+                    same = False
+                    break
+            if same:
+                return i
+        i = (i + 1) & mask
+
+
+@kernel
+def _new_pair(left, right, slot, pair_table, pair_left, pair_right, pair_count, pair_state, pair_head,
+              pair_nodes, pair_mark, ints):  # fmt: skip
+    q = ints[I_PAIRS]
+    ints[I_PAIRS] = q + 1
+    pair_table[slot] = q
+    pair_left[q] = left
+    pair_right[q] = right
+    pair_count[q] = 0
+    pair_state[q] = 0
+    pair_head[q] = -1
+    pair_nodes[q] = 0
+    pair_mark[q] = -1
+    return q
+
+
+@kernel
+def _list_position(q, at, pair_head, pair_nodes, node_pos, node_next, ints):
+    w = ints[I_NODES]
+    ints[I_NODES] = w + 1
+    node_pos[w] = at
+    node_next[w] = pair_head[q]
+    pair_head[q] = w
+    pair_nodes[q] += 1
+
+
+@kernel
+def link_and_count(symbols, word_len, word_count, nxt, prv, weight,
+                   tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
+                   pair_table, pair_left, pair_right, pair_count, pair_state, pair_head, pair_nodes, pair_mark,
+                   node_pos, node_next, heap_pair, heap_count, ints, max_len, options):  # fmt: skip
+    """Link each word's positions, count every valid pair (weighted), list where it is, and heap them.
+
+    The arrays of pairs, nodes and the heap hold at least as many items as there are positions.
+    """
+    start = 0
+    for w in range(word_len.shape[0]):
+        length = word_len[w]
+        n = word_count[w]
+        for k in range(length):
+            i = start + k
+            weight[i] = n
+            nxt[i] = i + 1 if k + 1 < length else -1
+            prv[i] = i - 1 if k > 0 else -1
+        start += length
+    for i in range(symbols.shape[0]):
+        j = nxt[i]
+        if j == -1:
+            continue
+        a = symbols[i]
+        b = symbols[j]
+        if not _valid(a, b, tok_len, tok_script, tok_flags, max_len, options):
+            continue
+        slot = _pair_slot(pair_table, pair_left, pair_right, a, b)
+        q = pair_table[slot]
+        if q == -1:
+            q = _new_pair(a, b, slot, pair_table, pair_left, pair_right, pair_count, pair_state, pair_head,
+                          pair_nodes, pair_mark, ints)  # fmt: skip
+            pair_state[q] = IN_FREQ | MADE
+        pair_count[q] += weight[i]
+        _list_position(q, i, pair_head, pair_nodes, node_pos, node_next, ints)
+    n_pairs = ints[I_PAIRS]
+    for q in range(n_pairs):
+        heap_pair[q] = q
+        heap_count[q] = pair_count[q]
+    ints[I_HEAP] = n_pairs
+    for pos in range(n_pairs // 2 - 1, -1, -1):
+        _sift_down(heap_pair, heap_count, pos, n_pairs, pair_left, pair_right, tok_chars, tok_start, tok_len)
+
+
+@kernel
+def _sort(values, n):
+    """Sort ``values[:n]`` in place (heapsort: no allocation); already sorted lists cost one pass."""
+    ordered = True
+    for k in range(1, n):
+        if values[k - 1] > values[k]:
+            ordered = False
+            break
+    if ordered:
+        return
+    for start in range(n // 2 - 1, -1, -1):
+        _sift_max(values, start, n)
+    for end in range(n - 1, 0, -1):
+        v = values[0]
+        values[0] = values[end]
+        values[end] = v
+        _sift_max(values, 0, end)
+
+
+@kernel
+def _sift_max(values, pos, n):
+    v = values[pos]
+    while True:
+        child = 2 * pos + 1
+        if child >= n:
+            break
+        if child + 1 < n and values[child + 1] > values[child]:
+            child += 1
+        if values[child] <= v:
+            break
+        values[pos] = values[child]
+        pos = child
+    values[pos] = v
+
+
+@kernel
+def _add(left, right, n, at, merging, stamp, changed, n_changed,
+         tok_len, tok_script, tok_flags,
+         pair_table, pair_left, pair_right, pair_count, pair_state, pair_head, pair_nodes, pair_mark,
+         node_pos, node_next, ints, max_len, options):  # fmt: skip
+    """The readable loop's ``add``: pair ``(left, right)`` gains ``n`` (lost when negative) at position
+    ``at``; returns how many pairs ``changed`` now lists."""
+    if n < 0:
+        q = pair_table[_pair_slot(pair_table, pair_left, pair_right, left, right)]
+        if q == -1 or q == merging or not pair_state[q] & IN_FREQ:
+            return n_changed  # (a pair dropped as a duplicate piece counts again from 0)
+        pair_count[q] += n
+    else:
+        if not _valid(left, right, tok_len, tok_script, tok_flags, max_len, options):
+            return n_changed
+        slot = _pair_slot(pair_table, pair_left, pair_right, left, right)
+        q = pair_table[slot]
+        if q == -1:
+            q = _new_pair(left, right, slot, pair_table, pair_left, pair_right, pair_count, pair_state,
+                          pair_head, pair_nodes, pair_mark, ints)  # fmt: skip
+        if q == merging:
+            return n_changed
+        pair_count[q] += n
+        pair_state[q] |= IN_FREQ | MADE
+        _list_position(q, at, pair_head, pair_nodes, node_pos, node_next, ints)
+    if pair_mark[q] != stamp:
+        pair_mark[q] = stamp
+        changed[n_changed] = q
+        n_changed += 1
+    return n_changed
+
+
+@kernel
+def merge_pieces(symbols, nxt, prv, weight,
+                 tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
+                 pair_table, pair_left, pair_right, pair_count, pair_state, pair_head, pair_nodes, pair_mark,
+                 node_pos, node_next, heap_pair, heap_count, scratch, changed,
+                 ints, size, steps, max_len, options, out_left, out_right, out_new, out_count):  # fmt: skip
+    """Up to ``steps`` merges while fewer than ``size`` pieces are learned; each merge's left, right,
+    new token and count go to ``out_*`` (``ints[I_DONE]`` says how many). Returns ``CHUNK_DONE``,
+    ``STOP_SIZE``, ``STOP_NO_PAIRS`` (no pair occurs any more) or ``GROW``."""
+    done = 0
+    ints[I_DONE] = 0
+    while done < steps:
+        if ints[I_PIECES] >= size:
+            return STOP_SIZE
+        if ints[I_HEAP] == 0:
+            return STOP_NO_PAIRS
+        p = heap_pair[0]
+        c = heap_count[0]
+        if c <= 0 or not pair_state[p] & IN_FREQ or pair_count[p] != c:
+            _pop(heap_pair, heap_count, ints, pair_left, pair_right, tok_chars, tok_start, tok_len)
+            continue  # stale: pushed again with its current count
+        a = pair_left[p]
+        b = pair_right[p]
+        slot = _text_slot(token_table, tok_chars, tok_start, tok_len, a, b)
+        if token_table[slot] != -1:  # a piece already, reached by another split: never merged
+            _pop(heap_pair, heap_count, ints, pair_left, pair_right, tok_chars, tok_start, tok_len)
+            pair_state[p] = 0
+            pair_count[p] = 0
+            continue
+        k = pair_nodes[p]
+        la = tok_len[a]
+        lb = tok_len[b]
+        if (
+            ints[I_PAIRS] + 2 * k > pair_left.shape[0]
+            or ints[I_NODES] + 2 * k > node_pos.shape[0]
+            or ints[I_HEAP] + 4 * k > heap_pair.shape[0]
+            or k > scratch.shape[0]
+            or 4 * k > changed.shape[0]
+            or ints[I_CHARS] + la + lb > tok_chars.shape[0]
+        ):
+            ints[I_NEED] = k
+            return GROW
+        _pop(heap_pair, heap_count, ints, pair_left, pair_right, tok_chars, tok_start, tok_len)
+
+        # the new token: a's and b's characters, lengths, scripts and flags joined
+        new = ints[I_TOKENS]
+        ints[I_TOKENS] = new + 1
+        s = ints[I_CHARS]
+        for m in range(la + lb):
+            tok_chars[s + m] = _char_at(tok_chars, tok_start, tok_len, a, b, m)
+        ints[I_CHARS] = s + la + lb
+        tok_start[new] = s
+        tok_len[new] = la + lb
+        tok_script[new] = tok_script[a] if tok_script[a] >= 0 else tok_script[b]
+        tok_flags[new] = tok_flags[a] | tok_flags[b]
+        token_table[slot] = new
+
+        # where the pair may be, left to right (a position may be listed twice, or hold another pair now)
+        node = pair_head[p]
+        m = k
+        while node != -1:
+            m -= 1
+            scratch[m] = node_pos[node]
+            node = node_next[node]
+        _sort(scratch, k)
+        stamp = ints[I_PIECES]
+        n_changed = 0
+        last = -1
+        for m in range(k):
+            i = scratch[m]
+            if i == last:
+                continue
+            last = i
+            j = nxt[i]
+            if symbols[i] != a or j == -1 or symbols[j] != b:
+                continue  # merged away since it was listed
+            n = weight[i]
+            left = prv[i]
+            right = nxt[j]
+            if left != -1:
+                n_changed = _add(symbols[left], a, -n, left, p, stamp, changed, n_changed,
+                                 tok_len, tok_script, tok_flags, pair_table, pair_left, pair_right, pair_count,
+                                 pair_state, pair_head, pair_nodes, pair_mark, node_pos, node_next, ints,
+                                 max_len, options)  # fmt: skip
+            if right != -1:
+                n_changed = _add(b, symbols[right], -n, j, p, stamp, changed, n_changed,
+                                 tok_len, tok_script, tok_flags, pair_table, pair_left, pair_right, pair_count,
+                                 pair_state, pair_head, pair_nodes, pair_mark, node_pos, node_next, ints,
+                                 max_len, options)  # fmt: skip
+            symbols[i] = new
+            symbols[j] = -1
+            nxt[i] = right
+            if right != -1:
+                prv[right] = i
+            # subtle: as spm_train, the pairs around each merge are made then, so "abab" briefly
+            # holds ab|a (it matters once the counts run out)
+            if left != -1:
+                n_changed = _add(symbols[left], new, n, left, p, stamp, changed, n_changed,
+                                 tok_len, tok_script, tok_flags, pair_table, pair_left, pair_right, pair_count,
+                                 pair_state, pair_head, pair_nodes, pair_mark, node_pos, node_next, ints,
+                                 max_len, options)  # fmt: skip
+            if right != -1:
+                n_changed = _add(new, symbols[right], n, i, p, stamp, changed, n_changed,
+                                 tok_len, tok_script, tok_flags, pair_table, pair_left, pair_right, pair_count,
+                                 pair_state, pair_head, pair_nodes, pair_mark, node_pos, node_next, ints,
+                                 max_len, options)  # fmt: skip
+        pair_state[p] = 0
+        pair_count[p] = 0
+        pair_head[p] = -1
+        pair_nodes[p] = 0
+        for m in range(n_changed):
+            q = changed[m]
+            if pair_count[q] > 0:
+                _push(q, pair_count[q], heap_pair, heap_count, ints, pair_left, pair_right,
+                      tok_chars, tok_start, tok_len)  # fmt: skip
+        out_left[done] = a
+        out_right[done] = b
+        out_new[done] = new
+        out_count[done] = c
+        done += 1
+        ints[I_DONE] = done
+        ints[I_PIECES] += 1
+    return CHUNK_DONE
