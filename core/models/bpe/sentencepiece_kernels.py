@@ -13,9 +13,12 @@ rule on flat arrays so that numba (``core.jit.kernel``) can compile it.
   count, the state (``IN_FREQ``: counted; ``MADE``: seen side by side, for the count-0 pieces) and
   the positions where the pair may be (a list of ``node_pos``/``node_next`` nodes, newest first,
   checked when used);
-- the heap: ``(pair, count)`` entries with lazy invalidation, best first by spm_train's order
-  (count, then the shorter piece, then the smaller text; the same text split twice: the shorter
-  left side). Distinct pairs never tie, so the pop order does not depend on the heap's layout.
+- the heap: ``(pair, count, text key)`` entries, best first by spm_train's order (count, then the
+  shorter piece, then the smaller text; the same text split twice: the shorter left side), the
+  text key (:func:`_text_key`) sparing most comparisons a walk over the texts. Distinct pairs
+  never tie, so the pop order does not depend on the heap's layout. A pair is pushed when it
+  gains (only pairs holding the newest token do, once), never when it loses: an entry's count is
+  the pair's or above it, and an entry found above is put back in line with the true count.
 
 Kernels never allocate: :func:`merge_pieces` checks before each merge that every array has room
 for its worst case and otherwise returns ``GROW`` (``ints[I_NEED]``: the pair's listed positions);
@@ -104,20 +107,27 @@ def _char_at(tok_chars, tok_start, tok_len, a, b, k):
 
 
 @kernel
-def _before(p, cp, q, cq, pair_left, pair_right, tok_chars, tok_start, tok_len):
-    """Whether pair ``p`` counted ``cp`` comes before pair ``q`` counted ``cq``: the higher count,
-    then the shorter text, then the smaller text (code points), then the shorter left side."""
+def _text_key(a, b, tok_chars, tok_start, tok_len):
+    """The length and first two characters of ``a + b`` in one number that orders as they do."""
+    n = np.int64(tok_len[a] + tok_len[b])
+    first = np.int64(_char_at(tok_chars, tok_start, tok_len, a, b, 0))
+    return (n << 42) | (first << 21) | _char_at(tok_chars, tok_start, tok_len, a, b, 1)
+
+
+@kernel
+def _before(p, cp, kp, q, cq, kq, pair_left, pair_right, tok_chars, tok_start, tok_len):
+    """Whether pair ``p`` counted ``cp`` comes before pair ``q`` counted ``cq`` (``kp``, ``kq``: their
+    :func:`_text_key`): the higher count, then the shorter text, then the smaller text (code
+    points), then the shorter left side."""
     if cp != cq:
         return cp > cq
+    if kp != kq:
+        return kp < kq
     a = pair_left[p]
     b = pair_right[p]
     c = pair_left[q]
     d = pair_right[q]
-    n = tok_len[a] + tok_len[b]
-    m = tok_len[c] + tok_len[d]
-    if n != m:
-        return n < m
-    for k in range(n):
+    for k in range(2, tok_len[a] + tok_len[b]):
         x = _char_at(tok_chars, tok_start, tok_len, a, b, k)
         y = _char_at(tok_chars, tok_start, tok_len, c, d, k)
         if x != y:
@@ -126,59 +136,70 @@ def _before(p, cp, q, cq, pair_left, pair_right, tok_chars, tok_start, tok_len):
 
 
 @kernel
-def _sift_up(heap_pair, heap_count, pos, pair_left, pair_right, tok_chars, tok_start, tok_len):
+def _sift_up(heap_pair, heap_count, heap_key, pos, pair_left, pair_right, tok_chars, tok_start, tok_len):
     p = heap_pair[pos]
     c = heap_count[pos]
+    k = heap_key[pos]
     while pos > 0:
-        parent = (pos - 1) >> 1
-        if not _before(p, c, heap_pair[parent], heap_count[parent], pair_left, pair_right,
+        up = (pos - 1) >> 1
+        if not _before(p, c, k, heap_pair[up], heap_count[up], heap_key[up], pair_left, pair_right,
                        tok_chars, tok_start, tok_len):  # fmt: skip
             break
-        heap_pair[pos] = heap_pair[parent]
-        heap_count[pos] = heap_count[parent]
-        pos = parent
+        heap_pair[pos] = heap_pair[up]
+        heap_count[pos] = heap_count[up]
+        heap_key[pos] = heap_key[up]
+        pos = up
     heap_pair[pos] = p
     heap_count[pos] = c
+    heap_key[pos] = k
 
 
 @kernel
-def _sift_down(heap_pair, heap_count, pos, n, pair_left, pair_right, tok_chars, tok_start, tok_len):
+def _sift_down(heap_pair, heap_count, heap_key, pos, n, pair_left, pair_right, tok_chars, tok_start, tok_len):
     p = heap_pair[pos]
     c = heap_count[pos]
+    k = heap_key[pos]
     while True:
-        child = 2 * pos + 1
-        if child >= n:
+        down = 2 * pos + 1
+        if down >= n:
             break
-        if child + 1 < n and _before(heap_pair[child + 1], heap_count[child + 1], heap_pair[child],
-                                     heap_count[child], pair_left, pair_right, tok_chars, tok_start, tok_len):  # fmt: skip
-            child += 1
-        if not _before(heap_pair[child], heap_count[child], p, c, pair_left, pair_right,
+        if down + 1 < n and _before(heap_pair[down + 1], heap_count[down + 1], heap_key[down + 1], heap_pair[down],
+                                    heap_count[down], heap_key[down], pair_left, pair_right,
+                                    tok_chars, tok_start, tok_len):  # fmt: skip
+            down += 1
+        if not _before(heap_pair[down], heap_count[down], heap_key[down], p, c, k, pair_left, pair_right,
                        tok_chars, tok_start, tok_len):  # fmt: skip
             break
-        heap_pair[pos] = heap_pair[child]
-        heap_count[pos] = heap_count[child]
-        pos = child
+        heap_pair[pos] = heap_pair[down]
+        heap_count[pos] = heap_count[down]
+        heap_key[pos] = heap_key[down]
+        pos = down
     heap_pair[pos] = p
     heap_count[pos] = c
+    heap_key[pos] = k
 
 
 @kernel
-def _pop(heap_pair, heap_count, ints, pair_left, pair_right, tok_chars, tok_start, tok_len):
+def _pop(heap_pair, heap_count, heap_key, ints, pair_left, pair_right, tok_chars, tok_start, tok_len):
     n = ints[I_HEAP] - 1
     ints[I_HEAP] = n
     if n > 0:
         heap_pair[0] = heap_pair[n]
         heap_count[0] = heap_count[n]
-        _sift_down(heap_pair, heap_count, 0, n, pair_left, pair_right, tok_chars, tok_start, tok_len)
+        heap_key[0] = heap_key[n]
+        _sift_down(
+            heap_pair, heap_count, heap_key, 0, n, pair_left, pair_right, tok_chars, tok_start, tok_len
+        )
 
 
 @kernel
-def _push(p, c, heap_pair, heap_count, ints, pair_left, pair_right, tok_chars, tok_start, tok_len):
+def _push(p, c, heap_pair, heap_count, heap_key, ints, pair_left, pair_right, tok_chars, tok_start, tok_len):
     n = ints[I_HEAP]
     heap_pair[n] = p
     heap_count[n] = c
+    heap_key[n] = _text_key(pair_left[p], pair_right[p], tok_chars, tok_start, tok_len)
     ints[I_HEAP] = n + 1
-    _sift_up(heap_pair, heap_count, n, pair_left, pair_right, tok_chars, tok_start, tok_len)
+    _sift_up(heap_pair, heap_count, heap_key, n, pair_left, pair_right, tok_chars, tok_start, tok_len)
 
 
 @kernel
@@ -236,7 +257,7 @@ def _list_position(q, at, pair_head, pair_nodes, node_pos, node_next, ints):
 def link_and_count(symbols, word_len, word_count, nxt, prv, weight,
                    tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
                    pair_table, pair_left, pair_right, pair_count, pair_state, pair_head, pair_nodes, pair_mark,
-                   node_pos, node_next, heap_pair, heap_count, ints, max_len, options):  # fmt: skip
+                   node_pos, node_next, heap_pair, heap_count, heap_key, ints, max_len, options):  # fmt: skip
     """Link each word's positions, count every valid pair (weighted), list where it is, and heap them.
 
     The arrays of pairs, nodes and the heap hold at least as many items as there are positions.
@@ -271,9 +292,21 @@ def link_and_count(symbols, word_len, word_count, nxt, prv, weight,
     for q in range(n_pairs):
         heap_pair[q] = q
         heap_count[q] = pair_count[q]
+        heap_key[q] = _text_key(pair_left[q], pair_right[q], tok_chars, tok_start, tok_len)
     ints[I_HEAP] = n_pairs
     for pos in range(n_pairs // 2 - 1, -1, -1):
-        _sift_down(heap_pair, heap_count, pos, n_pairs, pair_left, pair_right, tok_chars, tok_start, tok_len)
+        _sift_down(
+            heap_pair,
+            heap_count,
+            heap_key,
+            pos,
+            n_pairs,
+            pair_left,
+            pair_right,
+            tok_chars,
+            tok_start,
+            tok_len,
+        )
 
 
 @kernel
@@ -323,6 +356,7 @@ def _add(left, right, n, at, merging, stamp, changed, n_changed,
         if q == -1 or q == merging or not pair_state[q] & IN_FREQ:
             return n_changed  # (a pair dropped as a duplicate piece counts again from 0)
         pair_count[q] += n
+        return n_changed  # (no push: its entry in the heap is now above it, see merge_pieces)
     else:
         if not _valid(left, right, tok_len, tok_script, tok_flags, max_len, options):
             return n_changed
@@ -347,7 +381,7 @@ def _add(left, right, n, at, merging, stamp, changed, n_changed,
 def merge_pieces(symbols, nxt, prv, weight,
                  tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
                  pair_table, pair_left, pair_right, pair_count, pair_state, pair_head, pair_nodes, pair_mark,
-                 node_pos, node_next, heap_pair, heap_count, scratch, changed,
+                 node_pos, node_next, heap_pair, heap_count, heap_key, scratch, changed,
                  ints, size, steps, max_len, options, out_left, out_right, out_new, out_count):  # fmt: skip
     """Up to ``steps`` merges while fewer than ``size`` pieces are learned; each merge's left, right,
     new token and count go to ``out_*`` (``ints[I_DONE]`` says how many). Returns ``CHUNK_DONE``,
@@ -361,14 +395,19 @@ def merge_pieces(symbols, nxt, prv, weight,
             return STOP_NO_PAIRS
         p = heap_pair[0]
         c = heap_count[0]
-        if c <= 0 or not pair_state[p] & IN_FREQ or pair_count[p] != c:
-            _pop(heap_pair, heap_count, ints, pair_left, pair_right, tok_chars, tok_start, tok_len)
-            continue  # stale: pushed again with its current count
+        if not pair_state[p] & IN_FREQ or pair_count[p] <= 0:
+            _pop(heap_pair, heap_count, heap_key, ints, pair_left, pair_right, tok_chars, tok_start, tok_len)
+            continue  # merged, dropped or no longer anywhere
+        if pair_count[p] != c:  # fallen since pushed (a count that rises is pushed again): back in line
+            heap_count[0] = pair_count[p]
+            _sift_down(heap_pair, heap_count, heap_key, 0, ints[I_HEAP], pair_left, pair_right,
+                       tok_chars, tok_start, tok_len)  # fmt: skip
+            continue
         a = pair_left[p]
         b = pair_right[p]
         slot = _text_slot(token_table, tok_chars, tok_start, tok_len, a, b)
         if token_table[slot] != -1:  # a piece already, reached by another split: never merged
-            _pop(heap_pair, heap_count, ints, pair_left, pair_right, tok_chars, tok_start, tok_len)
+            _pop(heap_pair, heap_count, heap_key, ints, pair_left, pair_right, tok_chars, tok_start, tok_len)
             pair_state[p] = 0
             pair_count[p] = 0
             continue
@@ -378,14 +417,14 @@ def merge_pieces(symbols, nxt, prv, weight,
         if (
             ints[I_PAIRS] + 2 * k > pair_left.shape[0]
             or ints[I_NODES] + 2 * k > node_pos.shape[0]
-            or ints[I_HEAP] + 4 * k > heap_pair.shape[0]
+            or ints[I_HEAP] + 2 * k > heap_pair.shape[0]
             or k > scratch.shape[0]
-            or 4 * k > changed.shape[0]
+            or 2 * k > changed.shape[0]
             or ints[I_CHARS] + la + lb > tok_chars.shape[0]
         ):
             ints[I_NEED] = k
             return GROW
-        _pop(heap_pair, heap_count, ints, pair_left, pair_right, tok_chars, tok_start, tok_len)
+        _pop(heap_pair, heap_count, heap_key, ints, pair_left, pair_right, tok_chars, tok_start, tok_len)
 
         # the new token: a's and b's characters, lengths, scripts and flags joined
         new = ints[I_TOKENS]
@@ -456,7 +495,7 @@ def merge_pieces(symbols, nxt, prv, weight,
         for m in range(n_changed):
             q = changed[m]
             if pair_count[q] > 0:
-                _push(q, pair_count[q], heap_pair, heap_count, ints, pair_left, pair_right,
+                _push(q, pair_count[q], heap_pair, heap_count, heap_key, ints, pair_left, pair_right,
                       tok_chars, tok_start, tok_len)  # fmt: skip
         out_left[done] = a
         out_right[done] = b

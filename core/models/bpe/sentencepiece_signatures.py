@@ -33,11 +33,11 @@ EXPORTS = {
     "rehash_pairs": f"void({_I4}, {_I4}, {_I4}, int64)",
     "link_and_count": (
         f"void({_I4}, {_I4}, {_I8}, {_I4}, {_I4}, {_I8}, "  # symbols, words, links, weights
-        f"{_TOKENS}, {_PAIRS}, {_I4}, {_I4}, {_I4}, {_I8}, {_I8}, int64, int64)"  # nodes, heap, ints, options
+        f"{_TOKENS}, {_PAIRS}, {_I4}, {_I4}, {_I4}, {_I8}, {_I8}, {_I8}, int64, int64)"  # nodes, heap, ints, options
     ),
     "merge_pieces": (
         f"int64({_I4}, {_I4}, {_I4}, {_I8}, "  # symbols, links, weights
-        f"{_TOKENS}, {_PAIRS}, {_I4}, {_I4}, {_I4}, {_I8}, "  # nodes, heap
+        f"{_TOKENS}, {_PAIRS}, {_I4}, {_I4}, {_I4}, {_I8}, {_I8}, "  # nodes, heap
         f"{_I4}, {_I4}, {_I8}, int64, int64, int64, int64, "  # scratch, changed, ints, size, steps, options
         f"{_I4}, {_I4}, {_I4}, {_I8})"  # out_left, out_right, out_new, out_count
     ),

@@ -185,6 +185,7 @@ def learn_pieces(
     node_next = xp.zeros(n + 1024, "int32")
     heap_pair = xp.zeros(n + 1024, "int32")
     heap_count = xp.zeros(n + 1024, "int64")
+    heap_key = xp.zeros(n + 1024, "int64")
     nxt = xp.zeros(n, "int32")
     prv = xp.zeros(n, "int32")
     weight = xp.zeros(n, "int64")
@@ -196,7 +197,7 @@ def learn_pieces(
     max_len = settings.max_sentencepiece_length
     kernels.link_and_count(symbols, word_len, word_count, nxt, prv, weight,
                            tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table, *state.arrays(),
-                           node_pos, node_next, heap_pair, heap_count, ints, max_len, options)  # fmt: skip
+                           node_pos, node_next, heap_pair, heap_count, heap_key, ints, max_len, options)  # fmt: skip
     del word_len, word_count
     scratch = xp.zeros(1024, "int32")
     changed = xp.zeros(4096, "int32")
@@ -206,7 +207,7 @@ def learn_pieces(
     while True:
         result = kernels.merge_pieces(symbols, nxt, prv, weight,
                                       tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
-                                      *state.arrays(), node_pos, node_next, heap_pair, heap_count, scratch, changed,
+                                      *state.arrays(), node_pos, node_next, heap_pair, heap_count, heap_key, scratch, changed,
                                       ints, size, chunk, max_len, options, *out)  # fmt: skip
         for a, b, _new, count in xp.rows(out, int(ints[sig.I_DONE])):
             text = texts[a] + texts[b]
@@ -220,13 +221,14 @@ def learn_pieces(
             if ints[sig.I_NODES] + 2 * k > len(node_pos):
                 size_ = max(len(node_pos) * 3 // 2, int(ints[sig.I_NODES]) + 2 * k)
                 node_pos, node_next = xp.grown(node_pos, size_), xp.grown(node_next, size_)
-            if ints[sig.I_HEAP] + 4 * k > len(heap_pair):
-                size_ = max(len(heap_pair) * 3 // 2, int(ints[sig.I_HEAP]) + 4 * k)
+            if ints[sig.I_HEAP] + 2 * k > len(heap_pair):
+                size_ = max(len(heap_pair) * 3 // 2, int(ints[sig.I_HEAP]) + 2 * k)
                 heap_pair, heap_count = xp.grown(heap_pair, size_), xp.grown(heap_count, size_)
+                heap_key = xp.grown(heap_key, size_)
             if k > len(scratch):
                 scratch = xp.zeros(max(k, 2 * len(scratch)), "int32")
-            if 4 * k > len(changed):
-                changed = xp.zeros(max(4 * k, 2 * len(changed)), "int32")
+            if 2 * k > len(changed):
+                changed = xp.zeros(max(2 * k, 2 * len(changed)), "int32")
             if ints[sig.I_CHARS] + 2 * max_len > len(tok_chars):
                 tok_chars = xp.grown(tok_chars, 2 * len(tok_chars) + 2 * max_len)
         elif result != sig.CHUNK_DONE:
