@@ -164,6 +164,16 @@ def required_chars(word_counts: dict[str, int], coverage: float) -> dict[str, in
     for word, n in word_counts.items():
         for c in word:
             counts[c] = counts.get(c, 0) + n
+    return covering_chars(counts, coverage)
+
+
+def covering_chars(char_counts: dict[str, int], coverage: float) -> dict[str, int]:
+    """:func:`required_chars` from the characters' counts.
+
+    >>> covering_chars({"a": 6, "▁": 4, "b": 3, "c": 1}, 0.9)
+    {'a': 6, '▁': 4, 'b': 3}
+    """
+    counts = dict(char_counts)
     counts.pop(" ", None)
     total = sum(counts.values())
     kept: dict[str, int] = {}

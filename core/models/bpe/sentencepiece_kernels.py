@@ -56,6 +56,41 @@ _HASH_MULTIPLIER = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed int64 
 
 
 @kernel
+def number_chars(symbols, table, char_of):
+    """Replace each code point of ``symbols`` by its character's id, numbered in order of first
+    appearance (``table``: zeros, one slot per code point up to the largest; ``char_of``: each id's
+    code point); returns how many distinct characters there are."""
+    n = 0
+    for i in range(symbols.shape[0]):
+        c = symbols[i]
+        t = table[c]
+        if t == 0:
+            char_of[n] = c
+            n += 1
+            t = table[c] = n
+        symbols[i] = t - 1
+    return n
+
+
+@kernel
+def count_chars(symbols, word_len, word_count, counts):
+    """Add to ``counts[id]`` how often each character occurs, each word counted as often as it occurs."""
+    start = 0
+    for w in range(word_len.shape[0]):
+        n = word_count[w]
+        for i in range(start, start + word_len[w]):
+            counts[symbols[i]] += n
+        start += word_len[w]
+
+
+@kernel
+def renumber(symbols, new_id):
+    """``symbols[i] = new_id[symbols[i]]`` (rare characters become the unknown one)."""
+    for i in range(symbols.shape[0]):
+        symbols[i] = new_id[symbols[i]]
+
+
+@kernel
 def _pair_slot(pair_table, pair_left, pair_right, left, right):
     """Slot of pair ``(left, right)`` in the table of pair ids (-1: empty), or the empty slot to take."""
     mask = pair_table.shape[0] - 1

@@ -5,8 +5,8 @@ and their signatures for the ahead-of-time build.
 A module of its own, without numpy or numba, so that both sides import it and neither imports the
 other at load time; ``python -m core.build`` hashes it with the kernels' source.
 
-    >>> sorted(EXPORTS)
-    ['link_and_count', 'merge_pieces', 'rehash_pairs']
+    >>> sorted(EXPORTS)[:3]
+    ['count_chars', 'link_and_count', 'merge_pieces']
 """
 
 from __future__ import annotations
@@ -30,6 +30,9 @@ _I4, _I8 = "int32[::1]", "int64[::1]"
 _TOKENS = f"{_I4}, {_I4}, {_I4}, {_I4}, {_I4}, {_I4}"  # chars, start, len, script, flags, table
 _PAIRS = f"{_I4}, {_I4}, {_I4}, {_I8}, {_I4}, {_I4}, {_I4}, {_I4}"  # table, left, right, count, state, head, nodes, mark
 EXPORTS = {
+    "number_chars": f"int64({_I4}, {_I4}, {_I4})",
+    "count_chars": f"void({_I4}, {_I4}, {_I8}, {_I8})",
+    "renumber": f"void({_I4}, {_I4})",
     "rehash_pairs": f"void({_I4}, {_I4}, {_I4}, int64)",
     "link_and_count": (
         f"void({_I4}, {_I4}, {_I8}, {_I4}, {_I4}, {_I8}, "  # symbols, words, links, weights

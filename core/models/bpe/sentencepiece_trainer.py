@@ -32,10 +32,9 @@ from core.sentencepiece_training import (
     BOUNDARY,
     UNK_CHAR,
     SentencePieceSettings,
+    covering_chars,
     is_decimal,
-    mask_rare_chars,
     piece_table,
-    required_chars,
     script_of,
     sorted_chars,
 )
@@ -159,97 +158,132 @@ def learn_pieces(
     >>> drain(learn_pieces({"▁ab": 3, "▁abc": 2}, 3, SentencePieceSettings()))  # ab and ▁a tie: "a" < "▁"
     ['ab', '▁ab', '▁abc']
     """
-    from core.models.bpe import sentencepiece_signatures as sig
+    return (yield from LaidOutWords(word_counts, kernels, arrays).learn(size, settings))
 
-    if kernels is None:
-        kernels, arrays = _kernels()
-    xp = arrays
-    joined = "".join(word_counts)
-    chars = sorted(set(joined))
-    texts = list(chars)  # every token's text, by id: the characters, then the pieces
-    symbols = xp.codes([joined.translate({ord(c): chr(i) for i, c in enumerate(chars)})])[0]
-    del joined
-    word_len = xp.of(list(map(len, word_counts)), "int32")
-    word_count = xp.of(list(word_counts.values()), "int64")
-    n = len(symbols)
-    capacity = len(chars) + size + 1
-    tok_chars = xp.grown(xp.codes(chars)[0], len(chars) + 4 * size + 16)
-    tok_start = xp.grown(xp.of(list(range(len(chars))), "int32"), capacity)
-    tok_len = xp.grown(xp.of([1] * len(chars), "int32"), capacity)
-    traits = [_traits(c) for c in chars]
-    tok_script = xp.grown(xp.of([s for s, _ in traits], "int32"), capacity)
-    tok_flags = xp.grown(xp.of([f for _, f in traits], "int32"), capacity)
-    token_table = xp.full(_table_size(size + 1), -1, "int32")
-    state = _PairArrays(xp, n + 1024)
-    node_pos = xp.zeros(n + 1024, "int32")
-    node_next = xp.zeros(n + 1024, "int32")
-    heap_pair = xp.zeros(n + 1024, "int32")
-    heap_count = xp.zeros(n + 1024, "int64")
-    heap_key = xp.zeros(n + 1024, "int64")
-    nxt = xp.zeros(n, "int32")
-    prv = xp.zeros(n, "int32")
-    weight = xp.zeros(n, "int64")
-    ints = xp.zeros(sig.N_INTS, "int64")
-    ints[sig.I_TOKENS] = ints[sig.I_CHARS] = len(chars)
-    options = (sig.SPLIT_DIGITS if settings.split_digits else 0) | (
-        sig.SUFFIX if settings.treat_whitespace_as_suffix else 0
-    )
-    max_len = settings.max_sentencepiece_length
-    kernels.link_and_count(symbols, word_len, word_count, nxt, prv, weight,
-                           tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table, *state.arrays(),
-                           node_pos, node_next, heap_pair, heap_count, heap_key, ints, max_len, options)  # fmt: skip
-    del word_len, word_count
-    scratch = xp.zeros(1024, "int32")
-    changed = xp.zeros(4096, "int32")
-    chunk = _FIRST_CHUNK
-    out = [xp.zeros(_LAST_CHUNK, kind) for kind in ("int32", "int32", "int32", "int64")]
-    pieces: list[str] = []
-    while True:
-        result = kernels.merge_pieces(symbols, nxt, prv, weight,
-                                      tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
-                                      *state.arrays(), node_pos, node_next, heap_pair, heap_count, heap_key, scratch, changed,
-                                      ints, size, chunk, max_len, options, *out)  # fmt: skip
-        for a, b, _new, count in xp.rows(out, int(ints[sig.I_DONE])):
-            text = texts[a] + texts[b]
-            texts.append(text)
-            pieces.append(text)
-            yield MergeEvent(len(pieces), texts[a], texts[b], text, count, len(pieces), float(count))
-        chunk = min(2 * chunk, _LAST_CHUNK)
-        if result == sig.GROW:  # room for the next merge's worst case (k listed positions)
-            k = int(ints[sig.I_NEED])
-            state.make_room(int(ints[sig.I_PAIRS]), 2 * k, kernels)
-            if ints[sig.I_NODES] + 2 * k > len(node_pos):
-                size_ = max(len(node_pos) * 3 // 2, int(ints[sig.I_NODES]) + 2 * k)
-                node_pos, node_next = xp.grown(node_pos, size_), xp.grown(node_next, size_)
-            if ints[sig.I_HEAP] + 2 * k > len(heap_pair):
-                size_ = max(len(heap_pair) * 3 // 2, int(ints[sig.I_HEAP]) + 2 * k)
-                heap_pair, heap_count = xp.grown(heap_pair, size_), xp.grown(heap_count, size_)
-                heap_key = xp.grown(heap_key, size_)
-            if k > len(scratch):
-                scratch = xp.zeros(max(k, 2 * len(scratch)), "int32")
-            if 2 * k > len(changed):
-                changed = xp.zeros(max(2 * k, 2 * len(changed)), "int32")
-            if ints[sig.I_CHARS] + 2 * max_len > len(tok_chars):
-                tok_chars = xp.grown(tok_chars, 2 * len(tok_chars) + 2 * max_len)
-        elif result != sig.CHUNK_DONE:
-            break
-    if result == sig.STOP_NO_PAIRS and len(pieces) < size:
-        # subtle: when no pair occurs any more, spm_train goes on taking pairs that occurred once
-        # and no longer do (count 0), shortest first, then by text (see learn_pieces_reference)
-        made = [
-            (len(texts[a]) + len(texts[b]), texts[a] + texts[b], texts[a], texts[b])
-            for a, b, s in xp.rows(state.sides(), int(ints[sig.I_PAIRS]))
-            if s & sig.MADE
-        ]
-        seen = set(pieces)
-        for _, text, a, b in sorted(made):
-            if len(pieces) >= size:
-                break
-            if text not in seen:
-                seen.add(text)
+
+class LaidOutWords:
+    """Every distinct word's characters as ids, one word after the other: what the compiled loop
+    starts from, and where the characters are counted and the rare ones masked without a Python
+    loop over the text."""
+
+    def __init__(self, word_counts: dict[str, int], kernels=None, arrays=None) -> None:
+        if kernels is None:
+            kernels, arrays = _kernels()
+        self.kernels, self.xp = kernels, arrays
+        xp = arrays
+        joined = "".join(word_counts)
+        self.symbols = xp.codes([joined])[0]  # code points, then ids
+        table = xp.zeros(ord(max(joined)) + 1 if joined else 1, "int32")
+        char_of = xp.zeros(min(len(self.symbols), len(table)), "int32")
+        n_chars = kernels.number_chars(self.symbols, table, char_of)
+        del table, joined
+        self.chars: list[str] = [chr(c) for c in char_of[:n_chars].tolist()]  # each id's character
+        self.word_len = xp.of(list(map(len, word_counts)), "int32")
+        self.word_count = xp.of(list(word_counts.values()), "int64")
+
+    def char_counts(self) -> dict[str, int]:
+        """How often each character occurs (the words weighted by their counts)."""
+        counts = self.xp.zeros(len(self.chars), "int64")
+        self.kernels.count_chars(self.symbols, self.word_len, self.word_count, counts)
+        return dict(zip(self.chars, counts.tolist()))
+
+    def mask(self, keep: dict[str, int]) -> None:
+        """Every character outside ``keep`` becomes :data:`UNK_CHAR` (as ``mask_rare_chars``)."""
+        if all(c in keep for c in self.chars):
+            return
+        if UNK_CHAR not in self.chars:
+            self.chars.append(UNK_CHAR)
+        unk = self.chars.index(UNK_CHAR)
+        new_id = [i if c in keep else unk for i, c in enumerate(self.chars)]
+        self.kernels.renumber(self.symbols, self.xp.of(new_id, "int32"))
+
+    def learn(self, size: int, settings: SentencePieceSettings) -> Generator[MergeEvent, None, list[str]]:
+        """The first ``size`` pieces, best first (see :func:`learn_pieces`); uses the words up."""
+        from core.models.bpe import sentencepiece_signatures as sig
+
+        kernels, xp, chars = self.kernels, self.xp, self.chars
+        texts = list(chars)  # every token's text, by id: the characters, then the pieces
+        symbols, word_len, word_count = self.symbols, self.word_len, self.word_count
+        del self.symbols, self.word_len, self.word_count
+        n = len(symbols)
+        capacity = len(chars) + size + 1
+        tok_chars = xp.grown(xp.codes(chars)[0], len(chars) + 4 * size + 16)
+        tok_start = xp.grown(xp.of(list(range(len(chars))), "int32"), capacity)
+        tok_len = xp.grown(xp.of([1] * len(chars), "int32"), capacity)
+        traits = [_traits(c) for c in chars]
+        tok_script = xp.grown(xp.of([s for s, _ in traits], "int32"), capacity)
+        tok_flags = xp.grown(xp.of([f for _, f in traits], "int32"), capacity)
+        token_table = xp.full(_table_size(size + 1), -1, "int32")
+        state = _PairArrays(xp, n + 1024)
+        node_pos = xp.zeros(n + 1024, "int32")
+        node_next = xp.zeros(n + 1024, "int32")
+        heap_pair = xp.zeros(n + 1024, "int32")
+        heap_count = xp.zeros(n + 1024, "int64")
+        heap_key = xp.zeros(n + 1024, "int64")
+        nxt = xp.zeros(n, "int32")
+        prv = xp.zeros(n, "int32")
+        weight = xp.zeros(n, "int64")
+        ints = xp.zeros(sig.N_INTS, "int64")
+        ints[sig.I_TOKENS] = ints[sig.I_CHARS] = len(chars)
+        options = (sig.SPLIT_DIGITS if settings.split_digits else 0) | (
+            sig.SUFFIX if settings.treat_whitespace_as_suffix else 0
+        )
+        max_len = settings.max_sentencepiece_length
+        kernels.link_and_count(symbols, word_len, word_count, nxt, prv, weight,
+                               tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table, *state.arrays(),
+                               node_pos, node_next, heap_pair, heap_count, heap_key, ints, max_len, options)  # fmt: skip
+        del word_len, word_count
+        scratch = xp.zeros(1024, "int32")
+        changed = xp.zeros(4096, "int32")
+        chunk = _FIRST_CHUNK
+        out = [xp.zeros(_LAST_CHUNK, kind) for kind in ("int32", "int32", "int32", "int64")]
+        pieces: list[str] = []
+        while True:
+            result = kernels.merge_pieces(symbols, nxt, prv, weight,
+                                          tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
+                                          *state.arrays(), node_pos, node_next, heap_pair, heap_count, heap_key, scratch, changed,
+                                          ints, size, chunk, max_len, options, *out)  # fmt: skip
+            for a, b, _new, count in xp.rows(out, int(ints[sig.I_DONE])):
+                text = texts[a] + texts[b]
+                texts.append(text)
                 pieces.append(text)
-                yield MergeEvent(len(pieces), a, b, text, 0, len(pieces), 0.0)
-    return pieces
+                yield MergeEvent(len(pieces), texts[a], texts[b], text, count, len(pieces), float(count))
+            chunk = min(2 * chunk, _LAST_CHUNK)
+            if result == sig.GROW:  # room for the next merge's worst case (k listed positions)
+                k = int(ints[sig.I_NEED])
+                state.make_room(int(ints[sig.I_PAIRS]), 2 * k, kernels)
+                if ints[sig.I_NODES] + 2 * k > len(node_pos):
+                    size_ = max(len(node_pos) * 3 // 2, int(ints[sig.I_NODES]) + 2 * k)
+                    node_pos, node_next = xp.grown(node_pos, size_), xp.grown(node_next, size_)
+                if ints[sig.I_HEAP] + 2 * k > len(heap_pair):
+                    size_ = max(len(heap_pair) * 3 // 2, int(ints[sig.I_HEAP]) + 2 * k)
+                    heap_pair, heap_count = xp.grown(heap_pair, size_), xp.grown(heap_count, size_)
+                    heap_key = xp.grown(heap_key, size_)
+                if k > len(scratch):
+                    scratch = xp.zeros(max(k, 2 * len(scratch)), "int32")
+                if 2 * k > len(changed):
+                    changed = xp.zeros(max(2 * k, 2 * len(changed)), "int32")
+                if ints[sig.I_CHARS] + 2 * max_len > len(tok_chars):
+                    tok_chars = xp.grown(tok_chars, 2 * len(tok_chars) + 2 * max_len)
+            elif result != sig.CHUNK_DONE:
+                break
+        if result == sig.STOP_NO_PAIRS and len(pieces) < size:
+            # subtle: when no pair occurs any more, spm_train goes on taking pairs that occurred once
+            # and no longer do (count 0), shortest first, then by text (see learn_pieces_reference)
+            made = [
+                (len(texts[a]) + len(texts[b]), texts[a] + texts[b], texts[a], texts[b])
+                for a, b, s in xp.rows(state.sides(), int(ints[sig.I_PAIRS]))
+                if s & sig.MADE
+            ]
+            seen = set(pieces)
+            for _, text, a, b in sorted(made):
+                if len(pieces) >= size:
+                    break
+                if text not in seen:
+                    seen.add(text)
+                    pieces.append(text)
+                    yield MergeEvent(len(pieces), a, b, text, 0, len(pieces), 0.0)
+        return pieces
 
 
 _FIRST_CHUNK, _LAST_CHUNK = (
@@ -342,7 +376,8 @@ def train_sentencepiece_bpe(word_counts: dict[str, int], options) -> Generator[o
 
     settings = SentencePieceSettings.from_extra(options.extra)
     meta = settings.meta_pieces(*_specials(options))
-    chars = required_chars(word_counts, settings.character_coverage)
+    words = LaidOutWords(word_counts)
+    chars = covering_chars(words.char_counts(), settings.character_coverage)
     size = options.vocab_size - len(meta) - len(chars)
     if size < 0:
         raise ConfigError(
@@ -350,7 +385,8 @@ def train_sentencepiece_bpe(word_counts: dict[str, int], options) -> Generator[o
             "and required characters: raise it or lower the character coverage"
         )
     yield Progress("merge", 0, size)
-    learned = yield from learn_pieces(mask_rare_chars(word_counts, chars), size, settings)
+    words.mask(chars)
+    learned = yield from words.learn(size, settings)
     if len(learned) < size:
         yield TrainingStopped(
             "no valid pair is left", len(meta) + len(chars) + len(learned), options.vocab_size

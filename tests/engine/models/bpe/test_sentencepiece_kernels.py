@@ -11,8 +11,16 @@ import pytest
 
 from core.events import MergeEvent, drain
 from core.models.bpe import sentencepiece_trainer as trainer
-from core.options import TrainOptions
-from core.sentencepiece_training import BOUNDARY, UNK_CHAR, SentencePieceSettings
+from core.options import TrainOptions, pre_tokenize_lines
+from core.sentencepiece_training import (
+    BOUNDARY,
+    UNK_CHAR,
+    SentencePieceSettings,
+    mask_rare_chars,
+    piece_table,
+    required_chars,
+    sorted_chars,
+)
 from core.training import train_from_counts
 
 KERNELS = "core.models.bpe.sentencepiece_kernels"
@@ -108,20 +116,20 @@ def test_the_kernel_grows_its_arrays_mid_training(builds):
     ],
     ids=["byte-fallback", "user-defined+digits", "suffix"],
 )
-def test_training_gives_the_readable_loops_pieces(monkeypatch, extra):
-    """The whole trainer (required characters, unknown ones masked, byte pieces, boundaries of
-    user-defined symbols) with the kernel, then with the readable loop in its place."""
+def test_training_gives_the_readable_loops_pieces(extra):
+    """The whole trainer (required characters counted and the others masked in the kernels, byte
+    pieces, boundaries of user-defined symbols) against the same steps written plainly:
+    ``required_chars``, ``mask_rare_chars`` and the readable loop."""
     rng = random.Random(7)
-    vocab = "ab abab ab1 12 x<x>y 한국어 한 カタ漢字 é ß zzq".split()
+    vocab = "ab abab ab1 12 x<x>y 한국어 한 カタ漢字 é ß zzq ☃".split()
     lines = [" ".join(rng.choice(vocab) for _ in range(rng.randint(1, 8))) for _ in range(300)]
-    from core.options import pre_tokenize_lines
-
     options = TrainOptions("sentencepiece-bpe", vocab_size=400, extra=extra)
     counts = pre_tokenize_lines(lines, options)
+    settings = SentencePieceSettings.from_extra(extra)
 
-    def pieces():
-        return [p.piece for p in drain(train_from_counts(counts, options)).model.pieces]
-
-    fast = pieces()
-    monkeypatch.setattr(trainer, "learn_pieces", trainer.learn_pieces_reference)
-    assert fast == pieces()
+    got = [p.piece for p in drain(train_from_counts(counts, options)).model.pieces]
+    meta = settings.meta_pieces("<unk>", ["<s>", "</s>"])
+    chars = required_chars(counts, settings.character_coverage)
+    size = 400 - len(meta) - len(chars)
+    learned = drain(trainer.learn_pieces_reference(mask_rare_chars(counts, chars), size, settings))
+    assert got == [p.piece for p in piece_table(meta, learned, sorted_chars(chars))]
