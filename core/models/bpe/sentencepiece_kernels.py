@@ -11,8 +11,10 @@ rule on flat arrays so that numba (``core.jit.kernel``) can compile it.
   the learned pieces' texts (a pair whose text is a piece already is dropped);
 - pairs: ids in order of first appearance, an open-addressing table ``(left, right) -> id``, the
   count, the state (``IN_FREQ``: counted; ``MADE``: seen side by side, for the count-0 pieces) and
-  the positions where the pair may be (a list of ``node_pos``/``node_next`` nodes, newest first,
-  checked when used);
+  the positions where the pair may be, in order (checked when used): ``pair_nodes[q]`` of them from
+  ``pool[pair_start[q]]``. A pair gains positions only once, when it is counted first or when the
+  merge making its newer token makes it, so each pair's positions are one run of the pool, laid
+  out when that step ends, and a merge reads them left to right without sorting;
 - the heap: ``(pair, count, text key)`` entries, best first by spm_train's order (count, then the
   shorter piece, then the smaller text; the same text split twice: the shorter left side), the
   text key (:func:`_text_key`) sparing most comparisons a walk over the texts. Distinct pairs
@@ -37,6 +39,7 @@ from core.models.bpe.sentencepiece_signatures import (
     GROW,
     I_CHARS,
     I_DONE,
+    I_GAINS,
     I_HEAP,
     I_NEED,
     I_NODES,
@@ -263,7 +266,7 @@ def _text_slot(token_table, tok_chars, tok_start, tok_len, a, b):
 
 
 @kernel
-def _new_pair(left, right, slot, pair_table, pair_left, pair_right, pair_count, pair_state, pair_head,
+def _new_pair(left, right, slot, pair_table, pair_left, pair_right, pair_count, pair_state, pair_start,
               pair_nodes, pair_mark, ints):  # fmt: skip
     q = ints[I_PAIRS]
     ints[I_PAIRS] = q + 1
@@ -272,30 +275,20 @@ def _new_pair(left, right, slot, pair_table, pair_left, pair_right, pair_count, 
     pair_right[q] = right
     pair_count[q] = 0
     pair_state[q] = 0
-    pair_head[q] = -1
+    pair_start[q] = 0
     pair_nodes[q] = 0
     pair_mark[q] = -1
     return q
 
 
 @kernel
-def _list_position(q, at, pair_head, pair_nodes, node_pos, node_next, ints):
-    w = ints[I_NODES]
-    ints[I_NODES] = w + 1
-    node_pos[w] = at
-    node_next[w] = pair_head[q]
-    pair_head[q] = w
-    pair_nodes[q] += 1
-
-
-@kernel
 def link_and_count(symbols, word_len, word_count, nxt, prv, weight,
                    tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
-                   pair_table, pair_left, pair_right, pair_count, pair_state, pair_head, pair_nodes, pair_mark,
-                   node_pos, node_next, heap_pair, heap_count, heap_key, ints, max_len, options):  # fmt: skip
-    """Link each word's positions, count every valid pair (weighted), list where it is, and heap them.
+                   pair_table, pair_left, pair_right, pair_count, pair_state, pair_start, pair_nodes, pair_mark,
+                   pool, heap_pair, heap_count, heap_key, ints, max_len, options):  # fmt: skip
+    """Link each word's positions, count every valid pair (weighted), lay out where it is, and heap them.
 
-    The arrays of pairs, nodes and the heap hold at least as many items as there are positions.
+    The arrays of pairs, the pool and the heap hold at least as many items as there are positions.
     """
     start = 0
     for w in range(word_len.shape[0]):
@@ -318,12 +311,24 @@ def link_and_count(symbols, word_len, word_count, nxt, prv, weight,
         slot = _pair_slot(pair_table, pair_left, pair_right, a, b)
         q = pair_table[slot]
         if q == -1:
-            q = _new_pair(a, b, slot, pair_table, pair_left, pair_right, pair_count, pair_state, pair_head,
+            q = _new_pair(a, b, slot, pair_table, pair_left, pair_right, pair_count, pair_state, pair_start,
                           pair_nodes, pair_mark, ints)  # fmt: skip
             pair_state[q] = IN_FREQ | MADE
         pair_count[q] += weight[i]
-        _list_position(q, i, pair_head, pair_nodes, node_pos, node_next, ints)
+        pair_nodes[q] += 1
     n_pairs = ints[I_PAIRS]
+    at = 0
+    for q in range(n_pairs):
+        pair_start[q] = at
+        at += pair_nodes[q]
+        pair_nodes[q] = 0
+    ints[I_NODES] = at
+    for i in range(symbols.shape[0]):  # (again: the positions in order, each after its pair's last)
+        j = nxt[i]
+        if j != -1 and _valid(symbols[i], symbols[j], tok_len, tok_script, tok_flags, max_len, options):
+            q = pair_table[_pair_slot(pair_table, pair_left, pair_right, symbols[i], symbols[j])]
+            pool[pair_start[q] + pair_nodes[q]] = i
+            pair_nodes[q] += 1
     for q in range(n_pairs):
         heap_pair[q] = q
         heap_count[q] = pair_count[q]
@@ -345,47 +350,13 @@ def link_and_count(symbols, word_len, word_count, nxt, prv, weight,
 
 
 @kernel
-def _sort(values, n):
-    """Sort ``values[:n]`` in place (heapsort: no allocation); already sorted lists cost one pass."""
-    ordered = True
-    for k in range(1, n):
-        if values[k - 1] > values[k]:
-            ordered = False
-            break
-    if ordered:
-        return
-    for start in range(n // 2 - 1, -1, -1):
-        _sift_max(values, start, n)
-    for end in range(n - 1, 0, -1):
-        v = values[0]
-        values[0] = values[end]
-        values[end] = v
-        _sift_max(values, 0, end)
-
-
-@kernel
-def _sift_max(values, pos, n):
-    v = values[pos]
-    while True:
-        child = 2 * pos + 1
-        if child >= n:
-            break
-        if child + 1 < n and values[child + 1] > values[child]:
-            child += 1
-        if values[child] <= v:
-            break
-        values[pos] = values[child]
-        pos = child
-    values[pos] = v
-
-
-@kernel
-def _add(left, right, n, at, merging, stamp, changed, n_changed,
+def _add(left, right, n, at, merging, stamp, changed, n_changed, gain_pair, gain_pos,
          tok_len, tok_script, tok_flags,
-         pair_table, pair_left, pair_right, pair_count, pair_state, pair_head, pair_nodes, pair_mark,
-         node_pos, node_next, ints, max_len, options):  # fmt: skip
-    """The readable loop's ``add``: pair ``(left, right)`` gains ``n`` (lost when negative) at position
-    ``at``; returns how many pairs ``changed`` now lists."""
+         pair_table, pair_left, pair_right, pair_count, pair_state, pair_start, pair_nodes, pair_mark,
+         ints, max_len, options):  # fmt: skip
+    """The readable loop's ``add``: pair ``(left, right)`` gains ``n`` (loses it when negative) at
+    position ``at``; returns how many pairs ``changed`` lists now (the pairs that gained; each gain's
+    pair and position go to ``gain_pair``/``gain_pos``, ``ints[I_DONE]`` counting them)."""
     if n < 0:
         q = pair_table[_pair_slot(pair_table, pair_left, pair_right, left, right)]
         if q == -1 or q == merging or not pair_state[q] & IN_FREQ:
@@ -399,12 +370,16 @@ def _add(left, right, n, at, merging, stamp, changed, n_changed,
         q = pair_table[slot]
         if q == -1:
             q = _new_pair(left, right, slot, pair_table, pair_left, pair_right, pair_count, pair_state,
-                          pair_head, pair_nodes, pair_mark, ints)  # fmt: skip
+                          pair_start, pair_nodes, pair_mark, ints)  # fmt: skip
         if q == merging:
             return n_changed
         pair_count[q] += n
         pair_state[q] |= IN_FREQ | MADE
-        _list_position(q, at, pair_head, pair_nodes, node_pos, node_next, ints)
+        pair_nodes[q] += 1
+        g = ints[I_GAINS]
+        gain_pair[g] = q
+        gain_pos[g] = at
+        ints[I_GAINS] = g + 1
     if pair_mark[q] != stamp:
         pair_mark[q] = stamp
         changed[n_changed] = q
@@ -415,8 +390,8 @@ def _add(left, right, n, at, merging, stamp, changed, n_changed,
 @kernel
 def merge_pieces(symbols, nxt, prv, weight,
                  tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
-                 pair_table, pair_left, pair_right, pair_count, pair_state, pair_head, pair_nodes, pair_mark,
-                 node_pos, node_next, heap_pair, heap_count, heap_key, scratch, changed,
+                 pair_table, pair_left, pair_right, pair_count, pair_state, pair_start, pair_nodes, pair_mark,
+                 pool, heap_pair, heap_count, heap_key, gain_pair, gain_pos, changed,
                  ints, size, steps, max_len, options, out_left, out_right, out_new, out_count):  # fmt: skip
     """Up to ``steps`` merges while fewer than ``size`` pieces are learned; each merge's left, right,
     new token and count go to ``out_*`` (``ints[I_DONE]`` says how many). Returns ``CHUNK_DONE``,
@@ -451,9 +426,9 @@ def merge_pieces(symbols, nxt, prv, weight,
         lb = tok_len[b]
         if (
             ints[I_PAIRS] + 2 * k > pair_left.shape[0]
-            or ints[I_NODES] + 2 * k > node_pos.shape[0]
+            or ints[I_NODES] + 2 * k > pool.shape[0]
             or ints[I_HEAP] + 2 * k > heap_pair.shape[0]
-            or k > scratch.shape[0]
+            or 2 * k > gain_pair.shape[0]
             or 2 * k > changed.shape[0]
             or ints[I_CHARS] + la + lb > tok_chars.shape[0]
         ):
@@ -474,22 +449,13 @@ def merge_pieces(symbols, nxt, prv, weight,
         tok_flags[new] = tok_flags[a] | tok_flags[b]
         token_table[slot] = new
 
-        # where the pair may be, left to right (a position may be listed twice, or hold another pair now)
-        node = pair_head[p]
-        m = k
-        while node != -1:
-            m -= 1
-            scratch[m] = node_pos[node]
-            node = node_next[node]
-        _sort(scratch, k)
+        # where the pair may be, left to right (a position may hold another pair by now)
+        first = pair_start[p]
         stamp = ints[I_PIECES]
         n_changed = 0
-        last = -1
-        for m in range(k):
-            i = scratch[m]
-            if i == last:
-                continue
-            last = i
+        ints[I_GAINS] = 0
+        for m in range(first, first + k):
+            i = pool[m]
             j = nxt[i]
             if symbols[i] != a or j == -1 or symbols[j] != b:
                 continue  # merged away since it was listed
@@ -497,15 +463,13 @@ def merge_pieces(symbols, nxt, prv, weight,
             left = prv[i]
             right = nxt[j]
             if left != -1:
-                n_changed = _add(symbols[left], a, -n, left, p, stamp, changed, n_changed,
+                n_changed = _add(symbols[left], a, -n, left, p, stamp, changed, n_changed, gain_pair, gain_pos,
                                  tok_len, tok_script, tok_flags, pair_table, pair_left, pair_right, pair_count,
-                                 pair_state, pair_head, pair_nodes, pair_mark, node_pos, node_next, ints,
-                                 max_len, options)  # fmt: skip
+                                 pair_state, pair_start, pair_nodes, pair_mark, ints, max_len, options)  # fmt: skip
             if right != -1:
-                n_changed = _add(b, symbols[right], -n, j, p, stamp, changed, n_changed,
+                n_changed = _add(b, symbols[right], -n, j, p, stamp, changed, n_changed, gain_pair, gain_pos,
                                  tok_len, tok_script, tok_flags, pair_table, pair_left, pair_right, pair_count,
-                                 pair_state, pair_head, pair_nodes, pair_mark, node_pos, node_next, ints,
-                                 max_len, options)  # fmt: skip
+                                 pair_state, pair_start, pair_nodes, pair_mark, ints, max_len, options)  # fmt: skip
             symbols[i] = new
             symbols[j] = -1
             nxt[i] = right
@@ -514,19 +478,28 @@ def merge_pieces(symbols, nxt, prv, weight,
             # subtle: as spm_train, the pairs around each merge are made then, so "abab" briefly
             # holds ab|a (it matters once the counts run out)
             if left != -1:
-                n_changed = _add(symbols[left], new, n, left, p, stamp, changed, n_changed,
+                n_changed = _add(symbols[left], new, n, left, p, stamp, changed, n_changed, gain_pair, gain_pos,
                                  tok_len, tok_script, tok_flags, pair_table, pair_left, pair_right, pair_count,
-                                 pair_state, pair_head, pair_nodes, pair_mark, node_pos, node_next, ints,
-                                 max_len, options)  # fmt: skip
+                                 pair_state, pair_start, pair_nodes, pair_mark, ints, max_len, options)  # fmt: skip
             if right != -1:
-                n_changed = _add(new, symbols[right], n, i, p, stamp, changed, n_changed,
+                n_changed = _add(new, symbols[right], n, i, p, stamp, changed, n_changed, gain_pair, gain_pos,
                                  tok_len, tok_script, tok_flags, pair_table, pair_left, pair_right, pair_count,
-                                 pair_state, pair_head, pair_nodes, pair_mark, node_pos, node_next, ints,
-                                 max_len, options)  # fmt: skip
+                                 pair_state, pair_start, pair_nodes, pair_mark, ints, max_len, options)  # fmt: skip
         pair_state[p] = 0
         pair_count[p] = 0
-        pair_head[p] = -1
         pair_nodes[p] = 0
+        # the gains laid out, each pair's positions one run (in the order they came: left to right)
+        at = ints[I_NODES]
+        for m in range(n_changed):
+            q = changed[m]
+            pair_start[q] = at
+            at += pair_nodes[q]
+            pair_nodes[q] = 0
+        ints[I_NODES] = at
+        for g in range(ints[I_GAINS]):
+            q = gain_pair[g]
+            pool[pair_start[q] + pair_nodes[q]] = gain_pos[g]
+            pair_nodes[q] += 1
         for m in range(n_changed):
             q = changed[m]
             if pair_count[q] > 0:

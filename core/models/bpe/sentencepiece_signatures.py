@@ -12,8 +12,8 @@ other at load time; ``python -m core.build`` hashes it with the kernels' source.
 from __future__ import annotations
 
 # ints[...] slots
-I_TOKENS, I_CHARS, I_PAIRS, I_NODES, I_HEAP, I_PIECES, I_DONE, I_NEED = range(8)
-N_INTS = 8
+I_TOKENS, I_CHARS, I_PAIRS, I_NODES, I_HEAP, I_PIECES, I_DONE, I_NEED, I_GAINS = range(9)
+N_INTS = 9
 # merge_pieces results
 CHUNK_DONE, STOP_SIZE, STOP_NO_PAIRS, GROW = range(4)
 # a token's flags: a character no piece holds (the unknown one, a tab, a space, NUL), the ▁,
@@ -28,7 +28,7 @@ SPLIT_DIGITS, SUFFIX = 1, 2
 # array): exactly the dtypes the trainer passes.
 _I4, _I8 = "int32[::1]", "int64[::1]"
 _TOKENS = f"{_I4}, {_I4}, {_I4}, {_I4}, {_I4}, {_I4}"  # chars, start, len, script, flags, table
-_PAIRS = f"{_I4}, {_I4}, {_I4}, {_I8}, {_I4}, {_I4}, {_I4}, {_I4}"  # table, left, right, count, state, head, nodes, mark
+_PAIRS = f"{_I4}, {_I4}, {_I4}, {_I8}, {_I4}, {_I4}, {_I4}, {_I4}"  # table, left, right, count, state, start, nodes, mark
 EXPORTS = {
     "number_chars": f"int64({_I4}, {_I4}, {_I4})",
     "count_chars": f"void({_I4}, {_I4}, {_I8}, {_I8})",
@@ -36,12 +36,12 @@ EXPORTS = {
     "rehash_pairs": f"void({_I4}, {_I4}, {_I4}, int64)",
     "link_and_count": (
         f"void({_I4}, {_I4}, {_I8}, {_I4}, {_I4}, {_I8}, "  # symbols, words, links, weights
-        f"{_TOKENS}, {_PAIRS}, {_I4}, {_I4}, {_I4}, {_I8}, {_I8}, {_I8}, int64, int64)"  # nodes, heap, ints, options
+        f"{_TOKENS}, {_PAIRS}, {_I4}, {_I4}, {_I8}, {_I8}, {_I8}, int64, int64)"  # pool, heap, ints, options
     ),
     "merge_pieces": (
         f"int64({_I4}, {_I4}, {_I4}, {_I8}, "  # symbols, links, weights
-        f"{_TOKENS}, {_PAIRS}, {_I4}, {_I4}, {_I4}, {_I8}, {_I8}, "  # nodes, heap
-        f"{_I4}, {_I4}, {_I8}, int64, int64, int64, int64, "  # scratch, changed, ints, size, steps, options
+        f"{_TOKENS}, {_PAIRS}, {_I4}, {_I4}, {_I8}, {_I8}, "  # pool, heap
+        f"{_I4}, {_I4}, {_I4}, {_I8}, int64, int64, int64, int64, "  # gains, changed, ints, size, steps, options
         f"{_I4}, {_I4}, {_I4}, {_I8})"  # out_left, out_right, out_new, out_count
     ),
 }

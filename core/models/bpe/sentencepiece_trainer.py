@@ -215,8 +215,7 @@ class LaidOutWords:
         tok_flags = xp.grown(xp.of([f for _, f in traits], "int32"), capacity)
         token_table = xp.full(_table_size(size + 1), -1, "int32")
         state = _PairArrays(xp, n + 1024)
-        node_pos = xp.zeros(n + 1024, "int32")
-        node_next = xp.zeros(n + 1024, "int32")
+        pool = xp.zeros(n + 1024, "int32")
         heap_pair = xp.zeros(n + 1024, "int32")
         heap_count = xp.zeros(n + 1024, "int64")
         heap_key = xp.zeros(n + 1024, "int64")
@@ -231,9 +230,10 @@ class LaidOutWords:
         max_len = settings.max_sentencepiece_length
         kernels.link_and_count(symbols, word_len, word_count, nxt, prv, weight,
                                tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table, *state.arrays(),
-                               node_pos, node_next, heap_pair, heap_count, heap_key, ints, max_len, options)  # fmt: skip
+                               pool, heap_pair, heap_count, heap_key, ints, max_len, options)  # fmt: skip
         del word_len, word_count
-        scratch = xp.zeros(1024, "int32")
+        gain_pair = xp.zeros(2048, "int32")
+        gain_pos = xp.zeros(2048, "int32")
         changed = xp.zeros(4096, "int32")
         chunk = _FIRST_CHUNK
         out = [xp.zeros(_LAST_CHUNK, kind) for kind in ("int32", "int32", "int32", "int64")]
@@ -241,7 +241,7 @@ class LaidOutWords:
         while True:
             result = kernels.merge_pieces(symbols, nxt, prv, weight,
                                           tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
-                                          *state.arrays(), node_pos, node_next, heap_pair, heap_count, heap_key, scratch, changed,
+                                          *state.arrays(), pool, heap_pair, heap_count, heap_key, gain_pair, gain_pos, changed,
                                           ints, size, chunk, max_len, options, *out)  # fmt: skip
             for a, b, _new, count in xp.rows(out, int(ints[sig.I_DONE])):
                 text = texts[a] + texts[b]
@@ -252,15 +252,15 @@ class LaidOutWords:
             if result == sig.GROW:  # room for the next merge's worst case (k listed positions)
                 k = int(ints[sig.I_NEED])
                 state.make_room(int(ints[sig.I_PAIRS]), 2 * k, kernels)
-                if ints[sig.I_NODES] + 2 * k > len(node_pos):
-                    size_ = max(len(node_pos) * 3 // 2, int(ints[sig.I_NODES]) + 2 * k)
-                    node_pos, node_next = xp.grown(node_pos, size_), xp.grown(node_next, size_)
+                if ints[sig.I_NODES] + 2 * k > len(pool):
+                    pool = xp.grown(pool, max(len(pool) * 3 // 2, int(ints[sig.I_NODES]) + 2 * k))
                 if ints[sig.I_HEAP] + 2 * k > len(heap_pair):
                     size_ = max(len(heap_pair) * 3 // 2, int(ints[sig.I_HEAP]) + 2 * k)
                     heap_pair, heap_count = xp.grown(heap_pair, size_), xp.grown(heap_count, size_)
                     heap_key = xp.grown(heap_key, size_)
-                if k > len(scratch):
-                    scratch = xp.zeros(max(k, 2 * len(scratch)), "int32")
+                if 2 * k > len(gain_pair):
+                    gain_pair = xp.zeros(max(2 * k, 2 * len(gain_pair)), "int32")
+                    gain_pos = xp.zeros(len(gain_pair), "int32")
                 if 2 * k > len(changed):
                     changed = xp.zeros(max(2 * k, 2 * len(changed)), "int32")
                 if ints[sig.I_CHARS] + 2 * max_len > len(tok_chars):
@@ -299,12 +299,12 @@ class _PairArrays:
         self.xp = xp
         self.table = xp.full(_table_size(capacity), -1, "int32")
         self.left, self.right, self.state = (xp.zeros(capacity, "int32") for _ in range(3))
-        self.head, self.nodes, self.mark = (xp.zeros(capacity, "int32") for _ in range(3))
+        self.start, self.nodes, self.mark = (xp.zeros(capacity, "int32") for _ in range(3))
         self.count = xp.zeros(capacity, "int64")
 
     def arrays(self) -> tuple:
-        """In the kernels' order: table, left, right, count, state, head, nodes, mark."""
-        return self.table, self.left, self.right, self.count, self.state, self.head, self.nodes, self.mark
+        """In the kernels' order: table, left, right, count, state, start, nodes, mark."""
+        return self.table, self.left, self.right, self.count, self.state, self.start, self.nodes, self.mark
 
     def sides(self) -> list:
         return [self.left, self.right, self.state]
@@ -315,7 +315,7 @@ class _PairArrays:
             return
         xp = self.xp
         size = max(len(self.left) * 3 // 2, n_pairs + more)
-        for name in ("left", "right", "state", "head", "nodes", "mark", "count"):
+        for name in ("left", "right", "state", "start", "nodes", "mark", "count"):
             setattr(self, name, xp.grown(getattr(self, name), size))
         self.table = xp.zeros(0, "int32")  # the old table goes before the new one comes
         self.table = xp.full(_table_size(size), -1, "int32")
