@@ -173,7 +173,7 @@ class LaidOutWords:
         xp = arrays
         joined = "".join(word_counts)
         self.symbols = xp.codes([joined])[0]  # code points, then ids
-        table = xp.zeros(ord(max(joined)) + 1 if joined else 1, "int32")
+        table = xp.zeros(0x110000, "int32")  # (one slot per code point: cheaper than max(joined))
         char_of = xp.zeros(min(len(self.symbols), len(table)), "int32")
         n_chars = kernels.number_chars(self.symbols, table, char_of)
         del table, joined
