@@ -658,8 +658,14 @@ def _script_names() -> list[str]:
 def _script_regex() -> regex.Pattern:
     import regex
 
-    names = [n for n in _script_names() if n.isidentifier()]
+    # a character has one script, so the order of the alternatives changes nothing but the time:
+    # the common scripts first (a Han or Hangul character tried ~70 others before, ~10 us each)
+    first = {n: i for i, n in enumerate(_COMMON_SCRIPTS)}
+    names = sorted((n for n in _script_names() if n.isidentifier()), key=lambda n: first.get(n, len(first)))
     return regex.compile("|".join(f"(?P<{n}>\\p{{Script={n}}})" for n in names))
+
+
+_COMMON_SCRIPTS = ("COMMON", "LATIN", "HAN", "HANGUL", "HIRAGANA", "KATAKANA", "INHERITED", "CYRILLIC")
 
 
 @lru_cache(maxsize=65536)

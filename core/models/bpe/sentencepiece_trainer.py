@@ -195,6 +195,7 @@ class LaidOutWords:
             self.chars.append(UNK_CHAR)
         unk = self.chars.index(UNK_CHAR)
         new_id = [i if c in keep else unk for i, c in enumerate(self.chars)]
+        self.unused = {c for c in self.chars if c not in keep and c != UNK_CHAR}
         self.kernels.renumber(self.symbols, self.xp.of(new_id, "int32"))
 
     def learn(self, size: int, settings: SentencePieceSettings) -> Generator[MergeEvent, None, list[str]]:
@@ -210,7 +211,8 @@ class LaidOutWords:
         tok_chars = xp.grown(xp.codes(chars)[0], len(chars) + 4 * size + 16)
         tok_start = xp.grown(xp.of(list(range(len(chars))), "int32"), capacity)
         tok_len = xp.grown(xp.of([1] * len(chars), "int32"), capacity)
-        traits = [_traits(c) for c in chars]
+        unused = getattr(self, "unused", ())
+        traits = [(-1, sig.BAD) if c in unused else _traits(c) for c in chars]  # (masked: never in a pair)
         tok_script = xp.grown(xp.of([s for s, _ in traits], "int32"), capacity)
         tok_flags = xp.grown(xp.of([f for _, f in traits], "int32"), capacity)
         token_table = xp.full(_table_size(size + 1), -1, "int32")
