@@ -4,7 +4,8 @@ rule on flat arrays so that numba (``core.jit.kernel``) can compile it.
 
 - positions: every distinct word's symbols laid end to end (``symbols``), linked (``nxt``/``prv``,
   -1 at a word's ends); a merge keeps the left position, gives it the new symbol and marks the
-  right one dead (symbol -1); ``weight`` is how often the position's word occurs;
+  right one dead (symbol -1); ``weight`` is how often the position's word occurs, ``pair_at`` the
+  pair that starts there (-1: none, or not a valid piece), so that only new pairs are looked up;
 - tokens: the code points of each (``tok_chars`` from ``tok_start``, ``tok_len`` long), its script
   (-1: none, a ``▁`` or an inherited mark) and flags (``BAD``, ``SPACE``, ``DIGIT``), from which a
   pair's validity follows without looking at its text (see :func:`_valid`); ``token_table`` hashes
@@ -282,7 +283,7 @@ def _new_pair(left, right, slot, pair_table, pair_left, pair_right, pair_count, 
 
 
 @kernel
-def link_and_count(symbols, word_len, word_count, nxt, prv, weight,
+def link_and_count(symbols, word_len, word_count, nxt, prv, weight, pair_at,
                    tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
                    pair_table, pair_left, pair_right, pair_count, pair_state, pair_start, pair_nodes, pair_mark,
                    pool, heap_pair, heap_count, heap_key, ints, max_len, options):  # fmt: skip
@@ -301,6 +302,7 @@ def link_and_count(symbols, word_len, word_count, nxt, prv, weight,
             prv[i] = i - 1 if k > 0 else -1
         start += length
     for i in range(symbols.shape[0]):
+        pair_at[i] = -1
         j = nxt[i]
         if j == -1:
             continue
@@ -316,6 +318,7 @@ def link_and_count(symbols, word_len, word_count, nxt, prv, weight,
             pair_state[q] = IN_FREQ | MADE
         pair_count[q] += weight[i]
         pair_nodes[q] += 1
+        pair_at[i] = q
     n_pairs = ints[I_PAIRS]
     at = 0
     for q in range(n_pairs):
@@ -324,9 +327,8 @@ def link_and_count(symbols, word_len, word_count, nxt, prv, weight,
         pair_nodes[q] = 0
     ints[I_NODES] = at
     for i in range(symbols.shape[0]):  # (again: the positions in order, each after its pair's last)
-        j = nxt[i]
-        if j != -1 and _valid(symbols[i], symbols[j], tok_len, tok_script, tok_flags, max_len, options):
-            q = pair_table[_pair_slot(pair_table, pair_left, pair_right, symbols[i], symbols[j])]
+        q = pair_at[i]
+        if q != -1:
             pool[pair_start[q] + pair_nodes[q]] = i
             pair_nodes[q] += 1
     for q in range(n_pairs):
@@ -350,45 +352,44 @@ def link_and_count(symbols, word_len, word_count, nxt, prv, weight,
 
 
 @kernel
-def _add(left, right, n, at, merging, stamp, changed, n_changed, gain_pair, gain_pos,
-         tok_len, tok_script, tok_flags,
-         pair_table, pair_left, pair_right, pair_count, pair_state, pair_start, pair_nodes, pair_mark,
-         ints, max_len, options):  # fmt: skip
-    """The readable loop's ``add``: pair ``(left, right)`` gains ``n`` (loses it when negative) at
-    position ``at``; returns how many pairs ``changed`` lists now (the pairs that gained; each gain's
-    pair and position go to ``gain_pair``/``gain_pos``, ``ints[I_DONE]`` counting them)."""
-    if n < 0:
-        q = pair_table[_pair_slot(pair_table, pair_left, pair_right, left, right)]
-        if q == -1 or q == merging or not pair_state[q] & IN_FREQ:
-            return n_changed  # (a pair dropped as a duplicate piece counts again from 0)
-        pair_count[q] += n
-        return n_changed  # (no push: its entry in the heap is now above it, see merge_pieces)
-    else:
-        if not _valid(left, right, tok_len, tok_script, tok_flags, max_len, options):
-            return n_changed
-        slot = _pair_slot(pair_table, pair_left, pair_right, left, right)
-        q = pair_table[slot]
-        if q == -1:
-            q = _new_pair(left, right, slot, pair_table, pair_left, pair_right, pair_count, pair_state,
-                          pair_start, pair_nodes, pair_mark, ints)  # fmt: skip
-        if q == merging:
-            return n_changed
-        pair_count[q] += n
-        pair_state[q] |= IN_FREQ | MADE
-        pair_nodes[q] += 1
-        g = ints[I_GAINS]
-        gain_pair[g] = q
-        gain_pos[g] = at
-        ints[I_GAINS] = g + 1
+def _lose(q, n, merging, pair_count, pair_state):
+    """The readable loop's ``add`` with a negative count: pair ``q`` (-1: no valid pair) loses ``n``.
+    No push: its entry in the heap is now above it (see merge_pieces)."""
+    if q != -1 and q != merging and pair_state[q] & IN_FREQ:  # (a dropped pair counts again from 0)
+        pair_count[q] -= n
+
+
+@kernel
+def _gain(left, right, n, at, stamp, changed, n_changed, gain_pair, gain_pos,
+          tok_len, tok_script, tok_flags,
+          pair_table, pair_left, pair_right, pair_count, pair_state, pair_start, pair_nodes, pair_mark,
+          ints, max_len, options):  # fmt: skip
+    """The readable loop's ``add`` with a positive count: pair ``(left, right)`` (one side the newest
+    token) gains ``n`` at position ``at``. Returns the pair (-1: not a valid one) and how many pairs
+    ``changed`` lists now; each gain's pair and position go to ``gain_pair``/``gain_pos``."""
+    if not _valid(left, right, tok_len, tok_script, tok_flags, max_len, options):
+        return -1, n_changed
+    slot = _pair_slot(pair_table, pair_left, pair_right, left, right)
+    q = pair_table[slot]
+    if q == -1:
+        q = _new_pair(left, right, slot, pair_table, pair_left, pair_right, pair_count, pair_state,
+                      pair_start, pair_nodes, pair_mark, ints)  # fmt: skip
+    pair_count[q] += n
+    pair_state[q] |= IN_FREQ | MADE
+    pair_nodes[q] += 1
+    g = ints[I_GAINS]
+    gain_pair[g] = q
+    gain_pos[g] = at
+    ints[I_GAINS] = g + 1
     if pair_mark[q] != stamp:
         pair_mark[q] = stamp
         changed[n_changed] = q
         n_changed += 1
-    return n_changed
+    return q, n_changed
 
 
 @kernel
-def merge_pieces(symbols, nxt, prv, weight,
+def merge_pieces(symbols, nxt, prv, weight, pair_at,
                  tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
                  pair_table, pair_left, pair_right, pair_count, pair_state, pair_start, pair_nodes, pair_mark,
                  pool, heap_pair, heap_count, heap_key, gain_pair, gain_pos, changed,
@@ -456,35 +457,35 @@ def merge_pieces(symbols, nxt, prv, weight,
         ints[I_GAINS] = 0
         for m in range(first, first + k):
             i = pool[m]
-            j = nxt[i]
-            if symbols[i] != a or j == -1 or symbols[j] != b:
+            if pair_at[i] != p:
                 continue  # merged away since it was listed
+            j = nxt[i]
             n = weight[i]
             left = prv[i]
             right = nxt[j]
             if left != -1:
-                n_changed = _add(symbols[left], a, -n, left, p, stamp, changed, n_changed, gain_pair, gain_pos,
-                                 tok_len, tok_script, tok_flags, pair_table, pair_left, pair_right, pair_count,
-                                 pair_state, pair_start, pair_nodes, pair_mark, ints, max_len, options)  # fmt: skip
+                _lose(pair_at[left], n, p, pair_count, pair_state)
             if right != -1:
-                n_changed = _add(b, symbols[right], -n, j, p, stamp, changed, n_changed, gain_pair, gain_pos,
-                                 tok_len, tok_script, tok_flags, pair_table, pair_left, pair_right, pair_count,
-                                 pair_state, pair_start, pair_nodes, pair_mark, ints, max_len, options)  # fmt: skip
+                _lose(pair_at[j], n, p, pair_count, pair_state)
             symbols[i] = new
             symbols[j] = -1
+            pair_at[j] = -1
+            pair_at[i] = -1
             nxt[i] = right
             if right != -1:
                 prv[right] = i
             # subtle: as spm_train, the pairs around each merge are made then, so "abab" briefly
             # holds ab|a (it matters once the counts run out)
             if left != -1:
-                n_changed = _add(symbols[left], new, n, left, p, stamp, changed, n_changed, gain_pair, gain_pos,
-                                 tok_len, tok_script, tok_flags, pair_table, pair_left, pair_right, pair_count,
-                                 pair_state, pair_start, pair_nodes, pair_mark, ints, max_len, options)  # fmt: skip
+                pair_at[left], n_changed = _gain(symbols[left], new, n, left, stamp, changed, n_changed,
+                                                 gain_pair, gain_pos, tok_len, tok_script, tok_flags,
+                                                 pair_table, pair_left, pair_right, pair_count, pair_state,
+                                                 pair_start, pair_nodes, pair_mark, ints, max_len, options)  # fmt: skip
             if right != -1:
-                n_changed = _add(new, symbols[right], n, i, p, stamp, changed, n_changed, gain_pair, gain_pos,
-                                 tok_len, tok_script, tok_flags, pair_table, pair_left, pair_right, pair_count,
-                                 pair_state, pair_start, pair_nodes, pair_mark, ints, max_len, options)  # fmt: skip
+                pair_at[i], n_changed = _gain(new, symbols[right], n, i, stamp, changed, n_changed,
+                                              gain_pair, gain_pos, tok_len, tok_script, tok_flags,
+                                              pair_table, pair_left, pair_right, pair_count, pair_state,
+                                              pair_start, pair_nodes, pair_mark, ints, max_len, options)  # fmt: skip
         pair_state[p] = 0
         pair_count[p] = 0
         pair_nodes[p] = 0

@@ -224,13 +224,14 @@ class LaidOutWords:
         nxt = xp.zeros(n, "int32")
         prv = xp.zeros(n, "int32")
         weight = xp.zeros(n, "int64")
+        pair_at = xp.zeros(n, "int32")
         ints = xp.zeros(sig.N_INTS, "int64")
         ints[sig.I_TOKENS] = ints[sig.I_CHARS] = len(chars)
         options = (sig.SPLIT_DIGITS if settings.split_digits else 0) | (
             sig.SUFFIX if settings.treat_whitespace_as_suffix else 0
         )
         max_len = settings.max_sentencepiece_length
-        kernels.link_and_count(symbols, word_len, word_count, nxt, prv, weight,
+        kernels.link_and_count(symbols, word_len, word_count, nxt, prv, weight, pair_at,
                                tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table, *state.arrays(),
                                pool, heap_pair, heap_count, heap_key, ints, max_len, options)  # fmt: skip
         del word_len, word_count
@@ -241,7 +242,7 @@ class LaidOutWords:
         out = [xp.zeros(_LAST_CHUNK, kind) for kind in ("int32", "int32", "int32", "int64")]
         pieces: list[str] = []
         while True:
-            result = kernels.merge_pieces(symbols, nxt, prv, weight,
+            result = kernels.merge_pieces(symbols, nxt, prv, weight, pair_at,
                                           tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
                                           *state.arrays(), pool, heap_pair, heap_count, heap_key, gain_pair, gain_pos, changed,
                                           ints, size, chunk, max_len, options, *out)  # fmt: skip
