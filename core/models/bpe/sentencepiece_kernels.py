@@ -286,13 +286,15 @@ def _new_pair(left, right, slot, pair_table, pair_left, pair_right, pair_count, 
 def link_and_count(symbols, word_len, word_count, nxt, prv, weight, pair_at,
                    tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
                    pair_table, pair_left, pair_right, pair_count, pair_state, pair_start, pair_nodes, pair_mark,
-                   pool, heap_pair, heap_count, heap_key, ints, max_len, options):  # fmt: skip
+                   pool, heap_pair, heap_count, heap_key, ints, max_len, options, first):  # fmt: skip
     """Link each word's positions, count every valid pair (weighted), lay out where it is, and heap them.
 
-    The arrays of pairs, the pool and the heap hold at least as many items as there are positions.
+    Starts counting at position ``first`` (0: the words are linked first); returns the position
+    to start from again when the pair arrays are full (the caller grows them and the heap, which
+    is as long), or -1 when done. The pool holds at least as many items as there are positions.
     """
     start = 0
-    for w in range(word_len.shape[0]):
+    for w in range(word_len.shape[0] if first == 0 else 0):
         length = word_len[w]
         n = word_count[w]
         for k in range(length):
@@ -301,7 +303,10 @@ def link_and_count(symbols, word_len, word_count, nxt, prv, weight, pair_at,
             nxt[i] = i + 1 if k + 1 < length else -1
             prv[i] = i - 1 if k > 0 else -1
         start += length
-    for i in range(symbols.shape[0]):
+    room = pair_left.shape[0]
+    for i in range(first, symbols.shape[0]):
+        if ints[I_PAIRS] == room:
+            return i
         pair_at[i] = -1
         j = nxt[i]
         if j == -1:
@@ -349,6 +354,7 @@ def link_and_count(symbols, word_len, word_count, nxt, prv, weight, pair_at,
             tok_start,
             tok_len,
         )
+    return -1
 
 
 @kernel

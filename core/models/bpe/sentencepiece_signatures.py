@@ -35,8 +35,8 @@ EXPORTS = {
     "renumber": f"void({_I4}, {_I4})",
     "rehash_pairs": f"void({_I4}, {_I4}, {_I4}, int64)",
     "link_and_count": (
-        f"void({_I4}, {_I4}, {_I8}, {_I4}, {_I4}, {_I8}, {_I4}, "  # symbols, words, links, weights, pair_at
-        f"{_TOKENS}, {_PAIRS}, {_I4}, {_I4}, {_I8}, {_I8}, {_I8}, int64, int64)"  # pool, heap, ints, options
+        f"int64({_I4}, {_I4}, {_I8}, {_I4}, {_I4}, {_I8}, {_I4}, "  # symbols, words, links, weights, pair_at
+        f"{_TOKENS}, {_PAIRS}, {_I4}, {_I4}, {_I8}, {_I8}, {_I8}, int64, int64, int64)"  # pool, heap, ints, options, first
     ),
     "merge_pieces": (
         f"int64({_I4}, {_I4}, {_I4}, {_I8}, {_I4}, "  # symbols, links, weights, pair_at

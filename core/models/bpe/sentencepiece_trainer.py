@@ -216,11 +216,13 @@ class LaidOutWords:
         tok_script = xp.grown(xp.of([s for s, _ in traits], "int32"), capacity)
         tok_flags = xp.grown(xp.of([f for _, f in traits], "int32"), capacity)
         token_table = xp.full(_table_size(size + 1), -1, "int32")
-        state = _PairArrays(xp, n + 1024)
+        # (distinct pairs are a tenth of the positions or so: the pair arrays and the heap start at a
+        # quarter and grow while counting, rather than zeroing tens of megabytes they never use)
+        state = _PairArrays(xp, n // 4 + 1024)
         pool = xp.zeros(n + 1024, "int32")
-        heap_pair = xp.zeros(n + 1024, "int32")
-        heap_count = xp.zeros(n + 1024, "int64")
-        heap_key = xp.zeros(n + 1024, "int64")
+        heap_pair = xp.zeros(len(state.left), "int32")
+        heap_count = xp.zeros(len(state.left), "int64")
+        heap_key = xp.zeros(len(state.left), "int64")
         nxt = xp.zeros(n, "int32")
         prv = xp.zeros(n, "int32")
         weight = xp.zeros(n, "int64")
@@ -231,9 +233,17 @@ class LaidOutWords:
             sig.SUFFIX if settings.treat_whitespace_as_suffix else 0
         )
         max_len = settings.max_sentencepiece_length
-        kernels.link_and_count(symbols, word_len, word_count, nxt, prv, weight, pair_at,
-                               tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table, *state.arrays(),
-                               pool, heap_pair, heap_count, heap_key, ints, max_len, options)  # fmt: skip
+        first = 0
+        while first != -1:
+            if first:  # the pair arrays are full: grow them, and the heap with them
+                state.make_room(int(ints[sig.I_PAIRS]), 1, kernels)
+                size_ = len(state.left)
+                heap_pair, heap_count = xp.grown(heap_pair, size_), xp.grown(heap_count, size_)
+                heap_key = xp.grown(heap_key, size_)
+            first = kernels.link_and_count(symbols, word_len, word_count, nxt, prv, weight, pair_at,
+                                           tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
+                                           *state.arrays(), pool, heap_pair, heap_count, heap_key, ints,
+                                           max_len, options, first)  # fmt: skip
         del word_len, word_count
         gain_pair = xp.zeros(2048, "int32")
         gain_pos = xp.zeros(2048, "int32")

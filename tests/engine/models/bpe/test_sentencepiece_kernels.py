@@ -94,17 +94,22 @@ def test_the_kernel_merges_as_the_readable_loop(builds, build):
 
 
 def test_the_kernel_grows_its_arrays_mid_training(builds):
-    # a corpus whose first merges list more positions than the arrays start with (1024)
+    # first merges listing more positions than the arrays start with (1024); then more distinct
+    # pairs than a quarter of the positions (the pair arrays fill while counting)
     rng = random.Random(5)
-    words = {
+    ab = {
         "▁" + "".join(rng.choice("ab") for _ in range(rng.randint(2, 40))): rng.randint(1, 3)
         for _ in range(400)
     }
-    settings = SentencePieceSettings(max_sentencepiece_length=8)
-    expected = drain(trainer.learn_pieces_reference(words, 300, settings))
-    for build in builds.values():
-        if build is not None:
-            assert drain(trainer.learn_pieces(words, 300, settings, build[0], build[1]())) == expected
+    han = {
+        "".join(chr(0x4E00 + rng.randrange(300)) for _ in range(rng.randint(2, 30))): 1 for _ in range(600)
+    }
+    for words in (ab, han):
+        settings = SentencePieceSettings(max_sentencepiece_length=8)
+        expected = drain(trainer.learn_pieces_reference(words, 300, settings))
+        for build in builds.values():
+            if build is not None:
+                assert drain(trainer.learn_pieces(words, 300, settings, build[0], build[1]())) == expected
 
 
 @pytest.mark.parametrize(
