@@ -2,10 +2,11 @@
 ``core/models/bpe/sentencepiece_trainer.py`` is the rule (read it first); this module runs the same
 rule on flat arrays so that numba (``core.jit.kernel``) can compile it.
 
-- positions: every distinct word's symbols laid end to end (``symbols``), linked (``nxt``/``prv``,
-  -1 at a word's ends); a merge keeps the left position, gives it the new symbol and marks the
-  right one dead (symbol -1); ``weight`` is how often the position's word occurs, ``pair_at`` the
-  pair that starts there (-1: none, or not a valid piece), so that only new pairs are looked up;
+- positions: every distinct word's symbols laid end to end, each position a record of four in
+  ``pos``: its symbol, the next and the previous position (-1 at a word's ends) and the pair that
+  starts there (-1: none, or not a valid piece), so that only new pairs are looked up and one
+  cache line holds what a merge reads of a position. A merge keeps the left position, gives it the
+  new symbol and marks the right one dead (symbol -1); ``weight`` is how often its word occurs;
 - tokens: the code points of each (``tok_chars`` from ``tok_start``, ``tok_len`` long), its script
   (-1: none, a ``▁`` or an inherited mark) and flags (``BAD``, ``SPACE``, ``DIGIT``), from which a
   pair's validity follows without looking at its text (see :func:`_valid`); ``token_table`` hashes
@@ -283,7 +284,7 @@ def _new_pair(left, right, slot, pair_table, pair_left, pair_right, pair_count, 
 
 
 @kernel
-def link_and_count(symbols, word_len, word_count, nxt, prv, weight, pair_at,
+def link_and_count(symbols, word_len, word_count, pos, weight,
                    tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
                    pair_table, pair_left, pair_right, pair_count, pair_state, pair_start, pair_nodes, pair_mark,
                    pool, heap_pair, heap_count, heap_key, ints, max_len, options, first):  # fmt: skip
@@ -300,15 +301,16 @@ def link_and_count(symbols, word_len, word_count, nxt, prv, weight, pair_at,
         for k in range(length):
             i = start + k
             weight[i] = n
-            nxt[i] = i + 1 if k + 1 < length else -1
-            prv[i] = i - 1 if k > 0 else -1
+            pos[4 * i] = symbols[i]
+            pos[4 * i + 1] = i + 1 if k + 1 < length else -1
+            pos[4 * i + 2] = i - 1 if k > 0 else -1
         start += length
     room = pair_left.shape[0]
     for i in range(first, symbols.shape[0]):
         if ints[I_PAIRS] == room:
             return i
-        pair_at[i] = -1
-        j = nxt[i]
+        pos[4 * i + 3] = -1
+        j = pos[4 * i + 1]
         if j == -1:
             continue
         a = symbols[i]
@@ -323,7 +325,7 @@ def link_and_count(symbols, word_len, word_count, nxt, prv, weight, pair_at,
             pair_state[q] = IN_FREQ | MADE
         pair_count[q] += weight[i]
         pair_nodes[q] += 1
-        pair_at[i] = q
+        pos[4 * i + 3] = q
     n_pairs = ints[I_PAIRS]
     at = 0
     for q in range(n_pairs):
@@ -332,7 +334,7 @@ def link_and_count(symbols, word_len, word_count, nxt, prv, weight, pair_at,
         pair_nodes[q] = 0
     ints[I_NODES] = at
     for i in range(symbols.shape[0]):  # (again: the positions in order, each after its pair's last)
-        q = pair_at[i]
+        q = pos[4 * i + 3]
         if q != -1:
             pool[pair_start[q] + pair_nodes[q]] = i
             pair_nodes[q] += 1
@@ -395,7 +397,7 @@ def _gain(left, right, n, at, stamp, changed, n_changed, gain_pair, gain_pos,
 
 
 @kernel
-def merge_pieces(symbols, nxt, prv, weight, pair_at,
+def merge_pieces(pos, weight,
                  tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
                  pair_table, pair_left, pair_right, pair_count, pair_state, pair_start, pair_nodes, pair_mark,
                  pool, heap_pair, heap_count, heap_key, gain_pair, gain_pos, changed,
@@ -463,32 +465,32 @@ def merge_pieces(symbols, nxt, prv, weight, pair_at,
         ints[I_GAINS] = 0
         for m in range(first, first + k):
             i = pool[m]
-            if pair_at[i] != p:
+            if pos[4 * i + 3] != p:
                 continue  # merged away since it was listed
-            j = nxt[i]
+            j = pos[4 * i + 1]
             n = weight[i]
-            left = prv[i]
-            right = nxt[j]
+            left = pos[4 * i + 2]
+            right = pos[4 * j + 1]
             if left != -1:
-                _lose(pair_at[left], n, p, pair_count, pair_state)
+                _lose(pos[4 * left + 3], n, p, pair_count, pair_state)
             if right != -1:
-                _lose(pair_at[j], n, p, pair_count, pair_state)
-            symbols[i] = new
-            symbols[j] = -1
-            pair_at[j] = -1
-            pair_at[i] = -1
-            nxt[i] = right
+                _lose(pos[4 * j + 3], n, p, pair_count, pair_state)
+            pos[4 * i] = new
+            pos[4 * j] = -1
+            pos[4 * j + 3] = -1
+            pos[4 * i + 3] = -1
+            pos[4 * i + 1] = right
             if right != -1:
-                prv[right] = i
+                pos[4 * right + 2] = i
             # subtle: as spm_train, the pairs around each merge are made then, so "abab" briefly
             # holds ab|a (it matters once the counts run out)
             if left != -1:
-                pair_at[left], n_changed = _gain(symbols[left], new, n, left, stamp, changed, n_changed,
+                pos[4 * left + 3], n_changed = _gain(pos[4 * left], new, n, left, stamp, changed, n_changed,
                                                  gain_pair, gain_pos, tok_len, tok_script, tok_flags,
                                                  pair_table, pair_left, pair_right, pair_count, pair_state,
                                                  pair_start, pair_nodes, pair_mark, ints, max_len, options)  # fmt: skip
             if right != -1:
-                pair_at[i], n_changed = _gain(new, symbols[right], n, i, stamp, changed, n_changed,
+                pos[4 * i + 3], n_changed = _gain(new, pos[4 * right], n, i, stamp, changed, n_changed,
                                               gain_pair, gain_pos, tok_len, tok_script, tok_flags,
                                               pair_table, pair_left, pair_right, pair_count, pair_state,
                                               pair_start, pair_nodes, pair_mark, ints, max_len, options)  # fmt: skip

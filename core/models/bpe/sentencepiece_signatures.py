@@ -35,11 +35,11 @@ EXPORTS = {
     "renumber": f"void({_I4}, {_I4})",
     "rehash_pairs": f"void({_I4}, {_I4}, {_I4}, int64)",
     "link_and_count": (
-        f"int64({_I4}, {_I4}, {_I8}, {_I4}, {_I4}, {_I8}, {_I4}, "  # symbols, words, links, weights, pair_at
+        f"int64({_I4}, {_I4}, {_I8}, {_I4}, {_I8}, "  # symbols, words, positions, weights
         f"{_TOKENS}, {_PAIRS}, {_I4}, {_I4}, {_I8}, {_I8}, {_I8}, int64, int64, int64)"  # pool, heap, ints, options, first
     ),
     "merge_pieces": (
-        f"int64({_I4}, {_I4}, {_I4}, {_I8}, {_I4}, "  # symbols, links, weights, pair_at
+        f"int64({_I4}, {_I8}, "  # positions, weights
         f"{_TOKENS}, {_PAIRS}, {_I4}, {_I4}, {_I8}, {_I8}, "  # pool, heap
         f"{_I4}, {_I4}, {_I4}, {_I8}, int64, int64, int64, int64, "  # gains, changed, ints, size, steps, options
         f"{_I4}, {_I4}, {_I4}, {_I8})"  # out_left, out_right, out_new, out_count

@@ -223,10 +223,8 @@ class LaidOutWords:
         heap_pair = xp.zeros(len(state.left), "int32")
         heap_count = xp.zeros(len(state.left), "int64")
         heap_key = xp.zeros(len(state.left), "int64")
-        nxt = xp.zeros(n, "int32")
-        prv = xp.zeros(n, "int32")
+        pos = xp.zeros(4 * n, "int32")  # symbol, next, previous, pair there (sentencepiece_kernels)
         weight = xp.zeros(n, "int64")
-        pair_at = xp.zeros(n, "int32")
         ints = xp.zeros(sig.N_INTS, "int64")
         ints[sig.I_TOKENS] = ints[sig.I_CHARS] = len(chars)
         options = (sig.SPLIT_DIGITS if settings.split_digits else 0) | (
@@ -240,11 +238,11 @@ class LaidOutWords:
                 size_ = len(state.left)
                 heap_pair, heap_count = xp.grown(heap_pair, size_), xp.grown(heap_count, size_)
                 heap_key = xp.grown(heap_key, size_)
-            first = kernels.link_and_count(symbols, word_len, word_count, nxt, prv, weight, pair_at,
+            first = kernels.link_and_count(symbols, word_len, word_count, pos, weight,
                                            tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
                                            *state.arrays(), pool, heap_pair, heap_count, heap_key, ints,
                                            max_len, options, first)  # fmt: skip
-        del word_len, word_count
+        del symbols, word_len, word_count  # (pos holds the symbols now)
         gain_pair = xp.zeros(2048, "int32")
         gain_pos = xp.zeros(2048, "int32")
         changed = xp.zeros(4096, "int32")
@@ -252,7 +250,7 @@ class LaidOutWords:
         out = [xp.zeros(_LAST_CHUNK, kind) for kind in ("int32", "int32", "int32", "int64")]
         pieces: list[str] = []
         while True:
-            result = kernels.merge_pieces(symbols, nxt, prv, weight, pair_at,
+            result = kernels.merge_pieces(pos, weight,
                                           tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
                                           *state.arrays(), pool, heap_pair, heap_count, heap_key, gain_pair, gain_pos, changed,
                                           ints, size, chunk, max_len, options, *out)  # fmt: skip
