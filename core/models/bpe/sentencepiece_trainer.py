@@ -16,6 +16,12 @@ pair among the 5 % most frequent pairs (refreshed every 100 pieces) and the pair
 this trainer looks at all of them with a heap, so the two agree whenever the best pair is among
 those (a corpus test says how far they agree on a whole book).
 
+Two versions of step 2: :func:`learn_pieces_reference`, readable top to bottom (it rewrites
+every word holding the pair), and :func:`learn_pieces`, the same rule compiled
+(``sentencepiece_kernels.py``: linked positions, each pair's positions, a heap of pairs), which
+training runs and which ``tests/engine/models/bpe/test_sentencepiece_kernels.py`` holds to the
+readable one on random corpora, merge for merge.
+
 Leaves out: ``--split_by_whitespace=false``, ``--allow_whitespace_only_pieces`` and
 ``--split_by_unicode_script=false``/``--split_by_number=false`` (always on here).
 """
@@ -47,7 +53,7 @@ def learn_pieces_reference(
 ) -> Generator[MergeEvent, None, list[str]]:
     """The first ``size`` merged pieces of ``word_counts`` (words already masked), best first:
     the readable version, which rewrites each word holding the pair (:func:`learn_pieces` is
-    the same rule on linked positions, linear in the occurrences it merges).
+    the same rule compiled, linear in the occurrences it merges).
 
     >>> drain(learn_pieces({"▁ab": 3, "▁abc": 2}, 3, SentencePieceSettings()))  # ab and ▁a tie: "a" < "▁"
     ['ab', '▁ab', '▁abc']
