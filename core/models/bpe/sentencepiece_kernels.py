@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from core.jit import kernel
+from core.jit import inlined, kernel
 from core.models.bpe.sentencepiece_signatures import (
     BAD,
     CHUNK_DONE,
@@ -95,7 +95,7 @@ def renumber(symbols, new_id):
         symbols[i] = new_id[symbols[i]]
 
 
-@kernel
+@inlined
 def _pair_slot(pair_table, pair_left, pair_right, left, right):
     """Slot of pair ``(left, right)`` in the table of pair ids (-1: empty), or the empty slot to take."""
     mask = pair_table.shape[0] - 1
@@ -114,7 +114,7 @@ def rehash_pairs(pair_table, pair_left, pair_right, n_pairs):
         pair_table[_pair_slot(pair_table, pair_left, pair_right, pair_left[p], pair_right[p])] = p
 
 
-@kernel
+@inlined
 def _valid(a, b, tok_len, tok_script, tok_flags, max_len, options):
     """Whether ``a + b`` may be a piece (``SentencePieceSettings.is_valid_piece`` of the joined text):
     both sides are valid already, so it is enough to know their lengths, scripts and flags.
@@ -137,7 +137,7 @@ def _valid(a, b, tok_len, tok_script, tok_flags, max_len, options):
     return sa < 0 or sb < 0 or sa == sb
 
 
-@kernel
+@inlined
 def _char_at(tok_chars, tok_start, tok_len, a, b, k):
     """Character ``k`` of the text ``a + b``."""
     la = tok_len[a]
@@ -146,7 +146,7 @@ def _char_at(tok_chars, tok_start, tok_len, a, b, k):
     return tok_chars[tok_start[b] + k - la]
 
 
-@kernel
+@inlined
 def _text_key(a, b, tok_chars, tok_start, tok_len):
     """The length and first two characters of ``a + b`` in one number that orders as they do."""
     n = np.int64(tok_len[a] + tok_len[b])
@@ -154,7 +154,7 @@ def _text_key(a, b, tok_chars, tok_start, tok_len):
     return (n << 42) | (first << 21) | _char_at(tok_chars, tok_start, tok_len, a, b, 1)
 
 
-@kernel
+@inlined
 def _before(p, cp, kp, q, cq, kq, pair_left, pair_right, tok_chars, tok_start, tok_len):
     """Whether pair ``p`` counted ``cp`` comes before pair ``q`` counted ``cq`` (``kp``, ``kq``: their
     :func:`_text_key`): the higher count, then the shorter text, then the smaller text (code
@@ -175,7 +175,7 @@ def _before(p, cp, kp, q, cq, kq, pair_left, pair_right, tok_chars, tok_start, t
     return tok_len[a] < tok_len[c]
 
 
-@kernel
+@inlined
 def _sift_up(heap_pair, heap_count, heap_key, pos, pair_left, pair_right, tok_chars, tok_start, tok_len):
     p = heap_pair[pos]
     c = heap_count[pos]
@@ -194,7 +194,7 @@ def _sift_up(heap_pair, heap_count, heap_key, pos, pair_left, pair_right, tok_ch
     heap_key[pos] = k
 
 
-@kernel
+@inlined
 def _sift_down(heap_pair, heap_count, heap_key, pos, n, pair_left, pair_right, tok_chars, tok_start, tok_len):
     p = heap_pair[pos]
     c = heap_count[pos]
@@ -219,7 +219,7 @@ def _sift_down(heap_pair, heap_count, heap_key, pos, n, pair_left, pair_right, t
     heap_key[pos] = k
 
 
-@kernel
+@inlined
 def _pop(heap_pair, heap_count, heap_key, ints, pair_left, pair_right, tok_chars, tok_start, tok_len):
     n = ints[I_HEAP] - 1
     ints[I_HEAP] = n
@@ -232,7 +232,7 @@ def _pop(heap_pair, heap_count, heap_key, ints, pair_left, pair_right, tok_chars
         )
 
 
-@kernel
+@inlined
 def _push(p, c, heap_pair, heap_count, heap_key, ints, pair_left, pair_right, tok_chars, tok_start, tok_len):
     n = ints[I_HEAP]
     heap_pair[n] = p
@@ -242,7 +242,7 @@ def _push(p, c, heap_pair, heap_count, heap_key, ints, pair_left, pair_right, to
     _sift_up(heap_pair, heap_count, heap_key, n, pair_left, pair_right, tok_chars, tok_start, tok_len)
 
 
-@kernel
+@inlined
 def _text_slot(token_table, tok_chars, tok_start, tok_len, a, b):
     """Slot of the learned piece whose text is ``a + b`` in ``token_table``, or the empty slot."""
     n = tok_len[a] + tok_len[b]
@@ -267,7 +267,7 @@ def _text_slot(token_table, tok_chars, tok_start, tok_len, a, b):
         i = (i + 1) & mask
 
 
-@kernel
+@inlined
 def _new_pair(left, right, slot, pair_table, pair_left, pair_right, pair_count, pair_state, pair_start,
               pair_nodes, pair_mark, ints):  # fmt: skip
     q = ints[I_PAIRS]
@@ -359,7 +359,7 @@ def link_and_count(symbols, word_len, word_count, pos, weight,
     return -1
 
 
-@kernel
+@inlined
 def _lose(q, n, merging, pair_count, pair_state):
     """The readable loop's ``add`` with a negative count: pair ``q`` (-1: no valid pair) loses ``n``.
     No push: its entry in the heap is now above it (see merge_pieces)."""
@@ -367,7 +367,7 @@ def _lose(q, n, merging, pair_count, pair_state):
         pair_count[q] -= n
 
 
-@kernel
+@inlined
 def _gain(left, right, n, at, stamp, changed, n_changed, gain_pair, gain_pos,
           tok_len, tok_script, tok_flags,
           pair_table, pair_left, pair_right, pair_count, pair_state, pair_start, pair_nodes, pair_mark,
