@@ -343,19 +343,9 @@ def link_and_count(symbols, word_len, word_count, pos, weight,
         heap_count[q] = pair_count[q]
         heap_key[q] = _text_key(pair_left[q], pair_right[q], tok_chars, tok_start, tok_len)
     ints[I_HEAP] = n_pairs
-    for pos in range(n_pairs // 2 - 1, -1, -1):
-        _sift_down(
-            heap_pair,
-            heap_count,
-            heap_key,
-            pos,
-            n_pairs,
-            pair_left,
-            pair_right,
-            tok_chars,
-            tok_start,
-            tok_len,
-        )
+    for k in range(n_pairs // 2 - 1, -1, -1):  # heapify
+        _sift_down(heap_pair, heap_count, heap_key, k, n_pairs, pair_left, pair_right,
+                   tok_chars, tok_start, tok_len)  # fmt: skip
     return -1
 
 
