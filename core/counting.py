@@ -128,6 +128,7 @@ class _Counter:
         self.raw_pieces: Counter[str] | None = None
         self.split_first = False  # see _count_split_first
         self.split: Callable[[str], list[str]]
+        self.count_block = None
         if options is None:
             self.normalize = None
             self.split = str.split
@@ -149,6 +150,8 @@ class _Counter:
             # (Unicode normalizers never compose across "\n" either.)
             self.line_independent = type(pre) in (Whitespace, WhitespaceSplit, BertPreTokenizer)
             self.split_first = type(pre) in (Whitespace, BertPreTokenizer)
+            # SentencePiece words: most lines of a block counted by one split (count_block)
+            self.count_block = getattr(pre, "count_block", None) if self.normalize is None else None
 
     def add_lines(self, block: str, n_lines: int) -> None:
         """``block``: ``n_lines`` complete lines joined by "\\n" (no final line end).
@@ -183,9 +186,11 @@ class _Counter:
             else:
                 self.words.update(self.split(text))
         else:
-            lines: Iterable[str] = block.split("\n")
+            lines: Iterable[str] = (
+                block.split("\n") if self.count_block is None else self.count_block(block, self.words)
+            )
             # (a block of a megabyte holds thousands of lines, seldom a long one: look before cutting)
-            if len(block) > LONG_LINE_CHARS and max(map(len, lines)) > LONG_LINE_CHARS:
+            if len(block) > LONG_LINE_CHARS and max(map(len, lines), default=0) > LONG_LINE_CHARS:
                 lines = chain.from_iterable(map(_segments, lines))
             if self.normalize:
                 lines = map(self.normalize, lines)

@@ -110,7 +110,7 @@ class SentencePieceSettings:
             s: str | None = script_of(c)
             if s == "INHERITED":
                 s = prev
-            if self.split_digits and _is_decimal(c) and n > 1:
+            if self.split_digits and is_decimal(c) and n > 1:
                 return False
             if s is not None and prev is not None and s != prev:
                 return False
@@ -182,7 +182,8 @@ class SentencePieceSettings:
         return out
 
 
-def _is_decimal(c: str) -> bool:
+def is_decimal(c: str) -> bool:
+    """Whether ``c`` is a digit ``--split_digits`` keeps alone (ASCII or full-width)."""
     return "0" <= c <= "9" or "\uff10" <= c <= "\uff19"
 
 
@@ -213,6 +214,16 @@ def required_chars(word_counts: dict[str, int], coverage: float) -> dict[str, in
     for word, n in word_counts.items():
         for c in word:
             counts[c] = counts.get(c, 0) + n
+    return covering_chars(counts, coverage)
+
+
+def covering_chars(char_counts: dict[str, int], coverage: float) -> dict[str, int]:
+    """:func:`required_chars` from the characters' counts.
+
+    >>> covering_chars({"a": 6, "▁": 4, "b": 3, "c": 1}, 0.9)
+    {'a': 6, '▁': 4, 'b': 3}
+    """
+    counts = dict(char_counts)
     counts.pop(" ", None)
     total = sum(counts.values())
     kept: dict[str, int] = {}

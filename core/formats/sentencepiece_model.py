@@ -42,6 +42,7 @@ Leaves out: writing char and word models anew (a file opened from one is written
 from __future__ import annotations
 
 import math
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -347,11 +348,30 @@ def load_sentencepiece_vocab(path: str | Path):
 # -- writing --------------------------------------------------------------------------------
 
 
+def _piece_message(piece: str, score: float, kind: int) -> bytes:
+    """``field(1, field(1, piece) + field(2, float(score)) + field(3, kind))``, without the general
+    encoder's calls for the usual piece (shorter than 128 bytes): ~8 us a piece was most of saving
+    a small trained model.
+
+    >>> _piece_message("▁a", -1.0, 1) == pb_field(1, pb_field(1, "▁a") + pb_field(2, -1.0) + pb_field(3, 1))
+    True
+    """
+    text = piece.encode("utf-8")
+    if len(text) > 100 or not 0 <= kind < 128:
+        return pb_field(1, pb_field(1, piece) + pb_field(2, float(score)) + pb_field(3, kind))
+    # tags: 0x0A field 1 length-delimited, 0x15 field 2 fixed32, 0x18 field 3 varint
+    inner = b"\x0a" + bytes((len(text),)) + text + b"\x15" + _FLOAT.pack(score) + b"\x18" + bytes((kind,))
+    return b"\x0a" + bytes((len(inner),)) + inner
+
+
+_FLOAT = struct.Struct("<f")
+
+
 def model_proto_bytes(proto: ModelProto) -> bytes:
     """Serialize a :class:`ModelProto` (the fields this module reads)."""
     out = bytearray()
     for p in proto.pieces:
-        out += pb_field(1, pb_field(1, p.piece) + pb_field(2, float(p.score)) + pb_field(3, p.type))
+        out += _piece_message(p.piece, p.score, p.type)
     t = proto.trainer_spec
     trainer = (
         pb_field(3, {"unigram": 1, "bpe": 2}[t.model_type])

@@ -190,3 +190,22 @@ def test_a_small_training_takes_the_plain_library_where_it_is_built(monkeypatch)
     monkeypatch.setattr(bpe, "PLAIN_LIBRARY", False)  # and the switch tests use reaches the Python loop
     with pytest.raises(AssertionError, match="plain Python"):
         drain(bpe.train_bpe({"hug": 10}, TrainOptions("bpe", vocab_size=11)))
+
+
+def _twice(x):
+    return 2 * x
+
+
+def _sum_of_twice(values):
+    s = 0
+    for v in values:
+        s += _twice_inlined(v)
+    return s
+
+
+def test_an_inlined_helper_computes_inside_the_kernel_that_calls_it():
+    from core.jit import inlined
+
+    global _twice_inlined
+    _twice_inlined = inlined(_twice)
+    assert kernel(_sum_of_twice)(np.arange(4)) == 12

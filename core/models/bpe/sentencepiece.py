@@ -267,15 +267,21 @@ class SentencePieceBPE(SentencePieceModel):
     def merges(self) -> list[tuple[str, str]]:
         """Ranked merges derived from the scores, as `tokenizers`' SentencePiece converter does:
         every split of a piece into two pieces, ordered by the merged piece's score (best first)."""
-        vocab = {p.piece: i for i, p in enumerate(self.pieces) if p.type in (NORMAL, USER_DEFINED, UNUSED)}
-        found = []
+        pieces = self.pieces
+        vocab = {p.piece: i for i, p in enumerate(pieces) if p.type in (NORMAL, USER_DEFINED, UNUSED)}
+        get = vocab.get
+        found = []  # (-score, piece id, left id, right id): the ids fix the texts, so they sort alone
         for piece, pid in vocab.items():
-            for k in range(1, len(piece)):
-                left, right = piece[:k], piece[k:]
-                if left in vocab and right in vocab:
-                    found.append((-self.pieces[pid].score, pid, vocab[left], vocab[right], left, right))
+            if len(piece) > 1:
+                score = -pieces[pid].score
+                for k in range(1, len(piece)):
+                    left = get(piece[:k])
+                    if left is not None:
+                        right = get(piece[k:])
+                        if right is not None:
+                            found.append((score, pid, left, right))
         found.sort()
-        return [(f[4], f[5]) for f in found]
+        return [(pieces[left].piece, pieces[right].piece) for _, _, left, right in found]
 
     def to_dict(self) -> dict:
         return {

@@ -16,6 +16,12 @@ pair among the 5 % most frequent pairs (refreshed every 100 pieces) and the pair
 this trainer looks at all of them with a heap, so the two agree whenever the best pair is among
 those (a corpus test says how far they agree on a whole book).
 
+Two versions of step 2: :func:`learn_pieces_reference`, readable top to bottom (it rewrites
+every word holding the pair), and :func:`learn_pieces`, the same rule compiled
+(``sentencepiece_kernels.py``: linked positions, each pair's positions, a heap of pairs), which
+training runs and which ``tests/engine/models/bpe/test_sentencepiece_kernels.py`` holds to the
+readable one on random corpora, merge for merge.
+
 Leaves out: ``--split_by_whitespace=false``, ``--allow_whitespace_only_pieces`` and
 ``--split_by_unicode_script=false``/``--split_by_number=false`` (always on here).
 """
@@ -27,12 +33,15 @@ from collections.abc import Generator
 
 from core.errors import ConfigError
 from core.events import MergeEvent, Progress, TrainingStopped
+from core.sentencepiece_pieces import SPACE
 from core.sentencepiece_training import (
+    BOUNDARY,
     UNK_CHAR,
     SentencePieceSettings,
-    mask_rare_chars,
+    covering_chars,
+    is_decimal,
     piece_table,
-    required_chars,
+    script_of,
     sorted_chars,
 )
 
@@ -44,10 +53,10 @@ def learn_pieces_reference(
 ) -> Generator[MergeEvent, None, list[str]]:
     """The first ``size`` merged pieces of ``word_counts`` (words already masked), best first:
     the readable version, which rewrites each word holding the pair (:func:`learn_pieces` is
-    the same rule on linked positions, linear in the occurrences it merges).
+    the same rule compiled, linear in the occurrences it merges).
 
-    >>> drain(learn_pieces({"▁ab": 3, "▁abc": 2}, 3, SentencePieceSettings()))
-    ['▁a', '▁ab', '▁abc']
+    >>> drain(learn_pieces({"▁ab": 3, "▁abc": 2}, 3, SentencePieceSettings()))  # ab and ▁a tie: "a" < "▁"
+    ['ab', '▁ab', '▁abc']
     """
     # words in spm_train's order (most frequent first, then by text) and as symbol lists
     items = sorted(word_counts.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -142,126 +151,239 @@ def learn_pieces_reference(
 
 
 def learn_pieces(
-    word_counts: dict[str, int], size: int, settings: SentencePieceSettings
+    word_counts: dict[str, int], size: int, settings: SentencePieceSettings, kernels=None, arrays=None
 ) -> Generator[MergeEvent, None, list[str]]:
-    """What :func:`learn_pieces_reference` gives, merging where the pair is, not word by word:
-    every distinct word's symbols are laid end to end and linked (``nxt``/``prv``, -1 at a
-    word's ends); each pair knows the left positions where it may occur (checked when used).
+    """What :func:`learn_pieces_reference` gives, compiled: the merge loop of
+    ``core/models/bpe/sentencepiece_kernels.py`` on every distinct word's symbols laid end to end
+    and linked, each pair knowing where it may occur (linear in the occurrences it merges).
 
-    >>> drain(learn_pieces({"▁ab": 3, "▁abc": 2}, 3, SentencePieceSettings()))
-    ['▁a', '▁ab', '▁abc']
+    ``kernels`` (and the ``arrays`` they take, ``core.models.bpe.flat_arrays``) default to the
+    plain shared library ``python -m core.build`` makes (no numpy, no numba: what a small file
+    needs), else the extension built ahead of time, else numba's JIT of the same source.
+
+    >>> drain(learn_pieces({"▁ab": 3, "▁abc": 2}, 3, SentencePieceSettings()))  # ab and ▁a tie: "a" < "▁"
+    ['ab', '▁ab', '▁abc']
     """
-    items = sorted(word_counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    texts: list[str] = []
-    ids: dict[str, int] = {}
-    sym: list[int] = []
-    weight: list[int] = []
-    nxt: list[int] = []
-    for word, n in items:
-        start = len(sym)
-        for c in word:
-            i = ids.get(c)
-            if i is None:
-                i = ids[c] = len(texts)
-                texts.append(c)
-            sym.append(i)
-            weight.append(n)
-            nxt.append(len(sym))
-        if len(sym) > start:
-            nxt[-1] = -1
-    prv = [-1] + [i - 1 for i in range(1, len(sym))]
-    for i, j in enumerate(nxt):
-        if j == -1 and i + 1 < len(sym):
-            prv[i + 1] = -1
-    alive = [True] * len(sym)
-    valid: dict[tuple[int, int], bool] = {}
-    is_valid = settings.is_valid_piece
-    unk = ids.get(UNK_CHAR, -1)
+    return (yield from LaidOutWords(word_counts, kernels, arrays).learn(size, settings))
 
-    def pair_ok(pair: tuple[int, int]) -> bool:
-        ok = valid.get(pair)
-        if ok is None:
-            ok = valid[pair] = unk not in pair and is_valid(texts[pair[0]] + texts[pair[1]])
-        return ok
 
-    freq: dict[tuple[int, int], int] = {}
-    where: dict[tuple[int, int], list[int]] = {}
-    for i, j in enumerate(nxt):
-        if j != -1:
-            pair = (sym[i], sym[j])
-            if pair_ok(pair):
-                freq[pair] = freq.get(pair, 0) + weight[i]
-                where.setdefault(pair, []).append(i)
-    heap = [(-f, len(texts[a]) + len(texts[b]), texts[a] + texts[b], a, b) for (a, b), f in freq.items()]
-    heapq.heapify(heap)
-    made = set(freq)
-    pieces: list[str] = []
-    seen: set[str] = set()
-    piece_id: dict[str, int] = {}
-    while len(pieces) < size and heap:
-        neg, _, text, a, b = heapq.heappop(heap)
-        pair = (a, b)
-        if freq.get(pair, 0) != -neg or -neg <= 0:
-            continue
-        if text in seen:
-            del freq[pair]
-            made.discard(pair)
-            continue
-        seen.add(text)
-        pieces.append(text)
-        new = piece_id.get(text)
-        if new is None:
-            new = piece_id[text] = len(texts)
-            texts.append(text)
-        changed: dict[tuple[int, int], int] = {}
+class LaidOutWords:
+    """Every distinct word's characters as ids, one word after the other: what the compiled loop
+    starts from, and where the characters are counted and the rare ones masked without a Python
+    loop over the text."""
 
-        def add(p: tuple[int, int], n: int, at: int, pair=pair, changed=changed) -> None:
-            if n < 0 and p not in freq:
-                return  # a pair dropped as a duplicate piece: its count starts again from 0
-            if p != pair and pair_ok(p):
-                freq[p] = freq.get(p, 0) + n
-                changed[p] = freq[p]
-                if n > 0:
-                    where.setdefault(p, []).append(at)
-                    made.add(p)
+    def __init__(self, word_counts: dict[str, int], kernels=None, arrays=None) -> None:
+        if kernels is None:
+            kernels, arrays = _kernels()
+        self.kernels, self.xp = kernels, arrays
+        xp = arrays
+        joined = "".join(word_counts)
+        self.symbols = xp.codes([joined])[0]  # code points, then ids
+        table = xp.zeros(0x110000, "int32")  # (one slot per code point: cheaper than max(joined))
+        char_of = xp.zeros(min(len(self.symbols), len(table)), "int32")
+        n_chars = kernels.number_chars(self.symbols, table, char_of)
+        del table, joined
+        self.chars: list[str] = [chr(c) for c in char_of[:n_chars].tolist()]  # each id's character
+        self.word_len = xp.of(list(map(len, word_counts)), "int32")
+        self.word_count = xp.of(list(word_counts.values()), "int64")
 
-        for i in sorted(set(where.pop(pair))):
-            j = nxt[i]
-            if not alive[i] or j == -1 or sym[i] != a or sym[j] != b:
-                continue  # merged away since it was listed
-            n = weight[i]
-            left, right = prv[i], nxt[j]
-            if left != -1:
-                add((sym[left], a), -n, left)
-            if right != -1:
-                add((b, sym[right]), -n, j)
-            sym[i] = new
-            alive[j] = False
-            nxt[i] = right
-            if right != -1:
-                prv[right] = i
-            # subtle: as spm_train, the pairs around each merge are made then, so "abab" briefly
-            # holds ab|a (it matters once the counts run out)
-            if left != -1:
-                add((sym[left], new), n, left)
-            if right != -1:
-                add((new, sym[right]), n, i)
-        del freq[pair]
-        for p, f in changed.items():
-            if f > 0:
-                heapq.heappush(
-                    heap, (-f, len(texts[p[0]]) + len(texts[p[1]]), texts[p[0]] + texts[p[1]], p[0], p[1])
-                )
-        made.discard(pair)
-        yield MergeEvent(len(pieces), texts[a], texts[b], text, -neg, len(pieces), float(-neg))
-    for _, text, a, b in sorted((len(texts[a]) + len(texts[b]), texts[a] + texts[b], a, b) for a, b in made):
-        if len(pieces) >= size:
-            break
-        if text not in seen:
-            seen.add(text)
-            pieces.append(text)
-            yield MergeEvent(len(pieces), texts[a], texts[b], text, 0, len(pieces), 0.0)
-    return pieces
+    def char_counts(self) -> dict[str, int]:
+        """How often each character occurs (the words weighted by their counts)."""
+        counts = self.xp.zeros(len(self.chars), "int64")
+        self.kernels.count_chars(self.symbols, self.word_len, self.word_count, counts)
+        return dict(zip(self.chars, counts.tolist()))
+
+    def mask(self, keep: dict[str, int]) -> None:
+        """Every character outside ``keep`` becomes :data:`UNK_CHAR` (as ``mask_rare_chars``)."""
+        if all(c in keep for c in self.chars):
+            return
+        if UNK_CHAR not in self.chars:
+            self.chars.append(UNK_CHAR)
+        unk = self.chars.index(UNK_CHAR)
+        new_id = [i if c in keep else unk for i, c in enumerate(self.chars)]
+        self.unused = {c for c in self.chars if c not in keep and c != UNK_CHAR}
+        self.kernels.renumber(self.symbols, self.xp.of(new_id, "int32"))
+
+    def learn(self, size: int, settings: SentencePieceSettings) -> Generator[MergeEvent, None, list[str]]:
+        """The first ``size`` pieces, best first (see :func:`learn_pieces`); uses the words up."""
+        from core.models.bpe import sentencepiece_signatures as sig
+
+        kernels, xp, chars = self.kernels, self.xp, self.chars
+        texts = list(chars)  # every token's text, by id: the characters, then the pieces
+        symbols, word_len, word_count = self.symbols, self.word_len, self.word_count
+        del self.symbols, self.word_len, self.word_count
+        n = len(symbols)
+        capacity = len(chars) + size + 1
+        tok_chars = xp.grown(xp.codes(chars)[0], len(chars) + 4 * size + 16)
+        tok_start = xp.grown(xp.of(list(range(len(chars))), "int32"), capacity)
+        tok_len = xp.grown(xp.of([1] * len(chars), "int32"), capacity)
+        unused = getattr(self, "unused", ())
+        traits = [(-1, sig.BAD) if c in unused else _traits(c) for c in chars]  # (masked: never in a pair)
+        tok_script = xp.grown(xp.of([s for s, _ in traits], "int32"), capacity)
+        tok_flags = xp.grown(xp.of([f for _, f in traits], "int32"), capacity)
+        token_table = xp.full(_table_size(size + 1), -1, "int32")
+        # (distinct pairs are a tenth of the positions or so: the pair arrays and the heap start at a
+        # quarter and grow while counting, rather than zeroing tens of megabytes they never use)
+        state = _PairArrays(xp, n // 4 + 1024)
+        pool = xp.zeros(n + 1024, "int32")
+        heap_pair = xp.zeros(len(state.left), "int32")
+        heap_count = xp.zeros(len(state.left), "int64")
+        heap_key = xp.zeros(len(state.left), "int64")
+        pos = xp.zeros(4 * n, "int32")  # symbol, next, previous, pair there (sentencepiece_kernels)
+        weight = xp.zeros(n, "int64")
+        ints = xp.zeros(sig.N_INTS, "int64")
+        ints[sig.I_TOKENS] = ints[sig.I_CHARS] = len(chars)
+        options = (sig.SPLIT_DIGITS if settings.split_digits else 0) | (
+            sig.SUFFIX if settings.treat_whitespace_as_suffix else 0
+        )
+        max_len = settings.max_sentencepiece_length
+        first = 0
+        while first != -1:
+            if first:  # the pair arrays are full: grow them, and the heap with them
+                state.make_room(int(ints[sig.I_PAIRS]), 1, kernels)
+                size_ = len(state.left)
+                heap_pair, heap_count = xp.grown(heap_pair, size_), xp.grown(heap_count, size_)
+                heap_key = xp.grown(heap_key, size_)
+            first = kernels.link_and_count(symbols, word_len, word_count, pos, weight,
+                                           tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
+                                           *state.arrays(), pool, heap_pair, heap_count, heap_key, ints,
+                                           max_len, options, first)  # fmt: skip
+        del symbols, word_len, word_count  # (pos holds the symbols now)
+        gain_pair = xp.zeros(2048, "int32")
+        gain_pos = xp.zeros(2048, "int32")
+        changed = xp.zeros(4096, "int32")
+        chunk = _FIRST_CHUNK
+        out = [xp.zeros(_LAST_CHUNK, kind) for kind in ("int32", "int32", "int32", "int64")]
+        pieces: list[str] = []
+        while True:
+            result = kernels.merge_pieces(pos, weight,
+                                          tok_chars, tok_start, tok_len, tok_script, tok_flags, token_table,
+                                          *state.arrays(), pool, heap_pair, heap_count, heap_key, gain_pair, gain_pos, changed,
+                                          ints, size, chunk, max_len, options, *out)  # fmt: skip
+            for a, b, _new, count in xp.rows(out, int(ints[sig.I_DONE])):
+                text = texts[a] + texts[b]
+                texts.append(text)
+                pieces.append(text)
+                yield MergeEvent(len(pieces), texts[a], texts[b], text, count, len(pieces), float(count))
+            chunk = min(2 * chunk, _LAST_CHUNK)
+            if result == sig.GROW:  # room for the next merge's worst case (k listed positions)
+                k = int(ints[sig.I_NEED])
+                state.make_room(int(ints[sig.I_PAIRS]), 2 * k, kernels)
+                if ints[sig.I_NODES] + 2 * k > len(pool):
+                    pool = xp.grown(pool, max(len(pool) * 3 // 2, int(ints[sig.I_NODES]) + 2 * k))
+                if ints[sig.I_HEAP] + 2 * k > len(heap_pair):
+                    size_ = max(len(heap_pair) * 3 // 2, int(ints[sig.I_HEAP]) + 2 * k)
+                    heap_pair, heap_count = xp.grown(heap_pair, size_), xp.grown(heap_count, size_)
+                    heap_key = xp.grown(heap_key, size_)
+                if 2 * k > len(gain_pair):
+                    gain_pair = xp.zeros(max(2 * k, 2 * len(gain_pair)), "int32")
+                    gain_pos = xp.zeros(len(gain_pair), "int32")
+                if 2 * k > len(changed):
+                    changed = xp.zeros(max(2 * k, 2 * len(changed)), "int32")
+                if ints[sig.I_CHARS] + 2 * max_len > len(tok_chars):
+                    tok_chars = xp.grown(tok_chars, 2 * len(tok_chars) + 2 * max_len)
+            elif result != sig.CHUNK_DONE:
+                break
+        if result == sig.STOP_NO_PAIRS and len(pieces) < size:
+            # subtle: when no pair occurs any more, spm_train goes on taking pairs that occurred once
+            # and no longer do (count 0), shortest first, then by text (see learn_pieces_reference)
+            made = [
+                (len(texts[a]) + len(texts[b]), texts[a] + texts[b], texts[a], texts[b])
+                for a, b, s in xp.rows(state.sides(), int(ints[sig.I_PAIRS]))
+                if s & sig.MADE
+            ]
+            seen = set(pieces)
+            for _, text, a, b in sorted(made):
+                if len(pieces) >= size:
+                    break
+                if text not in seen:
+                    seen.add(text)
+                    pieces.append(text)
+                    yield MergeEvent(len(pieces), a, b, text, 0, len(pieces), 0.0)
+        return pieces
+
+
+_FIRST_CHUNK, _LAST_CHUNK = (
+    64,
+    1024,
+)  # merges per kernel call: the first ones show soon, later ones cost no calls
+
+
+class _PairArrays:
+    """The pair arrays of the compiled loop (ids, table, counts, states, where-lists), grown together."""
+
+    def __init__(self, xp, capacity: int) -> None:
+        self.xp = xp
+        self.table = xp.full(_table_size(capacity), -1, "int32")
+        self.left, self.right, self.state = (xp.zeros(capacity, "int32") for _ in range(3))
+        self.start, self.nodes, self.mark = (xp.zeros(capacity, "int32") for _ in range(3))
+        self.count = xp.zeros(capacity, "int64")
+
+    def arrays(self) -> tuple:
+        """In the kernels' order: table, left, right, count, state, start, nodes, mark."""
+        return self.table, self.left, self.right, self.count, self.state, self.start, self.nodes, self.mark
+
+    def sides(self) -> list:
+        return [self.left, self.right, self.state]
+
+    def make_room(self, n_pairs: int, more: int, kernels) -> None:
+        """Room for ``more`` pairs after the ``n_pairs`` there are (at least half as many again)."""
+        if n_pairs + more <= len(self.left):
+            return
+        xp = self.xp
+        size = max(len(self.left) * 3 // 2, n_pairs + more)
+        for name in ("left", "right", "state", "start", "nodes", "mark", "count"):
+            setattr(self, name, xp.grown(getattr(self, name), size))
+        self.table = xp.zeros(0, "int32")  # the old table goes before the new one comes
+        self.table = xp.full(_table_size(size), -1, "int32")
+        kernels.rehash_pairs(self.table, self.left, self.right, n_pairs)
+
+
+def _table_size(capacity: int) -> int:
+    """A power of two at least 1.5 times ``capacity`` (open addressing stays at most 2/3 full)."""
+    size = 16
+    while size < capacity + capacity // 2:
+        size *= 2
+    return size
+
+
+def _traits(c: str) -> tuple[int, int]:
+    """What the kernel knows of character ``c`` for piece validity: its script's number (-1: none,
+    ``▁`` or an inherited mark) and its flags (``BAD``, ``SPACE``, ``DIGIT``)."""
+    from core.models.bpe import sentencepiece_signatures as sig
+
+    flags = 0
+    if c in (UNK_CHAR, "\0", BOUNDARY, " "):
+        flags |= sig.BAD
+    if c == SPACE:
+        flags |= sig.SPACE
+    if is_decimal(c):
+        flags |= sig.DIGIT
+    name = None if c == SPACE else script_of(c)
+    if name is None or name == "INHERITED":
+        return -1, flags
+    return _SCRIPT_NUMBERS.setdefault(name, len(_SCRIPT_NUMBERS)), flags
+
+
+_SCRIPT_NUMBERS: dict[str, int] = {}
+
+
+def _kernels():
+    """The compiled merge loop and the arrays it takes: the plain shared library (``array.array``),
+    else the extension built ahead of time, else numba's JIT (both numpy)."""
+    from core.jit import load_ahead_of_time, load_plain_library
+    from core.models.bpe.flat_arrays import NumpyArrays, PlainArrays
+
+    plain = load_plain_library(_KERNELS)
+    if plain is not None:
+        return plain, PlainArrays()
+    ahead = load_ahead_of_time(_KERNELS)
+    if ahead is None:
+        from core.models.bpe import sentencepiece_kernels as ahead  # loads numba, compiles or reads its cache
+    return ahead, NumpyArrays()
+
+
+_KERNELS = "core.models.bpe.sentencepiece_kernels"
 
 
 def train_sentencepiece_bpe(word_counts: dict[str, int], options) -> Generator[object, None, object]:
@@ -271,7 +393,8 @@ def train_sentencepiece_bpe(word_counts: dict[str, int], options) -> Generator[o
 
     settings = SentencePieceSettings.from_extra(options.extra)
     meta = settings.meta_pieces(*_specials(options))
-    chars = required_chars(word_counts, settings.character_coverage)
+    words = LaidOutWords(word_counts)
+    chars = covering_chars(words.char_counts(), settings.character_coverage)
     size = options.vocab_size - len(meta) - len(chars)
     if size < 0:
         raise ConfigError(
@@ -279,7 +402,8 @@ def train_sentencepiece_bpe(word_counts: dict[str, int], options) -> Generator[o
             "and required characters: raise it or lower the character coverage"
         )
     yield Progress("merge", 0, size)
-    learned = yield from learn_pieces(mask_rare_chars(word_counts, chars), size, settings)
+    words.mask(chars)
+    learned = yield from words.learn(size, settings)
     if len(learned) < size:
         yield TrainingStopped(
             "no valid pair is left", len(meta) + len(chars) + len(learned), options.vocab_size

@@ -1,0 +1,47 @@
+"""SentencePiece words counted a block at a time (``SentencePieceWords.count_block``, what
+``core.counting`` uses for ``-a sentencepiece-bpe``) against the line-by-line split."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from core.pre_tokenizers import SentencePieceWords
+
+# spaces in runs, a tab, an ideographic space, ▁ and ▅, a meta piece's "<", a long line
+PARTS = ["a", "b", "한국", "カ", " ", " ", "  ", "\t", "\u3000", "▁", "▅", "<s>", "<", "x" * 1100, "é"]
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        SentencePieceWords(),
+        SentencePieceWords(meta_pieces=["<unk>", "<s>", "</s>", "ab"]),
+        SentencePieceWords(add_dummy_prefix=False),
+        SentencePieceWords(treat_whitespace_as_suffix=True),
+        SentencePieceWords(mark_line_end=True),
+    ],
+    ids=["defaults", "user-defined", "no-dummy-prefix", "suffix", "line-ends"],
+)
+def test_a_block_counts_what_its_lines_count(words):
+    rng = random.Random(3)
+    for _ in range(300):
+        lines = [
+            "".join(rng.choice(PARTS) for _ in range(rng.randint(0, 12))) for _ in range(rng.randint(1, 8))
+        ]
+        if rng.random() < 0.5:  # most blocks are plain text
+            lines = [t.replace("▁", "").replace("▅", "").replace("<", "") for t in lines if len(t) < 1000]
+        expected = Counter(w for line in lines for w in words.split_words(line))
+        counts = Counter({"▁": 2})  # counted before (a word of a line holding ▁▁)
+        rest = words.count_block("\n".join(lines), counts)
+        counts["▁"] -= 2
+        counts.update(w for line in rest for w in words.split_words(line))
+        assert +counts == expected, lines
+
+
+def test_plain_lines_are_counted_at_once():
+    counts: Counter[str] = Counter()
+    assert SentencePieceWords().count_block("a b\n  a\n", counts) == []
+    assert counts == {"▁a": 2, "▁b": 1}
