@@ -6,8 +6,8 @@ seeds from repeated substrings scored count x length, EM with the digamma update
 with what ``spm_train`` adds around it (``unigram_model_trainer.cc``, ``trainer_interface.cc``):
 
 1. the same words as SentencePiece BPE (:class:`core.pre_tokenizers.SentencePieceWords`);
-   characters outside ``character_coverage`` become ``▅``, and no piece spans one, so a word
-   is cut there (its lattice falls apart at an unknown character anyway);
+   characters outside ``character_coverage`` become ``▅``, which no piece holds: the word
+   keeps it, and its lattice has spm_train's unknown node there;
 2. seeds must be valid pieces (one script, ``▁`` only first, ``split_digits``, at most
    ``max_sentencepiece_length`` characters), and two followers of a seed must differ in their
    first UTF-8 byte (sentencepiece 0.2.x finds its seeds in a suffix array over bytes: 24,308
@@ -24,7 +24,7 @@ with what ``spm_train`` adds around it (``unigram_model_trainer.cc``, ``trainer_
 
 Not identical to spm_train in the order of pieces whose float32 scores round apart there and
 not here (on the long lines of ja-wagahaiwa that rounding also decides which of many equally
-scored pieces make the cut: 98.4 % of its pieces). A benchmark
+scored pieces make the cut: 98.5 % of its pieces). A benchmark
 (``benchmarks/bench_sentencepiece_train.py``) measures the piece overlap and the length of the
 encodings against spm_train on the shared corpora.
 """
