@@ -6,8 +6,8 @@ seeds from repeated substrings scored count x length, EM with the digamma update
 with what ``spm_train`` adds around it (``unigram_model_trainer.cc``, ``trainer_interface.cc``):
 
 1. the same words as SentencePiece BPE (:class:`core.pre_tokenizers.SentencePieceWords`);
-   characters outside ``character_coverage`` become ``▅``, and no piece spans one, so a word
-   is cut there (its lattice falls apart at an unknown character anyway);
+   characters outside ``character_coverage`` become ``▅``, which no piece holds: the word
+   keeps it, and its lattice has spm_train's unknown node there;
 2. seeds must be valid pieces (one script, ``▁`` only first, ``split_digits``, at most
    ``max_sentencepiece_length`` characters), and two followers of a seed must differ in their
    first UTF-8 byte (sentencepiece 0.2.x finds its seeds in a suffix array over bytes: 24,308
@@ -24,7 +24,7 @@ with what ``spm_train`` adds around it (``unigram_model_trainer.cc``, ``trainer_
 
 Not identical to spm_train in the order of pieces whose float32 scores round apart there and
 not here (on the long lines of ja-wagahaiwa that rounding also decides which of many equally
-scored pieces make the cut: 98.4 % of its pieces). A benchmark
+scored pieces make the cut: 98.5 % of its pieces). A benchmark
 (``benchmarks/bench_sentencepiece_train.py``) measures the piece overlap and the length of the
 encodings against spm_train on the shared corpora.
 """
@@ -75,21 +75,10 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
             f"vocab size {options.vocab_size:,} is smaller than the {len(meta) + len(chars):,} meta pieces "
             "and required characters: raise it or lower the character coverage"
         )
-    words: dict[str, int] = {}
-    finals: dict[str, int] = {}
-    before_unknown: dict[str, int] = {}  # a part of a word cut at "▅" is followed by it
-    masked_final = mask_rare_chars(line_final, chars) if line_final else {}
-    unknown = 0  # unknown characters: each is a node of spm_train's lattices
-    for word, n in mask_rare_chars(word_counts, chars).items():
-        unknown += word.count(UNK_CHAR) * n
-        parts = word.split(UNK_CHAR) if UNK_CHAR in word else [word]
-        for k, part in enumerate(parts):
-            if part:
-                words[part] = words.get(part, 0) + n
-                if k < len(parts) - 1:
-                    before_unknown[part] = before_unknown.get(part, 0) + n
-        if parts[-1] and word in masked_final:
-            finals[parts[-1]] = finals.get(parts[-1], 0) + masked_final[word]
+    # subtle: a word keeps its unknown characters ("▅"): spm_train's lattice holds an unknown
+    # node there, and its float32 sums run through it (cutting words there gave other roundings)
+    words = mask_rare_chars(word_counts, chars)
+    finals = mask_rare_chars(line_final, chars) if line_final else {}
     # spm_train's EM walks its words most frequent first (ties: by text), adding float32 counts
     words = dict(sorted(words.items(), key=lambda kv: (-kv[1], kv[0])))
     inner = TrainOptions(
@@ -111,9 +100,10 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
         desired_size=desired,
         prune_last=True,
         line_final=finals if line_final and not settings.treat_whitespace_as_suffix else None,
-        before_unknown=before_unknown,
+        before_unknown={},
         utf8_followers=True,
-        unknown_count=unknown,
+        unknown_count=0.0,
+        unknown_char=UNK_CHAR,
     )
     learned = dict(model.pieces)
     final: dict[str, float] = {}

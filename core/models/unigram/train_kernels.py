@@ -201,12 +201,12 @@ def _f32(x):
 
 @kernel
 def _log_add_f32(x, y):
-    """spm's ``LogSumExp`` of two float32 numbers: the larger alone when 50 apart."""
+    """spm's ``LogSumExp`` of two float32 numbers (0.2.x: with ``log1p``): the larger alone when 50 apart."""
     lo = min(x, y)
     hi = max(x, y)
-    if hi > lo + 50.0:
+    if hi > _f32(lo + 50.0):
         return hi
-    return _f32(hi + math.log(math.exp(_f32(lo - hi)) + 1.0))
+    return _f32(hi + math.log1p(math.exp(_f32(lo - hi))))
 
 
 @kernel
@@ -222,23 +222,28 @@ def forward_slice_f32(src, lens, pid, score, alpha, e0, e1):
 
 
 @kernel
-def backward_slice_f32(src, lens, pid, score, beta, e0, e1):
-    """``backward_slice`` in spm's float32: a node's sum over its outgoing edges, shortest first.
+def backward_slice_f32(src, lens, pid, score, beta, unk_score, e0, e1):
+    """``backward_slice`` in spm's float32: a node's sum over its outgoing edges, shortest first,
+    an edge scored ``unk_score`` (an unknown node) last.
 
-    subtle: the edges leaving one node are summed in list order (spm's), so the sweep goes
-    back one node's group at a time; a group cut by a slice bound is summed in two parts."""
+    subtle: the edges leaving one node are summed in spm's order (its trie's matches by length,
+    then the unknown node it adds where no character matched), so the sweep goes back one
+    node's group at a time; a group cut by a slice bound is summed in two parts."""
     e = e1 - 1
     while e >= e0:
         top = e
         while e >= e0 and src[e] == src[top]:
             e -= 1
-        for k in range(e + 1, top + 1):
-            b = beta[src[k] + lens[k]]
-            if b == -np.inf:
-                continue
-            s = src[k]
-            v = _f32(score[pid[k]] + b)
-            beta[s] = v if beta[s] == -np.inf else _log_add_f32(beta[s], v)
+        for late in range(2):
+            for k in range(e + 1, top + 1):
+                if (score[pid[k]] == unk_score) != (late == 1):
+                    continue
+                b = beta[src[k] + lens[k]]
+                if b == -np.inf:
+                    continue
+                s = src[k]
+                v = _f32(score[pid[k]] + b)
+                beta[s] = v if beta[s] == -np.inf else _log_add_f32(beta[s], v)
 
 
 @kernel

@@ -197,8 +197,10 @@ class Lattices:
         """Log of the summed probability of all paths reaching each node."""
         return drain(self.forward_steps(score))
 
-    def expected_counts_steps(self, score, weights, n_pieces, phase="expected counts"):
-        """E-step: (expected count per piece, log Z per lattice); yields ``Progress`` per slice."""
+    def expected_counts_steps(self, score, weights, n_pieces, phase="expected counts", unk_score=-np.inf):
+        """E-step: (expected count per piece, log Z per lattice); yields ``Progress`` per slice.
+
+        ``unk_score`` (float32 sweeps): edges scored so are spm_train's unknown nodes."""
         kernels = sweep_kernels()
         if self.float32:
             forward_slice, backward_slice = kernels.forward_slice_f32, kernels.backward_slice_f32
@@ -213,8 +215,9 @@ class Lattices:
             forward_slice(*args, alpha, e0, e1)
             yield Progress(phase, e1, 3 * n)
         beta = self._start_values(self.ends)
+        extra = (float(unk_score),) if self.float32 else ()
         for e0, e1 in self._slices(reverse=True):
-            backward_slice(*args, beta, e0, e1)
+            backward_slice(*args, beta, *extra, e0, e1)
             yield Progress(phase, 2 * n - e0, 3 * n)
         log_z = alpha[self.ends]
         expected = np.zeros(self._n_local(n_pieces))
@@ -400,13 +403,20 @@ class _Snapshot(Sequence[tuple[str, float]]):
 
 
 def _seed_pieces(
-    corpus: _Corpus, max_len: int, seed_size: int, valid_piece=None, utf8_followers=False, valid_pieces=None
+    corpus: _Corpus,
+    max_len: int,
+    seed_size: int,
+    valid_piece=None,
+    utf8_followers=False,
+    valid_pieces=None,
+    unknown_char=None,
 ):
     """Count substrings level by level; return (pieces, initial values, representative
     position per piece, edges src/len/pid sorted by start, number of characters).
 
     ``utf8_followers``: two followers differ only if their first UTF-8 bytes do (see
-    ``train_unigram``). Generator: yields Progress per level.
+    ``train_unigram``); ``unknown_char``: listed last among the characters, with value 0
+    (the caller keeps it out of the vocabulary). Generator: yields Progress per level.
     """
     group_pairs = sweep_kernels().group_pairs
     n = corpus.n
@@ -422,6 +432,12 @@ def _seed_pieces(
     char_freq = np.bincount(inv_codes[is_char], weights=corpus.pos_weight[is_char], minlength=len(uniq_codes))
     char_ids = np.flatnonzero(uniq_codes != _SEPARATOR)
     char_order = char_ids[np.argsort(-char_freq[char_ids], kind="stable")]
+    if unknown_char is not None:  # last, so the other pieces keep spm_train's numbering
+        unk_code = ord(unknown_char)
+        char_order = np.concatenate(
+            [char_order[uniq_codes[char_order] != unk_code], char_order[uniq_codes[char_order] == unk_code]]
+        )
+        char_freq[uniq_codes == unk_code] = 0.0
     chars = [chr(int(c)) for c in uniq_codes[char_order]]
     # ranks of power-of-two-long substrings (prefix doubling)
     # (int32 to halve their memory: ranks are below n; keys are computed in int64)
@@ -681,6 +697,7 @@ def train_unigram(
     utf8_followers=False,
     unknown_count: float | None = None,
     valid_pieces=None,
+    unknown_char: str | None = None,
 ) -> Generator[object, None, Unigram]:
     """SentencePiece-style Unigram training; see the module docstring for the phases.
     ``valid_piece(text) -> bool``, if given, says which substrings may be seeds; ``desired_size``
@@ -693,7 +710,9 @@ def train_unigram(
     if their first UTF-8 bytes differ (sentencepiece 0.2.x builds its suffix array over bytes);
     ``valid_pieces(codes, pos, length) -> bools``: ``valid_piece`` of many substrings at once
     (then used instead); ``unknown_count``: characters are pieces like any other (see ``_Unknowns``), and the
-    corpus held this many (weighted) unknown characters, cut out of its words.
+    corpus held this many (weighted) unknown characters, cut out of its words; ``unknown_char``
+    (with ``unknown_count``): a character of the words that stands for an unknown one, never a
+    piece: each occurrence is an unknown node of its word's lattice, as in ``spm_train``'s.
     With ``prune_last`` or ``unknown_count`` the model keeps every piece left (the caller
     picks its vocabulary, as ``spm_train``'s last step does)."""
     extra = options.extra or {}
@@ -738,13 +757,15 @@ def train_unigram(
 
     # 1. seed vocabulary.
     pieces, values, rep_pos, src, lens, pid, n_chars = yield from _seed_pieces(
-        corpus, max_len, seed_size, valid_piece, utf8_followers, valid_pieces
+        corpus, max_len, seed_size, valid_piece, utf8_followers, valid_pieces, unknown_char
     )
     corpus.drop_seed_arrays()
     n_all = len(pieces)
     piece_len = pieces.lengths()
     is_char = piece_len == 1
     alive = np.ones(n_all, dtype=bool)
+    if unknown_char is not None and n_chars and pieces.chars[-1] == unknown_char:
+        alive[n_chars - 1] = False  # a lost character from the start: an unknown node
     weights = corpus.counts
     unknowns = None if unknown_count is None else _Unknowns(is_char, unknown_count)
     if unknowns is None:
@@ -752,7 +773,9 @@ def train_unigram(
     else:  # spm_train's ToLogProb, in float32
         v32 = values.astype(np.float32)
         log_total = _f32(math.log(float(np.cumsum(v32, dtype=np.float32)[-1])))
-        score = _f32(np.log(v32.astype(np.float64)) - log_total)
+        with np.errstate(divide="ignore"):  # the unknown character's 0
+            score = _f32(np.log(v32.astype(np.float64)) - log_total)
+        score[~alive] = -np.inf
 
     # subtle: the edge list stays sorted by start position (filtering keeps the order), so the
     # pieces' own lattices can be cut out of it with a binary search, without re-sorting.
@@ -771,7 +794,9 @@ def train_unigram(
         for _ in range(n_sub_iter):
             em_round += 1
             lattice_score = score if unknowns is None else unknowns.scores(score, alive)
-            expected, log_z = yield from lattices.expected_counts_steps(lattice_score, weights, n_all)
+            expected, log_z = yield from lattices.expected_counts_steps(
+                lattice_score, weights, n_all, unk_score=_Unknowns.score(score, alive)
+            )
             _release_freed_memory()
             loss = float(-(weights * log_z).sum())
             if unknowns is None:
@@ -841,7 +866,9 @@ def train_unigram(
         final_mask = _mask(final, n_all)
         final_lattices = lattices.without(final_mask | is_char)
         final_score = unknowns.scores(score, final_mask)
-    expected, log_z = yield from final_lattices.expected_counts_steps(final_score, weights, n_all)
+    expected, log_z = yield from final_lattices.expected_counts_steps(
+        final_score, weights, n_all, unk_score=_Unknowns.score(score, _mask(final, n_all))
+    )
     yield UnigramRound("final", em_round, len(final) + len(specials), float(-(weights * log_z).sum()))
     model_pieces = [(s, 0.0) for s in specials] + list(zip(pieces.take(final), score[final].tolist()))
     unk = specials.index(options.unk_token) if options.unk_token in specials else None
@@ -902,13 +929,18 @@ class _Unknowns:
         new = np.concatenate([chars, kept])
         self.rank[new] = np.arange(len(new)) - len(new)  # ahead of every piece not kept
 
+    @classmethod
+    def score(cls, score: np.ndarray, alive: np.ndarray) -> float:
+        """The unknown node's score: spm's ``min_score() - kUnkPenalty``, in float32."""
+        return float(_f32(_f32(score[alive].min()) - cls.UNKNOWN_PENALTY))
+
     def scores(self, score: np.ndarray, alive: np.ndarray) -> np.ndarray:
         """``score`` with each lost character scored as an unknown node."""
         lost = self.is_char & ~alive
         if not lost.any():
             return score
         out = score.copy()
-        out[lost] = score[alive].min() - self.UNKNOWN_PENALTY
+        out[lost] = self.score(score, alive)
         return out
 
     def fold(self, counts: np.ndarray, alive: np.ndarray) -> np.ndarray:
