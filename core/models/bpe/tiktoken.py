@@ -28,12 +28,15 @@ from core.errors import ConfigError
 from core.line_encoders import TokenLengths
 from core.models.base import ModelBase, Token
 from core.models.bpe.model import merge_joined
+from core.pre_tokenizers import CL100K_PATTERN, GPT2_PATTERN, R50K_PATTERN
 
 # The GPT-2 byte alphabet back to Latin-1 code points, so ``str.translate`` + ``encode("latin-1")``
 # turn a byte-level piece into its bytes without a Python loop.
 _TO_LATIN1 = {ord(c): b for c, b in CHAR_TO_BYTE.items()}
 _SHORT_PIECE = 64  # bytes; longer pieces are merged with the heap of TiktokenBPE._merge
 _NO_RANK = 1 << 62  # above every rank
+# the split patterns compiled with the merge (core.models.bpe.split_kernels): pattern -> cl100k's?
+_COMPILED_SPLITS = {GPT2_PATTERN: False, R50K_PATTERN: False, CL100K_PATTERN: True}
 
 
 class TiktokenBPE(ModelBase):
@@ -232,6 +235,27 @@ class TiktokenBPE(ModelBase):
     def raw_texts_ids(self):
         """:meth:`tokenize_raw_texts`: the ids path hands it each text's pieces."""
         return self.tokenize_raw_texts
+
+    def split_texts_ids(self, pattern: str):
+        """GPT-2's and cl100k's split patterns are compiled with the merge
+        (:mod:`core.models.bpe.split_kernels`): whole texts in, their ids out, in one call.
+
+        >>> TiktokenBPE({bytes([b]): b for b in range(256)}).split_texts_ids(GPT2_PATTERN)(["ab c"])
+        [[97, 98, 32, 99]]
+        """
+        cl100k = _COMPILED_SPLITS.get(pattern)
+        if cl100k is None:
+            return None
+
+        compiled = None
+
+        def encode(texts: list[str]) -> list[list[int]] | None:
+            nonlocal compiled
+            if compiled is None:  # (imported once: an import per call of encode_ids costs ~0.5 µs)
+                from core.models.bpe.split_kernels import encode_texts as compiled
+            return compiled(texts, cl100k, self._token_table())
+
+        return encode
 
     def tokenize_raw_texts(self, texts: list[list]) -> list[list[int]]:
         """The ids of texts, each given as its pieces of raw text (a byte-level splitter's) and
