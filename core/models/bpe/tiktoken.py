@@ -247,13 +247,17 @@ class TiktokenBPE(ModelBase):
         if cl100k is None:
             return None
 
-        compiled = None
+        compiled = table = None
 
         def encode(texts: list[str]) -> list[list[int]] | None:
-            nonlocal compiled
-            if compiled is None:  # (imported once: an import per call of encode_ids costs ~0.5 µs)
+            nonlocal compiled, table
+            if compiled is None:  # (looked up once: an import per call of encode_ids costs ~0.5 µs)
                 from core.models.bpe.split_kernels import encode_texts as compiled
-            return compiled(texts, cl100k, self._token_table())
+
+                table = self._rank_table()
+            if table is None:  # a rank too large for it: the pre-tokenizer splits
+                return None
+            return compiled(texts, cl100k, table)
 
         return encode
 
@@ -373,6 +377,15 @@ class TiktokenBPE(ModelBase):
             table = self._tokens = TokenTable.build(self.ranks, *self._compiled_tables())
         return table
 
+    def _rank_table(self):
+        """The ranks as ``core.models.bpe.split_kernels.RankTable`` for the compiled line
+        encoder, built once (None: a rank too large for it)."""
+        if "_rank_tables" not in self.__dict__:
+            from core.models.bpe.split_kernels import RankTable
+
+            self._rank_tables = RankTable.build(self.ranks, self._compiled_tables()[0], self._pair_ranks())
+        return self._rank_tables
+
     def _pair_ranks(self) -> dict[tuple[int, int], tuple[int, int]]:
         """``(rank of a, rank of b) -> (rank of a+b, rank of a+b)`` for every token a+b cut in two
         tokens: the rank table of a merge-list BPE, built once, for long pieces."""
@@ -395,7 +408,7 @@ class TiktokenBPE(ModelBase):
         state = {
             k: v
             for k, v in self.__dict__.items()
-            if k not in ("_compiled", "_pairs", "_length_table", "_tokens")
+            if k not in ("_compiled", "_pairs", "_length_table", "_tokens", "_rank_tables")
         }
         state["_cache"] = {}
         return state

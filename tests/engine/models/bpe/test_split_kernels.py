@@ -84,3 +84,19 @@ def test_a_byte_without_a_rank_is_named():
     tok = tiktoken_tokenizer(ranks, "gpt2")
     with pytest.raises(ConfigError, match="0xed"):
         tok.encode_batch_ids(["ok", "한"])  # 한 is ED 95 9C
+
+
+def test_long_pieces_and_large_ranks():
+    """A piece longer than the pair scan's 24 bytes takes the heap, with the same ids; a rank
+    file with a rank past 2**21 is split by `regex` instead, with the same ids."""
+    from core.formats.tiktoken_ranks import tiktoken_tokenizer
+
+    ranks = _ranks()
+    for size in (2, 3, 4, 6):
+        ranks.setdefault(b"ab" * size, len(ranks))
+    texts = ["ab" * 40 + " " + "한국" * 30, "x" * 100]
+    fast = tiktoken_tokenizer(ranks, "gpt2")
+    assert fast.encode_batch_ids(texts) == [fast.encode(t).ids for t in texts]
+    large = tiktoken_tokenizer({**ranks, b"zz": 1 << 22}, "gpt2")
+    assert large.model._rank_table() is None
+    assert large.encode_batch_ids(texts + ["zz"]) == [large.encode(t).ids for t in texts + ["zz"]]
