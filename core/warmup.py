@@ -47,4 +47,12 @@ def load_compiled_encoders() -> None:
         tok = Tokenizer(model, pre_tokenizer=pre_tokenizer)
         tok.encode("hug hugg hug")
         tok.encode("ug hug gu")
+    # a rank file's own line encoder (core.models.bpe.split_kernels: the split, look-up and merge)
+    from core.models.bpe.tiktoken import TiktokenBPE
+    from core.pre_tokenizers import TiktokenSplit
+
+    ranks = {bytes([b]): b for b in range(256)} | {b"ug": 256, b"hug": 257}
+    tok = Tokenizer(TiktokenBPE(ranks), pre_tokenizer=TiktokenSplit("gpt2"))
+    tok.encode_ids("hug hugg")
+    tok.encode_batch_ids(["hug", "ug hugg"])
     _loaded = True
