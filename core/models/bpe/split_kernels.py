@@ -366,13 +366,17 @@ def _merge_by_rank(ids, bounds, slots, out, out_bounds):
 
 
 @kernel
-def _encode_texts(data, char_counts, classes, cl100k, blob, packed):
-    """:func:`_split_texts`, then each piece a token's rank or its bytes merged by rank
-    (:func:`_merge_by_rank`): ``(ids, where each text's ids start, ok)``, not ``ok`` when a
-    byte to merge has no rank."""
+def _encode_texts(data, bounds, classes, cl100k, blob, packed, out):
+    """:func:`_split_texts` of texts of ``bounds[t]`` characters each, then each piece a token's
+    rank or its bytes merged by rank (:func:`_merge_by_rank`), the ids written to ``out`` (as
+    long as ``data``: a token holds a byte at least) and where each text's ids start to
+    ``bounds`` (``texts + 1`` numbers). Returns how many ids, -1 when a byte to merge has no
+    rank.
+
+    subtle: one number back, not arrays: boxing two arrays in a tuple cost each call ~0.3 µs."""
     byte_ranks, offsets, slots, token_ranks, pair_slots = _unpack(packed)
-    bounds, text_pieces = _split_texts(data, char_counts, classes, cl100k)
-    pieces = bounds.shape[0] - 1
+    pieces_at, text_pieces = _split_texts(data, bounds[:-1], classes, cl100k)
+    pieces = pieces_at.shape[0] - 1
     texts = text_pieces.shape[0] - 1
     known = np.empty(pieces, np.int64)
     symbols = np.empty(data.shape[0], np.int64)
@@ -380,30 +384,28 @@ def _encode_texts(data, char_counts, classes, cl100k, blob, packed):
     todo = 0
     m = 0
     for p in range(pieces):
-        t = _token_of(data, bounds[p], bounds[p + 1], blob, offsets, slots)
+        t = _token_of(data, pieces_at[p], pieces_at[p + 1], blob, offsets, slots)
         if t >= 0:
             known[p] = token_ranks[t]
             continue
         known[p] = -1
         merge_bounds[todo] = m
         todo += 1
-        for k in range(bounds[p], bounds[p + 1]):
+        for k in range(pieces_at[p], pieces_at[p + 1]):
             r = byte_ranks[data[k]]
             if r < 0:
-                return symbols[:0], text_pieces, False
+                return -1
             symbols[m] = r
             m += 1
     merge_bounds[todo] = m
     merged = np.empty(max(m, 1), np.int64)
     merged_bounds = np.empty(todo + 1, np.int64)
     _merge_by_rank(symbols, merge_bounds[: todo + 1], pair_slots, merged, merged_bounds)
-    out = np.empty(merged_bounds[todo] + pieces, np.int64)
     w = 0
     q = 0
     for t in range(texts):
-        begin = text_pieces[t]
-        text_pieces[t] = w
-        for p in range(begin, text_pieces[t + 1]):
+        bounds[t] = w
+        for p in range(text_pieces[t], text_pieces[t + 1]):
             if known[p] >= 0:
                 out[w] = known[p]
                 w += 1
@@ -412,8 +414,8 @@ def _encode_texts(data, char_counts, classes, cl100k, blob, packed):
                     out[w] = merged[j]
                     w += 1
                 q += 1
-    text_pieces[texts] = w
-    return out[:w], text_pieces, True
+    bounds[texts] = w
+    return w
 
 
 def split_texts(texts: list[str], cl100k: bool) -> list[list[str]]:
@@ -448,12 +450,12 @@ def encode_texts(texts: list[str], cl100k: bool, table: RankTable) -> list[list[
         joined = "".join(texts)
         raw = joined.encode("utf-8")
     data = np.frombuffer(raw, np.uint8)
-    if len(texts) == 1:
-        counts = np.array([len(joined)], np.int64)
-    else:
-        counts = np.fromiter(map(len, texts), np.int64, len(texts))
+    out = np.empty(len(raw), np.int64)
     classes = _classes if _classes is not None else unicode_classes()
-    ids, bounds, ok = _encode_texts(data, counts, classes, cl100k, table.blob, table.packed)
-    if not ok:
-        return None
-    return [ids.tolist()] if len(texts) == 1 else split_flat(ids, bounds)
+    if len(texts) == 1:
+        bounds = np.array([len(joined), 0], np.int64)
+        written = _encode_texts(data, bounds, classes, cl100k, table.blob, table.packed, out)
+        return None if written < 0 else [out[:written].tolist()]
+    bounds = np.fromiter(itertools.chain(map(len, texts), (0,)), np.int64, len(texts) + 1)
+    written = _encode_texts(data, bounds, classes, cl100k, table.blob, table.packed, out)
+    return None if written < 0 else split_flat(out[:written], bounds)
