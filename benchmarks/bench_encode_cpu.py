@@ -11,7 +11,7 @@ The model files are made in the run (nothing is downloaded), like the files Llam
 ship: a SentencePiece BPE of 32,000 pieces with byte fallback and a Unigram of 16,000, trained
 by sentencepiece on the first 4 MB of ``ko-movie-reviews.txt`` with ``en-botchan.txt`` and
 ``ja-wagahaiwa.txt``; a rank file of 32,000 ranks from a byte-level BPE trained by `tokenizers`
-on the same text (GPT-2's pattern); OpenAI's cl100k_base from the ``bpe-openai`` wheel, where
+on the same text (GPT-2's pattern; ``rank-cl100k``: the same file split with cl100k's); OpenAI's cl100k_base from the ``bpe-openai`` wheel, where
 installed. The peers: sentencepiece (``encode(line)`` per line, ``encode(lines,
 num_threads=1)``), tiktoken (``encode_ordinary(line)`` per line, its fastest one-thread way).
 
@@ -132,6 +132,7 @@ def _make_files(d: Path) -> dict[str, tuple[Path, str]]:
         {bytes(CHAR_TO_BYTE[c] for c in t): i for t, i in tok.get_vocab().items()}, d / "rank-gpt2.tiktoken"
     )
     files["rank-gpt2"] = (d / "rank-gpt2.tiktoken", "gpt2")
+    files["rank-cl100k"] = (d / "rank-gpt2.tiktoken", "cl100k_base")  # the same ranks, cl100k's split
     spec = importlib.util.find_spec("bpe_openai")
     if spec is not None and spec.origin is not None:
         packed = Path(spec.origin).parent / "data" / "cl100k_base.tiktoken.gz"
@@ -158,7 +159,9 @@ def main() -> int:
     ap.add_argument("--corpus", type=Path, default=CORPORA / "ko-movie-reviews.txt")
     ap.add_argument("--lines", type=int, default=20000, help="lines for the per-call and batch figures")
     ap.add_argument("--repeats", type=int, default=2)
-    ap.add_argument("--only", help="comma-separated subset of: sp-bpe, sp-unigram, rank-gpt2, openai-cl100k")
+    ap.add_argument(
+        "--only", help="comma-separated subset of: sp-bpe, sp-unigram, rank-gpt2, rank-cl100k, openai-cl100k"
+    )
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
     python = sys.executable

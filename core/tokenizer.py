@@ -37,6 +37,7 @@ from typing import Any, NamedTuple, TypeVar
 from core.encoding import Encoding, spans_without_overlaps
 from core.models.base import Model
 from core.normalizers import RUST_WHITESPACE
+from core.pre_tokenizers import TiktokenSplit
 from core.records import frozen_record
 from core.text import NormalizedString, check_text, replace_surrogates
 
@@ -327,6 +328,10 @@ class Tokenizer:
             ):
                 # a rank file's text (no normalizer: see _IdsPlan.build): its pieces straight to
                 # the model, as _batch_ids and _parts take them
+                if plan.split is not None and type(text) is str:  # split in the model's own kernel
+                    found = plan.split([text])
+                    if found is not None:
+                        return found[0]
                 text = self._checked(text)[0]
                 return plan.texts([plan.words(text, True)])[0] if text else []
             # subtle: a long text's new words then cost one model call, not one each
@@ -380,6 +385,17 @@ class Tokenizer:
         go to the model in one ``tokenize_ids_batch`` call, then each text's ids from the cache."""
         if self.pre_tokenizer is None and self._raw_re is None and self._norm_re is None:
             return self._sentence_ids(plan, texts, before, after)
+        if plan.split is not None and self._indexed_for is not self.normalizer:
+            self._index_normalized_tokens()  # (the normalizer was swapped since: as _parts)
+        if (
+            plan.split is not None
+            and self._raw_re is None
+            and self._norm_re is None
+            and all(type(text) is str for text in texts)
+        ):  # no added token to look for: the texts go whole to the model, which splits them
+            found = plan.split(texts)
+            if found is not None:
+                return [[*before, *ids, *after] for ids in found] if before or after else found
         parts = [self._parts(plan, text) for text in texts]
         if plan.texts is not None:  # the model takes whole texts' pieces itself, uncached
             found = plan.texts(parts)
@@ -622,12 +638,14 @@ class _IdsPlan:
     adds with ``add_special_tokens``; ``cache`` maps pre-tokens to their ids;
     ``sentences(texts)`` the ids of whole raw texts that the model normalizes itself
     (``Model.sentence_ids_batch``; None: normalize, then ``piece_ids_batch``); ``texts(parts)``
-    the ids of whole texts from their pre-tokens (``Model.raw_texts_ids``; None: the cache).
+    the ids of whole texts from their pre-tokens (``Model.raw_texts_ids``; None: the cache);
+    ``split(texts)`` the ids of whole raw texts that the model splits with the pre-tokenizer's
+    pattern itself (``Model.split_texts_ids``; None, or its None for a batch: ``texts``).
     """
 
     __slots__ = (
         "key", "normalize", "words", "piece_ids", "piece_ids_batch", "before", "after", "cache", "sentences",
-        "texts",
+        "texts", "split",
     )  # fmt: skip
 
     def __init__(self, key: tuple, normalize: Any, words: Any, piece_ids: Any, piece_ids_batch: Any = None,
@@ -642,6 +660,7 @@ class _IdsPlan:
         self.cache: dict = {}
         self.sentences: Any = None
         self.texts: Any = None
+        self.split: Any = None
 
     @classmethod
     def build(cls, tok: Tokenizer, key: tuple) -> _IdsPlan:
@@ -682,6 +701,8 @@ class _IdsPlan:
         plan = cls(key, normalize, words, piece_ids, piece_ids_batch, before, after)
         if split_raw is not None:
             plan.texts = texts
+            if texts is not None and isinstance(tok.pre_tokenizer, TiktokenSplit):
+                plan.split = model.split_texts_ids(tok.pre_tokenizer.pattern)
         if tok.pre_tokenizer is None and tok.normalizer is not None:
             plan.sentences = model.sentence_ids_batch(tok.normalizer)
         return plan

@@ -47,4 +47,10 @@ def load_compiled_encoders() -> None:
         tok = Tokenizer(model, pre_tokenizer=pre_tokenizer)
         tok.encode("hug hugg hug")
         tok.encode("ug hug gu")
+    # a rank file's own line encoder (core.models.bpe.split_kernels: the split, look-up and merge)
+    from core.formats.tiktoken_ranks import tiktoken_tokenizer
+
+    tok = tiktoken_tokenizer({bytes([b]): b for b in range(256)} | {b"ug": 256, b"hug": 257}, "gpt2")
+    tok.encode_ids("hug hugg")
+    tok.encode_batch_ids(["hug", "ug hugg"])
     _loaded = True

@@ -125,6 +125,13 @@ class ModelBase:
         and is fast enough to need no cache of pieces; None."""
         return None
 
+    def split_texts_ids(self, pattern: str) -> Callable[[list[str]], list[list[int]] | None] | None:
+        """A function of the ids of whole raw texts that the model splits with the regex
+        ``pattern`` (a byte-level pre-tokenizer's) inside its own compiled encoder, None for a
+        text batch it cannot take (then the pre-tokenizer splits them); None: no such encoder
+        for this pattern."""
+        return None
+
     def sentence_ids_batch(self, normalizer: Any) -> Callable[[list[str]], list[list[int]]] | None:
         """A function of the ids of whole raw sentences that the model normalizes with
         ``normalizer`` inside its own compiled merge (a SentencePiece ``.model``: no
@@ -306,6 +313,8 @@ class Model(Protocol):
     def sentence_ids_batch(self, normalizer: Any) -> Callable[[list[str]], list[list[int]]] | None: ...
 
     def raw_texts_ids(self) -> Callable[[list[list]], list[list[int]]] | None: ...
+
+    def split_texts_ids(self, pattern: str) -> Callable[[list[str]], list[list[int]] | None] | None: ...
 
     def token_lengths(self) -> TokenLengths | None: ...
 

@@ -47,3 +47,15 @@ def test_loading_the_compiled_encoders_loads_the_kernels_that_gather_a_line():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     # their machine code loaded now, not on the explorer's first long line or first new word
     assert all(int(count) >= 1 for count in out.split()), out
+
+
+def test_loading_the_compiled_encoders_loads_a_rank_files_line_encoder():
+    code = (
+        "from core.warmup import load_compiled_encoders\n"
+        "load_compiled_encoders()\n"
+        "from core.models.bpe import split_kernels as s\n"
+        "print(len(s._encode_texts.signatures))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    # compiled into numba's cache by python -m core.build, not on a rank file's first encode
+    assert int(out) >= 1, out

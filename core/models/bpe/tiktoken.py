@@ -28,12 +28,15 @@ from core.errors import ConfigError
 from core.line_encoders import TokenLengths
 from core.models.base import ModelBase, Token
 from core.models.bpe.model import merge_joined
+from core.pre_tokenizers import CL100K_PATTERN, GPT2_PATTERN, R50K_PATTERN
 
 # The GPT-2 byte alphabet back to Latin-1 code points, so ``str.translate`` + ``encode("latin-1")``
 # turn a byte-level piece into its bytes without a Python loop.
 _TO_LATIN1 = {ord(c): b for c, b in CHAR_TO_BYTE.items()}
 _SHORT_PIECE = 64  # bytes; longer pieces are merged with the heap of TiktokenBPE._merge
 _NO_RANK = 1 << 62  # above every rank
+# the split patterns compiled with the merge (core.models.bpe.split_kernels): pattern -> cl100k's?
+_COMPILED_SPLITS = {GPT2_PATTERN: False, R50K_PATTERN: False, CL100K_PATTERN: True}
 
 
 class TiktokenBPE(ModelBase):
@@ -233,6 +236,31 @@ class TiktokenBPE(ModelBase):
         """:meth:`tokenize_raw_texts`: the ids path hands it each text's pieces."""
         return self.tokenize_raw_texts
 
+    def split_texts_ids(self, pattern: str):
+        """GPT-2's and cl100k's split patterns are compiled with the merge
+        (:mod:`core.models.bpe.split_kernels`): whole texts in, their ids out, in one call.
+
+        >>> TiktokenBPE({bytes([b]): b for b in range(256)}).split_texts_ids(GPT2_PATTERN)(["ab c"])
+        [[97, 98, 32, 99]]
+        """
+        cl100k = _COMPILED_SPLITS.get(pattern)
+        if cl100k is None:
+            return None
+
+        compiled = table = None
+
+        def encode(texts: list[str]) -> list[list[int]] | None:
+            nonlocal compiled, table
+            if compiled is None:  # (looked up once: an import per call of encode_ids costs ~0.5 µs)
+                from core.models.bpe.split_kernels import encode_texts as compiled
+
+                table = self._rank_table()
+            if table is None:  # a rank too large for it: the pre-tokenizer splits
+                return None
+            return compiled(texts, cl100k, table)
+
+        return encode
+
     def tokenize_raw_texts(self, texts: list[list]) -> list[list[int]]:
         """The ids of texts, each given as its pieces of raw text (a byte-level splitter's) and
         the ids of its added tokens (ints): a piece that is a token is looked up, the others'
@@ -349,6 +377,20 @@ class TiktokenBPE(ModelBase):
             table = self._tokens = TokenTable.build(self.ranks, *self._compiled_tables())
         return table
 
+    def _rank_table(self):
+        """The ranks as ``core.models.bpe.split_kernels.RankTable`` for the compiled line
+        encoder, built once (None: a rank too large for it)."""
+        if "_rank_tables" not in self.__dict__:
+            import numpy as np
+
+            from core.models.bpe.split_kernels import RankTable
+
+            get = self.ranks.get
+            # (not _compiled_tables' byte ranks: its PairTable, unused here, cost the start ~0.1 s)
+            byte_ranks = np.fromiter((get(bytes([b]), -1) for b in range(256)), np.int64, 256)
+            self._rank_tables = RankTable.build(self.ranks, byte_ranks, self._pair_ranks())
+        return self._rank_tables
+
     def _pair_ranks(self) -> dict[tuple[int, int], tuple[int, int]]:
         """``(rank of a, rank of b) -> (rank of a+b, rank of a+b)`` for every token a+b cut in two
         tokens: the rank table of a merge-list BPE, built once, for long pieces."""
@@ -371,7 +413,7 @@ class TiktokenBPE(ModelBase):
         state = {
             k: v
             for k, v in self.__dict__.items()
-            if k not in ("_compiled", "_pairs", "_length_table", "_tokens")
+            if k not in ("_compiled", "_pairs", "_length_table", "_tokens", "_rank_tables")
         }
         state["_cache"] = {}
         return state
