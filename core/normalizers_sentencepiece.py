@@ -218,16 +218,7 @@ class SentencePieceNormalizer:
         >>> SentencePieceNormalizer().normalize_many(["  Hello   world ", " ", "a"])
         ['▁Hello▁world', '', '▁a']
         """
-        plain = self.__dict__.get("_plain")
-        if plain is None:
-            plain = self._plain = self._string_path_is_exact()
-        usual = (
-            self.remove_extra_whitespaces
-            and self.escape_whitespaces
-            and self.add_dummy_prefix
-            and not self.treat_whitespace_as_suffix
-        )
-        if not plain or not usual or len(texts) < 2:
+        if len(texts) < 2 or not self._usual_and_exact():
             return list(map(self.normalize_str, texts))
         starts = self._key_starts()
         rewrite = self._rewrite
@@ -248,17 +239,8 @@ class SentencePieceNormalizer:
         with no user-defined piece and no rewrite of two spaces; None otherwise. Made once."""
         found = self.__dict__.get("_compiled_rewrites", False)
         if found is False:
-            plain = self.__dict__.get("_plain")
-            if plain is None:
-                plain = self._plain = self._string_path_is_exact()
-            usual = (
-                self.remove_extra_whitespaces
-                and self.escape_whitespaces
-                and self.add_dummy_prefix
-                and not self.treat_whitespace_as_suffix
-            )
             found = None
-            if plain and usual and not self.user_defined.by_first:
+            if self._usual_and_exact() and not self.user_defined.by_first:
                 found = CompiledRewrites(self)
             self._compiled_rewrites = found
         return found
@@ -268,6 +250,22 @@ class SentencePieceNormalizer:
         state = dict(self.__dict__)
         state.pop("_compiled_rewrites", None)
         return state
+
+    def _usual_and_exact(self) -> bool:
+        """Whether the settings are the usual ones (extra spaces removed, spaces escaped, a dummy
+        prefix before the text) and no rewrite holds two spaces (:meth:`_string_path_is_exact`):
+        then a text's spaces can be handled after its rewrite, as :meth:`normalize_many` and
+        :class:`CompiledRewrites` do."""
+        plain = self.__dict__.get("_plain")
+        if plain is None:
+            plain = self._plain = self._string_path_is_exact()
+        return (
+            plain
+            and self.remove_extra_whitespaces
+            and self.escape_whitespaces
+            and self.add_dummy_prefix
+            and not self.treat_whitespace_as_suffix
+        )
 
     def _string_path_is_exact(self) -> bool:
         """True when no rewrite (charsmap replacement or user-defined piece) holds two spaces."""
