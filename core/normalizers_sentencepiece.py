@@ -16,10 +16,14 @@ a ``tokenizer.json`` can only approximate it (:data:`APPROXIMATIONS`).
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from core.precompiled import PrecompiledNormalizer, char_ends
 from core.sentencepiece_pieces import SPACE, PrefixMatcher
 from core.text import NormalizedString
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _NOT_SPACES = re.compile("[^ ]+")
 _SPACE_RUNS = re.compile(" {2,}")
@@ -426,6 +430,12 @@ class CompiledRewrites:
         self.used = 0  # codes[:used] are written
         self.follows = np.zeros(1, np.bool_)
         self.longest = 1  # the longest rewrite of one character
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+        """What :func:`core.normalizer_kernels.normalize_sentences` takes after the sentences:
+        ``(kind, at, length, codes, follows, longest)``, as they are now (:meth:`learn` may grow
+        ``codes`` and ``follows``)."""
+        return self.kind, self.at, self.length, self.codes, self.follows, self.longest
 
     def learn(self, text: str) -> None:
         """Fill in the characters of ``text`` not known yet."""

@@ -167,14 +167,14 @@ def test_a_piece_across_words_makes_whole_sentences(tmp_path, monkeypatch):
     for text in texts:
         assert ours.encode_ids(text) == sp.encode(text) == ours.encode(text).ids
     # nor when a sentence is too long to be merged whole in one call
-    monkeypatch.setattr(bpe_sentencepiece, "_LONG_SENTENCE", 3)
+    monkeypatch.setattr(bpe_sentencepiece.SentencePieceBPE, "_LONG_SENTENCE", 3)
     assert ours.encode_batch_ids(texts) == [sp.encode(text) for text in texts]
 
 
 @pytest.mark.parametrize("name", ["bpe", "bpe-bytes", "bpe-open"])
 def test_bpe_sentences_too_long_to_merge_whole(hand_built, name, monkeypatch):
     # past _LONG_SENTENCE characters a BPE sentence goes word by word, its words cached
-    monkeypatch.setattr(bpe_sentencepiece, "_LONG_SENTENCE", 8)
+    monkeypatch.setattr(bpe_sentencepiece.SentencePieceBPE, "_LONG_SENTENCE", 8)
     sp, ours = hand_built[name]
     texts = ["ab ba abab xé aab", "a", "x é xé ab ba ab ba", "abab abab ab"]
     assert ours.encode_batch_ids(texts) == [sp.encode(text) for text in texts]
