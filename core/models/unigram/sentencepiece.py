@@ -92,6 +92,21 @@ class SentencePieceUnigram(SentencePieceModel):
         cuts = ends.tolist()
         return [flat[cuts[k] : cuts[k + 1]] for k in range(len(pieces))]
 
+    def _raw_sentences_encoder(self, rewrites):
+        """The compiled Viterbi that normalizes raw sentences first
+        (``core.models.unigram.kernels.encode_sentences``); see ``sentence_ids_batch``."""
+        from core.models.unigram.kernels import BYTES_ALWAYS, UNK_ONLY, encode_sentences
+
+        trie = self._kernel_trie()
+        unk, unk_score, max_score = self.unk_id, self.unk_score, self.max_score
+        runs = BYTES_ALWAYS if self.byte_fallback else UNK_ONLY
+        byte_ids = self._byte_id_array()
+
+        def encode(texts: list[str]) -> tuple[list[list[int]], list[int]]:
+            return encode_sentences(texts, rewrites, trie, unk, unk_score, max_score, runs, byte_ids)
+
+        return encode
+
     def _byte_id_array(self):
         """The id of each byte's piece ``<0xXX>`` as the kernel's int32 array (built on first use)."""
         found = self.__dict__.get("_byte_ids_int32")
