@@ -430,12 +430,13 @@ class CompiledRewrites:
         self.used = 0  # codes[:used] are written
         self.follows = np.zeros(1, np.bool_)
         self.longest = 1  # the longest rewrite of one character
+        self._arrays = self.kind, self.at, self.length, self.codes, self.follows, self.longest
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
         """What :func:`core.normalizer_kernels.normalize_sentences` takes after the sentences:
         ``(kind, at, length, codes, follows, longest)``, as they are now (:meth:`learn` may grow
         ``codes`` and ``follows``)."""
-        return self.kind, self.at, self.length, self.codes, self.follows, self.longest
+        return self._arrays
 
     def learn(self, text: str) -> None:
         """Fill in the characters of ``text`` not known yet."""
@@ -463,6 +464,7 @@ class CompiledRewrites:
                     self.follows = grown
                 self.follows[after] = True
             kind[k] = 3 if after else 2
+        self._arrays = self.kind, self.at, self.length, self.codes, self.follows, self.longest
 
 
 # The parts of SentencePiece behaviour a tokenizer.json cannot express exactly.

@@ -141,34 +141,39 @@ def best_ids(
     return ids, ends
 
 
-def encode_sentences(
-    texts: list[str],
-    rewrites: CompiledRewrites,
+def sentence_tables(
     trie: PieceTrie,
     unk_id: int,
     unk_score: float,
     user_max_score: float,
     unknown_runs: int,
     byte_ids: np.ndarray,
+) -> tuple:
+    """What :func:`encode_sentences` takes of a SentencePiece Unigram, made once: the trie's
+    arrays, the unknown piece and its score, the score of user-defined pieces by the byte, how
+    unknown runs are written and the byte pieces' ids."""
+    return (trie.keys, trie.children, trie.piece_id, trie.score, trie.user, unk_id, unk_score,
+            user_max_score, unknown_runs, byte_ids)  # fmt: skip
+
+
+def encode_sentences(
+    texts: list[str], rewrites: CompiledRewrites, tables: tuple
 ) -> tuple[list[list[int]], list[int]]:
     """The ids of raw sentences normalized (``rewrites``:
     ``core.normalizers_sentencepiece.CompiledRewrites``) and cut by the float32 Viterbi of
-    SentencePiece in one kernel call (:func:`_encode_sentences`): ``(ids, the sentences Python
-    must normalize)``, those left without ids.
+    SentencePiece (``tables``: :func:`sentence_tables`) in one kernel call
+    (:func:`_encode_sentences`): ``(ids, the sentences Python must normalize)``, those left
+    without ids.
 
         >>> from core.normalizers_sentencepiece import SentencePieceNormalizer
         >>> rewrites = SentencePieceNormalizer().compiled_rewrites()   # no charsmap
         >>> trie = PieceTrie.build([("▁", 1, -1.0, False), ("a", 2, -2.0, False), ("▁a", 3, -2.5, False)])
-        >>> no_bytes = np.full(256, -1, np.int32)
-        >>> encode_sentences(["  a   aa ", "", "a"], rewrites, trie, 0, -12.0, 0.0, UNK_ONLY, no_bytes)
+        >>> tables = sentence_tables(trie, 0, -12.0, 0.0, UNK_ONLY, np.full(256, -1, np.int32))
+        >>> encode_sentences(["  a   aa ", "", "a"], rewrites, tables)
         ([[3, 3, 2], [], [3]], [])
     """
     codes, bounds = sentence_codes(texts)
-    found = _encode_sentences(
-        codes, bounds, *rewrites.arrays(), trie.keys, trie.children, trie.piece_id, trie.score, trie.user,
-        unk_id, unk_score, user_max_score, unknown_runs, byte_ids,
-    )  # fmt: skip
-    return ids_and_back(found, len(texts))
+    return ids_and_back(_encode_sentences(codes, bounds, *rewrites.arrays(), *tables), len(texts))
 
 
 def best_path(

@@ -95,15 +95,15 @@ class SentencePieceUnigram(SentencePieceModel):
     def _raw_sentences_encoder(self, rewrites):
         """The compiled Viterbi that normalizes raw sentences first
         (``core.models.unigram.kernels.encode_sentences``); see ``sentence_ids_batch``."""
-        from core.models.unigram.kernels import BYTES_ALWAYS, UNK_ONLY, encode_sentences
+        from core.models.unigram.kernels import BYTES_ALWAYS, UNK_ONLY, encode_sentences, sentence_tables
 
-        trie = self._kernel_trie()
-        unk, unk_score, max_score = self.unk_id, self.unk_score, self.max_score
         runs = BYTES_ALWAYS if self.byte_fallback else UNK_ONLY
-        byte_ids = self._byte_id_array()
+        tables = sentence_tables(
+            self._kernel_trie(), self.unk_id, self.unk_score, self.max_score, runs, self._byte_id_array()
+        )
 
         def encode(texts: list[str]) -> tuple[list[list[int]], list[int]]:
-            return encode_sentences(texts, rewrites, trie, unk, unk_score, max_score, runs, byte_ids)
+            return encode_sentences(texts, rewrites, tables)
 
         return encode
 
