@@ -438,16 +438,19 @@ class CompiledRewrites:
         ``codes`` and ``follows``)."""
         return self._arrays
 
-    def learn(self, text: str) -> None:
-        """Fill in the characters of ``text`` not known yet."""
+    def learn(self, text: str) -> int:
+        """Fill in the characters of ``text`` not known yet; how many there were."""
         import numpy as np
 
         kind = self.kind
+        learnt = 0
         precompiled = self._normalizer.precompiled
-        for c in set(text):
-            k = ord(c)
-            if k >= len(kind) or kind[k] != 1:
-                continue
+        # the code points not known yet, found by numpy (a set of a batch's characters and a
+        # look-up of each cost ~9 ms on 3,600 Korean lines)
+        codes = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), np.int32)
+        codes = codes[codes < len(kind)]
+        for k in np.unique(codes[kind[codes] == 1]).tolist():
+            c = chr(k)
             found = precompiled.match(c, 0)
             rewrite = [ord(x) for x in (c if found is None else found[1])]
             if self.used + len(rewrite) > len(self.codes):
@@ -464,7 +467,9 @@ class CompiledRewrites:
                     self.follows = grown
                 self.follows[after] = True
             kind[k] = 3 if after else 2
+            learnt += 1
         self._arrays = self.kind, self.at, self.length, self.codes, self.follows, self.longest
+        return learnt
 
 
 # The parts of SentencePiece behaviour a tokenizer.json cannot express exactly.

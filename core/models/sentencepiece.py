@@ -59,10 +59,10 @@ class SentencePieceModel(ModelBase):
         """Raw sentences to ids in one call of the model's compiled encoder
         (:meth:`_raw_sentences_encoder`), which normalizes each with ``normalizer`` (a
         ``SentencePieceNormalizer`` whose ``compiled_rewrites`` has tables) before it segments
-        it. A sentence holding a character the tables do not know yet (or one that may start a
-        key of several characters), or longer than :data:`_LONG_SENTENCE`, is normalized in
-        Python and goes to :meth:`tokenize_ids_batch`; None when the model or the normalizer has
-        no compiled way.
+        it. A sentence holding a character the tables do not know yet goes again once they have
+        learnt it; one that may start a key of several characters, or longer than
+        :data:`_LONG_SENTENCE`, is normalized in Python and goes to :meth:`tokenize_ids_batch`;
+        None when the model or the normalizer has no compiled way.
 
             >>> from core.models.unigram.sentencepiece import SentencePieceUnigram
             >>> from core.normalizers_sentencepiece import SentencePieceNormalizer
@@ -84,11 +84,17 @@ class SentencePieceModel(ModelBase):
             long = [k for k, t in enumerate(texts) if len(t) > limit]
             short = [t if len(t) <= limit else "" for t in texts] if long else texts
             ids, back = encode_raw(short)
+            if back and rewrites.learn("".join([short[k] for k in back])):
+                # the characters met for the first time are known now: those sentences again
+                # (a fresh tokenizer's first batch of Korean text sends back a sixth of its lines)
+                again, back_again = encode_raw([short[k] for k in back])
+                for k, found in zip(back, again):
+                    ids[k] = found
+                back = [back[j] for j in back_again]
             if long:
                 back = sorted({*back, *long})
             if back:
-                for k in back:
-                    rewrites.learn(texts[k])
+                rewrites.learn("".join([texts[k] for k in long]))
                 normalized = [normalize(texts[k]) for k in back]
                 for k, found in zip(back, tokenize_ids_batch(normalized)):
                     ids[k] = found
