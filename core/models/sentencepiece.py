@@ -81,7 +81,9 @@ class SentencePieceModel(ModelBase):
 
         def encode(texts: list[str]) -> list[list[int]]:
             limit = self._LONG_SENTENCE
-            long = [k for k, t in enumerate(texts) if len(t) > limit]
+            long = []  # subtle: most calls are one short line: no list comprehension for them
+            if max(map(len, texts), default=0) > limit:
+                long = [k for k, t in enumerate(texts) if len(t) > limit]
             short = [t if len(t) <= limit else "" for t in texts] if long else texts
             ids, back = encode_raw(short)
             if back and rewrites.learn("".join([short[k] for k in back])):
