@@ -5,7 +5,9 @@ SentencePiece; a character no piece covers becomes ``<unk>`` scored ``min_score 
 user-defined piece scores ``len_in_bytes * max_score - 0.1`` so it is always chosen.
 Other segmentations: n-best (``nbest_words``) and sampling (``sample``, as
 ``enable_sampling=True, nbest_size=-1``) on the same lattice (:meth:`SentencePieceUnigram.lattice`);
-segmentations of equal score may come in another order than SentencePiece's.
+segmentations of equal score may come in another order than SentencePiece's. Raw sentences
+are normalized inside the compiled Viterbi (``sentence_ids_batch``, with the normalizer's
+``core.normalizer_kernels``), so ``encode_ids`` pays no Python normalizer.
 
 Leaves out: sampling among the n best only (``nbest_size`` > 1).
 """
