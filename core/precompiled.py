@@ -111,6 +111,26 @@ class DoubleArray:
         value = _value(units[child]) if _has_leaf(unit) and child < len(units) else None
         return child, value
 
+    def children(self, node: int, low: int, high: int) -> list[tuple[int, int]]:
+        """``(byte, child)`` for each byte in ``low <= byte < high`` that has an edge from
+        ``node``: :meth:`step` over the range, all bytes at once (walking the trie's characters
+        one :meth:`step` at a time cost ~65 µs a character, most of a fresh tokenizer's
+        learning of the characters it meets)."""
+        import numpy as np
+
+        units = self.__dict__.get("_unit_array")
+        if units is None:
+            units = self._unit_array = np.frombuffer(self.units, np.uint32).astype(np.int64)
+        labels = np.arange(low, high, dtype=np.int64)
+        at = node ^ labels
+        inside = at < len(units)
+        labels, at = labels[inside], at[inside]
+        found = units[at]
+        edge = (found & 0x800000FF) == labels
+        labels, at, found = labels[edge], at[edge], found[edge]
+        children = at ^ ((found >> 10) << ((found & (1 << 9)) >> 6))
+        return list(zip(labels.tolist(), children.tolist()))
+
     @property
     def root(self) -> int:
         return _offset(self.units[0]) if len(self.units) else 0
@@ -334,11 +354,10 @@ def char_ends(trie: DoubleArray, start: int) -> list[tuple[str, int]]:
     (from ``trie.root``: the characters that start a key)."""
     out = []
     stack: list[tuple[int, bytes, int]] = []
-    for lead in range(0xF5):
+    for lead, node in trie.children(start, 0, 0xF5):
         need = _lead_needs(lead)
-        step = trie.step(start, lead) if need >= 0 else None
-        if step is not None:
-            stack.append((step[0], bytes([lead]), need))
+        if need >= 0:
+            stack.append((node, bytes([lead]), need))
     while stack:
         node, head, need = stack.pop()
         if need == 0:
@@ -347,8 +366,6 @@ def char_ends(trie: DoubleArray, start: int) -> list[tuple[str, int]]:
             except UnicodeDecodeError:  # an overlong or surrogate form: no text has it
                 pass
             continue
-        for byte in range(0x80, 0xC0):
-            step = trie.step(node, byte)
-            if step is not None:
-                stack.append((step[0], head + bytes([byte]), need - 1))
+        for byte, child in trie.children(node, 0x80, 0xC0):
+            stack.append((child, head + bytes([byte]), need - 1))
     return out

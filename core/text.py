@@ -148,3 +148,17 @@ def codepoints(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         return codes, np.array([0, codes.shape[0]], dtype=np.int64)
     bounds = np.fromiter(accumulate(map(len, texts), initial=0), dtype=np.int64, count=len(texts) + 1)
     return codes, bounds
+
+
+def split_flat(flat: np.ndarray, bounds: np.ndarray) -> list[list[int]]:
+    """``flat`` cut at ``bounds`` into lists of ints: what a kernel's ids of many texts become.
+
+    >>> import numpy as np
+    >>> split_flat(np.array([1, 2, 3]), np.array([0, 2, 2, 3]))
+    [[1, 2], [], [3]]
+    """
+    values = flat.tolist()
+    if bounds.shape[0] == 2:  # one text (a call of encode_ids): no cutting
+        return [values]
+    edges = bounds.tolist()
+    return [values[a:b] for a, b in zip(edges, edges[1:])]

@@ -25,6 +25,10 @@ WORD_CACHE_LIMIT = 200_000  # words; the ids fast path's cache is emptied when i
 class SentencePieceModel(ModelBase):
     """What unigram and BPE share: the piece table, look-ups and unknown handling."""
 
+    #: characters; a longer sentence is not normalized and segmented whole in one kernel call
+    #: (the kernels hold a few arrays as long as the sentence, and its rewrite)
+    _LONG_SENTENCE = 1 << 16
+
     def __init__(self, pieces: list[Piece], byte_fallback: bool = False):
         self.pieces = list(pieces)
         self.byte_fallback = byte_fallback
@@ -50,6 +54,61 @@ class SentencePieceModel(ModelBase):
 
     def _segment(self, s: str) -> list[tuple[int, int, int]]:
         raise NotImplementedError
+
+    def sentence_ids_batch(self, normalizer):
+        """Raw sentences to ids in one call of the model's compiled encoder
+        (:meth:`_raw_sentences_encoder`), which normalizes each with ``normalizer`` (a
+        ``SentencePieceNormalizer`` whose ``compiled_rewrites`` has tables) before it segments
+        it. A sentence holding a character the tables do not know yet goes again once they have
+        learnt it; one that may start a key of several characters, or longer than
+        :data:`_LONG_SENTENCE`, is normalized in Python and goes to :meth:`tokenize_ids_batch`;
+        None when the model or the normalizer has no compiled way.
+
+            >>> from core.models.unigram.sentencepiece import SentencePieceUnigram
+            >>> from core.normalizers_sentencepiece import SentencePieceNormalizer
+            >>> m = SentencePieceUnigram([Piece("<unk>", 0, UNKNOWN), Piece("▁ab", -1), Piece("▁a", -2),
+            ...                           Piece("▁", -3), Piece("a", -4), Piece("b", -5)])
+            >>> m.sentence_ids_batch(SentencePieceNormalizer())([" ab  a", ""])
+            [[1, 2], []]
+        """
+        get_rewrites = getattr(normalizer, "compiled_rewrites", None)
+        rewrites = get_rewrites() if get_rewrites is not None else None
+        encode_raw = self._raw_sentences_encoder(rewrites) if rewrites is not None else None
+        if encode_raw is None:
+            return None
+        normalize = normalizer.normalize_str
+        tokenize_ids_batch = self.tokenize_ids_batch
+
+        def encode(texts: list[str]) -> list[list[int]]:
+            limit = self._LONG_SENTENCE
+            long = []  # subtle: most calls are one short line: no list comprehension for them
+            if max(map(len, texts), default=0) > limit:
+                long = [k for k, t in enumerate(texts) if len(t) > limit]
+            short = [t if len(t) <= limit else "" for t in texts] if long else texts
+            ids, back = encode_raw(short)
+            if back and rewrites.learn("".join([short[k] for k in back])):
+                # the characters met for the first time are known now: those sentences again
+                # (a fresh tokenizer's first batch of Korean text sends back a sixth of its lines)
+                again, back_again = encode_raw([short[k] for k in back])
+                for k, found in zip(back, again):
+                    ids[k] = found
+                back = [back[j] for j in back_again]
+            if long:
+                back = sorted({*back, *long})
+            if back:
+                rewrites.learn("".join([texts[k] for k in long]))
+                normalized = [normalize(texts[k]) for k in back]
+                for k, found in zip(back, tokenize_ids_batch(normalized)):
+                    ids[k] = found
+            return ids
+
+        return encode
+
+    def _raw_sentences_encoder(self, rewrites):
+        """``encode(texts) -> (ids, the texts Python must normalize)`` of the model's kernel that
+        normalizes raw sentences with ``rewrites`` (``CompiledRewrites``) and segments them; None
+        when the model has none. See :meth:`sentence_ids_batch`."""
+        return None
 
     def tokenize(self, piece: str) -> list[Token]:
         """Segment one normalized sentence; unknowns become bytes or merge into one ``<unk>``."""

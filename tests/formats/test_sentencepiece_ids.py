@@ -167,14 +167,14 @@ def test_a_piece_across_words_makes_whole_sentences(tmp_path, monkeypatch):
     for text in texts:
         assert ours.encode_ids(text) == sp.encode(text) == ours.encode(text).ids
     # nor when a sentence is too long to be merged whole in one call
-    monkeypatch.setattr(bpe_sentencepiece, "_LONG_SENTENCE", 3)
+    monkeypatch.setattr(bpe_sentencepiece.SentencePieceBPE, "_LONG_SENTENCE", 3)
     assert ours.encode_batch_ids(texts) == [sp.encode(text) for text in texts]
 
 
 @pytest.mark.parametrize("name", ["bpe", "bpe-bytes", "bpe-open"])
 def test_bpe_sentences_too_long_to_merge_whole(hand_built, name, monkeypatch):
     # past _LONG_SENTENCE characters a BPE sentence goes word by word, its words cached
-    monkeypatch.setattr(bpe_sentencepiece, "_LONG_SENTENCE", 8)
+    monkeypatch.setattr(bpe_sentencepiece.SentencePieceBPE, "_LONG_SENTENCE", 8)
     sp, ours = hand_built[name]
     texts = ["ab ba abab xé aab", "a", "x é xé ab ba ab ba", "abab abab ab"]
     assert ours.encode_batch_ids(texts) == [sp.encode(text) for text in texts]
@@ -218,21 +218,36 @@ def test_plain_lines_normalize_as_step_by_step(
 
 
 @pytest.fixture(scope="module")
-def bpe_nfkc(tmp_path_factory, nmt_nfkc_charsmap):
+def nfkc_models(tmp_path_factory, nmt_nfkc_charsmap):
+    """A BPE and a Unigram with byte fallback under the nmt_nfkc charsmap, opened by both sides."""
     bytes_ = [(f"<0x{b:02X}>", 0.0, BYTE) for b in range(256)]
-    pieces = BPE + [("▁ᄏ", -0.5, NORMAL), ("ᄏ", -7.0, NORMAL), ("kg", -0.7, NORMAL), ("k", -8.0, NORMAL)]
-    data = model_bytes(pieces + [("g", -9.0, NORMAL)] + bytes_, model_type=2, byte_fallback=True,
-                       charsmap=nmt_nfkc_charsmap, name="nmt_nfkc")  # fmt: skip
-    return both_processors(tmp_path_factory.mktemp("bpe-nfkc"), data)
+    extra = [("▁ᄏ", -0.5, NORMAL), ("ᄏ", -7.0, NORMAL), ("kg", -0.7, NORMAL), ("k", -8.0, NORMAL)]
+    extra += [("g", -9.0, NORMAL)]
+    unigram = [p for p in TIED_UNIGRAM if p[2] != USER_DEFINED]  # a user-defined piece: no compiled way
+    models = {"bpe": (BPE, 2), "unigram": (unigram, 1)}
+    return {
+        name: both_processors(
+            tmp_path_factory.mktemp(f"{name}-nfkc"),
+            model_bytes(
+                pieces + extra + bytes_,
+                model_type=kind,
+                byte_fallback=True,
+                charsmap=nmt_nfkc_charsmap,
+                name="nmt_nfkc",
+            ),
+        )
+        for name, (pieces, kind) in models.items()
+    }
 
 
+@pytest.mark.parametrize("name", ["bpe", "unigram"])
 @settings(max_examples=200, deadline=None)
 @given(texts=st.lists(st.text(alphabet=" \t\u3000▁abAｶﾞ①ﬁㅋ㎏\u200bé\u0301e😀", max_size=16), max_size=6))
-def test_bpe_normalized_inside_the_compiled_merge(bpe_nfkc, texts):
+def test_normalized_inside_the_compiled_encoder(nfkc_models, name, texts):
     # the charsmap's rewrites (ㅋ -> ᄏ, ㎏ -> kg, U+3000 -> a space, U+200B deleted), the keys of
     # two characters (e + U+0301, ｶ + ﾞ: back to Python) and every kind of space, normalized in
-    # the kernel that merges: the same ids as sentencepiece, one text at a time and in a batch
-    sp, ours = bpe_nfkc
+    # the kernel that merges or cuts: the same ids as sentencepiece, one text at a time and in a batch
+    sp, ours = nfkc_models[name]
     assert ours._ids_plan().sentences is not None  # the compiled way is the one taken
     expected = [sp.encode(t) for t in texts]
     assert [ours.encode_ids(t) for t in texts] == expected

@@ -25,10 +25,16 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from core.jit import kernel
+from core.normalizer_kernels import ids_and_back, normalize_sentences, packed, sentence_codes
+from core.text import codepoints, split_flat
+
+if TYPE_CHECKING:
+    from core.normalizers_sentencepiece import CompiledRewrites
 
 _EMPTY = -1  # a free slot of the hash table (no key is negative: ids are >= 0)
 _SHORT = 24  # up to this many symbols, scan the pairs; more, keep a heap
@@ -273,17 +279,6 @@ def merge_many(pieces: list[list[int]], table: PairTable) -> list[list[int]]:
     return split_flat(out, out_bounds)
 
 
-def split_flat(flat: np.ndarray, bounds: np.ndarray) -> list[list[int]]:
-    """``flat`` cut at ``bounds`` into lists of ints.
-
-    >>> split_flat(np.array([1, 2, 3]), np.array([0, 2, 2, 3]))
-    [[1, 2], [], [3]]
-    """
-    values = flat.tolist()
-    edges = bounds.tolist()
-    return [values[a:b] for a, b in zip(edges, edges[1:])]
-
-
 @kernel
 def _merge_sentences(codes, bounds, char_ids, keys, values, byte_ids, unk, apart):
     """SentencePiece's BPE on whole normalized sentences (``codes[bounds[p]:bounds[p + 1]]``).
@@ -377,107 +372,23 @@ def merge_sentences(
         >>> merge_sentences(["\\x00\\x01\\x02", ""], char_ids, table, np.arange(256) + 10, 3, True)
         ([[2, 12], []], 1)
     """
-    codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.int32)
-    if len(texts) == 1:  # one sentence (a call of encode_ids): no cutting
-        bounds = np.array([0, codes.shape[0]], np.int64)
-        ids, unknown = _merge_sentences(
-            codes, bounds, char_ids, table.keys, table.values, byte_ids, unk, apart
-        )
-        return [ids.tolist()], unknown
-    bounds = np.fromiter(itertools.accumulate(map(len, texts), initial=0), np.int64, len(texts) + 1)
+    codes, bounds = codepoints(texts)
     ids, unknown = _merge_sentences(codes, bounds, char_ids, table.keys, table.values, byte_ids, unk, apart)
     return split_flat(ids, bounds), unknown
 
 
 @kernel
-def _normalize_sentences(codes, bounds, kind, at, length, rewrites, follows, longest, out_bounds, back):
-    """SentencePiece's normalizer on raw sentences (``codes[bounds[p]:bounds[p + 1]]``), as
-    ``SentencePieceNormalizer.normalize_str`` does it with the usual settings: each character
-    rewritten by ``kind``, ``at``, ``length``, ``rewrites`` and ``follows``
-    (``core.normalizers_sentencepiece.CompiledRewrites``), then spaces collapsed, stripped and
-    escaped as ``▁`` with a ``▁`` in front, and every trailing ``▁`` dropped. Returns the
-    normalized code points, sentence ``p``'s at ``[out_bounds[p]:out_bounds[p + 1]]``; a
-    sentence that meets a character not known yet, or one that may start a longer key, is left
-    empty and ``back[p]`` set (Python normalizes it)."""
-    n = codes.shape[0]
-    lines = bounds.shape[0] - 1
-    bounds = bounds.copy()  # subtle: out_bounds may be bounds itself
-    out = np.empty(n * longest + lines + 1, np.int32)
-    w = 0
-    for p in range(lines):
-        begin = w
-        out_bounds[p] = begin
-        out[w] = 0x2581
-        w += 1
-        started = False
-        pending = False
-        end = bounds[p + 1]
-        for k in range(bounds[p], end):
-            c = codes[k]
-            what = kind[c] if c < kind.shape[0] else 0
-            if what == 0:
-                a = -1
-                b = 0
-            elif what == 1:
-                back[p] = True
-                break
-            else:
-                if what == 3 and k + 1 < end:
-                    after = codes[k + 1]
-                    if after < follows.shape[0] and follows[after]:
-                        back[p] = True
-                        break
-                a = at[c]
-                b = length[c]
-            for j in range(b if a >= 0 else 1):
-                x = rewrites[a + j] if a >= 0 else c
-                if x == 32:
-                    pending = started
-                else:
-                    if pending:
-                        out[w] = 0x2581
-                        w += 1
-                        pending = False
-                    out[w] = x
-                    w += 1
-                    started = True
-        if back[p]:
-            w = begin
-            continue
-        while w > begin and out[w - 1] == 0x2581:
-            w -= 1
-    out_bounds[lines] = w
-    return out[:w]
+def _encode_sentences(codes, bounds, kind, at, length, rewrites, follows, longest, char_ids, keys, values, byte_ids, unk, apart):  # fmt: skip
+    """:func:`core.normalizer_kernels.normalize_sentences` then :func:`_merge_sentences` in one call:
+    raw sentences in (no ``bounds``: one), ``(their ids and the sentences left to Python, which
+    have none, as one array: core.normalizer_kernels.packed; sentences holding a character
+    without a piece)`` out."""
+    normalized, ends, back = normalize_sentences(codes, bounds, kind, at, length, rewrites, follows, longest)
+    ids, unknown = _merge_sentences(normalized, ends, char_ids, keys, values, byte_ids, unk, apart)
+    return packed(ids, ends, back), unknown
 
 
-@kernel
-def _encode_sentences(
-    codes,
-    bounds,
-    kind,
-    at,
-    length,
-    rewrites,
-    follows,
-    longest,
-    char_ids,
-    keys,
-    values,
-    byte_ids,
-    unk,
-    apart,
-    back,
-):
-    """:func:`_normalize_sentences` then :func:`_merge_sentences` in one call: raw sentences
-    in, ``(ids, sentences holding a character without a piece)`` out, ``bounds`` overwritten
-    with where each sentence's ids start (a sentence marked in ``back`` has none)."""
-    normalized = _normalize_sentences(
-        codes, bounds, kind, at, length, rewrites, follows, longest, bounds, back
-    )
-    return _merge_sentences(normalized, bounds, char_ids, keys, values, byte_ids, unk, apart)
-
-
-def encode_sentences(texts: list[str], rewrites, char_ids: np.ndarray, table: PairTable, byte_ids: np.ndarray,
+def encode_sentences(texts: list[str], rewrites: CompiledRewrites, char_ids: np.ndarray, table: PairTable, byte_ids: np.ndarray,
                      unk: int, apart: bool) -> tuple[list[list[int]], int, list[int]]:  # fmt: skip
     """The ids of raw sentences normalized and merged in one kernel call (:func:`_encode_sentences`;
     ``rewrites``: ``core.normalizers_sentencepiece.CompiledRewrites``): ``(ids, how many
@@ -490,19 +401,12 @@ def encode_sentences(texts: list[str], rewrites, char_ids: np.ndarray, table: Pa
         >>> encode_sentences(["  a   a ", "", "a"], rewrites, char_ids, table, np.arange(256) + 10, 3, True)
         ([[2, 2], [], [2]], 0, [])
     """
-    codes = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.int32)
-    if len(texts) == 1:
-        bounds = np.array([0, codes.shape[0]], np.int64)
-    else:
-        bounds = np.fromiter(itertools.accumulate(map(len, texts), initial=0), np.int64, len(texts) + 1)
-    back = np.zeros(len(texts), np.bool_)
-    ids, unknown = _encode_sentences(
-        codes, bounds, rewrites.kind, rewrites.at, rewrites.length, rewrites.codes, rewrites.follows,
-        rewrites.longest, char_ids, table.keys, table.values, byte_ids, unk, apart, back,
-    )  # fmt: skip
-    if len(texts) == 1:
-        return [ids.tolist()], unknown, [0] if back[0] else []
-    return split_flat(ids, bounds), unknown, np.flatnonzero(back).tolist()
+    codes, bounds = sentence_codes(texts)
+    found, unknown = _encode_sentences(
+        codes, bounds, *rewrites.arrays(), char_ids, table.keys, table.values, byte_ids, unk, apart
+    )
+    ids, back = ids_and_back(found, len(texts))
+    return ids, unknown, back
 
 
 @kernel

@@ -16,7 +16,6 @@ import heapq
 from core.models.sentencepiece import SentencePieceModel
 from core.sentencepiece_pieces import NORMAL, SPACE, UNUSED, USER_DEFINED, PrefixMatcher
 
-_LONG_SENTENCE = 1 << 16  # characters; a longer sentence is merged word by word, its words cached
 _SHORT_SEGMENT = 4  # characters; BPE's _segment merges longer text compiled (a call costs a few µs)
 
 
@@ -50,8 +49,8 @@ class SentencePieceBPE(SentencePieceModel):
         from core.models.bpe.kernels import merge_sentences
 
         char_ids, table, closed = compiled
-        long = [k for k, p in enumerate(pieces) if len(p) > _LONG_SENTENCE]
-        short = [p if len(p) <= _LONG_SENTENCE else "" for p in pieces] if long else pieces
+        long = [k for k, p in enumerate(pieces) if len(p) > self._LONG_SENTENCE]
+        short = [p if len(p) <= self._LONG_SENTENCE else "" for p in pieces] if long else pieces
         apart = self.__dict__.get("_words_apart")
         if apart is None:
             apart = self._words_apart = not any(SPACE in p[1:] for p in self._matchable)
@@ -65,24 +64,20 @@ class SentencePieceBPE(SentencePieceModel):
             ids[k] = super().tokenize_ids(pieces[k])
         return ids
 
-    def sentence_ids_batch(self, normalizer):
-        """Raw sentences to ids in one call of the compiled encoder: ``normalizer`` (a
-        ``SentencePieceNormalizer`` whose ``compiled_rewrites`` has tables) normalizes each
-        inside it, then the merge of :meth:`tokenize_ids_batch` runs on it. A sentence holding
-        a character the tables do not know yet (or one that may start a key of several
-        characters), or longer than :data:`_LONG_SENTENCE`, is normalized in Python and
-        merged as before; None when the model or the normalizer has no compiled way.
+    def _raw_sentences_encoder(self, rewrites):
+        """The compiled merge that normalizes raw sentences first
+        (``core.models.bpe.kernels.encode_sentences``); when a sentence held a character without
+        a piece that may be inside one, all of them go back to Python.
 
             >>> from core.normalizers_sentencepiece import SentencePieceNormalizer
+            >>> from core.sentencepiece_pieces import UNKNOWN, Piece
             >>> m = SentencePieceBPE([Piece("<unk>", 0, UNKNOWN), Piece("▁ab", 0), Piece("▁a", -1),
             ...                       Piece("▁", -2), Piece("a", -3), Piece("b", -4)])
             >>> m.sentence_ids_batch(SentencePieceNormalizer())([" ab  a", ""])
             [[1, 2], []]
         """
         compiled = self._compiled()
-        get_rewrites = getattr(normalizer, "compiled_rewrites", None)
-        rewrites = get_rewrites() if get_rewrites is not None else None
-        if compiled is None or rewrites is None:
+        if compiled is None:
             return None
         from core.models.bpe.kernels import encode_sentences
 
@@ -90,23 +85,12 @@ class SentencePieceBPE(SentencePieceModel):
         byte_ids = self._byte_id_array()
         unk = self.unk_id
         apart = not any(SPACE in p[1:] for p in self._matchable)
-        normalize = normalizer.normalize_str
-        tokenize_ids_batch = self.tokenize_ids_batch
 
-        def encode(texts: list[str]) -> list[list[int]]:
-            long = [k for k, t in enumerate(texts) if len(t) > _LONG_SENTENCE]
-            short = [t if len(t) <= _LONG_SENTENCE else "" for t in texts] if long else texts
-            ids, unknown, back = encode_sentences(short, rewrites, char_ids, table, byte_ids, unk, apart)
+        def encode(texts: list[str]) -> tuple[list[list[int]], list[int]]:
+            ids, unknown, back = encode_sentences(texts, rewrites, char_ids, table, byte_ids, unk, apart)
             if unknown and not closed:  # a character without a piece may be inside one: as before
-                back = range(len(texts))
-            back = sorted({*back, *long})
-            if back:
-                for k in back:
-                    rewrites.learn(texts[k])
-                normalized = [normalize(texts[k]) for k in back]
-                for k, found in zip(back, tokenize_ids_batch(normalized)):
-                    ids[k] = found
-            return ids
+                return ids, list(range(len(texts)))
+            return ids, back
 
         return encode
 

@@ -35,11 +35,16 @@ arrays, built once per model. Leaves out: n-best and sampling (``core.models.uni
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from core.jit import kernel
+from core.normalizer_kernels import ids_and_back, normalize_sentences, packed, sentence_codes
 from core.text import codepoints
+
+if TYPE_CHECKING:
+    from core.normalizers_sentencepiece import CompiledRewrites
 
 _CODE_BITS = 21  # a code point fits in 21 bits: key = node << 21 | code point
 _HASH_MULTIPLIER = 0x5851F42D4C957F2D  # odd, below 2**63: an int64 multiplicative hash
@@ -134,6 +139,41 @@ def best_ids(
     if failed >= 0:
         raise LookupError(failed)
     return ids, ends
+
+
+def sentence_tables(
+    trie: PieceTrie,
+    unk_id: int,
+    unk_score: float,
+    user_max_score: float,
+    unknown_runs: int,
+    byte_ids: np.ndarray,
+) -> tuple:
+    """What :func:`encode_sentences` takes of a SentencePiece Unigram, made once: the trie's
+    arrays, the unknown piece and its score, the score of user-defined pieces by the byte, how
+    unknown runs are written and the byte pieces' ids."""
+    return (trie.keys, trie.children, trie.piece_id, trie.score, trie.user, unk_id, unk_score,
+            user_max_score, unknown_runs, byte_ids)  # fmt: skip
+
+
+def encode_sentences(
+    texts: list[str], rewrites: CompiledRewrites, tables: tuple
+) -> tuple[list[list[int]], list[int]]:
+    """The ids of raw sentences normalized (``rewrites``:
+    ``core.normalizers_sentencepiece.CompiledRewrites``) and cut by the float32 Viterbi of
+    SentencePiece (``tables``: :func:`sentence_tables`) in one kernel call
+    (:func:`_encode_sentences`): ``(ids, the sentences Python must normalize)``, those left
+    without ids.
+
+        >>> from core.normalizers_sentencepiece import SentencePieceNormalizer
+        >>> rewrites = SentencePieceNormalizer().compiled_rewrites()   # no charsmap
+        >>> trie = PieceTrie.build([("▁", 1, -1.0, False), ("a", 2, -2.0, False), ("▁a", 3, -2.5, False)])
+        >>> tables = sentence_tables(trie, 0, -12.0, 0.0, UNK_ONLY, np.full(256, -1, np.int32))
+        >>> encode_sentences(["  a   aa ", "", "a"], rewrites, tables)
+        ([[3, 3, 2], [], [3]], [])
+    """
+    codes, bounds = sentence_codes(texts)
+    return ids_and_back(_encode_sentences(codes, bounds, *rewrites.arrays(), *tables), len(texts))
 
 
 def best_path(
@@ -431,6 +471,42 @@ def _best_ids(
                     m += 1
         ends[k + 1] = m
     return out[:m], ends, -1
+
+
+@kernel
+def _encode_sentences(
+    codes,
+    bounds,
+    kind,
+    at,
+    length,
+    rewrites,
+    follows,
+    longest,
+    keys,
+    children,
+    piece_id,
+    score,
+    user,
+    unk_id,
+    unk_score,
+    user_max_score,
+    unknown_runs,
+    byte_ids,
+):
+    """:func:`core.normalizer_kernels.normalize_sentences` then :func:`_best_ids` (in float32, as
+    SentencePiece) in one call: raw sentences in (no ``bounds``: one), their ids and the
+    sentences left to Python (which have none) out, as one array
+    (``core.normalizer_kernels.packed``). SentencePiece always has an unknown piece, so no
+    sentence fails."""
+    normalized, bounds, back = normalize_sentences(
+        codes, bounds, kind, at, length, rewrites, follows, longest
+    )
+    ids, ends, _ = _best_ids(
+        normalized, bounds, keys, children, piece_id, score, user,
+        unk_id, unk_score, True, user_max_score, unknown_runs, byte_ids,
+    )  # fmt: skip
+    return packed(ids, ends, back)
 
 
 @kernel

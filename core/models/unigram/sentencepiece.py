@@ -5,7 +5,9 @@ SentencePiece; a character no piece covers becomes ``<unk>`` scored ``min_score 
 user-defined piece scores ``len_in_bytes * max_score - 0.1`` so it is always chosen.
 Other segmentations: n-best (``nbest_words``) and sampling (``sample``, as
 ``enable_sampling=True, nbest_size=-1``) on the same lattice (:meth:`SentencePieceUnigram.lattice`);
-segmentations of equal score may come in another order than SentencePiece's.
+segmentations of equal score may come in another order than SentencePiece's. Raw sentences
+are normalized inside the compiled Viterbi (``sentence_ids_batch``, with the normalizer's
+``core.normalizer_kernels``), so ``encode_ids`` pays no Python normalizer.
 
 Leaves out: sampling among the n best only (``nbest_size`` > 1).
 """
@@ -91,6 +93,21 @@ class SentencePieceUnigram(SentencePieceModel):
         flat = ids.tolist()
         cuts = ends.tolist()
         return [flat[cuts[k] : cuts[k + 1]] for k in range(len(pieces))]
+
+    def _raw_sentences_encoder(self, rewrites):
+        """The compiled Viterbi that normalizes raw sentences first
+        (``core.models.unigram.kernels.encode_sentences``); see ``sentence_ids_batch``."""
+        from core.models.unigram.kernels import BYTES_ALWAYS, UNK_ONLY, encode_sentences, sentence_tables
+
+        runs = BYTES_ALWAYS if self.byte_fallback else UNK_ONLY
+        tables = sentence_tables(
+            self._kernel_trie(), self.unk_id, self.unk_score, self.max_score, runs, self._byte_id_array()
+        )
+
+        def encode(texts: list[str]) -> tuple[list[list[int]], list[int]]:
+            return encode_sentences(texts, rewrites, tables)
+
+        return encode
 
     def _byte_id_array(self):
         """The id of each byte's piece ``<0xXX>`` as the kernel's int32 array (built on first use)."""
