@@ -49,7 +49,7 @@ from PySide6.QtWidgets import (
 
 from core.errors import ConfigError
 from core.models.factory import TRAINERS
-from core.normalizers import NORMALIZER_NAMES
+from core.normalizers import NORMALIZER_NAMES, normalizer_from_names
 from core.options import (
     DEFAULT_PRE_TOKENIZER,
     DEFAULT_SPECIAL_TOKENS,
@@ -603,6 +603,7 @@ class TrainingPanel(QWidget):
         self.algorithm_box.currentIndexChanged.connect(self._on_algorithm_changed)
         self.algorithm_box.currentIndexChanged.connect(self._update_room_hint)
         self.vocab_spin.valueChanged.connect(self._update_room_hint)
+        self.normalizer_box.currentTextChanged.connect(self._update_room_hint)
         self.state.corpus_changed.connect(self._update_room_hint)
         self.pre_tokenizer_box.currentTextChanged.connect(self._check_pre_tokenizer)
         self.train_button.clicked.connect(self.train)
@@ -621,23 +622,63 @@ class TrainingPanel(QWidget):
         self.merge_view.verticalScrollBar().valueChanged.connect(self._on_log_scrolled)
 
     def _update_room_hint(self, *_) -> None:
-        """Warn before training when the corpus's distinct characters alone reach the vocab size
-        (BPE and WordPiece start from every character; byte-level from 256 bytes, and Unigram
-        keeps characters by coverage)."""
+        """Warn before training when the characters of the corpus the training will use alone
+        reach the vocab size (BPE and WordPiece start from every character; byte-level from 256
+        bytes, and Unigram keeps characters by coverage).
+
+        That corpus is the one loaded (``state.corpus``, counted from ``state.corpus_source``)
+        seen through the normalizer in the box: the training counts it under that normalizer, and
+        jamo turns 3,217 Hangul syllables into ~70 letters. The hint names the file, so a warning
+        is never read as being about another corpus."""
         corpus = getattr(self.state, "corpus", None)
-        n = getattr(corpus, "distinct_chars", 0)
         size = self.vocab_spin.value()
-        if corpus is None or self.algorithm not in ("bpe", "wordpiece") or n < size:
+        if corpus is None or self.algorithm not in ("bpe", "wordpiece"):
+            self.room_hint.hide()
+            return
+        normalizer = self._name_in(self.normalizer_box)
+        n = self._distinct_characters(corpus, normalizer)
+        if n is None or n < size:
             self.room_hint.hide()
             return
         suggestion = -(-(n + 1000) // 1000) * 1000
-        self.room_hint.setText(
-            self.tr(
-                "⚠ This corpus has {0:,} distinct characters: a vocab size of {1:,} leaves no room for "
-                "merges. Try {2:,} or more."
-            ).format(n, size, suggestion)
-        )
+        path = getattr(self.state, "corpus_path", None)
+        name = os.path.basename(path) if path else self.tr("This corpus")
+        if normalizer in ("", "none"):
+            text = self.tr(
+                "⚠ {0} has {1:,} distinct characters: a vocab size of {2:,} leaves no room for "
+                "merges. Try {3:,} or more."
+            ).format(name, n, size, suggestion)
+        else:
+            text = self.tr(
+                "⚠ {0} has {1:,} distinct characters under the {2} normalizer: a vocab size of {3:,} "
+                "leaves no room for merges. Try {4:,} or more."
+            ).format(name, n, normalizer, size, suggestion)
+        self.room_hint.setText(text)
         self.room_hint.show()
+
+    def _distinct_characters(self, corpus, normalizer: str) -> int | None:
+        """How many distinct characters ``corpus`` has under ``normalizer`` (None: a name the
+        engine does not know, said elsewhere). Each distinct character is normalized on its own
+        (a few thousand calls), whitespace left out, kept per corpus and normalizer."""
+        key = (id(corpus), normalizer)
+        known = getattr(self, "_chars_known", None)
+        if known is not None and known[0] == key and known[1] is corpus:
+            return known[2]
+        chars = getattr(corpus, "chars", None) or {}
+        if not chars:  # (a corpus counted without its characters)
+            n = getattr(corpus, "distinct_chars", 0)
+        else:
+            try:
+                norm = normalizer_from_names(normalizer)
+            except ConfigError:
+                return None
+            seen: set[str] = set()
+            for c in chars:
+                seen.update(norm.normalize_str(c) if norm is not None else c)
+            # spaces separate words: no pre-tokenizer keeps them as letters of the alphabet
+            n = sum(1 for c in seen if not c.isspace())
+        self._chars_known = (key, corpus, n)
+        return n
 
     # -- options ------------------------------------------------------------------------------
     def _none_label(self) -> str:

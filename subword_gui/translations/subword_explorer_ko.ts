@@ -2914,10 +2914,6 @@
         <translation>검증 곡선</translation>
     </message>
     <message>
-        <source>⚠ This corpus has {0:,} distinct characters: a vocab size of {1:,} leaves no room for merges. Try {2:,} or more.</source>
-        <translation>⚠ 이 말뭉치에는 서로 다른 문자가 {0:,}개 있습니다. 어휘 크기 {1:,}(으)로는 병합할 자리가 없습니다. {2:,} 이상으로 해 보세요.</translation>
-    </message>
-    <message>
         <source>none</source>
         <comment>no normalizer or pre-tokenizer</comment>
         <translation>없음</translation>
@@ -3073,6 +3069,18 @@
     <message>
         <source>Special tokens, comma-separated (e.g. &lt;unk&gt;,&lt;s&gt;,&lt;/s&gt;): each is added whole, never split</source>
         <translation>특수 토큰, 쉼표로 구분 (예: &lt;unk&gt;,&lt;s&gt;,&lt;/s&gt;): 각각 통째로 추가되고 쪼개지지 않습니다</translation>
+    </message>
+    <message>
+        <source>This corpus</source>
+        <translation>이 말뭉치</translation>
+    </message>
+    <message>
+        <source>⚠ {0} has {1:,} distinct characters: a vocab size of {2:,} leaves no room for merges. Try {3:,} or more.</source>
+        <translation>⚠ {0}에는 서로 다른 문자가 {1:,}개 있습니다. 어휘 크기 {2:,}(으)로는 병합할 자리가 없습니다. {3:,} 이상으로 해 보세요.</translation>
+    </message>
+    <message>
+        <source>⚠ {0} has {1:,} distinct characters under the {2} normalizer: a vocab size of {3:,} leaves no room for merges. Try {4:,} or more.</source>
+        <translation>⚠ {0}에는 {2} 정규화를 거친 뒤 서로 다른 문자가 {1:,}개 있습니다. 어휘 크기 {3:,}(으)로는 병합할 자리가 없습니다. {4:,} 이상으로 해 보세요.</translation>
     </message>
     <message>
         <source>Stepped to step {0:,}: {1} + {2} → {3}  (vocab {4:,} of {5:,})</source>

@@ -622,7 +622,7 @@ def test_stepping_says_so_in_the_slider_and_finishes_at_the_size_asked_for(qtbot
 
 def test_a_vocab_size_the_alphabet_alone_fills_is_flagged_before_training(qtbot, loaded):
     panel = loaded.training_panel
-    n = loaded.state.corpus.distinct_chars
+    n = sum(1 for c in loaded.state.corpus.chars if not c.isspace())  # spaces are no letters
     panel.set_options(TrainOptions("bpe", vocab_size=n + 500))
     assert panel.room_hint.isHidden()
     panel.set_options(TrainOptions("bpe", vocab_size=n))
@@ -814,3 +814,30 @@ def test_superbpe_takes_its_transition_from_the_panel_and_keeps_it(qtbot, loaded
     assert panel.transition_spin.value() == 75
     panel.algorithm_box.setCurrentIndex(panel.algorithm_box.findData("bpe"))
     assert not panel.transition_spin.isVisibleTo(panel) and "transition" not in panel.options().extra
+
+
+def test_the_room_hint_describes_the_corpus_the_training_will_use(qtbot, window, tmp_path):
+    """The hint counts the loaded corpus's characters under the normalizer in the box (the
+    training counts it so: jamo makes 600 syllables a few dozen letters), names the file, and
+    follows a corpus opened after it."""
+    syllables = [chr(0xAC00 + 17 * k) for k in range(600)]  # 600 distinct syllables
+    many = tmp_path / "many-syllables.txt"
+    many.write_text("\n".join(" ".join(syllables[i : i + 10]) for i in range(0, 600, 10)) + "\n", "utf-8")
+    few = tmp_path / "few-letters.txt"
+    few.write_text("hug pug bun\n" * 20, encoding="utf-8")
+    panel = window.training_panel
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.corpus_panel.open_text(str(many))
+    panel.set_options(TrainOptions("bpe", vocab_size=500))
+    assert not panel.room_hint.isHidden()
+    assert "many-syllables.txt" in panel.room_hint.text() and "600" in panel.room_hint.text()
+    panel.set_options(TrainOptions("bpe", vocab_size=500, normalizer="jamo"))  # ~40 letters
+    assert panel.room_hint.isHidden()
+    panel.set_options(TrainOptions("bpe", vocab_size=500))
+    assert not panel.room_hint.isHidden()
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.corpus_panel.open_text(str(few))
+    assert panel.room_hint.isHidden()
+    panel.set_options(TrainOptions("bpe", vocab_size=6))  # h u g p b n
+    assert not panel.room_hint.isHidden()
+    assert "few-letters.txt" in panel.room_hint.text() and "many-syllables" not in panel.room_hint.text()
