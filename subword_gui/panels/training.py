@@ -68,7 +68,7 @@ from subword_gui.background.analysers import POLL_MS, loading_analysers
 from subword_gui.background.workers import Job, next_turn
 from subword_gui.engine_text import localize, phase_label
 from subword_gui.panels.item_models import MERGE_LOG_WIDEST, MergeLogModel, UnigramRoundModel, log_marks
-from subword_gui.panels.progress import ProgressBar
+from subword_gui.panels.progress import ProgressRow, TrainingProgress
 from subword_gui.panels.sentencepiece_options import SentencePieceOptions
 from subword_gui.state import on_screen
 from subword_gui.style import theme
@@ -484,9 +484,14 @@ class TrainingPanel(QWidget):
         self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.setToolTip(self.tr("Stop training; the previous model stays (Esc)"))
         self.cancel_button.setEnabled(False)
-        self.progress = ProgressBar()
-        self.progress.setRange(0, 1000)
-        self.progress.setTextVisible(False)
+        # the run's overall progress across its phases, and the time left (see TrainingProgress)
+        self.progress_row = ProgressRow()
+        self.progress = self.progress_row.bar
+        self.overall_label = self.progress_row.label
+        self._overall: TrainingProgress | None = None
+        # the time left moves on between events too (a long phase may send none for seconds)
+        self._overall_timer = QTimer(self, interval=1000)
+        self._overall_timer.timeout.connect(self._show_overall)
         self.status = QLabel(self.tr("Ready to train"))
         self.status.setObjectName("hint")
         # subtle: an unwrapped label is as wide as its longest message ("stopped early: …"), and
@@ -563,7 +568,7 @@ class TrainingPanel(QWidget):
         buttons.addWidget(self.step_button)
         buttons.addWidget(self.cancel_button)
         buttons.addSpacing(8)
-        buttons.addWidget(self.progress, 1)
+        buttons.addWidget(self.progress_row, 1)
         status = QVBoxLayout()
         status.addWidget(self.status)
         status.addWidget(self.room_hint)
@@ -905,15 +910,46 @@ class TrainingPanel(QWidget):
         self.job.failed.connect(self._on_failed)
         self.job.cancelled.connect(self._on_cancelled)
         self._set_busy(True)
+        counted = os.path.isfile(cache) or jobs.counts_known(source, options, store)
+        self._overall = TrainingProgress(options, counting=not counted, now=time.monotonic())
+        self._show_overall()
         self.status.setText(
-            self.tr("Training…")
-            if os.path.isfile(cache) or jobs.counts_known(source, options, store)
-            else self.tr("Counting the corpus under this pipeline…")
+            self.tr("Training…") if counted else self.tr("Counting the corpus under this pipeline…")
         )
         self.training_started.emit()
         self.job.start(stepping=stepping)
 
+    def _show_overall(self) -> None:
+        """The bar and its label: how far the whole run is (all its phases), and the time left."""
+        estimate = self._overall
+        if estimate is None:
+            return
+        self.progress_row.set_fraction(estimate.fraction)
+        left = estimate.seconds_left(time.monotonic())
+        self.overall_label.setText(
+            self.tr("{0:.0%}").format(estimate.fraction)
+            if left is None
+            else self.tr("{0:.0%} · about {1} left").format(estimate.fraction, self._duration_text(left))
+        )
+
+    def _duration_text(self, seconds: float) -> str:
+        """``95`` → "1 min 35 s": whole seconds under ten minutes, whole minutes beyond."""
+        s = max(1, int(round(seconds)))
+        if s < 60:
+            return self.tr("{0} s").format(s if s < 10 else 5 * round(s / 5))
+        if s < 600:
+            return self.tr("{0} min {1} s").format(s // 60, s % 60)
+        if s < 3600:
+            return self.tr("{0} min").format(round(s / 60))
+        return self.tr("{0} h {1} min").format(s // 3600, round(s % 3600 / 60))
+
     def _set_busy(self, busy: bool) -> None:
+        if busy:
+            self._overall_timer.start()
+        else:  # (trained, failed or cancelled: the label's estimate is over)
+            self._overall_timer.stop()
+            self._overall = None
+            self.overall_label.setText("")
         self.cancel_button.setEnabled(busy)
         self.algorithm_box.setEnabled(not busy)
         for w in (
@@ -986,9 +1022,11 @@ class TrainingPanel(QWidget):
             self._merge_plot_drawn_at = now
             self._merge_points_drawn = len(self._merge_x)
             self._redraw_plots(rounds=False, curve=False)
+        if self._overall is not None and self._phase == "training":
+            self._overall.feed(events)
+            self._show_overall()
         if merged:
             last = self.merge_model.rows[-1]
-            self.progress.setValue(int(1000 * min(last.vocab_size / max(target, 1), 1.0)))
             # whole sentences to translate: "Stepped to" alone stayed English in the Korean interface
             line = (
                 self.tr("Stepped to step {0:,}: {1} + {2} → {3}  (vocab {4:,} of {5:,})")
@@ -1013,10 +1051,7 @@ class TrainingPanel(QWidget):
                 )
             )
             self.round_view.scrollToBottom()
-            self.progress.setValue(int(1000 * min(target / max(last.vocab_size, 1), 1.0)))
         elif last_progress is not None and self._phase == "training" and not self.merge_model.rows:
-            if last_progress.total:
-                self.progress.setValue(int(1000 * last_progress.done / last_progress.total))
             self.status.setText(
                 self.tr("{0}… {1:.0%}").format(
                     phase_label(last_progress.phase), last_progress.done / max(last_progress.total, 1)

@@ -841,3 +841,65 @@ def test_the_room_hint_describes_the_corpus_the_training_will_use(qtbot, window,
     panel.set_options(TrainOptions("bpe", vocab_size=6))  # h u g p b n
     assert not panel.room_hint.isHidden()
     assert "few-letters.txt" in panel.room_hint.text() and "many-syllables" not in panel.room_hint.text()
+
+
+def _engine_events(options: TrainOptions) -> list:
+    from tests.gui.conftest import make_lines
+
+    counts = count_lines(make_lines(400), options).words
+    events: list = []
+    drain(train_from_counts(counts, options), events.append)
+    return events
+
+
+def _feed_one_by_one(panel, options: TrainOptions, events: list) -> list[tuple[object, int, str]]:
+    """The panel's bar and label after each of ``events``, as a run of ``options`` sends them."""
+    import time
+
+    from subword_gui.panels.progress import TrainingProgress
+
+    panel.set_options(options)
+    panel._options, panel._phase, panel._stopped = options, "training", None
+    panel._overall = TrainingProgress(options, counting=False, now=time.monotonic())
+    out = []
+    for e in events:
+        panel._on_events([e])
+        out.append((e, panel.progress.value(), panel.overall_label.text()))
+    return out
+
+
+@pytest.mark.parametrize("algorithm", ["unigram", "sentencepiece-unigram"])
+def test_a_unigram_run_shows_one_overall_bar_across_its_phases(qtbot, window, algorithm):
+    """Each phase (the seed, every EM and pruning round) went from 0 to 100 % on the bar; it is
+    now the whole run's progress: it never goes back, and it is full only at the end."""
+    options = TrainOptions(algorithm, vocab_size=300)
+    events = _engine_events(options)
+    shown = _feed_one_by_one(window.training_panel, options, events)
+    values = [v for _, v, _ in shown]
+    assert values == sorted(values)  # never back
+    rounds = [k for k, (e, _, _) in enumerate(shown) if isinstance(e, UnigramRound)]
+    assert len(rounds) >= 4
+    assert values[rounds[-2]] < 1000  # not full before the last round
+    assert values[rounds[-1]] >= 990
+    assert all("%" in label for _, _, label in shown)
+
+
+def test_the_overall_bar_says_the_time_left_and_superbpe_stage_2_moves_it(qtbot, window):
+    """SuperBPE's stage 2 counts its pairs again before merging across spaces: the bar moves
+    through that too (it stood still at the transition), and the label says the time left once
+    there is a pace to go by."""
+    from core.events import StageStarted
+
+    options = TrainOptions("superbpe", vocab_size=600)
+    events = _engine_events(options)
+    panel = window.training_panel
+    shown = _feed_one_by_one(panel, options, events)
+    stage2 = next(k for k, (e, _, _) in enumerate(shown) if isinstance(e, StageStarted) and e.stage == 2)
+    first_merge = next(k for k in range(stage2, len(shown)) if isinstance(shown[k][0], MergeEvent))
+    assert shown[first_merge - 1][1] > shown[stage2][1]  # the preparation of stage 2 shows
+    values = [v for _, v, _ in shown]
+    assert values == sorted(values)
+    panel._overall.started -= 60  # a minute gone at this pace
+    panel._overall.best = 0.5
+    panel._show_overall()
+    assert panel.overall_label.text() == "50% · about 1 min 0 s left"
