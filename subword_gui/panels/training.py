@@ -1286,16 +1286,31 @@ class TrainingPanel(QWidget):
         (algorithm, size, normalizer, pre-tokenizer, special tokens, prefix and suffix), the
         nearest choice where none is exact; returns a note naming what is not exact ("" if all is)."""
         kind = type(tok.model).__name__.lower()
-        algorithm = {"wordpiece": "wordpiece", "unigram": "unigram"}.get(kind, "bpe")
+        algorithm = {
+            "wordpiece": "wordpiece",
+            "unigram": "unigram",
+            # a SentencePiece .model is what the SentencePiece algorithms train (it showed "BPE")
+            "sentencepiecebpe": "sentencepiece-bpe",
+            "sentencepieceunigram": "sentencepiece-unigram",
+        }.get(kind, "bpe")
         if algorithm == "bpe" and style_for(tok).byte_level:
             algorithm = "bytelevel-bpe"
         i = self.algorithm_box.findData(algorithm)
+        if i < 0 and algorithm in SENTENCEPIECE_ALGORITHMS:  # (a build without them: the nearest)
+            i = self.algorithm_box.findData(algorithm.split("-")[1])
         if i >= 0 and i != self.algorithm_box.currentIndex():
             self.algorithm_box.setCurrentIndex(i)
         self.vocab_spin.setValue(min(tok.vocab_size, MAX_VOCAB))
         normalizer, exact = normalizer_choice(tok.normalizer)
         self._show_name(self.normalizer_box, normalizer)
         pre_tokenizer = pre_tokenizer_choice(tok.pre_tokenizer)
+        if self.algorithm in SENTENCEPIECE_ALGORITHMS:
+            # its words are cut as spm_train cuts them (the pre-tokenizer of these algorithms), and
+            # its byte fallback is one of its options
+            pre_tokenizer = DEFAULT_PRE_TOKENIZER[self.algorithm]
+            self.sentencepiece_options.set_extra(
+                {"byte_fallback": bool(getattr(tok.model, "byte_fallback", False))}
+            )
         if pre_tokenizer is not None:
             self._show_name(self.pre_tokenizer_box, pre_tokenizer)
         self.special_edit.setText(",".join(t.content for t in tok.added_tokens if t.special))

@@ -903,3 +903,23 @@ def test_the_overall_bar_says_the_time_left_and_superbpe_stage_2_moves_it(qtbot,
     panel._overall.best = 0.5
     panel._show_overall()
     assert panel.overall_label.text() == "50% · about 1 min 0 s left"
+
+
+@pytest.mark.parametrize("algorithm", ["sentencepiece-bpe", "sentencepiece-unigram"])
+def test_a_sentencepiece_model_opened_shows_its_sentencepiece_algorithm(qtbot, loaded, tmp_path, algorithm):
+    """A SentencePiece .model opened after a BPE run: the boxes said "BPE" (or "Unigram") with no
+    pre-tokenizer, not the SentencePiece algorithm that trains such a file."""
+    from core.formats.detect import save_tokenizer
+    from tests.gui.conftest import make_lines
+
+    train(qtbot, loaded, TrainOptions("bpe", vocab_size=150))
+    options = TrainOptions(algorithm, vocab_size=400, extra={"byte_fallback": True})
+    tok = drain(train_from_counts(count_lines(make_lines(300), options).words, options))
+    path = tmp_path / "spm.model"
+    save_tokenizer(tok, path, "sentencepiece")
+    loaded.open_tokenizer(str(path))
+    panel = loaded.training_panel
+    qtbot.waitUntil(lambda: panel.algorithm == algorithm, timeout=5000)
+    assert panel.options().pre_tokenizer == "sentencepiece"
+    assert panel.sentencepiece_options.isVisibleTo(panel)
+    assert panel.sentencepiece_options.extra().get("byte_fallback") is True
