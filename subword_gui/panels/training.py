@@ -912,6 +912,10 @@ class TrainingPanel(QWidget):
         self._set_busy(True)
         counted = os.path.isfile(cache) or jobs.counts_known(source, options, store)
         self._overall = TrainingProgress(options, counting=not counted, now=time.monotonic())
+        # as wide as its widest text from the start: the bar beside it kept changing width as
+        # "3% · about 2 min 47 s left" became "25% · about 50 s left"
+        widest = self.tr("{0:.0%} · about {1} left").format(1.0, self._duration_text(599))
+        self.overall_label.setMinimumWidth(self.overall_label.fontMetrics().horizontalAdvance(widest) + 4)
         self._show_overall()
         self.status.setText(
             self.tr("Training…") if counted else self.tr("Counting the corpus under this pipeline…")
@@ -950,6 +954,7 @@ class TrainingPanel(QWidget):
             self._overall_timer.stop()
             self._overall = None
             self.overall_label.setText("")
+            self.overall_label.setMinimumWidth(0)
         self.cancel_button.setEnabled(busy)
         self.algorithm_box.setEnabled(not busy)
         for w in (

@@ -905,21 +905,25 @@ def test_the_overall_bar_says_the_time_left_and_superbpe_stage_2_moves_it(qtbot,
     assert panel.overall_label.text() == "50% · about 1 min 0 s left"
 
 
-@pytest.mark.parametrize("algorithm", ["sentencepiece-bpe", "sentencepiece-unigram"])
-def test_a_sentencepiece_model_opened_shows_its_sentencepiece_algorithm(qtbot, loaded, tmp_path, algorithm):
-    """A SentencePiece .model opened after a BPE run: the boxes said "BPE" (or "Unigram") with no
-    pre-tokenizer, not the SentencePiece algorithm that trains such a file."""
-    from core.formats.detect import save_tokenizer
-    from tests.gui.conftest import make_lines
+def test_the_overall_bar_keeps_its_width_as_the_time_left_shortens(qtbot, loaded):
+    """The label beside the bar is as wide as its widest text from the start of a run: the bar
+    shrank and grew as "3% · about 2 min 47 s left" became "25% · about 50 s left"."""
+    import time
 
-    train(qtbot, loaded, TrainOptions("bpe", vocab_size=150))
-    options = TrainOptions(algorithm, vocab_size=400, extra={"byte_fallback": True})
-    tok = drain(train_from_counts(count_lines(make_lines(300), options).words, options))
-    path = tmp_path / "spm.model"
-    save_tokenizer(tok, path, "sentencepiece")
-    loaded.open_tokenizer(str(path))
+    from PySide6.QtWidgets import QApplication
+
     panel = loaded.training_panel
-    qtbot.waitUntil(lambda: panel.algorithm == algorithm, timeout=5000)
-    assert panel.options().pre_tokenizer == "sentencepiece"
-    assert panel.sentencepiece_options.isVisibleTo(panel)
-    assert panel.sentencepiece_options.extra().get("byte_fallback") is True
+    panel.set_options(TrainOptions("unigram", vocab_size=300))
+    panel.step()  # a stepped run waits after its first round: it stays busy while measured
+    qtbot.waitUntil(lambda: bool(panel.round_model.rows), timeout=WAIT_MS)
+    estimate = panel._overall
+    widths = []
+    for fraction, gone in ((0.03, 5.2), (0.25, 17)):
+        estimate.best, estimate.started = fraction, time.monotonic() - gone
+        panel._show_overall()
+        QApplication.processEvents()
+        widths.append((panel.progress.width(), panel.overall_label.text()))
+    assert widths[0][1] == "3% · about 2 min 48 s left" and widths[1][1] == "25% · about 50 s left"
+    assert widths[0][0] == widths[1][0]
+    with qtbot.waitSignal(panel.training_cancelled, timeout=WAIT_MS):
+        panel.cancel()
