@@ -268,6 +268,38 @@
 <context>
     <name>EngineMessages</name>
     <message>
+        <source>{folder}: vocab.json + merges.txt say nothing of normalization or pre-tokenization; their tokens are not GPT-2&apos;s byte alphabet, so they were read as a character-level BPE after a whitespace pre-tokenizer (not byte-level); a character the vocabulary lacks becomes {unk} and is counted as unknown</source>
+        <translation>{folder}: vocab.json + merges.txt에는 정규화와 사전 토큰화에 대한 정보가 없습니다. 토큰이 GPT-2의 바이트 알파벳이 아니므로 공백 사전 토큰화기 다음의 문자 단위 BPE로 읽었습니다(바이트 단위가 아님). 어휘에 없는 문자는 {unk}이(가) 되며 미등록으로 셉니다</translation>
+    </message>
+    <message>
+        <source>{folder}: vocab.json + merges.txt say nothing of normalization or pre-tokenization; their tokens are not GPT-2&apos;s byte alphabet, so they were read as a character-level BPE after a whitespace pre-tokenizer (not byte-level); it has no unknown token: a character the vocabulary lacks is left out of the encoding</source>
+        <translation>{folder}: vocab.json + merges.txt에는 정규화와 사전 토큰화에 대한 정보가 없습니다. 토큰이 GPT-2의 바이트 알파벳이 아니므로 공백 사전 토큰화기 다음의 문자 단위 BPE로 읽었습니다(바이트 단위가 아님). 미등록 토큰이 없어서 어휘에 없는 문자는 인코딩에서 빠집니다</translation>
+    </message>
+    <message>
+        <source>{folder}: vocab.json + merges.txt say nothing of normalization or pre-tokenization; assumed GPT-2&apos;s byte-level pre-tokenizer</source>
+        <translation>{folder}: vocab.json + merges.txt에는 정규화와 사전 토큰화에 대한 정보가 없습니다. GPT-2의 바이트 단위 사전 토큰화기로 가정했습니다</translation>
+    </message>
+    <message>
+        <source>vocab.json + merges.txt are taken as GPT-2&apos;s byte-level files by readers such as transformers&apos; GPT2Tokenizer, which would leave out every character not spelled in bytes; Subword Explorer reads them back as a character-level BPE after a whitespace pre-tokenizer</source>
+        <translation>transformers의 GPT2Tokenizer 같은 읽기 도구는 vocab.json + merges.txt를 GPT-2의 바이트 단위 파일로 여기므로, 바이트로 적히지 않은 문자를 모두 빠뜨립니다. Subword Explorer는 이를 공백 사전 토큰화기 다음의 문자 단위 BPE로 다시 읽습니다</translation>
+    </message>
+    <message>
+        <source>vocab.json + merges.txt do not record the model&apos;s {key} ({value})</source>
+        <translation>vocab.json + merges.txt에는 모델의 {key}({value})가 기록되지 않습니다</translation>
+    </message>
+    <message>
+        <source>{target}: added/special tokens are not marked ({names})</source>
+        <translation>{target}: 추가/특수 토큰이 표시되지 않습니다 ({names})</translation>
+    </message>
+    <message>
+        <source>{target}: no normalizer is stored; {what} is lost</source>
+        <translation>{target}: 정규화기가 저장되지 않아 {what}이(가) 사라집니다</translation>
+    </message>
+    <message>
+        <source>{target}: no pre-tokenizer is stored; {what} is lost</source>
+        <translation>{target}: 사전 토큰화기가 저장되지 않아 {what}이(가) 사라집니다</translation>
+    </message>
+    <message>
         <source>{name}: no tokenizer.ggml.pre; the &apos;default&apos; pre-tokenizer is used, as llama.cpp does</source>
         <translation>{name}: tokenizer.ggml.pre가 없어 llama.cpp처럼 &apos;default&apos; 사전 토큰화기를 씁니다</translation>
     </message>
