@@ -87,6 +87,10 @@ _PATTERNS: list[tuple[str, str]] = [
         QT_TRANSLATE_NOOP("EngineMessages", "{target}: added/special tokens are not marked ({names})"),
     ),
     (
+        r"cannot save to (?P<path>[^\n]+?): the folder (?P<folder>[^\n]+?) does not exist",
+        QT_TRANSLATE_NOOP("EngineMessages", "cannot save to {path}: the folder {folder} does not exist"),
+    ),
+    (
         r"(?P<target>[^\n]+?): no normalizer is stored; (?P<what>[^\n]+) is lost",
         QT_TRANSLATE_NOOP("EngineMessages", "{target}: no normalizer is stored; {what} is lost"),
     ),

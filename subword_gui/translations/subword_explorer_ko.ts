@@ -292,6 +292,10 @@
         <translation>{target}: 추가/특수 토큰이 표시되지 않습니다 ({names})</translation>
     </message>
     <message>
+        <source>cannot save to {path}: the folder {folder} does not exist</source>
+        <translation>{path}에 저장할 수 없습니다: {folder} 폴더가 없습니다</translation>
+    </message>
+    <message>
         <source>{target}: no normalizer is stored; {what} is lost</source>
         <translation>{target}: 정규화기가 저장되지 않아 {what}이(가) 사라집니다</translation>
     </message>

@@ -298,3 +298,16 @@ def test_a_gpt2_folder_opened_and_saved_says_so_in_korean(korean, tmp_path):
     shown = [localize(m) for m in messages]
     assert any(str(folder) in m and "'<unk>'" in m for m in shown)  # the figures are carried over
     assert any("NFKC" in m for m in shown)
+
+
+def test_saving_into_a_missing_folder_says_so_in_korean(korean, tmp_path):
+    """Seen in a real window: the Korean interface's error box read "cannot save to …: the folder
+    … does not exist"."""
+    from core.formats.detect import save_tokenizer
+
+    tok = drain(train_from_counts(HUG_PUG, TrainOptions("bpe", vocab_size=12)))
+    target = tmp_path / "missing" / "tokenizer.json"
+    with pytest.raises(SubwordError) as err:
+        save_tokenizer(tok, target, "hf-json")
+    shown = localize(err.value)
+    assert "does not exist" not in shown and str(target) in shown and str(target.parent) in shown
