@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QWidget
 
 BAR_STEPS = 1000
@@ -86,6 +87,36 @@ class ProgressRow(QWidget):
 
     def fraction(self) -> float:
         return self.bar.value() / BAR_STEPS
+
+
+def format_duration(seconds: float) -> str:
+    """A run's training time, as a person would say it.
+
+    >>> format_duration(0.4), format_duration(83), format_duration(3725)
+    ('0.4 s', '1 min 23 s', '1 h 2 min')
+    """
+    translate = QCoreApplication.translate
+    if seconds < 10:
+        return translate("Duration", "{0:.1f} s").format(seconds)
+    s = round(seconds)
+    if s < 60:
+        return translate("Duration", "{0} s").format(s)
+    if s < 3600:
+        return translate("Duration", "{0} min {1} s").format(s // 60, s % 60)
+    return translate("Duration", "{0} h {1} min").format(s // 3600, s % 3600 // 60)
+
+
+def format_time_left(seconds: float) -> str:
+    """A time left as an estimate reads: whole seconds under ten, then in steps of five seconds,
+    whole minutes from ten minutes (``format_duration`` of the rounded time).
+
+    >>> format_time_left(3.4), format_time_left(168), format_time_left(1234)
+    ('3 s', '2 min 50 s', '21 min 0 s')
+    """
+    s = max(1, int(round(seconds)))
+    if s < 10:
+        return QCoreApplication.translate("Duration", "{0} s").format(s)
+    return format_duration(5 * round(s / 5) if s < 600 else 60 * round(s / 60))
 
 
 # -- a training run's overall progress --------------------------------------------------------

@@ -68,7 +68,7 @@ from subword_gui.background.analysers import POLL_MS, loading_analysers
 from subword_gui.background.workers import Job, next_turn
 from subword_gui.engine_text import localize, phase_label
 from subword_gui.panels.item_models import MERGE_LOG_WIDEST, MergeLogModel, UnigramRoundModel, log_marks
-from subword_gui.panels.progress import ProgressRow, TrainingProgress
+from subword_gui.panels.progress import ProgressRow, TrainingProgress, format_time_left
 from subword_gui.panels.sentencepiece_options import SentencePieceOptions
 from subword_gui.state import on_screen
 from subword_gui.style import theme
@@ -914,7 +914,7 @@ class TrainingPanel(QWidget):
         self._overall = TrainingProgress(options, counting=not counted, now=time.monotonic())
         # as wide as its widest text from the start: the bar beside it kept changing width as
         # "3% · about 2 min 47 s left" became "25% · about 50 s left"
-        widest = self.tr("{0:.0%} · about {1} left").format(1.0, self._duration_text(599))
+        widest = self.tr("{0:.0%} · about {1} left").format(1.0, format_time_left(599))
         self.overall_label.setMinimumWidth(self.overall_label.fontMetrics().horizontalAdvance(widest) + 4)
         self._show_overall()
         self.status.setText(
@@ -933,19 +933,8 @@ class TrainingPanel(QWidget):
         self.overall_label.setText(
             self.tr("{0:.0%}").format(estimate.fraction)
             if left is None
-            else self.tr("{0:.0%} · about {1} left").format(estimate.fraction, self._duration_text(left))
+            else self.tr("{0:.0%} · about {1} left").format(estimate.fraction, format_time_left(left))
         )
-
-    def _duration_text(self, seconds: float) -> str:
-        """``95`` → "1 min 35 s": whole seconds under ten minutes, whole minutes beyond."""
-        s = max(1, int(round(seconds)))
-        if s < 60:
-            return self.tr("{0} s").format(s if s < 10 else 5 * round(s / 5))
-        if s < 600:
-            return self.tr("{0} min {1} s").format(s // 60, s % 60)
-        if s < 3600:
-            return self.tr("{0} min").format(round(s / 60))
-        return self.tr("{0} h {1} min").format(s // 3600, round(s % 3600 / 60))
 
     def _set_busy(self, busy: bool) -> None:
         if busy:

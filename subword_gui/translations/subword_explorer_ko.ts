@@ -2983,22 +2983,6 @@
         <translation>{0:.0%} · 약 {1} 남음</translation>
     </message>
     <message>
-        <source>{0} s</source>
-        <translation>{0}초</translation>
-    </message>
-    <message>
-        <source>{0} min {1} s</source>
-        <translation>{0}분 {1}초</translation>
-    </message>
-    <message>
-        <source>{0} min</source>
-        <translation>{0}분</translation>
-    </message>
-    <message>
-        <source>{0} h {1} min</source>
-        <translation>{0}시간 {1}분</translation>
-    </message>
-    <message>
         <source>Unigram {0} round {1}: vocab {2:,}, loss {3:,.1f}</source>
         <translation>Unigram {0} 라운드 {1}: 어휘 {2:,}, 손실 {3:,.1f}</translation>
     </message>

@@ -923,7 +923,7 @@ def test_the_overall_bar_keeps_its_width_as_the_time_left_shortens(qtbot, loaded
         panel._show_overall()
         QApplication.processEvents()
         widths.append((panel.progress.width(), panel.overall_label.text()))
-    assert widths[0][1] == "3% · about 2 min 48 s left" and widths[1][1] == "25% · about 50 s left"
+    assert widths[0][1] == "3% · about 2 min 50 s left" and widths[1][1] == "25% · about 50 s left"
     assert widths[0][0] == widths[1][0]
     with qtbot.waitSignal(panel.training_cancelled, timeout=WAIT_MS):
         panel.cancel()
