@@ -298,7 +298,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     install_translators(app, args.language or chosen_language())
-    window = MainWindow(open_sample=not (args.file or args.corpus or args.counts))
+    # subtle: a file named on the command line (or opened from the file manager) replaces the
+    # last corpus, not the run history: without it, the next quit kept only this session's runs
+    window = MainWindow(open_sample=not (args.file or args.corpus or args.counts), restore_runs=True)
     if args.theme:
         window.set_theme(args.theme)
     window.show()

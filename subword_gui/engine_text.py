@@ -28,6 +28,76 @@ CONTEXT = "EngineMessages"
 # (regular expression over the English message, the same message as a translatable
 # template whose {names} are the expression's named groups)
 _PATTERNS: list[tuple[str, str]] = [
+    # what a GPT-2 folder does not say, said when it opens (core/formats/gpt2.py), and what a
+    # save to it and to other model-only files loses (core/formats/gpt2.py, core/formats/common.py)
+    (
+        r"(?P<folder>[^\n]+?): vocab\.json \+ merges\.txt say nothing of normalization or pre-tokenization; "
+        r"their tokens are not GPT-2's byte alphabet, so they were read as a character-level BPE after a "
+        r"whitespace pre-tokenizer \(not byte-level\); a character the vocabulary lacks becomes "
+        r"(?P<unk>'[^'\n]*'|\"[^\"\n]*\") and is counted as unknown",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{folder}: vocab.json + merges.txt say nothing of normalization or pre-tokenization; their "
+            "tokens are not GPT-2's byte alphabet, so they were read as a character-level BPE after a "
+            "whitespace pre-tokenizer (not byte-level); a character the vocabulary lacks becomes {unk} and "
+            "is counted as unknown",
+        ),
+    ),
+    (
+        r"(?P<folder>[^\n]+?): vocab\.json \+ merges\.txt say nothing of normalization or pre-tokenization; "
+        r"their tokens are not GPT-2's byte alphabet, so they were read as a character-level BPE after a "
+        r"whitespace pre-tokenizer \(not byte-level\); it has no unknown token: a character the vocabulary "
+        r"lacks is left out of the encoding",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{folder}: vocab.json + merges.txt say nothing of normalization or pre-tokenization; their "
+            "tokens are not GPT-2's byte alphabet, so they were read as a character-level BPE after a "
+            "whitespace pre-tokenizer (not byte-level); it has no unknown token: a character the "
+            "vocabulary lacks is left out of the encoding",
+        ),
+    ),
+    (
+        r"(?P<folder>[^\n]+?): vocab\.json \+ merges\.txt say nothing of normalization or pre-tokenization; "
+        r"assumed GPT-2's byte-level pre-tokenizer",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{folder}: vocab.json + merges.txt say nothing of normalization or pre-tokenization; assumed "
+            "GPT-2's byte-level pre-tokenizer",
+        ),
+    ),
+    (
+        r"vocab\.json \+ merges\.txt are taken as GPT-2's byte-level files by readers such as transformers' "
+        r"GPT2Tokenizer, which would leave out every character not spelled in bytes; Subword Explorer reads "
+        r"them back as a character-level BPE after a whitespace pre-tokenizer",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "vocab.json + merges.txt are taken as GPT-2's byte-level files by readers such as transformers' "
+            "GPT2Tokenizer, which would leave out every character not spelled in bytes; Subword Explorer "
+            "reads them back as a character-level BPE after a whitespace pre-tokenizer",
+        ),
+    ),
+    (
+        r"vocab\.json \+ merges\.txt do not record the model's (?P<key>\w+) \((?P<value>[^\n]*)\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages", "vocab.json + merges.txt do not record the model's {key} ({value})"
+        ),
+    ),
+    (
+        r"(?P<target>[^\n]+?): added/special tokens are not marked \((?P<names>[^\n]*)\)",
+        QT_TRANSLATE_NOOP("EngineMessages", "{target}: added/special tokens are not marked ({names})"),
+    ),
+    (
+        r"cannot save to (?P<path>[^\n]+?): the folder (?P<folder>[^\n]+?) does not exist",
+        QT_TRANSLATE_NOOP("EngineMessages", "cannot save to {path}: the folder {folder} does not exist"),
+    ),
+    (
+        r"(?P<target>[^\n]+?): no normalizer is stored; (?P<what>[^\n]+) is lost",
+        QT_TRANSLATE_NOOP("EngineMessages", "{target}: no normalizer is stored; {what} is lost"),
+    ),
+    (
+        r"(?P<target>[^\n]+?): no pre-tokenizer is stored; (?P<what>[^\n]+) is lost",
+        QT_TRANSLATE_NOOP("EngineMessages", "{target}: no pre-tokenizer is stored; {what} is lost"),
+    ),
     # what a GGUF file (core/formats/gguf.py) and a model folder's settings files
     # (core/formats/hf_config.py) cannot say, said when they open; before the general
     # "cannot read" and "not valid JSON" lines, whose ending these carry

@@ -180,7 +180,10 @@ class MainWindow(QMainWindow):
         open_sample: bool = True,
         data_dir: str | Path | None = None,
         cache_dir: str | Path | None = None,
+        restore_runs: bool | None = None,
     ):
+        """``open_sample``: open the last corpus (else the bundled sample) once shown;
+        ``restore_runs``: bring back the last session's runs (default: with ``open_sample``)."""
         super().__init__()
         self.state = state or AppState(self)
         self.settings = settings or QSettings("SubwordExplorer", "Subword Explorer")
@@ -230,6 +233,7 @@ class MainWindow(QMainWindow):
         gc.freeze()
         if open_sample:
             QTimer.singleShot(0, self.open_initial_corpus)
+        if open_sample if restore_runs is None else restore_runs:
             # after the first paint: the last run is read on a thread and lands when ready
             QTimer.singleShot(LATE_PANELS_DELAY_MS, self.restore_last_run)
 

@@ -38,7 +38,7 @@ from subword_gui.background.beside import collector_paused
 from subword_gui.background.workers import Job
 from subword_gui.engine_text import localize, phase_label
 from subword_gui.panels.item_models import CharTableModel, WordFrequencyModel
-from subword_gui.panels.progress import ProgressBar
+from subword_gui.panels.progress import ProgressRow
 from subword_gui.style.theme import mono_font
 
 ENCODINGS = ["auto", "utf-8", "cp949", "euc-kr"]
@@ -90,13 +90,11 @@ class CorpusPanel(QWidget):
         self.encoding_box = QComboBox()
         self.encoding_box.addItems(ENCODINGS)
         self.encoding_box.setToolTip(self.tr("Text encoding of the corpus file (auto: UTF-8, else CP949)"))
-        self.progress = ProgressBar()
-        self.progress.setRange(0, 1000)
-        self.progress.setTextVisible(False)
-        self.progress_label = QLabel("")
-        self.progress_label.setObjectName("hint")
         self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.setToolTip(self.tr("Stop counting; the loaded corpus stays (Esc)"))
+        self._busy_row = ProgressRow(cancel=self.cancel_button)
+        self.progress = self._busy_row.bar
+        self.progress_label = self._busy_row.label
         self.fact_labels: dict[str, QLabel] = {}
         for key, _ in FACTS:
             lab = QLabel("–")
@@ -140,13 +138,6 @@ class CorpusPanel(QWidget):
         top.addWidget(enc)
         top.addWidget(self.encoding_box)
 
-        busy = QHBoxLayout()
-        busy.addWidget(self.progress, 1)
-        busy.addWidget(self.progress_label)
-        busy.addWidget(self.cancel_button)
-        self._busy_row = QWidget()
-        self._busy_row.setLayout(busy)
-        busy.setContentsMargins(0, 0, 0, 0)
         self._busy_row.setVisible(False)
 
         facts = QGridLayout()

@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QMessageBox,
-    QProgressBar,
     QPushButton,
     QSplitter,
     QTableWidget,
@@ -53,6 +52,7 @@ from core.report_export import best_of, format_value, render_html, rows_of, valu
 from subword_gui.background.jobs import can_truncate, min_vocab_size
 from subword_gui.background.report_card import CardResult, curve_vocab_sizes, report_card_job
 from subword_gui.background.workers import Job
+from subword_gui.panels.progress import ProgressRow
 from subword_gui.style import theme
 
 BEST_ROLE = Qt.ItemDataRole.UserRole + 1  # True on the cells holding the best value of their row
@@ -153,11 +153,6 @@ class ReportCardView(QWidget):
         self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.setEnabled(False)
         self.cancel_button.clicked.connect(self.cancel)
-        self.progress = QProgressBar()
-        self.progress.setRange(0, 1000)
-        self.progress.setTextVisible(False)
-        self.progress.setMaximumWidth(160)
-        self.progress.hide()
         self.alpha = QDoubleSpinBox()
         self.alpha.setRange(0.0, 100.0)
         self.alpha.setSingleStep(0.5)
@@ -199,6 +194,11 @@ class ReportCardView(QWidget):
         self.status = QLabel(self.tr("Not computed yet."))
         self.status.setObjectName("hint")
         self.status.setWordWrap(True)
+        # subtle: the progress bar on the status row, not among the buttons: shown there, it widened
+        # the button row past a 640-px dock and the main window re-arranged its docks
+        self.status_row = ProgressRow(label=self.status, label_first=True, bar_width=160)
+        self.progress = self.status_row.bar
+        self.progress.hide()
         self._show_parallel()
 
         self.table = QTableWidget(0, 0)
@@ -234,13 +234,8 @@ class ReportCardView(QWidget):
         split.setSizes([640, 360])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
-        # subtle: the progress bar on the status row, not among the buttons: shown there, it widened
-        # the button row past a 640-px dock and the main window re-arranged its docks
-        status_row = QHBoxLayout()
-        status_row.addWidget(self.status, 1)
-        status_row.addWidget(self.progress)
         layout.addLayout(top)
-        layout.addLayout(status_row)
+        layout.addWidget(self.status_row)
         layout.addWidget(split, 1)
 
     def _plot(self, title: str) -> pg.PlotItem:

@@ -38,29 +38,13 @@ from PySide6.QtWidgets import (
 )
 
 from subword_gui.engine_text import localize
+from subword_gui.panels.progress import format_duration
 from subword_gui.panels.training import ALGORITHM_LABELS
 from subword_gui.runs import DEFAULT_KEEP_MB, Run
 
 NAME_MAX_WIDTH = 260  # the Name column grows to fit its names up to this
 _BOLD = QFont()
 _BOLD.setBold(True)
-
-
-def format_duration(seconds: float) -> str:
-    """A run's training time, as a person would say it.
-
-    >>> format_duration(0.4), format_duration(83), format_duration(3725)
-    ('0.4 s', '1 min 23 s', '1 h 2 min')
-    """
-    translate = QCoreApplication.translate
-    if seconds < 10:
-        return translate("Duration", "{0:.1f} s").format(seconds)
-    s = round(seconds)
-    if s < 60:
-        return translate("Duration", "{0} s").format(s)
-    if s < 3600:
-        return translate("Duration", "{0} min {1} s").format(s // 60, s % 60)
-    return translate("Duration", "{0} h {1} min").format(s // 3600, s % 3600 // 60)
 
 
 def options_summary(options) -> str:

@@ -310,7 +310,10 @@ class SegmentationPanel(QWidget):
         # a long line is coloured where it is in view: again after a scroll or a resize
         self._view_timer = QTimer(self, singleShot=True, interval=0)
         self._view_timer.timeout.connect(self._colour_visible)
-        self.editor.verticalScrollBar().valueChanged.connect(self._view_timer.start)
+        # subtle: not connected to start() itself: valueChanged's value went in as start()'s
+        # interval, so a view scrolled to line 1,500 of a 100,000-character word was coloured
+        # 1.5 s later (and every later start() kept that interval)
+        self.editor.verticalScrollBar().valueChanged.connect(lambda _value: self._view_timer.start())
         # Alt+Right / Alt+Left: walk the text token by token (the why view follows)
         for keys, step in (("Alt+Right", 1), ("Alt+Left", -1)):
             shortcut = QShortcut(QKeySequence(keys), self.editor, context=Qt.ShortcutContext.WidgetShortcut)

@@ -49,7 +49,7 @@ from PySide6.QtWidgets import (
 
 from core.errors import ConfigError
 from core.models.factory import TRAINERS
-from core.normalizers import NORMALIZER_NAMES
+from core.normalizers import NORMALIZER_NAMES, normalizer_from_names
 from core.options import (
     DEFAULT_PRE_TOKENIZER,
     DEFAULT_SPECIAL_TOKENS,
@@ -68,7 +68,7 @@ from subword_gui.background.analysers import POLL_MS, loading_analysers
 from subword_gui.background.workers import Job, next_turn
 from subword_gui.engine_text import localize, phase_label
 from subword_gui.panels.item_models import MERGE_LOG_WIDEST, MergeLogModel, UnigramRoundModel, log_marks
-from subword_gui.panels.progress import ProgressBar
+from subword_gui.panels.progress import ProgressRow, TrainingProgress, format_time_left
 from subword_gui.panels.sentencepiece_options import SentencePieceOptions
 from subword_gui.state import on_screen
 from subword_gui.style import theme
@@ -484,9 +484,14 @@ class TrainingPanel(QWidget):
         self.cancel_button = QPushButton(self.tr("Cancel"))
         self.cancel_button.setToolTip(self.tr("Stop training; the previous model stays (Esc)"))
         self.cancel_button.setEnabled(False)
-        self.progress = ProgressBar()
-        self.progress.setRange(0, 1000)
-        self.progress.setTextVisible(False)
+        # the run's overall progress across its phases, and the time left (see TrainingProgress)
+        self.progress_row = ProgressRow()
+        self.progress = self.progress_row.bar
+        self.overall_label = self.progress_row.label
+        self._overall: TrainingProgress | None = None
+        # the time left moves on between events too (a long phase may send none for seconds)
+        self._overall_timer = QTimer(self, interval=1000)
+        self._overall_timer.timeout.connect(self._show_overall)
         self.status = QLabel(self.tr("Ready to train"))
         self.status.setObjectName("hint")
         # subtle: an unwrapped label is as wide as its longest message ("stopped early: …"), and
@@ -563,7 +568,7 @@ class TrainingPanel(QWidget):
         buttons.addWidget(self.step_button)
         buttons.addWidget(self.cancel_button)
         buttons.addSpacing(8)
-        buttons.addWidget(self.progress, 1)
+        buttons.addWidget(self.progress_row, 1)
         status = QVBoxLayout()
         status.addWidget(self.status)
         status.addWidget(self.room_hint)
@@ -603,6 +608,7 @@ class TrainingPanel(QWidget):
         self.algorithm_box.currentIndexChanged.connect(self._on_algorithm_changed)
         self.algorithm_box.currentIndexChanged.connect(self._update_room_hint)
         self.vocab_spin.valueChanged.connect(self._update_room_hint)
+        self.normalizer_box.currentTextChanged.connect(self._update_room_hint)
         self.state.corpus_changed.connect(self._update_room_hint)
         self.pre_tokenizer_box.currentTextChanged.connect(self._check_pre_tokenizer)
         self.train_button.clicked.connect(self.train)
@@ -621,23 +627,63 @@ class TrainingPanel(QWidget):
         self.merge_view.verticalScrollBar().valueChanged.connect(self._on_log_scrolled)
 
     def _update_room_hint(self, *_) -> None:
-        """Warn before training when the corpus's distinct characters alone reach the vocab size
-        (BPE and WordPiece start from every character; byte-level from 256 bytes, and Unigram
-        keeps characters by coverage)."""
+        """Warn before training when the characters of the corpus the training will use alone
+        reach the vocab size (BPE and WordPiece start from every character; byte-level from 256
+        bytes, and Unigram keeps characters by coverage).
+
+        That corpus is the one loaded (``state.corpus``, counted from ``state.corpus_source``)
+        seen through the normalizer in the box: the training counts it under that normalizer, and
+        jamo turns 3,217 Hangul syllables into ~70 letters. The hint names the file, so a warning
+        is never read as being about another corpus."""
         corpus = getattr(self.state, "corpus", None)
-        n = getattr(corpus, "distinct_chars", 0)
         size = self.vocab_spin.value()
-        if corpus is None or self.algorithm not in ("bpe", "wordpiece") or n < size:
+        if corpus is None or self.algorithm not in ("bpe", "wordpiece"):
+            self.room_hint.hide()
+            return
+        normalizer = self._name_in(self.normalizer_box)
+        n = self._distinct_characters(corpus, normalizer)
+        if n is None or n < size:
             self.room_hint.hide()
             return
         suggestion = -(-(n + 1000) // 1000) * 1000
-        self.room_hint.setText(
-            self.tr(
-                "⚠ This corpus has {0:,} distinct characters: a vocab size of {1:,} leaves no room for "
-                "merges. Try {2:,} or more."
-            ).format(n, size, suggestion)
-        )
+        path = getattr(self.state, "corpus_path", None)
+        name = os.path.basename(path) if path else self.tr("This corpus")
+        if normalizer in ("", "none"):
+            text = self.tr(
+                "⚠ {0} has {1:,} distinct characters: a vocab size of {2:,} leaves no room for "
+                "merges. Try {3:,} or more."
+            ).format(name, n, size, suggestion)
+        else:
+            text = self.tr(
+                "⚠ {0} has {1:,} distinct characters under the {2} normalizer: a vocab size of {3:,} "
+                "leaves no room for merges. Try {4:,} or more."
+            ).format(name, n, normalizer, size, suggestion)
+        self.room_hint.setText(text)
         self.room_hint.show()
+
+    def _distinct_characters(self, corpus, normalizer: str) -> int | None:
+        """How many distinct characters ``corpus`` has under ``normalizer`` (None: a name the
+        engine does not know, said elsewhere). Each distinct character is normalized on its own
+        (a few thousand calls), whitespace left out, kept per corpus and normalizer."""
+        key = (id(corpus), normalizer)
+        known = getattr(self, "_chars_known", None)
+        if known is not None and known[0] == key and known[1] is corpus:
+            return known[2]
+        chars = getattr(corpus, "chars", None) or {}
+        if not chars:  # (a corpus counted without its characters)
+            n = getattr(corpus, "distinct_chars", 0)
+        else:
+            try:
+                norm = normalizer_from_names(normalizer)
+            except ConfigError:
+                return None
+            seen: set[str] = set()
+            for c in chars:
+                seen.update(norm.normalize_str(c) if norm is not None else c)
+            # spaces separate words: no pre-tokenizer keeps them as letters of the alphabet
+            n = sum(1 for c in seen if not c.isspace())
+        self._chars_known = (key, corpus, n)
+        return n
 
     # -- options ------------------------------------------------------------------------------
     def _none_label(self) -> str:
@@ -864,15 +910,40 @@ class TrainingPanel(QWidget):
         self.job.failed.connect(self._on_failed)
         self.job.cancelled.connect(self._on_cancelled)
         self._set_busy(True)
+        counted = os.path.isfile(cache) or jobs.counts_known(source, options, store)
+        self._overall = TrainingProgress(options, counting=not counted, now=time.monotonic())
+        # as wide as its widest text from the start: the bar beside it kept changing width as
+        # "3% · about 2 min 47 s left" became "25% · about 50 s left"
+        widest = self.tr("{0:.0%} · about {1} left").format(1.0, format_time_left(599))
+        self.overall_label.setMinimumWidth(self.overall_label.fontMetrics().horizontalAdvance(widest) + 4)
+        self._show_overall()
         self.status.setText(
-            self.tr("Training…")
-            if os.path.isfile(cache) or jobs.counts_known(source, options, store)
-            else self.tr("Counting the corpus under this pipeline…")
+            self.tr("Training…") if counted else self.tr("Counting the corpus under this pipeline…")
         )
         self.training_started.emit()
         self.job.start(stepping=stepping)
 
+    def _show_overall(self) -> None:
+        """The bar and its label: how far the whole run is (all its phases), and the time left."""
+        estimate = self._overall
+        if estimate is None:
+            return
+        self.progress_row.set_fraction(estimate.fraction)
+        left = estimate.seconds_left(time.monotonic())
+        self.overall_label.setText(
+            self.tr("{0:.0%}").format(estimate.fraction)
+            if left is None
+            else self.tr("{0:.0%} · about {1} left").format(estimate.fraction, format_time_left(left))
+        )
+
     def _set_busy(self, busy: bool) -> None:
+        if busy:
+            self._overall_timer.start()
+        else:  # (trained, failed or cancelled: the label's estimate is over)
+            self._overall_timer.stop()
+            self._overall = None
+            self.overall_label.setText("")
+            self.overall_label.setMinimumWidth(0)
         self.cancel_button.setEnabled(busy)
         self.algorithm_box.setEnabled(not busy)
         for w in (
@@ -945,9 +1016,11 @@ class TrainingPanel(QWidget):
             self._merge_plot_drawn_at = now
             self._merge_points_drawn = len(self._merge_x)
             self._redraw_plots(rounds=False, curve=False)
+        if self._overall is not None and self._phase == "training":
+            self._overall.feed(events)
+            self._show_overall()
         if merged:
             last = self.merge_model.rows[-1]
-            self.progress.setValue(int(1000 * min(last.vocab_size / max(target, 1), 1.0)))
             # whole sentences to translate: "Stepped to" alone stayed English in the Korean interface
             line = (
                 self.tr("Stepped to step {0:,}: {1} + {2} → {3}  (vocab {4:,} of {5:,})")
@@ -972,10 +1045,7 @@ class TrainingPanel(QWidget):
                 )
             )
             self.round_view.scrollToBottom()
-            self.progress.setValue(int(1000 * min(target / max(last.vocab_size, 1), 1.0)))
         elif last_progress is not None and self._phase == "training" and not self.merge_model.rows:
-            if last_progress.total:
-                self.progress.setValue(int(1000 * last_progress.done / last_progress.total))
             self.status.setText(
                 self.tr("{0}… {1:.0%}").format(
                     phase_label(last_progress.phase), last_progress.done / max(last_progress.total, 1)
@@ -1210,16 +1280,31 @@ class TrainingPanel(QWidget):
         (algorithm, size, normalizer, pre-tokenizer, special tokens, prefix and suffix), the
         nearest choice where none is exact; returns a note naming what is not exact ("" if all is)."""
         kind = type(tok.model).__name__.lower()
-        algorithm = {"wordpiece": "wordpiece", "unigram": "unigram"}.get(kind, "bpe")
+        algorithm = {
+            "wordpiece": "wordpiece",
+            "unigram": "unigram",
+            # a SentencePiece .model is what the SentencePiece algorithms train (it showed "BPE")
+            "sentencepiecebpe": "sentencepiece-bpe",
+            "sentencepieceunigram": "sentencepiece-unigram",
+        }.get(kind, "bpe")
         if algorithm == "bpe" and style_for(tok).byte_level:
             algorithm = "bytelevel-bpe"
         i = self.algorithm_box.findData(algorithm)
+        if i < 0 and algorithm in SENTENCEPIECE_ALGORITHMS:  # (a build without them: the nearest)
+            i = self.algorithm_box.findData(algorithm.split("-")[1])
         if i >= 0 and i != self.algorithm_box.currentIndex():
             self.algorithm_box.setCurrentIndex(i)
         self.vocab_spin.setValue(min(tok.vocab_size, MAX_VOCAB))
         normalizer, exact = normalizer_choice(tok.normalizer)
         self._show_name(self.normalizer_box, normalizer)
         pre_tokenizer = pre_tokenizer_choice(tok.pre_tokenizer)
+        if self.algorithm in SENTENCEPIECE_ALGORITHMS:
+            # its words are cut as spm_train cuts them (the pre-tokenizer of these algorithms), and
+            # its byte fallback is one of its options
+            pre_tokenizer = DEFAULT_PRE_TOKENIZER[self.algorithm]
+            self.sentencepiece_options.set_extra(
+                {"byte_fallback": bool(getattr(tok.model, "byte_fallback", False))}
+            )
         if pre_tokenizer is not None:
             self._show_name(self.pre_tokenizer_box, pre_tokenizer)
         self.special_edit.setText(",".join(t.content for t in tok.added_tokens if t.special))

@@ -268,6 +268,42 @@
 <context>
     <name>EngineMessages</name>
     <message>
+        <source>{folder}: vocab.json + merges.txt say nothing of normalization or pre-tokenization; their tokens are not GPT-2&apos;s byte alphabet, so they were read as a character-level BPE after a whitespace pre-tokenizer (not byte-level); a character the vocabulary lacks becomes {unk} and is counted as unknown</source>
+        <translation>{folder}: vocab.json + merges.txt에는 정규화와 사전 토큰화에 대한 정보가 없습니다. 토큰이 GPT-2의 바이트 알파벳이 아니므로 공백 사전 토큰화기 다음의 문자 단위 BPE로 읽었습니다(바이트 단위가 아님). 어휘에 없는 문자는 {unk}이(가) 되며 미등록으로 셉니다</translation>
+    </message>
+    <message>
+        <source>{folder}: vocab.json + merges.txt say nothing of normalization or pre-tokenization; their tokens are not GPT-2&apos;s byte alphabet, so they were read as a character-level BPE after a whitespace pre-tokenizer (not byte-level); it has no unknown token: a character the vocabulary lacks is left out of the encoding</source>
+        <translation>{folder}: vocab.json + merges.txt에는 정규화와 사전 토큰화에 대한 정보가 없습니다. 토큰이 GPT-2의 바이트 알파벳이 아니므로 공백 사전 토큰화기 다음의 문자 단위 BPE로 읽었습니다(바이트 단위가 아님). 미등록 토큰이 없어서 어휘에 없는 문자는 인코딩에서 빠집니다</translation>
+    </message>
+    <message>
+        <source>{folder}: vocab.json + merges.txt say nothing of normalization or pre-tokenization; assumed GPT-2&apos;s byte-level pre-tokenizer</source>
+        <translation>{folder}: vocab.json + merges.txt에는 정규화와 사전 토큰화에 대한 정보가 없습니다. GPT-2의 바이트 단위 사전 토큰화기로 가정했습니다</translation>
+    </message>
+    <message>
+        <source>vocab.json + merges.txt are taken as GPT-2&apos;s byte-level files by readers such as transformers&apos; GPT2Tokenizer, which would leave out every character not spelled in bytes; Subword Explorer reads them back as a character-level BPE after a whitespace pre-tokenizer</source>
+        <translation>transformers의 GPT2Tokenizer 같은 읽기 도구는 vocab.json + merges.txt를 GPT-2의 바이트 단위 파일로 여기므로, 바이트로 적히지 않은 문자를 모두 빠뜨립니다. Subword Explorer는 이를 공백 사전 토큰화기 다음의 문자 단위 BPE로 다시 읽습니다</translation>
+    </message>
+    <message>
+        <source>vocab.json + merges.txt do not record the model&apos;s {key} ({value})</source>
+        <translation>vocab.json + merges.txt에는 모델의 {key}({value})가 기록되지 않습니다</translation>
+    </message>
+    <message>
+        <source>{target}: added/special tokens are not marked ({names})</source>
+        <translation>{target}: 추가/특수 토큰이 표시되지 않습니다 ({names})</translation>
+    </message>
+    <message>
+        <source>cannot save to {path}: the folder {folder} does not exist</source>
+        <translation>{path}에 저장할 수 없습니다: {folder} 폴더가 없습니다</translation>
+    </message>
+    <message>
+        <source>{target}: no normalizer is stored; {what} is lost</source>
+        <translation>{target}: 정규화기가 저장되지 않아 {what}이(가) 사라집니다</translation>
+    </message>
+    <message>
+        <source>{target}: no pre-tokenizer is stored; {what} is lost</source>
+        <translation>{target}: 사전 토큰화기가 저장되지 않아 {what}이(가) 사라집니다</translation>
+    </message>
+    <message>
         <source>{name}: no tokenizer.ggml.pre; the &apos;default&apos; pre-tokenizer is used, as llama.cpp does</source>
         <translation>{name}: tokenizer.ggml.pre가 없어 llama.cpp처럼 &apos;default&apos; 사전 토큰화기를 씁니다</translation>
     </message>
@@ -2994,10 +3030,6 @@
         <translation>검증 곡선</translation>
     </message>
     <message>
-        <source>⚠ This corpus has {0:,} distinct characters: a vocab size of {1:,} leaves no room for merges. Try {2:,} or more.</source>
-        <translation>⚠ 이 말뭉치에는 서로 다른 문자가 {0:,}개 있습니다. 어휘 크기 {1:,}(으)로는 병합할 자리가 없습니다. {2:,} 이상으로 해 보세요.</translation>
-    </message>
-    <message>
         <source>none</source>
         <comment>no normalizer or pre-tokenizer</comment>
         <translation>없음</translation>
@@ -3021,6 +3053,14 @@
     <message>
         <source>Counting the corpus under this pipeline…</source>
         <translation>이 파이프라인으로 말뭉치를 세는 중…</translation>
+    </message>
+    <message>
+        <source>{0:.0%}</source>
+        <translation>{0:.0%}</translation>
+    </message>
+    <message>
+        <source>{0:.0%} · about {1} left</source>
+        <translation>{0:.0%} · 약 {1} 남음</translation>
     </message>
     <message>
         <source>Unigram {0} round {1}: vocab {2:,}, loss {3:,.1f}</source>
@@ -3153,6 +3193,18 @@
     <message>
         <source>Special tokens, comma-separated (e.g. &lt;unk&gt;,&lt;s&gt;,&lt;/s&gt;): each is added whole, never split</source>
         <translation>특수 토큰, 쉼표로 구분 (예: &lt;unk&gt;,&lt;s&gt;,&lt;/s&gt;): 각각 통째로 추가되고 쪼개지지 않습니다</translation>
+    </message>
+    <message>
+        <source>This corpus</source>
+        <translation>이 말뭉치</translation>
+    </message>
+    <message>
+        <source>⚠ {0} has {1:,} distinct characters: a vocab size of {2:,} leaves no room for merges. Try {3:,} or more.</source>
+        <translation>⚠ {0}에는 서로 다른 문자가 {1:,}개 있습니다. 어휘 크기 {2:,}(으)로는 병합할 자리가 없습니다. {3:,} 이상으로 해 보세요.</translation>
+    </message>
+    <message>
+        <source>⚠ {0} has {1:,} distinct characters under the {2} normalizer: a vocab size of {3:,} leaves no room for merges. Try {4:,} or more.</source>
+        <translation>⚠ {0}에는 {2} 정규화를 거친 뒤 서로 다른 문자가 {1:,}개 있습니다. 어휘 크기 {3:,}(으)로는 병합할 자리가 없습니다. {4:,} 이상으로 해 보세요.</translation>
     </message>
     <message>
         <source>Stepped to step {0:,}: {1} + {2} → {3}  (vocab {4:,} of {5:,})</source>

@@ -273,3 +273,41 @@ def test_gguf_and_model_folder_warnings_are_korean_with_their_figures(korean, tm
         assert "left out" not in shown and "ignored" not in shown, shown
         for figure in re.findall(r"\d[\d,]*\d|/[^\s):]+", message):
             assert figure in shown, f"{figure} lost from {shown!r}"
+
+
+def test_a_gpt2_folder_opened_and_saved_says_so_in_korean(korean, tmp_path):
+    """The GPT-2 folder round trip's report dialogs (what the folder does not say, what the save
+    loses) were English in the Korean interface (seen in a real window)."""
+    from core.formats.detect import open_tokenizer, save_tokenizer
+    from subword_gui.engine_text import localize
+
+    options = TrainOptions("bpe", vocab_size=14, normalizer="nfkc", special_tokens=["<unk>"])
+    tok = drain(train_from_counts(HUG_PUG, options))
+    folder = tmp_path / "gpt2"
+    losses = save_tokenizer(tok, folder, "gpt2")
+    messages = list(losses) + open_tokenizer(str(folder / "vocab.json")).warnings
+    byte_level = drain(train_from_counts(HUG_PUG, TrainOptions("bytelevel-bpe", vocab_size=270)))
+    save_tokenizer(byte_level, tmp_path / "gpt2-bytes", "gpt2")
+    messages += open_tokenizer(str(tmp_path / "gpt2-bytes" / "vocab.json")).warnings
+    assert len(messages) >= 6
+    for message in messages:
+        shown = localize(message)
+        assert shown != message, message
+        for english in ("say nothing", "are taken as", "do not record", "is stored", "are not marked"):
+            assert english not in shown, shown
+    shown = [localize(m) for m in messages]
+    assert any(str(folder) in m and "'<unk>'" in m for m in shown)  # the figures are carried over
+    assert any("NFKC" in m for m in shown)
+
+
+def test_saving_into_a_missing_folder_says_so_in_korean(korean, tmp_path):
+    """Seen in a real window: the Korean interface's error box read "cannot save to …: the folder
+    … does not exist"."""
+    from core.formats.detect import save_tokenizer
+
+    tok = drain(train_from_counts(HUG_PUG, TrainOptions("bpe", vocab_size=12)))
+    target = tmp_path / "missing" / "tokenizer.json"
+    with pytest.raises(SubwordError) as err:
+        save_tokenizer(tok, target, "hf-json")
+    shown = localize(err.value)
+    assert "does not exist" not in shown and str(target) in shown and str(target.parent) in shown

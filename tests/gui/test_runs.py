@@ -642,3 +642,44 @@ def test_in_a_narrow_tab_the_figures_and_time_need_no_horizontal_scroll(two_runs
     assert "mixed.txt" in panel.model.data(panel.model.index(0, 0), Qt.ItemDataRole.ToolTipRole)
     panel.resize(1600, 500)  # room again: Corpus and Options come back
     qtbot.waitUntil(lambda: not header.isSectionHidden(RunsModel.OPTIONS))
+
+
+def test_a_launch_that_opens_a_file_brings_the_run_history_back_too(
+    qtbot, window, settings, monkeypatch, tmp_path
+):
+    """`subword-explorer corpus.txt` (or a file opened from the file manager) skipped the last
+    session's runs, and its quit then kept only its own: the history was gone."""
+    import subword_gui.app as app_module
+    import subword_gui.main_window as main_window_module
+
+    window.corpus_panel.open_lines(LINES * 5, "mixed.txt")
+    for size in (24, 28):
+        train(qtbot, window, TrainOptions("bpe", vocab_size=size))
+    names = sorted(r.name for r in window.state.runs)
+    data_dir = window.data_dir
+    window.close()
+
+    made = {}
+
+    class Launched(Exception):
+        pass
+
+    def record(**kwargs):
+        made.update(kwargs)
+        raise Launched
+
+    monkeypatch.setattr(main_window_module, "MainWindow", record)
+    corpus = tmp_path / "other.txt"
+    corpus.write_text("\n".join(LINES) + "\n", encoding="utf-8")
+    with pytest.raises(Launched):
+        app_module.main([str(corpus)])
+    assert made["open_sample"] is False and made["restore_runs"] is True
+    monkeypatch.undo()
+
+    # as that launch makes it (main() names the application, which moves the default data folder)
+    again = MainWindow(settings=settings, open_sample=False, restore_runs=True, data_dir=data_dir)
+    qtbot.addWidget(again)
+    with qtbot.waitSignal(again.run_restored, timeout=WAIT_MS):
+        pass
+    assert sorted(r.name for r in again.state.runs) == names
+    again.training_panel.shutdown()

@@ -989,3 +989,30 @@ def test_the_header_keeps_its_counts_on_one_line_and_puts_the_legend_under_them(
     qtbot.waitUntil(lambda: panel.legend.geometry().top() < panel.counts.geometry().bottom())
     assert not panel._legend_below
     assert _text_lines(panel.counts) == 1
+
+
+def test_a_long_word_scrolled_far_is_coloured_on_the_next_turn_not_a_line_count_of_ms_later(
+    qtbot, panel, ko_bpe
+):
+    """The scroll bar's value went in as the recolouring timer's interval: a view at line 2,300
+    of a 100,000-character word waited 2.3 s for its colours, and every edit that scrolled the
+    view (or resized it) after that waited as long, the old colours out of view meanwhile."""
+    panel.state.set_tokenizer(ko_bpe)
+    word = long_korean_word(100_000)
+    with qtbot.waitSignal(panel.segmented, timeout=60_000):
+        panel.set_text(word)
+    assert max(e for s, e, _ in coloured_in_view(panel)) < len(word) // 2
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(len(word))
+    panel.editor.setTextCursor(cursor)  # the view scrolls to the end
+    assert panel.editor.verticalScrollBar().value() > 1000
+    assert panel._view_timer.interval() == 0
+    for _ in range(5):
+        QApplication.processEvents()
+    assert max(e for s, e, _ in coloured_in_view(panel)) == len(word)
+    # typing there keeps the colours in view while the word is encoded again, then recolours
+    with qtbot.waitSignal(panel.segmented, timeout=60_000):
+        type_keys(qtbot, panel.editor, "영")
+        panel.refresh()
+        assert panel.busy() and max(e for s, e, _ in coloured_in_view(panel)) >= len(word)
+    assert max(e for s, e, _ in coloured_in_view(panel)) == len(word) + 1

@@ -622,7 +622,7 @@ def test_stepping_says_so_in_the_slider_and_finishes_at_the_size_asked_for(qtbot
 
 def test_a_vocab_size_the_alphabet_alone_fills_is_flagged_before_training(qtbot, loaded):
     panel = loaded.training_panel
-    n = loaded.state.corpus.distinct_chars
+    n = sum(1 for c in loaded.state.corpus.chars if not c.isspace())  # spaces are no letters
     panel.set_options(TrainOptions("bpe", vocab_size=n + 500))
     assert panel.room_hint.isHidden()
     panel.set_options(TrainOptions("bpe", vocab_size=n))
@@ -814,3 +814,116 @@ def test_superbpe_takes_its_transition_from_the_panel_and_keeps_it(qtbot, loaded
     assert panel.transition_spin.value() == 75
     panel.algorithm_box.setCurrentIndex(panel.algorithm_box.findData("bpe"))
     assert not panel.transition_spin.isVisibleTo(panel) and "transition" not in panel.options().extra
+
+
+def test_the_room_hint_describes_the_corpus_the_training_will_use(qtbot, window, tmp_path):
+    """The hint counts the loaded corpus's characters under the normalizer in the box (the
+    training counts it so: jamo makes 600 syllables a few dozen letters), names the file, and
+    follows a corpus opened after it."""
+    syllables = [chr(0xAC00 + 17 * k) for k in range(600)]  # 600 distinct syllables
+    many = tmp_path / "many-syllables.txt"
+    many.write_text("\n".join(" ".join(syllables[i : i + 10]) for i in range(0, 600, 10)) + "\n", "utf-8")
+    few = tmp_path / "few-letters.txt"
+    few.write_text("hug pug bun\n" * 20, encoding="utf-8")
+    panel = window.training_panel
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.corpus_panel.open_text(str(many))
+    panel.set_options(TrainOptions("bpe", vocab_size=500))
+    assert not panel.room_hint.isHidden()
+    assert "many-syllables.txt" in panel.room_hint.text() and "600" in panel.room_hint.text()
+    panel.set_options(TrainOptions("bpe", vocab_size=500, normalizer="jamo"))  # ~40 letters
+    assert panel.room_hint.isHidden()
+    panel.set_options(TrainOptions("bpe", vocab_size=500))
+    assert not panel.room_hint.isHidden()
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
+        window.corpus_panel.open_text(str(few))
+    assert panel.room_hint.isHidden()
+    panel.set_options(TrainOptions("bpe", vocab_size=6))  # h u g p b n
+    assert not panel.room_hint.isHidden()
+    assert "few-letters.txt" in panel.room_hint.text() and "many-syllables" not in panel.room_hint.text()
+
+
+def _engine_events(options: TrainOptions) -> list:
+    from tests.gui.conftest import make_lines
+
+    counts = count_lines(make_lines(400), options).words
+    events: list = []
+    drain(train_from_counts(counts, options), events.append)
+    return events
+
+
+def _feed_one_by_one(panel, options: TrainOptions, events: list) -> list[tuple[object, int, str]]:
+    """The panel's bar and label after each of ``events``, as a run of ``options`` sends them."""
+    import time
+
+    from subword_gui.panels.progress import TrainingProgress
+
+    panel.set_options(options)
+    panel._options, panel._phase, panel._stopped = options, "training", None
+    panel._overall = TrainingProgress(options, counting=False, now=time.monotonic())
+    out = []
+    for e in events:
+        panel._on_events([e])
+        out.append((e, panel.progress.value(), panel.overall_label.text()))
+    return out
+
+
+@pytest.mark.parametrize("algorithm", ["unigram", "sentencepiece-unigram"])
+def test_a_unigram_run_shows_one_overall_bar_across_its_phases(qtbot, window, algorithm):
+    """Each phase (the seed, every EM and pruning round) went from 0 to 100 % on the bar; it is
+    now the whole run's progress: it never goes back, and it is full only at the end."""
+    options = TrainOptions(algorithm, vocab_size=300)
+    events = _engine_events(options)
+    shown = _feed_one_by_one(window.training_panel, options, events)
+    values = [v for _, v, _ in shown]
+    assert values == sorted(values)  # never back
+    rounds = [k for k, (e, _, _) in enumerate(shown) if isinstance(e, UnigramRound)]
+    assert len(rounds) >= 4
+    assert values[rounds[-2]] < 1000  # not full before the last round
+    assert values[rounds[-1]] >= 990
+    assert all("%" in label for _, _, label in shown)
+
+
+def test_the_overall_bar_says_the_time_left_and_superbpe_stage_2_moves_it(qtbot, window):
+    """SuperBPE's stage 2 counts its pairs again before merging across spaces: the bar moves
+    through that too (it stood still at the transition), and the label says the time left once
+    there is a pace to go by."""
+    from core.events import StageStarted
+
+    options = TrainOptions("superbpe", vocab_size=600)
+    events = _engine_events(options)
+    panel = window.training_panel
+    shown = _feed_one_by_one(panel, options, events)
+    stage2 = next(k for k, (e, _, _) in enumerate(shown) if isinstance(e, StageStarted) and e.stage == 2)
+    first_merge = next(k for k in range(stage2, len(shown)) if isinstance(shown[k][0], MergeEvent))
+    assert shown[first_merge - 1][1] > shown[stage2][1]  # the preparation of stage 2 shows
+    values = [v for _, v, _ in shown]
+    assert values == sorted(values)
+    panel._overall.started -= 60  # a minute gone at this pace
+    panel._overall.best = 0.5
+    panel._show_overall()
+    assert panel.overall_label.text() == "50% · about 1 min 0 s left"
+
+
+def test_the_overall_bar_keeps_its_width_as_the_time_left_shortens(qtbot, loaded):
+    """The label beside the bar is as wide as its widest text from the start of a run: the bar
+    shrank and grew as "3% · about 2 min 47 s left" became "25% · about 50 s left"."""
+    import time
+
+    from PySide6.QtWidgets import QApplication
+
+    panel = loaded.training_panel
+    panel.set_options(TrainOptions("unigram", vocab_size=300))
+    panel.step()  # a stepped run waits after its first round: it stays busy while measured
+    qtbot.waitUntil(lambda: bool(panel.round_model.rows), timeout=WAIT_MS)
+    estimate = panel._overall
+    widths = []
+    for fraction, gone in ((0.03, 5.2), (0.25, 17)):
+        estimate.best, estimate.started = fraction, time.monotonic() - gone
+        panel._show_overall()
+        QApplication.processEvents()
+        widths.append((panel.progress.width(), panel.overall_label.text()))
+    assert widths[0][1] == "3% · about 2 min 50 s left" and widths[1][1] == "25% · about 50 s left"
+    assert widths[0][0] == widths[1][0]
+    with qtbot.waitSignal(panel.training_cancelled, timeout=WAIT_MS):
+        panel.cancel()
