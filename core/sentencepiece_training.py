@@ -147,7 +147,7 @@ class SentencePieceSettings:
                 continue
             name = script_of(ch)
             table[c] = inherited if name == "INHERITED" else names.setdefault(name, len(names))
-            is_digit[c] = _is_decimal(ch)
+            is_digit[c] = is_decimal(ch)
         ok = (length > 0) & (length <= self.max_sentencepiece_length)
         prev = np.full(len(pos), any_script, dtype=np.int32)
         last = len(codes) - 1
