@@ -79,7 +79,12 @@ def main() -> None:
     parser.add_argument("--model", action="append", choices=["bpe", "unigram"], help="default: both")
     parser.add_argument("--max-bytes", type=int, default=3_000_000, help="cut each corpus to this size")
     parser.add_argument(
-        "--repeat", "--repeats", dest="repeat", type=int, default=1, help="run each side this many times, alternating; keep the best"
+        "--repeat",
+        "--repeats",
+        dest="repeat",
+        type=int,
+        default=1,
+        help="run each side this many times, alternating; keep the best",
     )
     args = parser.parse_args()
     names = args.corpus or ["en-botchan.txt", "ja-wagahaiwa.txt", "ko-movie-reviews.txt"]
