@@ -93,6 +93,8 @@ def resolve_pattern(pattern: str) -> str:
     """
     import regex
 
+    if not isinstance(pattern, str):  # a damaged file's "pattern": 5 or a list
+        raise ConfigError(f"split pattern must be text, not {type(pattern).__name__}")
     pat = TIKTOKEN_PATTERNS.get(pattern, pattern)
     try:
         regex.compile(pat)
@@ -400,8 +402,8 @@ class TiktokenSplit(BytePiecesMemo, _Base):
     def __init__(self, pattern: str = "cl100k_base"):
         import regex
 
+        self.pattern = resolve_pattern(pattern)  # first: it refuses a pattern that is not text
         self.name = pattern if pattern in TIKTOKEN_PATTERNS else None
-        self.pattern = resolve_pattern(pattern)
         self._re = regex.compile(self.pattern)
         if (
             self.pattern not in TIKTOKEN_PATTERNS.values()

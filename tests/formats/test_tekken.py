@@ -62,6 +62,8 @@ BAD = {
         _tekken(default_num_special_tokens=0, default_vocab_size=257),
         "special tokens",
     ),
+    "pattern not text": (_tekken(pattern=5), "split pattern must be text"),
+    "pattern a list": (_tekken(pattern=[r"\S+"]), "split pattern must be text"),
     "not base64": (
         _tekken(vocab=[{"rank": 0, "token_bytes": "!!", "token_str": None}] * 300),
         "base64",
