@@ -447,9 +447,10 @@ def test_the_first_screen_gives_the_text_most_of_the_room(qtbot, window, size):
 
     window.resize(*size)
     window.reset_layout()
-    qtbot.wait(50)
     seg, training = window.docks["segmentation"], window.docks["training"]
-    assert seg.width() > training.width()
+    # subtle: the dock sizes settle in a later event-loop turn, which a loaded machine delays
+    # past a fixed 50 ms wait (the full suite once saw 633 against 639 at 1280 px)
+    qtbot.waitUntil(lambda: seg.width() > training.width(), timeout=3000)
     assert abs(seg.width() - TEXT_SHARE * size[0]) < 0.08 * size[0]
     panel = window.segmentation_panel
     lines = panel.editor.viewport().height() // panel.editor.fontMetrics().lineSpacing()
