@@ -197,10 +197,14 @@ class Lattices:
         """Log of the summed probability of all paths reaching each node."""
         return drain(self.forward_steps(score))
 
-    def expected_counts_steps(self, score, weights, n_pieces, phase="expected counts", unk_score=-np.inf):
+    def expected_counts_steps(
+        self, score, weights, n_pieces, phase="expected counts", unk_score=-np.inf, count_as=None
+    ):
         """E-step: (expected count per piece, log Z per lattice); yields ``Progress`` per slice.
 
-        ``unk_score`` (float32 sweeps): edges scored so are spm_train's unknown nodes."""
+        ``unk_score`` (float32 sweeps): edges scored so are spm_train's unknown nodes;
+        ``count_as`` (float32 sweeps, over the caller's ids): the piece each piece's count is
+        added to, as it goes (default: its own)."""
         kernels = sweep_kernels()
         if self.float32:
             forward_slice, backward_slice = kernels.forward_slice_f32, kernels.backward_slice_f32
@@ -222,8 +226,18 @@ class Lattices:
         log_z = alpha[self.ends]
         expected = np.zeros(self._n_local(n_pieces))
         weights = np.ascontiguousarray(weights, dtype=np.float64)
+        target = ()
+        if self.float32:
+            n_local = self._n_local(n_pieces)
+            if count_as is None:
+                target = (np.arange(n_local, dtype=np.int32),)
+            else:  # caller's ids -> this lattice's numbers (a target must be one of them)
+                local_of = np.full(n_pieces, -1, dtype=np.int64)
+                local_of[np.arange(n_pieces) if self.ids is None else self.ids] = np.arange(n_local)
+                target = (np.ascontiguousarray(local_of[self._local(count_as)], dtype=np.int32),)
+                assert (target[0] >= 0).all()
         for e0, e1 in self._slices():
-            marginals_slice(*args, alpha, beta, self.starts, log_z, weights, expected, e0, e1)
+            marginals_slice(*args, alpha, beta, self.starts, log_z, weights, expected, *target, e0, e1)
             yield Progress(phase, 2 * n + e1, 3 * n)
         return self._to_caller(expected, n_pieces), log_z
 
@@ -554,7 +568,10 @@ def _seed_pieces(
                 count=len(c_pos),
             )
             c_len, c_freq, c_pos, c_uid = c_len[ok], c_freq[ok], c_pos[ok], c_uid[ok]
-        order = np.argsort(-(c_freq * c_len), kind="stable")[:n_sub]
+        if utf8_followers:  # sentencepiece 0.2.x's order: ties by UTF-8 size, then bytes
+            order = _spm_seed_order(codes, c_pos, c_len, c_freq * c_len)[:n_sub]
+        else:
+            order = np.argsort(-(c_freq * c_len), kind="stable")[:n_sub]
         c_len, c_freq, c_pos, c_uid = c_len[order], c_freq[order], c_pos[order], c_uid[order]
     else:
         c_len = c_freq = c_pos = c_uid = np.zeros(0, np.int64)
@@ -619,6 +636,29 @@ def _f32(x):
     False
     """
     return np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float64)
+
+
+def _spm_seed_order(codes, pos, length, score) -> np.ndarray:
+    """The order of seed substrings ``codes[pos : pos + length]`` as ``spm_train`` 0.2.x lists
+    them: score descending, then UTF-8 size descending, then the bytes ascending (code points
+    compare as their UTF-8 bytes do; a proper prefix comes first). The list order is the order
+    its float32 M-step sums counts in and breaks equal pruning losses by.
+
+    >>> c = np.array([ord(x) for x in "abあb"])
+    >>> _spm_seed_order(c, np.array([0, 1, 2, 3]), np.array([2, 1, 1, 1]), np.array([2.0, 2.0, 2.0, 2.0])).tolist()
+    [2, 0, 1, 3]
+    """
+    n = len(pos)
+    width = int(length.max()) if n else 0
+    keys = []
+    size = np.zeros(n, dtype=np.int64)
+    for j in range(width):
+        inside = j < length
+        c = np.where(inside, codes[np.minimum(pos + j, len(codes) - 1)], -1).astype(np.int64)
+        size += np.where(inside, 1 + (c >= 0x80) + (c >= 0x800) + (c >= 0x10000), 0)
+        keys.append(c)
+    # np.lexsort: the last key is the primary one
+    return np.lexsort(tuple(keys[::-1]) + (-size, -np.asarray(score, dtype=np.float64)))
 
 
 def _utf8_first_byte(codes: np.ndarray) -> np.ndarray:
@@ -770,11 +810,11 @@ def train_unigram(
     unknowns = None if unknown_count is None else _Unknowns(is_char, unknown_count)
     if unknowns is None:
         score = np.log(values) - math.log(values.sum())
-    else:  # spm_train's ToLogProb, in float32
-        v32 = values.astype(np.float32)
-        log_total = _f32(math.log(float(np.cumsum(v32, dtype=np.float32)[-1])))
+    else:  # spm_train's ToLogProb: float32 values, their sum and its log in double
+        v32 = values.astype(np.float32).astype(np.float64)
+        log_total = math.log(float(v32.sum()))
         with np.errstate(divide="ignore"):  # the unknown character's 0
-            score = _f32(np.log(v32.astype(np.float64)) - log_total)
+            score = _f32(np.log(v32) - log_total)
         score[~alive] = -np.inf
 
     # subtle: the edge list stays sorted by start position (filtering keeps the order), so the
@@ -795,7 +835,11 @@ def train_unigram(
             em_round += 1
             lattice_score = score if unknowns is None else unknowns.scores(score, alive)
             expected, log_z = yield from lattices.expected_counts_steps(
-                lattice_score, weights, n_all, unk_score=_Unknowns.score(score, alive)
+                lattice_score,
+                weights,
+                n_all,
+                unk_score=_Unknowns.score(score, alive),
+                count_as=None if unknowns is None else unknowns.count_as(alive),
             )
             _release_freed_memory()
             loss = float(-(weights * log_z).sum())
@@ -950,6 +994,11 @@ class _Unknowns:
         out[0] += out[lost].sum() + self.count
         out[lost] = 0.0
         return out
+
+    def count_as(self, alive: np.ndarray) -> np.ndarray:
+        """The piece each piece's expected count goes to: piece 0 for a lost character (spm adds
+        it there as it sweeps, in its place among piece 0's own: float32 sums keep that order)."""
+        return np.where(self.is_char & ~alive, 0, np.arange(len(alive))).astype(np.int64)
 
     def remap(self, pids: np.ndarray, alive: np.ndarray) -> np.ndarray:
         """Piece ids with each lost character as piece 0."""
