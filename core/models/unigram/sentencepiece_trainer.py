@@ -22,9 +22,9 @@ with what ``spm_train`` adds around it (``unigram_model_trainer.cc``, ``trainer_
    lowest score, 0.0001 apart), then the best scores until the vocabulary is full, sorted
    by score (ties: by text), after the meta pieces.
 
-Not identical to spm_train in the order of pieces whose float32 scores round apart there and
-not here (on the long lines of ja-wagahaiwa that rounding also decides which of many equally
-scored pieces make the cut: 98.5 % of its pieces). A benchmark
+Identical to spm_train on ja-wagahaiwa (8k) and en-botchan (4k): pieces, order, scores. Not
+identical in the order of some pieces on Korean reviews, and on small slices where
+spm_train counts the suffixes of its last sentence twice (``benchmarks/history.md``). A benchmark
 (``benchmarks/bench_sentencepiece_train.py``) measures the piece overlap and the length of the
 encodings against spm_train on the shared corpora.
 """
