@@ -59,9 +59,13 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
     settings = SentencePieceSettings.from_extra(options.extra)
     # words that ended a line come marked (SentencePieceWords(mark_line_end=True)): unmark them
     line_final: dict[str, int] = {}
+    last_word = None  # the last word of spm_train's last sentence (core.corpus marks it twice)
     if any(w.endswith(LINE_END) for w in word_counts):
         plain: dict[str, int] = {}
         for word, n in word_counts.items():
+            if word.endswith(LINE_END + LINE_END):
+                word = word[:-1]
+                last_word = word[:-1]
             if word.endswith(LINE_END):
                 word = word[:-1]
                 line_final[word] = line_final.get(word, 0) + n
@@ -79,6 +83,8 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
     # node there, and its float32 sums run through it (cutting words there gave other roundings)
     words = mask_rare_chars(word_counts, chars)
     finals = mask_rare_chars(line_final, chars) if line_final else {}
+    if last_word is not None:
+        last_word = next(iter(mask_rare_chars({last_word: 1}, chars)))
     # spm_train's EM walks its words most frequent first (ties: by text), adding float32 counts
     words = dict(sorted(words.items(), key=lambda kv: (-kv[1], kv[0])))
     inner = TrainOptions(
@@ -104,6 +110,7 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
         utf8_followers=True,
         unknown_count=0.0,
         unknown_char=UNK_CHAR,
+        last_word=last_word,
     )
     learned = dict(model.pieces)
     final: dict[str, float] = {}

@@ -528,6 +528,16 @@ def _seed_pieces(
                 else:
                     maximal = followers + (mid > 0.5) + (end_final > 0) + (end_unk > 0) >= 2
             is_candidate = (p_freq >= 2) & maximal
+            seed_freq = p_freq
+            last_end = getattr(corpus, "last_end", None)
+            if final is not None and last_end is not None and corpus.dist[last_end - (k - 1)] == k - 1:
+                # the last line's suffix of this length, if it ends other lines: counted again
+                at = np.searchsorted(p_pos, last_end - (k - 1))
+                if at < len(p_pos) and p_pos[at] == last_end - (k - 1) and end_final[p_inv[at]] >= 2:
+                    u = p_inv[at]
+                    seed_freq = np.where(is_candidate, p_freq, 0.0)
+                    seed_freq[u] += end_final[u]
+                    is_candidate[u] = True
             frequent = np.flatnonzero(is_candidate)
             if k - 1 in levels:  # only a candidate's positions can become edges: keep those alone
                 pos, uid, n_uid = levels[k - 1]
@@ -535,7 +545,7 @@ def _seed_pieces(
                 levels[k - 1] = (pos[hit], uid[hit], n_uid)
                 del pos, uid, hit
             cand_len.append(np.full(len(frequent), k - 1, dtype=np.int16))
-            cand_freq.append(p_freq[frequent])
+            cand_freq.append(seed_freq[frequent])
             cand_pos.append(p_pos[p_first[frequent]].astype(np.int32))
             cand_uid.append(frequent.astype(np.int32))
         if k > max_len or len(alive) == 0:
@@ -738,6 +748,7 @@ def train_unigram(
     unknown_count: float | None = None,
     valid_pieces=None,
     unknown_char: str | None = None,
+    last_word: str | None = None,
 ) -> Generator[object, None, Unigram]:
     """SentencePiece-style Unigram training; see the module docstring for the phases.
     ``valid_piece(text) -> bool``, if given, says which substrings may be seeds; ``desired_size``
@@ -753,6 +764,11 @@ def train_unigram(
     corpus held this many (weighted) unknown characters, cut out of its words; ``unknown_char``
     (with ``unknown_count``): a character of the words that stands for an unknown one, never a
     piece: each occurrence is an unknown node of its word's lattice, as in ``spm_train``'s.
+    ``last_word`` (with ``line_final``): the last word of the corpus's last line; each suffix of
+    it that ends two lines or more is counted again, once per line it ends (sentencepiece 0.2.3
+    seeds over its lines laid end to end, each ended by a NUL: after the last line nothing
+    follows, so "X\\0" is a suffix-array interval of its own, whose piece, the NUL trimmed,
+    adds to X's count).
     With ``prune_last`` or ``unknown_count`` the model keeps every piece left (the caller
     picks its vocabulary, as ``spm_train``'s last step does)."""
     extra = options.extra or {}
@@ -779,6 +795,8 @@ def train_unigram(
     if not words:
         raise ConfigError("cannot train on an empty corpus (no words with enough occurrences)")
     corpus = _Corpus(words, np.array([word_counts[w] for w in words], dtype=np.float64))
+    if last_word is not None and line_final is not None and last_word in words:
+        corpus.last_end = int(corpus.ends[words.index(last_word)])
     if line_final is not None:
         finals = np.array([line_final.get(w, 0) for w in words], dtype=np.float64)
         corpus.pos_final_weight = np.repeat(finals, corpus.lengths + 1)
