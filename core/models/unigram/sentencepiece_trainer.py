@@ -23,8 +23,9 @@ with what ``spm_train`` adds around it (``unigram_model_trainer.cc``, ``trainer_
    by score (ties: by text), after the meta pieces.
 
 Identical to spm_train on ja-wagahaiwa (8k) and en-botchan (4k): pieces, order, scores. Not
-identical in the order of some pieces on Korean reviews, and on small slices where
-spm_train counts the suffixes of its last sentence twice (``benchmarks/history.md``). A benchmark
+identical in the order of some pieces on Korean reviews (``benchmarks/history.md``). Like
+spm_train, seeding counts the suffixes of its last sentence twice (``core.corpus`` marks that
+sentence's last word; ``core.models.unigram.trainer`` explains why). A benchmark
 (``benchmarks/bench_sentencepiece_train.py``) measures the piece overlap and the length of the
 encodings against spm_train on the shared corpora.
 """
