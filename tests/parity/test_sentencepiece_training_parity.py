@@ -279,8 +279,14 @@ def test_unigram_same_pieces_as_spm_train(tmp_path, slices, vocab):
 
 @pytest.mark.parametrize(
     ("name", "chars", "vocab"),
-    [("ja-wagahaiwa.txt", 150_000, 4000), ("ja-wagahaiwa.txt", 10**7, 8000), ("en-botchan.txt", 60_000, 800)],
-    ids=["japanese-slice-4k", "japanese-8k", "botchan-slice-800"],
+    [
+        ("ja-wagahaiwa.txt", 150_000, 4000),
+        ("ja-wagahaiwa.txt", 10**7, 8000),
+        ("en-botchan.txt", 60_000, 800),
+        ("en-botchan.txt", 10**7, 4000),
+        ("ko-movie-reviews.txt", 1_000_000, 8000),
+    ],
+    ids=["japanese-slice-4k", "japanese-8k", "botchan-slice-800", "botchan-4k", "korean-8k"],
 )
 def test_unigram_identical_to_spm_train(tmp_path, name, chars, vocab):
     """On Japanese (lines of a thousand characters, float32 sums near -1,000, where one rounding
@@ -290,7 +296,9 @@ def test_unigram_identical_to_spm_train(tmp_path, name, chars, vocab):
     then bytes), which is the order its M-step sums counts in; their first log-probabilities
     taken against a sum in double; an unknown node's count added to piece 0 as the sweep meets it.
     The botchan slice (before: 99.75 %, 2 pieces) ends in "...in a corn": spm_train counts the
-    suffixes of its last sentence again ("rn" ends another line), and so do we now."""
+    suffixes of its last sentence again ("rn" ends another line), and so do we now. Korean
+    (before: the same set, another order) needed pruning's losses in spm_train's float32, ties
+    kept in its list order, and the dropped required characters' penalties summed in float32."""
     text = _slice(name, chars)
     corpus = tmp_path / "corpus.txt"
     corpus.write_text(text, encoding="utf-8")

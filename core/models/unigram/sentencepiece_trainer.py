@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Generator
 
 from core.errors import ConfigError
-from core.sentencepiece_pieces import NORMAL, Piece
+from core.sentencepiece_pieces import NORMAL, Piece, f32
 from core.sentencepiece_training import (
     LINE_END,
     UNK_CHAR,
@@ -121,8 +121,8 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
         if c in learned:
             final[c] = learned[c]
         else:
-            final[c] = lowest + penalty
-            penalty += _MIN_SCORE_PENALTY_DELTA
+            final[c] = f32(lowest + penalty)  # (float32 sums, as spm_train's)
+            penalty = f32(penalty + f32(_MIN_SCORE_PENALTY_DELTA))
     for piece, score in sorted(learned.items(), key=lambda kv: (-kv[1], kv[0])):
         if len(final) >= size:
             break

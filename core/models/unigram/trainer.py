@@ -1023,6 +1023,35 @@ class _Unknowns:
         return np.where((self.is_char & ~alive)[pids], 0, pids)
 
 
+def _spm_losses(freq, f_i, alt_owner, alt_pid, n_alt, total) -> np.ndarray:
+    """Each piece's pruning loss as ``spm_train`` 0.2.3 computes it (``PruneSentencePieces``):
+    float32 values, each log taken in double and rounded back, the alternatives' terms added
+    left to right; equal float32 losses then keep its list order.
+
+    ``alt_owner``/``alt_pid``: the alternative segmentations' tokens, grouped by piece, each
+    group listed from its last token to its first (``Lattices.viterbi``)."""
+    f32 = np.float32
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = f32(total)
+        logsum = f32(np.log(np.float64(s)))
+        fi = f_i.astype(f32)
+        logprob_sp = (np.log(fi.astype(np.float64)) - np.float64(logsum)).astype(f32)
+        grown = (s + fi * (n_alt - 1).astype(f32)).astype(f32)
+        logsum_alt = np.log(grown.astype(np.float64)).astype(f32)
+        owner = np.asarray(alt_owner, dtype=np.int64)
+        starts = np.zeros(len(n_alt) + 1, dtype=np.int64)
+        starts[1:] = np.cumsum(n_alt)
+        from_left = starts[owner + 1] - 1 - np.arange(len(owner))  # (groups are contiguous)
+        term = np.log((freq[alt_pid].astype(f32) + fi[owner]).astype(np.float64)) - logsum_alt[owner]
+        logprob_alt = np.zeros(len(n_alt), dtype=f32)
+        for j in range(int(n_alt.max()) if len(n_alt) else 0):
+            at = from_left == j
+            o = owner[at]
+            logprob_alt[o] = (logprob_alt[o].astype(np.float64) + term[at]).astype(f32)
+        share = (fi / s).astype(f32)
+        return (share * (logprob_sp - logprob_alt).astype(f32)).astype(f32).astype(np.float64)
+
+
 def _prune(
     corpus, lattices, score, alive, is_char, rep_pos, piece_len, weights, pruned_size, desired, unknowns=None
 ):
@@ -1051,6 +1080,8 @@ def _prune(
     # (c) the loss of removing each piece.
     f_i = freq[multi]
     n_alt = np.bincount(alt_owner, minlength=len(multi))
+    if unknowns is not None:
+        loss = _spm_losses(freq, f_i, alt_owner, alt_pid, n_alt, total)
     with np.errstate(divide="ignore", invalid="ignore"):  # log(0) for unused pieces: dropped below
         logsum_alt = np.log(total + f_i * (n_alt - 1))
         alt_gain = np.bincount(
@@ -1058,8 +1089,8 @@ def _prune(
         )
         logprob_sp = np.log(f_i) - np.log(total)
         logprob_alt = alt_gain - n_alt * logsum_alt
-        share = f_i if unknowns is not None else used_by[multi]  # spm_train: per occurrence
-        loss = (share / weights.sum()) * (logprob_sp - logprob_alt)
+        if unknowns is None:
+            loss = (used_by[multi] / weights.sum()) * (logprob_sp - logprob_alt)
     unneeded = replaced | (f_i == 0)
     # (d) keep characters, then the highest losses up to the pruned size. Unneeded pieces all
     #     go, even past the pruned size (as SentencePiece), but never below the desired size:
