@@ -22,8 +22,8 @@ with what ``spm_train`` adds around it (``unigram_model_trainer.cc``, ``trainer_
    lowest score, 0.0001 apart), then the best scores until the vocabulary is full, sorted
    by score (ties: by text), after the meta pieces.
 
-Identical to spm_train on ja-wagahaiwa (8k) and en-botchan (4k): pieces, order, scores. Not
-identical in the order of some pieces on Korean reviews (``benchmarks/history.md``). Like
+Identical to spm_train on ja-wagahaiwa (8k), en-botchan (4k) and 3 MB of Korean reviews (8k):
+pieces, order, scores (``benchmarks/history.md``). Like
 spm_train, seeding counts the suffixes of its last sentence twice (``core.corpus`` marks that
 sentence's last word; ``core.models.unigram.trainer`` explains why). A benchmark
 (``benchmarks/bench_sentencepiece_train.py``) measures the piece overlap and the length of the
