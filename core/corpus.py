@@ -117,6 +117,7 @@ def count_words(
     counter = _Counter(options, count_characters=characters)
     min_bytes = _parallel_min_bytes(options)
     used: list[str] = []
+    file_encodings: list[str] = []
     replaced_total = 0
     done = 0
     empty: list[Path] = []
@@ -130,6 +131,7 @@ def count_words(
             step = _count_file(path, counter, encoding, done, total)
         enc, replaced, n_bytes, had_text = yield from step
         done += n_bytes
+        file_encodings.append(enc)
         if enc not in used:
             used.append(enc)
         if replaced:
@@ -145,12 +147,46 @@ def count_words(
             yield Warning_(f"{path} is empty: skipped")
     if len(empty) == len(files):
         raise CorpusError(f"all {len(files)} corpus files are empty")
-    return counter.result(
+    result = counter.result(
         replaced_bytes=replaced_total,
         encoding=", ".join(used),
         paths=files,
         bytes_read=done,
     )
+    _mark_last_sentence(result.words, files, file_encodings, options)
+    return result
+
+
+def _mark_last_sentence(words: dict[str, int], files: list[Path], encodings: list[str], options) -> None:
+    """SentencePiece Unigram's counts (line ends marked): the last word of the sentence
+    ``spm_train`` reads last gets a second ``LINE_END`` (one of its occurrences moves there).
+
+    subtle: sentencepiece 0.2.3 seeds over all sentences laid end to end, each ended by a NUL;
+    after the last one no sentence follows, so each suffix of it that ends other lines too is
+    counted twice (``core.models.unigram.trainer``). Which sentence is last needs the line
+    order, which counts lose: the files are read again (only for this algorithm)."""
+    if options is None or len(encodings) != len(files):
+        return
+    from core.options import build_pre_tokenizer
+    from core.pre_tokenizers import SentencePieceWords
+    from core.sentencepiece_training import LINE_END, last_sentence
+
+    pre = build_pre_tokenizer(options)
+    if not isinstance(pre, SentencePieceWords) or not pre.mark_line_end:
+        return
+    lines: list[str] = []
+    for path, enc in zip(files, encodings):
+        try:
+            text = path.read_text(encoding=enc, errors="replace").removeprefix("\ufeff")
+        except (OSError, LookupError):
+            return
+        lines += text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    last = last_sentence(lines, pre.split_words)
+    if last and words.get(last[-1], 0) > 0 and last[-1].endswith(LINE_END):
+        words[last[-1]] -= 1
+        if not words[last[-1]]:
+            del words[last[-1]]
+        words[last[-1] + LINE_END] = 1
 
 
 def _parallel_min_bytes(options) -> int:

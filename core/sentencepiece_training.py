@@ -182,6 +182,43 @@ class SentencePieceSettings:
         return out
 
 
+def last_sentence(lines: list[str], split_words) -> list[str]:
+    """The words (``split_words(line)``) of the sentence ``spm_train`` reads last, or ``[]``.
+
+    It skips empty lines, lines over ``MAX_SENTENCE_BYTES`` and lines holding ``▅`` as it reads
+    them, then drops the lines that normalize to nothing by swapping each with the last one
+    (``trainer_interface.cc``): so its last sentence is not always the file's last line.
+
+        >>> words = lambda t: ["▁" + w for w in t.split()]
+        >>> last_sentence(["a b", "  ", "c", "d e"], words)   # "  " takes "d e"'s place
+        ['▁c']
+    """
+    short = MAX_SENTENCE_BYTES // 4  # characters that fit whatever their UTF-8 size
+    added = [
+        t
+        for t in lines
+        if t
+        and (len(t) <= short or len(t.encode("utf-8", "surrogatepass")) <= MAX_SENTENCE_BYTES)
+        and UNK_CHAR not in t
+    ]
+    empty = {i for i, t in enumerate(added) if not t.strip() and not split_words(t)}
+    size = len(added)
+    moved: dict[int, int] = {}  # slot -> index of the sentence swapped into it
+    for p in sorted(empty):
+        if p >= size:
+            break
+        while True:  # the slot holds an empty sentence: the last one takes its place
+            size -= 1
+            if size == p:
+                break
+            moved[p] = size  # (a slot at or past the scan was never written: it holds its own)
+            if size not in empty:
+                break
+    if not size:
+        return []
+    return split_words(added[moved.get(size - 1, size - 1)])
+
+
 def is_decimal(c: str) -> bool:
     """Whether ``c`` is a digit ``--split_digits`` keeps alone (ASCII or full-width)."""
     return "0" <= c <= "9" or "\uff10" <= c <= "\uff19"

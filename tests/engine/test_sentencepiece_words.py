@@ -45,3 +45,21 @@ def test_plain_lines_are_counted_at_once():
     counts: Counter[str] = Counter()
     assert SentencePieceWords().count_block("a b\n  a\n", counts) == []
     assert counts == {"▁a": 2, "▁b": 1}
+
+
+def test_unigram_counts_mark_the_last_word_of_spm_trains_last_sentence(tmp_path):
+    """spm_train drops a line that normalizes to nothing by swapping the last line into its
+    place ("w rn" here, an empty line being skipped as it reads), so its last sentence here
+    is "z corn", not the file's last line: its last word is
+    marked twice (the Unigram trainer counts that sentence's suffixes again, as spm_train's
+    seeding does). Without the mark every line-final word ends in one LINE_END."""
+    from core.corpus import count_words
+    from core.events import drain
+    from core.options import TrainOptions
+
+    path = tmp_path / "c.txt"
+    path.write_text("x rn\n   \ny corn\nz corn\n\nw rn\n", encoding="utf-8")
+    words = drain(count_words([path], TrainOptions("sentencepiece-unigram", vocab_size=100), workers=1)).words
+    assert words["▁corn\x00\x00"] == 1 and words["▁corn\x00"] == 1 and words["▁rn\x00"] == 2
+    bpe = drain(count_words([path], TrainOptions("sentencepiece-bpe", vocab_size=100), workers=1)).words
+    assert not any(w.endswith("\x00") for w in bpe)

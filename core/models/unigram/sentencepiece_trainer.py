@@ -22,9 +22,10 @@ with what ``spm_train`` adds around it (``unigram_model_trainer.cc``, ``trainer_
    lowest score, 0.0001 apart), then the best scores until the vocabulary is full, sorted
    by score (ties: by text), after the meta pieces.
 
-Not identical to spm_train in the order of pieces whose float32 scores round apart there and
-not here (on the long lines of ja-wagahaiwa that rounding also decides which of many equally
-scored pieces make the cut: 98.5 % of its pieces). A benchmark
+Identical to spm_train on ja-wagahaiwa (8k), en-botchan (4k) and 3 MB of Korean reviews (8k):
+pieces, order, scores (``benchmarks/history.md``). Like
+spm_train, seeding counts the suffixes of its last sentence twice (``core.corpus`` marks that
+sentence's last word; ``core.models.unigram.trainer`` explains why). A benchmark
 (``benchmarks/bench_sentencepiece_train.py``) measures the piece overlap and the length of the
 encodings against spm_train on the shared corpora.
 """
@@ -34,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Generator
 
 from core.errors import ConfigError
-from core.sentencepiece_pieces import NORMAL, Piece
+from core.sentencepiece_pieces import NORMAL, Piece, f32
 from core.sentencepiece_training import (
     LINE_END,
     UNK_CHAR,
@@ -59,9 +60,13 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
     settings = SentencePieceSettings.from_extra(options.extra)
     # words that ended a line come marked (SentencePieceWords(mark_line_end=True)): unmark them
     line_final: dict[str, int] = {}
+    last_word = None  # the last word of spm_train's last sentence (core.corpus marks it twice)
     if any(w.endswith(LINE_END) for w in word_counts):
         plain: dict[str, int] = {}
         for word, n in word_counts.items():
+            if word.endswith(LINE_END + LINE_END):
+                word = word[:-1]
+                last_word = word[:-1]
             if word.endswith(LINE_END):
                 word = word[:-1]
                 line_final[word] = line_final.get(word, 0) + n
@@ -79,6 +84,8 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
     # node there, and its float32 sums run through it (cutting words there gave other roundings)
     words = mask_rare_chars(word_counts, chars)
     finals = mask_rare_chars(line_final, chars) if line_final else {}
+    if last_word is not None:
+        last_word = next(iter(mask_rare_chars({last_word: 1}, chars)))
     # spm_train's EM walks its words most frequent first (ties: by text), adding float32 counts
     words = dict(sorted(words.items(), key=lambda kv: (-kv[1], kv[0])))
     inner = TrainOptions(
@@ -104,6 +111,7 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
         utf8_followers=True,
         unknown_count=0.0,
         unknown_char=UNK_CHAR,
+        last_word=last_word,
     )
     learned = dict(model.pieces)
     final: dict[str, float] = {}
@@ -113,8 +121,8 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
         if c in learned:
             final[c] = learned[c]
         else:
-            final[c] = lowest + penalty
-            penalty += _MIN_SCORE_PENALTY_DELTA
+            final[c] = f32(lowest + penalty)  # (float32 sums, as spm_train's)
+            penalty = f32(penalty + f32(_MIN_SCORE_PENALTY_DELTA))
     for piece, score in sorted(learned.items(), key=lambda kv: (-kv[1], kv[0])):
         if len(final) >= size:
             break

@@ -27,7 +27,7 @@ EXPORTS = {
     "viterbi_slice": f"void({_EDGES}, {_F8}, {_F8}, {_I4}, int64, int64)",
     "forward_slice_f32": f"void({_EDGES}, {_F8}, {_F8}, int64, int64)",
     "backward_slice_f32": f"void({_EDGES}, {_F8}, {_F8}, float64, int64, int64)",
-    "marginals_slice_f32": f"void({_EDGES}, {_F8}, {_F8}, {_F8}, {_I8}, {_F8}, {_F8}, {_F8}, int64, int64)",
+    "marginals_slice_f32": f"void({_EDGES}, {_F8}, {_F8}, {_F8}, {_I8}, {_F8}, {_F8}, {_F8}, {_I4}, int64, int64)",
     "viterbi_slice_f32": f"void({_EDGES}, {_F8}, {_F8}, {_I4}, int64, int64)",
     "backtrack": f"UniTuple({_I4}, 2)({_I8}, {_I8}, {_I4}, {_I4}, {_I4})",
     "best_path_counts": f"UniTuple({_F8}, 2)({_I8}, {_I8}, {_I4}, {_I4}, {_I4}, {_F8}, int64)",

@@ -247,8 +247,10 @@ def backward_slice_f32(src, lens, pid, score, beta, unk_score, e0, e1):
 
 
 @kernel
-def marginals_slice_f32(src, lens, pid, score, alpha, beta, starts, log_z, weights, expected, e0, e1):
-    """``marginals_slice`` in spm's float32 (the counts too, added edge by edge)."""
+def marginals_slice_f32(src, lens, pid, score, alpha, beta, starts, log_z, weights, expected, target, e0, e1):
+    """``marginals_slice`` in spm's float32 (the counts too, added edge by edge), an edge's count
+    going to ``expected[target[pid]]``: spm adds an unknown node's count to piece 0 in its place
+    among the others, and float32 sums depend on that order."""
     if e0 >= e1:
         return
     w = np.searchsorted(starts, src[e0], side="right") - 1
@@ -258,7 +260,7 @@ def marginals_slice_f32(src, lens, pid, score, alpha, beta, starts, log_z, weigh
             w += 1
         x = _f32(_f32(_f32(alpha[s] + score[pid[e]]) + beta[s + lens[e]]) - log_z[w])
         if x > -np.inf:
-            p = pid[e]
+            p = target[pid[e]]
             expected[p] = _f32(expected[p] + _f32(weights[w]) * math.exp(x))
 
 

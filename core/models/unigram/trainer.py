@@ -197,10 +197,14 @@ class Lattices:
         """Log of the summed probability of all paths reaching each node."""
         return drain(self.forward_steps(score))
 
-    def expected_counts_steps(self, score, weights, n_pieces, phase="expected counts", unk_score=-np.inf):
+    def expected_counts_steps(
+        self, score, weights, n_pieces, phase="expected counts", unk_score=-np.inf, count_as=None
+    ):
         """E-step: (expected count per piece, log Z per lattice); yields ``Progress`` per slice.
 
-        ``unk_score`` (float32 sweeps): edges scored so are spm_train's unknown nodes."""
+        ``unk_score`` (float32 sweeps): edges scored so are spm_train's unknown nodes;
+        ``count_as`` (float32 sweeps, over the caller's ids): the piece each piece's count is
+        added to, as it goes (default: its own)."""
         kernels = sweep_kernels()
         if self.float32:
             forward_slice, backward_slice = kernels.forward_slice_f32, kernels.backward_slice_f32
@@ -222,8 +226,18 @@ class Lattices:
         log_z = alpha[self.ends]
         expected = np.zeros(self._n_local(n_pieces))
         weights = np.ascontiguousarray(weights, dtype=np.float64)
+        target = ()
+        if self.float32:
+            n_local = self._n_local(n_pieces)
+            if count_as is None:
+                target = (np.arange(n_local, dtype=np.int32),)
+            else:  # caller's ids -> this lattice's numbers (a target must be one of them)
+                local_of = np.full(n_pieces, -1, dtype=np.int64)
+                local_of[np.arange(n_pieces) if self.ids is None else self.ids] = np.arange(n_local)
+                target = (np.ascontiguousarray(local_of[self._local(count_as)], dtype=np.int32),)
+                assert (target[0] >= 0).all()
         for e0, e1 in self._slices():
-            marginals_slice(*args, alpha, beta, self.starts, log_z, weights, expected, e0, e1)
+            marginals_slice(*args, alpha, beta, self.starts, log_z, weights, expected, *target, e0, e1)
             yield Progress(phase, 2 * n + e1, 3 * n)
         return self._to_caller(expected, n_pieces), log_z
 
@@ -514,6 +528,16 @@ def _seed_pieces(
                 else:
                     maximal = followers + (mid > 0.5) + (end_final > 0) + (end_unk > 0) >= 2
             is_candidate = (p_freq >= 2) & maximal
+            seed_freq = p_freq
+            last_end = getattr(corpus, "last_end", None)
+            if final is not None and last_end is not None and corpus.dist[last_end - (k - 1)] == k - 1:
+                # the last line's suffix of this length, if it ends other lines: counted again
+                at = np.searchsorted(p_pos, last_end - (k - 1))
+                if at < len(p_pos) and p_pos[at] == last_end - (k - 1) and end_final[p_inv[at]] >= 2:
+                    u = p_inv[at]
+                    seed_freq = np.where(is_candidate, p_freq, 0.0)
+                    seed_freq[u] += end_final[u]
+                    is_candidate[u] = True
             frequent = np.flatnonzero(is_candidate)
             if k - 1 in levels:  # only a candidate's positions can become edges: keep those alone
                 pos, uid, n_uid = levels[k - 1]
@@ -521,7 +545,7 @@ def _seed_pieces(
                 levels[k - 1] = (pos[hit], uid[hit], n_uid)
                 del pos, uid, hit
             cand_len.append(np.full(len(frequent), k - 1, dtype=np.int16))
-            cand_freq.append(p_freq[frequent])
+            cand_freq.append(seed_freq[frequent])
             cand_pos.append(p_pos[p_first[frequent]].astype(np.int32))
             cand_uid.append(frequent.astype(np.int32))
         if k > max_len or len(alive) == 0:
@@ -554,7 +578,10 @@ def _seed_pieces(
                 count=len(c_pos),
             )
             c_len, c_freq, c_pos, c_uid = c_len[ok], c_freq[ok], c_pos[ok], c_uid[ok]
-        order = np.argsort(-(c_freq * c_len), kind="stable")[:n_sub]
+        if utf8_followers:  # sentencepiece 0.2.x's order: ties by UTF-8 size, then bytes
+            order = _spm_seed_order(codes, c_pos, c_len, c_freq * c_len)[:n_sub]
+        else:
+            order = np.argsort(-(c_freq * c_len), kind="stable")[:n_sub]
         c_len, c_freq, c_pos, c_uid = c_len[order], c_freq[order], c_pos[order], c_uid[order]
     else:
         c_len = c_freq = c_pos = c_uid = np.zeros(0, np.int64)
@@ -619,6 +646,29 @@ def _f32(x):
     False
     """
     return np.asarray(x, dtype=np.float64).astype(np.float32).astype(np.float64)
+
+
+def _spm_seed_order(codes, pos, length, score) -> np.ndarray:
+    """The order of seed substrings ``codes[pos : pos + length]`` as ``spm_train`` 0.2.x lists
+    them: score descending, then UTF-8 size descending, then the bytes ascending (code points
+    compare as their UTF-8 bytes do; a proper prefix comes first). The list order is the order
+    its float32 M-step sums counts in and breaks equal pruning losses by.
+
+    >>> c = np.array([ord(x) for x in "abあb"])
+    >>> _spm_seed_order(c, np.array([0, 1, 2, 3]), np.array([2, 1, 1, 1]), np.array([2.0, 2.0, 2.0, 2.0])).tolist()
+    [2, 0, 1, 3]
+    """
+    n = len(pos)
+    width = int(length.max()) if n else 0
+    keys = []
+    size = np.zeros(n, dtype=np.int64)
+    for j in range(width):
+        inside = j < length
+        c = np.where(inside, codes[np.minimum(pos + j, len(codes) - 1)], -1).astype(np.int64)
+        size += np.where(inside, 1 + (c >= 0x80) + (c >= 0x800) + (c >= 0x10000), 0)
+        keys.append(c)
+    # np.lexsort: the last key is the primary one
+    return np.lexsort(tuple(keys[::-1]) + (-size, -np.asarray(score, dtype=np.float64)))
 
 
 def _utf8_first_byte(codes: np.ndarray) -> np.ndarray:
@@ -698,6 +748,7 @@ def train_unigram(
     unknown_count: float | None = None,
     valid_pieces=None,
     unknown_char: str | None = None,
+    last_word: str | None = None,
 ) -> Generator[object, None, Unigram]:
     """SentencePiece-style Unigram training; see the module docstring for the phases.
     ``valid_piece(text) -> bool``, if given, says which substrings may be seeds; ``desired_size``
@@ -713,6 +764,11 @@ def train_unigram(
     corpus held this many (weighted) unknown characters, cut out of its words; ``unknown_char``
     (with ``unknown_count``): a character of the words that stands for an unknown one, never a
     piece: each occurrence is an unknown node of its word's lattice, as in ``spm_train``'s.
+    ``last_word`` (with ``line_final``): the last word of the corpus's last line; each suffix of
+    it that ends two lines or more is counted again, once per line it ends (sentencepiece 0.2.3
+    seeds over its lines laid end to end, each ended by a NUL: after the last line nothing
+    follows, so "X\\0" is a suffix-array interval of its own, whose piece, the NUL trimmed,
+    adds to X's count).
     With ``prune_last`` or ``unknown_count`` the model keeps every piece left (the caller
     picks its vocabulary, as ``spm_train``'s last step does)."""
     extra = options.extra or {}
@@ -739,6 +795,8 @@ def train_unigram(
     if not words:
         raise ConfigError("cannot train on an empty corpus (no words with enough occurrences)")
     corpus = _Corpus(words, np.array([word_counts[w] for w in words], dtype=np.float64))
+    if last_word is not None and line_final is not None and last_word in words:
+        corpus.last_end = int(corpus.ends[words.index(last_word)])
     if line_final is not None:
         finals = np.array([line_final.get(w, 0) for w in words], dtype=np.float64)
         corpus.pos_final_weight = np.repeat(finals, corpus.lengths + 1)
@@ -770,11 +828,11 @@ def train_unigram(
     unknowns = None if unknown_count is None else _Unknowns(is_char, unknown_count)
     if unknowns is None:
         score = np.log(values) - math.log(values.sum())
-    else:  # spm_train's ToLogProb, in float32
-        v32 = values.astype(np.float32)
-        log_total = _f32(math.log(float(np.cumsum(v32, dtype=np.float32)[-1])))
+    else:  # spm_train's ToLogProb: float32 values, their sum and its log in double
+        v32 = values.astype(np.float32).astype(np.float64)
+        log_total = math.log(float(v32.sum()))
         with np.errstate(divide="ignore"):  # the unknown character's 0
-            score = _f32(np.log(v32.astype(np.float64)) - log_total)
+            score = _f32(np.log(v32) - log_total)
         score[~alive] = -np.inf
 
     # subtle: the edge list stays sorted by start position (filtering keeps the order), so the
@@ -795,7 +853,11 @@ def train_unigram(
             em_round += 1
             lattice_score = score if unknowns is None else unknowns.scores(score, alive)
             expected, log_z = yield from lattices.expected_counts_steps(
-                lattice_score, weights, n_all, unk_score=_Unknowns.score(score, alive)
+                lattice_score,
+                weights,
+                n_all,
+                unk_score=_Unknowns.score(score, alive),
+                count_as=None if unknowns is None else unknowns.count_as(alive),
             )
             _release_freed_memory()
             loss = float(-(weights * log_z).sum())
@@ -951,9 +1013,43 @@ class _Unknowns:
         out[lost] = 0.0
         return out
 
+    def count_as(self, alive: np.ndarray) -> np.ndarray:
+        """The piece each piece's expected count goes to: piece 0 for a lost character (spm adds
+        it there as it sweeps, in its place among piece 0's own: float32 sums keep that order)."""
+        return np.where(self.is_char & ~alive, 0, np.arange(len(alive))).astype(np.int64)
+
     def remap(self, pids: np.ndarray, alive: np.ndarray) -> np.ndarray:
         """Piece ids with each lost character as piece 0."""
         return np.where((self.is_char & ~alive)[pids], 0, pids)
+
+
+def _spm_losses(freq, f_i, alt_owner, alt_pid, n_alt, total) -> np.ndarray:
+    """Each piece's pruning loss as ``spm_train`` 0.2.3 computes it (``PruneSentencePieces``):
+    float32 values, each log taken in double and rounded back, the alternatives' terms added
+    left to right; equal float32 losses then keep its list order.
+
+    ``alt_owner``/``alt_pid``: the alternative segmentations' tokens, grouped by piece, each
+    group listed from its last token to its first (``Lattices.viterbi``)."""
+    f32 = np.float32
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s = f32(total)
+        logsum = f32(np.log(np.float64(s)))
+        fi = f_i.astype(f32)
+        logprob_sp = (np.log(fi.astype(np.float64)) - np.float64(logsum)).astype(f32)
+        grown = (s + fi * (n_alt - 1).astype(f32)).astype(f32)
+        logsum_alt = np.log(grown.astype(np.float64)).astype(f32)
+        owner = np.asarray(alt_owner, dtype=np.int64)
+        starts = np.zeros(len(n_alt) + 1, dtype=np.int64)
+        starts[1:] = np.cumsum(n_alt)
+        from_left = starts[owner + 1] - 1 - np.arange(len(owner))  # (groups are contiguous)
+        term = np.log((freq[alt_pid].astype(f32) + fi[owner]).astype(np.float64)) - logsum_alt[owner]
+        logprob_alt = np.zeros(len(n_alt), dtype=f32)
+        for j in range(int(n_alt.max()) if len(n_alt) else 0):
+            at = from_left == j
+            o = owner[at]
+            logprob_alt[o] = (logprob_alt[o].astype(np.float64) + term[at]).astype(f32)
+        share = (fi / s).astype(f32)
+        return (share * (logprob_sp - logprob_alt).astype(f32)).astype(f32).astype(np.float64)
 
 
 def _prune(
@@ -984,6 +1080,8 @@ def _prune(
     # (c) the loss of removing each piece.
     f_i = freq[multi]
     n_alt = np.bincount(alt_owner, minlength=len(multi))
+    if unknowns is not None:
+        loss = _spm_losses(freq, f_i, alt_owner, alt_pid, n_alt, total)
     with np.errstate(divide="ignore", invalid="ignore"):  # log(0) for unused pieces: dropped below
         logsum_alt = np.log(total + f_i * (n_alt - 1))
         alt_gain = np.bincount(
@@ -991,8 +1089,8 @@ def _prune(
         )
         logprob_sp = np.log(f_i) - np.log(total)
         logprob_alt = alt_gain - n_alt * logsum_alt
-        share = f_i if unknowns is not None else used_by[multi]  # spm_train: per occurrence
-        loss = (share / weights.sum()) * (logprob_sp - logprob_alt)
+        if unknowns is None:
+            loss = (used_by[multi] / weights.sum()) * (logprob_sp - logprob_alt)
     unneeded = replaced | (f_i == 0)
     # (d) keep characters, then the highest losses up to the pruned size. Unneeded pieces all
     #     go, even past the pruned size (as SentencePiece), but never below the desired size:
