@@ -370,6 +370,10 @@ class Tokenizer:
                         ids.extend(after)
                     out.append(ids)
                 return out
+            if type(texts) is list:  # (slices: no append and length test a line)
+                for at in range(0, len(texts), _IDS_BATCH_TEXTS):
+                    out.extend(self._batch_ids(plan, texts[at : at + _IDS_BATCH_TEXTS], before, after))
+                return out
             chunk: list[str] = []
             for text in texts:
                 chunk.append(text)
