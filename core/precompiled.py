@@ -118,27 +118,18 @@ class DoubleArray:
         learning of the characters it meets)."""
         import numpy as np
 
-        _, labels, children = self.children_many(np.array([node], np.int64), low, high)
-        return list(zip(labels.tolist(), children.tolist()))
-
-    def children_many(self, nodes, low: int, high: int):
-        """:meth:`children` of many nodes at once: ``(which, labels, children)``, numpy arrays
-        of every edge found, ``which`` its node's index in ``nodes``."""
-        import numpy as np
-
         units = self.__dict__.get("_unit_array")
         if units is None:
             units = self._unit_array = np.frombuffer(self.units, np.uint32).astype(np.int64)
         labels = np.arange(low, high, dtype=np.int64)
-        at = (nodes[:, None] ^ labels[None, :]).ravel()
-        which = np.repeat(np.arange(len(nodes)), len(labels))
-        labels = np.tile(labels, len(nodes))
+        at = node ^ labels
         inside = at < len(units)
-        which, labels, at = which[inside], labels[inside], at[inside]
+        labels, at = labels[inside], at[inside]
         found = units[at]
         edge = (found & 0x800000FF) == labels
-        which, labels, at, found = which[edge], labels[edge], at[edge], found[edge]
-        return which, labels, at ^ ((found >> 10) << ((found & (1 << 9)) >> 6))
+        labels, at, found = labels[edge], at[edge], found[edge]
+        children = at ^ ((found >> 10) << ((found & (1 << 9)) >> 6))
+        return list(zip(labels.tolist(), children.tolist()))
 
     @property
     def root(self) -> int:
@@ -203,22 +194,13 @@ class PrecompiledNormalizer:
         >>> PrecompiledNormalizer(b"").followers("a")
         frozenset()
         """
-        return self.followers_many([c])[0]
-
-    def followers_many(self, chars: list[str]) -> list[frozenset[str]]:
-        """``[followers(c) for c in chars]``, those not known yet found together, one byte
-        level at a time for all of them (:func:`char_ends_many`): a fresh tokenizer learns the
-        hundred-odd characters of its first batch in one walk (~4 ms in a call each)."""
         known = self.__dict__.setdefault("_followers", {})
-        new = [c for c in dict.fromkeys(chars) if c not in known]
-        if new:
-            walked = [(c, self._walk_char(self.trie.root, c)) for c in new] if self.trie.units else []
-            starts = [(c, found[0]) for c, found in walked if found is not None]
-            known.update(dict.fromkeys(new, frozenset()))
-            ends = char_ends_many(self.trie, [node for _, node in starts]) if starts else []
-            for (c, _), found in zip(starts, ends):
-                known[c] = frozenset(ch for ch, _ in found)
-        return [known[c] for c in chars]
+        found = known.get(c)
+        if found is None:
+            start = self._walk_char(self.trie.root, c) if self.trie.units else None
+            chars = [] if start is None else char_ends(self.trie, start[0])
+            found = known[c] = frozenset(ch for ch, _ in chars)
+        return found
 
     def match(self, text: str, i: int) -> tuple[int, str] | None:
         """The longest key starting at ``text[i]``: ``(length_in_chars, replacement)``, or None.
@@ -354,43 +336,36 @@ def _replace(changes: list[tuple[str, int]], old: str, new: str) -> None:
         changes[-1] = (c, change + diff)
 
 
+def _lead_needs(lead: int) -> int:
+    """How many continuation bytes follow the UTF-8 lead byte ``lead`` (-1: not a lead byte)."""
+    if lead < 0x80:
+        return 0
+    if 0xC2 <= lead < 0xE0:
+        return 1
+    if 0xE0 <= lead < 0xF0:
+        return 2
+    if 0xF0 <= lead < 0xF5:
+        return 3
+    return -1
+
+
 def char_ends(trie: DoubleArray, start: int) -> list[tuple[str, int]]:
     """``(character, node)`` for each whole UTF-8 character the trie can follow from ``start``
     (from ``trie.root``: the characters that start a key)."""
-    return char_ends_many(trie, [start])[0]
-
-
-def char_ends_many(trie: DoubleArray, starts: list[int]) -> list[list[tuple[str, int]]]:
-    """:func:`char_ends` of each of ``starts``, walked together one byte level at a time: the lead
-    bytes of every start at once, then the continuation bytes of every open path at once."""
-    import numpy as np
-
-    out: list[list[tuple[str, int]]] = [[] for _ in starts]
-    which, lead, node = trie.children_many(np.array(starts, np.int64), 0, 0xF5)
-    # continuation bytes a lead byte needs (0x80-0xC1: none of UTF-8's leads, -1)
-    need = np.select([lead < 0x80, (lead >= 0xC2) & (lead < 0xE0), lead >= 0xE0], [0, 1, 2], -1)
-    need[lead >= 0xF0] = 3  # (0xF5 and up are no lead bytes: not asked for)
-    keep = need >= 0
-    which, head, node, need, size = (
-        which[keep],
-        lead[keep],
-        node[keep],
-        need[keep],
-        np.ones(keep.sum(), np.int64),
-    )
-    while len(which):
-        done = need == 0
-        for k, h, n, z in zip(
-            which[done].tolist(), head[done].tolist(), node[done].tolist(), size[done].tolist()
-        ):
+    out = []
+    stack: list[tuple[int, bytes, int]] = []
+    for lead, node in trie.children(start, 0, 0xF5):
+        need = _lead_needs(lead)
+        if need >= 0:
+            stack.append((node, bytes([lead]), need))
+    while stack:
+        node, head, need = stack.pop()
+        if need == 0:
             try:
-                out[k].append((h.to_bytes(z, "big").decode("utf-8"), n))
+                out.append((head.decode("utf-8"), node))
             except UnicodeDecodeError:  # an overlong or surrogate form: no text has it
                 pass
-        open_ = ~done
-        path, byte, node = trie.children_many(node[open_], 0x80, 0xC0)
-        which = which[open_][path]
-        head = (head[open_][path] << 8) | byte
-        need = need[open_][path] - 1
-        size = size[open_][path] + 1
+            continue
+        for byte, child in trie.children(node, 0x80, 0xC0):
+            stack.append((child, head + bytes([byte]), need - 1))
     return out
