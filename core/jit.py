@@ -29,6 +29,7 @@ The command that builds every kernel module ahead of time and fills numba's cach
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -59,6 +60,7 @@ def kernel(function: F) -> F:
     except RuntimeError:
         # Defined where no cache can be kept (a notebook cell, a doctest): compile every session.
         compiled = numba.njit(nogil=True)(function)
+    _stamp_with_callees(compiled, function)
     return cast(F, compiled)  # a numba Dispatcher, called exactly like ``function``
 
 
@@ -74,6 +76,7 @@ def inlined(function: F) -> F:
         compiled = numba.njit(inline="always", cache=True, nogil=True)(function)
     except RuntimeError:
         compiled = numba.njit(inline="always", nogil=True)(function)
+    _stamp_with_callees(compiled, function)
     return cast(F, compiled)
 
 
@@ -90,6 +93,51 @@ def loaded(module: str) -> bool:
     """
     found = sys.modules.get(module)
     return found is not None and not getattr(getattr(found, "__spec__", None), "_initializing", False)
+
+
+def _stamp_with_callees(compiled, function) -> None:
+    """Make numba's cache of ``compiled`` stale when the file of a kernel it may call changes.
+
+    subtle: numba stamps a kernel's cache with the source of its own file only, and a kernel
+    called from another file is compiled into it; so the SentencePiece Viterbi kept the
+    normalizer of ``core/normalizer_kernels.py`` it was first compiled with after that file
+    changed. The stamp here also holds the source of every other file whose kernels its module
+    holds (imported before it is defined), and of theirs in turn.
+    """
+    cache_file = getattr(getattr(compiled, "_cache", None), "_cache_file", None)
+    if cache_file is None:  # (no cache: compiled every session)
+        return
+    own = function.__code__.co_filename
+    files = sorted(_kernel_files(function.__globals__, set()) - {own})
+    if files:
+        cache_file._source_stamp = (cache_file._source_stamp, *map(_source_digest, files))
+
+
+def _kernel_files(namespace: dict, seen: set[int]) -> set[str]:
+    """The files defining the kernels in ``namespace`` (a module's globals) and, recursively,
+    in the globals of theirs."""
+    files: set[str] = set()
+    if id(namespace) in seen:
+        return files
+    seen.add(id(namespace))
+    for value in list(namespace.values()):
+        py_func = getattr(value, "py_func", None)
+        if py_func is not None and hasattr(value, "_cache"):  # a numba Dispatcher
+            files.add(py_func.__code__.co_filename)
+            files |= _kernel_files(py_func.__globals__, seen)
+    return files
+
+
+@functools.cache
+def _source_digest(path: str) -> str:
+    """A digest of the file at ``path`` (its name if it cannot be read: a frozen build), read
+    once a process."""
+    import zlib
+
+    try:
+        return f"{zlib.crc32(Path(path).read_bytes()):08x}"
+    except OSError:
+        return path
 
 
 def _guard_numba_cache() -> None:

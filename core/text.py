@@ -106,6 +106,22 @@ def check_text(text, what: str = "text") -> str:
     return text
 
 
+def check_texts(texts: list, what: str = "text") -> list:
+    """``[check_text(t, what) for t in texts]``, in one pass over the batch: ``texts`` itself when
+    every one passes (joined, they encode as UTF-32, which refuses a surrogate as the rule does
+    and costs ~0.05 µs a Korean line against ~0.36 for a ``check_text`` call each), else the
+    same InputError as the first that fails.
+
+    >>> check_texts(["철수", "👋🏽", ""])
+    ['철수', '👋🏽', '']
+    """
+    try:
+        "".join(texts).encode("utf-32-le")  # a non-str: TypeError; a surrogate: UnicodeEncodeError
+    except (TypeError, UnicodeEncodeError):
+        return [check_text(t, what) for t in texts]
+    return texts
+
+
 def replace_surrogates(text: str) -> tuple[str, list[int] | None]:
     """``text`` as tiktoken's ``encode`` takes one that UTF-8 cannot hold: a surrogate pair
     joined into its character, a lone surrogate replaced by U+FFFD (a round trip through

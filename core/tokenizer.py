@@ -39,7 +39,7 @@ from core.models.base import Model
 from core.normalizers import RUST_WHITESPACE
 from core.pre_tokenizers import TiktokenSplit
 from core.records import frozen_record
-from core.text import NormalizedString, check_text, replace_surrogates
+from core.text import NormalizedString, check_text, check_texts, replace_surrogates
 
 T = TypeVar("T")
 
@@ -370,6 +370,10 @@ class Tokenizer:
                         ids.extend(after)
                     out.append(ids)
                 return out
+            if type(texts) is list:  # (slices: no append and length test a line)
+                for at in range(0, len(texts), _IDS_BATCH_TEXTS):
+                    out.extend(self._batch_ids(plan, texts[at : at + _IDS_BATCH_TEXTS], before, after))
+                return out
             chunk: list[str] = []
             for text in texts:
                 chunk.append(text)
@@ -429,7 +433,10 @@ class Tokenizer:
         ``.model``): each normalized text is one piece, so the texts go to the model as they
         are, normalized together where the normalizer can (``normalize_many``), with no cache
         of whole texts (most lines are seen once; the model caches their words)."""
-        texts = [self._checked(text)[0] for text in texts]  # the same rule as encode
+        if self.model.surrogates == "replace":
+            texts = [self._checked(text)[0] for text in texts]  # the same rule as encode
+        else:
+            texts = check_texts(texts)  # (the same rule, in one pass over the batch)
         if plan.sentences is not None:  # normalized inside the model's compiled merge
             out = plan.sentences(texts)
             return [[*before, *ids, *after] for ids in out] if before or after else out

@@ -209,3 +209,25 @@ def test_an_inlined_helper_computes_inside_the_kernel_that_calls_it():
     global _twice_inlined
     _twice_inlined = inlined(_twice)
     assert kernel(_sum_of_twice)(np.arange(4)) == 12
+
+
+def test_a_kernel_is_compiled_again_when_a_kernel_it_calls_changes(tmp_path):
+    # numba's cache knows only the file that defines a kernel: one calling a kernel of another
+    # file (the SentencePiece Viterbi calling core.normalizer_kernels) ran the old callee after
+    # that file changed
+    package = tmp_path / "edited"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    callee = "from core.jit import kernel\n\n\n@kernel\ndef value():\n    return {}\n"
+    (package / "callee.py").write_text(callee.format(1))
+    (package / "caller.py").write_text(
+        "from core.jit import kernel\nfrom edited.callee import value\n\n\n@kernel\ndef twice():\n    return 2 * value()\n"
+    )
+    code = (
+        f"import sys; sys.path.insert(0, {str(tmp_path)!r}); from edited.caller import twice; print(twice())"
+    )
+    cache = {"NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    assert _fresh_python(code, **cache) == "2"
+    assert list((tmp_path / "cache").rglob("*caller*.nbi"))  # the caller is cached...
+    (package / "callee.py").write_text(callee.format(5))
+    assert _fresh_python(code, **cache) == "10"  # ...and compiled again once its callee changed

@@ -16,3 +16,22 @@ def test_codepoints_is_one_int32_array_of_every_text_with_int64_bounds():
     assert bounds.tolist() == [0, 2, 2, 3, 4, 5]
     codes, bounds = codepoints([])
     assert codes.tolist() == [] and bounds.tolist() == [0]
+
+
+def test_check_texts_refuses_a_batch_as_check_text_refuses_its_first_bad_text():
+    # one pass over the whole batch (joined and encoded) instead of a call each; a batch that
+    # fails is checked text by text, so the error is the one check_text gives
+    import pytest
+
+    from core.errors import InputError
+    from core.text import check_text, check_texts
+
+    good = ["철수", "", "👋🏽 a"]
+    assert check_texts(good) is good
+    for bad in (["a", "b\ud800c"], ["a", b"b"], ["\udfff"], [3]):
+        with pytest.raises(InputError) as raised:
+            check_texts(bad)
+        first = next(t for t in bad if not isinstance(t, str) or any(0xD800 <= ord(c) < 0xE000 for c in t))
+        with pytest.raises(InputError) as expected:
+            check_text(first)
+        assert str(raised.value) == str(expected.value)

@@ -158,6 +158,21 @@ def test_encode_batch_ids_gives_sentencepiece_ids(hand_built, name, texts):
     assert ours.encode_batch_ids(texts) == [sp.encode(t) for t in texts]
 
 
+@pytest.mark.parametrize("name", ["unigram", "bpe"])
+@pytest.mark.parametrize("bad", ["b\ud800", b"ab", None])
+def test_a_batch_refuses_what_encode_refuses(hand_built, name, bad):
+    # the batch is checked in one pass: a lone surrogate or a non-str anywhere in it is the
+    # InputError that encode gives for it, never ids
+    from core.errors import InputError
+
+    _, ours = hand_built[name]
+    with pytest.raises(InputError) as one:
+        ours.encode(bad)
+    with pytest.raises(InputError) as batch:
+        ours.encode_batch_ids(["ab", bad, "a"])
+    assert str(batch.value) == str(one.value)
+
+
 def test_a_piece_across_words_makes_whole_sentences(tmp_path, monkeypatch):
     # "a▁b" spans two words: the model must not cut sentences into words
     pieces = BPE + [("a▁", 0.5, NORMAL), ("a▁b", 1.0, NORMAL)]
