@@ -279,7 +279,7 @@ def main() -> int:
                         old = best.get((peer, call), [float("inf")] * 4)
                         best[peer, call] = [min(old[0], us), *old[1:]]
                     timed = [(best[peer, c][0], c) for c in calls_of if (peer, c) in best]
-                    if not timed:
+                    if not timed or (peer, "file") in wrong:
                         continue
                     call = min(timed)[1]  # its fastest way this round, on the whole file
                     command = [python, "-c", _PEER_FILE, _peers_name(name), str(d), str(args.corpus), peer, call,
@@ -287,8 +287,8 @@ def main() -> int:
                     cpu, mb = _child_usage(command, ROOT, subprocess.DEVNULL)
                     if peer_ids.read_bytes() != ours_file.read_bytes():
                         line = _first_difference(peer_ids, ours_file)
-                        print(
-                            f"# {name}, {peer} `{call}`: whole-file ids differ from ours (first at line {line})"
+                        wrong[peer, "file"] = (
+                            f"`{call}`: whole-file ids differ from ours (first at line {line})"
                         )
                         continue
                     old = best.get((peer, "file"), [float("inf")] * 4)
@@ -313,16 +313,16 @@ def _print_row(name, ours, ways, best, wrong, whole_call) -> None:
         whole = best.get((peer, "file"), [inf] * 4)
         line_us = best[peer, per_line[0]][0] if per_line else inf
         rows[peer] = [line_us, batch[0][0] if batch else inf, whole[2], whole[3]]
-        for c in calls_of:
+        for c in [*calls_of, "file"]:
             if (peer, c) in wrong:
-                print(f"# {name}, {peer} `{c}`: {wrong[peer, c]}")
+                print(f"# {name}, {peer}" + (f" `{c}`" if c != "file" else "") + f": {wrong[peer, c]}")
         if batch:
             each = ", ".join(f"`{c}` {us:.1f} µs" for us, c in batch)
             print(f"# {name}, {peer}: {each}; whole file `{whole_call.get(peer, '-')}`")
     native = next(iter(ways), None)
 
     def cells(b: list[float]) -> str:
-        return f"{b[0]:.1f} | {b[1]:.1f} | {b[2]:.2f} | {b[3]:.0f}"
+        return " | ".join("-" if x == inf else f"{x:.{k}f}" for x, k in zip(b, (1, 1, 2, 0)))
 
     def ratios(a: list[float], b: list[float]) -> str:
         return ", ".join(f"x{x / y:.2f}" if y < inf and x < inf else "-" for x, y in zip(a, b))
