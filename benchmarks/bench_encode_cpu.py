@@ -1,35 +1,42 @@
-"""Benchmark: CPU time and memory of SentencePiece ``.model`` files and rank files, ours vs the native peer.
+"""Benchmark: CPU time and memory of SentencePiece ``.model`` files and rank files, ours vs the peers.
 
     .venv/bin/python benchmarks/bench_encode_cpu.py                          # this checkout
     .venv/bin/python benchmarks/bench_encode_cpu.py --trees ../main .        # before and after, alternating
+    .venv/bin/python benchmarks/bench_encode_cpu.py --only openai-cl100k,openai-o200k --repeats 3
 
 For a machine shared with others: every figure is CPU time (user + system), never wall time,
-and each job is run ``--repeats`` times, the checkouts and the peer alternating, the best kept.
+and each job is run ``--repeats`` times, the checkouts and the peers alternating, the best kept.
 The load average is printed beside the figures.
 
 The model files are made in the run (nothing is downloaded), like the files Llama and Mistral
 ship: a SentencePiece BPE of 32,000 pieces with byte fallback and a Unigram of 16,000, trained
 by sentencepiece on the first 4 MB of ``ko-movie-reviews.txt`` with ``en-botchan.txt`` and
 ``ja-wagahaiwa.txt``; a rank file of 32,000 ranks from a byte-level BPE trained by `tokenizers`
-on the same text (GPT-2's pattern; ``rank-cl100k``: the same file split with cl100k's); OpenAI's cl100k_base from the ``bpe-openai`` wheel, where
-installed. The peers: sentencepiece (``encode(line)`` per line, ``encode(lines,
-num_threads=1)``), tiktoken (``encode_ordinary(line)`` per line, its fastest one-thread way).
+on the same text (GPT-2's pattern; ``rank-cl100k``: the same file split with cl100k's); OpenAI's
+cl100k_base and o200k_base (``openai-*``), copied from inside the ``bpe-openai`` wheel, where
+installed (the rows are skipped otherwise).
+
+The peers, each in its fastest one-thread ways (``benchmarks/peers.py``, the call printed): the
+native one, sentencepiece (``encode(line)`` per line, ``encode(lines, num_threads=1)``) or
+tiktoken (``encode_ordinary(line)`` per line; its batch call is a thread pool); and the optional
+ones where installed and reading the same file (``pip install -e ".[bench-peers]"``; a missing one
+prints "not installed"): kitoken, fastokens, and on the ``openai-*`` rows rs-bpe and bpe-openai,
+which encode only the ranks they ship. A peer way's ids on the per-call lines are checked equal to
+ours before it is timed (a way that differs is printed, not timed), and its whole-file ids too.
 
 - **per call**: ``encode_ids(line)`` on a fresh tokenizer over the corpus's first ``--lines``
-  lines, µs a line (the peer: its per-line call);
-- **batch**: ``encode_batch_ids(lines)`` on a fresh tokenizer (sentencepiece: its list call;
-  tiktoken has no one-thread batch: its per-line loop);
+  lines, µs a line (a peer: its per-line call);
+- **batch**: ``encode_batch_ids(lines)`` on a fresh tokenizer (a peer: the fastest of its calls,
+  its list call or its per-line loop);
 - **whole file**: a whole process each: ours ``subword encode -m FILE --input CORPUS --ids
-  --workers 1``, the peer a script reading the lines, encoding them in its fastest one-thread
-  way and writing the same ids lines (checked equal to ours); CPU seconds and peak memory
-  (``/usr/bin/time``).
+  --workers 1``, a peer a script reading the lines, loading the file, encoding them in its fastest
+  one-thread way (of the batch column, this round) and writing the same ids lines (checked equal to
+  ours); CPU seconds and peak memory (``/usr/bin/time``), start-up and loading included on both sides.
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
-import importlib.util
 import os
 import subprocess
 import sys
@@ -37,108 +44,127 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 CORPORA = ROOT.parent / "shared" / "corpora"
-PATTERNS = {"rank-gpt2": "gpt2", "openai-cl100k": "cl100k_base"}
+NAMES = ["sp-bpe", "sp-unigram", "rank-gpt2", "rank-cl100k", "openai-cl100k", "openai-o200k"]
+# this benchmark's row -> its name in peers.py (whose file layout the rows' files follow)
+PEERS_NAME = {"rank-gpt2": "tiktoken-gpt2", "rank-cl100k": "tiktoken-cl100k"}
 
-# Ours or the peer on one model, in a fresh process: prints "per-call-µs batch-µs".
-_CALLS = r"""
+# Ours on one model, in a fresh process: prints "per-call-µs batch-µs"; writes the batch's ids.
+_OURS = r"""
 import gc, os, sys, time
 os.environ["RAYON_NUM_THREADS"] = "1"
-kind, path, pattern, corpus, n, who = sys.argv[1:7]
+kind, path, pattern, corpus, n, out = sys.argv[1:7]
 lines = open(corpus, encoding="utf-8").read().splitlines()[: int(n)]
-if who == "ours":
-    if kind.startswith("sp-"):
-        from core.formats.sentencepiece_model import load_sentencepiece
-        make = lambda: load_sentencepiece(path)
-    else:
-        from core.formats.tiktoken_ranks import load_tiktoken
-        make = lambda: load_tiktoken(path, pattern)
-    make().encode_ids("warm")  # the compiled kernels loaded, as in a long-lived process
-    line = lambda tok: [tok.encode_ids(s) for s in lines]
-    batch = lambda tok: tok.encode_batch_ids(lines)
-elif kind.startswith("sp-"):
-    import sentencepiece as spm
-    make = lambda: spm.SentencePieceProcessor(model_file=path)
-    line = lambda sp: [sp.encode(s) for s in lines]
-    batch = lambda sp: sp.encode(lines, num_threads=1)
+if kind.startswith("sp-"):
+    from core.formats.sentencepiece_model import load_sentencepiece
+    make = lambda: load_sentencepiece(path)
 else:
-    import tiktoken
-    from core.formats.tiktoken_ranks import read_ranks
-    from core.pre_tokenizers import TIKTOKEN_PATTERNS
-    ranks = read_ranks(path)
-    make = lambda: tiktoken.Encoding("b", pat_str=TIKTOKEN_PATTERNS[pattern], mergeable_ranks=ranks, special_tokens={})
-    line = lambda enc: [enc.encode_ordinary(s) for s in lines]
-    batch = line
-out = []
-for run in (line, batch):
+    from core.formats.tiktoken_ranks import load_tiktoken
+    make = lambda: load_tiktoken(path, pattern)
+make().encode_ids("warm")  # the compiled kernels loaded, as in a long-lived process
+times = []
+for batch in (False, True):
     tok = make()
     # loading is not timed, on either side: our tables for the compiled merge are built on the
     # first call (tiktoken builds its own when the Encoding is made)
-    tok.encode_ids("warm 워밍업 テスト") if who == "ours" else None
+    tok.encode_ids("warm 워밍업 テスト")
     gc.collect()
     start = time.process_time()
-    run(tok)
-    out.append((time.process_time() - start) / len(lines) * 1e6)
-print(*out)
+    ids = tok.encode_batch_ids(lines) if batch else [tok.encode_ids(s) for s in lines]
+    times.append((time.process_time() - start) / len(lines) * 1e6)
+if out != "-":
+    with open(out, "w", encoding="utf-8") as f:
+        f.write("".join(" ".join(map(str, row)) + "\n" for row in ids))
+print(*times)
 """
 
-# The peer on a whole file: read, encode, write the ids lines as ours does.
+# One peer way on the first n lines, in a fresh process: prints µs a line; writes its ids.
+_PEER_CALL = r"""
+import gc, os, sys, time
+os.environ["RAYON_NUM_THREADS"] = "1"
+name, d, corpus, n, peer, call, out, root = sys.argv[1:9]
+sys.path[:0] = [root, os.path.join(root, "benchmarks")]
+from pathlib import Path
+import peers
+lines = open(corpus, encoding="utf-8").read().splitlines()[: int(n)]
+encode = peers.way(Path(d), name, peer, call).make()  # loading is not timed
+encode(["warm 워밍업 テスト"])
+gc.collect()
+start = time.process_time()
+ids = encode(lines)
+print((time.process_time() - start) / len(lines) * 1e6)
+if out != "-":
+    with open(out, "w", encoding="utf-8") as f:
+        f.write("".join(" ".join(map(str, row)) + "\n" for row in ids))
+"""
+
+# One peer way on a whole file, in a fresh process: read, load, encode, write the ids lines as ours does.
 _PEER_FILE = r"""
 import os, sys
 os.environ["RAYON_NUM_THREADS"] = "1"
-kind, path, pattern, corpus, out = sys.argv[1:6]
+name, d, corpus, peer, call, out, root = sys.argv[1:8]
+sys.path[:0] = [root, os.path.join(root, "benchmarks")]
+from pathlib import Path
+import peers
 with open(corpus, encoding="utf-8-sig") as f:
     lines = [line.removesuffix("\n") for line in f]
-if kind.startswith("sp-"):
-    import sentencepiece as spm
-    ids = spm.SentencePieceProcessor(model_file=path).encode(lines, num_threads=1)
-else:
-    import tiktoken
-    from core.formats.tiktoken_ranks import read_ranks
-    from core.pre_tokenizers import TIKTOKEN_PATTERNS
-    enc = tiktoken.Encoding("b", pat_str=TIKTOKEN_PATTERNS[pattern], mergeable_ranks=read_ranks(path), special_tokens={})
-    ids = [enc.encode_ordinary(s) for s in lines]
+ids = peers.way(Path(d), name, peer, call).make()(lines)
 with open(out, "w", encoding="utf-8") as f:
     f.write("".join(" ".join(map(str, row)) + "\n" for row in ids))
 """
 
 
-def _make_files(d: Path) -> dict[str, tuple[Path, str]]:
-    """Train the model files into ``d``: ``{name: (path, pattern)}``."""
-    import sentencepiece as spm
-    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+def _peers_name(name: str) -> str:
+    return PEERS_NAME.get(name, name)
 
-    from core.bytelevel import CHAR_TO_BYTE
-    from core.formats.tiktoken_ranks import write_ranks
 
-    mix = d / "mix.txt"
-    head = (CORPORA / "ko-movie-reviews.txt").read_bytes()[: 4 << 20].decode("utf-8", "ignore")
-    others = [(CORPORA / n).read_text(encoding="utf-8") for n in ("en-botchan.txt", "ja-wagahaiwa.txt")]
-    mix.write_text(head + "".join(others), encoding="utf-8")
+def _make_files(d: Path, names: list[str]) -> dict[str, tuple[Path, str]]:
+    """Train (or copy) the files of rows ``names`` into ``d``: ``{name: (path, pattern)}``."""
+    import peers
+
     files = {}
+    if any(n.startswith("sp-") or n.startswith("rank-") for n in names):
+        mix = d / "mix.txt"
+        head = (CORPORA / "ko-movie-reviews.txt").read_bytes()[: 4 << 20].decode("utf-8", "ignore")
+        others = [(CORPORA / n).read_text(encoding="utf-8") for n in ("en-botchan.txt", "ja-wagahaiwa.txt")]
+        mix.write_text(head + "".join(others), encoding="utf-8")
     for kind, size in (("bpe", 32000), ("unigram", 16000)):
+        if f"sp-{kind}" not in names:
+            continue
+        import sentencepiece as spm
+
         spm.SentencePieceTrainer.train(
             input=str(mix), model_prefix=str(d / f"sp-{kind}"), vocab_size=size, model_type=kind,
             byte_fallback=True, character_coverage=0.9995, minloglevel=2, num_threads=1,
         )  # fmt: skip
         files[f"sp-{kind}"] = (d / f"sp-{kind}.model", "")
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    alphabet = pre_tokenizers.ByteLevel.alphabet()
-    tok.train(
-        [str(mix)], trainers.BpeTrainer(vocab_size=32000, initial_alphabet=alphabet, show_progress=False)
-    )
-    write_ranks(
-        {bytes(CHAR_TO_BYTE[c] for c in t): i for t, i in tok.get_vocab().items()}, d / "rank-gpt2.tiktoken"
-    )
-    files["rank-gpt2"] = (d / "rank-gpt2.tiktoken", "gpt2")
-    files["rank-cl100k"] = (d / "rank-gpt2.tiktoken", "cl100k_base")  # the same ranks, cl100k's split
-    spec = importlib.util.find_spec("bpe_openai")
-    if spec is not None and spec.origin is not None:
-        packed = Path(spec.origin).parent / "data" / "cl100k_base.tiktoken.gz"
-        (d / "cl100k_base.tiktoken").write_bytes(gzip.decompress(packed.read_bytes()))
-        files["openai-cl100k"] = (d / "cl100k_base.tiktoken", "cl100k_base")
-    return files
+    if any(n.startswith("rank-") for n in names):
+        from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+
+        from core.bytelevel import CHAR_TO_BYTE
+        from core.formats.tiktoken_ranks import write_ranks
+
+        tok = Tokenizer(models.BPE())
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+        alphabet = pre_tokenizers.ByteLevel.alphabet()
+        tok.train(
+            [str(mix)], trainers.BpeTrainer(vocab_size=32000, initial_alphabet=alphabet, show_progress=False)
+        )
+        ranks = peers.model_file(d, "tiktoken-gpt2")
+        write_ranks({bytes(CHAR_TO_BYTE[c] for c in t): i for t, i in tok.get_vocab().items()}, ranks)
+        for name in ("rank-gpt2", "rank-cl100k"):  # the same ranks, GPT-2's and cl100k's split
+            if name in names:
+                files[name] = (ranks, peers.pattern_of(_peers_name(name)))
+    for name in names:
+        if name in peers.SHIPPED:
+            path = peers.shipped_rank_file(d, name)
+            if path is None:
+                print(f"# {name}: bpe-openai (whose wheel holds OpenAI's ranks) is not installed; skipped")
+            else:
+                files[name] = (path, peers.SHIPPED[name])
+    return {n: files[n] for n in names if n in files}
 
 
 def _child_usage(command: list[str], tree: Path, stdout) -> tuple[float, float]:
@@ -153,78 +179,164 @@ def _child_usage(command: list[str], tree: Path, stdout) -> tuple[float, float]:
     return float(user) + float(system), int(kb) / 1024
 
 
+def _peer_ways(d: Path, name: str) -> tuple[dict[str, list[str]], list[str]]:
+    """Each peer's one-thread calls for row ``name`` (native first), and a line for each optional
+    peer left out (not installed, or reading no file of this kind, or failing to load it)."""
+    import peers
+
+    pname = _peers_name(name)
+    ways: dict[str, list[str]] = {}
+    for w in peers.native_ways(d, pname):
+        ways.setdefault(w.peer, []).append(w.call)
+    left_out = []
+    for peer in peers.OPTIONAL:
+        if not peers.installed(peer):
+            left_out.append(f"# {name}, {peer}: not installed (pip install {peer})")
+            continue
+        try:
+            found = peers.optional_ways(d, pname, peer)
+            for w in found:
+                w.make()  # loads the file: a construct it lacks fails here
+                ways.setdefault(w.peer, []).append(w.call)
+            if not found:
+                left_out.append(f"# {name}, {peer}: does not read this kind of file")
+        except Exception as error:  # the peer lacks a construct of this file
+            left_out.append(f"# {name}, {peer}: cannot read this file: {str(error)[:100]}")
+    return ways, left_out
+
+
+def _first_difference(a: Path, b: Path) -> int:
+    """The first line (from 1) where files ``a`` and ``b`` differ."""
+    lines_a, lines_b = a.read_text().splitlines(), b.read_text().splitlines()
+    return next((i for i, (x, y) in enumerate(zip(lines_a, lines_b), 1) if x != y), len(lines_a) + 1)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--trees", nargs="*", type=Path, default=[ROOT], help="checkouts whose code is timed")
     ap.add_argument("--corpus", type=Path, default=CORPORA / "ko-movie-reviews.txt")
     ap.add_argument("--lines", type=int, default=20000, help="lines for the per-call and batch figures")
     ap.add_argument("--repeats", type=int, default=2)
-    ap.add_argument(
-        "--only", help="comma-separated subset of: sp-bpe, sp-unigram, rank-gpt2, rank-cl100k, openai-cl100k"
-    )
+    ap.add_argument("--only", help=f"comma-separated subset of: {', '.join(NAMES)}")
+    ap.add_argument("--no-optional", action="store_true", help="the native peer alone")
     args = ap.parse_args()
-    sys.path.insert(0, str(ROOT))
+    names = [n for n in NAMES if not args.only or n in args.only.split(",")]
     python = sys.executable
     trees = [t.resolve() for t in args.trees]
+    ours = [str(t) for t in trees]
     with tempfile.TemporaryDirectory() as tmp:
         d = Path(tmp)
-        files = _make_files(d)
+        files = _make_files(d, names)
         print(f"# {args.corpus.name}; load average {os.getloadavg()}; CPU time, best of {args.repeats}")
-        print("| model | who | per call µs | batch µs | whole file CPU s | peak MB |")
-        print("| --- | --- | ---: | ---: | ---: | ---: |")
+        print("| model | who | per call µs | batch µs | whole file CPU s | peak MB | ratios ours / peer |")
+        print("| --- | --- | ---: | ---: | ---: | ---: | --- |")
         for name, (path, pattern) in files.items():
-            if args.only and name not in args.only.split(","):
-                continue
-            whos = [str(t) for t in trees] + ["peer"]
-            best: dict[str, list[float]] = {w: [float("inf")] * 4 for w in whos}
-            peer_ids, our_ids = d / "peer.ids", d / "ours.ids"
-            for _ in range(args.repeats):
-                for who in whos:
-                    tree = Path(who) if who != "peer" else ROOT
+            ways, left_out = _peer_ways(d, name)
+            if args.no_optional:
+                ways = {p: c for p, c in ways.items() if p in ("tiktoken", "sentencepiece")}
+                left_out = []
+            best: dict[tuple[str, str], list[float]] = {}  # (who, call) -> per call, batch, whole, MB
+            wrong: dict[tuple[str, str], str] = {}
+            ours_ids, ours_file, peer_ids = d / "ours-n.ids", d / "ours.ids", d / "peer.ids"
+            whole_call: dict[str, str] = {}
+            for repeat in range(args.repeats):
+                for who in ours:
+                    tree = Path(who)
                     calls = subprocess.run(
-                        [python, "-c", _CALLS, name, str(path), pattern, str(args.corpus), str(args.lines),
-                         "ours" if who != "peer" else "peer"],
+                        [python, "-c", _OURS, name, str(path), pattern, str(args.corpus), str(args.lines),
+                         str(ours_ids) if repeat == 0 else "-"],
                         cwd=tree, env=dict(os.environ, PYTHONPATH=str(tree)), capture_output=True, text=True,
                         check=True,
                     )  # fmt: skip
                     line_us, batch_us = map(float, calls.stdout.split())
-                    if who == "peer":
-                        command = [
-                            python,
-                            "-c",
-                            _PEER_FILE,
-                            name,
-                            str(path),
-                            pattern,
-                            str(args.corpus),
-                            str(peer_ids),
-                        ]
-                        cpu, mb = _child_usage(command, tree, subprocess.DEVNULL)
-                    else:
-                        command = [python, "-m", "core.cli", "encode", "-m", str(path)]
-                        command += ["--pattern", pattern] if pattern else []
-                        command += ["--input", str(args.corpus), "--ids", "-q", "--workers", "1"]
-                        with open(our_ids, "w") as out:
-                            cpu, mb = _child_usage(command, tree, out)
-                    for k, v in enumerate((line_us, batch_us, cpu, mb)):
-                        best[who][k] = min(best[who][k], v)
-                    if who == "peer" and peer_ids.read_bytes() != our_ids.read_bytes():
-                        print(f"# {name}: the peer's ids differ from ours")
-            peer = best["peer"]
-            for who in whos:
-                b = best[who]
-                ratio = (
-                    ""
-                    if who == "peer"
-                    else " (x{:.2f}, x{:.2f}, x{:.2f}, x{:.2f})".format(*(b[k] / peer[k] for k in range(4)))
-                )
-                label = "peer" if who == "peer" else f"ours, {Path(who).name}"
-                print(
-                    f"| {name} | {label} | {b[0]:.1f} | {b[1]:.1f} | {b[2]:.2f} | {b[3]:.0f} |{ratio}",
-                    flush=True,
-                )
+                    command = [python, "-m", "core.cli", "encode", "-m", str(path)]
+                    command += ["--pattern", pattern] if pattern else []
+                    command += ["--input", str(args.corpus), "--ids", "-q", "--workers", "1"]
+                    with open(ours_file, "w") as out:
+                        cpu, mb = _child_usage(command, tree, out)
+                    old = best.get((who, ""), [float("inf")] * 4)
+                    best[who, ""] = [min(a, b) for a, b in zip(old, (line_us, batch_us, cpu, mb))]
+                for peer, calls_of in ways.items():
+                    for call in calls_of:
+                        if (peer, call) in wrong:
+                            continue
+                        run = subprocess.run(
+                            [python, "-c", _PEER_CALL, _peers_name(name), str(d), str(args.corpus),
+                             str(args.lines), peer, call, str(peer_ids) if repeat == 0 else "-", str(ROOT)],
+                            cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True,
+                            text=True,
+                        )  # fmt: skip
+                        if run.returncode:
+                            wrong[peer, call] = (
+                                "failed: " + (run.stderr.strip().splitlines() or [""])[-1][:100]
+                            )
+                            continue
+                        if repeat == 0 and peer_ids.read_bytes() != ours_ids.read_bytes():
+                            line = _first_difference(peer_ids, ours_ids)
+                            wrong[peer, call] = f"ids differ from ours (first at line {line}): not timed"
+                            continue
+                        us = float(run.stdout.split()[0])
+                        old = best.get((peer, call), [float("inf")] * 4)
+                        best[peer, call] = [min(old[0], us), *old[1:]]
+                    timed = [(best[peer, c][0], c) for c in calls_of if (peer, c) in best]
+                    if not timed or (peer, "file") in wrong:
+                        continue
+                    call = min(timed)[1]  # its fastest way this round, on the whole file
+                    command = [python, "-c", _PEER_FILE, _peers_name(name), str(d), str(args.corpus), peer, call,
+                               str(peer_ids), str(ROOT)]  # fmt: skip
+                    cpu, mb = _child_usage(command, ROOT, subprocess.DEVNULL)
+                    if peer_ids.read_bytes() != ours_file.read_bytes():
+                        line = _first_difference(peer_ids, ours_file)
+                        wrong[peer, "file"] = (
+                            f"`{call}`: whole-file ids differ from ours (first at line {line})"
+                        )
+                        continue
+                    old = best.get((peer, "file"), [float("inf")] * 4)
+                    if cpu < old[2]:
+                        whole_call[peer] = call
+                    best[peer, "file"] = [*old[:2], min(old[2], cpu), min(old[3], mb)]
+            _print_row(name, ours, ways, best, wrong, whole_call)
+            for line in left_out:
+                print(line, flush=True)
     print(f"# load average after: {os.getloadavg()}")
     return 0
+
+
+def _print_row(name, ours, ways, best, wrong, whole_call) -> None:
+    """The row's lines: ours (each checkout) against the native peer, then each peer with ours /
+    it (the last checkout), and which call each peer column is."""
+    inf = float("inf")
+    rows = {}
+    for peer, calls_of in ways.items():
+        per_line = [c for c in calls_of if "per line" in c and (peer, c) in best]
+        batch = sorted((best[peer, c][0], c) for c in calls_of if (peer, c) in best)
+        whole = best.get((peer, "file"), [inf] * 4)
+        line_us = best[peer, per_line[0]][0] if per_line else inf
+        rows[peer] = [line_us, batch[0][0] if batch else inf, whole[2], whole[3]]
+        for c in [*calls_of, "file"]:
+            if (peer, c) in wrong:
+                print(f"# {name}, {peer}" + (f" `{c}`" if c != "file" else "") + f": {wrong[peer, c]}")
+        if batch:
+            each = ", ".join(f"`{c}` {us:.1f} µs" for us, c in batch)
+            print(f"# {name}, {peer}: {each}; whole file `{whole_call.get(peer, '-')}`")
+    native = next(iter(ways), None)
+
+    def cells(b: list[float]) -> str:
+        return " | ".join("-" if x == inf else f"{x:.{k}f}" for x, k in zip(b, (1, 1, 2, 0)))
+
+    def ratios(a: list[float], b: list[float]) -> str:
+        return ", ".join(f"x{x / y:.2f}" if y < inf and x < inf else "-" for x, y in zip(a, b))
+
+    for who in ours:
+        b = best[who, ""]
+        against = f"{ratios(b, rows[native])} of {native}" if native in rows else ""
+        print(f"| {name} | ours, {Path(who).name} | {cells(b)} | {against} |", flush=True)
+    last = best[ours[-1], ""]
+    for peer, b in rows.items():
+        if all(x == inf for x in b):
+            print(f"| {name} | {peer} | not timed | | | | |", flush=True)
+            continue
+        print(f"| {name} | {peer} | {cells(b)} | {ratios(last, b)} |", flush=True)
 
 
 if __name__ == "__main__":

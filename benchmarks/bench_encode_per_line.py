@@ -10,7 +10,10 @@ first ``--lines`` lines), then ``--passes`` times, alternating, a fresh tokenize
 `tokenizers` (one thread) each encode every line (``encode(line).ids``, the ids kept), timed with
 ``perf_counter``. Reported: each pass's microseconds a line, the best of each and their ratio; and,
 for reference, `tokenizers`' other one-thread way, ``encode_batch(lines)`` with
-``RAYON_NUM_THREADS=1`` (each encoding's ids read), per line of the batch.
+``RAYON_NUM_THREADS=1`` (each encoding's ids read), per line of the batch. The optional peers
+that read ``tokenizer.json`` (``benchmarks/peers.py``: kitoken, fastokens; ``pip install -e
+".[bench-peers]"``) are timed the same way, their ``encode(line)`` per line in the same passes,
+where installed ("not installed" otherwise) and where their ids equal ours on every line.
 The ids are checked equal on every line first (which also loads our compiled kernels). Nothing
 here is a test: the figures depend on the machine and its load, printed beside them.
 """
@@ -41,6 +44,41 @@ def _batch_pass(tok, lines: list[str]) -> float:
     """Microseconds a line for `tokenizers`' ``encode_batch`` over ``lines``, each encoding's ids read."""
     start = time.perf_counter()
     [e.ids for e in tok.encode_batch(lines, add_special_tokens=False)]
+    return (time.perf_counter() - start) / len(lines) * 1e6
+
+
+def _optional_peers(d: Path, name: str, want: list[list[int]], lines: list[str]) -> dict:
+    """The optional peers' per-line ways for ``name`` whose ids equal ``want``: ``{peer: way}``;
+    prints a line for each one left out."""
+    import peers
+
+    found = {}
+    for peer in peers.OPTIONAL:
+        if not peers.installed(peer):
+            print(f"{name:<14} {peer}: not installed", flush=True)
+            continue
+        ways = [w for w in peers.optional_ways(d, name, peer) if "per line" in w.call]
+        if not ways:
+            print(f"{name:<14} {peer}: does not read this kind of file", flush=True)
+            continue
+        try:
+            got = ways[0].make()(lines)
+        except Exception as error:  # a construct of the file it lacks
+            print(f"{name:<14} {peer}: cannot read the file ({str(error)[:80]})", flush=True)
+            continue
+        bad = sum(a != b for a, b in zip(want, got))
+        if bad:
+            print(f"{name:<14} {peer} `{ways[0].call}`: ids differ on {bad} lines; not timed", flush=True)
+            continue
+        found[peer] = ways[0]
+    return found
+
+
+def _way_pass(way, lines: list[str]) -> float:
+    """Microseconds a line for one pass of a fresh copy of an optional peer's per-line way."""
+    encode = way.make()
+    start = time.perf_counter()
+    encode(lines)
     return (time.perf_counter() - start) / len(lines) * 1e6
 
 
@@ -77,11 +115,15 @@ def main() -> int:
             if bad:
                 print(f"{name}: ids differ on {bad} lines; not timed", flush=True)
                 continue
+            optional = _optional_peers(d, name, want, lines)
             times: dict[str, list[float]] = {"ours": [], "peer": [], "peer batch": []}
+            times |= {p: [] for p in optional}
             for _ in range(args.passes):
                 times["ours"].append(_pass(*ours, lines))
                 times["peer"].append(_pass(*peer, lines))
                 times["peer batch"].append(_batch_pass(bench_encode._peer_tokenizer(d, name), lines))
+                for p, way in optional.items():
+                    times[p].append(_way_pass(way, lines))
             best = {k: min(v) for k, v in times.items()}
             print(
                 f"{name:<14} best ours {best['ours']:.1f} µs a line, peer {best['peer']:.1f}:"
@@ -95,6 +137,11 @@ def main() -> int:
                 f" (ours per line x{best['ours'] / best['peer batch']:.2f})",
                 flush=True,
             )
+            for p, way in optional.items():
+                print(
+                    f"{'':<14} {p} `{way.call}`: {best[p]:.1f} µs a line (ours x{best['ours'] / best[p]:.2f})",
+                    flush=True,
+                )
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     return 0
 
