@@ -696,10 +696,10 @@ def _common_script_regex() -> regex.Pattern:
 def _unicode_script(c: str) -> str:
     """The script `tokenizers`' UnicodeScripts groups ``c`` under: kana and ``ー`` count as Han,
     a space as "Any" (joins any neighbour)."""
+    if c < "\x80":  # ASCII: Latin letters, the rest Common (Unicode's Scripts.txt), without `regex`
+        return "ANY" if c == " " else "LATIN" if c.isalpha() else "COMMON"
     if c == "\u30fc":
         return "HAN"
-    if c == " ":
-        return "ANY"
     m = _common_script_regex().match(c) or _script_regex().match(c)
     name = m.lastgroup if m else "UNKNOWN"
     return "HAN" if name in ("HIRAGANA", "KATAKANA") else name
