@@ -10,8 +10,26 @@ import pytest
 
 from core.pre_tokenizers import SentencePieceWords
 
-# spaces in runs, a tab, an ideographic space, ▁ and ▅, a meta piece's "<", a long line
-PARTS = ["a", "b", "한국", "カ", " ", " ", "  ", "\t", "\u3000", "▁", "▅", "<s>", "<", "x" * 1100, "é"]
+# spaces in runs, a tab, an ideographic space, ▁ and ▅, a meta piece's "<", a long line, the
+# line-end mark itself
+PARTS = [
+    "a",
+    "b",
+    "한국",
+    "カ",
+    " ",
+    " ",
+    "  ",
+    "\t",
+    "\u3000",
+    "▁",
+    "▅",
+    "<s>",
+    "<",
+    "x" * 1100,
+    "é",
+    "\x00",
+]
 
 
 @pytest.mark.parametrize(
@@ -45,3 +63,11 @@ def test_plain_lines_are_counted_at_once():
     counts: Counter[str] = Counter()
     assert SentencePieceWords().count_block("a b\n  a\n", counts) == []
     assert counts == {"▁a": 2, "▁b": 1}
+
+
+def test_plain_lines_with_their_ends_marked_are_counted_at_once():
+    counts: Counter[str] = Counter()
+    assert SentencePieceWords(mark_line_end=True).count_block("a b \n   \n\n  a\nb\x00\n", counts) == [
+        "b\x00"
+    ]
+    assert counts == {"▁a": 1, "▁b\x00": 1, "▁a\x00": 1}
