@@ -21,6 +21,7 @@ never a traceback. The progress bar goes to stderr; results to stdout.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import math
 import random
@@ -450,6 +451,20 @@ def _output_bytes_needed(vocab_size: int) -> int:
 
 
 def _cmd_train(args: argparse.Namespace) -> int:
+    """Count, train and save, with the cyclic garbage collector off: a training's objects (the
+    word counts, the pieces, the events) are freed by their reference counts or live to its end,
+    and each automatic collection walks all of them (and every module's objects) for nothing,
+    5-10 % of a small training's CPU (a full collection after numpy's import alone: ~25 ms)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _train_and_save(args)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _train_and_save(args: argparse.Namespace) -> int:
     from core.atomic import check_writable_folder
 
     options = _train_options(args)

@@ -698,10 +698,10 @@ def _common_script_regex() -> regex.Pattern:
 def _unicode_script(c: str) -> str:
     """The script `tokenizers`' UnicodeScripts groups ``c`` under: kana and ``ー`` count as Han,
     a space as "Any" (joins any neighbour)."""
+    if c < "\x80":  # ASCII: Latin letters, the rest Common (Unicode's Scripts.txt), without `regex`
+        return "ANY" if c == " " else "LATIN" if c.isalpha() else "COMMON"
     if c == "\u30fc":
         return "HAN"
-    if c == " ":
-        return "ANY"
     m = _common_script_regex().match(c) or _script_regex().match(c)
     name = m.lastgroup if m else "UNKNOWN"
     return "HAN" if name in ("HIRAGANA", "KATAKANA") else name
@@ -883,24 +883,33 @@ class SentencePieceWords(_Base):
         or the space before it), so one split of the whole block counts them. Lines that hold a
         ``▁`` or ``▅``, a character a meta piece or a rewrite starts with, or that may pass 4192
         bytes take the line-by-line path; so does everything when the words are not that simple
-        (no dummy prefix, ``▁`` as a suffix, line ends marked).
+        (no dummy prefix, ``▁`` as a suffix). With line ends marked, each line's last word gets
+        its mark before the split.
 
             >>> counts = Counter()
             >>> SentencePieceWords().count_block("  Hello   world \\nhello <s>\\n ", counts), counts
             (['hello <s>'], Counter({'▁Hello': 1, '▁world': 1}))
         """
         lines = block.split("\n")
-        if not self.add_dummy_prefix or self.treat_whitespace_as_suffix or self.mark_line_end:
+        if not self.add_dummy_prefix or self.treat_whitespace_as_suffix:
             return lines
         special = self.__dict__.get("_special")
         if special is None:
-            chars = sorted(frozenset("\u2581\u2585").union(self._meta_starts, self._normalizer._key_starts()))
+            chars = sorted(
+                frozenset("\u2581\u2585").union(
+                    self._meta_starts,
+                    self._normalizer._key_starts(),
+                    "\x00" if self.mark_line_end else "",  # (the mark itself: such a line goes alone)
+                )
+            )
             special = self._special = re.compile("[" + "".join(map(re.escape, chars)) + "]").search
         if max(map(len, lines)) <= _PLAIN_LINE_CHARS and not special(block):
             plain, rest = block, []
         else:  # (a regular expression scans a line far faster than a set looks up its characters)
             rest = [t for t in lines if len(t) > _PLAIN_LINE_CHARS or special(t)]
             plain = "\n".join(t for t in lines if len(t) <= _PLAIN_LINE_CHARS and not special(t))
+        if self.mark_line_end:  # a line's last word ends in LINE_END ("\x00"); a blank line has none
+            plain = "\n".join(t.rstrip(" ") + "\x00" if t.strip(" ") else "" for t in plain.split("\n"))
         # a ▁ after every space (and line end): the words are then what lies between spaces, and
         # an empty one (spaces in a row, a line's ends) a lone "▁", taken out again below
         words = ("\u2581" + plain.replace("\n", " ").replace(" ", " \u2581")).split(" ")

@@ -36,8 +36,7 @@ from __future__ import annotations
 
 import base64
 from array import array
-
-import regex
+from functools import lru_cache
 
 from core.errors import FormatError
 from core.text import NormalizedString
@@ -280,7 +279,7 @@ class PrecompiledNormalizer:
 
         changes: list[tuple[str, int]] = []
         modified = False
-        for m in _GRAPHEME.finditer(text.normalized):
+        for m in _grapheme().finditer(text.normalized):
             g = m.group()
             if len(g.encode("utf-8", errors="surrogatepass")) < 6:
                 norm = self._shortest(g)
@@ -316,7 +315,14 @@ class PrecompiledNormalizer:
         return f"PrecompiledNormalizer({len(self.charsmap)} bytes)"
 
 
-_GRAPHEME = regex.compile(r"\X")
+@lru_cache(maxsize=1)
+def _grapheme():
+    """The pattern of one grapheme cluster (``regex``'s ``\\X``), compiled at its first use: a
+    SentencePiece training or a ``.model``'s encoding never needs it, and ``regex``'s import costs
+    a short job ~10 ms."""
+    import regex
+
+    return regex.compile(r"\X")
 
 
 def _replace(changes: list[tuple[str, int]], old: str, new: str) -> None:

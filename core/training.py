@@ -104,6 +104,8 @@ def _sentencepiece_tokenizer(model, options: TrainOptions) -> Tokenizer:
     (``core.formats.sentencepiece_model.tokenizer_from_proto``): SentencePiece's normalizer
     (identity rules), its segmentation of the whole sentence and its decoder.
     ``extra["sentencepiece_training"]`` holds what the file's specs need besides the pieces."""
+    from collections import Counter
+
     from core.decoders import SentencePieceDecoder
     from core.normalizers_sentencepiece import SentencePieceNormalizer
     from core.sentencepiece_pieces import CONTROL, PIECE_TYPE_NAMES
@@ -154,14 +156,13 @@ def _sentencepiece_tokenizer(model, options: TrainOptions) -> Tokenizer:
             )
         },
     }
+    kinds = Counter(p.type for p in model.pieces)  # (one pass, not one per type)
     tok.extra["sentencepiece"] = {
         "model_type": model_type,
         "normalizer": "identity",
         "byte_fallback": settings.byte_fallback,
         "special_ids": special_ids,
-        "piece_types": {
-            PIECE_TYPE_NAMES[k]: sum(p.type == k for p in model.pieces) for k in PIECE_TYPE_NAMES
-        },
+        "piece_types": {PIECE_TYPE_NAMES[k]: kinds.get(k, 0) for k in PIECE_TYPE_NAMES},
     }
     return tok
 

@@ -36,3 +36,24 @@ def test_sentencepiece_flags_are_refused_for_other_algorithms(tmp_path, capsys):
         TrainOptions("unigram", extra={"split_digits": True})
     with pytest.raises(ConfigError):
         TrainOptions("sentencepiece-bpe", extra={"character_coverage": 0.5})
+
+
+def test_the_collector_is_off_while_training_and_back_after(tmp_path, monkeypatch):
+    import gc
+
+    import core.training
+
+    seen = []
+    train_from_counts = core.training.train_from_counts
+
+    def spying(words, options):
+        seen.append(gc.isenabled())
+        return (yield from train_from_counts(words, options))
+
+    monkeypatch.setattr(core.training, "train_from_counts", spying)
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("hello world\nthe world\n" * 5, encoding="utf-8")
+    assert gc.isenabled()
+    args = ["train", "-a", "sentencepiece-bpe", "-v", "30", "-o", str(tmp_path / "o"), "-q", str(corpus)]
+    assert main(args) == 0
+    assert seen == [False] and gc.isenabled()

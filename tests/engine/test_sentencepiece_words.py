@@ -10,8 +10,26 @@ import pytest
 
 from core.pre_tokenizers import SentencePieceWords
 
-# spaces in runs, a tab, an ideographic space, ▁ and ▅, a meta piece's "<", a long line
-PARTS = ["a", "b", "한국", "カ", " ", " ", "  ", "\t", "\u3000", "▁", "▅", "<s>", "<", "x" * 1100, "é"]
+# spaces in runs, a tab, an ideographic space, ▁ and ▅, a meta piece's "<", a long line, the
+# line-end mark itself
+PARTS = [
+    "a",
+    "b",
+    "한국",
+    "カ",
+    " ",
+    " ",
+    "  ",
+    "\t",
+    "\u3000",
+    "▁",
+    "▅",
+    "<s>",
+    "<",
+    "x" * 1100,
+    "é",
+    "\x00",
+]
 
 
 @pytest.mark.parametrize(
@@ -63,3 +81,11 @@ def test_unigram_counts_mark_the_last_word_of_spm_trains_last_sentence(tmp_path)
     assert words["▁corn\x00\x00"] == 1 and words["▁corn\x00"] == 1 and words["▁rn\x00"] == 2
     bpe = drain(count_words([path], TrainOptions("sentencepiece-bpe", vocab_size=100), workers=1)).words
     assert not any(w.endswith("\x00") for w in bpe)
+
+
+def test_plain_lines_with_their_ends_marked_are_counted_at_once():
+    counts: Counter[str] = Counter()
+    assert SentencePieceWords(mark_line_end=True).count_block("a b \n   \n\n  a\nb\x00\n", counts) == [
+        "b\x00"
+    ]
+    assert counts == {"▁a": 1, "▁b\x00": 1, "▁a\x00": 1}

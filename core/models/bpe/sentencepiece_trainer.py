@@ -359,6 +359,8 @@ def _traits(c: str) -> tuple[int, int]:
         flags |= sig.SPACE
     if is_decimal(c):
         flags |= sig.DIGIT
+    if flags & sig.BAD:  # never in a pair, so its script is never asked (nor `regex` imported for it)
+        return -1, flags
     name = None if c == SPACE else script_of(c)
     if name is None or name == "INHERITED":
         return -1, flags

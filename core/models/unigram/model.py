@@ -26,6 +26,7 @@ import math
 import random
 import re
 from collections.abc import Sequence
+from functools import cached_property
 
 from core.errors import ConfigError, SubwordError
 from core.line_encoders import LineEncoder, LineKernels, TokenLengths
@@ -75,14 +76,17 @@ class Unigram(ModelBase):
         self.min_score = min(s for _, s in self._pieces)
         self.unk_score = self.min_score - UNK_PENALTY
         self._match: dict[str, tuple[int, float]] = {}
-        self._prefixes: set[str] = set()
         for i, (piece, score) in enumerate(self._pieces):
             if i == unk_id or (self.byte_fallback and _BYTE_PIECE.fullmatch(piece)):
                 continue
             self._match[piece] = (i, score)
-            for j in range(1, len(piece) + 1):
-                self._prefixes.add(piece[:j])
         self.max_piece_length = max((len(p) for p in self._match), default=1)
+
+    @cached_property
+    def _prefixes(self) -> set[str]:
+        """Every prefix of a matchable piece, made at the first segmentation in Python: a
+        trainer that only hands its pieces on (the SentencePiece one) never needs them."""
+        return {piece[:j] for piece in self._match for j in range(1, len(piece) + 1)}
 
     # --- the Model protocol ---------------------------------------------------
 
