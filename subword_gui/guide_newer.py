@@ -139,6 +139,12 @@ def _samples_html(example, chips: Callable) -> str:
     return "".join(parts) + f"<p>{inflation}</p>"
 
 
+def _section(prose: str, caption: str, example: str) -> str:
+    """A guide paragraph, the caption of its worked example (may be empty) and the example."""
+    caption_html = f"<p>{caption}</p>" if caption else ""
+    return f"<p>{prose}</p>{caption_html}{example}"
+
+
 def newer_sections(examples: dict | None, worked: Callable, chips_html: Callable) -> list[tuple[str, str]]:
     """(anchor, body) of the four sections; ``worked(key, draw)`` draws an example or says it is
     still being trained; ``chips_html(tokens, ids, tokenizer)`` draws token chips."""
@@ -149,9 +155,8 @@ def newer_sections(examples: dict | None, worked: Callable, chips_html: Callable
             for text, tokens, ids in example.encoded
         )
 
-    superbpe = (
-        "<p>"
-        + QCoreApplication.translate(
+    superbpe = _section(
+        QCoreApplication.translate(
             "Guide",
             "SuperBPE (Liu et al., 2025, “SuperBPE: Space Travel for Language Models”) trains in two "
             "stages. Up to a transition point t it is ordinary BPE inside words; after it, the "
@@ -159,49 +164,40 @@ def newer_sections(examples: dict | None, worked: Callable, chips_html: Callable
             "such as “ the way” or “ sat on the”. A frequent phrase then costs one token. Choose "
             "algorithm superbpe and t in the Training panel; the merge log marks where stage 2 starts "
             "and superword tokens are drawn with their spaces.",
-        )
-        + "</p><p>"
-        + QCoreApplication.translate(
+        ),
+        QCoreApplication.translate(
             "Guide", "Three sentences repeated five times, t = 285 of 300 tokens (␣ is a space):"
-        )
-        + "</p>"
-        + worked("superbpe", lambda e: _superbpe_log(e) + encoded(e))
+        ),
+        worked("superbpe", lambda e: _superbpe_log(e) + encoded(e)),
     )
-    picky = (
-        "<p>"
-        + QCoreApplication.translate(
+    picky = _section(
+        QCoreApplication.translate(
             "Guide",
             "PickyBPE (Chizhov et al., 2024, “BPE Gets Picky”) removes a token when a merge leaves it "
             "only as a step towards the new one: after each merge it computes each part's "
             "intersection over self (IoS), the share of the part's occurrences that were inside the "
             "new token, and deletes the part when IoS ≥ τ. The merge log shows these deletions, and "
             "the vocabulary is no longer the first k merges, so the slider follows the log.",
-        )
-        + "</p><p>"
-        + QCoreApplication.translate(
+        ),
+        QCoreApplication.translate(
             "Guide", "Sennrich et al.'s words low ×5, lower ×2, newest ×6, widest ×3 with τ = 0.9:"
-        )
-        + "</p>"
-        + worked("picky", lambda e: _picky_log(e) + encoded(e))
+        ),
+        worked("picky", lambda e: _picky_log(e) + encoded(e)),
     )
-    samples = (
-        "<p>"
-        + QCoreApplication.translate(
+    samples = _section(
+        QCoreApplication.translate(
             "Guide",
             "BPE-dropout (Provilkov et al., 2020) skips each merge with probability p while encoding, "
             "so the same word is cut in several ways; trained on such cuts a model learns how words "
             "are built. Unigram sampling (Kudo, 2018, subword regularization) draws a cut from the "
             "whole lattice instead. The Samples tab shows several seeded cuts of your text and how "
             "many more tokens they take; <code>subword encode --dropout p --seed s</code> does it in batch.",
-        )
-        + "</p><p>"
-        + QCoreApplication.translate("Guide", "The hug / pug model above, with p = 0.5:")
-        + "</p>"
-        + worked("bpe", lambda e: _samples_html(e, lambda t, i: chips_html(t, i, e.tokenizer)))
+        ),
+        QCoreApplication.translate("Guide", "The hug / pug model above, with p = 0.5:"),
+        worked("bpe", lambda e: _samples_html(e, lambda t, i: chips_html(t, i, e.tokenizer))),
     )
-    fallback = (
-        "<p>"
-        + QCoreApplication.translate(
+    fallback = _section(
+        QCoreApplication.translate(
             "Guide",
             "SentencePiece-style training (Kudo and Richardson, 2018; the sentencepiece-bpe and "
             "sentencepiece-unigram algorithms) trains as spm_train does and saves a .model file. "
@@ -209,17 +205,15 @@ def newer_sections(examples: dict | None, worked: Callable, chips_html: Callable
             "join the vocabulary and a character the corpus never had is spelled by its UTF-8 bytes "
             "instead of becoming the unknown token. Compare shows a run's unknown rate with and "
             "without it.",
-        )
-        + "</p><p>"
-        + QCoreApplication.translate(
+        ),
+        QCoreApplication.translate(
             "Guide", "The four sentences of the Unigram example, 100 pieces, with byte fallback:"
-        )
-        + "</p>"
-        + worked("byte-fallback", encoded)
-        + "<p>"
-        + QCoreApplication.translate("Guide", "and without it (the Korean and the emoji are unknown):")
-        + "</p>"
-        + worked("no-fallback", encoded)
+        ),
+        worked("byte-fallback", encoded),
+    ) + _section(
+        QCoreApplication.translate("Guide", "and without it (the Korean and the emoji are unknown):"),
+        "",
+        worked("no-fallback", encoded),
     )
     return [("superbpe", superbpe), ("picky", picky), ("samples", samples), ("bytefallback", fallback)]
 

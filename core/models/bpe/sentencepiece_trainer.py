@@ -29,7 +29,7 @@ Leaves out: ``--split_by_whitespace=false``, ``--allow_whitespace_only_pieces`` 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 
 from core.errors import ConfigError
 from core.events import MergeEvent, Progress, TrainingStopped
@@ -140,14 +140,20 @@ def learn_pieces_reference(
     # subtle: when no pair occurs any more, spm_train goes on taking pairs that occurred once
     # and no longer do (count 0), shortest first, then by text; exact while it looks at all of them
     # (it looks at the 1,000 most frequent pairs and those made since, at least)
-    for _, text, a, b in sorted((len(a) + len(b), a + b, a, b) for a, b in made):
+    yield from _take_leftovers([(len(a) + len(b), a + b, a, b) for a, b in made], pieces, seen, size)
+    return pieces
+
+
+def _take_leftovers(made: list, pieces: list[str], seen: set[str], size: int) -> Iterator[MergeEvent]:
+    """Append the pairs ``made`` ((length, text, left, right)) that no longer occur, shortest
+    first and then by text, until ``pieces`` has ``size``; ``seen`` holds the pieces so far."""
+    for _, text, a, b in sorted(made):
         if len(pieces) >= size:
             break
         if text not in seen:
             seen.add(text)
             pieces.append(text)
             yield MergeEvent(len(pieces), a, b, text, 0, len(pieces), 0.0)
-    return pieces
 
 
 def learn_pieces(
@@ -292,14 +298,7 @@ class LaidOutWords:
                 for a, b, s in xp.rows(state.sides(), int(ints[sig.I_PAIRS]))
                 if s & sig.MADE
             ]
-            seen = set(pieces)
-            for _, text, a, b in sorted(made):
-                if len(pieces) >= size:
-                    break
-                if text not in seen:
-                    seen.add(text)
-                    pieces.append(text)
-                    yield MergeEvent(len(pieces), a, b, text, 0, len(pieces), 0.0)
+            yield from _take_leftovers(made, pieces, set(pieces), size)
         return pieces
 
 
