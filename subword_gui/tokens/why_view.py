@@ -147,7 +147,9 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
         ).format(missing)
         rows.append(f"<tr><td colspan=2 style='color:{palette.UNKNOWN_BACKGROUND.name()}'>{line}</td></tr>")
         plain.append(f"unknown: {', '.join(render_token(symbols[i], style) for i in sorted(unknown))}")
-    applied = MergeCounts().applied(len(steps))
+    # SentencePiece BPE merges by its pieces' scores: its ranks are their places, best first
+    counts = MergeCounts()
+    applied = counts.applied(len(steps)) if model.merge_list() is not None else counts.by_score(len(steps))
     head = f"<p style='color:{theme.current().muted}'>{applied}</p>"
     supers_html, supers_plain = superword_merges_html(model, [t.value for t in model.tokenize(piece)], style)
     plain.extend(supers_plain)
@@ -162,6 +164,14 @@ class MergeCounts(QObject):
     def applied(self, n: int) -> str:
         return self.tr(
             "{0} merge(s) applied, lowest rank first (rank = the order training learned them).", None, n
+        ).format(n)
+
+    def by_score(self, n: int) -> str:
+        return self.tr(
+            "{0} merge(s) applied, each time the pair whose merged piece scores highest "
+            "(# = the place of its score among the model's scores, best first).",
+            None,
+            n,
         ).format(n)
 
     def built(self, token: str, n: int) -> str:

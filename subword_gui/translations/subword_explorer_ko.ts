@@ -1958,6 +1958,12 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>{0} merge(s) applied, each time the pair whose merged piece scores highest (# = the place of its score among the model&apos;s scores, best first).</source>
+        <translation>
+            <numerusform>병합 {0}개 적용, 매번 합친 조각의 점수가 가장 높은 쌍부터 (# = 모델의 점수 중 그 점수의 순위, 높은 것부터).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>{0} spans a space (a superword): built by {1} merge(s), in the order learned</source>
         <translation>
             <numerusform>{0}은(는) 공백을 넘습니다 (슈퍼워드): 학습한 순서대로 병합 {1}번으로 만들어짐</numerusform>
