@@ -23,6 +23,7 @@ from __future__ import annotations
 import html
 import math
 import random
+import re
 
 import regex
 from PySide6.QtCore import QCoreApplication, QObject, QRectF, QSize, Qt
@@ -113,6 +114,10 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
     start = initial_symbols(model, piece)
     symbols = [s for s, _ in start]
     unknown = {i for i, (_, known) in enumerate(start) if not known}
+    # a character a byte-fallback model lacks is written as its UTF-8 bytes, not as the unknown
+    # token (the why view called them unknown while the chips showed <0xEC> <0xB2> <0xA0>)
+    as_bytes = {i for i in unknown if _byte_pieces(model, symbols[i])}
+    unknown -= as_bytes
     steps = model.explain(piece)
     plain = [" ".join(render_token(s, style) for s in symbols)]
     rows = [
@@ -147,6 +152,13 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
         ).format(missing)
         rows.append(f"<tr><td colspan=2 style='color:{palette.UNKNOWN_BACKGROUND.name()}'>{line}</td></tr>")
         plain.append(f"unknown: {', '.join(render_token(symbols[i], style) for i in sorted(unknown))}")
+    if as_bytes:
+        chars = LRM + f",{LRM} ".join(dict.fromkeys(render_html(symbols[i], style) for i in sorted(as_bytes)))
+        line = QCoreApplication.translate(
+            "Tokens", "not in the vocabulary, so each is written as its UTF-8 bytes (byte fallback): {0}"
+        ).format(chars)
+        rows.append(f"<tr><td colspan=2 style='color:{theme.current().muted}'>{line}</td></tr>")
+        plain.append(f"bytes: {', '.join(render_token(symbols[i], style) for i in sorted(as_bytes))}")
     # SentencePiece BPE merges by its pieces' scores: its ranks are their places, best first
     counts = MergeCounts()
     applied = counts.applied(len(steps)) if model.merge_list() is not None else counts.by_score(len(steps))
@@ -236,6 +248,15 @@ def superword_merges_html(model, tokens: list[str], style: TokenStyle) -> tuple[
             )
         )
     return "".join(parts), plain
+
+
+def _byte_pieces(model, char: str) -> bool:
+    """Whether ``model`` writes ``char`` as byte pieces ``<0xEC>`` (byte fallback)."""
+    try:
+        tokens = model.tokenize(char)
+    except Exception:  # noqa: BLE001 - an explanation must not break the view
+        return False
+    return bool(tokens) and all(re.fullmatch(r"<0x[0-9A-F]{2}>", t.value) for t in tokens)
 
 
 def _symbol_at(symbols: list[str], position: int, model) -> int | None:

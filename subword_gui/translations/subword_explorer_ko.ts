@@ -2917,6 +2917,10 @@
         <translation>어휘에 없는 문자(학습 때 본 적 없음)라서 각각 미등록 토큰이 됩니다: {0}</translation>
     </message>
     <message>
+        <source>not in the vocabulary, so each is written as its UTF-8 bytes (byte fallback): {0}</source>
+        <translation>어휘에 없어서 각각 UTF-8 바이트로 적힙니다 (바이트 대체): {0}</translation>
+    </message>
+    <message>
         <source>longest match</source>
         <translation>가장 긴 일치</translation>
     </message>

@@ -48,3 +48,23 @@ def test_the_why_view_of_a_sentencepiece_bpe_model_lists_its_merges_by_score(qtb
     piece = panel.why.piece
     tokens = [t.value for t in tok.model.tokenize(piece)]
     assert steps[-1].split(" → ")[-1].split() == tokens
+
+
+def test_characters_written_as_bytes_are_not_called_unknown(qtbot, tmp_path):
+    """Seen in a real window: with byte fallback the chips showed 철 as <0xEC> <0xB2> <0xA0>,
+    while the why view marked it red (here 🦜, which the corpus lacks) and said it "becomes the unknown token"."""
+    tok = _sentencepiece_bpe(tmp_path)
+    state = AppState()
+    state.set_full_tokenizer(tok)
+    panel = SegmentationPanel(state)
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.set_text("tokens 🦜")
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(2)
+    panel.editor.setTextCursor(cursor)
+    qtbot.waitUntil(lambda: isinstance(panel.why.piece, str) and panel.why.steps_text() != "", timeout=3000)
+    assert "🦜" in panel.why.piece
+    text = panel.why.steps_text()
+    assert "unknown:" not in text and "bytes: 🦜" in text
+    assert "unknown token" not in panel.why.steps.toPlainText()
