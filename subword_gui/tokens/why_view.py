@@ -43,6 +43,7 @@ from subword_gui.tokens import palette
 from subword_gui.tokens.render import TokenStyle, is_superword, render_html, render_token, style_for
 
 _MAX_LATTICE_ROWS = 14
+TITLE_CHARACTERS, TITLE_TOKENS = 24, 12  # of a piece and its tokens in the title (the rest: tooltip)
 LATTICE_MIN_HEIGHT = 140  # axis, characters, best path and one row of candidates
 _NBEST = 5
 NBEST_MIN_ROWS = 3  # segmentations the n-best list keeps in view under the lattice
@@ -665,12 +666,24 @@ class WhyView(QWidget):
         model = tokenizer.model
         style = style_for(tokenizer)
         final = [t.value for t in model.tokenize(piece)]
-        final_html = LRM + f"{LRM} ".join(f"<b>{render_html(t, style)}</b>" for t in final)
-        self.title.setText(
+        # subtle: a SentencePiece model's piece is a whole sentence; its title took four lines of
+        # the view at 1280x800. The title shows the start of both, the tooltip all of them.
+        shown_piece = piece if len(piece) <= TITLE_CHARACTERS else piece[:TITLE_CHARACTERS] + "…"
+        shown = final if len(final) <= TITLE_TOKENS else final[:TITLE_TOKENS]
+        final_html = LRM + f"{LRM} ".join(f"<b>{render_html(t, style)}</b>" for t in shown)
+        if len(shown) < len(final):
+            final_html += f"{LRM} " + self.tr("… (+{0:,} more)").format(len(final) - len(shown))
+        template = (
             self.tr("Why <span style='background:#EEF2F7'>&nbsp;{0}&nbsp;</span> → {1}")
             # the piece's light label keeps dark text in the dark theme too
             .replace("background:#EEF2F7'", "background:#EEF2F7; color:#111111'")
-            .format(render_html(piece, style) + LRM, final_html)
+        )
+        self.title.setText(template.format(render_html(shown_piece, style) + LRM, final_html))
+        whole = LRM + f"{LRM} ".join(f"<b>{render_html(t, style)}</b>" for t in final)
+        self.title.setToolTip(
+            template.format(render_html(piece, style) + LRM, whole)
+            if shown_piece != piece or len(shown) < len(final)
+            else ""
         )
         if self.kind == "unigram":
             lat = model.lattice(piece)

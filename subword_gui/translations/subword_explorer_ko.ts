@@ -3414,6 +3414,10 @@
         <translation>단어에 커서를 두면 왜 그렇게 잘렸는지 보여 줍니다.</translation>
     </message>
     <message>
+        <source>… (+{0:,} more)</source>
+        <translation>… (+{0:,}개 더)</translation>
+    </message>
+    <message>
         <source>Why &lt;span style=&apos;background:#EEF2F7&apos;&gt;&amp;nbsp;{0}&amp;nbsp;&lt;/span&gt; → {1}</source>
         <translation>&lt;span style=&apos;background:#EEF2F7&apos;&gt;&amp;nbsp;{0}&amp;nbsp;&lt;/span&gt; → {1}인 이유</translation>
     </message>

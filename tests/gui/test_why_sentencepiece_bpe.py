@@ -68,3 +68,24 @@ def test_characters_written_as_bytes_are_not_called_unknown(qtbot, tmp_path):
     text = panel.why.steps_text()
     assert "unknown:" not in text and "bytes: 🦜" in text
     assert "unknown token" not in panel.why.steps.toPlainText()
+
+
+def test_a_whole_sentence_piece_keeps_the_title_short(qtbot, tmp_path):
+    """A SentencePiece model's piece is the whole sentence: the why view's title listed every
+    token of it and took four lines at 1280x800. It shows their start; the tooltip has them all."""
+    tok = _sentencepiece_bpe(tmp_path)
+    state = AppState()
+    state.set_full_tokenizer(tok)
+    panel = SegmentationPanel(state)
+    qtbot.addWidget(panel)
+    panel.show()
+    text = "the tokens are cut into pieces, the pieces into tokens"  # (under WHY_MAX_CHARS)
+    panel.set_text(text)
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(2)
+    panel.editor.setTextCursor(cursor)
+    qtbot.waitUntil(lambda: isinstance(panel.why.piece, str) and panel.why.steps_text() != "", timeout=3000)
+    tokens = tok.model.tokenize(panel.why.piece)
+    assert len(tokens) > 14  # a long piece indeed
+    assert "more)" in panel.why.title.text() and panel.why.title.text().count("<b>") <= 12
+    assert panel.why.title.toolTip().count("<b>") == len(tokens)
