@@ -98,6 +98,128 @@ _PATTERNS: list[tuple[str, str]] = [
         r"(?P<target>[^\n]+?): no pre-tokenizer is stored; (?P<what>[^\n]+) is lost",
         QT_TRANSLATE_NOOP("EngineMessages", "{target}: no pre-tokenizer is stored; {what} is lost"),
     ),
+    # what a save to BERT's vocab.txt, subword-nmt codes, a SentencePiece .model and the
+    # files of a SentencePiece-opened tokenizer lose (core/formats/bert_vocab.py,
+    # subword_nmt_codes.py, sentencepiece_model.py, common.py, gpt2.py)
+    (
+        r"vocab\.txt readers \(tokenizers' BertWordPieceTokenizer\) need BERT's special tokens: (?P<names>[^\n]+?) written after the vocabulary \(ids (?P<ids>\d+-\d+)\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "vocab.txt readers (tokenizers' BertWordPieceTokenizer) need BERT's special tokens: {names} written after the vocabulary (ids {ids})",
+        ),
+    ),
+    (
+        r"the unknown token (?P<unk>[^\n]+?) is not BERT's: readers use \[UNK\], written as id (?P<id>\d+), so what the vocabulary cannot spell gets that id, not (?P<same>[^\n]+?)'s (?P<old>\d+)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "the unknown token {unk} is not BERT's: readers use [UNK], written as id {id}, so what the vocabulary cannot spell gets that id, not {same}'s {old}",
+        ),
+    ),
+    (
+        r"vocab\.txt is read as a WordPiece vocabulary; this tokenizer's (?P<kind>\w+) model \(merges or scores\) is lost",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "vocab.txt is read as a WordPiece vocabulary; this tokenizer's {kind} model (merges or scores) is lost",
+        ),
+    ),
+    (
+        r"vocab\.txt carries no normalizer and readers apply BERT's: control characters removed, each CJK ideograph split off, lowercase=(?P<lower>\w+), strip_accents=(?P<strip>\w+) \(as guessed from this vocabulary; --lowercase/--cased choose when reading\); this tokenizer had (?P<had>[^\n]+?), so text may encode differently",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "vocab.txt carries no normalizer and readers apply BERT's: control characters removed, each CJK ideograph split off, lowercase={lower}, strip_accents={strip} (as guessed from this vocabulary; --lowercase/--cased choose when reading); this tokenizer had {had}, so text may encode differently",
+        ),
+    ),
+    (
+        r"vocab\.txt carries no pre-tokenizer and readers apply BERT's \(split on whitespace and every punctuation character\); this tokenizer had (?P<pre>[^\n]+)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "vocab.txt carries no pre-tokenizer and readers apply BERT's (split on whitespace and every punctuation character); this tokenizer had {pre}",
+        ),
+    ),
+    (
+        r"vocab\.txt does not record the subword prefix (?P<prefix>[^\n]+)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "vocab.txt does not record the subword prefix {prefix}",
+        ),
+    ),
+    (
+        r"(?P<target>[^\n]+?) implies the (?P<pre>\w+) pre-tokenizer, which this tokenizer does not use",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{target} implies the {pre} pre-tokenizer, which this tokenizer does not use",
+        ),
+    ),
+    (
+        r"vocab\.json \+ merges\.txt do not record (?P<key>\w+)=true",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "vocab.json + merges.txt do not record {key}=true",
+        ),
+    ),
+    (
+        r"subword-nmt codes carry no vocabulary ids \(only the merges, in order\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "subword-nmt codes carry no vocabulary ids (only the merges, in order)",
+        ),
+    ),
+    (
+        r"subword-nmt keeps a character its merges never build as it is, where this model gives (?P<unk>[^\n]+?) for a unit its vocabulary lacks",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "subword-nmt keeps a character its merges never build as it is, where this model gives {unk} for a unit its vocabulary lacks",
+        ),
+    ),
+    (
+        r"subword-nmt applies codes with '</w>' on each word's last character; this model uses end_of_word_suffix=(?P<suffix>[^\n]+?), so segmentations differ",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "subword-nmt applies codes with '</w>' on each word's last character; this model uses end_of_word_suffix={suffix}, so segmentations differ",
+        ),
+    ),
+    (
+        r"subword-nmt codes do not record the prefix (?P<prefix>[^\n]+)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "subword-nmt codes do not record the prefix {prefix}",
+        ),
+    ),
+    (
+        r"special tokens become control pieces: SentencePiece never matches them in text",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "special tokens become control pieces: SentencePiece never matches them in text",
+        ),
+    ),
+    (
+        r"text that starts with a space gets one more '▁' in SentencePiece \(it always adds its dummy prefix; the metaspace pre-tokenizer adds one only when none is there\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "text that starts with a space gets one more '▁' in SentencePiece (it always adds its dummy prefix; the metaspace pre-tokenizer adds one only when none is there)",
+        ),
+    ),
+    (
+        r"Viterbi ties \(equal-score segmentations\) may break differently in SentencePiece",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "Viterbi ties (equal-score segmentations) may break differently in SentencePiece",
+        ),
+    ),
+    (
+        r"(?P<target>[^\n]+?): SentencePiece normalization is written as a tokenizers Sequence \(Strip, Replace, Prepend\): whitespace other than ' ' and user-defined pieces inside normalization may differ; Viterbi ties may break differently than in SentencePiece",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{target}: SentencePiece normalization is written as a tokenizers Sequence (Strip, Replace, Prepend): whitespace other than ' ' and user-defined pieces inside normalization may differ; Viterbi ties may break differently than in SentencePiece",
+        ),
+    ),
+    (
+        r"(?P<target>[^\n]+?): SentencePiece normalization is written as a tokenizers Sequence \(Strip, Replace, Prepend\): whitespace other than ' ' and user-defined pieces inside normalization may differ",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{target}: SentencePiece normalization is written as a tokenizers Sequence (Strip, Replace, Prepend): whitespace other than ' ' and user-defined pieces inside normalization may differ",
+        ),
+    ),
     # what a GGUF file (core/formats/gguf.py) and a model folder's settings files
     # (core/formats/hf_config.py) cannot say, said when they open; before the general
     # "cannot read" and "not valid JSON" lines, whose ending these carry

@@ -204,8 +204,8 @@ class ModelBase:
     # -- how the model came to its tokens (the explorer's Why view, merge trees, reports) ----
     def explains(self) -> str | None:
         """What :meth:`explain` and :meth:`lattice` show of how the model cuts a piece:
-        ``"merges"`` (:meth:`explain` gives the merges applied, in order, and
-        :meth:`merge_list` is not None), ``"longest match"`` (:meth:`explain` gives the greedy
+        ``"merges"`` (:meth:`explain` gives the merges applied, in order; :meth:`merge_list`
+        is not None, except for SentencePiece BPE, whose steps are ranked by score), ``"longest match"`` (:meth:`explain` gives the greedy
         matches ``(start, end, token or None)``), ``"lattice"`` (:meth:`lattice` gives every
         candidate piece) or None: nothing to show."""
         return None

@@ -234,6 +234,13 @@ class _UnigramRounds:
         return (self.done + part) / max(self.done + max(self.left, part), 1e-9)
 
 
+# the time left shows once this much of the run is done and this many seconds are gone, and
+# the run's estimated duration is averaged over about ETA_SMOOTHING_S seconds of time
+ETA_MIN_FRACTION = 0.10
+ETA_MIN_SECONDS = 5.0
+ETA_SMOOTHING_S = 10.0
+
+
 class TrainingProgress:
     """A training run's overall progress (0 to 1, never going back) and the time left, from the
     events its job sends: counting (when ``counting``), then the algorithm's phases."""
@@ -317,10 +324,24 @@ class TrainingProgress:
         return self.best
 
     def seconds_left(self, now: float) -> float | None:
-        """The time left at the pace so far (None until there is a pace to go by: 3 % done and
-        two seconds gone)."""
+        """The time left at the pace so far, smoothed (None until there is a pace to go by:
+        :data:`ETA_MIN_FRACTION` done and :data:`ETA_MIN_SECONDS` gone; early paces are rough,
+        a Unigram run's first phases are not its last's).
+
+        subtle: the whole run's duration is what is smoothed (an exponential average over
+        :data:`ETA_SMOOTHING_S` of time), not the time left, so a burst of fast events does
+        not make the estimate jump down and back up."""
         elapsed = now - self.started
         f = self.best
-        if f < 0.03 or elapsed < 2.0 or f >= 1.0:
+        if f < ETA_MIN_FRACTION or elapsed < ETA_MIN_SECONDS or f >= 1.0:
             return None
-        return elapsed * (1 - f) / f
+        total = elapsed / f
+        last = getattr(self, "_eta", None)
+        if last is None:
+            smoothed = total
+        else:
+            then, before = last
+            weight = min(1.0, max(now - then, 0.0) / ETA_SMOOTHING_S)
+            smoothed = before + (total - before) * weight
+        self._eta = (now, smoothed)
+        return max(smoothed - elapsed, 0.0)

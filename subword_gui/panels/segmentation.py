@@ -106,6 +106,14 @@ TOOLTIP_MAX_TOKENS = 6  # tokens one hover explains at most (pieces of one chara
 VIEW_MARGIN_CHARS = 60  # a long line is coloured this far beyond what is in view (a line or two)
 
 
+def _html_width(text: str, font: QFont) -> float:
+    """The width of rich ``text`` on one line."""
+    doc = QTextDocument()
+    doc.setDefaultFont(font)
+    doc.setHtml(text)
+    return doc.idealWidth()
+
+
 def _count_html(value: str, label: str, colour: str | None = None) -> str:
     # subtle: a word joiner after "/" and breakable spaces only between counts, so a
     # narrow dock wraps whole counts, never "tokens/" apart from "word"
@@ -331,6 +339,7 @@ class SegmentationPanel(QWidget):
 
     def _build(self) -> None:
         self.counts = QLabel()
+        self._count_parts: list[str] = []  # the counts' html, all of them (see _fit_counts)
         self.counts.setTextFormat(Qt.TextFormat.RichText)
         self.legend = QLabel(
             self.tr(
@@ -522,6 +531,7 @@ class SegmentationPanel(QWidget):
                 if loading
                 else self.tr("No tokenizer yet: train one or open a tokenizer file.")
             )
+            self._count_parts = []
             self.counts.setText(f"<span style='color:{theme.current().muted}'>{message}</span>")
             self.strip.set_chips([])
             self.segmented.emit()
@@ -552,6 +562,7 @@ class SegmentationPanel(QWidget):
                     keep_layout(block)
                 block = block.next()
         if pending:
+            self._count_parts = []
             waiting = sum(len(lines[n].text) for n in pending)
             self.counts.setText(
                 "<span style='color:#667'>"
@@ -638,6 +649,7 @@ class SegmentationPanel(QWidget):
     def _line_failed(self, tokenizer, text: str, message: str) -> None:
         if tokenizer is self.cache.tokenizer and self._pending:
             self._pending = []
+            self._count_parts = []
             self.counts.setText(
                 "<span style='color:#D7191C'>"
                 + self.tr("Could not segment this text: {0}").format(message)
@@ -702,32 +714,52 @@ class SegmentationPanel(QWidget):
     def _show_counts(self) -> None:
         s = self.stats
         unk_colour = "#D7191C" if s.unknown else None
-        self.counts.setText(
-            "&nbsp;&nbsp; ".join(
-                [
-                    _count_html(f"{s.tokens:,}", self.tr("tokens")),
-                    _count_html(f"{s.characters:,}", self.tr("characters")),
-                    _count_html(f"{s.chars_per_token:,.2f}", self.tr("chars/token")),
-                    _count_html(f"{s.tokens_per_word:,.2f}", self.tr("tokens/word")),
-                    _count_html(f"{s.unknown:,}", self.tr("unknown"), unk_colour),
-                ]
-                # characters no token stands for: text the tokenizer loses is never silent
-                + ([_count_html(f"{self.removed:,}", self.tr("removed"), "#D7191C")] if self.removed else [])
-            )
-        )
+        # when the header is narrow the derived counts go to the tooltip (see _fit_counts);
+        # tokens, unknown and removed always show
+        self._count_parts = [
+            _count_html(f"{s.tokens:,}", self.tr("tokens")),
+            _count_html(f"{s.characters:,}", self.tr("characters")),
+            _count_html(f"{s.chars_per_token:,.2f}", self.tr("chars/token")),
+            _count_html(f"{s.tokens_per_word:,.2f}", self.tr("tokens/word")),
+            _count_html(f"{s.unknown:,}", self.tr("unknown"), unk_colour),
+        ]
+        # characters no token stands for: text the tokenizer loses is never silent
+        if self.removed:
+            self._count_parts.append(_count_html(f"{self.removed:,}", self.tr("removed"), "#D7191C"))
+        self._fit_counts()
         self._place_legend()
+
+    def _fit_counts(self) -> None:
+        """The counts on one line beside the tabs: when the panel is too narrow for all of them
+        (a 1280-wide window), the ratios, then the character count, move to the tooltip."""
+        parts = getattr(self, "_count_parts", None)
+        if not parts:
+            return
+        room = self._header_room() - (self.mode.sizeHint().width() if self.mode.isVisibleTo(self) else 0)
+        more = f"<span style='color:{theme.current().muted}'>&nbsp;&nbsp;…</span>"  # the rest: tooltip
+        shown = list(parts)
+        text = "&nbsp;&nbsp; ".join(shown)
+        # dropped in this order: tokens/word, chars/token, characters
+        for drop in (3, 2, 1):
+            if _html_width(text, self.counts.font()) <= room:
+                break
+            shown = [p for p in shown if p is not parts[drop]]
+            text = "&nbsp;&nbsp; ".join(shown) + more
+        self.counts.setText(text)
+        self.counts.setToolTip("<br>".join(parts) if len(shown) < len(parts) else "")
+
+    def _header_room(self) -> int:
+        margins = self.layout().contentsMargins() if self.layout() is not None else None
+        return self.width() - (margins.left() + margins.right() if margins is not None else 0) - 12
 
     def _place_legend(self) -> None:
         """The legend beside the counts when the tabs, the counts on one line and the legend fit the
         panel's width, else on a line of its own under them (the counts then have the width)."""
-        doc = QTextDocument()
-        doc.setDefaultFont(self.counts.font())
-        doc.setHtml(self.counts.text())
-        margins = self.layout().contentsMargins() if self.layout() is not None else None
-        room = self.width() - (margins.left() + margins.right() if margins is not None else 0)
+        room = self._header_room()
         spacing = 3 * max(self._header_top.spacing(), 0)
         tabs = self.mode.sizeHint().width() if self.mode.isVisibleTo(self) else 0
-        below = tabs + doc.idealWidth() + self.legend.sizeHint().width() + spacing > room
+        counts = _html_width(self.counts.text(), self.counts.font())
+        below = tabs + counts + self.legend.sizeHint().width() + spacing > room
         if below == self._legend_below:
             return
         self._legend_below = below
@@ -740,6 +772,7 @@ class SegmentationPanel(QWidget):
 
     def resizeEvent(self, event) -> None:  # noqa: N802
         super().resizeEvent(event)
+        self._fit_counts()
         self._place_legend()
 
     # -- where things are ------------------------------------------------------------

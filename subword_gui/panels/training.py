@@ -1046,11 +1046,14 @@ class TrainingPanel(QWidget):
             )
             self.round_view.scrollToBottom()
         elif last_progress is not None and self._phase == "training" and not self.merge_model.rows:
-            self.status.setText(
-                self.tr("{0}… {1:.0%}").format(
-                    phase_label(last_progress.phase), last_progress.done / max(last_progress.total, 1)
-                )
+            # the whole run's progress, as the bar says: each phase's own went to 100 % again
+            # and again in a long Unigram training
+            done = (
+                self._overall.fraction
+                if self._overall is not None
+                else last_progress.done / max(last_progress.total, 1)
             )
+            self.status.setText(self.tr("{0}… {1:.0%}").format(phase_label(last_progress.phase), done))
         if trained is not None:
             self._on_trained(trained)
 

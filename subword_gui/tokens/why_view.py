@@ -23,6 +23,7 @@ from __future__ import annotations
 import html
 import math
 import random
+import re
 
 import regex
 from PySide6.QtCore import QCoreApplication, QObject, QRectF, QSize, Qt
@@ -42,6 +43,7 @@ from subword_gui.tokens import palette
 from subword_gui.tokens.render import TokenStyle, is_superword, render_html, render_token, style_for
 
 _MAX_LATTICE_ROWS = 14
+TITLE_CHARACTERS, TITLE_TOKENS = 24, 12  # of a piece and its tokens in the title (the rest: tooltip)
 LATTICE_MIN_HEIGHT = 140  # axis, characters, best path and one row of candidates
 _NBEST = 5
 NBEST_MIN_ROWS = 3  # segmentations the n-best list keeps in view under the lattice
@@ -113,6 +115,10 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
     start = initial_symbols(model, piece)
     symbols = [s for s, _ in start]
     unknown = {i for i, (_, known) in enumerate(start) if not known}
+    # a character a byte-fallback model lacks is written as its UTF-8 bytes, not as the unknown
+    # token (the why view called them unknown while the chips showed <0xEC> <0xB2> <0xA0>)
+    as_bytes = {i for i in unknown if _byte_pieces(model, symbols[i])}
+    unknown -= as_bytes
     steps = model.explain(piece)
     plain = [" ".join(render_token(s, style) for s in symbols)]
     rows = [
@@ -147,7 +153,16 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
         ).format(missing)
         rows.append(f"<tr><td colspan=2 style='color:{palette.UNKNOWN_BACKGROUND.name()}'>{line}</td></tr>")
         plain.append(f"unknown: {', '.join(render_token(symbols[i], style) for i in sorted(unknown))}")
-    applied = MergeCounts().applied(len(steps))
+    if as_bytes:
+        chars = LRM + f",{LRM} ".join(dict.fromkeys(render_html(symbols[i], style) for i in sorted(as_bytes)))
+        line = QCoreApplication.translate(
+            "Tokens", "not in the vocabulary, so each is written as its UTF-8 bytes (byte fallback): {0}"
+        ).format(chars)
+        rows.append(f"<tr><td colspan=2 style='color:{theme.current().muted}'>{line}</td></tr>")
+        plain.append(f"bytes: {', '.join(render_token(symbols[i], style) for i in sorted(as_bytes))}")
+    # SentencePiece BPE merges by its pieces' scores: its ranks are their places, best first
+    counts = MergeCounts()
+    applied = counts.applied(len(steps)) if model.merge_list() is not None else counts.by_score(len(steps))
     head = f"<p style='color:{theme.current().muted}'>{applied}</p>"
     supers_html, supers_plain = superword_merges_html(model, [t.value for t in model.tokenize(piece)], style)
     plain.extend(supers_plain)
@@ -162,6 +177,14 @@ class MergeCounts(QObject):
     def applied(self, n: int) -> str:
         return self.tr(
             "{0} merge(s) applied, lowest rank first (rank = the order training learned them).", None, n
+        ).format(n)
+
+    def by_score(self, n: int) -> str:
+        return self.tr(
+            "{0} merge(s) applied, each time the pair whose merged piece scores highest "
+            "(# = the place of its score among the model's scores, best first).",
+            None,
+            n,
         ).format(n)
 
     def built(self, token: str, n: int) -> str:
@@ -226,6 +249,15 @@ def superword_merges_html(model, tokens: list[str], style: TokenStyle) -> tuple[
             )
         )
     return "".join(parts), plain
+
+
+def _byte_pieces(model, char: str) -> bool:
+    """Whether ``model`` writes ``char`` as byte pieces ``<0xEC>`` (byte fallback)."""
+    try:
+        tokens = model.tokenize(char)
+    except Exception:  # noqa: BLE001 - an explanation must not break the view
+        return False
+    return bool(tokens) and all(re.fullmatch(r"<0x[0-9A-F]{2}>", t.value) for t in tokens)
 
 
 def _symbol_at(symbols: list[str], position: int, model) -> int | None:
@@ -634,12 +666,24 @@ class WhyView(QWidget):
         model = tokenizer.model
         style = style_for(tokenizer)
         final = [t.value for t in model.tokenize(piece)]
-        final_html = LRM + f"{LRM} ".join(f"<b>{render_html(t, style)}</b>" for t in final)
-        self.title.setText(
+        # subtle: a SentencePiece model's piece is a whole sentence; its title took four lines of
+        # the view at 1280x800. The title shows the start of both, the tooltip all of them.
+        shown_piece = piece if len(piece) <= TITLE_CHARACTERS else piece[:TITLE_CHARACTERS] + "…"
+        shown = final if len(final) <= TITLE_TOKENS else final[:TITLE_TOKENS]
+        final_html = LRM + f"{LRM} ".join(f"<b>{render_html(t, style)}</b>" for t in shown)
+        if len(shown) < len(final):
+            final_html += f"{LRM} " + self.tr("… (+{0:,} more)").format(len(final) - len(shown))
+        template = (
             self.tr("Why <span style='background:#EEF2F7'>&nbsp;{0}&nbsp;</span> → {1}")
             # the piece's light label keeps dark text in the dark theme too
             .replace("background:#EEF2F7'", "background:#EEF2F7; color:#111111'")
-            .format(render_html(piece, style) + LRM, final_html)
+        )
+        self.title.setText(template.format(render_html(shown_piece, style) + LRM, final_html))
+        whole = LRM + f"{LRM} ".join(f"<b>{render_html(t, style)}</b>" for t in final)
+        self.title.setToolTip(
+            template.format(render_html(piece, style) + LRM, whole)
+            if shown_piece != piece or len(shown) < len(final)
+            else ""
         )
         if self.kind == "unigram":
             lat = model.lattice(piece)

@@ -35,6 +35,13 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>{0} merge(s) applied, each time the pair whose merged piece scores highest (# = the place of its score among the model&apos;s scores, best first).</source>
+        <translation>
+            <numerusform>{0} merge applied, each time the pair whose merged piece scores highest (# = the place of its score among the model&apos;s scores, best first).</numerusform>
+            <numerusform>{0} merges applied, each time the pair whose merged piece scores highest (# = the place of its score among the model&apos;s scores, best first).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>{0} spans a space (a superword): built by {1} merge(s), in the order learned</source>
         <translation>
             <numerusform>{0} spans a space (a superword): built by {1} merge, in the order learned</numerusform>

@@ -304,6 +304,74 @@
         <translation>{target}: 사전 토큰화기가 저장되지 않아 {what}이(가) 사라집니다</translation>
     </message>
     <message>
+        <source>vocab.txt readers (tokenizers&apos; BertWordPieceTokenizer) need BERT&apos;s special tokens: {names} written after the vocabulary (ids {ids})</source>
+        <translation>vocab.txt를 읽는 도구(tokenizers의 BertWordPieceTokenizer)는 BERT의 특수 토큰이 필요합니다: {names}을(를) 어휘 뒤에 적었습니다 (id {ids})</translation>
+    </message>
+    <message>
+        <source>the unknown token {unk} is not BERT&apos;s: readers use [UNK], written as id {id}, so what the vocabulary cannot spell gets that id, not {same}&apos;s {old}</source>
+        <translation>미지 토큰 {unk}은(는) BERT의 것이 아닙니다: 읽는 도구는 id {id}로 적은 [UNK]를 쓰므로, 어휘로 적을 수 없는 것은 {same}의 {old}가 아니라 그 id를 받습니다</translation>
+    </message>
+    <message>
+        <source>vocab.txt is read as a WordPiece vocabulary; this tokenizer&apos;s {kind} model (merges or scores) is lost</source>
+        <translation>vocab.txt는 WordPiece 어휘로 읽힙니다; 이 토크나이저의 {kind} 모델(병합이나 점수)은 사라집니다</translation>
+    </message>
+    <message>
+        <source>vocab.txt carries no normalizer and readers apply BERT&apos;s: control characters removed, each CJK ideograph split off, lowercase={lower}, strip_accents={strip} (as guessed from this vocabulary; --lowercase/--cased choose when reading); this tokenizer had {had}, so text may encode differently</source>
+        <translation>vocab.txt에는 정규화기가 없어 읽는 도구는 BERT의 것을 적용합니다: 제어 문자 제거, CJK 한자마다 분리, lowercase={lower}, strip_accents={strip} (이 어휘에서 추정); 이 토크나이저는 {had}였으므로 텍스트가 다르게 인코딩될 수 있습니다</translation>
+    </message>
+    <message>
+        <source>vocab.txt carries no pre-tokenizer and readers apply BERT&apos;s (split on whitespace and every punctuation character); this tokenizer had {pre}</source>
+        <translation>vocab.txt에는 사전 토큰화기가 없어 읽는 도구는 BERT의 것(공백과 모든 문장 부호에서 나눔)을 적용합니다; 이 토크나이저는 {pre}였습니다</translation>
+    </message>
+    <message>
+        <source>vocab.txt does not record the subword prefix {prefix}</source>
+        <translation>vocab.txt는 하위 단어 접두사 {prefix}을(를) 기록하지 않습니다</translation>
+    </message>
+    <message>
+        <source>{target} implies the {pre} pre-tokenizer, which this tokenizer does not use</source>
+        <translation>{target}은(는) {pre} 사전 토큰화기를 전제하지만, 이 토크나이저는 그것을 쓰지 않습니다</translation>
+    </message>
+    <message>
+        <source>vocab.json + merges.txt do not record {key}=true</source>
+        <translation>vocab.json + merges.txt는 {key}=true를 기록하지 않습니다</translation>
+    </message>
+    <message>
+        <source>subword-nmt codes carry no vocabulary ids (only the merges, in order)</source>
+        <translation>subword-nmt 코드에는 어휘 id가 없습니다 (병합만 순서대로)</translation>
+    </message>
+    <message>
+        <source>subword-nmt keeps a character its merges never build as it is, where this model gives {unk} for a unit its vocabulary lacks</source>
+        <translation>subword-nmt는 병합으로 만들지 못하는 문자를 그대로 두지만, 이 모델은 어휘에 없는 단위에 {unk}을(를) 줍니다</translation>
+    </message>
+    <message>
+        <source>subword-nmt applies codes with &apos;&lt;/w&gt;&apos; on each word&apos;s last character; this model uses end_of_word_suffix={suffix}, so segmentations differ</source>
+        <translation>subword-nmt는 각 단어의 마지막 문자에 &apos;&lt;/w&gt;&apos;를 붙여 코드를 적용하지만, 이 모델은 end_of_word_suffix={suffix}를 쓰므로 분할이 달라집니다</translation>
+    </message>
+    <message>
+        <source>subword-nmt codes do not record the prefix {prefix}</source>
+        <translation>subword-nmt 코드는 접두사 {prefix}을(를) 기록하지 않습니다</translation>
+    </message>
+    <message>
+        <source>special tokens become control pieces: SentencePiece never matches them in text</source>
+        <translation>특수 토큰은 제어 조각이 됩니다: SentencePiece는 텍스트에서 이들을 찾지 않습니다</translation>
+    </message>
+    <message>
+        <source>text that starts with a space gets one more &apos;▁&apos; in SentencePiece (it always adds its dummy prefix; the metaspace pre-tokenizer adds one only when none is there)</source>
+        <translation>공백으로 시작하는 텍스트는 SentencePiece에서 &apos;▁&apos;가 하나 더 붙습니다 (SentencePiece는 늘 더미 접두사를 붙이고, metaspace 사전 토큰화기는 없을 때만 붙입니다)</translation>
+    </message>
+    <message>
+        <source>Viterbi ties (equal-score segmentations) may break differently in SentencePiece</source>
+        <translation>Viterbi 동점(점수가 같은 분할)은 SentencePiece에서 다르게 갈릴 수 있습니다</translation>
+    </message>
+    <message>
+        <source>{target}: SentencePiece normalization is written as a tokenizers Sequence (Strip, Replace, Prepend): whitespace other than &apos; &apos; and user-defined pieces inside normalization may differ; Viterbi ties may break differently than in SentencePiece</source>
+        <translation>{target}: SentencePiece 정규화는 tokenizers의 Sequence(Strip, Replace, Prepend)로 적힙니다: &apos; &apos; 외의 공백과 정규화 안의 사용자 정의 조각은 다를 수 있습니다; Viterbi 동점은 SentencePiece와 다르게 갈릴 수 있습니다</translation>
+    </message>
+    <message>
+        <source>{target}: SentencePiece normalization is written as a tokenizers Sequence (Strip, Replace, Prepend): whitespace other than &apos; &apos; and user-defined pieces inside normalization may differ</source>
+        <translation>{target}: SentencePiece 정규화는 tokenizers의 Sequence(Strip, Replace, Prepend)로 적힙니다: &apos; &apos; 외의 공백과 정규화 안의 사용자 정의 조각은 다를 수 있습니다</translation>
+    </message>
+    <message>
         <source>{name}: no tokenizer.ggml.pre; the &apos;default&apos; pre-tokenizer is used, as llama.cpp does</source>
         <translation>{name}: tokenizer.ggml.pre가 없어 llama.cpp처럼 &apos;default&apos; 사전 토큰화기를 씁니다</translation>
     </message>
@@ -1958,6 +2026,12 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>{0} merge(s) applied, each time the pair whose merged piece scores highest (# = the place of its score among the model&apos;s scores, best first).</source>
+        <translation>
+            <numerusform>병합 {0}개 적용, 매번 합친 조각의 점수가 가장 높은 쌍부터 (# = 모델의 점수 중 그 점수의 순위, 높은 것부터).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>{0} spans a space (a superword): built by {1} merge(s), in the order learned</source>
         <translation>
             <numerusform>{0}은(는) 공백을 넘습니다 (슈퍼워드): 학습한 순서대로 병합 {1}번으로 만들어짐</numerusform>
@@ -2843,6 +2917,10 @@
         <translation>어휘에 없는 문자(학습 때 본 적 없음)라서 각각 미등록 토큰이 됩니다: {0}</translation>
     </message>
     <message>
+        <source>not in the vocabulary, so each is written as its UTF-8 bytes (byte fallback): {0}</source>
+        <translation>어휘에 없어서 각각 UTF-8 바이트로 적힙니다 (바이트 대체): {0}</translation>
+    </message>
+    <message>
         <source>longest match</source>
         <translation>가장 긴 일치</translation>
     </message>
@@ -3334,6 +3412,10 @@
     <message>
         <source>Put the cursor in a word to see why it was cut that way.</source>
         <translation>단어에 커서를 두면 왜 그렇게 잘렸는지 보여 줍니다.</translation>
+    </message>
+    <message>
+        <source>… (+{0:,} more)</source>
+        <translation>… (+{0:,}개 더)</translation>
     </message>
     <message>
         <source>Why &lt;span style=&apos;background:#EEF2F7&apos;&gt;&amp;nbsp;{0}&amp;nbsp;&lt;/span&gt; → {1}</source>

@@ -1016,3 +1016,26 @@ def test_a_long_word_scrolled_far_is_coloured_on_the_next_turn_not_a_line_count_
         panel.refresh()
         assert panel.busy() and max(e for s, e, _ in coloured_in_view(panel)) >= len(word)
     assert max(e for s, e, _ in coloured_in_view(panel)) == len(word) + 1
+
+
+def test_the_header_is_two_lines_at_most_at_1280_the_ratios_in_the_tooltip(qtbot, hug_bpe):
+    """At 1280x800 in English the header still took three lines: the tabs beside counts that
+    wrapped to two, the legend under them. The counts keep one line; what does not fit (the
+    ratios first) is in the counts' tooltip, and tokens and unknown always show."""
+    state = AppState()
+    state.set_full_tokenizer(hug_bpe)
+    panel = SegmentationPanel(state)
+    qtbot.addWidget(panel)
+    panel.mode.setVisible(True)
+    panel.show()
+    panel.set_text("Hello world, 철수는 치킨을 먹고 👩🏽‍💻")
+    panel.refresh()
+    panel.resize(635, 700)  # the Segmentation panel's width in a 1280x800 window (TEXT_SHARE)
+    qtbot.waitUntil(lambda: panel._legend_below)
+    assert _text_lines(panel.counts) == 1
+    shown = panel.counts.text()
+    assert "tokens<" in shown and "unknown" in shown
+    assert "tokens/\u2060word" not in shown and "tokens/\u2060word" in panel.counts.toolTip()
+    panel.resize(1500, 700)  # room for everything: nothing hidden, no tooltip
+    qtbot.waitUntil(lambda: not panel._legend_below)
+    assert "tokens/\u2060word" in panel.counts.text() and panel.counts.toolTip() == ""

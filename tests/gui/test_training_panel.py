@@ -918,12 +918,43 @@ def test_the_overall_bar_keeps_its_width_as_the_time_left_shortens(qtbot, loaded
     qtbot.waitUntil(lambda: bool(panel.round_model.rows), timeout=WAIT_MS)
     estimate = panel._overall
     widths = []
-    for fraction, gone in ((0.03, 5.2), (0.25, 17)):
+    for fraction, gone in ((0.03, 5.2), (0.25, 17)):  # (too early for a time left at 3 %)
         estimate.best, estimate.started = fraction, time.monotonic() - gone
         panel._show_overall()
         QApplication.processEvents()
         widths.append((panel.progress.width(), panel.overall_label.text()))
-    assert widths[0][1] == "3% · about 2 min 50 s left" and widths[1][1] == "25% · about 50 s left"
+    assert widths[0][1] == "3%" and widths[1][1] == "25% · about 50 s left"
     assert widths[0][0] == widths[1][0]
     with qtbot.waitSignal(panel.training_cancelled, timeout=WAIT_MS):
         panel.cancel()
+
+
+def test_the_status_line_says_the_whole_runs_progress_not_the_phases(qtbot, window):
+    """A long Unigram training's status line read "Forward pass… 100%" again and again (each
+    phase's own progress) while the bar said 20 %: both say the whole run's progress."""
+    from core.events import Progress
+
+    options = TrainOptions("unigram", vocab_size=300)
+    panel = window.training_panel
+    _feed_one_by_one(panel, options, [])
+    panel._on_events([Progress("count characters", 10, 10)])
+    panel._on_events([Progress("seed", 10, 10)])  # the seed phase done: far from the whole run
+    overall = panel._overall.fraction
+    assert 0 < overall < 0.9
+    assert panel.status.text().endswith(f"{overall:.0%}") and "100%" not in panel.status.text()
+
+
+def test_the_time_left_waits_for_enough_progress_and_does_not_jump(qtbot):
+    """Early estimates were rough (at 3 % a pace of the first seconds said minutes): the time
+    left shows from 10 % on, and a sudden change of pace moves it gradually."""
+    from subword_gui.panels.progress import TrainingProgress
+
+    estimate = TrainingProgress(TrainOptions("unigram", vocab_size=300), counting=False, now=0.0)
+    estimate.best = 0.05
+    assert estimate.seconds_left(10.0) is None  # 5 % done: too early to say
+    estimate.best = 0.10
+    assert estimate.seconds_left(10.0) == pytest.approx(90.0)  # 100 s in all
+    estimate.best = 0.40  # a burst: 40 % a second later (40 % at 11 s: 27.5 s in all)
+    left = estimate.seconds_left(11.0)
+    assert 27.5 - 11 < left < 90 - 1  # between the new pace's and the old one's
+    assert left > 50  # a tenth of the way to the new pace: still near the old estimate

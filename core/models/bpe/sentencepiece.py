@@ -248,6 +248,67 @@ class SentencePieceBPE(SentencePieceModel):
             i = nxt[i]
         return out
 
+    def explains(self) -> str:
+        return "merges"
+
+    def explain(self, piece: str) -> list:
+        """The merges that cut ``piece``, in the order applied: each time the adjacent pair whose
+        merged piece scores highest (ties: leftmost), as :meth:`_segment` merges. A step's
+        ``rank`` is the place of the merged piece's score among the model's distinct scores,
+        best first (the rank the compiled merge gives the pair). Leaves out unused pieces'
+        splitting back (a model with unused pieces may end with other tokens than the steps).
+
+        >>> m = SentencePieceBPE([Piece("<unk>", 0, UNKNOWN), Piece("ab", 0), Piece("bc", -1), Piece("a", -2),
+        ...                       Piece("b", -3), Piece("c", -4)])
+        >>> [(s.left, s.right, s.rank) for s in m.explain("abc")]
+        [('a', 'b', 0)]
+        """
+        from core.models.bpe.model import MergeStep
+
+        place = self.__dict__.get("_score_place")
+        if place is None:
+            place = self._score_place = {
+                score: r for r, score in enumerate(sorted({-p.score for p in self.pieces}))
+            }
+        matchable, pieces = self._matchable, self.pieces
+        # 1. characters, user-defined pieces whole and frozen (as _segment starts)
+        symbols: list[str] = []
+        frozen: list[bool] = []
+        matcher = PrefixMatcher(self.user_defined) if self.user_defined else None
+        i = 0
+        while i < len(piece):
+            k = matcher.match(piece, i) if matcher else 0
+            symbols.append(piece[i : i + (k or 1)])
+            frozen.append(bool(k))
+            i += k or 1
+        steps = []
+        while True:
+            # 2. the adjacent pair whose merged piece scores highest, the leftmost on a tie
+            best = None
+            for j in range(len(symbols) - 1):
+                if frozen[j] or frozen[j + 1]:
+                    continue
+                id = matchable.get(symbols[j] + symbols[j + 1])
+                if id is not None and (best is None or pieces[id].score > pieces[best[1]].score):
+                    best = (j, id)
+            if best is None:
+                return steps
+            j, id = best
+            left, right = symbols[j], symbols[j + 1]
+            symbols[j : j + 2] = [left + right]
+            del frozen[j + 1]
+            steps.append(
+                MergeStep(
+                    place[-pieces[id].score],
+                    left,
+                    right,
+                    left + right,
+                    sum(len(s) for s in symbols[:j]),
+                    tuple(symbols),
+                    j,
+                )
+            )
+
     def merges(self) -> list[tuple[str, str]]:
         """Ranked merges derived from the scores, as `tokenizers`' SentencePiece converter does:
         every split of a piece into two pieces, ordered by the merged piece's score (best first)."""

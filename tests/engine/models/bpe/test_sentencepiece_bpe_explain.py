@@ -1,0 +1,43 @@
+"""SentencePiece BPE's ``explain`` (the explorer's why view) walks to the tokens ``tokenize``
+gives: the steps' last symbols cut each word where the model's tokens do of each word, and each step merges the
+pair whose merged piece scores highest."""
+
+from __future__ import annotations
+
+from core.formats.detect import open_tokenizer
+
+WORDS = (
+    "▁Hello ▁world, ▁tokenizers ▁철수는 ▁치킨을 ▁the ▁quick ▁brown ▁foxes ▁jumped".split()
+)  # (unknown characters in a row fuse into one <unk>: not a merge)
+
+
+def test_the_steps_end_at_the_models_tokens_highest_score_first(tmp_path):
+    import sentencepiece as spm
+
+    from tests.gui.conftest import make_lines
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("\n".join(make_lines(300)) + "\nthe quick brown foxes jumped\n", encoding="utf-8")
+    spm.SentencePieceTrainer.train(
+        input=str(corpus),
+        model_prefix=str(tmp_path / "spm"),
+        model_type="bpe",
+        vocab_size=340,
+        character_coverage=1.0,
+        num_threads=1,
+        minloglevel=2,
+    )
+    model = open_tokenizer(tmp_path / "spm.model").tokenizer.model
+    assert model.explains() == "merges"
+    for word in WORDS:
+        steps = model.explain(word)
+        # where the tokens start (a character without a piece is the unknown token, same span)
+        cuts = [t.start for t in model.tokenize(word)]
+        if steps:
+            symbols = steps[-1].symbols
+            assert [sum(len(s) for s in symbols[:k]) for k in range(len(symbols))] == cuts, word
+            for step in steps:
+                assert step.symbols[step.index] == step.merged == step.left + step.right
+                assert word[step.position :].startswith(step.merged)
+        else:
+            assert cuts == list(range(len(word))), word
