@@ -1,22 +1,23 @@
-"""A rank file's line encoder: GPT-2's and cl100k's split patterns, the token look-up and the
-merge by rank, all in one compiled call over whole texts.
+"""A rank file's line encoder: GPT-2's, cl100k's and o200k's split patterns, the token look-up
+and the merge by rank, all in one compiled call over whole texts.
 
 The split is what `regex` finds with :data:`core.pre_tokenizers.R50K_PATTERN` (GPT-2, r50k,
-p50k; also the ``tokenizers`` spelling :data:`~core.pre_tokenizers.GPT2_PATTERN`) or
-:data:`~core.pre_tokenizers.CL100K_PATTERN`, written as the alternatives' rules read at each
-position (leftmost alternative first), with every character's class (letter ``\\p{L}``,
-number ``\\p{N}``, white space ``\\s``) taken from `regex` itself (:func:`unicode_classes`), so
-the two agree character for character. Then each piece that is a token is its rank
+p50k; also the ``tokenizers`` spelling :data:`~core.pre_tokenizers.GPT2_PATTERN`),
+:data:`~core.pre_tokenizers.CL100K_PATTERN` or :data:`~core.pre_tokenizers.O200K_PATTERN`,
+written as the alternatives' rules read at each position (leftmost alternative first, with
+`regex`'s backtracking where o200k's quantifiers are not possessive), with every character's
+class (letter ``\\p{L}``, number ``\\p{N}``, white space ``\\s``; o200k's upper and lower cases)
+taken from `regex` itself (:func:`unicode_classes`, :func:`o200k_classes`), so the two agree
+character for character. Then each piece that is a token is its rank
 (:class:`RankTable`) and the others' bytes are merged by rank.
 
     >>> ranks = {bytes([b]): b for b in range(256)} | {b"ab": 300, b" ab": 301}
     >>> table = RankTable.build(ranks, np.arange(256), {(97, 98): (300, 300)})
-    >>> encode_texts(["ab ab's", "abab"], False, table)
+    >>> encode_texts(["ab ab's", "abab"], GPT2, table)
     [[300, 301, 39, 115], [300, 300]]
 
 Why: the split by `regex` (~4 µs a Korean line) and the Python between it and the kernel cost
-more than the merge itself. Leaves out: other patterns (o200k's, a file's own), which go
-through `regex` (the model's ``split_texts_ids`` says which it takes).
+more than the merge itself. Leaves out: other patterns (a file's own), which go through `regex` (the model's ``split_texts_ids`` says which it takes).
 """
 
 from __future__ import annotations
@@ -30,7 +31,10 @@ from core.jit import kernel
 from core.models.bpe.kernels import _fill_token_slots, _heap_pop, _heap_push, _slot, _token_of, split_flat
 
 LETTER, NUMBER, SPACE = 1, 2, 4  # a character's class (0: none of them, "other")
-_CR, _LF, _SPACE_CHAR, _APOSTROPHE = 13, 10, 32, 39
+# o200k's two letter cases, marks in both: [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}], [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+UPPER, LOWER = 8, 16
+GPT2, CL100K, O200K = 0, 1, 2  # which pattern a kernel splits with (its ``kind``)
+_CR, _LF, _SPACE_CHAR, _APOSTROPHE, _SLASH = 13, 10, 32, 39, 47
 RANK_BITS = 21  # ranks below 2**21 (every rank file OpenAI ships: o200k's are below 2**18)
 _RANK_MASK = (1 << RANK_BITS) - 1
 _NO_PAIR = 1 << (2 * RANK_BITS)  # the rank of two tokens that join into none: above every rank
@@ -38,6 +42,7 @@ _SHORT = 24  # up to this many bytes, scan the pairs; more, keep a heap
 
 
 _classes: np.ndarray | None = None
+_o200k_classes: np.ndarray | None = None
 
 
 def unicode_classes() -> np.ndarray:
@@ -61,6 +66,40 @@ def unicode_classes() -> np.ndarray:
         classes[0] = 0  # (stood in for the surrogates)
         _classes = classes
     return _classes
+
+
+def o200k_classes() -> np.ndarray:
+    """:func:`unicode_classes` with o200k's two cases added (:data:`UPPER`, :data:`LOWER`; a
+    mark, Lm or Lo both), from runs that `regex` finds too; built once a process when an o200k
+    file is first encoded.
+
+    >>> [int(o200k_classes()[ord(c)]) for c in "aAǅʰ한\u0301 7!"]
+    [17, 9, 9, 25, 25, 24, 4, 2, 0]
+    """
+    global _o200k_classes
+    if _o200k_classes is None:
+        import regex
+
+        points = np.arange(0x110000, dtype="<u4")
+        points[0xD800:0xE000] = 0
+        every = points.tobytes().decode("utf-32-le")
+        classes = unicode_classes().copy()
+        for bit, run in (
+            (UPPER, r"[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+"),
+            (LOWER, r"[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"),
+        ):
+            for m in regex.finditer(run, every):
+                classes[m.start() : m.end()] |= bit
+        classes[0] = 0
+        _o200k_classes = classes
+    return _o200k_classes
+
+
+def classes_of(kind: int) -> np.ndarray:
+    """The class table the kernels read for a pattern :data:`GPT2`, :data:`CL100K` or :data:`O200K`."""
+    if kind == O200K:
+        return _o200k_classes if _o200k_classes is not None else o200k_classes()
+    return _classes if _classes is not None else unicode_classes()
 
 
 @kernel
@@ -87,12 +126,105 @@ def _run(cps, classes, j, end, bit):
 
 
 @kernel
-def _piece_end(cps, classes, i, end, cl100k):
+def _contraction_end(cps, j, end):
+    """Where o200k's ``(?i:'s|'t|'re|'ve|'m|'ll|'d)?`` ends when it starts at ``j``."""
+    if j + 1 < end and cps[j] == _APOSTROPHE:
+        d = _folded(cps[j + 1])
+        if d == 115 or d == 116 or d == 109 or d == 100:  # s t m d
+            return j + 2
+        if j + 2 < end:
+            e = _folded(cps[j + 2])
+            if (d == 114 and e == 101) or (d == 118 and e == 101) or (d == 108 and e == 108):  # re ve ll
+                return j + 3
+    return j
+
+
+@kernel
+def _cased_word_end(cps, classes, j, end):
+    """Where o200k's ``[UPPER]*[LOWER]+`` and its contraction end when they start at ``j``, -1
+    when they do not match: the upper run given back one character at a time (a mark, Lm or
+    Lo is of both cases) until a lower one follows, as `regex` backtracks."""
+    u = j
+    while u < end and classes[cps[u]] & UPPER:
+        u += 1
+    p = u
+    while p >= j:
+        if p < end and classes[cps[p]] & LOWER:
+            q = p + 1
+            while q < end and classes[cps[q]] & LOWER:
+                q += 1
+            return _contraction_end(cps, q, end)
+        p -= 1
+    return -1
+
+
+@kernel
+def _o200k_piece_end(cps, classes, i, end):
+    """Where o200k's piece starting at ``i`` ends: ``[^\\r\\n\\p{L}\\p{N}]?[UPPER]*[LOWER]+'s?
+    |[^\\r\\n\\p{L}\\p{N}]?[UPPER]+[LOWER]*'s?|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+
+    |\\s+(?!\\S)|\\s+`` (``'s``: any of its contractions, in either case), the alternatives
+    tried in that order, each with and then without its optional first character."""
+    c = cps[i]
+    k = classes[c]
+    prefix = c != _CR and c != _LF and (k & (LETTER | NUMBER)) == 0
+    if prefix and i + 1 < end:  # one character before a lower-cased word
+        j = _cased_word_end(cps, classes, i + 1, end)
+        if j >= 0:
+            return j
+    j = _cased_word_end(cps, classes, i, end)
+    if j >= 0:
+        return j
+    if prefix and i + 1 < end and classes[cps[i + 1]] & UPPER:  # or before an upper-cased one
+        j = i + 1
+    elif k & UPPER:
+        j = i
+    else:
+        j = -1
+    if j >= 0:
+        while j < end and classes[cps[j]] & UPPER:
+            j += 1
+        while j < end and classes[cps[j]] & LOWER:
+            j += 1
+        return _contraction_end(cps, j, end)
+    if k & NUMBER:  # one to three digits
+        j = i + 1
+        while j < end and j < i + 3 and classes[cps[j]] & NUMBER:
+            j += 1
+        return j
+    j = -1
+    if (k & (LETTER | NUMBER | SPACE)) == 0:
+        j = i + 1
+    elif c == _SPACE_CHAR and i + 1 < end and (classes[cps[i + 1]] & (LETTER | NUMBER | SPACE)) == 0:
+        j = i + 2
+    if j >= 0:  # others, then line ends and slashes
+        while j < end and (classes[cps[j]] & (LETTER | NUMBER | SPACE)) == 0:
+            j += 1
+        while j < end and (cps[j] == _CR or cps[j] == _LF or cps[j] == _SLASH):
+            j += 1
+        return j
+    # white space: to its last line end; else to the end of the text; else all but its last
+    # character (which goes with what follows), or that one character alone
+    r = i + 1
+    while r < end and classes[cps[r]] & SPACE:
+        r += 1
+    for p in range(r - 1, i - 1, -1):
+        if cps[p] == _CR or cps[p] == _LF:
+            return p + 1
+    if r == end:
+        return end
+    return r - 1 if r - i >= 2 else i + 1
+
+
+@kernel
+def _piece_end(cps, classes, i, end, kind):
     """Where the piece starting at ``i`` ends (``cps[:end]`` being the text's code points).
 
     GPT-2: ``'(?:[sdmt]|ll|ve|re)| ?\\p{L}++| ?\\p{N}++| ?[^\\s\\p{L}\\p{N}]++|\\s++$|\\s+(?!\\S)|\\s``;
     cl100k: ``'(?i:[sdmt]|ll|ve|re)|[^\\r\\n\\p{L}\\p{N}]?+\\p{L}++|\\p{N}{1,3}+| ?[^\\s\\p{L}\\p{N}]++[\\r\\n]*+
-    |\\s++$|\\s*[\\r\\n]|\\s+(?!\\S)|\\s``."""
+    |\\s++$|\\s*[\\r\\n]|\\s+(?!\\S)|\\s``; o200k: :func:`_o200k_piece_end`."""
+    if kind == O200K:
+        return _o200k_piece_end(cps, classes, i, end)
+    cl100k = kind == CL100K
     c = cps[i]
     if c == _APOSTROPHE and i + 1 < end:  # the contractions
         d = _folded(cps[i + 1]) if cl100k else cps[i + 1]
@@ -141,7 +273,7 @@ def _piece_end(cps, classes, i, end, cl100k):
 
 
 @kernel
-def _split_texts(data, char_counts, classes, cl100k):
+def _split_texts(data, char_counts, classes, kind):
     """The pieces of texts (UTF-8 bytes back to back, ``char_counts[t]`` characters in text
     ``t``): ``(byte bounds of each piece, where each text's pieces start)``."""
     n = data.shape[0]
@@ -185,7 +317,7 @@ def _split_texts(data, char_counts, classes, cl100k):
         while i < end:
             bounds[p] = at[i]
             p += 1
-            i = _piece_end(cps, classes, i, end, cl100k)
+            i = _piece_end(cps, classes, i, end, kind)
         start = end
     text_pieces[texts] = p
     bounds[p] = at[start]
@@ -366,7 +498,7 @@ def _merge_by_rank(ids, bounds, slots, out, out_bounds):
 
 
 @kernel
-def _encode_texts(data, bounds, classes, cl100k, blob, packed, out):
+def _encode_texts(data, bounds, classes, kind, blob, packed, out):
     """:func:`_split_texts` of texts of ``bounds[t]`` characters each, then each piece a token's
     rank or its bytes merged by rank (:func:`_merge_by_rank`), the ids written to ``out`` (as
     long as ``data``: a token holds a byte at least) and where each text's ids start to
@@ -375,7 +507,7 @@ def _encode_texts(data, bounds, classes, cl100k, blob, packed, out):
 
     subtle: one number back, not arrays: boxing two arrays in a tuple cost each call ~0.3 µs."""
     byte_ranks, offsets, slots, token_ranks, pair_slots = _unpack(packed)
-    pieces_at, text_pieces = _split_texts(data, bounds[:-1], classes, cl100k)
+    pieces_at, text_pieces = _split_texts(data, bounds[:-1], classes, kind)
     pieces = pieces_at.shape[0] - 1
     texts = text_pieces.shape[0] - 1
     known = np.empty(pieces, np.int64)
@@ -418,15 +550,17 @@ def _encode_texts(data, bounds, classes, cl100k, blob, packed, out):
     return w
 
 
-def split_texts(texts: list[str], cl100k: bool) -> list[list[str]]:
+def split_texts(texts: list[str], kind: int) -> list[list[str]]:
     """Each text's pieces as :func:`_encode_texts` cuts them (what the tests hold against `regex`).
 
-    >>> split_texts(["Hi  there's 12345!!\\n"], True)
+    >>> split_texts(["Hi  there's 12345!!\\n"], CL100K)
     [['Hi', ' ', ' there', "'s", ' ', '123', '45', '!!\\n']]
+    >>> split_texts(["Hi  THERE's HTMLParser a/b//\\n"], O200K)
+    [['Hi', ' ', " THERE's", ' HTMLParser', ' a', '/b', '//\\n']]
     """
     data = np.frombuffer("".join(texts).encode("utf-8", "surrogatepass"), np.uint8)
     counts = np.fromiter(map(len, texts), np.int64, len(texts))
-    bounds, text_pieces = _split_texts(data, counts, unicode_classes(), cl100k)
+    bounds, text_pieces = _split_texts(data, counts, classes_of(kind), int(kind))
     raw = data.tobytes()
     cuts = bounds.tolist()
     edges = text_pieces.tolist()
@@ -436,7 +570,7 @@ def split_texts(texts: list[str], cl100k: bool) -> list[list[str]]:
     ]
 
 
-def encode_texts(texts: list[str], cl100k: bool, table: RankTable) -> list[list[int]] | None:
+def encode_texts(texts: list[str], kind: int, table: RankTable) -> list[list[int]] | None:
     """The ids of whole texts (strings) in one kernel call (:func:`_encode_texts`), taken as
     tiktoken's ``encode`` takes them (a surrogate pair joined, a lone one U+FFFD); None when a
     byte to merge has no rank."""
@@ -451,11 +585,11 @@ def encode_texts(texts: list[str], cl100k: bool, table: RankTable) -> list[list[
         raw = joined.encode("utf-8")
     data = np.frombuffer(raw, np.uint8)
     out = np.empty(len(raw), np.int64)
-    classes = _classes if _classes is not None else unicode_classes()
+    classes = classes_of(kind)
     if len(texts) == 1:
         bounds = np.array([len(joined), 0], np.int64)
-        written = _encode_texts(data, bounds, classes, cl100k, table.blob, table.packed, out)
+        written = _encode_texts(data, bounds, classes, kind, table.blob, table.packed, out)
         return None if written < 0 else [out[:written].tolist()]
     bounds = np.fromiter(itertools.chain(map(len, texts), (0,)), np.int64, len(texts) + 1)
-    written = _encode_texts(data, bounds, classes, cl100k, table.blob, table.packed, out)
+    written = _encode_texts(data, bounds, classes, kind, table.blob, table.packed, out)
     return None if written < 0 else split_flat(out[:written], bounds)

@@ -28,15 +28,16 @@ from core.errors import ConfigError
 from core.line_encoders import TokenLengths
 from core.models.base import ModelBase, Token
 from core.models.bpe.model import merge_joined
-from core.pre_tokenizers import CL100K_PATTERN, GPT2_PATTERN, R50K_PATTERN
+from core.pre_tokenizers import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, R50K_PATTERN
 
 # The GPT-2 byte alphabet back to Latin-1 code points, so ``str.translate`` + ``encode("latin-1")``
 # turn a byte-level piece into its bytes without a Python loop.
 _TO_LATIN1 = {ord(c): b for c, b in CHAR_TO_BYTE.items()}
 _SHORT_PIECE = 64  # bytes; longer pieces are merged with the heap of TiktokenBPE._merge
 _NO_RANK = 1 << 62  # above every rank
-# the split patterns compiled with the merge (core.models.bpe.split_kernels): pattern -> cl100k's?
-_COMPILED_SPLITS = {GPT2_PATTERN: False, R50K_PATTERN: False, CL100K_PATTERN: True}
+# the split patterns compiled with the merge (core.models.bpe.split_kernels): pattern -> its kind
+# there (GPT2, CL100K, O200K)
+_COMPILED_SPLITS = {GPT2_PATTERN: 0, R50K_PATTERN: 0, CL100K_PATTERN: 1, O200K_PATTERN: 2}
 
 
 class TiktokenBPE(ModelBase):
@@ -237,14 +238,14 @@ class TiktokenBPE(ModelBase):
         return self.tokenize_raw_texts
 
     def split_texts_ids(self, pattern: str):
-        """GPT-2's and cl100k's split patterns are compiled with the merge
+        """GPT-2's, cl100k's and o200k's split patterns are compiled with the merge
         (:mod:`core.models.bpe.split_kernels`): whole texts in, their ids out, in one call.
 
         >>> TiktokenBPE({bytes([b]): b for b in range(256)}).split_texts_ids(GPT2_PATTERN)(["ab c"])
         [[97, 98, 32, 99]]
         """
-        cl100k = _COMPILED_SPLITS.get(pattern)
-        if cl100k is None:
+        kind = _COMPILED_SPLITS.get(pattern)
+        if kind is None:
             return None
 
         compiled = table = None
@@ -257,7 +258,7 @@ class TiktokenBPE(ModelBase):
                 table = self._rank_table()
             if table is None:  # a rank too large for it: the pre-tokenizer splits
                 return None
-            return compiled(texts, cl100k, table)
+            return compiled(texts, kind, table)
 
         return encode
 
