@@ -1,7 +1,10 @@
 """One entry point to train any algorithm: what the CLI and the GUI call.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
     >>> tok = drain(train_from_counts({"hug": 10, "pug": 5}, TrainOptions("bpe", vocab_size=11)))
-    >>> tok.encode("pug").tokens
+    >>> tok.encode("hug pug").tokens
+    ['hug', 'pug']
 
 Each algorithm module provides a trainer generator
 ``train_xxx(word_counts: dict[str, int], options: TrainOptions) -> Generator[event, None, Model]``

@@ -7,6 +7,7 @@ and current, else numba's JIT of the same source. The extension needs neither nu
 which costs a short training ~0.5 s of CPU and ~120 MB before its first merge; both give the
 same merges (``tests/parity`` runs both).
 
+    >>> from core.models.bpe.signatures import STOP_VOCAB
     >>> ab_abab = [0, 1, 0, 1, 0, 1], [2, 4], [1, 2]  # symbols, word lengths, word counts
     >>> state = MergeState.build(*ab_abab, ["a", "b"], "")
     >>> state.run(10, vocab_size=3, min_frequency=0)[0] == STOP_VOCAB

@@ -3,8 +3,12 @@
 Chizhov, Arnett, Korotkova and Yamshchikov, "BPE Gets Picky: Efficient Vocabulary Refinement
 During Tokenizer Training" (EMNLP 2024); reference code ``pchizhov/picky_bpe`` (``bpe_trainer.py``).
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
     >>> model = drain(train_picky_bpe({"ould": 20, "would": 10, "could": 10},
-    ...                               TrainOptions("picky-bpe", vocab_size=9, extra={"tau": 0.9})))
+    ...                               TrainOptions("picky-bpe", vocab_size=10, extra={"tau": 0.9})))
+    >>> model.merges, model.removed_tokens()      # ou and ld live only inside ould: removed
+    ([('l', 'd'), ('o', 'u'), ('ou', 'ld'), ('c', 'ould'), ('w', 'ould')], ['ld', 'ou'])
 
 A token such as ``ould`` exists only to build ``would`` and ``could``; once almost all of its
 occurrences sit inside a merge it is removed. The loop (its step comments below are the spec;

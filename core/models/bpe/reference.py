@@ -11,6 +11,7 @@ A word is a string whose characters are token ids (``chr(id)``), so finding and 
 pair is ``str.find`` and ``str.replace`` in C, and a pair is a two-character string whose
 order is the order of ``(left id, right id)``.
 
+    >>> from core.events import drain
     >>> tokens = ["a", "b"]
     >>> words = word_ids(["abab", "ab"], {"a": 0, "b": 1}, "ab", None, None)
     >>> merges = []

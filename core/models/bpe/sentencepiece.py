@@ -22,6 +22,7 @@ _SHORT_SEGMENT = 4  # characters; BPE's _segment merges longer text compiled (a 
 class SentencePieceBPE(SentencePieceModel):
     """SentencePiece's BPE: merge the adjacent pair whose merged piece scores highest.
 
+    >>> from core.sentencepiece_pieces import UNKNOWN, Piece
     >>> m = SentencePieceBPE([Piece("<unk>", 0, UNKNOWN), Piece("ab", 0), Piece("bc", -1), Piece("a", -2),
     ...                       Piece("b", -3), Piece("c", -4)])
     >>> [t.value for t in m.tokenize("abc")]
@@ -39,6 +40,7 @@ class SentencePieceBPE(SentencePieceModel):
         characters is cut into cached words instead (the compiled merge holds a few arrays
         as long as what it merges).
 
+        >>> from core.sentencepiece_pieces import UNKNOWN, Piece
         >>> m = SentencePieceBPE([Piece("<unk>", 0, UNKNOWN), Piece("ab", 0), Piece("a", -2), Piece("b", -3)])
         >>> m.tokenize_ids_batch(["ab▁ab", "a", ""])   # no piece ▁, no byte fallback: <unk>
         [[1, 0, 1], [2], []]
@@ -258,6 +260,7 @@ class SentencePieceBPE(SentencePieceModel):
         best first (the rank the compiled merge gives the pair). Leaves out unused pieces'
         splitting back (a model with unused pieces may end with other tokens than the steps).
 
+        >>> from core.sentencepiece_pieces import UNKNOWN, Piece
         >>> m = SentencePieceBPE([Piece("<unk>", 0, UNKNOWN), Piece("ab", 0), Piece("bc", -1), Piece("a", -2),
         ...                       Piece("b", -3), Piece("c", -4)])
         >>> [(s.left, s.right, s.rank) for s in m.explain("abc")]

@@ -55,7 +55,8 @@ def learn_pieces_reference(
     the readable version, which rewrites each word holding the pair (:func:`learn_pieces` is
     the same rule compiled, linear in the occurrences it merges).
 
-    >>> drain(learn_pieces({"▁ab": 3, "▁abc": 2}, 3, SentencePieceSettings()))  # ab and ▁a tie: "a" < "▁"
+    >>> from core.events import drain
+    >>> drain(learn_pieces_reference({"▁ab": 3, "▁abc": 2}, 3, SentencePieceSettings()))  # ab, ▁a tie: "a" < "▁"
     ['ab', '▁ab', '▁abc']
     """
     # words in spm_train's order (most frequent first, then by text) and as symbol lists
@@ -167,6 +168,7 @@ def learn_pieces(
     plain shared library ``python -m core.build`` makes (no numpy, no numba: what a small file
     needs), else the extension built ahead of time, else numba's JIT of the same source.
 
+    >>> from core.events import drain
     >>> drain(learn_pieces({"▁ab": 3, "▁abc": 2}, 3, SentencePieceSettings()))  # ab and ▁a tie: "a" < "▁"
     ['ab', '▁ab', '▁abc']
     """

@@ -1,9 +1,12 @@
 """SuperBPE (Liu et al., "SuperBPE: Space Travel for Language Models", COLM 2025, arXiv
 2503.13423): byte-level BPE in two stages, subwords first, then "superwords" that cross spaces.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions, pre_tokenize_lines
     >>> options = TrainOptions("superbpe", vocab_size=300, extra={"transition": 280})
     >>> model = drain(train_superbpe(pre_tokenize_lines(["by the way"] * 9, options), options))
-    >>> "ĠtheĠway" in model.vocab        # doctest: +SKIP
+    >>> "byĠtheĠway" in model.vocab      # a superword: three words, two spaces
+    True
 
 The word counts are pre-tokens of the *trained tokenizer's* pipeline, SuperBPE's stage 2
 (``core.pre_tokenizers.superbpe_stage2``: only numbers in threes, runs of punctuation and extra

@@ -1,5 +1,7 @@
 """BPE trainer: learn merges from pre-token counts, one event per merge.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
     >>> model = drain(train_bpe({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5},
     ...                         TrainOptions("bpe", vocab_size=11)))
     >>> model.merges

@@ -1,7 +1,11 @@
 """Unigram training the textbook way (seed 003, after the Hugging Face course).
 
-    >>> counts = {"▁This": 3, "▁is": 2, ...}      # metaspace pre-tokens of TEXTBOOK_CORPUS
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions, pre_tokenize_lines
+    >>> counts = pre_tokenize_lines(TEXTBOOK_CORPUS, TrainOptions("unigram"))   # {"▁This": 3, ...}
     >>> model = drain(train_unigram_textbook(counts, TrainOptions("unigram", vocab_size=100)))
+    >>> [t.value for t in model.tokenize("▁tokenization")]
+    ['▁tokeniz', 'a', 't', 'i', 'o', 'n']
 
 The recipe, step by step, exactly as the seed's code runs it:
 

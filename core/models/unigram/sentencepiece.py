@@ -34,6 +34,7 @@ def _int32_array(values):
 class SentencePieceUnigram(SentencePieceModel):
     """Unigram segmentation exactly as SentencePiece's optimized Viterbi.
 
+    >>> from core.sentencepiece_pieces import UNKNOWN
     >>> m = SentencePieceUnigram([Piece("<unk>", 0, UNKNOWN), Piece("▁a", -1), Piece("▁", -2), Piece("a", -3)])
     >>> [t.value for t in m.tokenize("▁a▁b")]
     ['▁a', '▁', '<unk>']
@@ -69,6 +70,7 @@ class SentencePieceUnigram(SentencePieceModel):
     def tokenize_ids_batch(self, pieces: list[str]) -> list[list[int]]:
         """``[tokenize_ids(p) for p in pieces]`` in one kernel call.
 
+        >>> from core.sentencepiece_pieces import UNKNOWN
         >>> m = SentencePieceUnigram([Piece("<unk>", 0, UNKNOWN), Piece("▁a", -1), Piece("▁", -2), Piece("a", -3)])
         >>> m.tokenize_ids_batch(["▁a▁b", "a"])
         [[1, 2, 0], [3]]
@@ -249,6 +251,7 @@ class SentencePieceUnigram(SentencePieceModel):
     def nbest_words(self, words: list[str], k: int) -> list[tuple[list[str], float]]:
         """The ``k`` best segmentations of a sequence of pre-tokens, best first, with their scores.
 
+        >>> from core.sentencepiece_pieces import UNKNOWN
         >>> m = SentencePieceUnigram([Piece("<unk>", 0, UNKNOWN), Piece("▁a", -1), Piece("▁", -2), Piece("a", -3)])
         >>> m.nbest_words(["▁a"], 2)
         [(['▁a'], -1.0), (['▁', 'a'], -5.0)]

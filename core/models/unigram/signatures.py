@@ -9,7 +9,7 @@ give the same results (the engine tests run on whichever is there, ``tests/engin
 on both).
 
     >>> sorted(EXPORTS)[:3]
-    ['backtrack', 'backward_slice', 'best_path_counts']
+    ['backtrack', 'backward_slice', 'backward_slice_f32']
 """
 
 from __future__ import annotations

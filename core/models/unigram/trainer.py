@@ -1,7 +1,11 @@
 """Unigram training the SentencePiece way, over all distinct words at once (numpy and compiled sweeps).
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
     >>> counts = {"▁먹고": 10, "▁먹는": 4, "▁있다": 7}
     >>> model = drain(train_unigram(counts, TrainOptions("unigram", vocab_size=12)))
+    >>> [t.value for t in model.tokenize("▁먹고")], [t.value for t in model.tokenize("▁있고")]
+    (['▁먹고'], ['▁', '있', '고'])
 
 The phases (each yields events; ``extra`` settings in brackets):
 

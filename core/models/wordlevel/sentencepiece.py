@@ -15,6 +15,7 @@ class SentencePieceChar(SentencePieceModel):
     """SentencePiece's ``char`` model: each character is a piece (a user-defined piece that
     starts here, the longest, is one piece instead).
 
+    >>> from core.sentencepiece_pieces import UNKNOWN
     >>> m = SentencePieceChar([Piece("<unk>", 0, UNKNOWN), Piece("▁", -1), Piece("a", -2)])
     >>> [t.value for t in m.tokenize("▁ab")]
     ['▁', 'a', '<unk>']
@@ -41,6 +42,7 @@ class SentencePieceWord(SentencePieceModel):
     """SentencePiece's ``word`` model: the sentence is cut before every ``▁`` and each word
     is one piece or unknown.
 
+    >>> from core.sentencepiece_pieces import UNKNOWN
     >>> m = SentencePieceWord([Piece("<unk>", 0, UNKNOWN), Piece("▁a", -1)])
     >>> [t.value for t in m.tokenize("▁a▁b")]
     ['▁a', '<unk>']

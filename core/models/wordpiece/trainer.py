@@ -1,5 +1,7 @@
 """WordPiece trainer: grow a vocabulary by merging the best adjacent pair, one pair per step.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
     >>> model = drain(train_wordpiece({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5},
     ...                               TrainOptions("wordpiece", vocab_size=13)))
     >>> sorted(model.get_vocab(), key=model.token_to_id)      # alphabet, then merges in order
