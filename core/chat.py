@@ -1,6 +1,16 @@
 """Chat templates: render a conversation as a model's Jinja template does, tokenize it, and say
 what looks wrong.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.tokenizer import AddedToken
+    >>> from core.training import train_from_counts
+    >>> tok = drain(train_from_counts({"user": 3, "Hi": 2}, TrainOptions("bpe", vocab_size=20)))
+    >>> for special in ("<|im_start|>", "<|im_end|>"):
+    ...     tok.add_token(AddedToken(special, tok.vocab_size))
+    >>> tok.extra["chat_template"] = (        # ChatML, as Qwen's tokenizer_config.json has it
+    ...     "{% for m in messages %}<|im_start|>{{ m.role }}\\n{{ m.content }}<|im_end|>\\n{% endfor %}"
+    ...     "{% if add_generation_prompt %}<|im_start|>assistant\\n{% endif %}")
     >>> chat = encode_chat(tok, [{"role": "user", "content": "Hi"}], add_generation_prompt=True)
     >>> chat.text
     '<|im_start|>user\\nHi<|im_end|>\\n<|im_start|>assistant\\n'

@@ -239,6 +239,7 @@ def _count_split_first(text: str, split_words) -> dict[str, int]:
     """``Counter(split_words(text))`` for ASCII text without U+001C..U+001F, under the Whitespace
     or BERT pre-tokenizer (``split_words``), the same counts in the same order.
 
+        >>> from core.pre_tokenizers import Whitespace
         >>> _count_split_first("hug, hug pug", Whitespace().split_words)
         {'hug': 2, ',': 1, 'pug': 1}
 
@@ -336,14 +337,14 @@ def detect_encoding(sample: bytes, final: bool = True) -> str:
     subtle: "decodes with fewer errors" is not enough for CP949. CP949's
     extension reads almost any high byte followed by a letter as one of the
     8,822 rare syllables EUC-KR lacks, so one stray byte in a UTF-8 file
-    (``caf\xc3def``) decodes "cleanly" as CP949 and invents a syllable (``홥``)
+    (``caf\\xc3def``) decodes "cleanly" as CP949 and invents a syllable (``홥``)
     that would end up in the vocabulary. Real Korean text is mostly the 2,350
     common syllables; a replaced byte is visible and counted, an invented
     syllable is not.
 
     >>> detect_encoding("철수는 먹고".encode("cp949"))
     'cp949'
-    >>> detect_encoding(b"caf\xc3def")
+    >>> detect_encoding(b"caf\\xc3def")
     'utf-8'
     """
     if sample.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
@@ -358,7 +359,7 @@ def detect_encoding(sample: bytes, final: bool = True) -> str:
 def _mostly_euc_kr(sample: bytes) -> bool:
     """Are most double-byte characters of this (cleanly CP949) sample in the common EUC-KR set?
 
-    >>> _mostly_euc_kr("철수".encode("cp949")), _mostly_euc_kr(b"caf\xc3def")
+    >>> _mostly_euc_kr("철수".encode("cp949")), _mostly_euc_kr(b"caf\\xc3def")
     (True, False)
     """
     text = codecs.getincrementaldecoder("cp949")("ignore").decode(sample, False)

@@ -8,6 +8,11 @@ runs each distinct chunk once through the ordinary stages, and keeps its tokens 
 offsets relative to the chunk. A chunk seen before then costs one dict look-up, and its
 tokens are shifted into place by iterator pipelines that never enter the interpreter per token.
 
+    >>> from core.models.bpe.model import BPE
+    >>> from core.normalizers import NFC
+    >>> from core.pre_tokenizers import Whitespace
+    >>> from core.tokenizer import Tokenizer
+    >>> model = BPE({"h": 0, "u": 1, "g": 2, "p": 3, "ug": 4, "hug": 5, "pug": 6}, [("u", "g"), ("h", "ug"), ("p", "ug")])
     >>> tok = Tokenizer(model, normalizer=NFC(), pre_tokenizer=Whitespace())
     >>> enc = ChunkPlan.build(tok).encode("hug pug hug")
     >>> enc.offsets          # "hug" went through the pipeline once, and was shifted to 8

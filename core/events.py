@@ -5,7 +5,12 @@ point and a cancellation point (the caller simply stops iterating), and the
 generator's ``return`` value is the result. Events are small immutable records
 that cost O(1) to build: they never carry a snapshot of the vocabulary.
 
-    >>> model = drain(train_bpe(counts, BpeConfig(vocab_size=100)))
+    >>> from core.models.bpe.trainer import train_bpe
+    >>> from core.options import TrainOptions
+    >>> events = []
+    >>> model = drain(train_bpe({"hug": 10, "pug": 5}, TrainOptions("bpe", vocab_size=9)), on_event=events.append)
+    >>> [(e.step, e.new_token, e.count) for e in events if isinstance(e, MergeEvent)]
+    [(1, 'ug', 15), (2, 'hug', 10), (3, 'pug', 5)]
 
 subtle: they are named tuples with a frozen dataclass's manners (``core.records``), not frozen
 dataclasses: a trainer makes a :class:`MergeEvent` per merge (a frozen dataclass cost ~5 ms of

@@ -1,6 +1,7 @@
-"""A worker process ends when its parent dies, however the parent died (even ``kill -9``).
+"""A worker process ends when its parent dies, however the parent died (even ``kill -9``). The first
+thing a worker does (not a doctest: it would tie the process that runs it to its parent)::
 
-    >>> exit_with_parent(parent_pid, by_signal=started_from_main_thread)   # first thing in a worker
+    exit_with_parent(parent_pid, by_signal=started_from_main_thread)
 
 A parent killed with SIGKILL runs no clean-up, so nothing it could do would stop its
 workers: each worker must notice by itself. Two ways, both taken:

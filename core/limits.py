@@ -1,7 +1,12 @@
 """What a file may claim, and how long a pattern from a file may run: the bounds, in one place.
 
+    >>> import regex
     >>> pattern = bounded_pattern(regex.compile("(a|aa)+$"), "Split pattern")
-    >>> pattern.findall("a" * 60 + "!")   # FormatError: Split pattern '(a|aa)+$' ran past 0.5 s ...
+    >>> pattern.findall("aaa")
+    ['a']
+    >>> pattern.findall("a" * 60 + "!")   # backtracks without end: stopped after half a second
+    Traceback (most recent call last):
+    core.errors.FormatError: Split pattern '(a|aa)+$' ran past 0.5 s on 61 characters (it backtracks without end); ...
 
 Tokenizer files come from other people. A file names sizes, ids and counts that the
 engine then allocates or adds up, and regex patterns that it runs on every text: each

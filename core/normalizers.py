@@ -564,7 +564,7 @@ class BertNormalizer:
         """``normalize(text).normalized`` without alignments: each step is a per-character
         rewrite, done with ``str.translate`` tables filled as new characters are met.
 
-        >>> BertNormalizer().normalize_str("Héllo\t世")
+        >>> BertNormalizer().normalize_str("Héllo\\t世")
         'hello  世 '
         """
         tables = self.__dict__.get("_tables")

@@ -1,6 +1,7 @@
 """Named tuples with a frozen dataclass's manners: the engine's small immutable records (and
 :class:`Record`, a plain dataclass's manners for the few mutable ones every training process makes).
 
+    >>> from typing import NamedTuple
     >>> @frozen_record
     ... class Span(NamedTuple):
     ...     start: int

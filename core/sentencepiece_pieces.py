@@ -53,8 +53,11 @@ def f32(x: float) -> float:
 
 
 def byte_piece(b: int) -> str:
-    """>>> byte_piece(0x0A)
-    '<0x0A>'"""
+    """The piece that stands for byte ``b`` under byte fallback.
+
+    >>> byte_piece(0x0A)
+    '<0x0A>'
+    """
     return f"<0x{b:02X}>"
 
 

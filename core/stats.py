@@ -1,5 +1,9 @@
 """How well a tokenizer compresses some text, and where two tokenizers cut it differently.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> tok = drain(train_from_counts({"hug": 10, "pug": 5}, TrainOptions("bpe", vocab_size=11)))
     >>> s = encoding_stats(tok, ["hug pug"])      # tokens: hug, pug
     >>> s.tokens, s.words, s.characters, s.chars_per_token
     (2, 2, 7, 3.5)
@@ -78,6 +82,10 @@ class EncodingStats:
 def unknown_id(tokenizer: Tokenizer) -> int | None:
     """The id of the model's unknown token, or None (byte-level models have none).
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> wordpiece_tokenizer = drain(train_from_counts({"hug": 10}, TrainOptions("wordpiece", vocab_size=9)))
     >>> unknown_id(wordpiece_tokenizer)   # "[UNK]" at id 0
     0
     """
@@ -172,6 +180,10 @@ def word_count_stats(tokenizer: Tokenizer, word_counts: Iterable[tuple[str, int]
     """Like :func:`encoding_stats` over a corpus given as ``(word, count)`` pairs: each
     distinct word is encoded once and its counts are weighted (``lines`` = distinct words).
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> bpe = drain(train_from_counts({"hug": 10, "pug": 5, "hugs": 2}, TrainOptions("bpe", vocab_size=9)))
     >>> s = word_count_stats(bpe, [("hugs", 2), ("mug", 1)])   # hug s (x2), <unk> ug
     >>> s.tokens, s.words, s.characters, s.unknown
     (6, 3, 11, 1)

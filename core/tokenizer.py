@@ -1,8 +1,13 @@
 """The whole pipeline: added tokens -> normalizer -> pre-tokenizer -> model -> decoder.
 
+    >>> from core.models.bpe.model import BPE
+    >>> from core.normalizers import NFC
+    >>> from core.pre_tokenizers import Whitespace
+    >>> model = BPE({"철": 0, "수": 1, "는": 2, "먹": 3, "고": 4, "철수": 5}, [("철", "수")])
     >>> tok = Tokenizer(model, normalizer=NFC(), pre_tokenizer=Whitespace())
     >>> enc = tok.encode("철수는 먹고")
     >>> enc.tokens, enc.offsets     # offsets index the original text
+    (['철수', '는', '먹', '고'], [(0, 2), (2, 3), (4, 5), (5, 6)])
 
 Encoding a text, step by step (as `tokenizers` does, so ids *and* offsets match):
 
@@ -296,6 +301,8 @@ class Tokenizer:
     def encode_ids(self, text: str, add_special_tokens: bool = False) -> list[int]:
         """``encode(text, add_special_tokens).ids``, without offsets or per-token objects.
 
+            >>> from core.models.bpe.model import BPE
+            >>> tok = Tokenizer(BPE({"철": 0, "수": 1, "는": 2, "먹": 3, "고": 4, "철수": 5}, [("철", "수")]))
             >>> tok.encode_ids("철수는 먹고") == tok.encode("철수는 먹고").ids
             True
 

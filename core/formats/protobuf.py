@@ -14,7 +14,7 @@ Writing is the mirror image and as small: :func:`field` encodes one field
 message is the concatenation of its fields.
 
     >>> field(1, 150) + field(2, "hi")
-    b'\x08\x96\x01\x12\x02hi'
+    b'\\x08\\x96\\x01\\x12\\x02hi'
 
 Leaves out: groups (wire types 3/4, deprecated and unused by SentencePiece),
 fixed64 writing, and any schema handling. Truncated or malformed input raises
@@ -124,7 +124,7 @@ def encode_varint(value: int) -> bytes:
     """Base-128 varint; a negative int32/int64 is written as its 64-bit two's complement.
 
     >>> encode_varint(150)
-    b'\x96\x01'
+    b'\\x96\\x01'
     """
     value &= (1 << 64) - 1
     out = bytearray()
