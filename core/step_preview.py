@@ -1,5 +1,7 @@
 """A tokenizer made of the merges a stepped training has learned so far.
 
+    >>> from core.corpus import count_lines
+    >>> from core.events import MergeEvent
     >>> ug = MergeEvent(1, "u", "g", "ug", count=2, vocab_size=9, score=2.0)
     >>> step_preview(count_lines(["hug pug"]), TrainOptions("bpe", 9), [ug]).encode("hug").tokens
     ['h', 'ug']
@@ -32,6 +34,8 @@ def step_preview(corpus, options: TrainOptions, merges: list, alphabet=None) -> 
     greedily longest-first as the finished model reads them. None for Unigram (its rounds
     are not merges).
 
+    >>> from core.corpus import count_lines
+    >>> from core.events import MergeEvent
     >>> ug = MergeEvent(1, "u", "g", "ug", count=2, vocab_size=9, score=2.0)
     >>> step_preview(count_lines(["hug pug"]), TrainOptions("bpe", 9), [ug]).encode("hug").tokens
     ['h', 'ug']
@@ -67,6 +71,7 @@ def _word_positions(corpus, options: TrainOptions) -> tuple[set[str], set[str]] 
     pipeline, or None when finding them would be slow (a morpheme analyser, a very large
     corpus). Cached per corpus and pipeline: every step of a run asks again.
 
+    >>> from core.corpus import count_lines
     >>> [sorted(s) for s in _word_positions(count_lines(["hug, pug"]), TrainOptions("wordpiece", 9))]
     [[',', 'h', 'p'], ['g', 'u']]
     """

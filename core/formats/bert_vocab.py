@@ -1,7 +1,11 @@
 """BERT's ``vocab.txt``: one token per line, the id is the line number (from 0).
 
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = Path(folder.name, "vocab.txt")
     >>> save_bert_vocab(WordPiece({"[UNK]": 0, "h": 1, "##u": 2}), path)
-    >>> load_bert_vocab(path).tokenize("hu")        # -> h ##u
+    >>> [t.value for t in load_bert_vocab(path).tokenize("hu")]
+    ['h', '##u']
 
 Reading follows Hugging Face ``tokenizers`` (``WordPiece.from_file``): lines end with
 ``\\n`` (a ``\\r`` before it is dropped) and trailing whitespace of a line is trimmed.
@@ -27,7 +31,11 @@ from core.models.wordpiece.model import WordPiece
 def read_bert_vocab(path) -> dict[str, int]:
     """Token -> id (its line number) of a vocab.txt file; FormatError if it is not one.
 
-    >>> read_bert_vocab(path)            # file: "[UNK]\\nh\\n##u\\n"
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = Path(folder.name, "vocab.txt")
+    >>> _ = path.write_text("[UNK]\\nh\\n##u\\n")
+    >>> read_bert_vocab(path)
     {'[UNK]': 0, 'h': 1, '##u': 2}
     """
     path = Path(path)

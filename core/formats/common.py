@@ -1,9 +1,13 @@
 """What every format module shares: the result of opening a file, the first look at a file, and
 the wording of what a save loses.
 
-    >>> head = Head.of(Path("codes"))          # file: "#version: 0.2\\nu g\\n"
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> _ = Path(folder.name, "codes").write_text("#version: 0.2\\nu g\\n")
+    >>> head = Head.of(Path(folder.name, "codes"))
     >>> head.binary, head.lines
     (False, [b'#version: 0.2', b'u g'])
+    >>> from core.normalizers import BertNormalizer
     >>> describe(BertNormalizer())
     'BertNormalizer'
 
@@ -80,8 +84,11 @@ def _not_text(data: bytes) -> bool:
 def one_file(folder: Path, pattern: str) -> Path | None:
     """The only file in ``folder`` matching ``pattern``, or None when there are none or several.
 
-    >>> one_file(Path("llama"), "*.model")
-    PosixPath('llama/tokenizer.model')
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> _ = Path(folder.name, "tokenizer.model").write_bytes(b"")
+    >>> one_file(Path(folder.name), "*.model").name, one_file(Path(folder.name), "*.json")
+    ('tokenizer.model', None)
     """
     found = sorted(p for p in folder.glob(pattern) if p.is_file())
     return found[0] if len(found) == 1 else None

@@ -1,10 +1,16 @@
 """Open any supported tokenizer file or folder, and save to any format, saying what it loses.
 
-    >>> loaded = open_tokenizer("some/folder")        # or a file
-    >>> loaded.format, loaded.warnings
-    ('sentencepiece', [])
-    >>> save_tokenizer(loaded.tokenizer, "out", "gpt2")
-    ['vocab.json + merges.txt carry no normalizer: ...']
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> tok = drain(train_from_counts({"hug": 10, "pug": 5, "hugs": 5}, TrainOptions("bpe", vocab_size=10)))
+    >>> save_tokenizer(tok, folder.name, "gpt2")[0]
+    'vocab.json + merges.txt: no pre-tokenizer is stored; Whitespace is lost'
+    >>> loaded = open_tokenizer(folder.name)        # a folder or a file
+    >>> loaded.format, loaded.tokenizer.encode("hugs pug").tokens
+    ('gpt2', ['hugs', 'pug'])
 
 The formats, and the module that reads and writes each, are the rows of
 :data:`core.formats.registry.FORMATS`; this module only chooses a row and calls it.

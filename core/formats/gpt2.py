@@ -1,7 +1,15 @@
 """GPT-2 style BPE files: ``vocab.json`` (token -> id) and ``merges.txt`` (one merge per line).
 
-    >>> save_gpt2(model, "out/")            # out/vocab.json, out/merges.txt
-    >>> load_gpt2("out/").merges[:2]
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> model = drain(train_from_counts({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5},
+    ...                                 TrainOptions("bpe", vocab_size=12))).model
+    >>> [p.name for p in save_gpt2(model, folder.name)]
+    ['vocab.json', 'merges.txt']
+    >>> load_gpt2(folder.name).merges[:2]
     [('u', 'g'), ('u', 'n')]
 
 ``merges.txt`` starts with ``#version: 0.2``; each following line is ``left right``

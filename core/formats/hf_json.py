@@ -1,7 +1,13 @@
 """Hugging Face ``tokenizer.json``: read and write the whole pipeline.
 
-    >>> save_tokenizer_json(tok, "tokenizer.json")
-    >>> load_tokenizer_json("tokenizer.json").encode("철수는").ids == tok.encode("철수는").ids
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> tok = drain(train_from_counts({"철수는": 3, "철수": 2}, TrainOptions("bpe", vocab_size=8)))
+    >>> save_tokenizer_json(tok, Path(folder.name, "tokenizer.json"))
+    >>> load_tokenizer_json(Path(folder.name, "tokenizer.json")).encode("철수는").ids == tok.encode("철수는").ids
     True
 
 The file is one JSON object::

@@ -1,8 +1,17 @@
 """Export a training run's merge log (its :class:`~core.events.MergeEvent` list) as CSV or JSON lines.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> run = []
+    >>> _ = drain(train_from_counts({"hug": 10, "pug": 5}, TrainOptions("bpe", vocab_size=9)), on_event=run.append)
     >>> events = [e for e in run if isinstance(e, MergeEvent)]
-    >>> save_merge_log(events, "merges.csv")          # format from the extension
-    >>> save_merge_log(events, "merges.jsonl")
+    >>> save_merge_log(events, Path(folder.name, "merges.csv"))          # format from the extension
+    >>> save_merge_log(events, Path(folder.name, "merges.jsonl"))
+    >>> Path(folder.name, "merges.csv").read_text(encoding="utf-8-sig").splitlines()[:2]
+    ['step,left,right,new_token,count,score,vocab_size,tie', '1,u,g,ug,15,15.0,6,false']
 
 One row per merge, in step order, columns :data:`COLUMNS`. CSV is written with
 Python's ``csv`` module (tokens holding commas, quotes or line breaks are

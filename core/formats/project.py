@@ -1,7 +1,16 @@
 """The project's own save: a folder that keeps the whole tokenizer and how it was trained.
 
-    >>> save_project(tok, "my-tokenizer", TrainingRecord(corpus=["ko.txt"], options=opts.to_dict()))
-    >>> tok, record = load_project("my-tokenizer")
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> opts = TrainOptions("bpe", vocab_size=10)
+    >>> tok = drain(train_from_counts({"hug": 10, "pug": 5, "hugs": 5}, opts))
+    >>> _ = save_project(tok, folder.name, TrainingRecord(corpus=["ko.txt"], options=opts.to_dict()))
+    >>> tok, record = load_project(folder.name)
+    >>> tok.encode("hugs").tokens, record.corpus
+    (['hugs'], ['ko.txt'])
 
 The folder holds:
 

@@ -1,6 +1,11 @@
 """subword-nmt files: BPE codes (``#version: 0.2`` then ``left right`` lines) and vocabularies (``word count``).
 
-    >>> save_codes(path, [("u", "g</w>"), ("h", "ug</w>")])   # "#version: 0.2\\nu g</w>\\nh ug</w>\\n"
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = Path(folder.name, "codes")
+    >>> save_codes(path, [("u", "g</w>"), ("h", "ug</w>")])
+    >>> path.read_text()
+    '#version: 0.2\\nu g</w>\\nh ug</w>\\n'
     >>> load_codes(path)
     Codes(version=(0, 2), merges=[('u', 'g</w>'), ('h', 'ug</w>')])
 
