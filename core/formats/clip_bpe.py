@@ -1,8 +1,12 @@
 """CLIP's ``bpe_simple_vocab_16e6.txt.gz``: gzipped BPE merges over byte-level symbols with ``</w>``.
 
-    >>> tok = open_file(Path("bpe_simple_vocab_16e6.txt.gz")).tokenizer
-    >>> tok.encode("A photo of a cat").tokens
-    ['a</w>', 'photo</w>', 'of</w>', 'a</w>', 'cat</w>']
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> path = Path(folder.name, "bpe_simple_vocab_16e6.txt.gz")    # a tiny one: two merges
+    >>> _ = path.write_bytes(gzip.compress("#version: 0.2\\nc a\\nca t</w>\\n".encode()))
+    >>> tok = open_file(path).tokenizer
+    >>> tok.encode("A cat").tokens
+    ['a</w>', 'cat</w>']
 
 The file and the encoder follow the published algorithm of openai/CLIP's
 ``simple_tokenizer.py`` (Radford et al. 2021):

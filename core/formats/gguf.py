@@ -1,8 +1,16 @@
 """GGUF files (llama.cpp, Ollama): the tokenizer kept in a model file's metadata, read without its tensors.
 
-    >>> meta = read_metadata("model.gguf")           # 40 GB or 1 MB: the same few reads
-    >>> meta.values["tokenizer.ggml.model"], len(meta.values["tokenizer.ggml.tokens"])
-    ('gpt2', 151936)
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> def string(s):                  # a tiny file, written by hand: two keys, no tensors
+    ...     return struct.pack("<Q", len(s.encode())) + s.encode()
+    >>> _ = Path(folder.name, "model.gguf").write_bytes(
+    ...     b"GGUF" + struct.pack("<IQQ", 3, 0, 2)                  # version 3, 0 tensors, 2 keys
+    ...     + string("tokenizer.ggml.model") + struct.pack("<I", 8) + string("gpt2")
+    ...     + string("tokenizer.ggml.tokens") + struct.pack("<IIQ", 9, 8, 3) + string("a") + string("b") + string("ab"))
+    >>> meta = read_metadata(Path(folder.name, "model.gguf"))   # 40 GB or 1 MB: the same few reads
+    >>> meta.values["tokenizer.ggml.model"], meta.values["tokenizer.ggml.tokens"]
+    ('gpt2', ['a', 'b', 'ab'])
 
 A GGUF file is, in order (little-endian unless the version reads byte-swapped)::
 

@@ -11,9 +11,13 @@ Three parts of the Korean and Japanese pipeline have no `tokenizers` type, nor h
 - ``PickyBPE``: a BPE cannot remove a token its merges made; the stand-in is the plain BPE of
   the same merges, with the removed tokens after the vocabulary (``PickyBPE.as_plain_bpe``).
 
-    >>> portable, losses = hf_compatible(tok)   # tok trained with jamo + ko-morph
-    >>> losses[0]
-    'tokenizer.json cannot hold the kiwipiepy morpheme analyser (ko-morph): ...'
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> tok = drain(train_from_counts({"철수는": 3, "먹고": 2}, TrainOptions("bpe", vocab_size=30, normalizer="jamo")))
+    >>> portable, losses = hf_compatible(tok)
+    >>> portable.normalizer, losses[0]
+    (NFD(), 'tokenizer.json has no jamo normalizer: NFD is written instead, ...')
 
 Our own files (the CLI's output folder, a saved project) keep the exact parts;
 only an export *for* `tokenizers` uses the stand-ins.

@@ -1,12 +1,22 @@
 """A Hugging Face model folder's settings beside its vocabulary: ``tokenizer_config.json``,
 ``special_tokens_map.json`` and the chat templates.
 
-    >>> config, messages = read_model_config(Path("Qwen2.5-0.5B"))
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> _ = Path(folder.name, CONFIG_FILE).write_text(json.dumps({"eos_token": "<|im_end|>",
+    ...     "model_max_length": 131072, "chat_template": "{% for m in messages %}{{ m.content }}{% endfor %}"}))
+    >>> config, messages = read_model_config(Path(folder.name))
     >>> config.named["eos_token"].content, config.model_max_length
     ('<|im_end|>', 131072)
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> tok = drain(train_from_counts({"hug": 10}, TrainOptions("bpe", vocab_size=8)))
     >>> messages += apply_model_config(tok, config, has_tokenizer_json=True)
+    >>> messages
+    ["the model folder: eos_token '<|im_end|>' is not in the vocabulary: added as id 6, as transformers adds it"]
     >>> tok.extra["chat_template"][:20]
-    '{%- if tools %}\\n    {'
+    '{% for m in messages'
 
 What is read, as `transformers` 5 reads it (``PreTrainedTokenizerBase.from_pretrained``):
 

@@ -1,7 +1,14 @@
 """Read SentencePiece ``.model`` (protobuf) and ``.vocab`` (text) files into a Tokenizer
 that encodes exactly as ``SentencePieceProcessor.encode``.
 
-    >>> tok = load_sentencepiece("m.model")
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> trained = drain(train_from_counts({"▁Hello": 10, "▁world": 5}, TrainOptions("unigram", vocab_size=20)))
+    >>> _ = save_sentencepiece(trained, Path(folder.name, "m.model"))
+    >>> tok = load_sentencepiece(Path(folder.name, "m.model"))
     >>> tok.encode("Hello world").tokens
     ['▁Hello', '▁world']
 

@@ -1,7 +1,12 @@
 """SentencePiece's ``.vocab`` text file (``piece<TAB>score`` per line) as a format of its own.
 
-    >>> loaded = open_file(Path("m.vocab"))
-    >>> loaded.tokenizer.encode("▁hello").tokens
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> _ = Path(folder.name, "m.vocab").write_text("<unk>\\t0\\n▁hel\\t-1.5\\nlo\\t-2.5\\nh\\t-4.5\\ne\\t-5.5\\nl\\t-6.5\\no\\t-7.5\\n")
+    >>> loaded = open_file(Path(folder.name, "m.vocab"))
+    >>> loaded.warnings[1]
+    'm.vocab: model type guessed from the scores: unigram'
+    >>> loaded.tokenizer.encode("hello").tokens
     ['▁hel', 'lo']
 
 The file is what ``spm_train`` writes beside the ``.model``; reading it is

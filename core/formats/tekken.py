@@ -1,8 +1,17 @@
 """Mistral's ``tekken.json``: tiktoken-style ranks, their split pattern and special tokens, in one JSON file.
 
-    >>> tok = open_file(Path("tekken.json")).tokenizer
-    >>> tok.encode("Hello").ids            # ranks shifted past the special tokens
-    [1000 + rank_of_Hello]
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> ranks = [bytes([b]) for b in range(256)] + [b"Hi"]
+    >>> _ = Path(folder.name, "tekken.json").write_text(json.dumps({
+    ...     "config": {"pattern": r"\\S+|\\s+", "default_vocab_size": 260,
+    ...                "default_num_special_tokens": 3, "version": "v7"},
+    ...     "vocab": [{"rank": i, "token_bytes": base64.b64encode(t).decode()} for i, t in enumerate(ranks)],
+    ...     "special_tokens": [{"rank": i, "token_str": s, "is_control": True}
+    ...                        for i, s in enumerate(["<unk>", "<s>", "</s>"])]}))
+    >>> tok = open_file(Path(folder.name, "tekken.json")).tokenizer
+    >>> tok.encode("Hi").ids            # rank 256, shifted past the 3 special tokens
+    [259]
 
 The file, as mistral-common's ``Tekkenizer.from_file`` reads it::
 

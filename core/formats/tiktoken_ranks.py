@@ -1,7 +1,12 @@
 """tiktoken rank files: ``<base64 of the token's bytes> <rank>`` per line.
 
-    >>> tok = load_tiktoken("cl100k_base.tiktoken", pattern="cl100k_base")
-    >>> tok.encode("Hello 한국어").ids
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> ranks = {bytes([b]): b for b in range(256)} | {b"He": 256, b"ll": 257, b"llo": 258, b"Hello": 259}
+    >>> write_ranks(ranks, Path(folder.name, "tiny.tiktoken"))
+    >>> tok = load_tiktoken(Path(folder.name, "tiny.tiktoken"), pattern="cl100k_base")
+    >>> tok.encode("Hello 한국어").ids       # Hello merged; the rest stays bytes (한 is ED 95 9C)
+    [259, 32, 237, 149, 156, 234, 181, 173, 236, 150, 180]
 
 A rank file is a byte-level BPE with no merge list: the rank of a token is its
 id AND its merge priority. The tokenizer built from it (:func:`tiktoken_tokenizer`)
