@@ -81,7 +81,16 @@ def encode_file_ids(
     ``workers`` processes, in file order; ``on_progress`` gets ``Progress("encode", bytes
     done, total)`` after each range.
 
-    >>> encode_file_ids(tokenizer, "corpus.txt", sys.stdout.write, 2)  # doctest: +SKIP
+    >>> import sys, tempfile
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> tokenizer = drain(train_from_counts({"hug": 10, "pug": 5}, TrainOptions("bpe", vocab_size=9)))
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> _ = Path(folder.name, "corpus.txt").write_text("hug pug\\npug\\n")
+    >>> encode_file_ids(tokenizer, Path(folder.name, "corpus.txt"), sys.stdout.write, 2)
+    6 7
+    7
     """
     path = Path(path)
     size = path.stat().st_size

@@ -17,8 +17,10 @@ morphological alignment of its token boundaries inside words with kiwipiepy's
 morpheme boundaries (precision, recall and F1, :func:`core.measures.boundary_scores`;
 Park et al. 2020 ask this question, MorphScore scores it).
 
-    >>> rows = drain(korean_study(train_lines, held_out, vocab_size=2000))
+    >>> train_lines = ["철수는 치킨을 먹고 영희는 밥을 먹었다", "나는 밥을 먹고 학교에 갔다"] * 3
+    >>> rows = drain(korean_study(train_lines, ["영희는 치킨을 먹었다"], vocab_size=60))
     >>> [(r.name, round(r.stats.tokens_per_word, 2)) for r in rows]
+    [('syllable BPE', 1.0), ('jamo BPE', 3.33), ('morpheme-aware BPE', 2.33)]
 
 subtle: a *word* here is a whitespace-separated word (어절) for all three, not a
 pre-token: ko-morph's pre-tokens are morphemes, and tokens per morpheme would

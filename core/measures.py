@@ -1,8 +1,14 @@
 """A tokenizer's report card: the measures researchers compare tokenizers by, offline.
 
-    >>> card = drain(report({"bpe": bpe, "unigram": unigram}, lines, parallel={"ko": ko, "en": en}))
-    >>> card.tokenizers[0].compression.tokens_per_word
-    1.42
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    >>> bpe = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=12)))
+    >>> wordpiece = drain(train_from_counts(counts, TrainOptions("wordpiece", vocab_size=16)))
+    >>> card = drain(report({"bpe": bpe, "wordpiece": wordpiece}, ["hug pug hug", "pun bun hugs"], language=None))
+    >>> [round(t.compression.tokens_per_word, 2) for t in card.tokenizers]
+    [1.5, 1.17]
 
 Each measure is a small pure function with its source and a worked example; :func:`report`
 encodes the corpus **once** per tokenizer and derives every measure from that one encoding
@@ -441,6 +447,10 @@ def vocabulary_hygiene(tokenizer: Any, used: Mapping[int, int] | None = None) ->
     Fast: one ``decode`` per token and one batched ``encode`` of the decoded texts of the
     tokens the corpus did not use (the hygiene of a 200,000-token vocabulary takes seconds).
 
+    >>> from core.models.bpe.model import BPE
+    >>> from core.tokenizer import Tokenizer
+    >>> vocab = {"a": 0, "b": 1, "c": 2, "ab": 3, "bc": 4, "abc": 5}
+    >>> bpe_abc = Tokenizer(BPE(vocab, [("a", "b"), ("b", "c"), ("a", "bc")]))
     >>> h = vocabulary_hygiene(bpe_abc, {0: 1, 2: 1, 3: 1})  # a b c ab bc abc; merges a+b, b+c, a+bc
     >>> [bpe_abc.id_to_token(i) for i in h.unreachable]   # "abc" encodes as ab + c
     ['abc']

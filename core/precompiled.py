@@ -8,11 +8,12 @@ normalization rules (``nmt_nfkc``, ``nfkc_cf``, ...) as one blob::
 The trie's keys are UTF-8 strings to rewrite; a key's value is the byte offset
 of its replacement in the third part. Normalizing scans the text left to right
 and, at each position, rewrites the LONGEST key that starts there (no key: the
-character is kept). So ``"ｶﾞ"`` (two half-width characters) becomes ``"ガ"``.
+character is kept). So ``"ｶﾞ"`` (two half-width characters) becomes ``"ガ"``. With the
+charsmap of a ``.model`` file trained with ``nmt_nfkc`` (the engine cannot build one, so this is
+not a doctest; ``tests/formats/test_sentencepiece_precompiled.py`` runs it on SentencePiece's)::
 
-    >>> n = PrecompiledNormalizer(charsmap)      # e.g. from a .model file
-    >>> n.normalize_str("ｶﾞ①")
-    'ガ1'
+    n = PrecompiledNormalizer(charsmap)
+    n.normalize_str("ｶﾞ①")     # 'ガ1'
 
 Every output character keeps the original span of the key it came from (see
 :class:`core.text.NormalizedString`), so offsets survive.
@@ -70,8 +71,9 @@ def _offset(unit: int) -> int:
 class DoubleArray:
     """A read-only Darts-clone double-array trie over bytes.
 
-    >>> DoubleArray(units).common_prefix_search("ab".encode())
-    [(value_of_a, 1), (value_of_ab, 2)]          # every key that is a prefix
+    ``DoubleArray(units).common_prefix_search("ab".encode())`` gives every key that is a prefix
+    of ``ab``, as ``(value, length in bytes)``: ``[(value of a, 1), (value of ab, 2)]`` when both
+    ``a`` and ``ab`` are keys.
     """
 
     def __init__(self, units: array):

@@ -1,7 +1,17 @@
 """The report card (``core.measures.Report``) as a text table, a JSON document and one HTML file.
 
-    >>> print(format_table(card))          # one column per tokenizer, the best value marked *
-    >>> write_atomic(Path("card.html"), render_html(card, about))
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    >>> bpe = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=12)))
+    >>> wordpiece = drain(train_from_counts(counts, TrainOptions("wordpiece", vocab_size=16)))
+    >>> from core.measures import report
+    >>> card = drain(report({"bpe": bpe, "wordpiece": wordpiece}, ["hug pug hug", "pun bun hugs"], language=None))
+    >>> print(format_table(card).splitlines()[2])   # one column per tokenizer, the best value marked *
+      tokens / word                                 1.500      1.167*
+    >>> render_html(card).startswith("<!DOCTYPE html>")   # one self-contained file
+    True
 
 One list, :data:`ROWS`, says what each row shows, how it is formatted and which way is
 better; the table, the JSON and the HTML all read it, so a measure added there appears in
