@@ -1,7 +1,8 @@
 """SentencePiece trained the way our Unigram trainer is compared with it: identity normalization,
 "▁" before each line, pieces of at most 16 characters, shrinking factor 0.75, every character
 kept, ``<unk>`` the one special token, its Unicode-script and digit rules off (we do not have
-them) and its line-length limit raised so it sees every line."""
+them) and its line-length limit raised so it sees every line. And a small SentencePiece BPE
+``.model``, opened by us, for the tests of what we do with such a file."""
 
 from __future__ import annotations
 
@@ -38,3 +39,26 @@ def train_sentencepiece_unigram(lines: list[str], directory, vocab: int, **optio
     )
     spm.SentencePieceTrainer.train(**(settings | options))
     return spm.SentencePieceProcessor(model_file=prefix + ".model")
+
+
+def train_sentencepiece_bpe(lines: list[str], directory, vocab: int, **options):
+    """Our tokenizer of a SentencePiece BPE ``.model`` trained on ``lines`` (written to ``directory``
+    as UTF-8, LF) with SentencePiece's own settings but every character kept; ``options`` add to or
+    override them (``byte_fallback=True``)."""
+    import sentencepiece as spm
+
+    from core.formats.detect import open_tokenizer
+
+    text = directory / "corpus.txt"
+    text.write_text("\n".join(lines) + "\n", encoding="utf-8", newline="\n")
+    settings = dict(
+        input=str(text),
+        model_prefix=str(directory / "spm"),
+        model_type="bpe",
+        vocab_size=vocab,
+        character_coverage=1.0,
+        num_threads=1,
+        minloglevel=2,
+    )
+    spm.SentencePieceTrainer.train(**(settings | options))
+    return open_tokenizer(directory / "spm.model").tokenizer

@@ -8,10 +8,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from peer_training import train_sentencepiece_bpe
 
 from core.errors import SubwordError
 from core.events import drain
-from core.formats.detect import open_tokenizer, save_tokenizer
+from core.formats.detect import save_tokenizer
 from core.formats.registry import SAVE_FORMATS
 from core.options import TrainOptions
 from core.training import train_from_counts
@@ -31,20 +32,7 @@ def _tokenizers(tmp_path):
     yield drain(train_from_counts(COUNTS, TrainOptions("bytelevel-bpe", vocab_size=270)))
     yield drain(train_from_counts(COUNTS, TrainOptions("wordpiece", vocab_size=40, normalizer="lowercase")))
     yield drain(train_from_counts(COUNTS, TrainOptions("unigram", vocab_size=30)))
-    import sentencepiece as spm
-
-    corpus = tmp_path / "corpus.txt"
-    corpus.write_text("\n".join(f"{w} " * n for w, n in COUNTS.items()) * 20, encoding="utf-8")
-    spm.SentencePieceTrainer.train(
-        input=str(corpus),
-        model_prefix=str(tmp_path / "spm"),
-        model_type="bpe",
-        vocab_size=40,
-        character_coverage=1.0,
-        num_threads=1,
-        minloglevel=2,
-    )
-    yield open_tokenizer(tmp_path / "spm.model").tokenizer
+    yield train_sentencepiece_bpe([f"{w} " * n for w, n in COUNTS.items()] * 20, tmp_path, 40)
 
 
 def save_losses(tmp_path) -> list[str]:

@@ -4,28 +4,16 @@ as a rank file merges by ranks."""
 
 from __future__ import annotations
 
-from core.formats.detect import open_tokenizer
+from peer_training import train_sentencepiece_bpe
+
 from subword_gui.panels.segmentation import SegmentationPanel
 from subword_gui.state import AppState
 from tests.gui.conftest import make_lines
 
 
 def _sentencepiece_bpe(tmp_path):
-    import sentencepiece as spm
-
-    corpus = tmp_path / "corpus.txt"
-    corpus.write_text("\n".join(make_lines(200) + ["hello there, the tokens"]) + "\n", encoding="utf-8")
-    spm.SentencePieceTrainer.train(
-        input=str(corpus),
-        model_prefix=str(tmp_path / "spm"),
-        model_type="bpe",
-        vocab_size=500,
-        character_coverage=1.0,
-        byte_fallback=True,
-        num_threads=1,
-        minloglevel=2,
-    )
-    return open_tokenizer(tmp_path / "spm.model").tokenizer
+    lines = make_lines(200) + ["hello there, the tokens"]
+    return train_sentencepiece_bpe(lines, tmp_path, 500, byte_fallback=True)
 
 
 def test_the_why_view_of_a_sentencepiece_bpe_model_lists_its_merges_by_score(qtbot, tmp_path):

@@ -4,7 +4,9 @@ pair whose merged piece scores highest."""
 
 from __future__ import annotations
 
-from core.formats.detect import open_tokenizer
+from peer_training import train_sentencepiece_bpe
+
+from tests.gui.conftest import make_lines
 
 WORDS = (
     "▁Hello ▁world, ▁tokenizers ▁철수는 ▁치킨을 ▁the ▁quick ▁brown ▁foxes ▁jumped".split()
@@ -12,22 +14,8 @@ WORDS = (
 
 
 def test_the_steps_end_at_the_models_tokens_highest_score_first(tmp_path):
-    import sentencepiece as spm
-
-    from tests.gui.conftest import make_lines
-
-    corpus = tmp_path / "corpus.txt"
-    corpus.write_text("\n".join(make_lines(300)) + "\nthe quick brown foxes jumped\n", encoding="utf-8")
-    spm.SentencePieceTrainer.train(
-        input=str(corpus),
-        model_prefix=str(tmp_path / "spm"),
-        model_type="bpe",
-        vocab_size=340,
-        character_coverage=1.0,
-        num_threads=1,
-        minloglevel=2,
-    )
-    model = open_tokenizer(tmp_path / "spm.model").tokenizer.model
+    lines = make_lines(300) + ["the quick brown foxes jumped"]
+    model = train_sentencepiece_bpe(lines, tmp_path, 340).model
     assert model.explains() == "merges"
     for word in WORDS:
         steps = model.explain(word)
