@@ -112,6 +112,31 @@ def small_corpus(tmp_path):
     return path
 
 
+# how long the tests that drive a window wait for a corpus to load or a training to finish
+LONG_JOB_MS = 60_000
+
+
+@pytest.fixture
+def loaded(qtbot, window, monkeypatch, small_corpus):
+    """``window`` with ``small_corpus`` opened as a user opens it (File › Open corpus)."""
+    from PySide6.QtWidgets import QFileDialog
+
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(small_corpus), ""))
+    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=LONG_JOB_MS):
+        window.open_corpus_action.trigger()
+    return window
+
+
+def train_in_window(qtbot, window, options):
+    """Train ``options`` with the window's Train action; what the training panel's
+    ``training_finished`` carries."""
+    panel = window.training_panel
+    panel.set_options(options)
+    with qtbot.waitSignal(panel.training_finished, timeout=LONG_JOB_MS) as blocker:
+        window.train_action.trigger()
+    return blocker.args[0]
+
+
 def _make_window(qtbot, settings, record: bool):
     from subword_gui.main_window import MainWindow
 

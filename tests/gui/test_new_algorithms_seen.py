@@ -8,31 +8,15 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextCharFormat
-from PySide6.QtWidgets import QFileDialog
 
 from core.options import TrainOptions
 from subword_gui.panels.item_models import log_marks
 from subword_gui.panels.training import available_algorithms
 from subword_gui.style import theme
 from subword_gui.tokens.render import is_superword, render_token, style_for
+from tests.gui.conftest import train_in_window
 
 WAIT_MS = 60_000
-
-
-@pytest.fixture
-def loaded(qtbot, window, monkeypatch, small_corpus):
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(small_corpus), ""))
-    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
-        window.open_corpus_action.trigger()
-    return window
-
-
-def train(qtbot, window, options: TrainOptions):
-    panel = window.training_panel
-    panel.set_options(options)
-    with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS) as blocker:
-        window.train_action.trigger()
-    return blocker.args[0]
 
 
 def _rows_text(model) -> list[str]:
@@ -41,7 +25,7 @@ def _rows_text(model) -> list[str]:
 
 def test_superbpe_merge_log_marks_stage_two_and_draws_superwords(qtbot, loaded):
     window = loaded
-    tok = train(qtbot, window, TrainOptions("superbpe", vocab_size=420, extra={"transition": 330}))
+    tok = train_in_window(qtbot, window, TrainOptions("superbpe", vocab_size=420, extra={"transition": 330}))
     panel = window.training_panel
     log = panel.merge_model
     texts = _rows_text(log)
@@ -80,7 +64,7 @@ def test_picky_bpe_removals_are_rows_of_the_merge_log(qtbot, loaded):
     if "picky-bpe" not in available_algorithms():
         pytest.skip("the picky-bpe trainer is not in this checkout")
     window = loaded
-    tok = train(qtbot, window, TrainOptions("picky-bpe", vocab_size=400, extra={"tau": 0.8}))
+    tok = train_in_window(qtbot, window, TrainOptions("picky-bpe", vocab_size=400, extra={"tau": 0.8}))
     model = tok.model
     assert model.removals
     log = window.training_panel.merge_model

@@ -3,20 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QFileDialog
 
 from core.options import TrainOptions
 from subword_gui.panels.training import available_algorithms
 
 WAIT_MS = 60_000
-
-
-@pytest.fixture
-def loaded(qtbot, window, monkeypatch, small_corpus):
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(small_corpus), ""))
-    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
-        window.open_corpus_action.trigger()
-    return window
 
 
 def test_the_algorithms_are_in_the_combo_and_the_group_shows_only_for_them(qtbot, window):

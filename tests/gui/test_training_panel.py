@@ -15,24 +15,9 @@ from core.training import train_from_counts
 from subword_gui.background import jobs
 from subword_gui.panels.item_models import MergeLogModel, UnigramRoundModel
 from subword_gui.panels.training import available_algorithms
+from tests.gui.conftest import train_in_window
 
 WAIT_MS = 60_000
-
-
-@pytest.fixture
-def loaded(qtbot, window, monkeypatch, small_corpus):
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(small_corpus), ""))
-    with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
-        window.open_corpus_action.trigger()
-    return window
-
-
-def train(qtbot, window, options: TrainOptions):
-    panel = window.training_panel
-    panel.set_options(options)
-    with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS) as blocker:
-        window.train_action.trigger()
-    return blocker.args[0]
 
 
 def engine_merges(counts: dict, options: TrainOptions) -> list[MergeEvent]:
@@ -44,7 +29,7 @@ def engine_merges(counts: dict, options: TrainOptions) -> list[MergeEvent]:
 def test_merge_log_has_one_row_per_engine_merge(qtbot, loaded, small_corpus):
     window = loaded
     options = TrainOptions("bpe", vocab_size=150)
-    tok = train(qtbot, window, options)
+    tok = train_in_window(qtbot, window, options)
     # The counts trained on: every line but each 20th (held out), through the pipeline.
     lines = small_corpus.read_text(encoding="utf-8").splitlines()
     kept = [line for n, line in enumerate(lines) if n % jobs.HELD_OUT_EVERY != jobs.HELD_OUT_EVERY - 1]
@@ -71,7 +56,7 @@ def test_merge_log_has_one_row_per_engine_merge(qtbot, loaded, small_corpus):
 
 def test_slider_cuts_the_model_and_greys_the_log(qtbot, loaded):
     window = loaded
-    full = train(qtbot, window, TrainOptions("bpe", vocab_size=140))
+    full = train_in_window(qtbot, window, TrainOptions("bpe", vocab_size=140))
     slider = window.slider
     low = full.model.min_vocab_size
     assert (
@@ -145,7 +130,7 @@ def test_cancel_midway_keeps_the_previous_model(qtbot, window, monkeypatch, corp
     with open(corpora_dir / "ko-movie-reviews.txt", encoding="utf-8") as f:
         big.write_text("".join(next(f) for _ in range(20_000)), encoding="utf-8")
     window.corpus_panel.open_lines(["hug pug pun bun hugs", "hug hug pun"], "hug.txt")
-    previous = train(qtbot, window, TrainOptions("bpe", vocab_size=12))
+    previous = train_in_window(qtbot, window, TrainOptions("bpe", vocab_size=12))
     previous_rows = list(window.training_panel.merge_model.rows)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(big), ""))
     with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
@@ -163,7 +148,7 @@ def test_cancel_midway_keeps_the_previous_model(qtbot, window, monkeypatch, corp
     # the boxes show the shown model's options again, not the cancelled run's (issue 29, item 7)
     assert panel.vocab_spin.value() == 12 and panel.options() == window.state.train_options
     # Still usable: a small run on the same corpus finishes.
-    tok = train(qtbot, window, TrainOptions("bpe", vocab_size=2100))  # the alphabet alone is ~1,900
+    tok = train_in_window(qtbot, window, TrainOptions("bpe", vocab_size=2100))  # the alphabet alone is ~1,900
     assert tok is window.state.full_tokenizer and tok.vocab_size == 2100
 
 
@@ -171,7 +156,7 @@ def test_held_out_curve(qtbot, loaded, small_corpus):
     window = loaded
     panel = window.training_panel
     with qtbot.waitSignal(panel.curve_ready, timeout=WAIT_MS) as blocker:
-        train(qtbot, window, TrainOptions("bpe", vocab_size=140))
+        train_in_window(qtbot, window, TrainOptions("bpe", vocab_size=140))
     points = blocker.args[0]
     full = window.state.full_tokenizer
     sizes = [p.vocab_size for p in points]
@@ -194,7 +179,7 @@ def test_other_algorithms_train_through_the_panel(qtbot, loaded, algorithm, voca
     if algorithm not in available_algorithms():
         pytest.skip(f"the {algorithm} trainer is not in this checkout")
     window = loaded
-    tok = train(qtbot, window, TrainOptions(algorithm, vocab_size=vocab))
+    tok = train_in_window(qtbot, window, TrainOptions(algorithm, vocab_size=vocab))
     assert tok is window.state.full_tokenizer
     assert tok.vocab_size <= vocab
     panel = window.training_panel
@@ -239,7 +224,7 @@ def test_log_models_pass_the_model_tester(qtmodeltester):
 def test_retraining_reuses_the_counts_and_learns_the_same_merges(qtbot, loaded):
     window = loaded
     panel = window.training_panel
-    train(qtbot, window, TrainOptions("bpe", vocab_size=140))
+    train_in_window(qtbot, window, TrainOptions("bpe", vocab_size=140))
     first = [(e.left, e.right, e.count) for e in panel.merge_model.rows]
     panel.set_options(TrainOptions("bpe", vocab_size=110))
     with qtbot.waitSignal(panel.training_finished, timeout=WAIT_MS):
@@ -280,7 +265,7 @@ def test_a_cp949_corpus_trains_on_the_text_the_corpus_panel_shows(qtbot, window,
     with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
         window.open_corpus_action.trigger()
     assert "cp949" in window.state.corpus.encoding
-    tok = train(qtbot, window, TrainOptions("bpe", vocab_size=120))
+    tok = train_in_window(qtbot, window, TrainOptions("bpe", vocab_size=120))
     vocab = tok.get_vocab()
     assert "\ufffd" not in "".join(vocab)
     assert any("가" <= c <= "힣" for token in vocab for c in token)
@@ -356,7 +341,7 @@ def test_the_slider_prepares_the_first_cut_after_the_model_lands(qtbot, loaded):
     """The cut tables are built in an idle turn after training, not on the first move."""
     from subword_gui.panels.slider import WARM_DELAY_MS
 
-    full = train(qtbot, loaded, TrainOptions("bpe", vocab_size=140))
+    full = train_in_window(qtbot, loaded, TrainOptions("bpe", vocab_size=140))
     assert "_cut_tables" not in full.model.__dict__
     qtbot.waitUntil(lambda: "_cut_tables" in full.model.__dict__, timeout=WARM_DELAY_MS + 3000)
     assert loaded.state.tokenizer is full  # warming cut nothing that is shown
@@ -411,13 +396,13 @@ def test_plots_say_what_they_plot(qtbot, loaded):
     plots = panel.ensure_plots()
     # empty, on the first screen: a few plain ticks, not pyqtgraph's crowded default
     assert plots.merge_plot.getViewBox().viewRange()[1] == [0.0, 3.0]
-    train(qtbot, window, TrainOptions("wordpiece", vocab_size=150))
+    train_in_window(qtbot, window, TrainOptions("wordpiece", vocab_size=150))
     assert "Score" in plots.merge_plot.plotItem.titleLabel.text
     assert plots.merge_plot.getAxis("left").labelText == "score"
     assert panel.plot_tabs.tabText(0) == "Merge scores"  # the tab too, not "Merge counts"
-    train(qtbot, window, TrainOptions("bpe", vocab_size=150))
+    train_in_window(qtbot, window, TrainOptions("bpe", vocab_size=150))
     assert panel.plot_tabs.tabText(0) == "Merge counts"
-    train(qtbot, window, TrainOptions("unigram", vocab_size=150))
+    train_in_window(qtbot, window, TrainOptions("unigram", vocab_size=150))
     xs = plots.loss_curve.getData()[0]
     em_rounds = [r.round for r in panel.round_model.rows if r.phase == "em"]
     # the x axis counts EM rounds as the table numbers them (prune steps in between)
@@ -447,7 +432,7 @@ def test_a_corpus_rewritten_in_place_is_counted_again(qtbot, window, monkeypatch
         path.write_text((words + "\n") * 40, encoding="utf-8")
         with qtbot.waitSignal(window.corpus_panel.loaded, timeout=WAIT_MS):
             window.open_corpus_action.trigger()
-        tok = train(qtbot, window, TrainOptions("bpe", vocab_size=30))
+        tok = train_in_window(qtbot, window, TrainOptions("bpe", vocab_size=30))
         alphabets.append({t for t in tok.get_vocab() if len(t) == 1})
     assert {"z", "q", "x", "y"} <= alphabets[1] and not {"g", "m"} & alphabets[1]
 
@@ -507,7 +492,7 @@ def test_the_merge_plot_fits_its_data_once_the_run_is_over(qtbot, loaded):
     window = loaded
     panel = window.training_panel
     plots = panel.ensure_plots()
-    train(qtbot, window, TrainOptions("bpe", vocab_size=5000))
+    train_in_window(qtbot, window, TrainOptions("bpe", vocab_size=5000))
     last_step = panel.merge_model.rows[-1].step
     assert last_step < 2000  # it stopped early: a range to the target would be mostly empty
 
@@ -532,7 +517,7 @@ def test_the_first_cut_is_prepared_on_a_helper_thread(qtbot, loaded, monkeypatch
         return real(self, vocab_size)
 
     monkeypatch.setattr(BPE, "truncated", recording)
-    full = train(qtbot, loaded, TrainOptions("bpe", vocab_size=140))
+    full = train_in_window(qtbot, loaded, TrainOptions("bpe", vocab_size=140))
     qtbot.waitUntil(lambda: "_cut_tables" in full.model.__dict__, timeout=WAIT_MS)
     assert on_gui_thread and not any(on_gui_thread)
 
@@ -597,7 +582,7 @@ def test_a_log_count_axis_labels_only_decades(qtbot, loaded):
 def test_stepping_says_so_in_the_slider_and_finishes_at_the_size_asked_for(qtbot, loaded):
     window = loaded
     panel = window.training_panel
-    train(qtbot, window, TrainOptions("bpe", vocab_size=140))  # a full model the slider cuts
+    train_in_window(qtbot, window, TrainOptions("bpe", vocab_size=140))  # a full model the slider cuts
     panel.set_options(TrainOptions("bpe", vocab_size=10_000))
     with qtbot.waitSignal(panel.merge_model.rowsInserted, timeout=WAIT_MS):
         panel.step_button.click()
@@ -660,7 +645,7 @@ def test_a_merge_plot_within_one_decade_still_labels_its_axis(qtbot, window):
     window.corpus_panel.open_lines([w for w, n in words.items() for _ in range(n)], "hug-pug.txt")
     panel = window.training_panel
     plots = panel.ensure_plots()
-    train(qtbot, window, TrainOptions("bpe", vocab_size=11))
+    train_in_window(qtbot, window, TrainOptions("bpe", vocab_size=11))
     if panel.job is not None and panel.job.running:  # the held-out curve, then the final fit
         with qtbot.waitSignal(panel.job.ended, timeout=WAIT_MS):
             pass
