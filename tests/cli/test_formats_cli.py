@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from tekken_files import write_tekken
 
 from core.cli import main
 
@@ -72,25 +73,7 @@ def _rank_file(tmp_path):
 
 
 def test_allow_special_on_a_tekken_file(tmp_path, capsys):
-    import base64
-
-    d = {
-        "config": {
-            "pattern": r"\S+|\s+",
-            "default_vocab_size": 3 + 256,
-            "default_num_special_tokens": 3,
-            "version": "v13",
-        },
-        "vocab": [
-            {"rank": b, "token_bytes": base64.b64encode(bytes([b])).decode(), "token_str": None}
-            for b in range(256)
-        ],
-        "special_tokens": [
-            {"rank": i, "token_str": s, "is_control": True} for i, s in enumerate(["<unk>", "<s>", "</s>"])
-        ],
-    }
-    path = tmp_path / "tekken.json"
-    path.write_text(json.dumps(d), encoding="utf-8")
+    path = write_tekken(tmp_path / "tekken.json", n_special=3, specials=["<unk>", "<s>", "</s>"])
     code, out, err = run(["encode", "--model", path, "--json", "<s>"], capsys)
     assert code == 0, err
     assert json.loads(out)["ids"] == [3 + ord(c) for c in "<s>"]  # as text: one byte each

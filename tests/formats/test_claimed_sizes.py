@@ -9,6 +9,7 @@ import math
 
 import pytest
 import sentencepiece as spm
+from tekken_files import write_tekken
 
 from core.corpus import read_word_counts
 from core.errors import CorpusError, FormatError
@@ -18,15 +19,7 @@ from tests.sentencepiece_files import model_bytes
 
 
 def test_a_tekken_vocabulary_size_past_the_bound_is_refused_at_once(tmp_path):
-    byte = [{"rank": b, "token_bytes": base64.b64encode(bytes([b])).decode()} for b in range(256)]
-    config = {
-        "pattern": r"\S+|\s+",
-        "default_vocab_size": 10**12,
-        "default_num_special_tokens": 2,
-        "version": "v13",
-    }
-    path = tmp_path / "tekken.json"
-    path.write_text(json.dumps({"config": config, "vocab": byte, "special_tokens": []}), encoding="utf-8")
+    path = write_tekken(tmp_path / "tekken.json", vocab_size=10**12, specials=[])
     with pytest.raises(
         FormatError, match=f"default_vocab_size 1,000,000,000,000 is beyond the bound of {MAX_VOCAB_SIZE:,}"
     ):

@@ -3,11 +3,11 @@ stops in about a second with one line naming it (before: minutes on 61 character
 
 from __future__ import annotations
 
-import base64
 import json
 import time
 
 import pytest
+from tekken_files import tekken_document
 
 from core import pre_tokenizers as P
 from core.errors import FormatError
@@ -20,15 +20,7 @@ BOUND_S = 10  # the pattern's bound is ~1 s; the rest is a busy machine's slack
 
 
 def _tekken(pattern: str) -> dict:
-    byte = [{"rank": b, "token_bytes": base64.b64encode(bytes([b])).decode()} for b in range(256)]
-    config = {
-        "pattern": pattern,
-        "default_vocab_size": 258,
-        "default_num_special_tokens": 2,
-        "version": "v13",
-    }
-    special = [{"rank": 0, "token_str": "<unk>", "is_control": True}]
-    return {"config": config, "vocab": byte, "special_tokens": special}
+    return tekken_document(pattern=pattern)
 
 
 def _refused(call) -> str:

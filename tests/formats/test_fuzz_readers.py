@@ -16,7 +16,6 @@ the folder tree around it is compared before and after.
 
 from __future__ import annotations
 
-import base64
 import gzip
 import hashlib
 import json
@@ -30,6 +29,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tekken_files import write_tekken
 
 from core.errors import SubwordError
 from core.events import drain
@@ -82,20 +82,7 @@ def _save(folder: Path, tok, fmt: str, name: str) -> Path:
 
 
 def _tekken(folder: Path) -> Path:
-    vocab = [{"rank": b, "token_bytes": base64.b64encode(bytes([b])).decode()} for b in range(256)]
-    vocab.append({"rank": 256, "token_bytes": base64.b64encode(b"hu").decode()})
-    config = {
-        "pattern": r"\S+|\s+",
-        "default_vocab_size": 260,
-        "default_num_special_tokens": 3,
-        "version": "v13",
-    }
-    special = [{"rank": 0, "token_str": "<unk>", "is_control": True}]
-    path = folder / "tekken.json"
-    path.write_text(
-        json.dumps({"config": config, "vocab": vocab, "special_tokens": special}), encoding="utf-8"
-    )
-    return path
+    return write_tekken(folder / "tekken.json", n_special=3, merged=[b"hu"])
 
 
 def _clip(folder: Path) -> Path:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from tekken_files import write_tekken
 
 from core.errors import FormatError
 from core.events import MergeEvent
@@ -126,19 +127,6 @@ def test_a_decoder_field_of_the_wrong_type_is_one_line_at_load(decoder):
 @pytest.mark.parametrize("token_str", [1000000000000, None, ["<s>"], ""])
 def test_a_tekken_special_token_that_is_not_text_is_one_line(tmp_path, token_str):
     """A special token whose token_str was the number 10**12 ended in TypeError (the fuzzing suite)."""
-    import base64
-
-    d = {
-        "config": {
-            "pattern": r"\S+|\s+",
-            "default_vocab_size": 257,
-            "default_num_special_tokens": 1,
-            "version": "v13",
-        },
-        "vocab": [{"rank": b, "token_bytes": base64.b64encode(bytes([b])).decode()} for b in range(256)],
-        "special_tokens": [{"rank": 0, "token_str": token_str, "is_control": True}],
-    }
-    path = tmp_path / "tekken.json"
-    path.write_text(json.dumps(d), encoding="utf-8")
+    path = write_tekken(tmp_path / "tekken.json", n_special=1, specials=[token_str])
     with pytest.raises(FormatError, match="special_tokens is not a list"):
         open_tokenizer(path)

@@ -2,30 +2,17 @@
 
 from __future__ import annotations
 
-import base64
 import json
 
 import pytest
+from tekken_files import tekken_document
 
 from core.errors import FormatError
 from core.formats.detect import open_tokenizer
 
 
 def _tekken(**changes) -> dict:
-    d = {
-        "config": {
-            "pattern": r"\S+|\s+",
-            "default_vocab_size": 2 + 257,
-            "default_num_special_tokens": 2,
-            "version": "v13",
-        },
-        "vocab": [
-            {"rank": b, "token_bytes": base64.b64encode(bytes([b])).decode(), "token_str": None}
-            for b in range(256)
-        ]
-        + [{"rank": 256, "token_bytes": base64.b64encode(b"ab").decode(), "token_str": "ab"}],
-        "special_tokens": [{"rank": 0, "token_str": "<unk>", "is_control": True}],
-    }
+    d = tekken_document(merged=[b"ab"])
     for key, value in changes.items():
         if key in d["config"]:
             d["config"][key] = value

@@ -8,12 +8,11 @@ shown before (the panel failed while taking the new one and kept the old).
 
 from __future__ import annotations
 
-import base64
 import gzip
-import json
 
 import pytest
 from PySide6.QtWidgets import QFileDialog
+from tekken_files import write_tekken
 
 from core.events import drain
 from core.formats import registry
@@ -57,22 +56,7 @@ def _sentencepiece(tmp_path, model_type: str, vocab_size: int):
 
 
 def _tekken(tmp_path):
-    d = {
-        "config": {
-            "pattern": r"\S+|\s+",
-            "default_vocab_size": 3 + 256,
-            "default_num_special_tokens": 3,
-            "version": "v13",
-        },
-        "vocab": [
-            {"rank": b, "token_bytes": base64.b64encode(bytes([b])).decode(), "token_str": None}
-            for b in range(256)
-        ],
-        "special_tokens": [{"rank": 0, "token_str": "<unk>", "is_control": True}],
-    }
-    path = tmp_path / "tekken.json"
-    path.write_text(json.dumps(d), encoding="utf-8")
-    return path
+    return write_tekken(tmp_path / "tekken.json", n_special=3)
 
 
 def _clip(tmp_path):

@@ -3,11 +3,9 @@ file names, and a dropped file of each is taken for a tokenizer and opened."""
 
 from __future__ import annotations
 
-import base64
-import json
-
 import pytest
 from PySide6.QtCore import QMimeData, QUrl
+from tekken_files import write_tekken
 
 from core.formats import registry
 from subword_gui.file_dialogs import SAVE_FILTERS, tokenizer_filter
@@ -50,21 +48,7 @@ class _Drop:
 
 
 def test_dropping_a_tekken_file_opens_it(window, tmp_path):
-    d = {
-        "config": {
-            "pattern": r"\S+|\s+",
-            "default_vocab_size": 2 + 256,
-            "default_num_special_tokens": 2,
-            "version": "v13",
-        },
-        "vocab": [
-            {"rank": b, "token_bytes": base64.b64encode(bytes([b])).decode(), "token_str": None}
-            for b in range(256)
-        ],
-        "special_tokens": [{"rank": 0, "token_str": "<unk>", "is_control": True}],
-    }
-    path = tmp_path / "tekken.json"
-    path.write_text(json.dumps(d), encoding="utf-8")
+    path = write_tekken(tmp_path / "tekken.json")
     drop = _Drop(path)
     window.dropEvent(drop)
     assert drop.accepted
