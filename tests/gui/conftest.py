@@ -127,6 +127,14 @@ def loaded(qtbot, window, monkeypatch, small_corpus):
     return window
 
 
+def place_cursor(panel, position: int) -> None:
+    """Put the text cursor of a segmentation panel's editor at ``position`` (in Qt's UTF-16
+    units), as a click there does."""
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(position)
+    panel.editor.setTextCursor(cursor)
+
+
 def train_in_window(qtbot, window, options):
     """Train ``options`` with the window's Train action; what the training panel's
     ``training_finished`` carries."""

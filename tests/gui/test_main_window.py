@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from core.options import TrainOptions
 from subword_gui.main_window import EXAMPLES_FILE, SAMPLE_CORPUS, MainWindow, detect_kind
 from subword_gui.style import theme
+from tests.gui.conftest import place_cursor
 
 WAIT_MS = 30_000
 
@@ -352,9 +353,7 @@ def test_default_layout_shows_whole_chip_rows_and_a_readable_why_view(qtbot, win
         "영화 정말 재미 있었어요 배우 연기 좋았어요 최고의 토크나이저 the tokenizer cuts text"
     )
     qtbot.wait(50)
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(len(panel.text()) - 2)  # the last chip: the strip's last row
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, len(panel.text()) - 2)  # the last chip: the strip's last row
     qtbot.wait(50)
     seg, voc = window.docks["segmentation"], window.docks["vocabulary"]
     assert seg.isVisible() and voc.isVisible() and seg.height() > voc.height()
@@ -491,9 +490,7 @@ def test_the_unigram_why_view_shows_the_lattice_and_three_n_best_rows(qtbot, win
     window.finish_startup()
     panel = window.segmentation_panel
     panel.set_text("unhug")
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(2)
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, 2)
     qtbot.waitUntil(lambda: panel.why.kind == "unigram", timeout=2000)
     qtbot.wait(50)
     assert _nbest_rows_in_view(panel.why.nbest) >= 3

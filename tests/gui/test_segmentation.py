@@ -22,6 +22,7 @@ from core.training import train_from_counts
 from subword_gui.panels.segmentation import SegmentationPanel
 from subword_gui.state import AppState
 from subword_gui.tokens import palette
+from tests.gui.conftest import place_cursor
 
 HUG_PUG = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
 KO_EN_LINES = [
@@ -130,9 +131,7 @@ def test_a_token_keeps_its_colour_when_text_is_typed_before_it(qtbot, panel, ko_
     panel.state.set_tokenizer(ko_bpe)
     panel.set_text("영화 tokens")
     before = format_at(panel, 0, 0).background().color().name()
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(0)
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, 0)
     type_keys(qtbot, panel.editor, "the ")
     panel.refresh()
     assert panel.text() == "the 영화 tokens"
@@ -225,9 +224,7 @@ def test_korean_tooltip_bytes(panel, ko_bpe):
 def test_why_view_lists_bpe_merges_in_rank_order(qtbot, panel, hug_bpe):
     panel.state.set_tokenizer(hug_bpe)
     panel.set_text("pug hugs")
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(6)
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, 6)
     # the strip outlines the token at the cursor (hug, the third chip), and the why view
     # follows once the cursor rests
     qtbot.waitUntil(lambda: panel.strip.current() == 2 and panel.why.piece == "hugs", timeout=2000)
@@ -239,13 +236,10 @@ def test_why_view_lists_bpe_merges_in_rank_order(qtbot, panel, hug_bpe):
 def test_why_view_says_which_characters_bpe_never_saw(qtbot, panel, hug_bpe):
     panel.state.set_tokenizer(hug_bpe)
     panel.set_text("mug 세계")
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(5)
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, 5)
     qtbot.waitUntil(lambda: panel.why.piece == "세계", timeout=2000)
     assert panel.why.steps_text().endswith("unknown: 세, 계")
-    cursor.setPosition(1)
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, 1)
     qtbot.waitUntil(lambda: panel.why.piece == "mug", timeout=2000)
     assert panel.why.steps_text().endswith("unknown: m")  # u + g still merge
     assert "#1 u + g" in panel.why.steps_text()
@@ -268,9 +262,7 @@ def test_why_view_keeps_right_to_left_symbols_in_reading_order(qtbot, panel, hug
     panel.state.set_tokenizer(hug_bpe)
     word = "سلم"  # three letters training never saw, each its own chip
     panel.set_text(word)
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(1)
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, 1)
     qtbot.waitUntil(lambda: panel.why.piece == word, timeout=2000)
     doc = panel.why.steps.document()
     text = doc.toPlainText()
@@ -312,9 +304,7 @@ def test_why_view_shows_wordpiece_greedy_matches_and_the_unknown_word(qtbot, pan
     vocab = wp.get_vocab()
     panel.state.set_tokenizer(wp)
     panel.set_text("bugs mug")
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(1)
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, 1)
     qtbot.waitUntil(lambda: panel.why.piece == "bugs", timeout=2000)
     steps = panel.why.steps_text()
     # greedy longest match first, worked from the vocabulary: b, then the longest ##-entry at 1
@@ -328,8 +318,7 @@ def test_why_view_shows_wordpiece_greedy_matches_and_the_unknown_word(qtbot, pan
     )
     assert "##ug" in vocab and "##ugs" not in vocab
     assert _longer_misses(wp.model, "bugs", 1, 3) == 1  # ##ugs, then ##ug matches
-    cursor.setPosition(6)
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, 6)
     qtbot.waitUntil(lambda: panel.why.piece == "mug", timeout=2000)
     assert "m" not in vocab
     assert panel.why.steps_text() == "0: no match | → [UNK]"
@@ -344,9 +333,7 @@ def test_the_lattice_has_room_for_an_unknown_characters_label(qtbot, panel):
     )
     panel.state.set_tokenizer(tok)
     panel.set_text("un한")
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(1)
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, 1)
     qtbot.waitUntil(lambda: panel.why.kind == "unigram", timeout=2000)
     view = panel.why.lattice_view
     assert "<unk>" in [n.piece for n in view.best]
@@ -373,9 +360,7 @@ def test_why_view_draws_the_unigram_lattice_with_its_best_path(qtbot, panel):
     tok = Tokenizer(Unigram(pieces), pre_tokenizer=Metaspace())
     panel.state.set_tokenizer(tok)
     panel.set_text("unhug")
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(2)
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, 2)
     qtbot.waitUntil(lambda: panel.why.piece == "▁unhug", timeout=2000)
     assert panel.why.kind == "unigram"
     view = panel.why.lattice_view
@@ -477,9 +462,7 @@ def test_alt_arrows_walk_token_by_token(qtbot, panel, hug_bpe):
 
     panel.state.set_tokenizer(hug_bpe)
     panel.set_text("pug hugs")  # p ug | hug s
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(0)
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, 0)
     panel.editor.setFocus()
     seen = []
     for _ in range(4):
@@ -501,9 +484,7 @@ def test_a_pasted_book_keeps_the_strip_bounded(panel, hug_bpe, monkeypatch):
     assert len(panel.strip.chips()) == 51  # and a last one saying how many more
     assert panel.strip.chips()[-1].caption == "+110"
     assert "110 more tokens" in panel.strip.tooltip_at(50)
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(len(panel.text()) - 2)  # a token beyond the strip
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, len(panel.text()) - 2)  # a token beyond the strip
     panel._show_current_chip()
     assert panel.strip.current() == -1
 
@@ -620,9 +601,7 @@ def test_typing_in_a_long_word_keeps_the_strip_until_the_new_tokens_land(qtbot, 
     with qtbot.waitSignal(panel.segmented, timeout=30_000):
         panel.set_text(word)
     chips_before = panel.strip.chips()
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(len(word) // 2)
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, len(word) // 2)
     with qtbot.waitSignal(panel.segmented, timeout=30_000):
         type_keys(qtbot, panel.editor, "영")
         panel.refresh()
@@ -643,9 +622,7 @@ def test_the_why_view_of_a_long_word_lists_the_tokens_around_the_cursor_and_says
     panel.set_text(word)
     line = panel.lines()[0]
     middle = len(line.encoding.ids) // 2
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(line.encoding.offsets[middle][0])
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, line.encoding.offsets[middle][0])
     panel.explain_at_cursor()
     shown = panel.why.steps.toPlainText()
     assert f"{len(word):,} characters long" in shown
@@ -656,8 +633,7 @@ def test_the_why_view_of_a_long_word_lists_the_tokens_around_the_cursor_and_says
     assert listed == line.encoding.offsets[middle - WHY_WINDOW_TOKENS : middle + WHY_WINDOW_TOKENS + 1]
     # a short word is still explained merge by merge
     panel.set_text("정말 재미있는 영화")
-    cursor.setPosition(1)
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, 1)
     panel.explain_at_cursor()
     assert panel.why.piece == "정말"
 
@@ -927,9 +903,7 @@ def test_why_view_explains_every_piece_of_a_cluster_the_pre_tokenizer_cut(qtbot,
     assert [p.normalized for p in hug_bpe.pieces(family)] == ["👨", "\u200d", "👩", "\u200d", "👧"]
     panel.state.set_tokenizer(hug_bpe)
     panel.set_text("hug " + family)
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(qt_pos)  # Qt positions: each emoji is two UTF-16 units
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, qt_pos)  # Qt positions: each emoji is two UTF-16 units
     qtbot.waitUntil(lambda: isinstance(panel.why.piece, tuple), timeout=2000)
     assert "5 pieces" in panel.why.title.text()
     lines = panel.why.steps_text().split(" | ")
@@ -938,8 +912,7 @@ def test_why_view_explains_every_piece_of_a_cluster_the_pre_tokenizer_cut(qtbot,
     assert all(line.endswith("→ <unk>") for line in pieces)  # hug-pug never saw an emoji
     assert "pre-tokenizer split it into 5 pieces" in panel.why.steps.toPlainText()
     # a word that cuts no cluster is explained alone, as before
-    cursor.setPosition(1)
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, 1)
     qtbot.waitUntil(lambda: panel.why.piece == "hug", timeout=2000)
 
 
@@ -949,9 +922,7 @@ def test_why_view_counts_the_characters_of_two_cut_clusters_as_two(qtbot, panel,
     coder, family = "👩🏽\u200d💻", "👨\u200d👩\u200d👧"
     panel.state.set_tokenizer(hug_bpe)
     panel.set_text("hug " + coder + family)
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(4)  # before the first emoji
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, 4)  # before the first emoji
     qtbot.waitUntil(lambda: isinstance(panel.why.piece, tuple), timeout=2000)
     said = panel.why.steps.toPlainText()
     assert "one character" not in said
@@ -1002,9 +973,7 @@ def test_a_long_word_scrolled_far_is_coloured_on_the_next_turn_not_a_line_count_
     with qtbot.waitSignal(panel.segmented, timeout=60_000):
         panel.set_text(word)
     assert max(e for s, e, _ in coloured_in_view(panel)) < len(word) // 2
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(len(word))
-    panel.editor.setTextCursor(cursor)  # the view scrolls to the end
+    place_cursor(panel, len(word))  # the view scrolls to the end
     assert panel.editor.verticalScrollBar().value() > 1000
     assert panel._view_timer.interval() == 0
     for _ in range(5):

@@ -8,7 +8,7 @@ from peer_training import train_sentencepiece_bpe
 
 from subword_gui.panels.segmentation import SegmentationPanel
 from subword_gui.state import AppState
-from tests.gui.conftest import make_lines
+from tests.gui.conftest import make_lines, place_cursor
 
 
 def _sentencepiece_bpe(tmp_path):
@@ -24,9 +24,7 @@ def _why_panel(qtbot, tok, text: str, position: int) -> SegmentationPanel:
     qtbot.addWidget(panel)
     panel.show()
     panel.set_text(text)
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(position)
-    panel.editor.setTextCursor(cursor)
+    place_cursor(panel, position)
     qtbot.waitUntil(lambda: isinstance(panel.why.piece, str) and panel.why.steps_text() != "", timeout=3000)
     return panel
 
