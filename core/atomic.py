@@ -1,10 +1,13 @@
 """Saving never loses or mixes files: one file is swapped in whole, a folder's set of files too.
 
-    >>> write_atomic(Path("vocab.txt"), "a\\nb\\n")   # vocab.txt is the old file or the whole new one
-    >>> with save_folder(Path("out"), replaces=MODEL_FILES) as stage:
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> write_atomic(folder / "vocab.txt", "a\\nb\\n")   # vocab.txt is the old file or the whole new one
+    >>> with save_folder(folder / "out", replaces=MODEL_FILES) as stage:
     ...     write_atomic(stage / "vocab.json", "{}")
     ...     write_atomic(stage / "merges.txt", "#version: 0.2\\n")
-    >>> # out/ held the old set until the block ended; now it holds exactly the new one
+    >>> sorted(p.name for p in (folder / "out").iterdir())   # out/ held the old set until the block ended
+    ['merges.txt', 'vocab.json']
+    >>> shutil.rmtree(folder)
 
 **One file** (``write_atomic``): written to a temp file beside the target
 (``.NAME.PID.RANDOM.tmp``), flushed and fsynced, then renamed over the target,
