@@ -309,7 +309,11 @@ class Tokenizer:
             if self.pre_tokenizer is None and self._raw_re is None and self._norm_re is None:
                 # a SentencePiece .model: the normalized text is the one piece (as _sentence_ids)
                 text = self._checked(text)[0]
-                if plan.sentences is not None:  # normalized inside the model's compiled merge
+                if plan.sentence is not None:  # normalized inside the model's compiled merge
+                    ids = plan.sentence(text)
+                    if ids is None:  # (a character not learnt yet, a long text)
+                        ids = plan.sentences([text])[0]
+                elif plan.sentences is not None:
                     ids = plan.sentences([text])[0]
                 else:
                     if plan.normalize is not None:
@@ -644,7 +648,8 @@ class _IdsPlan:
     when the model has no batch call); ``before``/``after`` are the ids a post-processor
     adds with ``add_special_tokens``; ``cache`` maps pre-tokens to their ids;
     ``sentences(texts)`` the ids of whole raw texts that the model normalizes itself
-    (``Model.sentence_ids_batch``; None: normalize, then ``piece_ids_batch``); ``texts(parts)``
+    (``Model.sentence_ids_batch``; None: normalize, then ``piece_ids_batch``) and ``sentence(text)``
+    one's, None for one it leaves to ``sentences`` (``Model.sentence_ids``); ``texts(parts)``
     the ids of whole texts from their pre-tokens (``Model.raw_texts_ids``; None: the cache);
     ``split(texts)`` the ids of whole raw texts that the model splits with the pre-tokenizer's
     pattern itself (``Model.split_texts_ids``; None, or its None for a batch: ``texts``).
@@ -652,7 +657,7 @@ class _IdsPlan:
 
     __slots__ = (
         "key", "normalize", "words", "piece_ids", "piece_ids_batch", "before", "after", "cache", "sentences",
-        "texts", "split",
+        "texts", "split", "sentence",
     )  # fmt: skip
 
     def __init__(self, key: tuple, normalize: Any, words: Any, piece_ids: Any, piece_ids_batch: Any = None,
@@ -666,6 +671,7 @@ class _IdsPlan:
         self.after = after
         self.cache: dict = {}
         self.sentences: Any = None
+        self.sentence: Any = None
         self.texts: Any = None
         self.split: Any = None
 
@@ -712,6 +718,8 @@ class _IdsPlan:
                 plan.split = model.split_texts_ids(tok.pre_tokenizer.pattern)
         if tok.pre_tokenizer is None and tok.normalizer is not None:
             plan.sentences = model.sentence_ids_batch(tok.normalizer)
+            if plan.sentences is not None:
+                plan.sentence = model.sentence_ids(tok.normalizer)
         return plan
 
 

@@ -264,6 +264,8 @@ def test_normalized_inside_the_compiled_encoder(nfkc_models, name, texts):
     # the kernel that merges or cuts: the same ids as sentencepiece, one text at a time and in a batch
     sp, ours = nfkc_models[name]
     assert ours._ids_plan().sentences is not None  # the compiled way is the one taken
+    # and a Unigram's own kernel for one sentence in encode_ids
+    assert (ours._ids_plan().sentence is not None) == (name == "unigram")
     expected = [sp.encode(t) for t in texts]
     assert [ours.encode_ids(t) for t in texts] == expected
     assert ours.encode_batch_ids(texts) == expected
