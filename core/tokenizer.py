@@ -308,17 +308,20 @@ class Tokenizer:
         if plan.piece_ids_batch is not None:
             if self.pre_tokenizer is None and self._raw_re is None and self._norm_re is None:
                 # a SentencePiece .model: the normalized text is the one piece (as _sentence_ids)
-                text = self._checked(text)[0]
-                if plan.sentence is not None:  # normalized inside the model's compiled merge
+                ids = None
+                if plan.sentence is not None and type(text) is str:
+                    # normalized inside the model's own kernel for one sentence. subtle: before
+                    # _checked (~0.35 µs a Korean line), as that kernel leaves a text holding a
+                    # surrogate to the way below, which refuses it (Model.sentence_ids)
                     ids = plan.sentence(text)
-                    if ids is None:  # (a character not learnt yet, a long text)
+                if ids is None:
+                    text = self._checked(text)[0]
+                    if plan.sentences is not None:  # normalized inside the model's compiled merge
                         ids = plan.sentences([text])[0]
-                elif plan.sentences is not None:
-                    ids = plan.sentences([text])[0]
-                else:
-                    if plan.normalize is not None:
-                        text = plan.normalize(text)
-                    ids = plan.piece_ids_batch([text])[0] if text else []
+                    else:
+                        if plan.normalize is not None:
+                            text = plan.normalize(text)
+                        ids = plan.piece_ids_batch([text])[0] if text else []
                 if add_special_tokens and (plan.before or plan.after):
                     ids = [*plan.before, *ids, *plan.after]
                 return ids

@@ -142,7 +142,9 @@ class ModelBase:
     def sentence_ids(self, normalizer: Any) -> Callable[[str], list[int] | None] | None:
         """:meth:`sentence_ids_batch` for one sentence (a call of ``encode_ids``), with less
         around the kernel; the function's None: a sentence it leaves to
-        :meth:`sentence_ids_batch`. None: no such way (then ``sentence_ids_batch([text])``)."""
+        :meth:`sentence_ids_batch`, which must include every text holding a surrogate code
+        point (the tokenizer calls it before ``check_text``). None: no such way (then
+        ``sentence_ids_batch([text])``)."""
         return None
 
     # -- the chunk cache's fast path ---------------------------------------------------

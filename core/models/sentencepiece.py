@@ -108,7 +108,8 @@ class SentencePieceModel(ModelBase):
         """One raw sentence to ids in one call of the model's compiled encoder for a single
         sentence (:meth:`_raw_sentence_encoder`), None for a sentence it leaves to
         :meth:`sentence_ids_batch` (a character not learnt yet, a longer key, longer than
-        :data:`_LONG_SENTENCE`); None when the model or the normalizer has no such way.
+        :data:`_LONG_SENTENCE`, a surrogate: ``check_text`` has not seen it); None when the
+        model or the normalizer has no such way.
 
             >>> from core.models.unigram.sentencepiece import SentencePieceUnigram
             >>> from core.normalizers_sentencepiece import SentencePieceNormalizer

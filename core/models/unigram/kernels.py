@@ -182,15 +182,16 @@ def sentence_encoder(rewrites: CompiledRewrites, tables: tuple, longest: int):
     ``str`` goes in as it is, the ids come out as a list, and the kernel is called for its
     argument types once found (``core.jit.typed_entry``: numba's typing of its 17 arguments
     cost more than segmenting a short line). None for a sentence Python must normalize (see
-    ``core.normalizer_kernels.normalize_sentences``) or longer than ``longest`` characters.
+    ``core.normalizer_kernels.normalize_sentences``), longer than ``longest`` characters or
+    holding a surrogate (``core.text.check_text`` refuses it: this comes before it).
 
         >>> from core.normalizers_sentencepiece import SentencePieceNormalizer
         >>> rewrites = SentencePieceNormalizer().compiled_rewrites()   # no charsmap
         >>> trie = PieceTrie.build([("▁", 1, -1.0, False), ("a", 2, -2.0, False), ("▁a", 3, -2.5, False)])
         >>> tables = sentence_tables(trie, 0, -12.0, 0.0, UNK_ONLY, np.full(256, -1, np.int32))
         >>> encode = sentence_encoder(rewrites, tables, longest=16)
-        >>> encode("  a   aa "), encode(""), encode("a" * 17)
-        ([3, 3, 2], [], None)
+        >>> encode("  a   aa "), encode(""), encode("a" * 17), encode("a" + chr(0xD800))
+        ([3, 3, 2], [], None, None)
     """
     call = None  # found on the first call: a batch's user never loads this kernel
 
@@ -560,12 +561,17 @@ def _encode_sentence(
     byte_ids,
 ):
     """:func:`_encode_sentences` of one raw sentence given as a ``str``: ``(its ids as a list,
-    whether Python must normalize it)`` (then no ids). numba builds the list's integers
-    itself, which costs less than returning an array and calling its ``tolist``."""
-    normalized, bounds, back = normalize_sentences(
-        text_codes(text), np.zeros(0, np.int64), kind, at, length, rewrites, follows, longest
-    )
+    whether Python must take it)`` (then no ids): to normalize it, or to refuse a surrogate.
+    numba builds the list's integers itself, which costs less than returning an array and
+    calling its ``tolist``."""
     out = [np.int64(0) for _ in range(0)]
+    codes = text_codes(text)
+    for k in range(codes.shape[0]):
+        if 0xD800 <= codes[k] <= 0xDFFF:  # a lone surrogate (core.text.check_text refuses it)
+            return out, True
+    normalized, bounds, back = normalize_sentences(
+        codes, np.zeros(0, np.int64), kind, at, length, rewrites, follows, longest
+    )
     if back.shape[0] > 0:
         return out, True
     ids, _, _ = _best_ids(
