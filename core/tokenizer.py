@@ -315,13 +315,20 @@ class Tokenizer:
         if plan.piece_ids_batch is not None:
             if self.pre_tokenizer is None and self._raw_re is None and self._norm_re is None:
                 # a SentencePiece .model: the normalized text is the one piece (as _sentence_ids)
-                text = self._checked(text)[0]
-                if plan.sentences is not None:  # normalized inside the model's compiled merge
-                    ids = plan.sentences([text])[0]
-                else:
-                    if plan.normalize is not None:
-                        text = plan.normalize(text)
-                    ids = plan.piece_ids_batch([text])[0] if text else []
+                ids = None
+                if plan.sentence is not None and type(text) is str:
+                    # normalized inside the model's own kernel for one sentence. subtle: before
+                    # _checked (~0.35 µs a Korean line), as that kernel leaves a text holding a
+                    # surrogate to the way below, which refuses it (Model.sentence_ids)
+                    ids = plan.sentence(text)
+                if ids is None:
+                    text = self._checked(text)[0]
+                    if plan.sentences is not None:  # normalized inside the model's compiled merge
+                        ids = plan.sentences([text])[0]
+                    else:
+                        if plan.normalize is not None:
+                            text = plan.normalize(text)
+                        ids = plan.piece_ids_batch([text])[0] if text else []
                 if add_special_tokens and (plan.before or plan.after):
                     ids = [*plan.before, *ids, *plan.after]
                 return ids
@@ -651,7 +658,8 @@ class _IdsPlan:
     when the model has no batch call); ``before``/``after`` are the ids a post-processor
     adds with ``add_special_tokens``; ``cache`` maps pre-tokens to their ids;
     ``sentences(texts)`` the ids of whole raw texts that the model normalizes itself
-    (``Model.sentence_ids_batch``; None: normalize, then ``piece_ids_batch``); ``texts(parts)``
+    (``Model.sentence_ids_batch``; None: normalize, then ``piece_ids_batch``) and ``sentence(text)``
+    one's, None for one it leaves to ``sentences`` (``Model.sentence_ids``); ``texts(parts)``
     the ids of whole texts from their pre-tokens (``Model.raw_texts_ids``; None: the cache);
     ``split(texts)`` the ids of whole raw texts that the model splits with the pre-tokenizer's
     pattern itself (``Model.split_texts_ids``; None, or its None for a batch: ``texts``).
@@ -659,7 +667,7 @@ class _IdsPlan:
 
     __slots__ = (
         "key", "normalize", "words", "piece_ids", "piece_ids_batch", "before", "after", "cache", "sentences",
-        "texts", "split",
+        "texts", "split", "sentence",
     )  # fmt: skip
 
     def __init__(self, key: tuple, normalize: Any, words: Any, piece_ids: Any, piece_ids_batch: Any = None,
@@ -673,6 +681,7 @@ class _IdsPlan:
         self.after = after
         self.cache: dict = {}
         self.sentences: Any = None
+        self.sentence: Any = None
         self.texts: Any = None
         self.split: Any = None
 
@@ -719,6 +728,8 @@ class _IdsPlan:
                 plan.split = model.split_texts_ids(tok.pre_tokenizer.pattern)
         if tok.pre_tokenizer is None and tok.normalizer is not None:
             plan.sentences = model.sentence_ids_batch(tok.normalizer)
+            if plan.sentences is not None:
+                plan.sentence = model.sentence_ids(tok.normalizer)
         return plan
 
 

@@ -139,6 +139,14 @@ class ModelBase:
         :meth:`tokenize_ids_batch`."""
         return None
 
+    def sentence_ids(self, normalizer: Any) -> Callable[[str], list[int] | None] | None:
+        """:meth:`sentence_ids_batch` for one sentence (a call of ``encode_ids``), with less
+        around the kernel; the function's None: a sentence it leaves to
+        :meth:`sentence_ids_batch`, which must include every text holding a surrogate code
+        point (the tokenizer calls it before ``check_text``). None: no such way (then
+        ``sentence_ids_batch([text])``)."""
+        return None
+
     # -- the chunk cache's fast path ---------------------------------------------------
     def token_lengths(self) -> TokenLengths | None:
         """How many characters each token covers (:class:`TokenLengths`), for a model whose
@@ -311,6 +319,8 @@ class Model(Protocol):
     def raw_ids_batch(self) -> Callable[[list[str]], list[list[int]]] | None: ...
 
     def sentence_ids_batch(self, normalizer: Any) -> Callable[[list[str]], list[list[int]]] | None: ...
+
+    def sentence_ids(self, normalizer: Any) -> Callable[[str], list[int] | None] | None: ...
 
     def raw_texts_ids(self) -> Callable[[list[list]], list[list[int]]] | None: ...
 

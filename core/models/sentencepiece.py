@@ -104,10 +104,34 @@ class SentencePieceModel(ModelBase):
 
         return encode
 
+    def sentence_ids(self, normalizer):
+        """One raw sentence to ids in one call of the model's compiled encoder for a single
+        sentence (:meth:`_raw_sentence_encoder`), None for a sentence it leaves to
+        :meth:`sentence_ids_batch` (a character not learnt yet, a longer key, longer than
+        :data:`_LONG_SENTENCE`, a surrogate: ``check_text`` has not seen it); None when the
+        model or the normalizer has no such way.
+
+            >>> from core.models.unigram.sentencepiece import SentencePieceUnigram
+            >>> from core.normalizers_sentencepiece import SentencePieceNormalizer
+            >>> m = SentencePieceUnigram([Piece("<unk>", 0, UNKNOWN), Piece("▁ab", -1), Piece("▁a", -2),
+            ...                           Piece("▁", -3), Piece("a", -4), Piece("b", -5)])
+            >>> m.sentence_ids(SentencePieceNormalizer())(" ab  a")
+            [1, 2]
+        """
+        get_rewrites = getattr(normalizer, "compiled_rewrites", None)
+        rewrites = get_rewrites() if get_rewrites is not None else None
+        return self._raw_sentence_encoder(rewrites) if rewrites is not None else None
+
     def _raw_sentences_encoder(self, rewrites):
         """``encode(texts) -> (ids, the texts Python must normalize)`` of the model's kernel that
         normalizes raw sentences with ``rewrites`` (``CompiledRewrites``) and segments them; None
         when the model has none. See :meth:`sentence_ids_batch`."""
+        return None
+
+    def _raw_sentence_encoder(self, rewrites):
+        """``encode(text) -> ids``, or None for a text it leaves to the batch's way: the model's
+        kernel for one sentence (a call of ``encode_ids``, where what is around a kernel costs
+        as much as the kernel); None when the model has none. See :meth:`sentence_ids`."""
         return None
 
     def tokenize(self, piece: str) -> list[Token]:

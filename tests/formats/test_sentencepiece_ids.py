@@ -173,6 +173,21 @@ def test_a_batch_refuses_what_encode_refuses(hand_built, name, bad):
     assert str(batch.value) == str(one.value)
 
 
+@pytest.mark.parametrize("bad", ["b\ud800", "\udfff", "ㅋ \ud83d", "a\ud83d\ude00", b"ab", None])
+def test_encode_ids_refuses_what_encode_refuses(nfkc_models, bad):
+    # a Unigram's kernel for one sentence sees the text before check_text does: a surrogate in
+    # it is still the InputError that encode gives, never ids
+    from core.errors import InputError
+
+    _, ours = nfkc_models["unigram"]
+    assert ours.encode_ids("ab ㅋ") == ours.encode("ab ㅋ").ids  # (the kernel for one sentence found)
+    with pytest.raises(InputError) as one:
+        ours.encode(bad)
+    with pytest.raises(InputError) as ids:
+        ours.encode_ids(bad)
+    assert str(ids.value) == str(one.value)
+
+
 def test_a_piece_across_words_makes_whole_sentences(tmp_path, monkeypatch):
     # "a▁b" spans two words: the model must not cut sentences into words
     pieces = BPE + [("a▁", 0.5, NORMAL), ("a▁b", 1.0, NORMAL)]
@@ -264,6 +279,8 @@ def test_normalized_inside_the_compiled_encoder(nfkc_models, name, texts):
     # the kernel that merges or cuts: the same ids as sentencepiece, one text at a time and in a batch
     sp, ours = nfkc_models[name]
     assert ours._ids_plan().sentences is not None  # the compiled way is the one taken
+    # and a Unigram's own kernel for one sentence in encode_ids
+    assert (ours._ids_plan().sentence is not None) == (name == "unigram")
     expected = [sp.encode(t) for t in texts]
     assert [ours.encode_ids(t) for t in texts] == expected
     assert ours.encode_batch_ids(texts) == expected

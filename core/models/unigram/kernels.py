@@ -39,8 +39,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from core.jit import kernel
-from core.normalizer_kernels import ids_and_back, normalize_sentences, packed, sentence_codes
+from core.jit import kernel, typed_entry
+from core.normalizer_kernels import ids_and_back, normalize_sentences, packed, sentence_codes, text_codes
 from core.text import codepoints
 
 if TYPE_CHECKING:
@@ -174,6 +174,37 @@ def encode_sentences(
     """
     codes, bounds = sentence_codes(texts)
     return ids_and_back(_encode_sentences(codes, bounds, *rewrites.arrays(), *tables), len(texts))
+
+
+def sentence_encoder(rewrites: CompiledRewrites, tables: tuple, longest: int):
+    """``encode(text) -> ids``: :func:`encode_sentences` of one raw sentence, for a call of
+    ``encode_ids``, with as little as can be around the kernel (:func:`_encode_sentence`): the
+    ``str`` goes in as it is, the ids come out as a list, and the kernel is called for its
+    argument types once found (``core.jit.typed_entry``: numba's typing of its 17 arguments
+    cost more than segmenting a short line). None for a sentence Python must normalize (see
+    ``core.normalizer_kernels.normalize_sentences``), longer than ``longest`` characters or
+    holding a surrogate (``core.text.check_text`` refuses it: this comes before it).
+
+        >>> from core.normalizers_sentencepiece import SentencePieceNormalizer
+        >>> rewrites = SentencePieceNormalizer().compiled_rewrites()   # no charsmap
+        >>> trie = PieceTrie.build([("▁", 1, -1.0, False), ("a", 2, -2.0, False), ("▁a", 3, -2.5, False)])
+        >>> tables = sentence_tables(trie, 0, -12.0, 0.0, UNK_ONLY, np.full(256, -1, np.int32))
+        >>> encode = sentence_encoder(rewrites, tables, longest=16)
+        >>> encode("  a   aa "), encode(""), encode("a" * 17), encode("a" + chr(0xD800))
+        ([3, 3, 2], [], None, None)
+    """
+    call = None  # found on the first call: a batch's user never loads this kernel
+
+    def encode(text: str) -> list[int] | None:
+        nonlocal call
+        if len(text) > longest:
+            return None
+        if call is None:
+            call = typed_entry(_encode_sentence, "", *rewrites.arrays(), *tables)
+        ids, back = call(text, *rewrites.arrays(), *tables)  # (learn() may grow the arrays)
+        return None if back else ids
+
+    return encode
 
 
 def best_path(
@@ -507,6 +538,49 @@ def _encode_sentences(
         unk_id, unk_score, True, user_max_score, unknown_runs, byte_ids,
     )  # fmt: skip
     return packed(ids, ends, back)
+
+
+@kernel
+def _encode_sentence(
+    text,
+    kind,
+    at,
+    length,
+    rewrites,
+    follows,
+    longest,
+    keys,
+    children,
+    piece_id,
+    score,
+    user,
+    unk_id,
+    unk_score,
+    user_max_score,
+    unknown_runs,
+    byte_ids,
+):
+    """:func:`_encode_sentences` of one raw sentence given as a ``str``: ``(its ids as a list,
+    whether Python must take it)`` (then no ids): to normalize it, or to refuse a surrogate.
+    numba builds the list's integers itself, which costs less than returning an array and
+    calling its ``tolist``."""
+    out = [np.int64(0) for _ in range(0)]
+    codes = text_codes(text)
+    for k in range(codes.shape[0]):
+        if 0xD800 <= codes[k] <= 0xDFFF:  # a lone surrogate (core.text.check_text refuses it)
+            return out, True
+    normalized, bounds, back = normalize_sentences(
+        codes, np.zeros(0, np.int64), kind, at, length, rewrites, follows, longest
+    )
+    if back.shape[0] > 0:
+        return out, True
+    ids, _, _ = _best_ids(
+        normalized, bounds, keys, children, piece_id, score, user,
+        unk_id, unk_score, True, user_max_score, unknown_runs, byte_ids,
+    )  # fmt: skip
+    for k in range(ids.shape[0]):
+        out.append(np.int64(ids[k]))
+    return out, False
 
 
 @kernel

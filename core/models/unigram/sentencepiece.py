@@ -99,17 +99,33 @@ class SentencePieceUnigram(SentencePieceModel):
     def _raw_sentences_encoder(self, rewrites):
         """The compiled Viterbi that normalizes raw sentences first
         (``core.models.unigram.kernels.encode_sentences``); see ``sentence_ids_batch``."""
-        from core.models.unigram.kernels import BYTES_ALWAYS, UNK_ONLY, encode_sentences, sentence_tables
+        from core.models.unigram.kernels import encode_sentences
 
-        runs = BYTES_ALWAYS if self.byte_fallback else UNK_ONLY
-        tables = sentence_tables(
-            self._kernel_trie(), self.unk_id, self.unk_score, self.max_score, runs, self._byte_id_array()
-        )
+        tables = self._sentence_tables()
 
         def encode(texts: list[str]) -> tuple[list[list[int]], list[int]]:
             return encode_sentences(texts, rewrites, tables)
 
         return encode
+
+    def _raw_sentence_encoder(self, rewrites):
+        """The same for one sentence, a call of ``encode_ids``
+        (``core.models.unigram.kernels.sentence_encoder``)."""
+        from core.models.unigram.kernels import sentence_encoder
+
+        return sentence_encoder(rewrites, self._sentence_tables(), self._LONG_SENTENCE)
+
+    def _sentence_tables(self) -> tuple:
+        """The model's tables as the kernels that normalize raw sentences take them (made once)."""
+        tables = self.__dict__.get("_compiled_tables")
+        if tables is None:
+            from core.models.unigram.kernels import BYTES_ALWAYS, UNK_ONLY, sentence_tables
+
+            runs = BYTES_ALWAYS if self.byte_fallback else UNK_ONLY
+            tables = self._compiled_tables = sentence_tables(
+                self._kernel_trie(), self.unk_id, self.unk_score, self.max_score, runs, self._byte_id_array()
+            )
+        return tables
 
     def _byte_id_array(self):
         """The id of each byte's piece ``<0xXX>`` as the kernel's int32 array (built on first use)."""
@@ -135,6 +151,7 @@ class SentencePieceUnigram(SentencePieceModel):
         """Pickle without the kernel's arrays (rebuilt on first use)."""
         state = dict(self.__dict__)
         state.pop("_compiled_trie", None)
+        state.pop("_compiled_tables", None)
         return state
 
     def _segment(self, s: str) -> list[tuple[int, int, int]]:
