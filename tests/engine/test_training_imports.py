@@ -24,31 +24,36 @@ def test_plain_bpe_training_does_not_import_the_decoders():
     assert out.stdout.split() == ["False", "WordPiece"], out.stdout + out.stderr
 
 
-def test_a_sentencepiece_training_on_ascii_text_loads_neither_regex_nor_numba(tmp_path):
-    """``subword train -a sentencepiece-bpe`` on a small English file: its pieces' scripts come
-    without `regex` (~10 ms), and its kernels from the plain library or the ahead-of-time build,
-    never numba (~0.4 s). The characters a training masks (``▅``) need no script either."""
+def test_a_sentencepiece_training_loads_neither_regex_nor_dataclasses_nor_numba(tmp_path):
+    """``subword train -a sentencepiece-bpe`` on a small English and Japanese file: its pieces'
+    scripts come without `regex` (~25 ms), its settings and saved model without `dataclasses`
+    (~6 ms), and its kernels from the plain library or the ahead-of-time build, never numba
+    (~0.4 s). The characters a training masks (``▅``) need no script either."""
     corpus = tmp_path / "corpus.txt"
     corpus.write_text(
-        "The cat sat on the mat, 12 times.\nA dog ran away!\n" * 20 + "rare ~ sign\n", encoding="utf-8"
+        "The cat sat on the mat, 12 times.\nA dog ran away!\n" * 20
+        + "吾輩は猫である。名前はまだ無い。「ニャー」\n" * 5
+        + "rare ~ sign\n",
+        encoding="utf-8",
     )
     code = (
         "import sys\n"
         "from core.cli import main\n"
         f"main(['train', '-a', 'sentencepiece-bpe', '-v', '60', '-o', {str(tmp_path / 'out')!r}, '-q',\n"
         f"      '--workers', '1', {str(corpus)!r}])\n"
-        "print(sorted(m for m in ('regex', 'numba', 'numpy') if m in sys.modules), file=sys.stderr)\n"
+        "print(sorted(m for m in ('regex', 'numba', 'numpy', 'dataclasses') if m in sys.modules), file=sys.stderr)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     loaded = out.stderr.strip().splitlines()[-1]
-    assert "'regex'" not in loaded, out.stderr
+    assert "'regex'" not in loaded and "'dataclasses'" not in loaded, out.stderr
     if _built("core.models.bpe.sentencepiece_kernels"):
         assert "'numba'" not in loaded, out.stderr
 
 
 def test_a_sentencepiece_unigram_training_loads_neither_numba_nor_numpy_ma(tmp_path):
-    """numpy's masked arrays (``np.unique`` imports them, ~8 ms) and numba (the kernels come
-    from the ahead-of-time build when there is one) stay out of a small Unigram training."""
+    """numpy's masked arrays (``np.unique`` imports them, ~8 ms), `dataclasses` (~6 ms) and numba
+    (the kernels come from the ahead-of-time build when there is one) stay out of a small
+    Unigram training."""
     corpus = tmp_path / "corpus.txt"
     corpus.write_text("The cat sat on the mat, 12 times.\nA dog ran away!\n" * 20, encoding="utf-8")
     code = (
@@ -56,11 +61,13 @@ def test_a_sentencepiece_unigram_training_loads_neither_numba_nor_numpy_ma(tmp_p
         "from core.cli import main\n"
         f"main(['train', '-a', 'sentencepiece-unigram', '-v', '60', '-o', {str(tmp_path / 'out')!r}, '-q',\n"
         f"      '--workers', '1', {str(corpus)!r}])\n"
-        "print(sorted(m for m in ('regex', 'numba', 'numpy.ma') if m in sys.modules), file=sys.stderr)\n"
+        "print(sorted(m for m in ('regex', 'numba', 'numpy.ma', 'dataclasses') if m in sys.modules), file=sys.stderr)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     loaded = out.stderr.strip().splitlines()[-1]
-    assert "'numpy.ma'" not in loaded and "'regex'" not in loaded, out.stderr
+    assert "'numpy.ma'" not in loaded and "'regex'" not in loaded and "'dataclasses'" not in loaded, (
+        out.stderr
+    )
     if _built("core.models.unigram.train_kernels"):
         assert "'numba'" not in loaded, out.stderr
 
