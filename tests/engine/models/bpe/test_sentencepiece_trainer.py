@@ -92,3 +92,13 @@ def test_unigram_words_mark_the_end_of_a_line():
 
     assert pre_tokenize_lines(["a b", "b"], TrainOptions("sentencepiece-unigram")) == {"▁a": 1, "▁b\x00": 2}
     assert pre_tokenize_lines(["a b", "b"], TrainOptions("sentencepiece-bpe")) == {"▁a": 1, "▁b": 2}
+
+
+def test_the_traits_of_many_characters_are_those_of_each():
+    from core.models.bpe import sentencepiece_signatures as sig
+    from core.models.bpe.sentencepiece_trainer import _all_traits, _traits
+
+    chars = list("a1▁あ한ж\u0301\t\0 ▅１٣カー«é😀Ωx") + [chr(c) for c in range(0x2000, 0x2070)]
+    unused = {"x", "é"}
+    expected = [(-1, sig.BAD) if c in unused else _traits(c) for c in chars]
+    assert _all_traits(chars, unused) == expected
