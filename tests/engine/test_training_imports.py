@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
 from conftest import ROOT
 
 
@@ -79,3 +82,34 @@ def _built(kernels: str) -> bool:
     return load_ahead_of_time(kernels) is not None or (
         kernels in PLAIN_LIBRARIES and load_plain_library(kernels) is not None
     )
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="counts threads in /proc (Linux)")
+@pytest.mark.parametrize("chosen", [None, "2"])
+def test_a_training_from_the_command_line_leaves_no_blas_threads_spinning(tmp_path, chosen):
+    """numpy's import starts OpenBLAS's workers (one per core), which spin while they wait and
+    were a third of a short Unigram training's CPU; nothing calls BLAS, so the command line asks
+    for one thread (the process keeps its main thread only), unless the user chose a number."""
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("The cat sat on the mat, 12 times.\nA dog ran away!\n" * 20, encoding="utf-8")
+    code = (
+        "import os, sys\n"
+        "from core.cli import main\n"
+        f"main(['train', '-a', 'sentencepiece-unigram', '-v', '60', '-o', {str(tmp_path / 'out')!r}, '-q',\n"
+        f"      '--workers', '1', {str(corpus)!r}])\n"
+        "print(len(os.listdir('/proc/self/task')), os.environ['OPENBLAS_NUM_THREADS'], file=sys.stderr)\n"
+    )
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+    }
+    if chosen:
+        env["OPENBLAS_NUM_THREADS"] = chosen
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True, env=env
+    )
+    threads, setting = out.stderr.strip().splitlines()[-1].split()
+    assert setting == (chosen or "1"), out.stderr
+    if not chosen:
+        assert threads == "1", out.stderr
