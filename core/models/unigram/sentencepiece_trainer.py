@@ -33,6 +33,7 @@ encodings against spm_train on the shared corpora.
 from __future__ import annotations
 
 from collections.abc import Generator
+from operator import itemgetter
 
 from core.errors import ConfigError
 from core.sentencepiece_pieces import NORMAL, Piece, f32
@@ -60,15 +61,17 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
     # words that ended a line come marked (SentencePieceWords(mark_line_end=True)): unmark them
     line_final: dict[str, int] = {}
     last_word = None  # the last word of spm_train's last sentence (core.corpus marks it twice)
-    if any(w.endswith(LINE_END) for w in word_counts):
-        plain: dict[str, int] = {}
-        for word, n in word_counts.items():
+    marked = [w for w in word_counts if w.endswith(LINE_END)]
+    if marked:
+        # (the unmarked words stay where they are; the trainer sorts the words anyway)
+        plain = dict(word_counts)
+        for word in marked:
+            n = plain.pop(word)
             if word.endswith(LINE_END + LINE_END):
                 word = word[:-1]
                 last_word = word[:-1]
-            if word.endswith(LINE_END):
-                word = word[:-1]
-                line_final[word] = line_final.get(word, 0) + n
+            word = word[:-1]
+            line_final[word] = line_final.get(word, 0) + n
             plain[word] = plain.get(word, 0) + n
         word_counts = plain
     meta = settings.meta_pieces(*_specials(options))
@@ -86,7 +89,9 @@ def train_sentencepiece_unigram(word_counts: dict[str, int], options) -> Generat
     if last_word is not None:
         last_word = renamed.get(last_word, last_word)
     # spm_train's EM walks its words most frequent first (ties: by text), adding float32 counts
-    words = dict(sorted(words.items(), key=lambda kv: (-kv[1], kv[0])))
+    ordered = sorted(words.items())  # (by text, then a stable sort by count: no key per word)
+    ordered.sort(key=itemgetter(1), reverse=True)
+    words = dict(ordered)
     inner = TrainOptions(
         "unigram",
         vocab_size=size,
