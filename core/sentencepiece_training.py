@@ -19,6 +19,7 @@ trained here says ``identity``), ``--split_by_whitespace=false``, sentence sampl
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import itemgetter
 from typing import NamedTuple
 
 from core.errors import ConfigError
@@ -271,9 +272,13 @@ def covering_chars(char_counts: dict[str, int], coverage: float) -> dict[str, in
     kept: dict[str, int] = {}
     accumulated = 0
     target = f32(coverage)
+    # (a share this far below the target cannot round up to it: f32 is asked near the end only)
+    near = target - 1e-6
+    ordered = sorted(counts.items())  # (by character, then a stable sort by count: no key per item)
+    ordered.sort(key=itemgetter(1), reverse=True)
     # subtle: spm_train compares a float (not a double) share with the float option
-    for c, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-        if total and f32(accumulated / total) >= target:
+    for c, n in ordered:
+        if total and accumulated / total >= near and f32(accumulated / total) >= target:
             break
         accumulated += n
         if c != BOUNDARY:
@@ -293,12 +298,11 @@ def mask_rare_chars(word_counts: dict[str, int], chars: dict[str, int]) -> dict[
 
 def sorted_chars(chars: dict[str, int]) -> list[str]:
     """The required characters in the order spm_train appends them: most frequent first, ties by code point."""
-    return [c for c, _ in sorted(chars.items(), key=lambda kv: (-kv[1], kv[0]))]
+    ordered = sorted(chars.items())
+    ordered.sort(key=itemgetter(1), reverse=True)
+    return [c for c, _ in ordered]
 
 
 def piece_table(meta: list[Piece], learned: list[str], chars: list[str]) -> list[Piece]:
     """Meta pieces, then the learned pieces and the required characters scored ``-rank``."""
-    out = list(meta)
-    for rank, piece in enumerate(learned + chars):
-        out.append(Piece(piece, -float(rank), NORMAL))
-    return out
+    return list(meta) + [Piece(piece, -float(rank), NORMAL) for rank, piece in enumerate(learned + chars)]
