@@ -1227,6 +1227,7 @@ def _named_command(argv: list[str]) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
+    _no_blas_threads()
     parser = build_parser(only=_named_command(argv))
     args = parser.parse_args(argv)
     if sys.stdout is None:  # (`subword ... >&-`: every print would end in a traceback)
@@ -1250,6 +1251,24 @@ def main(argv: list[str] | None = None) -> int:
         print("\nsubword: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     return EXIT_ERROR
+
+
+_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
+
+
+def _no_blas_threads() -> None:
+    """One OpenBLAS thread for a command, unless the user chose a number (any of
+    :data:`_THREAD_VARIABLES`).
+
+    Why: numpy's import loads OpenBLAS, which starts a worker per core that waits by spinning;
+    nothing here calls BLAS (the kernels are numba's, the arrays numpy's), so those workers
+    only burned CPU: ~0.1 s of a 0.3 s SentencePiece Unigram training on a short novel, on 2
+    cores. OpenBLAS reads the variable when it is loaded, so this runs before any numpy import.
+    """
+    import os
+
+    if not any(os.environ.get(name) for name in _THREAD_VARIABLES):
+        os.environ["OPENBLAS_NUM_THREADS"] = "1"
 
 
 def _error(message: str) -> None:

@@ -18,10 +18,12 @@ trained here says ``identity``), ``--split_by_whitespace=false``, sentence sampl
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
+from typing import NamedTuple
 
 from core.errors import ConfigError
+from core.records import frozen_record
 from core.sentencepiece_pieces import (
     BYTE,
     CONTROL,
@@ -51,15 +53,19 @@ DEFAULTS: dict[str, object] = {
 }
 
 
-@dataclass(frozen=True)
-class SentencePieceSettings:
-    """spm_train's options that this explorer trains with (names as spm_train spells them)."""
+@frozen_record
+class SentencePieceSettings(NamedTuple):
+    """spm_train's options that this explorer trains with (names as spm_train spells them).
+
+    (A frozen record, not a dataclass: ``dataclasses`` and the ``inspect`` behind it were ~6 ms
+    of CPU in every SentencePiece training process, see ``core.records``.)
+    """
 
     byte_fallback: bool = False
     character_coverage: float = 0.9995
     split_digits: bool = False
     max_sentencepiece_length: int = 16
-    user_defined_symbols: tuple[str, ...] = field(default=())
+    user_defined_symbols: tuple[str, ...] = ()
     treat_whitespace_as_suffix: bool = False
     add_dummy_prefix: bool = True
 
@@ -266,9 +272,13 @@ def covering_chars(char_counts: dict[str, int], coverage: float) -> dict[str, in
     kept: dict[str, int] = {}
     accumulated = 0
     target = f32(coverage)
+    # (a share this far below the target cannot round up to it: f32 is asked near the end only)
+    near = target - 1e-6
+    ordered = sorted(counts.items())  # (by character, then a stable sort by count: no key per item)
+    ordered.sort(key=itemgetter(1), reverse=True)
     # subtle: spm_train compares a float (not a double) share with the float option
-    for c, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-        if total and f32(accumulated / total) >= target:
+    for c, n in ordered:
+        if total and accumulated / total >= near and f32(accumulated / total) >= target:
             break
         accumulated += n
         if c != BOUNDARY:
@@ -288,12 +298,11 @@ def mask_rare_chars(word_counts: dict[str, int], chars: dict[str, int]) -> dict[
 
 def sorted_chars(chars: dict[str, int]) -> list[str]:
     """The required characters in the order spm_train appends them: most frequent first, ties by code point."""
-    return [c for c, _ in sorted(chars.items(), key=lambda kv: (-kv[1], kv[0]))]
+    ordered = sorted(chars.items())
+    ordered.sort(key=itemgetter(1), reverse=True)
+    return [c for c, _ in ordered]
 
 
 def piece_table(meta: list[Piece], learned: list[str], chars: list[str]) -> list[Piece]:
     """Meta pieces, then the learned pieces and the required characters scored ``-rank``."""
-    out = list(meta)
-    for rank, piece in enumerate(learned + chars):
-        out.append(Piece(piece, -float(rank), NORMAL))
-    return out
+    return list(meta) + [Piece(piece, -float(rank), NORMAL) for rank, piece in enumerate(learned + chars)]

@@ -27,3 +27,15 @@ def test_other_characters_still_come_from_the_tables():
         "CYRILLIC",
         "INHERITED",
     ]
+
+
+def test_the_runs_answered_without_regex_have_the_script_of_the_unicode_tables():
+    from core.pre_tokenizers import _SCRIPT_RUNS, _script_from_tables
+
+    previous = -1
+    for first, last, script in _SCRIPT_RUNS:
+        assert previous < first <= last  # sorted, apart
+        previous = last
+        wrong = [hex(code) for code in range(first, last + 1) if _script_from_tables(chr(code)) != script]
+        assert not wrong, (script, wrong[:10])
+        assert _unicode_script(chr(first)) == _unicode_script(chr(last)) == script

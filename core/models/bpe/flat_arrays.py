@@ -100,7 +100,8 @@ class PlainArrays:
     """``array.array`` buffers, as the plain shared library takes them (by address)."""
 
     def zeros(self, n: int, kind: str) -> array:
-        return array(_CODES[kind], bytes(n * array(_CODES[kind]).itemsize))
+        # (repeated: no zeroed bytes object to copy from, whose pages were touched twice)
+        return array(_CODES[kind], (0,)) * n
 
     def full(self, n: int, value: int, kind: str) -> array:
         return array(_CODES[kind], [value]) * n

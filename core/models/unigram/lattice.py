@@ -22,11 +22,13 @@ from __future__ import annotations
 import heapq
 import math
 import random
-from dataclasses import dataclass
+from typing import NamedTuple
+
+from core.records import frozen_record
 
 
-@dataclass(frozen=True, slots=True)
-class Node:
+@frozen_record
+class Node(NamedTuple):
     """One piece in the lattice: ``text[start:end] == piece`` (or the unknown token)."""
 
     start: int

@@ -15,6 +15,7 @@ Leaves out: sampling among the n best only (``nbest_size`` > 1).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 
 from core.models.base import Token
 from core.models.sentencepiece import SentencePieceModel
@@ -46,10 +47,15 @@ class SentencePieceUnigram(SentencePieceModel):
         self.min_score = min(normal) if normal else 0.0
         self.max_score = max([FLT_MIN] + normal)
         self.unk_score = f32(self.min_score - UNK_PENALTY)
-        # A character trie of matchable pieces: node = {char: child, "": (id, score_or_None)}
-        self._trie: dict = {}
+
+    @cached_property
+    def _trie(self) -> dict:
+        """A character trie of matchable pieces: node = {char: child, "": (id, score_or_None)};
+        made at its first use (the readable segmentation, the lattice): a trained model that is
+        only saved never needs it."""
+        trie: dict = {}
         for text, i in self._matchable.items():
-            node = self._trie
+            node = trie
             for c in text:
                 node = node.setdefault(c, {})
             p = self.pieces[i]
@@ -59,6 +65,7 @@ class SentencePieceUnigram(SentencePieceModel):
                 node[""] = (i, None)  # scored by its byte length at match time
             else:
                 node[""] = (i, p.score)
+        return trie
 
     # -- segmentation: the compiled Viterbi (core.models.unigram.kernels) -------------------
 

@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator, Sequence
+from itertools import repeat
 from typing import overload
 
 import numpy as np
@@ -332,12 +333,27 @@ def _release_freed_memory() -> None:
     them: on an 8 MB corpus, 160 MB of peak memory that nothing uses. ``malloc_trim`` returns
     them; it costs a few milliseconds.
     """
+    trim = _MALLOC_TRIM
+    if trim is None:
+        trim = _find_malloc_trim()
+    if trim:
+        trim(0)
+
+
+def _find_malloc_trim():
+    """glibc's ``malloc_trim``, or False; looked up once (a ``CDLL`` per call, ~0.15 ms, was most
+    of the cost: a Unigram training calls it ~30 times)."""
+    global _MALLOC_TRIM
     try:
         import ctypes
 
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
+        _MALLOC_TRIM = ctypes.CDLL("libc.so.6").malloc_trim
     except (OSError, AttributeError):
-        pass
+        _MALLOC_TRIM = False
+    return _MALLOC_TRIM
+
+
+_MALLOC_TRIM = None  # (found at the first call)
 
 
 class _SeedPieces(Sequence[str]):
@@ -814,17 +830,23 @@ def train_unigram(
     words = [w for w, c in word_counts.items() if w and c >= min_count]
     if not words:
         raise ConfigError("cannot train on an empty corpus (no words with enough occurrences)")
-    corpus = _Corpus(words, np.array([word_counts[w] for w in words], dtype=np.float64))
+    corpus = _Corpus(
+        words, np.fromiter(map(word_counts.__getitem__, words), dtype=np.float64, count=len(words))
+    )
     if last_word is not None and line_final is not None and last_word in words:
         corpus.last_end = int(corpus.ends[words.index(last_word)])
     if line_final is not None:
-        finals = np.array([line_final.get(w, 0) for w in words], dtype=np.float64)
+        finals = np.fromiter(map(line_final.get, words, repeat(0)), dtype=np.float64, count=len(words))
         corpus.pos_final_weight = np.repeat(finals, corpus.lengths + 1)
         before = before_unknown or {}
-        unknowns = np.array([before.get(w, 0) for w in words], dtype=np.float64)
+        unknowns = np.fromiter(map(before.get, words, repeat(0)), dtype=np.float64, count=len(words))
         corpus.pos_unknown_weight = np.repeat(unknowns, corpus.lengths + 1)
     del words
-    n_chars = len(set(corpus.codes[corpus.dist >= 1].tolist()))
+    in_words = corpus.codes[corpus.dist >= 1]
+    present = np.zeros(int(in_words.max(initial=0)) + 1, dtype=bool)
+    present[in_words] = True
+    n_chars = int(np.count_nonzero(present))  # (distinct characters, without a set of them all)
+    del in_words, present
     target = options.vocab_size - len(specials)
     if target < n_chars:
         raise ConfigError(

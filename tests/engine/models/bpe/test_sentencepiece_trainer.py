@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from hypothesis import example, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+
 from core.events import drain
 from core.models.bpe.sentencepiece_trainer import learn_pieces
 from core.sentencepiece_training import SentencePieceSettings, required_chars
@@ -92,3 +96,48 @@ def test_unigram_words_mark_the_end_of_a_line():
 
     assert pre_tokenize_lines(["a b", "b"], TrainOptions("sentencepiece-unigram")) == {"▁a": 1, "▁b\x00": 2}
     assert pre_tokenize_lines(["a b", "b"], TrainOptions("sentencepiece-bpe")) == {"▁a": 1, "▁b": 2}
+
+
+def test_the_traits_of_many_characters_are_those_of_each():
+    from core.models.bpe import sentencepiece_signatures as sig
+    from core.models.bpe.sentencepiece_trainer import _all_traits, _traits
+
+    chars = list("a1▁あ한ж\u0301\t\0 ▅１٣カー«é😀Ωx") + [chr(c) for c in range(0x2000, 0x2070)]
+    unused = {"x", "é"}
+    expected = [(-1, sig.BAD) if c in unused else _traits(c) for c in chars]
+    assert _all_traits(chars, unused) == expected
+
+
+def _covering_chars_readable(char_counts, coverage):
+    """covering_chars as first written: the float32 share of every prefix, sorted with a key."""
+    from core.sentencepiece_pieces import f32
+    from core.sentencepiece_training import BOUNDARY
+
+    counts = {c: n for c, n in char_counts.items() if c != " "}
+    total, accumulated, kept = sum(counts.values()), 0, {}
+    for c, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        if total and f32(accumulated / total) >= f32(coverage):
+            break
+        accumulated += n
+        if c != BOUNDARY:
+            kept[c] = n
+    return kept
+
+
+@hypothesis_settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(st.sampled_from(list("abcdefghij \t▁あ")), st.integers(1, 3000), max_size=12),
+    st.sampled_from([0.98, 0.99, 0.9995, 0.99999, 1.0]),
+    st.integers(0, 40000),
+)
+@example({"a": 1}, 0.9995, 1998)  # y 1998, a 1, z 1: the share before "z" is 0.9995 itself
+@example({}, 0.9995, 1999)
+@example({"a": 1}, 0.99999, 199998)
+def test_covering_chars_equals_its_readable_form(counts, coverage, rare):
+    from core.sentencepiece_training import covering_chars
+
+    if rare:  # one rare character among many: its share sits right at the coverage
+        counts = {**counts, "z": 1, "y": rare}
+    kept = covering_chars(counts, coverage)
+    expected = _covering_chars_readable(counts, coverage)
+    assert kept == expected and list(kept) == list(expected)
