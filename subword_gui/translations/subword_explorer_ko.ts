@@ -2032,6 +2032,12 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>{0} merge(s) applied, starting from single bytes: each time the adjacent pair whose joined bytes have the lowest rank in the rank file (rank = the joined token&apos;s id).</source>
+        <translation>
+            <numerusform>병합 {0}개 적용, 한 바이트씩에서 시작해 매번 합친 바이트의 순위가 순위 파일에서 가장 낮은 이웃 쌍부터 (순위 = 합친 토큰의 id).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>{0} spans a space (a superword): built by {1} merge(s), in the order learned</source>
         <translation>
             <numerusform>{0}은(는) 공백을 넘습니다 (슈퍼워드): 학습한 순서대로 병합 {1}번으로 만들어짐</numerusform>
@@ -2907,6 +2913,14 @@
     <message>
         <source>start</source>
         <translation>시작</translation>
+    </message>
+    <message>
+        <source>rank {0}</source>
+        <translation>순위 {0}</translation>
+    </message>
+    <message>
+        <source>the whole piece is a token (rank {0}), so it is taken whole, without joining its bytes</source>
+        <translation>조각 전체가 토큰(순위 {0})이므로 바이트를 합치지 않고 통째로 씁니다</translation>
     </message>
     <message>
         <source>no merge applies to this word</source>
