@@ -316,8 +316,8 @@
         <translation>vocab.txt는 WordPiece 어휘로 읽힙니다; 이 토크나이저의 {kind} 모델(병합이나 점수)은 사라집니다</translation>
     </message>
     <message>
-        <source>vocab.txt carries no normalizer and readers apply BERT&apos;s: control characters removed, each CJK ideograph split off, lowercase={lower}, strip_accents={strip} (as guessed from this vocabulary; --lowercase/--cased choose when reading); this tokenizer had {had}, so text may encode differently</source>
-        <translation>vocab.txt에는 정규화기가 없어 읽는 도구는 BERT의 것을 적용합니다: 제어 문자 제거, CJK 한자마다 분리, lowercase={lower}, strip_accents={strip} (이 어휘에서 추정); 이 토크나이저는 {had}였으므로 텍스트가 다르게 인코딩될 수 있습니다</translation>
+        <source>vocab.txt carries no normalizer and readers apply BERT&apos;s: control characters removed, each CJK ideograph split off, lowercase={lower}, strip_accents={strip} (as guessed from this vocabulary; when you open the file here, the report that opens with it lets you choose the other casing); this tokenizer had {had}, so text may encode differently</source>
+        <translation>vocab.txt에는 정규화기가 없어 읽는 도구는 BERT의 것을 적용합니다: 제어 문자 제거, CJK 한자마다 분리, lowercase={lower}, strip_accents={strip} (이 어휘에서 추정; 이 파일을 여기서 열면 함께 열리는 보고서에서 다른 대소문자 방식을 고를 수 있습니다); 이 토크나이저는 {had}였으므로 텍스트가 다르게 인코딩될 수 있습니다</translation>
     </message>
     <message>
         <source>vocab.txt carries no pre-tokenizer and readers apply BERT&apos;s (split on whitespace and every punctuation character); this tokenizer had {pre}</source>
@@ -528,6 +528,10 @@
         <translation>더 지울 조각이 없습니다</translation>
     </message>
     <message>
+        <source>the word counts are pre-tokens of the pre-tokenizer {had_pre} with the normalizer {had_norm}, not of the training&apos;s pre-tokenizer {pre} with the normalizer {norm}: choose {had_pre} and {had_norm} in the Training panel&apos;s Pre-tokenizer and Normalizer boxes, or open the corpus text to count it again</source>
+        <translation>이 단어 빈도는 사전 토큰화기 {had_pre}, 정규화기 {had_norm}(으)로 만든 사전 토큰이라 이번 학습의 사전 토큰화기 {pre}, 정규화기 {norm}와(과) 맞지 않습니다: 학습 패널의 사전 토큰화기와 정규화기 상자에서 {had_pre}와(과) {had_norm}을(를) 고르거나, 말뭉치 텍스트를 열어 다시 세세요</translation>
+    </message>
+    <message>
         <source>{path} looks like a binary file (it contains NUL bytes), not text</source>
         <translation>{path}은(는) 텍스트가 아니라 바이너리 파일로 보입니다 (NUL 바이트가 있습니다)</translation>
     </message>
@@ -608,12 +612,16 @@
         <translation>vocab.txt에는 미등록 토큰({unk})이 있어야 하는데 이 {type} 어휘에는 없습니다 (바이트 수준 어휘는 모든 텍스트를 바이트로 적습니다): tokenizer.json으로 저장하세요</translation>
     </message>
     <message>
-        <source>{name} holds no normalizer settings: assumed BERT&apos;s, with lowercase={lowercase} and strip_accents={strip} (read from the letters in its vocabulary)</source>
-        <translation>{name}에는 정규화 설정이 없습니다. BERT의 설정으로 가정했습니다: lowercase={lowercase}, strip_accents={strip} (어휘에 있는 글자로 판단)</translation>
+        <source>{name} holds no normalizer settings: BERT&apos;s is applied with lowercase={lowercase}, the casing you chose, and strip_accents={strip} (read from the letters in its vocabulary)</source>
+        <translation>{name}에는 정규화 설정이 없습니다. BERT의 설정을 적용합니다: 고르신 대로 lowercase={lowercase}, strip_accents={strip} (어휘에 있는 글자로 판단)</translation>
     </message>
     <message>
-        <source>{name} does not store its split pattern: assumed {guess} ({why}; choose with --pattern)</source>
-        <translation>{name}에는 분할 패턴이 저장되어 있지 않습니다. {guess}(으)로 가정했습니다 ({why}; --pattern으로 고를 수 있습니다)</translation>
+        <source>{name} holds no normalizer settings: assumed BERT&apos;s, with lowercase={lowercase} and strip_accents={strip} (read from the letters in its vocabulary; the report that opens with the file lets you choose the other casing)</source>
+        <translation>{name}에는 정규화 설정이 없습니다. BERT의 설정으로 가정했습니다: lowercase={lowercase}, strip_accents={strip} (어휘에 있는 글자로 판단; 파일과 함께 열리는 보고서에서 다른 대소문자 방식을 고를 수 있습니다)</translation>
+    </message>
+    <message>
+        <source>{name} does not store its split pattern: assumed {guess} ({why}); the report that opens with the file lets you choose another</source>
+        <translation>{name}에는 분할 패턴이 저장되어 있지 않습니다. {guess}(으)로 가정했습니다 ({why}); 파일과 함께 열리는 보고서에서 다른 패턴을 고를 수 있습니다</translation>
     </message>
     <message>
         <source>{name}: a .vocab file has no normalization rules; text is only whitespace-normalized (load the .model file for exact SentencePiece encoding)</source>
