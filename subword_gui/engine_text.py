@@ -621,6 +621,34 @@ _PATTERNS: list[tuple[str, str]] = [
             "EngineMessages", "{name}: version 0.1 codes (a separate </w> unit) are applied approximately"
         ),
     ),
+    # why a bare vocab.txt's casing and a rank file's pattern were guessed (core/formats/bert_vocab.py
+    # guess_lowercase, core/formats/tiktoken_ranks.py guess_encoding): the report dialog says them
+    # inside its own sentence; last, as they are parts of the messages above
+    (
+        r"(?P<n>[\d,]+) of (?P<total>[\d,]+) word pieces have their lowercase form too \(e\.g\. "
+        r"(?P<upper>'[^'\n]*'|\"[^\"\n]*\") and (?P<lower>'[^'\n]*'|\"[^\"\n]*\")\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{n} of {total} word pieces have their lowercase form too (e.g. {upper} and {lower})",
+        ),
+    ),
+    (
+        r"only (?P<n>[\d,]+) of (?P<total>[\d,]+) word pieces have an upper-case form beside their lowercase "
+        r"one: assumed lowercase, the BERT libraries' default",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "only {n} of {total} word pieces have an upper-case form beside their lowercase one: assumed "
+            "lowercase, the BERT libraries' default",
+        ),
+    ),
+    (
+        r"(?P<n>[\d,]+) ranks, as tiktoken's (?P<name>\w+)",
+        QT_TRANSLATE_NOOP("EngineMessages", "{n} ranks, as tiktoken's {name}"),
+    ),
+    (
+        r"(?P<n>[\d,]+) ranks, nearest in size to (?P<name>\w+)",
+        QT_TRANSLATE_NOOP("EngineMessages", "{n} ranks, nearest in size to {name}"),
+    ),
 ]
 _COMPILED = [(re.compile(pattern), template) for pattern, template in _PATTERNS]
 # templates that reword the engine's English in every language: the engine speaks to the command

@@ -120,7 +120,8 @@ class ReportDialog(QDialog):
         doc.setTextWidth(width - margins.left() - margins.right() - frame - scroll)
         self.body.setMinimumHeight(math.ceil(doc.size().height()) + frame)
         layout.invalidate()
-        need = max(layout.totalHeightForWidth(width), layout.totalMinimumSize().height())
+        # (the minimum, not the height for the width: that takes the list's default size hint)
+        need = layout.totalMinimumSize().height()
         self.body.setMinimumHeight(REPORT_MIN_BODY)
         height = min(max(need, REPORT_MIN_HEIGHT), int(free.height() * REPORT_SCREEN_SHARE))
         self.resize(width, height)
@@ -232,6 +233,7 @@ def opening_notes(
         casing = _BERT_CASING_GUESS.fullmatch(warning)
         if casing is not None:
             fields = casing.groupdict()
+            fields["why"] = localize(fields["why"])
             if fields["why"].startswith("as asked"):
                 text = QCoreApplication.translate(
                     "ReportDialog",
@@ -253,7 +255,7 @@ def opening_notes(
                     "ReportDialog",
                     "{name} does not store its split pattern: assumed {guess} ({why}). "
                     "Choose another below; the text is encoded again.",
-                ).format(**found.groupdict())
+                ).format(**{**found.groupdict(), "why": localize(found["why"])})
             )
         else:
             items.append(localize(warning))

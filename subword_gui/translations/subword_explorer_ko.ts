@@ -644,6 +644,22 @@
         <translation>{name}: 버전 0.1 코드(별도의 &lt;/w&gt; 단위)는 근사적으로 적용됩니다</translation>
     </message>
     <message>
+        <source>{n} of {total} word pieces have their lowercase form too (e.g. {upper} and {lower})</source>
+        <translation>단어 조각 {total}개 중 {n}개는 소문자 형태도 있음 (예: {upper}와(과) {lower})</translation>
+    </message>
+    <message>
+        <source>only {n} of {total} word pieces have an upper-case form beside their lowercase one: assumed lowercase, the BERT libraries&apos; default</source>
+        <translation>단어 조각 {total}개 중 소문자 형태와 함께 대문자 형태도 있는 것이 {n}개뿐이라 BERT 라이브러리의 기본값인 소문자로 가정</translation>
+    </message>
+    <message>
+        <source>{n} ranks, as tiktoken&apos;s {name}</source>
+        <translation>순위 {n}개, tiktoken의 {name}와(과) 같음</translation>
+    </message>
+    <message>
+        <source>{n} ranks, nearest in size to {name}</source>
+        <translation>순위 {n}개, 크기가 {name}에 가장 가까움</translation>
+    </message>
+    <message>
         <source>Tokenizers</source>
         <translation>토크나이저</translation>
     </message>

@@ -373,3 +373,30 @@ def test_saving_into_a_missing_folder_says_so_in_korean(korean, tmp_path):
         save_tokenizer(tok, target, "hf-json")
     shown = localize(err.value)
     assert "does not exist" not in shown and str(target) in shown and str(target.parent) in shown
+
+
+def test_the_korean_report_of_a_guessed_casing_or_pattern_says_why_in_korean(korean, tmp_path):
+    """Seen in a real window: the Korean report of a vocab.txt said why its casing was guessed
+    in English, "(52 of 2999 word pieces have their lowercase form too (e.g. 'A' and 'a'))"."""
+    import base64
+
+    from core.formats.detect import open_tokenizer
+    from subword_gui.report import opening_notes
+
+    cased = tmp_path / "cased" / "vocab.txt"
+    cased.parent.mkdir()
+    cased.write_text("[PAD]\n[UNK]\nThe\nthe\nA\na\n철수\n##는\n", encoding="utf-8")
+    uncased = tmp_path / "vocab.txt"
+    uncased.write_text("[PAD]\n[UNK]\nthe\na\nhug\n##s\n", encoding="utf-8")
+    ranks = tmp_path / "x.tiktoken"
+    ranks.write_text(
+        "".join(f"{base64.b64encode(bytes([i])).decode()} {i}\n" for i in range(256)), encoding="utf-8"
+    )
+    for path, english in (
+        (cased, "word pieces have their lowercase form"),
+        (uncased, "word pieces have an upper-case form"),
+        (ranks, "nearest in size"),
+    ):
+        items, _, _ = opening_notes(open_tokenizer(str(path)))
+        assert len(items) == 1 and english not in items[0], items[0]
+        assert "단어 조각" in items[0] or "순위 256개" in items[0], items[0]
