@@ -621,6 +621,28 @@ _PATTERNS: list[tuple[str, str]] = [
             "EngineMessages", "{name}: version 0.1 codes (a separate </w> unit) are applied approximately"
         ),
     ),
+    # what subword-nmt codes and CLIP's merges do not say, said when they open
+    # (core/formats/subword_nmt_codes.py, core/formats/clip_bpe.py)
+    (
+        r"(?P<name>[^\n;]+?): subword-nmt codes carry no vocabulary ids; ids follow the order units appear in "
+        r"the codes; a character the codes never mention is kept as it is, as subword-nmt keeps it, with "
+        r"<unk>'s id \(the codes give it none\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{name}: subword-nmt codes carry no vocabulary ids; ids follow the order units appear in the codes; "
+            "a character the codes never mention is kept as it is, as subword-nmt keeps it, with <unk>'s id "
+            "(the codes give it none)",
+        ),
+    ),
+    (
+        r"(?P<name>[^\n;]+?): CLIP repairs text with ftfy\.fix_text first \(mojibake, curly quotes, full-width "
+        r"letters\); that step is left out, so such text may encode differently",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{name}: CLIP repairs text with ftfy.fix_text first (mojibake, curly quotes, full-width letters); "
+            "that step is left out, so such text may encode differently",
+        ),
+    ),
     # why a bare vocab.txt's casing and a rank file's pattern were guessed (core/formats/bert_vocab.py
     # guess_lowercase, core/formats/tiktoken_ranks.py guess_encoding): the report dialog says them
     # inside its own sentence; last, as they are parts of the messages above

@@ -644,6 +644,14 @@
         <translation>{name}: 버전 0.1 코드(별도의 &lt;/w&gt; 단위)는 근사적으로 적용됩니다</translation>
     </message>
     <message>
+        <source>{name}: subword-nmt codes carry no vocabulary ids; ids follow the order units appear in the codes; a character the codes never mention is kept as it is, as subword-nmt keeps it, with &lt;unk&gt;&apos;s id (the codes give it none)</source>
+        <translation>{name}: subword-nmt codes에는 어휘 id가 없습니다. id는 codes에 단위가 나오는 순서를 따릅니다. codes에 한 번도 나오지 않는 문자는 subword-nmt처럼 그대로 두고 &lt;unk&gt;의 id를 붙입니다 (codes에는 그 id가 없음)</translation>
+    </message>
+    <message>
+        <source>{name}: CLIP repairs text with ftfy.fix_text first (mojibake, curly quotes, full-width letters); that step is left out, so such text may encode differently</source>
+        <translation>{name}: CLIP은 먼저 ftfy.fix_text로 텍스트를 고칩니다 (깨진 인코딩, 둥근 따옴표, 전각 문자). 그 단계는 빠져 있으므로 그런 텍스트는 다르게 인코딩될 수 있습니다</translation>
+    </message>
+    <message>
         <source>{n} of {total} word pieces have their lowercase form too (e.g. {upper} and {lower})</source>
         <translation>단어 조각 {total}개 중 {n}개는 소문자 형태도 있음 (예: {upper}와(과) {lower})</translation>
     </message>

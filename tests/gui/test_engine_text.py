@@ -400,3 +400,23 @@ def test_the_korean_report_of_a_guessed_casing_or_pattern_says_why_in_korean(kor
         items, _, _ = opening_notes(open_tokenizer(str(path)))
         assert len(items) == 1 and english not in items[0], items[0]
         assert "단어 조각" in items[0] or "순위 256개" in items[0], items[0]
+
+
+def test_what_every_format_says_when_it_opens_reads_korean(korean, tmp_path):
+    """Seen in a real window: opening CLIP's merges in the Korean interface showed its note on
+    ftfy in English (and subword-nmt codes' on ids): every format of the format table here."""
+    from core.formats.detect import open_tokenizer
+    from subword_gui.report import opening_notes
+    from tests.gui.test_open_every_format import BUILDERS
+
+    said = 0
+    for name, build in BUILDERS.items():
+        if name == "gguf":
+            pytest.importorskip("gguf")
+        folder = tmp_path / name
+        folder.mkdir()
+        items, _, _ = opening_notes(open_tokenizer(str(build(folder))))
+        for item in items:
+            assert any("가" <= c <= "힣" for c in item), f"{name}: {item}"
+            said += 1
+    assert said >= 6
