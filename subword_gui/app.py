@@ -214,19 +214,52 @@ def no_display_message(environ=None, platform: str | None = None) -> str | None:
 
     >>> no_display_message({}, "linux").startswith("subword-explorer: no display found")
     True
-    >>> no_display_message({"DISPLAY": ":0"}, "linux") is None
+    >>> no_display_message({"DISPLAY": "localhost:10.0"}, "linux") is None
     True
+
+    The same abort follows a ``DISPLAY`` of this machine on which no X server listens (a
+    display that was closed, a stale variable): said as plainly.
     """
     environ = os.environ if environ is None else environ
     platform = sys.platform if platform is None else platform
     if not platform.startswith(("linux", "freebsd", "openbsd", "netbsd")):
         return None  # macOS and Windows always have their own window system
-    if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY") or environ.get("QT_QPA_PLATFORM"):
+    offscreen = "or without a window as QT_QPA_PLATFORM=offscreen subword-explorer --screenshot out.png [--train bpe:2000 ...]"
+    if environ.get("WAYLAND_DISPLAY") or environ.get("QT_QPA_PLATFORM"):
         return None
-    return (
-        "subword-explorer: no display found (DISPLAY and WAYLAND_DISPLAY are unset): run it on a desktop, "
-        "or without a window as QT_QPA_PLATFORM=offscreen subword-explorer --screenshot out.png [--train bpe:2000 ...]"
-    )
+    display = environ.get("DISPLAY")
+    if display:
+        if _local_x_server_missing(display):
+            return f"subword-explorer: no display found (no X server listens on DISPLAY={display}): run it on a desktop, {offscreen}"
+        return None
+    return f"subword-explorer: no display found (DISPLAY and WAYLAND_DISPLAY are unset): run it on a desktop, {offscreen}"
+
+
+def _local_x_server_missing(display: str, sockets: str = "/tmp/.X11-unix") -> bool:
+    """Whether ``display`` names an X display of this machine (``:0``, ``:1.0``, ``unix:0``) on
+    whose socket nothing listens; False for a display on another host (ssh's ``localhost:10.0``),
+    which is not checked.
+
+    >>> _local_x_server_missing("localhost:10.0")
+    False
+    """
+    import re
+    import socket
+
+    found = re.fullmatch(r"(?:unix)?:(\d+)(?:\.\d+)?", display)
+    if found is None:
+        return False
+    path = f"{sockets}/X{found[1]}"
+    # the socket's file, then the abstract name X servers on Linux also listen on
+    for address in (path, "\0" + path):
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+            probe.settimeout(1.0)
+            try:
+                probe.connect(address)
+            except OSError:
+                continue
+            return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:

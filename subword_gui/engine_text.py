@@ -126,7 +126,7 @@ _PATTERNS: list[tuple[str, str]] = [
         r"vocab\.txt carries no normalizer and readers apply BERT's: control characters removed, each CJK ideograph split off, lowercase=(?P<lower>\w+), strip_accents=(?P<strip>\w+) \(as guessed from this vocabulary; --lowercase/--cased choose when reading\); this tokenizer had (?P<had>[^\n]+?), so text may encode differently",
         QT_TRANSLATE_NOOP(
             "EngineMessages",
-            "vocab.txt carries no normalizer and readers apply BERT's: control characters removed, each CJK ideograph split off, lowercase={lower}, strip_accents={strip} (as guessed from this vocabulary; --lowercase/--cased choose when reading); this tokenizer had {had}, so text may encode differently",
+            "vocab.txt carries no normalizer and readers apply BERT's: control characters removed, each CJK ideograph split off, lowercase={lower}, strip_accents={strip} (as guessed from this vocabulary; when you open the file here, the report that opens with it lets you choose the other casing); this tokenizer had {had}, so text may encode differently",
         ),
     ),
     (
@@ -436,6 +436,20 @@ _PATTERNS: list[tuple[str, str]] = [
     (r"no pair left", QT_TRANSLATE_NOOP("EngineMessages", "no pair left")),
     (r"ran out of pieces", QT_TRANSLATE_NOOP("EngineMessages", "ran out of pieces")),
     (r"nothing left to remove", QT_TRANSLATE_NOOP("EngineMessages", "nothing left to remove")),
+    # word counts counted under other options than the training's (core/options.py); the engine
+    # names the command line's flags, the explorer its Training panel's boxes
+    (
+        r"the word counts are pre-tokens of '--pre-tokenizer (?P<had_pre>\S+) --normalizer (?P<had_norm>\S+)', "
+        r"not of the training's '--pre-tokenizer (?P<pre>\S+) --normalizer (?P<norm>\S+)': train with the "
+        r"former, or count the corpus again with the latter",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "the word counts are pre-tokens of the pre-tokenizer {had_pre} with the normalizer {had_norm}, not "
+            "of the training's pre-tokenizer {pre} with the normalizer {norm}: choose {had_pre} and {had_norm} "
+            "in the Training panel's Pre-tokenizer and Normalizer boxes, or open the corpus text to count it "
+            "again",
+        ),
+    ),
     # corpus files (core/corpus.py)
     (
         r"(?P<path>[^\n]+?) looks like a binary file \(it contains NUL bytes\), not text",
@@ -547,11 +561,21 @@ _PATTERNS: list[tuple[str, str]] = [
     # what a tokenizer file cannot say, said when it opens (core/formats/*)
     (
         r"(?P<name>[^\n;]+?) holds no normalizer settings: assumed BERT's, with lowercase=(?P<lowercase>\w+) "
-        r"\([^)]*\) and strip_accents=(?P<strip>\w+) \([^)]*\)",
+        r"\(as asked \(--\w+\); choose with --lowercase or --cased\) and strip_accents=(?P<strip>\w+) \([^)]*\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{name} holds no normalizer settings: BERT's is applied with lowercase={lowercase}, the casing you "
+            "chose, and strip_accents={strip} (read from the letters in its vocabulary)",
+        ),
+    ),
+    (
+        r"(?P<name>[^\n;]+?) holds no normalizer settings: assumed BERT's, with lowercase=(?P<lowercase>\w+) "
+        r"\([^)]*; choose with --lowercase or --cased\) and strip_accents=(?P<strip>\w+) \([^)]*\)",
         QT_TRANSLATE_NOOP(
             "EngineMessages",
             "{name} holds no normalizer settings: assumed BERT's, with lowercase={lowercase} and "
-            "strip_accents={strip} (read from the letters in its vocabulary)",
+            "strip_accents={strip} (read from the letters in its vocabulary; the report that opens with the "
+            "file lets you choose the other casing)",
         ),
     ),
     (
@@ -559,7 +583,8 @@ _PATTERNS: list[tuple[str, str]] = [
         r"choose with --pattern\)",
         QT_TRANSLATE_NOOP(
             "EngineMessages",
-            "{name} does not store its split pattern: assumed {guess} ({why}; choose with --pattern)",
+            "{name} does not store its split pattern: assumed {guess} ({why}); the report that opens with "
+            "the file lets you choose another",
         ),
     ),
     (
@@ -596,8 +621,61 @@ _PATTERNS: list[tuple[str, str]] = [
             "EngineMessages", "{name}: version 0.1 codes (a separate </w> unit) are applied approximately"
         ),
     ),
+    # what subword-nmt codes and CLIP's merges do not say, said when they open
+    # (core/formats/subword_nmt_codes.py, core/formats/clip_bpe.py)
+    (
+        r"(?P<name>[^\n;]+?): subword-nmt codes carry no vocabulary ids; ids follow the order units appear in "
+        r"the codes; a character the codes never mention is kept as it is, as subword-nmt keeps it, with "
+        r"<unk>'s id \(the codes give it none\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{name}: subword-nmt codes carry no vocabulary ids; ids follow the order units appear in the codes; "
+            "a character the codes never mention is kept as it is, as subword-nmt keeps it, with <unk>'s id "
+            "(the codes give it none)",
+        ),
+    ),
+    (
+        r"(?P<name>[^\n;]+?): CLIP repairs text with ftfy\.fix_text first \(mojibake, curly quotes, full-width "
+        r"letters\); that step is left out, so such text may encode differently",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{name}: CLIP repairs text with ftfy.fix_text first (mojibake, curly quotes, full-width letters); "
+            "that step is left out, so such text may encode differently",
+        ),
+    ),
+    # why a bare vocab.txt's casing and a rank file's pattern were guessed (core/formats/bert_vocab.py
+    # guess_lowercase, core/formats/tiktoken_ranks.py guess_encoding): the report dialog says them
+    # inside its own sentence; last, as they are parts of the messages above
+    (
+        r"(?P<n>[\d,]+) of (?P<total>[\d,]+) word pieces have their lowercase form too \(e\.g\. "
+        r"(?P<upper>'[^'\n]*'|\"[^\"\n]*\") and (?P<lower>'[^'\n]*'|\"[^\"\n]*\")\)",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "{n} of {total} word pieces have their lowercase form too (e.g. {upper} and {lower})",
+        ),
+    ),
+    (
+        r"only (?P<n>[\d,]+) of (?P<total>[\d,]+) word pieces have an upper-case form beside their lowercase "
+        r"one: assumed lowercase, the BERT libraries' default",
+        QT_TRANSLATE_NOOP(
+            "EngineMessages",
+            "only {n} of {total} word pieces have an upper-case form beside their lowercase one: assumed "
+            "lowercase, the BERT libraries' default",
+        ),
+    ),
+    (
+        r"(?P<n>[\d,]+) ranks, as tiktoken's (?P<name>\w+)",
+        QT_TRANSLATE_NOOP("EngineMessages", "{n} ranks, as tiktoken's {name}"),
+    ),
+    (
+        r"(?P<n>[\d,]+) ranks, nearest in size to (?P<name>\w+)",
+        QT_TRANSLATE_NOOP("EngineMessages", "{n} ranks, nearest in size to {name}"),
+    ),
 ]
 _COMPILED = [(re.compile(pattern), template) for pattern, template in _PATTERNS]
+# templates that reword the engine's English in every language: the engine speaks to the command
+# line ("choose with --pattern"), the explorer names its own way to choose (issue 29)
+_REWORDED = {template for pattern, template in _PATTERNS if re.search(r"(?<![\w-])--[a-z]", pattern)}
 
 
 # The labels of the tokenizer file dialogs' filters (core/formats/registry.py: each format's
@@ -629,11 +707,12 @@ def localized_filter(text: str) -> str:
 def localize(message: object) -> str:
     """``message`` (an engine message, or a text that contains one) in the interface's
     language: the first pattern that matches is replaced by its translation; the rest of
-    the text stays as it is. English interface, or no pattern known: unchanged."""
+    the text stays as it is. English interface, or no pattern known: unchanged, except that a
+    message naming a command-line flag names the explorer's own way instead (``_REWORDED``)."""
     text = str(message)
     for pattern, template in _COMPILED:
         translated = QCoreApplication.translate(CONTEXT, template)
-        if translated == template:
+        if translated == template and template not in _REWORDED:
             continue
         match = pattern.search(text)
         if match is None:

@@ -16,6 +16,7 @@ whether it lowercases, the same combo offers the two casings (``lowercase``, ``c
 from __future__ import annotations
 
 import html
+import math
 import re
 from pathlib import Path
 
@@ -31,6 +32,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+REPORT_WIDTH = 760  # px: a paragraph of about a hundred characters a line
+REPORT_MIN_HEIGHT = 200
+REPORT_MIN_BODY = 80  # px the list keeps when the dialog is made smaller by hand
+REPORT_SCREEN_SHARE = 0.85  # of the screen's free area, at most
+
 
 class ReportDialog(QDialog):
     pattern_chosen = Signal(str)  # a split pattern's name, picked in the combo
@@ -39,7 +45,6 @@ class ReportDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("reportDialog")
         self.setModal(False)
-        self.resize(640, 320)
         self._items: list[str] = []
         self.heading = QLabel()
         self.heading.setWordWrap(True)
@@ -88,8 +93,44 @@ class ReportDialog(QDialog):
         if chosen is not None:
             self.pattern_box.setCurrentIndex(max(0, self.pattern_box.findData(chosen)))
         self.pattern_row.setVisible(bool(patterns))
+        self._fit()
         self.show()
         self.raise_()
+
+    def _fit(self) -> None:
+        """Size the dialog to its report, read whole without scrolling where the screen has room.
+
+        subtle: measured on the document at the width it gets (fonts and languages differ);
+        at most REPORT_SCREEN_SHARE of the screen's free area, so a long report scrolls instead
+        of running off the screen. (A fixed 640x320 showed two of a vocab.txt save's five items.)
+        """
+        screen = self.screen() if self.parentWidget() is None else self.parentWidget().screen()
+        free = screen.availableGeometry()
+        width = min(REPORT_WIDTH, int(free.width() * REPORT_SCREEN_SHARE))
+        # subtle: before the first show the style sheet's font is not applied yet (the document
+        # measured in the default font, and the report scrolled)
+        self.ensurePolished()
+        self.body.ensurePolished()
+        layout = self.layout()
+        margins = layout.contentsMargins()
+        frame = 2 * self.body.frameWidth()
+        doc = self.body.document()
+        # (room for a vertical scroll bar, should the screen be too short after all)
+        scroll = self.body.verticalScrollBar().sizeHint().width()
+        doc.setTextWidth(width - margins.left() - margins.right() - frame - scroll)
+        self.body.setMinimumHeight(math.ceil(doc.size().height()) + frame)
+        layout.invalidate()
+        # (the minimum, not the height for the width: that takes the list's default size hint)
+        need = layout.totalMinimumSize().height()
+        self.body.setMinimumHeight(REPORT_MIN_BODY)
+        height = min(max(need, REPORT_MIN_HEIGHT), int(free.height() * REPORT_SCREEN_SHARE))
+        self.resize(width, height)
+        if self.isVisible():  # (grown while open: keep it on the screen)
+            geometry = self.frameGeometry()
+            self.move(
+                max(free.left(), min(geometry.left(), free.right() - geometry.width())),
+                max(free.top(), min(geometry.top(), free.bottom() - geometry.height())),
+            )
 
     def items(self) -> list[str]:
         return list(self._items)
@@ -192,6 +233,7 @@ def opening_notes(
         casing = _BERT_CASING_GUESS.fullmatch(warning)
         if casing is not None:
             fields = casing.groupdict()
+            fields["why"] = localize(fields["why"])
             if fields["why"].startswith("as asked"):
                 text = QCoreApplication.translate(
                     "ReportDialog",
@@ -213,7 +255,7 @@ def opening_notes(
                     "ReportDialog",
                     "{name} does not store its split pattern: assumed {guess} ({why}). "
                     "Choose another below; the text is encoded again.",
-                ).format(**found.groupdict())
+                ).format(**{**found.groupdict(), "why": localize(found["why"])})
             )
         else:
             items.append(localize(warning))

@@ -213,9 +213,11 @@ class ModelBase:
     def explains(self) -> str | None:
         """What :meth:`explain` and :meth:`lattice` show of how the model cuts a piece:
         ``"merges"`` (:meth:`explain` gives the merges applied, in order; :meth:`merge_list`
-        is not None, except for SentencePiece BPE, whose steps are ranked by score), ``"longest match"`` (:meth:`explain` gives the greedy
-        matches ``(start, end, token or None)``), ``"lattice"`` (:meth:`lattice` gives every
-        candidate piece) or None: nothing to show."""
+        is not None, except for SentencePiece BPE, whose steps are ranked by score), ``"ranks"``
+        (the same from single bytes, each step's rank the joined token's rank: tiktoken's),
+        ``"longest match"`` (:meth:`explain` gives the greedy matches ``(start, end, token or
+        None)``), ``"lattice"`` (:meth:`lattice` gives every candidate piece) or None: nothing
+        to show."""
         return None
 
     def explain(self, piece: str) -> list:

@@ -8,6 +8,8 @@
   unknown ones marked), then one row per merge applied, in the order the
   encoder applies them (lowest rank first), each showing the whole symbol
   sequence with the new symbol highlighted.
+  A rank file's model (tiktoken) starts from single bytes and joins,
+  each step numbered by the joined token's rank (its id).
 - **WordPiece**: the greedy longest-match-first walk: at each position, the
   longest vocabulary entry that matches; a position with no match turns the
   whole word into the unknown token.
@@ -63,7 +65,8 @@ def model_kind(model) -> str:
 
 
 # what ModelBase.explains() says -> the view that shows it
-_KIND_OF_EXPLAINS = {"lattice": "unigram", "merges": "bpe", "longest match": "wordpiece"}
+# (a rank file's joins are merges too, numbered by the joined token's rank: bpe_steps_html)
+_KIND_OF_EXPLAINS = {"lattice": "unigram", "merges": "bpe", "ranks": "bpe", "longest match": "wordpiece"}
 
 
 def initial_symbols(model, piece: str) -> list[tuple[str, bool]]:
@@ -120,6 +123,7 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
     as_bytes = {i for i in unknown if _byte_pieces(model, symbols[i])}
     unknown -= as_bytes
     steps = model.explain(piece)
+    by_rank = model.explains() == "ranks"  # a rank file's: each step names the joined token's rank
     plain = [" ".join(render_token(s, style) for s in symbols)]
     rows = [
         f"<tr><td style='color:{theme.current().muted}; padding-right:8px'>{start_label}</td>"
@@ -129,18 +133,32 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
         seq = list(step.symbols)
         # The new symbol is the one starting at step.position: count characters to find it.
         hi = _symbol_at(seq, step.position, model)
+        number = (
+            QCoreApplication.translate("Tokens", "rank {0}").format(step.rank)
+            if by_rank
+            else f"#{step.rank + 1}"
+        )
         label = (
-            f"{LRM}#{step.rank + 1}&nbsp;&nbsp;{render_html(step.left, style)}{LRM} + {render_html(step.right, style)}"
+            f"{LRM}{number}&nbsp;&nbsp;{render_html(step.left, style)}{LRM} + {render_html(step.right, style)}"
             f"{LRM} → <b>{render_html(step.merged, style)}</b>"
         )
         rows.append(
             f"<tr><td style='color:{theme.current().muted}; padding-right:8px'>{label}</td><td>{_chip_cells(seq, style, hi)}</td></tr>"
         )
         plain.append(
-            f"#{step.rank + 1} {render_token(step.left, style)} + {render_token(step.right, style)} → "
+            (f"rank {step.rank}" if by_rank else f"#{step.rank + 1}")
+            + f" {render_token(step.left, style)} + {render_token(step.right, style)} → "
             + " ".join(render_token(s, style) for s in seq)
         )
-    if not steps:
+    whole = model.token_to_id(piece) if by_rank and len(symbols) > 1 else None
+    if not steps and whole is not None:
+        # tiktoken looks the whole piece up before joining: a token the joins do not reach
+        line = QCoreApplication.translate(
+            "Tokens", "the whole piece is a token (rank {0}), so it is taken whole, without joining its bytes"
+        ).format(whole)
+        rows.append(f"<tr><td colspan=2 style='color:{theme.current().muted}'>{line}</td></tr>")
+        plain.append(f"whole: rank {whole} → {render_token(piece, style)}")
+    elif not steps:
         no_merge = QCoreApplication.translate("Tokens", "no merge applies to this word")
         rows.append(f"<tr><td colspan=2 style='color:{theme.current().muted}'>{no_merge}</td></tr>")
     if unknown:
@@ -162,7 +180,12 @@ def bpe_steps_html(model, piece: str, style: TokenStyle) -> tuple[str, list[str]
         plain.append(f"bytes: {', '.join(render_token(symbols[i], style) for i in sorted(as_bytes))}")
     # SentencePiece BPE merges by its pieces' scores: its ranks are their places, best first
     counts = MergeCounts()
-    applied = counts.applied(len(steps)) if model.merge_list() is not None else counts.by_score(len(steps))
+    if by_rank:
+        applied = counts.by_rank(len(steps))
+    elif model.merge_list() is not None:
+        applied = counts.applied(len(steps))
+    else:
+        applied = counts.by_score(len(steps))
     head = f"<p style='color:{theme.current().muted}'>{applied}</p>"
     supers_html, supers_plain = superword_merges_html(model, [t.value for t in model.tokenize(piece)], style)
     plain.extend(supers_plain)
@@ -183,6 +206,14 @@ class MergeCounts(QObject):
         return self.tr(
             "{0} merge(s) applied, each time the pair whose merged piece scores highest "
             "(# = the place of its score among the model's scores, best first).",
+            None,
+            n,
+        ).format(n)
+
+    def by_rank(self, n: int) -> str:
+        return self.tr(
+            "{0} merge(s) applied, starting from single bytes: each time the adjacent pair whose joined "
+            "bytes have the lowest rank in the rank file (rank = the joined token's id).",
             None,
             n,
         ).format(n)

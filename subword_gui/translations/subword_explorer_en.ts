@@ -42,6 +42,13 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>{0} merge(s) applied, starting from single bytes: each time the adjacent pair whose joined bytes have the lowest rank in the rank file (rank = the joined token&apos;s id).</source>
+        <translation>
+            <numerusform>{0} merge applied, starting from single bytes: each time the adjacent pair whose joined bytes have the lowest rank in the rank file (rank = the joined token&apos;s id).</numerusform>
+            <numerusform>{0} merges applied, starting from single bytes: each time the adjacent pair whose joined bytes have the lowest rank in the rank file (rank = the joined token&apos;s id).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>{0} spans a space (a superword): built by {1} merge(s), in the order learned</source>
         <translation>
             <numerusform>{0} spans a space (a superword): built by {1} merge, in the order learned</numerusform>

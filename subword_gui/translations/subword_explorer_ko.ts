@@ -316,8 +316,8 @@
         <translation>vocab.txt는 WordPiece 어휘로 읽힙니다; 이 토크나이저의 {kind} 모델(병합이나 점수)은 사라집니다</translation>
     </message>
     <message>
-        <source>vocab.txt carries no normalizer and readers apply BERT&apos;s: control characters removed, each CJK ideograph split off, lowercase={lower}, strip_accents={strip} (as guessed from this vocabulary; --lowercase/--cased choose when reading); this tokenizer had {had}, so text may encode differently</source>
-        <translation>vocab.txt에는 정규화기가 없어 읽는 도구는 BERT의 것을 적용합니다: 제어 문자 제거, CJK 한자마다 분리, lowercase={lower}, strip_accents={strip} (이 어휘에서 추정); 이 토크나이저는 {had}였으므로 텍스트가 다르게 인코딩될 수 있습니다</translation>
+        <source>vocab.txt carries no normalizer and readers apply BERT&apos;s: control characters removed, each CJK ideograph split off, lowercase={lower}, strip_accents={strip} (as guessed from this vocabulary; when you open the file here, the report that opens with it lets you choose the other casing); this tokenizer had {had}, so text may encode differently</source>
+        <translation>vocab.txt에는 정규화기가 없어 읽는 도구는 BERT의 것을 적용합니다: 제어 문자 제거, CJK 한자마다 분리, lowercase={lower}, strip_accents={strip} (이 어휘에서 추정; 이 파일을 여기서 열면 함께 열리는 보고서에서 다른 대소문자 방식을 고를 수 있습니다); 이 토크나이저는 {had}였으므로 텍스트가 다르게 인코딩될 수 있습니다</translation>
     </message>
     <message>
         <source>vocab.txt carries no pre-tokenizer and readers apply BERT&apos;s (split on whitespace and every punctuation character); this tokenizer had {pre}</source>
@@ -528,6 +528,10 @@
         <translation>더 지울 조각이 없습니다</translation>
     </message>
     <message>
+        <source>the word counts are pre-tokens of the pre-tokenizer {had_pre} with the normalizer {had_norm}, not of the training&apos;s pre-tokenizer {pre} with the normalizer {norm}: choose {had_pre} and {had_norm} in the Training panel&apos;s Pre-tokenizer and Normalizer boxes, or open the corpus text to count it again</source>
+        <translation>이 단어 빈도는 사전 토큰화기 {had_pre}, 정규화기 {had_norm}(으)로 만든 사전 토큰이라 이번 학습의 사전 토큰화기 {pre}, 정규화기 {norm}와(과) 맞지 않습니다: 학습 패널의 사전 토큰화기와 정규화기 상자에서 {had_pre}와(과) {had_norm}을(를) 고르거나, 말뭉치 텍스트를 열어 다시 세세요</translation>
+    </message>
+    <message>
         <source>{path} looks like a binary file (it contains NUL bytes), not text</source>
         <translation>{path}은(는) 텍스트가 아니라 바이너리 파일로 보입니다 (NUL 바이트가 있습니다)</translation>
     </message>
@@ -608,12 +612,16 @@
         <translation>vocab.txt에는 미등록 토큰({unk})이 있어야 하는데 이 {type} 어휘에는 없습니다 (바이트 수준 어휘는 모든 텍스트를 바이트로 적습니다): tokenizer.json으로 저장하세요</translation>
     </message>
     <message>
-        <source>{name} holds no normalizer settings: assumed BERT&apos;s, with lowercase={lowercase} and strip_accents={strip} (read from the letters in its vocabulary)</source>
-        <translation>{name}에는 정규화 설정이 없습니다. BERT의 설정으로 가정했습니다: lowercase={lowercase}, strip_accents={strip} (어휘에 있는 글자로 판단)</translation>
+        <source>{name} holds no normalizer settings: BERT&apos;s is applied with lowercase={lowercase}, the casing you chose, and strip_accents={strip} (read from the letters in its vocabulary)</source>
+        <translation>{name}에는 정규화 설정이 없습니다. BERT의 설정을 적용합니다: 고르신 대로 lowercase={lowercase}, strip_accents={strip} (어휘에 있는 글자로 판단)</translation>
     </message>
     <message>
-        <source>{name} does not store its split pattern: assumed {guess} ({why}; choose with --pattern)</source>
-        <translation>{name}에는 분할 패턴이 저장되어 있지 않습니다. {guess}(으)로 가정했습니다 ({why}; --pattern으로 고를 수 있습니다)</translation>
+        <source>{name} holds no normalizer settings: assumed BERT&apos;s, with lowercase={lowercase} and strip_accents={strip} (read from the letters in its vocabulary; the report that opens with the file lets you choose the other casing)</source>
+        <translation>{name}에는 정규화 설정이 없습니다. BERT의 설정으로 가정했습니다: lowercase={lowercase}, strip_accents={strip} (어휘에 있는 글자로 판단; 파일과 함께 열리는 보고서에서 다른 대소문자 방식을 고를 수 있습니다)</translation>
+    </message>
+    <message>
+        <source>{name} does not store its split pattern: assumed {guess} ({why}); the report that opens with the file lets you choose another</source>
+        <translation>{name}에는 분할 패턴이 저장되어 있지 않습니다. {guess}(으)로 가정했습니다 ({why}); 파일과 함께 열리는 보고서에서 다른 패턴을 고를 수 있습니다</translation>
     </message>
     <message>
         <source>{name}: a .vocab file has no normalization rules; text is only whitespace-normalized (load the .model file for exact SentencePiece encoding)</source>
@@ -634,6 +642,30 @@
     <message>
         <source>{name}: version 0.1 codes (a separate &lt;/w&gt; unit) are applied approximately</source>
         <translation>{name}: 버전 0.1 코드(별도의 &lt;/w&gt; 단위)는 근사적으로 적용됩니다</translation>
+    </message>
+    <message>
+        <source>{name}: subword-nmt codes carry no vocabulary ids; ids follow the order units appear in the codes; a character the codes never mention is kept as it is, as subword-nmt keeps it, with &lt;unk&gt;&apos;s id (the codes give it none)</source>
+        <translation>{name}: subword-nmt codes에는 어휘 id가 없습니다. id는 codes에 단위가 나오는 순서를 따릅니다. codes에 한 번도 나오지 않는 문자는 subword-nmt처럼 그대로 두고 &lt;unk&gt;의 id를 붙입니다 (codes에는 그 id가 없음)</translation>
+    </message>
+    <message>
+        <source>{name}: CLIP repairs text with ftfy.fix_text first (mojibake, curly quotes, full-width letters); that step is left out, so such text may encode differently</source>
+        <translation>{name}: CLIP은 먼저 ftfy.fix_text로 텍스트를 고칩니다 (깨진 인코딩, 둥근 따옴표, 전각 문자). 그 단계는 빠져 있으므로 그런 텍스트는 다르게 인코딩될 수 있습니다</translation>
+    </message>
+    <message>
+        <source>{n} of {total} word pieces have their lowercase form too (e.g. {upper} and {lower})</source>
+        <translation>단어 조각 {total}개 중 {n}개는 소문자 형태도 있음 (예: {upper}와(과) {lower})</translation>
+    </message>
+    <message>
+        <source>only {n} of {total} word pieces have an upper-case form beside their lowercase one: assumed lowercase, the BERT libraries&apos; default</source>
+        <translation>단어 조각 {total}개 중 소문자 형태와 함께 대문자 형태도 있는 것이 {n}개뿐이라 BERT 라이브러리의 기본값인 소문자로 가정</translation>
+    </message>
+    <message>
+        <source>{n} ranks, as tiktoken&apos;s {name}</source>
+        <translation>순위 {n}개, tiktoken의 {name}와(과) 같음</translation>
+    </message>
+    <message>
+        <source>{n} ranks, nearest in size to {name}</source>
+        <translation>순위 {n}개, 크기가 {name}에 가장 가까움</translation>
     </message>
     <message>
         <source>Tokenizers</source>
@@ -2032,6 +2064,12 @@
         </translation>
     </message>
     <message numerus="yes">
+        <source>{0} merge(s) applied, starting from single bytes: each time the adjacent pair whose joined bytes have the lowest rank in the rank file (rank = the joined token&apos;s id).</source>
+        <translation>
+            <numerusform>병합 {0}개 적용, 한 바이트씩에서 시작해 매번 합친 바이트의 순위가 순위 파일에서 가장 낮은 이웃 쌍부터 (순위 = 합친 토큰의 id).</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
         <source>{0} spans a space (a superword): built by {1} merge(s), in the order learned</source>
         <translation>
             <numerusform>{0}은(는) 공백을 넘습니다 (슈퍼워드): 학습한 순서대로 병합 {1}번으로 만들어짐</numerusform>
@@ -2907,6 +2945,14 @@
     <message>
         <source>start</source>
         <translation>시작</translation>
+    </message>
+    <message>
+        <source>rank {0}</source>
+        <translation>순위 {0}</translation>
+    </message>
+    <message>
+        <source>the whole piece is a token (rank {0}), so it is taken whole, without joining its bytes</source>
+        <translation>조각 전체가 토큰(순위 {0})이므로 바이트를 합치지 않고 통째로 씁니다</translation>
     </message>
     <message>
         <source>no merge applies to this word</source>

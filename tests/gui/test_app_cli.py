@@ -158,6 +158,42 @@ def test_python_dash_m_subword_gui_launches_and_says_there_is_no_display(tmp_pat
     assert "no display found" in done.stderr and "QT_QPA_PLATFORM=offscreen" in done.stderr
 
 
+def test_a_display_on_which_no_x_server_listens_is_said_as_plainly(tmp_path):
+    """Seen when a real window's X server had not started yet: with ``DISPLAY=:143`` set but
+    nothing listening, Qt aborted (exit 134) asking for libxcb-cursor0, which is installed."""
+    env = _without_display()
+    env["DISPLAY"] = ":9731"  # (no X server on this machine has that number)
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[2])  # this tree's package, from tmp_path
+    done = subprocess.run(
+        [sys.executable, "-m", "subword_gui.app"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "no display found" in lines[0] and "DISPLAY=:9731" in lines[0], done.stderr
+    assert "QT_QPA_PLATFORM=offscreen" in lines[0] and "xcb" not in done.stderr
+
+
+def test_a_local_display_with_a_listening_server_is_taken(tmp_path):
+    import socket
+
+    from subword_gui.app import _local_x_server_missing
+
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(str(tmp_path / "X7"))
+    server.listen(1)
+    try:
+        assert not _local_x_server_missing(":7", sockets=str(tmp_path))
+        assert not _local_x_server_missing(":7.0", sockets=str(tmp_path))
+        assert _local_x_server_missing(":8", sockets=str(tmp_path))
+    finally:
+        server.close()
+
+
 def test_a_screenshot_without_a_display_renders_offscreen(tmp_path):
     counts = tmp_path / "words.tsv"
     counts.write_text("hug\t10\npug\t5\n", encoding="utf-8")

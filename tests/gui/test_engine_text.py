@@ -118,10 +118,72 @@ def test_a_message_inside_a_sentence_and_an_unknown_one(korean):
     assert localize("something the table does not know") == "something the table does not know"
 
 
+FLAG = re.compile(r"(?<![\w-])--[a-z]")  # a command-line flag: --pattern, --lowercase
+
+
 def test_the_english_interface_keeps_the_engine_english(qapp, tmp_path):
+    """...except where the engine names a command-line flag: the explorer has none (issue 29)."""
     language.install_translators(qapp, "en")
     for message in engine_messages(tmp_path):
-        assert localize(message) == message
+        if FLAG.search(message) is None:
+            assert localize(message) == message
+
+
+def flag_messages(tmp_path) -> list[str]:
+    """The engine's messages a user of the explorer meets that name a command-line flag."""
+    from core.corpus import read_word_counts, write_word_counts
+    from core.formats.detect import save_tokenizer
+    from core.options import pre_tokenize_counts
+
+    out = [m for m in opening_warnings(tmp_path) if FLAG.search(m)]
+    # a save to vocab.txt of a tokenizer without BERT's normalizer (File › Save tokenizer as…)
+    tok = drain(train_from_counts(HUG_PUG, TrainOptions("wordpiece", vocab_size=30)))
+    out += [m for m in save_tokenizer(tok, tmp_path / "vocab.txt", "bert") if FLAG.search(m)]
+    # word counts counted under a pre-tokenizer the Training panel does not have chosen
+    path = tmp_path / "counts.tsv"
+    write_word_counts(HUG_PUG, path, TrainOptions("bpe", vocab_size=30, pre_tokenizer="bytelevel"))
+    with pytest.raises(SubwordError) as err:
+        pre_tokenize_counts(read_word_counts(path), TrainOptions("bpe", vocab_size=30))
+    out.append(str(err.value))
+    assert len(out) == 4 and all(FLAG.search(m) for m in out)
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_no_message_tells_the_user_of_the_explorer_to_use_a_command_line_flag(qapp, tmp_path, lang):
+    """The engine's "choose with --pattern", "--lowercase/--cased choose when reading" and
+    "'--pre-tokenizer bytelevel --normalizer none'" name flags the explorer does not have: it names
+    its own way to choose, keeping the message's figures."""
+    language.install_translators(qapp, lang)
+    try:
+        for message in flag_messages(tmp_path):
+            shown = localize(message)
+            assert FLAG.search(shown) is None, shown
+            assert (lang == "ko") == any("가" <= c <= "힣" for c in shown), shown
+            for figure in ("bytelevel", "lowercase=", "gpt2"):
+                if figure in message:
+                    assert figure in shown, shown
+    finally:
+        language.install_translators(qapp, "en")
+
+
+def test_training_on_counts_of_other_options_names_the_training_panels_boxes(
+    qtbot, window, monkeypatch, tmp_path
+):
+    from core.corpus import write_word_counts
+    from tests.gui.test_corpus_panel import open_through_menu
+
+    path = tmp_path / "counts.tsv"
+    write_word_counts(HUG_PUG, path, TrainOptions("bpe", vocab_size=30, pre_tokenizer="bytelevel"))
+    open_through_menu(qtbot, window, monkeypatch, path, window.open_counts_action)
+    window.training_panel.train()
+    qtbot.waitUntil(lambda: window.messages != [], timeout=10_000)
+    title, message = window.messages[-1]
+    assert FLAG.search(message) is None, message
+    assert (
+        "Training panel's Pre-tokenizer and Normalizer boxes" in message
+        and "choose bytelevel and none" in message
+    )
 
 
 def test_the_training_panel_says_why_training_stopped_in_korean(korean, qtbot, tmp_path):
@@ -311,3 +373,50 @@ def test_saving_into_a_missing_folder_says_so_in_korean(korean, tmp_path):
         save_tokenizer(tok, target, "hf-json")
     shown = localize(err.value)
     assert "does not exist" not in shown and str(target) in shown and str(target.parent) in shown
+
+
+def test_the_korean_report_of_a_guessed_casing_or_pattern_says_why_in_korean(korean, tmp_path):
+    """Seen in a real window: the Korean report of a vocab.txt said why its casing was guessed
+    in English, "(52 of 2999 word pieces have their lowercase form too (e.g. 'A' and 'a'))"."""
+    import base64
+
+    from core.formats.detect import open_tokenizer
+    from subword_gui.report import opening_notes
+
+    cased = tmp_path / "cased" / "vocab.txt"
+    cased.parent.mkdir()
+    cased.write_text("[PAD]\n[UNK]\nThe\nthe\nA\na\n철수\n##는\n", encoding="utf-8")
+    uncased = tmp_path / "vocab.txt"
+    uncased.write_text("[PAD]\n[UNK]\nthe\na\nhug\n##s\n", encoding="utf-8")
+    ranks = tmp_path / "x.tiktoken"
+    ranks.write_text(
+        "".join(f"{base64.b64encode(bytes([i])).decode()} {i}\n" for i in range(256)), encoding="utf-8"
+    )
+    for path, english in (
+        (cased, "word pieces have their lowercase form"),
+        (uncased, "word pieces have an upper-case form"),
+        (ranks, "nearest in size"),
+    ):
+        items, _, _ = opening_notes(open_tokenizer(str(path)))
+        assert len(items) == 1 and english not in items[0], items[0]
+        assert "단어 조각" in items[0] or "순위 256개" in items[0], items[0]
+
+
+def test_what_every_format_says_when_it_opens_reads_korean(korean, tmp_path):
+    """Seen in a real window: opening CLIP's merges in the Korean interface showed its note on
+    ftfy in English (and subword-nmt codes' on ids): every format of the format table here."""
+    from core.formats.detect import open_tokenizer
+    from subword_gui.report import opening_notes
+    from tests.gui.test_open_every_format import BUILDERS
+
+    said = 0
+    for name, build in BUILDERS.items():
+        if name == "gguf":
+            pytest.importorskip("gguf")
+        folder = tmp_path / name
+        folder.mkdir()
+        items, _, _ = opening_notes(open_tokenizer(str(build(folder))))
+        for item in items:
+            assert any("가" <= c <= "힣" for c in item), f"{name}: {item}"
+            said += 1
+    assert said >= 6

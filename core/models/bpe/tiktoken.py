@@ -11,6 +11,8 @@ Encoding one piece (already split by :class:`core.pre_tokenizers.TiktokenSplit`)
 2. Otherwise start from single bytes and repeatedly join the adjacent pair whose joined
    bytes have the LOWEST rank (ties: leftmost), until no adjacent pair joins into a token.
 
+:meth:`TiktokenBPE.explain` lists these steps for the explorer's why view.
+
 Tokens are shown in the GPT-2 byte alphabet (``Ġ`` for a space, see :mod:`core.bytelevel`),
 like any byte-level BPE. A variant of BPE whose ranks come from the tokens: long pieces go
 through the compiled merge of :mod:`core.models.bpe.kernels`.
@@ -27,7 +29,7 @@ from core.bytelevel import CHAR_TO_BYTE, bytes_to_chars
 from core.errors import ConfigError
 from core.line_encoders import TokenLengths
 from core.models.base import ModelBase, Token
-from core.models.bpe.model import merge_joined
+from core.models.bpe.model import MergeStep, merge_joined
 from core.pre_tokenizers import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, R50K_PATTERN
 
 # The GPT-2 byte alphabet back to Latin-1 code points, so ``str.translate`` + ``encode("latin-1")``
@@ -418,6 +420,52 @@ class TiktokenBPE(ModelBase):
         }
         state["_cache"] = {}
         return state
+
+    def explains(self) -> str:
+        return "ranks"
+
+    def explain(self, piece: str) -> list[MergeStep]:
+        """The joins that cut ``piece`` (step 2 of the module), in the order applied; a step's
+        ``rank`` is the joined token's rank (its id), its symbols are in the byte alphabet and
+        its ``position`` is a byte offset. A piece that is itself a token (step 1) lists the
+        joins that build it when they do (the same tokens), none when they do not (tiktoken
+        takes it whole). Written for reading, like tiktoken's ``_educational.py``: it rescans
+        every pair after each join, so it is quadratic in the piece's bytes.
+
+        >>> m = TiktokenBPE({b"a": 0, b"b": 1, b"c": 2, b"ab": 3, b"bc": 4})
+        >>> [(s.left, s.right, s.rank, s.symbols) for s in m.explain("abc")]
+        [('a', 'b', 3, ('ab', 'c'))]
+        """
+        try:
+            data = bytes(CHAR_TO_BYTE[c] for c in piece)
+        except KeyError:  # not byte-level text: as tokenize, its UTF-8 bytes
+            data = piece.encode("utf-8")
+        ranks = self.ranks
+        parts = [data[k : k + 1] for k in range(len(data))]
+        steps: list[MergeStep] = []
+        while len(parts) > 1:
+            # the adjacent pair whose joined bytes have the lowest rank; equal ranks: the leftmost
+            found = [ranks.get(a + b, _NO_RANK) for a, b in zip(parts, parts[1:])]
+            best = min(found)
+            if best == _NO_RANK:
+                break
+            at = found.index(best)
+            left, right = parts[at], parts[at + 1]
+            parts[at : at + 2] = [left + right]
+            steps.append(
+                MergeStep(
+                    best,
+                    bytes_to_chars(left),
+                    bytes_to_chars(right),
+                    bytes_to_chars(left + right),
+                    sum(map(len, parts[:at])),
+                    tuple(map(bytes_to_chars, parts)),
+                    at,
+                )
+            )
+        if len(data) > 1 and data in ranks and parts != [data]:
+            return []  # step 1: the whole piece is a token, which the joins do not reach
+        return steps
 
     def token_to_id(self, token: str) -> int | None:
         return self._vocab.get(token)
