@@ -8,12 +8,11 @@ runs each distinct chunk once through the ordinary stages, and keeps its tokens 
 offsets relative to the chunk. A chunk seen before then costs one dict look-up, and its
 tokens are shifted into place by iterator pipelines that never enter the interpreter per token.
 
-    >>> from core.models.bpe.model import BPE
-    >>> from core.normalizers import NFC
-    >>> from core.pre_tokenizers import Whitespace
-    >>> from core.tokenizer import Tokenizer
-    >>> model = BPE({"h": 0, "u": 1, "g": 2, "p": 3, "ug": 4, "hug": 5, "pug": 6}, [("u", "g"), ("h", "ug"), ("p", "ug")])
-    >>> tok = Tokenizer(model, normalizer=NFC(), pre_tokenizer=Whitespace())
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions, pre_tokenize_lines
+    >>> from core.training import train_from_counts
+    >>> opts = TrainOptions("bpe", vocab_size=12)  # a BPE under Whitespace, trained on its text
+    >>> tok = drain(train_from_counts(pre_tokenize_lines(["hug pug hug"], opts), opts))
     >>> enc = ChunkPlan.build(tok).encode("hug pug hug")
     >>> enc.offsets          # "hug" went through the pipeline once, and was shifted to 8
     [(0, 3), (4, 7), (8, 11)]
