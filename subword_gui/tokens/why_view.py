@@ -599,14 +599,13 @@ def title_cut(piece: str, limit: int, byte_level: bool) -> str:
     """
     if len(piece) <= limit:
         return piece
-    if byte_level and all(c in CHAR_TO_BYTE for c in piece):
-        # surrogateescape: a byte that is no whole character stays one grapheme of one byte
-        text = bytes(CHAR_TO_BYTE[c] for c in piece).decode("utf-8", errors="surrogateescape")
+    as_bytes = byte_level and all(c in CHAR_TO_BYTE for c in piece)
+    # surrogateescape: a byte that is no whole character stays one grapheme of one byte
+    text = bytes(CHAR_TO_BYTE[c] for c in piece).decode("utf-8", "surrogateescape") if as_bytes else piece
 
-        def size(g: str) -> int:
-            return len(g.encode("utf-8", errors="surrogateescape"))
-    else:
-        text, size = piece, len
+    def size(g: str) -> int:
+        return len(g.encode("utf-8", "surrogateescape")) if as_bytes else len(g)
+
     n = 0
     for grapheme in regex.finditer(r"\X", text):
         step = size(grapheme.group())
