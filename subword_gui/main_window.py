@@ -949,21 +949,30 @@ class MainWindow(QMainWindow):
         self._opened_tokenizer = (loaded.tokenizer, path)  # kept for the next launch if still shown
         fmt = getattr(loaded, "format", "")
         note = self.tr("Opened {0} ({1})").format(Path(path).name, fmt)
-        items, patterns, chosen = opening_notes(loaded, pattern)
-        if items:
-            # read whole in a dialog (the status bar's one line was elided in the middle)
-            count = self.tr("1 note") if len(items) == 1 else self.tr("{0} notes").format(len(items))
+        count = self.show_opening_report(loaded, path, pattern, self._reopen_choice(str(path), fmt))
+        if count:
             note = self.tr("{0}: {1}, shown in the dialog").format(note, count)
-            self._show_report(
-                self.tr("Opened {0}").format(Path(path).name),
-                self.tr("What {0} does not say, and what was assumed:").format(Path(path).name),
-                items,
-                patterns,
-                chosen,
-                reopen=self._reopen_choice(str(path), fmt),
-                choice_label=self.tr("Casing:") if fmt == "bert" else None,
-            )
         self.statusBar().showMessage(note, 10000)
+
+    def show_opening_report(self, loaded, path, pattern: str | None, reopen) -> str:
+        """The report dialog of a file just opened (here or in a Compare column), if the file
+        leaves anything unsaid; ``reopen(name)`` opens it again with the split pattern or casing
+        chosen in the dialog. Returns "1 note"/"N notes", or "" when there was nothing to say."""
+        fmt = getattr(loaded, "format", "")
+        items, patterns, chosen = opening_notes(loaded, pattern)
+        if not items:
+            return ""
+        # read whole in a dialog (the status bar's one line was elided in the middle)
+        self._show_report(
+            self.tr("Opened {0}").format(Path(path).name),
+            self.tr("What {0} does not say, and what was assumed:").format(Path(path).name),
+            items,
+            patterns,
+            chosen,
+            reopen=reopen,
+            choice_label=self.tr("Casing:") if fmt == "bert" else None,
+        )
+        return self.tr("1 note") if len(items) == 1 else self.tr("{0} notes").format(len(items))
 
     def _reopen_choice(self, path: str, fmt: str):
         """What choosing in the report dialog does: reopen ``path`` with that casing (a BERT

@@ -289,16 +289,28 @@ class CompareColumn(QFrame):
             return
         self._resolve()
 
-    def load_file(self, path: str) -> bool:
-        """Open a tokenizer file into this column; a bad file leaves the column as it was."""
+    def load_file(self, path: str, pattern: str | None = None, lowercase: bool | None = None) -> bool:
+        """Open a tokenizer file into this column; a bad file leaves the column as it was. What
+        the file does not say (a rank file's split pattern, a vocab.txt's casing) is shown in the
+        main window's report dialog, where choosing another opens the file again in this column."""
+        from core.formats.detect import open_tokenizer
+
         try:
-            tok = _open_tokenizer(path)
+            loaded = open_tokenizer(path, pattern=pattern, lowercase=lowercase)
         except (SubwordError, OSError, ValueError) as exc:
             QMessageBox.warning(
                 self, self.tr("Cannot compare this file"), self.tr("{0}\n\n{1}").format(path, exc)
             )
             return False
+        tok = getattr(loaded, "tokenizer", loaded)
         self.file_tokenizer, self.file_name = tok, path.rsplit("/", 1)[-1]
+        window = self.window()
+        if hasattr(window, "show_opening_report"):
+            if getattr(loaded, "format", "") == "bert":
+                reopen = lambda name: self.load_file(path, lowercase=name == "lowercase")  # noqa: E731
+            else:
+                reopen = lambda name: self.load_file(path, pattern=name)  # noqa: E731
+            window.show_opening_report(loaded, path, pattern, reopen)
         self.source.blockSignals(True)
         self.source.setCurrentIndex(self.source.findData("file"))
         self.source.blockSignals(False)
@@ -415,19 +427,6 @@ class CompareColumn(QFrame):
         n, i = self._where[index]
         line = self.result.lines[n]
         return token_tooltip(self.tokenizer, style_for(self.tokenizer), line, i)
-
-
-def _open_tokenizer(path: str):
-    """Any tokenizer file or folder core.formats.detect knows (tokenizer.json, vocab.txt,
-    SentencePiece .model, tiktoken ranks, subword-nmt codes...)."""
-    try:
-        from core.formats.detect import open_tokenizer
-    except ImportError:  # the format detector has not landed: tokenizer.json only
-        from core.formats.hf_json import load_tokenizer_json
-
-        return load_tokenizer_json(path)
-    loaded = open_tokenizer(path)
-    return getattr(loaded, "tokenizer", loaded)
 
 
 def capped_lines(text: str, limit: int | None = None) -> list[str]:

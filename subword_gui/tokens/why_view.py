@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from core.bytelevel import CHAR_TO_BYTE
 from subword_gui.style import theme
 from subword_gui.tokens import palette
 from subword_gui.tokens.render import TokenStyle, is_superword, render_html, render_token, style_for
@@ -584,6 +585,38 @@ def unigram_nbest_html(model, piece: str, style: TokenStyle, k: int = _NBEST) ->
     return body, plain
 
 
+def title_cut(piece: str, limit: int, byte_level: bool) -> str:
+    """The start of ``piece`` that the why view's title shows: whole graphemes (an emoji's ZWJ
+    sequence, a syllable with its marks) of at most ``limit`` characters, and for a byte-level
+    piece whole UTF-8 characters of at most ``limit`` bytes; a cut inside one showed a stray
+    byte chip (``⟨F0⟩…``). At least one grapheme, unless that one alone is over four limits.
+
+    >>> title_cut("👩🏽‍💻👩🏽‍💻", 6, byte_level=False)
+    '👩🏽‍💻'
+    >>> from core.bytelevel import bytes_to_chars
+    >>> title_cut(bytes_to_chars("a😀".encode()), 3, byte_level=True) == bytes_to_chars(b"a")
+    True
+    """
+    if len(piece) <= limit:
+        return piece
+    as_bytes = byte_level and all(c in CHAR_TO_BYTE for c in piece)
+    # surrogateescape: a byte that is no whole character stays one grapheme of one byte
+    text = bytes(CHAR_TO_BYTE[c] for c in piece).decode("utf-8", "surrogateescape") if as_bytes else piece
+
+    def size(g: str) -> int:
+        return len(g.encode("utf-8", "surrogateescape")) if as_bytes else len(g)
+
+    n = 0
+    for grapheme in regex.finditer(r"\X", text):
+        step = size(grapheme.group())
+        if n and n + step > limit:
+            break
+        n += step
+        if n >= limit:
+            break
+    return piece[:n] if n <= 4 * limit else piece[:limit]
+
+
 def _steps_html(model, kind: str, piece: str, style: TokenStyle) -> tuple[str, list[str]]:
     """The step-by-step explanation of one piece as HTML and plain lines; for Unigram, the
     n-best list (the lattice is drawn only for a piece shown alone)."""
@@ -699,7 +732,8 @@ class WhyView(QWidget):
         final = [t.value for t in model.tokenize(piece)]
         # subtle: a SentencePiece model's piece is a whole sentence; its title took four lines of
         # the view at 1280x800. The title shows the start of both, the tooltip all of them.
-        shown_piece = piece if len(piece) <= TITLE_CHARACTERS else piece[:TITLE_CHARACTERS] + "…"
+        shown_piece = title_cut(piece, TITLE_CHARACTERS, style.byte_level)
+        shown_piece += "…" if shown_piece != piece else ""
         shown = final if len(final) <= TITLE_TOKENS else final[:TITLE_TOKENS]
         final_html = LRM + f"{LRM} ".join(f"<b>{render_html(t, style)}</b>" for t in shown)
         if len(shown) < len(final):

@@ -132,6 +132,39 @@ def test_a_rank_file_offers_its_split_patterns_in_the_explorer_not_a_command_lin
     assert window.messages == []
 
 
+def test_a_rank_file_opened_in_a_compare_column_says_its_guess_and_reopens_there(
+    qtbot, window, monkeypatch, tmp_path
+):
+    """Compare's file picker took a rank file's guessed split pattern in silence: its report
+    now opens as from File > Open, and choosing another pattern encodes that column again."""
+    from core.formats.detect import open_tokenizer
+
+    path = _rank_file(tmp_path)
+    text = "12345 don't DON'T 철수는"
+    guessed = open_tokenizer(path).tokenizer.encode(text).tokens
+    other = open_tokenizer(path, pattern="cl100k_base").tokenizer.encode(text).tokens
+    window.segmentation_panel.set_text(text)
+    window.finish_startup()
+    window.raise_panel("compare")
+    compare = window.compare_panel
+    qtbot.waitUntil(lambda: compare.text() == text, timeout=5000)
+    column = compare.columns[1]
+    assert column.load_file(str(path))
+    dialog = window.report_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert "does not store its split pattern" in dialog.text() and "--pattern" not in dialog.text()
+    assert dialog.pattern_box.currentData() == "gpt2"
+    compare.compare()
+    assert column.result.lines[0].encoding.tokens == guessed
+
+    dialog.choose_pattern("cl100k_base")
+    compare.compare()
+    assert column.result.lines[0].encoding.tokens == other
+    assert dialog.pattern_box.currentData() == "cl100k_base"
+    assert "cl100k_base is the one you chose" in dialog.text()
+    assert window.state.tokenizer is not column.file_tokenizer  # the shown model is left alone
+
+
 def test_clips_note_is_read_whole(qtbot, window, monkeypatch, tmp_path):
     from tests.gui.test_open_every_format import _clip
 

@@ -71,3 +71,26 @@ def test_a_rank_file_piece_the_joins_do_not_reach_says_it_is_taken_whole(qtbot, 
     assert panel.why.piece == "tokens"
     assert "the whole piece is a token (rank 258)" in panel.why.steps.toPlainText()
     assert "no merge applies" not in panel.why.steps.toPlainText()
+
+
+def test_a_long_emoji_pieces_title_is_cut_between_characters_not_inside_one(qtbot, rank_tokenizer):
+    """The title of a long piece is cut to its start; cut inside an emoji's UTF-8 bytes it
+    ended in a stray byte chip ("⟨F0⟩…")."""
+    from subword_gui.tokens.why_view import TITLE_CHARACTERS
+
+    emoji = "👩🏽‍💻" * 3  # 45 bytes: over the title's 24, with a 4-byte character across the cut
+    state = AppState()
+    state.set_full_tokenizer(rank_tokenizer)
+    panel = SegmentationPanel(state)
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.set_text(emoji)
+    cursor = panel.editor.textCursor()
+    cursor.setPosition(1)
+    panel.editor.setTextCursor(cursor)
+    qtbot.waitUntil(lambda: isinstance(panel.why.piece, str) and panel.why.steps_text() != "", timeout=3000)
+    piece = panel.why.piece
+    assert len(piece) > TITLE_CHARACTERS  # (the title is cut at all)
+    title = panel.why.title.text()
+    shown = title.split("…")[0]
+    assert "👩🏽‍💻" in shown and "⟨" not in shown
