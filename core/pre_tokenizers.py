@@ -267,7 +267,7 @@ class Whitespace(_RegexMatches):
 
 
 class WhitespaceSplit(_RegexMatches):
-    """Split on whitespace only: the seeds' 어절 (space-separated units)."""
+    """Split on whitespace only: Korean's 어절 (eojeol: the space-separated units)."""
 
     pattern = r"\S+"
 

@@ -659,7 +659,7 @@ def token_origin(model, token: str, token_id: int | None = None, style: TokenSty
     ``style`` spells the merged parts as every panel does (byte-level ``Ġ`` as ``␣``, bytes of a
     split character as ``⟨EC⟩``), not as the raw vocabulary strings.
 
-    >>> token_origin(bpe, "hug")          # the seeds' hug/pug table
+    >>> token_origin(bpe, "hug")          # the Hugging Face course's hug/pug table
     'merge #3: h + ug'
     """
     merges = model.merge_list()

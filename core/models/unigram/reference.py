@@ -1,4 +1,4 @@
-"""Unigram training the textbook way (seed 003, after the Hugging Face course).
+"""Unigram training the textbook way (the Hugging Face course's Unigram chapter).
 
     >>> from core.events import drain
     >>> from core.options import TrainOptions, pre_tokenize_lines
@@ -7,14 +7,14 @@
     >>> [t.value for t in model.tokenize("▁tokenization")]
     ['▁tokeniz', 'a', 't', 'i', 'o', 'n']
 
-The recipe, step by step, exactly as the seed's code runs it:
+The recipe, step by step, exactly as the course's code runs it:
 
 1. seed vocabulary: every character (in order of first appearance, with its
    count) plus the most frequent substrings of length >= 2 (sorted by count,
    ties in order of first appearance) up to ``seed_size`` = 300 pieces;
 2. each piece's score is ``-log(count / total)`` (a loss: lower is better);
 3. the loss of the corpus is ``sum(count(word) * loss(word))`` where a word's
-   loss comes from the seed's Viterbi -- subtle: the seed starts every word
+   loss comes from the course's Viterbi -- subtle: the course starts every word
    at score 1 instead of 0, which adds the word count (31 here) to the total;
    we reproduce it so the printed figure 413.10377642940875 comes out;
 4. a piece's removal score is the corpus loss without it minus the loss with
@@ -26,9 +26,9 @@ The recipe, step by step, exactly as the seed's code runs it:
    the vocabulary is larger than the target.
 
 A word with no complete segmentation becomes ``<unk>`` as a whole
-(:func:`encode_word`), as in the seed; the returned :class:`Unigram` model
+(:func:`encode_word`), as in the course; the returned :class:`Unigram` model
 instead handles unknown characters one by one like the real libraries.
-Leaves out: EM re-estimation (the seed keeps raw substring counts).
+Leaves out: EM re-estimation (the course keeps raw substring counts).
 """
 
 from __future__ import annotations

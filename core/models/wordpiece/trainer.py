@@ -12,9 +12,9 @@ prefix (``hug`` -> ``h ##u ##g``). Merging drops the right part's prefix:
 ``h`` + ``##u`` -> ``hu``, ``##g`` + ``##s`` -> ``##gs``. Two scores rank the pairs
 (``options.extra["score"]``):
 
-- ``"likelihood"`` (default; the seeds' formula): ``count(ab) / (count(a) * count(b))``,
+- ``"likelihood"`` (default; the Hugging Face course's formula): ``count(ab) / (count(a) * count(b))``,
   where ``count(x)`` counts every current occurrence of the unit ``x`` in the corpus
-  (words weighted by their counts). The seeds write it as ``(#ab/n) / ((#a/n)(#b/n))``;
+  (words weighted by their counts). The course writes it as ``(#ab/n) / ((#a/n)(#b/n))``;
   ``n`` is the same for every pair at a step, so it does not change which pair wins.
   The alphabet is the textbook's: word-initial characters bare, the others with ``##``.
 - ``"frequency"``: the pair count alone; this is what Hugging Face's ``WordPieceTrainer``
