@@ -949,15 +949,16 @@ class MainWindow(QMainWindow):
         self._opened_tokenizer = (loaded.tokenizer, path)  # kept for the next launch if still shown
         fmt = getattr(loaded, "format", "")
         note = self.tr("Opened {0} ({1})").format(Path(path).name, fmt)
-        count = self.show_opening_report(loaded, path, pattern, self._reopen_choice(str(path), fmt))
+        count = self.show_opening_report(loaded, path, pattern, self.open_tokenizer)
         if count:
             note = self.tr("{0}: {1}, shown in the dialog").format(note, count)
         self.statusBar().showMessage(note, 10000)
 
-    def show_opening_report(self, loaded, path, pattern: str | None, reopen) -> str:
+    def show_opening_report(self, loaded, path, pattern: str | None, opener) -> str:
         """The report dialog of a file just opened (here or in a Compare column), if the file
-        leaves anything unsaid; ``reopen(name)`` opens it again with the split pattern or casing
-        chosen in the dialog. Returns "1 note"/"N notes", or "" when there was nothing to say."""
+        leaves anything unsaid; choosing a split pattern or casing in it calls
+        ``opener(path, pattern=…)`` or ``opener(path, lowercase=…)`` (``open_tokenizer`` or a
+        column's ``load_file``). Returns "1 note"/"N notes", or "" when there was nothing to say."""
         fmt = getattr(loaded, "format", "")
         items, patterns, chosen = opening_notes(loaded, pattern)
         if not items:
@@ -969,17 +970,10 @@ class MainWindow(QMainWindow):
             items,
             patterns,
             chosen,
-            reopen=reopen,
+            reopen=_reopen_choice(opener, str(path), fmt),
             choice_label=self.tr("Casing:") if fmt == "bert" else None,
         )
         return self.tr("1 note") if len(items) == 1 else self.tr("{0} notes").format(len(items))
-
-    def _reopen_choice(self, path: str, fmt: str):
-        """What choosing in the report dialog does: reopen ``path`` with that casing (a BERT
-        vocab.txt) or split pattern (a rank file)."""
-        if fmt == "bert":
-            return lambda name: self.open_tokenizer(path, lowercase=name == "lowercase")
-        return lambda name: self.open_tokenizer(path, pattern=name)
 
     def _show_report(
         self,
@@ -1542,3 +1536,11 @@ class MainWindow(QMainWindow):
 
 
 __all__ = ["MainWindow", "detect_kind", "theme"]
+
+
+def _reopen_choice(opener, path: str, fmt: str):
+    """What choosing in the report dialog does: ``opener`` opens ``path`` again with that casing
+    (a BERT vocab.txt) or split pattern (a rank file)."""
+    if fmt == "bert":
+        return lambda name: opener(path, lowercase=name == "lowercase")
+    return lambda name: opener(path, pattern=name)

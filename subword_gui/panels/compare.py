@@ -305,12 +305,8 @@ class CompareColumn(QFrame):
         tok = getattr(loaded, "tokenizer", loaded)
         self.file_tokenizer, self.file_name = tok, path.rsplit("/", 1)[-1]
         window = self.window()
-        if hasattr(window, "show_opening_report"):
-            if getattr(loaded, "format", "") == "bert":
-                reopen = lambda name: self.load_file(path, lowercase=name == "lowercase")  # noqa: E731
-            else:
-                reopen = lambda name: self.load_file(path, pattern=name)  # noqa: E731
-            window.show_opening_report(loaded, path, pattern, reopen)
+        if hasattr(window, "show_opening_report"):  # (a column outside the main window: none)
+            window.show_opening_report(loaded, path, pattern, self.load_file)
         self.source.blockSignals(True)
         self.source.setCurrentIndex(self.source.findData("file"))
         self.source.blockSignals(False)

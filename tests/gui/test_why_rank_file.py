@@ -26,13 +26,13 @@ def rank_tokenizer(tmp_path):
     return open_tokenizer(tmp_path / "ranks.tiktoken").tokenizer
 
 
-def _explain(qtbot, tok, at: int) -> SegmentationPanel:
+def _explain(qtbot, tok, at: int, text: str = TEXT) -> SegmentationPanel:
     state = AppState()
     state.set_full_tokenizer(tok)
     panel = SegmentationPanel(state)
     qtbot.addWidget(panel)
     panel.show()
-    panel.set_text(TEXT)
+    panel.set_text(text)
     cursor = panel.editor.textCursor()
     cursor.setPosition(at)
     panel.editor.setTextCursor(cursor)
@@ -79,16 +79,7 @@ def test_a_long_emoji_pieces_title_is_cut_between_characters_not_inside_one(qtbo
     from subword_gui.tokens.why_view import TITLE_CHARACTERS
 
     emoji = "👩🏽‍💻" * 3  # 45 bytes: over the title's 24, with a 4-byte character across the cut
-    state = AppState()
-    state.set_full_tokenizer(rank_tokenizer)
-    panel = SegmentationPanel(state)
-    qtbot.addWidget(panel)
-    panel.show()
-    panel.set_text(emoji)
-    cursor = panel.editor.textCursor()
-    cursor.setPosition(1)
-    panel.editor.setTextCursor(cursor)
-    qtbot.waitUntil(lambda: isinstance(panel.why.piece, str) and panel.why.steps_text() != "", timeout=3000)
+    panel = _explain(qtbot, rank_tokenizer, 1, emoji)
     piece = panel.why.piece
     assert len(piece) > TITLE_CHARACTERS  # (the title is cut at all)
     title = panel.why.title.text()
