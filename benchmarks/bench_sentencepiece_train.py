@@ -120,7 +120,7 @@ def main() -> None:
                 diff = (r["tokens_ours"] - r["tokens_spm"]) / r["tokens_spm"]
                 print(
                     f"| {name} ({len(data.encode()):,} B) | {model} | {args.vocab:,} | {t_spm:.2f} | {t_ours:.2f} | "
-                    f"x{t_ours / t_spm:.1f} | {same} | {r['overlap']:.2%} | "
+                    f"x{t_ours / t_spm:.2f} | {same} | {r['overlap']:.2%} | "
                     f"{r['tokens_spm']:,} → {r['tokens_ours']:,} ({diff:+.2%}) |",
                     flush=True,
                 )

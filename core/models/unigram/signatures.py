@@ -38,12 +38,23 @@ EXPORTS = {
 
 
 def sweep_kernels() -> ModuleType:
-    """The module whose functions the trainer calls: compiled ahead of time if built, else the JIT."""
-    from core.jit import load_ahead_of_time
+    """The module whose functions the trainer calls: compiled ahead of time if built, else the JIT.
 
-    ahead = load_ahead_of_time("core.models.unigram.train_kernels")
-    if ahead is not None:
-        return ahead
-    from core.models.unigram import train_kernels  # loads numba and the cached JIT kernels
+    Found once per process (per value of the JIT-only switch): the trainer asks at every step of
+    its sweeps, and each look for the build (its name hashes the kernels' source) cost ~0.1 ms.
+    """
+    import os
 
-    return train_kernels
+    from core.jit import JIT_ONLY_VARIABLE, load_ahead_of_time
+
+    key = os.environ.get(JIT_ONLY_VARIABLE)
+    found = _found.get(key)
+    if found is None:
+        found = load_ahead_of_time("core.models.unigram.train_kernels")
+        if found is None:
+            from core.models.unigram import train_kernels as found  # loads numba and the cached JIT kernels
+        _found[key] = found
+    return found
+
+
+_found: dict[str | None, ModuleType] = {}
