@@ -429,8 +429,10 @@ def capped_lines(text: str, limit: int | None = None) -> list[str]:
     """The lines of ``text`` up to ``limit`` characters in all (``COMPARE_MAX_CHARS``), the last
     one cut where the limit falls.
 
-    >>> capped_lines("hug pug\nbun", limit=5)
+    >>> capped_lines("hug pug\\nbun", limit=5)
     ['hug p']
+    >>> capped_lines("hug pug\\nbun", limit=10)
+    ['hug pug', 'bu']
     """
     limit = COMPARE_MAX_CHARS if limit is None else limit
     out, used = [], 0
