@@ -41,6 +41,7 @@ def merge_tables(model) -> tuple[dict[int, int], dict[tuple[int, int], int]] | N
     when ``model``'s merges are trees (see the module docstring), else None. Characters and
     special tokens have no rank.
 
+    >>> from core.models.bpe.model import BPE
     >>> bpe = BPE({"<unk>": 0, "g": 1, "p": 2, "u": 3, "ug": 4}, [("u", "g")], unk_token="<unk>")
     >>> merge_tables(bpe)
     ({4: 0}, {(3, 1): 0})

@@ -269,7 +269,8 @@ def chunk_bounds(text: str) -> list[tuple[int, int]]:
     hashes to 0 mod 4 (about every fourth word), so the cuts depend on nearby text only
     and an edit leaves the other chunks, and their cached encodings, as they were.
 
-    >>> [t[s:e] for s, e in chunk_bounds(t := "the quick brown fox jumps over")]
+    >>> t = "the quick brown fox jumps over"
+    >>> [t[s:e] for s, e in chunk_bounds(t)]
     ['the quick brown', ' fox jumps', ' over']
     """
     bounds = []
@@ -747,7 +748,7 @@ def _jamo_row(token: str, text: str) -> str:
     """For a token made of jamo: its letters, and the letters of the syllables it covers.
 
     >>> _jamo_row("\u11af\u1109\u116e", "철수")     # the ㄹ that ends 철, then 수
-    'ㄹ ㅅ ㅜ <span ...>of 철수 = ㅊ ㅓ ㄹ · ㅅ ㅜ</span>'
+    "ㄹ ㅅ ㅜ <span ...>of 철수 = ㅊ ㅓ ㄹ · ㅅ ㅜ</span>"
     """
     if not any(is_conjoining_jamo(c) for c in token):
         return ""
