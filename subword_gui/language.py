@@ -76,8 +76,16 @@ def current_language() -> str:
 def localized(entry: dict, key: str) -> str:
     """``entry[key + "_" + language]`` when a data file carries one (the Examples do), else ``entry[key]``.
 
-    >>> localized({"title": "Four sentences", "title_ko": "네 문장"}, "title")   # Korean in force
+    >>> entry = {"title": "Four sentences", "title_ko": "네 문장"}
+    >>> app = QCoreApplication.instance()
+    >>> install_translators(app, "ko")
+    'ko'
+    >>> localized(entry, "title")   # Korean in force
     '네 문장'
+    >>> install_translators(app, "en")
+    'en'
+    >>> localized(entry, "title"), localized({"title": "Hangul"}, "title")
+    ('Four sentences', 'Hangul')
     """
     return str(entry.get(f"{key}_{current_language()}") or entry.get(key) or "")
 
