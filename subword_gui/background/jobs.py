@@ -1,5 +1,7 @@
 """The explorer's long jobs, as engine-style generators: Qt-free, so a worker process can run them.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
     >>> events = []; curve = drain(train_job(("lines", ["hug pug", "hug"]), TrainOptions("bpe", vocab_size=8)), events.append)
     >>> [e for e in events if isinstance(e, Trained)][0].tokenizer.encode("hug").tokens
     ['hug']
