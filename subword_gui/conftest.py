@@ -1,7 +1,10 @@
-"""Doctest set-up of the GUI package: subword_gui's docstring examples run with the suite (pyproject
-``testpaths``), as core's do. Those modules are Qt glue, so each of their doctests gets what the GUI
-tests give a test (tests/gui/conftest.py): an offscreen QApplication and Qt settings and app data
-under the test's own temporary folder, never the user's."""
+"""Doctest set-up of the GUI package (pytest reads this file; the explorer never imports it).
+
+subword_gui's docstring examples are Qt glue, so each of its doctests gets what the GUI tests give
+a test (tests/gui/conftest.py): an offscreen QApplication, and Qt settings and app data under the
+test's own temporary folder, never the user's. The file sits here, not at the root, because a root
+conftest.py would make ruff sort the tests' ``from conftest import ...`` (tests/conftest.py) as
+first-party."""
 
 from __future__ import annotations
 
@@ -9,14 +12,9 @@ import os
 
 import pytest
 
-GUI_PACKAGE = "subword_gui"
-
 
 @pytest.fixture(autouse=True)
 def _gui_doctest_environment(request, tmp_path, monkeypatch):
-    if not (isinstance(request.node, pytest.DoctestItem) and GUI_PACKAGE in request.node.path.parts):
-        yield
-        return
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QSettings
 
@@ -26,4 +24,3 @@ def _gui_doctest_environment(request, tmp_path, monkeypatch):
     for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
         QSettings.setPath(QSettings.Format.IniFormat, scope, str(tmp_path / "qsettings"))
     request.getfixturevalue("qapp")
-    yield
