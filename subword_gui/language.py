@@ -1,9 +1,15 @@
 """The interface language: English as the code writes it, or Korean, through Qt's translators.
 
+    >>> from subword_gui.main_window import MainWindow
+    >>> app = QCoreApplication.instance()
     >>> install_translators(app, "ko")     # before any window is built
     'ko'
-    >>> MainWindow().menuBar().actions()[0].text()
+    >>> window = MainWindow(open_sample=False)
+    >>> window.menuBar().actions()[0].text()
     '파일(&F)'
+    >>> window.training_panel.shutdown(); window.close(); install_translators(app, "en")
+    True
+    'en'
 
 The choice lives in QSettings under ``language``: ``"system"`` (the default: Korean when the
 system locale's language is Korean, else English), ``"en"`` or ``"ko"``. View › Language sets it;
