@@ -31,7 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from core import __version__
-from core.errors import FormatError, SubwordError
+from core.errors import ConfigError, FormatError, SubwordError
 from core.events import MergeEvent, Progress, StageStarted, TokenRemoved, TrainingStopped, Warning_, drain
 from core.models.factory import TRAINERS
 from core.options import TrainOptions
@@ -464,9 +464,37 @@ def _cmd_train(args: argparse.Namespace) -> int:
             gc.enable()
 
 
+# Endings of the files a folder of tokenizer files holds (tokenizer.json, tokenizer.model, vocab.txt,
+# merges.txt) and of SentencePiece's .vocab: an --output that ends so was meant as a file.
+FILE_LIKE_ENDINGS = (".json", ".model", ".txt", ".vocab")
+
+
+def refuse_file_named_folder(output: Path, what: str, files: str) -> None:
+    """ConfigError when ``output``, which names a folder, looks like a file's name (one of
+    ``FILE_LIKE_ENDINGS``, any case) and is not a folder already: the user meant a file and would
+    get a folder of that name. ``what`` is the argument as the user wrote it, ``files`` what the
+    folder will hold.
+
+    >>> refuse_file_named_folder(Path("bl.json"), "--output", "tokenizer.json, …")
+    Traceback (most recent call last):
+    ...
+    core.errors.ConfigError: --output bl.json looks like a file name; --output is the folder the tokenizer files go into (tokenizer.json, …): give a folder such as bl/
+    >>> refuse_file_named_folder(Path("bl"), "--output", "tokenizer.json, …")
+    """
+    if output.suffix.lower() not in FILE_LIKE_ENDINGS or output.is_dir():
+        return
+    folder = output.with_suffix("")
+    raise ConfigError(
+        f"{what} {output} looks like a file name; {what} is the folder the tokenizer files go into "
+        f"({files}): give a folder such as {folder}/"
+    )
+
+
 def _train_and_save(args: argparse.Namespace) -> int:
     from core.atomic import check_writable_folder
 
+    # Before anything is counted or written: `-o tok.json` means a file, and would get a folder.
+    refuse_file_named_folder(args.output, "--output", "tokenizer.json, vocab.json, merges.txt, …")
     options = _train_options(args)
     # Permission and space problems now, not after an hour of training.
     check_writable_folder(args.output, _output_bytes_needed(options.vocab_size))
@@ -1016,7 +1044,10 @@ def _cmd_convert(args: argparse.Namespace) -> int:
     from core.formats.detect import convert
     from core.formats.registry import format_named
 
-    written = format_named(args.to, saving=True).save_path(args.output)  # what convert writes
+    target = format_named(args.to, saving=True)
+    if target.saves_folder:  # `convert x out.json --to gpt2` would make a folder named out.json
+        refuse_file_named_folder(args.output, "OUTPUT", f"{target.title} with --to {args.to}")
+    written = target.save_path(args.output)  # what convert writes
     loaded, losses = convert(
         args.input,
         args.output,

@@ -1,7 +1,15 @@
 """The engine's messages in the interface's language.
 
-    >>> localize("stopped: no pair occurs at least 2 times (the minimum frequency)")   # Korean interface
+    >>> from subword_gui.language import install_translators
+    >>> message = "stopped: no pair occurs at least 2 times (the minimum frequency)"
+    >>> install_translators(QCoreApplication.instance(), "ko")
+    'ko'
+    >>> localize(message)   # Korean interface
     'stopped: 2번 이상 나오는 쌍이 없습니다 (최소 빈도)'
+    >>> install_translators(QCoreApplication.instance(), "en")
+    'en'
+    >>> localize(message) == message
+    True
 
 ``core/`` speaks English (the CLI, logs and tests read it as it is). The messages a
 user of the explorer actually meets — why training stopped, why a corpus or a

@@ -1,9 +1,15 @@
 """The interface language: English as the code writes it, or Korean, through Qt's translators.
 
+    >>> from subword_gui.main_window import MainWindow
+    >>> app = QCoreApplication.instance()
     >>> install_translators(app, "ko")     # before any window is built
     'ko'
-    >>> MainWindow().menuBar().actions()[0].text()
+    >>> window = MainWindow(open_sample=False)
+    >>> window.menuBar().actions()[0].text()
     '파일(&F)'
+    >>> window.training_panel.shutdown(); window.close(); install_translators(app, "en")
+    True
+    'en'
 
 The choice lives in QSettings under ``language``: ``"system"`` (the default: Korean when the
 system locale's language is Korean, else English), ``"en"`` or ``"ko"``. View › Language sets it;
@@ -76,8 +82,16 @@ def current_language() -> str:
 def localized(entry: dict, key: str) -> str:
     """``entry[key + "_" + language]`` when a data file carries one (the Examples do), else ``entry[key]``.
 
-    >>> localized({"title": "Four sentences", "title_ko": "네 문장"}, "title")   # Korean in force
+    >>> entry = {"title": "Four sentences", "title_ko": "네 문장"}
+    >>> app = QCoreApplication.instance()
+    >>> install_translators(app, "ko")
+    'ko'
+    >>> localized(entry, "title")   # Korean in force
     '네 문장'
+    >>> install_translators(app, "en")
+    'en'
+    >>> localized(entry, "title"), localized({"title": "Hangul"}, "title")
+    ('Four sentences', 'Hangul')
     """
     return str(entry.get(f"{key}_{current_language()}") or entry.get(key) or "")
 

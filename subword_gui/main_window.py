@@ -140,6 +140,7 @@ def first_size(available) -> tuple[int, int]:
     """The window's size on a first start: DEFAULT_SIZE, grown to 80 % of a large screen,
     never larger than the screen's free area (a 1280x800 laptop gets all of it).
 
+    >>> from PySide6.QtCore import QSize
     >>> first_size(QSize(1280, 770)), first_size(QSize(1920, 1050))
     ((1280, 770), (1536, 900))
     """

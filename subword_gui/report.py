@@ -1,9 +1,11 @@
 """A report the user can read whole: what a save lost, what an opened file did not say.
 
-    >>> dialog = ReportDialog(window)
+    >>> dialog = ReportDialog(None)      # the main window in the explorer
     >>> dialog.show_report("Saved with losses", "tokenizer.json keeps …", ["no normalizer …"])
     >>> dialog.items()
     ['no normalizer …']
+    >>> dialog.close()
+    True
 
 The status bar has room for one line, elided in the middle: a loss report there could not
 be read. The dialog lists each item as a paragraph, wrapped, selectable, and stays open

@@ -1,9 +1,23 @@
 """The session's training runs, and the last one kept on disk for the next launch.
 
-    >>> run = Run(1, "Run 1", tok, TrainOptions("bpe", vocab_size=2000), corpus="ko.txt", duration_s=4.2)
-    >>> folder = save_last_run(run, data_dir, shown_vocab_size=900)   # <data_dir>/runs/<stamp>/
-    >>> restored, shown = load_last_run(data_dir)                     # (Run, 900), or None
-    >>> forget_last_run(data_dir)                                     # the next launch starts empty
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> options = TrainOptions("bpe", vocab_size=11)
+    >>> tok = drain(train_from_counts({"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}, options))
+    >>> data_dir = Path(tempfile.mkdtemp())
+    >>> run = Run(1, "Run 1", tok, options, corpus="hug.txt", duration_s=4.2)
+    >>> folder = save_last_run(run, data_dir, shown_vocab_size=9)   # <data_dir>/runs/<stamp>/
+    >>> folder.parent == data_dir / "runs", sorted(p.name for p in folder.iterdir())
+    (True, ['tokenizer.json', 'training.json'])
+    >>> restored, shown = load_last_run(data_dir)                   # (Run, 9), or None
+    >>> restored.name, restored.corpus, shown, restored.tokenizer.encode("hugs").tokens
+    ('Run 1', 'hug.txt', 9, ['hug', 's'])
+    >>> forget_last_run(data_dir)                                   # the next launch starts empty
+    >>> load_last_run(data_dir) is None
+    True
 
 Every finished training run is a :class:`Run`: the trained tokenizer (uncut),
 its options, the corpus it was counted from, how long it took and its final

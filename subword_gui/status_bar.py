@@ -1,9 +1,17 @@
 """The main window's status bar: a message too long for it is elided in the middle, never clipped.
 
-    >>> bar.showMessage("Cannot open /home/me/corpora/…/ko-wiki-2024.txt: no such file or folder")
-    >>> bar.shown_text()                  # at 1280 px, what the bar draws: start and end kept
-    'Cannot open /home/me/cor…24.txt: no such file or folder'
+    >>> bar = StatusBar(); bar.resize(300, 24)     # a narrow window
+    >>> message = "Cannot open /home/me/corpora/2024/ko-wiki-2024.txt: no such file or folder"
+    >>> bar.showMessage(message)
+    >>> shown = bar.shown_text()          # what the bar draws: start and end kept
+    >>> shown.startswith("Cannot open /home/"), "…" in shown, shown.endswith("such file or folder")
+    (True, True, True)
+    >>> len(shown) < len(message), bar.currentMessage() == message
+    (True, True)
     >>> bar.toolTip()                     # the whole message, wrapped, on hovering the bar
+    '<p>Cannot open /home/me/corpora/2024/ko-wiki-2024.txt: no such file or folder</p>'
+    >>> bar.resize(1280, 24); bar.shown_text() == message       # room for it all: not elided
+    True
 
 Qt's status bar draws a timed message on one line and cuts what does not fit at the
 right edge, so the end of an opened file's warnings or of a failure (usually the reason)

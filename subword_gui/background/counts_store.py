@@ -1,6 +1,13 @@
 """Word counts kept on disk between launches, keyed on the file and on what made the counts.
 
-    >>> key = counts_key(file_identity("reviews.txt"), "utf-8", "corpus", None)
+    >>> import tempfile
+    >>> from core.corpus import count_lines
+    >>> folder = Path(tempfile.mkdtemp()); (folder / "reviews.txt").write_text("hug pug hug", encoding="utf-8")
+    11
+    >>> counts = count_lines(["hug pug hug"])
+    >>> key = counts_key(file_identity(folder / "reviews.txt"), "utf-8", "corpus", None)
+    >>> has_counts(folder, key)
+    False
     >>> save_counts(folder, key, counts); load_counts(folder, key) == counts
     True
 

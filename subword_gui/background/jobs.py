@@ -1,5 +1,7 @@
 """The explorer's long jobs, as engine-style generators: Qt-free, so a worker process can run them.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
     >>> events = []; curve = drain(train_job(("lines", ["hug pug", "hug"]), TrainOptions("bpe", vocab_size=8)), events.append)
     >>> [e for e in events if isinstance(e, Trained)][0].tokenizer.encode("hug").tokens
     ['hug']
@@ -218,8 +220,12 @@ def _python_encoding(encoding: str | None, path: str | None = None) -> str:
     exactly as ``core.corpus.count_words`` does (UTF-16 BOM, else UTF-8 or CP949), so
     training reads the same text the Corpus panel shows.
 
-    >>> _python_encoding("auto", "reviews-cp949.txt")
-    'cp949'
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "reviews-cp949.txt")
+    >>> with open(path, "wb") as f:
+    ...     _ = f.write("정말 재미있었어요\\n".encode("cp949"))
+    >>> _python_encoding("auto", path), _python_encoding(None)   # (utf-8-sig: a BOM is dropped)
+    ('cp949', 'utf-8-sig')
     """
     enc = (encoding or "utf-8").lower()
     if enc == "auto" and path is not None:
@@ -545,8 +551,15 @@ def min_vocab_size(tokenizer: Tokenizer) -> int:
 def truncate_tokenizer(full: Tokenizer, vocab_size: int) -> Tokenizer:
     """The same pipeline with the model cut to ``vocab_size`` tokens.
 
-    >>> truncate_tokenizer(tok, 9).model.vocab_size
-    9
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    >>> tok = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=11)))
+    >>> truncate_tokenizer(tok, 9).model.vocab_size, truncate_tokenizer(tok, 9).model.merge_list()
+    (9, [('u', 'g')])
+    >>> truncate_tokenizer(tok, 11) is tok
+    True
     """
     if vocab_size >= full.model.vocab_size:
         return full

@@ -2,9 +2,14 @@
 every column, and Rényi efficiency at a few vocab sizes cut from one model (its slider);
 and the Vocabulary panel's hygiene lists (:func:`hygiene_job`).
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    >>> tok = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=11)))
     >>> card = drain(report_card_job({"A": tok}, ("lines", ["hug pug"]), {}, curve=("A", tok, [9, 11])))
     >>> card.report.tokenizers[0].renyi, card.curve
-    (0.84..., [(9, 0.8...), (11, 0.84...)])
+    (1.0..., [(9, 0.84...), (11, 1.0...)])
 
 Qt-free, as every job (a child process runs it, see ``subword_gui.background.workers``);
 what it takes and returns pickles. The corpus is read here, in the worker: a text file

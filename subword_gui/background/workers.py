@@ -74,6 +74,7 @@ def pack_events(events: list) -> list:
     The engine's own events are named tuples now (``core.records``), which pickle as fast
     and pass as they are; any slotted dataclass event still goes this way.
 
+    >>> from core.events import Progress
     >>> unpack_events(pack_events([Progress("count", 1, 2)])) == [Progress("count", 1, 2)]  # core.events
     True
     """

@@ -1,8 +1,17 @@
 """The Compare panel: one text under several tokenizers, side by side.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> from subword_gui.state import AppState
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    >>> state = AppState(); state.set_full_tokenizer(drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=11))))
     >>> panel = ComparePanel(state)               # columns A = shown, B = the full model cut in half
-    >>> panel.add_column(("size", 300)); panel.set_text("철수는 밥을 먹었다")
-    >>> panel.columns[1].result.marked            # per line: boundaries not every column has
+    >>> column = panel.add_column(("size", 9)); panel.set_text("hugs pun")   # C: the first merge only
+    >>> [c.result.lines[0].encoding.tokens for c in panel.columns]
+    [['hug', 's', 'p', 'un'], ['h', 'u', 'g', 's', 'p', 'u', 'n'], ['h', 'ug', 's', 'p', 'u', 'n']]
+    >>> panel.columns[2].result.marked            # per line: boundaries not every column has
+    [{1, 7}]
 
 Each column picks its tokenizer: the one shown (follows the slider), the full
 trained one, the full one cut to a vocab size of its own, any run of the
@@ -429,8 +438,10 @@ def capped_lines(text: str, limit: int | None = None) -> list[str]:
     """The lines of ``text`` up to ``limit`` characters in all (``COMPARE_MAX_CHARS``), the last
     one cut where the limit falls.
 
-    >>> capped_lines("hug pug\nbun", limit=5)
+    >>> capped_lines("hug pug\\nbun", limit=5)
     ['hug p']
+    >>> capped_lines("hug pug\\nbun", limit=10)
+    ['hug pug', 'bu']
     """
     limit = COMPARE_MAX_CHARS if limit is None else limit
     out, used = [], 0

@@ -1,6 +1,9 @@
 """Qt item models over engine data: the merge log, Unigram rounds, word and character tables.
 
-    >>> log = MergeLogModel(); log.append_events([MergeEvent(1, "u", "g", "ug", 20, 4, 20.0)])
+    >>> from core.events import MergeEvent
+    >>> log = MergeLogModel()
+    >>> log.append_events([MergeEvent(1, "u", "g", "ug", 20, 4, 20.0)])   # the merges appended
+    1
     >>> log.rowCount()
     1
 

@@ -3,8 +3,18 @@ estimate of a training run's overall progress across its phases.
 
     >>> row = ProgressRow(cancel=QPushButton("Cancel"))   # bar, what it measures, Cancel
     >>> row.set_fraction(0.5); row.label.setText("Counting… 50%")
-    >>> estimate = TrainingProgress(options, counting=True, now=time.monotonic())
-    >>> estimate.feed(events); estimate.fraction, estimate.seconds_left(time.monotonic())
+    >>> row.fraction()
+    0.5
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> options, events = TrainOptions("bpe", vocab_size=11), []
+    >>> _ = drain(train_from_counts({"hug": 10, "pug": 5, "pun": 12, "bun": 4}, options), events.append)
+    >>> estimate = TrainingProgress(options, counting=False, now=0.0)
+    >>> estimate.feed(events[:2]); 0 < estimate.fraction < 1       # part way through the phases
+    True
+    >>> estimate.feed(events[2:]); estimate.fraction, estimate.seconds_left(1.0)   # done: no time left
+    (1.0, None)
 
 Why ``ProgressBar``: ``QProgressBar.setValue`` repaints *synchronously* whenever the new value
 moves the bar by a pixel, and a synchronous repaint paints everything else waiting to be

@@ -50,8 +50,11 @@ _BOLD.setBold(True)
 def options_summary(options) -> str:
     """The options that differ between runs, in one line.
 
-    >>> options_summary(TrainOptions("wordpiece", vocab_size=3000, normalizer="nfkc"))
-    'nfkc · whitespace · min. freq. 0 · prefix ##'
+    >>> from core.options import TrainOptions
+    >>> options_summary(TrainOptions("wordpiece", vocab_size=3000, normalizer="nfkc"))   # bert: the default
+    'nfkc · bert · min. freq. 0'
+    >>> options_summary(TrainOptions("wordpiece", 3000, pre_tokenizer="whitespace", continuing_subword_prefix="##"))
+    'no normalizer · whitespace · min. freq. 0 · prefix ##'
     """
     if options is None:
         return QCoreApplication.translate("RunsModel", "opened from a file")

@@ -1,7 +1,14 @@
 """The Segmentation panel: type text, see it cut into coloured tokens as you type.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> from subword_gui.state import AppState
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    >>> state = AppState(); state.set_full_tokenizer(drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=11))))
     >>> panel = SegmentationPanel(state); panel.set_text("hugs 철수는")
-    >>> panel.stats.tokens, panel.stats.unknown
+    >>> panel.stats.tokens, panel.stats.unknown      # hug s, and 철 수 는 unknown to this model
+    (5, 3)
 
 Top to bottom: live counts; the editor, whose text is coloured token by token
 (:class:`~subword_gui.tokens.token_view.TokenHighlighter`: colour from the token id,

@@ -1,7 +1,15 @@
 """The vocab-size slider: cut the trained model to its first k tokens, live.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> from subword_gui.state import AppState
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    >>> state = AppState(); state.set_full_tokenizer(drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=11))))
     >>> slider = VocabSizeSlider(state)      # follows state.full_tokenizer
-    >>> slider.set_vocab_size(300)           # state.tokenizer is now the full one cut to 300
+    >>> slider.set_vocab_size(9)             # state.tokenizer is now the full one cut to 9
+    >>> state.tokenizer.model.vocab_size, state.tokenizer.model.merge_list(), state.full_tokenizer.model.vocab_size
+    (9, [('u', 'g')], 11)
 
 A slider and a spin box, from the model's smallest size (alphabet plus special
 tokens) to its full size. Moving either sets ``state.set_tokenizer`` to the full

@@ -258,6 +258,7 @@ def _round_position(event, earlier: list[float]) -> float:
     table numbers them), the seed at 0, prune and final steps half a round after the EM
     round before them.
 
+    >>> from core.events import UnigramRound
     >>> _round_position(UnigramRound("prune", 1, 3697, 9.0), [0.0, 1.0, 2.0])
     2.5
     """
@@ -279,6 +280,7 @@ def _merge_height(e) -> float:
 def _count_kept(rows: list, k: int) -> int:
     """How many merge events have ``vocab_size <= k`` (sizes grow with the step: binary search).
 
+    >>> from core.events import MergeEvent
     >>> _count_kept([MergeEvent(1, "a", "b", "ab", 3, 5, 3.0), MergeEvent(2, "ab", "c", "abc", 2, 6, 2.0)], 5)
     1
     """
@@ -1496,6 +1498,7 @@ def normalizer_choice(normalizer) -> tuple[str, bool]:
     """The normalizer box's text for what an opened file's ``normalizer`` does, and whether it
     is exact (else it is the nearest choice).
 
+    >>> from core.normalizers import NFKC, BertNormalizer, Lowercase, Sequence
     >>> normalizer_choice(Sequence([NFKC(), Lowercase()]))
     ('nfkc,lowercase', True)
     >>> normalizer_choice(BertNormalizer(lowercase=True, strip_accents=False))  # a Korean uncased vocab.txt
@@ -1528,6 +1531,7 @@ def normalizer_choice(normalizer) -> tuple[str, bool]:
 def pre_tokenizer_choice(pre_tokenizer) -> str | None:
     """The pre-tokenizer box's name for an opened file's ``pre_tokenizer`` (None: no name builds it).
 
+    >>> from core.pre_tokenizers import BertPreTokenizer
     >>> pre_tokenizer_choice(BertPreTokenizer()), pre_tokenizer_choice(None)
     ('bert', 'none')
     """

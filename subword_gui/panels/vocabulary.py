@@ -130,7 +130,14 @@ def merge_sources(tokenizer, merge_events=()):
     BPE models know their merges; for WordPiece (whose vocab file keeps no
     merges) the training run's MergeEvents are used when there are any.
 
-    >>> merge_sources(hug_bpe).get("hug")
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}   # the Hugging Face course's table
+    >>> hug_bpe = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=13)))
+    >>> hug_bpe.model.merge_list()
+    [('u', 'g'), ('u', 'n'), ('h', 'ug'), ('p', 'un'), ('p', 'ug')]
+    >>> merge_sources(hug_bpe).get("hug")     # h + ug, the third merge
     ('h', 'ug', 3)
     """
     model = tokenizer.model
@@ -142,6 +149,11 @@ def merge_sources(tokenizer, merge_events=()):
 def merge_tree(token: str, sources, depth: int = 0, limit: int = 64):
     """``(token, step or None, [children])``: how ``token`` was built, down to base tokens.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}   # the Hugging Face course's table
+    >>> hug_bpe = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=13)))
     >>> merge_tree("hug", merge_sources(hug_bpe))
     ('hug', 3, [('h', None, []), ('ug', 1, [('u', None, []), ('g', None, [])])])
     """
@@ -527,6 +539,7 @@ def added_token_names(tokenizer) -> dict[str, list[str]]:
 def added_token_flags(token, names: list[str] | None = None) -> str:
     """One line saying what an added token is and how it is matched.
 
+    >>> from core.tokenizer import AddedToken
     >>> added_token_flags(AddedToken("<|im_start|>", 5, special=True, lstrip=True), ["bos_token"])
     'added token (special; lstrip) — bos_token'
     """
@@ -603,7 +616,14 @@ def count_token_uses(tokenizer, corpus, limit: int = FREQUENCY_WORDS, top_words=
     the caller may pause or stop) and returns ``(counts, top_words)``; pass
     ``top_words`` back in to skip choosing them again for the same corpus.
 
-    >>> drain(count_token_uses(hug_bpe, count_lines(["hugs bug mug", "hug"])))[0][hug_id]
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}   # the Hugging Face course's table
+    >>> hug_bpe = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=13)))
+    >>> from core.corpus import count_lines
+    >>> hug_id = hug_bpe.token_to_id("hug")
+    >>> drain(count_token_uses(hug_bpe, count_lines(["hugs bug mug", "hug"])))[0][hug_id]   # hug s, hug
     2
     """
     if top_words is None:
@@ -696,6 +716,11 @@ class CorpusFrequencies:
 def base_token_kind(tokenizer, token: str) -> str:
     """What a token no merge built is, in words (the Vocabulary panel's side label).
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}   # the Hugging Face course's table
+    >>> hug_bpe = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=13)))
     >>> base_token_kind(hug_bpe, "<unk>")
     'the unknown token: it stands for any text the vocabulary cannot spell'
     """

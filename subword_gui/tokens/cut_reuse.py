@@ -1,10 +1,24 @@
 """Which lines a move of the vocab-size slider leaves as they were, known without encoding them.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> from subword_gui.background.jobs import truncate_tokenizer
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    >>> full = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=14)))
+    >>> full.model.merge_list()
+    [('u', 'g'), ('u', 'n'), ('h', 'ug'), ('p', 'un'), ('p', 'ug'), ('hug', 's')]
+    >>> cut = truncate_tokenizer(full, full.model.min_vocab_size + 3)   # the slider at 3 merges
     >>> tables = merge_tables(full.model)          # None when the argument below fails
     >>> cut_bound(cut, full)                       # the cut's merge count
-    1204
-    >>> top, following = valid_span(line.encoding, tables)
-    >>> top < 1204 <= following                    # the line's tokens under the cut: these
+    3
+    >>> encoding = cut.encode("hugs pun")
+    >>> encoding.tokens
+    ['hug', 's', 'p', 'un']
+    >>> top, following = valid_span(encoding, tables)
+    >>> top, following        # made by merges up to h+ug (2); p+un (3) would apply next
+    (2, 3)
+    >>> top < 3 <= following                       # the line's tokens under the cut: these
     True
 
 A BPE model cut to its first ``b`` merges segments a word as the full model does,
@@ -41,6 +55,7 @@ def merge_tables(model) -> tuple[dict[int, int], dict[tuple[int, int], int]] | N
     when ``model``'s merges are trees (see the module docstring), else None. Characters and
     special tokens have no rank.
 
+    >>> from core.models.bpe.model import BPE
     >>> bpe = BPE({"<unk>": 0, "g": 1, "p": 2, "u": 3, "ug": 4}, [("u", "g")], unk_token="<unk>")
     >>> merge_tables(bpe)
     ({4: 0}, {(3, 1): 0})
@@ -77,6 +92,11 @@ def ranked_merges(model) -> list | None:
     (``merge_list``, which ``merge_rank`` indexes); else None. A model may call something
     else ``merges``: a SentencePiece BPE model's is a method deriving pairs from its scores.
 
+    >>> from core.models.bpe.model import BPE
+    >>> from core.models.bpe.sentencepiece import SentencePieceBPE
+    >>> from core.sentencepiece_pieces import UNKNOWN, Piece
+    >>> bpe = BPE({"<unk>": 0, "g": 1, "p": 2, "u": 3, "ug": 4}, [("u", "g")], unk_token="<unk>")
+    >>> sentencepiece_bpe = SentencePieceBPE([Piece("<unk>", 0, UNKNOWN), Piece("ug", 0), Piece("u", -1), Piece("g", -2)])
     >>> ranked_merges(bpe), ranked_merges(sentencepiece_bpe)
     ([('u', 'g')], None)
     """
@@ -87,8 +107,16 @@ def cut_bound(tokenizer, full) -> int | None:
     """How many merges ``tokenizer`` keeps if it is ``full`` or a cut of it by the slider
     (the same pipeline, the first merges of the same model, the same added tokens); None if not.
 
-    >>> cut_bound(truncate_tokenizer(full, full.model.min_vocab_size + 3), full)
-    3
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> from subword_gui.background.jobs import truncate_tokenizer
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    >>> full = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=14)))
+    >>> full.model.merge_list()
+    [('u', 'g'), ('u', 'n'), ('h', 'ug'), ('p', 'un'), ('p', 'ug'), ('hug', 's')]
+    >>> cut_bound(truncate_tokenizer(full, full.model.min_vocab_size + 3), full), cut_bound(full, full)
+    (3, 6)
     """
     if tokenizer is None or full is None:
         return None
@@ -110,7 +138,16 @@ def same_pipeline(a, b) -> bool:
     normalizer, pre-tokenizer and post-processor objects (as a cut shares them with the
     model it was cut from) and the same added tokens.
 
-    >>> same_pipeline(full, truncate_tokenizer(full, 300)), same_pipeline(full, other_run)
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> from subword_gui.background.jobs import truncate_tokenizer
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    >>> full = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=14)))
+    >>> full.model.merge_list()
+    [('u', 'g'), ('u', 'n'), ('h', 'ug'), ('p', 'un'), ('p', 'ug'), ('hug', 's')]
+    >>> other_run = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=14)))
+    >>> same_pipeline(full, truncate_tokenizer(full, 10)), same_pipeline(full, other_run)
     (True, False)
     """
     if a is None or b is None:
@@ -131,6 +168,10 @@ def valid_span(encoding, tables) -> tuple[int, int]:
     lowest rank of a merge of two tokens side by side in one word (the full model's next
     merge; ``NO_MERGE`` if there is none).
 
+    >>> from core.models.bpe.model import BPE
+    >>> from core.tokenizer import Tokenizer
+    >>> bpe = BPE({"<unk>": 0, "g": 1, "p": 2, "u": 3, "ug": 4}, [("u", "g")], unk_token="<unk>")
+    >>> bpe_cut_1 = Tokenizer(bpe)                                   # its one merge kept
     >>> valid_span(bpe_cut_1.encode("pug"), merge_tables(bpe))      # p ug: "ug" made by merge 0
     (0, 1000000000)
     """

@@ -1,5 +1,10 @@
 """Token spans drawn in colour: over the editor's text, and as a strip of chips.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    >>> tokenizer = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=14)))
     >>> line = segment_line(tokenizer, "hug pug")
     >>> [line.text[s:e] for s, e in line.encoding.offsets]
     ['hug', 'pug']
@@ -150,8 +155,16 @@ class LineTokens:
         """Indexes of the tokens covering character ``pos``, in order: one, or several when
         byte-level pieces share a character; found by bisection (a long line has 50 k tokens).
 
-        >>> segment_line(bytelevel_bpe, "한").covering(0)     # three byte tokens of one syllable
-        [0, 1, 2]
+        >>> from core.events import drain
+        >>> from core.options import TrainOptions
+        >>> from core.training import train_from_counts
+        >>> options = TrainOptions("bytelevel-bpe", vocab_size=260)
+        >>> bytelevel_bpe = drain(train_from_counts({"한국": 3, "hug": 2}, options))
+        >>> line = segment_line(bytelevel_bpe, "a한")     # 한 is three byte tokens
+        >>> line.encoding.tokens, line.encoding.offsets
+        (['a', 'í', 'ķ', 'ľ'], [(0, 1), (1, 1), (1, 1), (1, 2)])
+        >>> line.covering(0), line.covering(1)           # the engine spans a character's last byte
+        ([0], [3])
         """
         offsets = self.encoding.offsets
         j = bisect.bisect_right(self.starts(), pos) - 1
@@ -269,7 +282,8 @@ def chunk_bounds(text: str) -> list[tuple[int, int]]:
     hashes to 0 mod 4 (about every fourth word), so the cuts depend on nearby text only
     and an edit leaves the other chunks, and their cached encodings, as they were.
 
-    >>> [t[s:e] for s, e in chunk_bounds(t := "the quick brown fox jumps over")]
+    >>> t = "the quick brown fox jumps over"
+    >>> [t[s:e] for s, e in chunk_bounds(t)]
     ['the quick brown', ' fox jumps', ' over']
     """
     bounds = []
@@ -297,6 +311,14 @@ def dropped_characters(tokenizer, text: str, enc: Encoding) -> list[int]:
     normalizer, even inside a token's span) or covered by no token. Whitespace
     that merely separates words is left out.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> options = TrainOptions("wordpiece", vocab_size=20, normalizer="bert", pre_tokenizer="bert")
+    >>> bert_wordpiece = drain(train_from_counts({"cafe": 3}, options))
+    >>> enc = bert_wordpiece.encode("cafe\u0301")     # the combining acute accent is stripped
+    >>> enc.tokens, enc.offsets
+    (['cafe'], [(0, 4)])
     >>> dropped_characters(bert_wordpiece, "cafe\u0301", enc)
     [4]
     """
@@ -594,6 +616,13 @@ def _split_clusters(line: LineTokens, lo: int = 0, hi: int | None = None) -> lis
     boundary cuts (an emoji with a skin tone split into two tokens), in characters ``lo``
     to ``hi`` (the part of a long line in view).
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> options = TrainOptions("bpe", vocab_size=10, pre_tokenizer="whitespace-split")
+    >>> char_level_bpe = drain(train_from_counts({"hi": 3, "👋": 2, "🏽": 1}, options))
+    >>> segment_line(char_level_bpe, "hi 👋🏽").encoding.tokens     # the wave, then its skin tone
+    ['hi', '👋', '🏽']
     >>> _split_clusters(segment_line(char_level_bpe, "hi 👋🏽"))
     [(3, 5)]
     """
@@ -659,6 +688,11 @@ def token_origin(model, token: str, token_id: int | None = None, style: TokenSty
     ``style`` spells the merged parts as every panel does (byte-level ``Ġ`` as ``␣``, bytes of a
     split character as ``⟨EC⟩``), not as the raw vocabulary strings.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+    >>> bpe = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=14))).model
     >>> token_origin(bpe, "hug")          # the Hugging Face course's hug/pug table
     'merge #3: h + ug'
     """
@@ -747,7 +781,7 @@ def _jamo_row(token: str, text: str) -> str:
     """For a token made of jamo: its letters, and the letters of the syllables it covers.
 
     >>> _jamo_row("\u11af\u1109\u116e", "철수")     # the ㄹ that ends 철, then 수
-    'ㄹ ㅅ ㅜ <span ...>of 철수 = ㅊ ㅓ ㄹ · ㅅ ㅜ</span>'
+    "ㄹ ㅅ ㅜ <span ...>of 철수 = ㅊ ㅓ ㄹ · ㅅ ㅜ</span>"
     """
     if not any(is_conjoining_jamo(c) for c in token):
         return ""

@@ -1,8 +1,13 @@
 """Why a word was cut the way it was: merges, greedy matches or the Unigram lattice.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> counts = {"hug": 10, "pug": 5, "hugs": 5}
+    >>> tokenizer = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=10)))
     >>> view = WhyView(); view.show_piece(tokenizer, "hugs")
-    >>> view.steps_text()      # BPE: the merges applied, in rank order
-    'h u g s | #1 u + g → h ug s | #3 h + ug → hug s'
+    >>> view.steps_text()      # BPE: the merges applied, in rank order (#3 p + ug is not one)
+    'h u g s | #1 u + g → h ug s | #2 h + ug → hug s | #4 hug + s → hugs'
 
 - **BPE**: the word's symbols at the start (characters, ``##``/``</w>`` forms,
   unknown ones marked), then one row per merge applied, in the order the
@@ -74,8 +79,14 @@ def initial_symbols(model, piece: str) -> list[tuple[str, bool]]:
     """BPE's starting symbols of ``piece``: ``(symbol, known)``; the continuing prefix
     on non-first characters and the end-of-word suffix on the last, as the encoder does.
 
+    >>> from core.models.bpe.model import BPE
+    >>> bpe = BPE({"h": 0, "u": 1, "g": 2, "s</w>": 3}, [], end_of_word_suffix="</w>")
     >>> initial_symbols(bpe, "hugs")
-    [('h', True), ('u', True), ('g', True), ('s', True)]
+    [('h', True), ('u', True), ('g', True), ('s</w>', True)]
+    >>> initial_symbols(bpe, "hus")    # "u" known, then "s" in its end-of-word form
+    [('h', True), ('u', True), ('s</w>', True)]
+    >>> initial_symbols(bpe, "gush")   # no "h</w>" in the vocabulary
+    [('g', True), ('u', True), ('s', False), ('h</w>', False)]
     """
     prefix = model.continuing_subword_prefix or ""
     suffix = model.end_of_word_suffix or ""
@@ -229,6 +240,7 @@ def build_merges(model, token: str, limit: int = 256) -> list[tuple[int, str, st
     """The merges that built ``token`` from its base symbols, ``(rank, left, right, merged)`` in
     rank order (the order training learned them), from the model's own merge list.
 
+    >>> from core.models.bpe.model import BPE
     >>> build_merges(BPE({"a": 0, "b": 1, "ab": 2, "abb": 3}, [("a", "b"), ("ab", "b")]), "abb")
     [(0, 'a', 'b', 'ab'), (1, 'ab', 'b', 'abb')]
     """
@@ -367,8 +379,14 @@ def _longer_misses(model, piece: str, start: int, end: int, limit: int = 64) -> 
     """How many longer candidates at ``start`` the greedy matcher tried before ``piece[start:end]``
     (the prefix ``##`` on non-initial ones, as the model adds it), counted up to ``limit``.
 
+    >>> from core.models.wordpiece.model import WordPiece
+    >>> wp = WordPiece({"[UNK]": 0, "h": 1, "hug": 2, "##s": 3, "##g": 4})
     >>> _longer_misses(wp, "hugs", 0, 3)   # "hugs" is not in the vocabulary, "hug" is
     1
+    >>> _longer_misses(wp, "hux", 0, 1)    # "hux" and "hu" before "h"
+    2
+    >>> _longer_misses(wp, "hugs", 3, 4)   # "##s" is the last character: nothing longer
+    0
     """
     prefix = model.continuing_subword_prefix or ""
     longest = min(len(piece), start + limit)
@@ -779,6 +797,11 @@ class WhyView(QWidget):
         character) into five pre-tokens; the reader sees one character, and the cursor cannot
         stop inside it, so the view says so and walks through every piece, never only the first.
 
+        >>> from core.events import drain
+        >>> from core.options import TrainOptions
+        >>> from core.training import train_from_counts
+        >>> tokenizer = drain(train_from_counts({"hug": 10, "pug": 5}, TrainOptions("bpe", vocab_size=6)))
+        >>> view = WhyView()
         >>> view.show_pieces(tokenizer, "👨\u200d👩\u200d👧", ["👨", "\u200d", "👩", "\u200d", "👧"])
         >>> view.steps_text().count("piece ")
         5

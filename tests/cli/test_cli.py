@@ -277,3 +277,32 @@ def test_progress_on_stderr_shows_the_merges_phase_unless_quiet(tmp_path, hug_co
     assert merges == ["merges          [##############################] 100.0% 11 / 11"], err
     code, _, err = run(["train", hug_corpus, "-v", 11, "-o", tmp_path / "b", "-q"], capsys)
     assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("name", ["bl.json", "BL.JSON", "tok.model", "vocab.txt", "bl.vocab"])
+def test_train_refuses_an_output_named_like_a_file_before_counting(
+    tmp_path, hug_corpus, capsys, monkeypatch, name
+):
+    """``-o bl.json`` made a folder named bl.json. A user who ends --output in .json (tokenizer.json),
+    .model (SentencePiece), .txt (vocab.txt, merges.txt) or .vocab (SentencePiece's vocabulary) means
+    the file, not a folder: refused before the corpus is counted, and nothing written."""
+    import core.cli
+
+    def counted(*args, **kwargs):
+        raise AssertionError("the corpus was counted before --output was checked")
+
+    monkeypatch.setattr(core.cli, "_count_corpus", counted)
+    out = tmp_path / name
+    code, _, err = run(["train", hug_corpus, "-v", 11, "-o", out], capsys)
+    folder = out.with_suffix("")
+    assert_one_line_error(code, err, f"--output {out} looks like a file name", f"such as {folder}/")
+    assert not out.exists() and sorted(p.name for p in tmp_path.iterdir()) == ["hug.txt"]
+
+
+def test_train_into_an_existing_folder_with_a_file_like_name_is_not_refused(tmp_path, hug_corpus, capsys):
+    """A folder that already exists is what the user named, whatever its ending."""
+    out = tmp_path / "models.v1.json"
+    out.mkdir()
+    code, _, err = run(["train", hug_corpus, "-v", 11, "-o", out], capsys)
+    assert code == 0, err
+    assert (out / "tokenizer.json").is_file()

@@ -107,3 +107,18 @@ def test_convert_to_a_bare_name_writes_the_formats_ending_and_says_where(unigram
     assert code == 0, err
     assert (tmp_path / "into" / "tokenizer.model").is_file()
     assert f"-> {tmp_path / 'into' / 'tokenizer.model'} (sentencepiece)" in out
+
+
+def test_convert_to_a_folder_format_refuses_an_output_named_like_a_file(tmp_path, capsys):
+    """``subword convert ranks out.json --to gpt2`` made a folder named out.json (vocab.json and
+    merges.txt inside): a folder format refuses a file-like OUTPUT and writes nothing; a file format
+    (hf-json) takes out.json as the file it is."""
+    path = _rank_file(tmp_path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    code, _, err = run(["convert", path, tmp_path / "out.json", "--to", "gpt2", "--from", "tiktoken"], capsys)
+    assert code != 0 and "Traceback" not in err
+    assert f"OUTPUT {tmp_path / 'out.json'} looks like a file name" in err and f"{tmp_path / 'out'}/" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    code, _, err = run(["convert", path, tmp_path / "out", "--to", "gpt2", "--from", "tiktoken"], capsys)
+    assert code == 0, err
+    assert (tmp_path / "out" / "merges.txt").is_file()

@@ -1,0 +1,26 @@
+"""Doctest set-up of the GUI package (pytest reads this file; the explorer never imports it).
+
+subword_gui's docstring examples are Qt glue, so each of its doctests gets what the GUI tests give
+a test (tests/gui/conftest.py): an offscreen QApplication, and Qt settings and app data under the
+test's own temporary folder, never the user's. The file sits here, not at the root, because a root
+conftest.py would make ruff sort the tests' ``from conftest import ...`` (tests/conftest.py) as
+first-party."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _gui_doctest_environment(request, tmp_path, monkeypatch):
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
+        QSettings.setPath(QSettings.Format.IniFormat, scope, str(tmp_path / "qsettings"))
+    request.getfixturevalue("qapp")
