@@ -48,13 +48,16 @@ def sweep_kernels() -> ModuleType:
     from core.jit import JIT_ONLY_VARIABLE, load_ahead_of_time
 
     key = os.environ.get(JIT_ONLY_VARIABLE)
-    found = _found.get(key)
-    if found is None:
-        found = load_ahead_of_time("core.models.unigram.train_kernels")
-        if found is None:
-            from core.models.unigram import train_kernels as found  # loads numba and the cached JIT kernels
-        _found[key] = found
-    return found
+    cached = _found.get(key)
+    if cached is not None:
+        return cached
+    built = load_ahead_of_time("core.models.unigram.train_kernels")
+    if built is None:
+        from core.models.unigram import train_kernels  # loads numba and the cached JIT kernels
+
+        built = train_kernels
+    _found[key] = built
+    return built
 
 
 _found: dict[str | None, ModuleType] = {}
