@@ -1,8 +1,7 @@
-"""The explorer's file dialogs: their filters, from the format table, and a wider Size column
-(not a doctest: the dialog is modal, and waits for a user)::
+"""The explorer's file dialogs: their filters, from the format table, and a wider Size column.
 
-    widen_next_file_dialog()   # just before a static QFileDialog.get... call
-    path, _ = QFileDialog.getOpenFileName(None, "Open tokenizer", "", tokenizer_filter())  # or a window
+    >>> widen_next_file_dialog()   # just before a static QFileDialog.get... call
+    >>> path, _ = QFileDialog.getOpenFileName(None, "Open tokenizer", "", tokenizer_filter())  # or a window
 
 The main window and the Compare panel both open tokenizers, so the helpers live here
 rather than in either of them.
