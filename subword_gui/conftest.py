@@ -2,7 +2,8 @@
 
 subword_gui's docstring examples are Qt glue, so each of its doctests gets what the GUI tests give
 a test (tests/gui/conftest.py): an offscreen QApplication, and Qt settings and app data under the
-test's own temporary folder, never the user's. The file sits here, not at the root, because a root
+test's own temporary folder, never the user's; and the static file dialogs answer "cancelled" at
+once (file_dialogs' example calls one, and a modal dialog would wait for a user forever). The file sits here, not at the root, because a root
 conftest.py would make ruff sort the tests' ``from conftest import ...`` (tests/conftest.py) as
 first-party."""
 
@@ -17,10 +18,19 @@ import pytest
 def _gui_doctest_environment(request, tmp_path, monkeypatch):
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QFileDialog
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
         QSettings.setPath(QSettings.Format.IniFormat, scope, str(tmp_path / "qsettings"))
+    cancelled = {
+        "getOpenFileName": ("", ""),
+        "getSaveFileName": ("", ""),
+        "getOpenFileNames": ([], ""),
+        "getExistingDirectory": "",
+    }
+    for name, answer in cancelled.items():
+        monkeypatch.setattr(QFileDialog, name, staticmethod(lambda *a, _answer=answer, **k: _answer))
     request.getfixturevalue("qapp")
