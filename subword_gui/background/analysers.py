@@ -1,6 +1,15 @@
 """Show a morpheme-aware model only once its analyser answers, so the window never waits.
 
-    >>> after_analysers([tokenizer], lambda: state.show(tokenizer), waiting=status_bar_note)
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}   # the Hugging Face course's table
+    >>> hug_bpe = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=13)))
+    >>> shown = []
+    >>> after_analysers([hug_bpe], lambda: shown.append(hug_bpe), waiting=print)   # e.g. state.show
+    False
+    >>> shown == [hug_bpe]       # its whitespace pre-tokenizer needs no analyser: shown at once
+    True
 
 The explorer loads morpheme analysers apart (``core.morphemes.load_analysers_apart``):
 Kiwi takes ~3 s to load and analyse a first text, holding its process's interpreter

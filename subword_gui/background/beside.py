@@ -1,7 +1,19 @@
 """Work on a helper thread of the GUI process without freezing the window.
 
-    >>> with collector_paused(), gui_first():
-    ...     line = segment_line(tokenizer, "가" * 100_000)   # on the helper thread
+    >>> import gc, sys
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> from subword_gui.tokens.token_view import segment_line
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}   # the Hugging Face course's table
+    >>> hug_bpe = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=13)))
+    >>> threshold, interval = gc.get_threshold()[0], sys.getswitchinterval()
+    >>> with collector_paused(), gui_first():        # on the helper thread
+    ...     line = segment_line(hug_bpe, "hugs " * 20_000)
+    ...     gc.get_threshold()[0], sys.getswitchinterval()
+    (0, 0.001)
+    >>> (gc.get_threshold()[0], sys.getswitchinterval()) == (threshold, interval)   # as before
+    True
 
 A helper thread shares the GUI thread's interpreter lock. Two things made the window
 freeze while one worked, each measured with ``benchmarks/bench_gui_responsiveness.py

@@ -1,8 +1,18 @@
 """Encode long lines on a helper thread, the latest request first, so typing never waits.
 
-    >>> encoder = LineEncoder()
-    >>> encoder.encoded.connect(lambda tok, text, line: cache.put(text, line))
-    >>> encoder.request(tokenizer, "가" * 100_000)   # returns at once; ``encoded`` follows
+    >>> from PySide6.QtCore import QEventLoop
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}   # the Hugging Face course's table
+    >>> hug_bpe = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=13)))
+    >>> encoder, cache, loop = LineEncoder(), {}, QEventLoop()
+    >>> _ = encoder.encoded.connect(lambda tok, text, line: (cache.update({text: line}), loop.quit()))
+    >>> text = "hugs " * 20_000                  # 100,000 characters
+    >>> encoder.request(hug_bpe, text)           # returns at once; ``encoded`` follows
+    >>> loop.exec(); cache[text].encoding.tokens[:4]   # delivered by the GUI thread's event loop
+    0
+    ['hug', 's', 'hug', 's']
 
 The Segmentation panel hands over every line of ``LONG_LINE`` characters or more
 (a pasted 100,000-character word takes the engine seconds to encode). One thread

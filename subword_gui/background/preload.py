@@ -1,6 +1,7 @@
 """Load LLVM's shared library without holding the interpreter lock, ahead of numba.
 
     >>> preload_llvm()   # on the start-up helper thread, before the compiled encoders load
+    True
 
 The engine's compiled encoders import numba, whose llvmlite opens ``libllvmlite`` with
 ``ctypes.CDLL``. Opening it runs LLVM's static initialisers (option tables for every target:

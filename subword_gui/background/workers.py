@@ -1,8 +1,20 @@
 """Run an engine generator off the GUI thread and deliver its events in coalesced batches.
 
-    >>> job = Job(train_job, source, options, None)
-    >>> job.events.connect(log.append_events); job.finished.connect(on_model)
+    >>> from PySide6.QtCore import QEventLoop
+    >>> from core.options import TrainOptions
+    >>> from subword_gui.background.jobs import train_job
+    >>> source = ("lines", ["hug hug pug pun bun hugs"])
+    >>> job = Job(train_job, source, TrainOptions("bpe", vocab_size=13), None)
+    >>> events, results = [], []
+    >>> _ = job.events.connect(events.extend), job.finished.connect(results.append)
+    >>> loop = QEventLoop(); _ = job.ended.connect(loop.quit)
     >>> job.start()          # or job.start(stepping=True) then job.step() per click
+    >>> loop.exec()          # the window's own event loop does this wait (here about half a second)
+    0
+    >>> [e.new_token for e in events if type(e).__name__ == "MergeEvent"]
+    ['ug', 'hug', 'un', 'bun', 'pug']
+    >>> [(p.vocab_size, p.tokens_per_word) for p in results[0].points][-2:]   # the curve: tokens per word by size
+    [(12, 1.5), (13, 1.3333333333333333)]
 
 Why a child process and not a QThread: a trainer is pure-Python CPU work. In
 a thread it holds the interpreter lock, and every Python callback of the GUI
@@ -281,7 +293,14 @@ def _child_main(
 def next_turn(parent: QObject, slot) -> QTimer:
     """Call ``slot`` once, in the event loop's next turn, never in the current one.
 
-        >>> next_turn(panel, panel.land)   # the model reaches the panels after this turn repaints
+        >>> from PySide6.QtCore import QObject
+        >>> from PySide6.QtWidgets import QApplication
+        >>> panel, landed = QObject(), []
+        >>> _ = next_turn(panel, lambda: landed.append("model"))   # e.g. the panel's land
+        >>> landed                         # not in this turn ...
+        []
+        >>> QApplication.processEvents(); landed   # ... in the next one
+        ['model']
 
     subtle: ``QTimer.singleShot(0, slot)`` is a queued call in Qt 6, and a queued call made from
     a timer's slot or from another queued call runs in the *same* turn: the drain that unpickled
