@@ -1,7 +1,16 @@
 """Help › User guide (F1): a short illustrated guide inside the app.
 
-    >>> guide = GuideDialog(window); guide.show()     # opens at once; the worked examples fill in
-    >>> guide.show_section("bpe")                     # jump to a section (its anchor)
+    >>> from PySide6.QtCore import QEventLoop
+    >>> GuideDialog._cache = None                 # as at a session's first F1: nothing trained yet
+    >>> guide = GuideDialog(); guide.show()       # opens at once (F1 gives it the main window as parent)
+    >>> "Working the example out with the engine" in guide.browser.toPlainText()
+    True
+    >>> loop = QEventLoop(); _ = guide.examples_ready.connect(loop.quit)
+    >>> loop.exec()                               # the worked examples fill in (about a second)
+    0
+    >>> guide.show_section("bpe")                 # jump to a section (its anchor)
+    >>> guide.failed, sorted(guide.browser.images)
+    (None, ['why-bpe.png', 'why-unigram.png'])
 
 What it covers: the main flow, each panel, what BPE, WordPiece, Unigram,
 byte-level BPE, SuperBPE, PickyBPE, BPE-dropout and byte fallback do (``guide_newer``), and how

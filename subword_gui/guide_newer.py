@@ -1,6 +1,7 @@
 """The user guide's sections on the newer ways to train and cut: SuperBPE, PickyBPE, BPE-dropout
 and Unigram sampling, and SentencePiece-style training with byte fallback.
 
+    >>> from subword_gui.guide import EXAMPLES_DIR, _train
     >>> examples = work_newer_examples(_train, EXAMPLES_DIR)   # guide.py's trainer; a fraction of a second
     >>> [e.stage for e in examples["superbpe"].events if type(e).__name__ == "StageStarted"]
     [1, 2]

@@ -1,9 +1,14 @@
 """The explorer's look: Fusion style, a calm light or dark palette, fonts that render Korean and Japanese.
 
-    >>> apply_theme(app)             # once, right after QApplication(): follows the system
-    >>> apply_theme(app, "dark")     # View › Theme › Dark
-    >>> current().muted              # colours for rich text and painting, of the theme in use
+    >>> from PySide6.QtWidgets import QApplication
+    >>> app = QApplication.instance()
+    >>> _ = apply_theme(app); mode()          # once, right after QApplication(): follows the system
+    'system'
+    >>> apply_theme(app, "dark") is DARK      # View › Theme › Dark
+    True
+    >>> current().muted                       # colours for rich text and painting, of the theme in use
     '#9198a1'
+    >>> _ = apply_theme(app, "light")         # View › Theme › Light (as the GUI tests leave it)
 
 "system" follows the desktop: Qt's colour-scheme hint when the platform gives one,
 else the lightness of the palette the platform handed the application before
