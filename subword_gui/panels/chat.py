@@ -1,8 +1,19 @@
 """The Segmentation panel's Chat tab: a conversation rendered with the tokenizer's chat template.
 
-    >>> view = ChatView(); view.set_tokenizer(qwen); view.set_messages([{"role": "user", "content": "Hi"}])
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.tokenizer import AddedToken
+    >>> from core.training import train_from_counts
+    >>> chatml = drain(train_from_counts({"user": 3, "Hi": 2}, TrainOptions("bpe", vocab_size=20)))
+    >>> for special in ("<|im_start|>", "<|im_end|>"):
+    ...     chatml.add_token(AddedToken(special, chatml.vocab_size))
+    >>> chatml.extra["chat_template"] = (        # ChatML, as Qwen's tokenizer_config.json has it
+    ...     "{% for m in messages %}<|im_start|>{{ m.role }}\\n{{ m.content }}<|im_end|>\\n{% endfor %}"
+    ...     "{% if add_generation_prompt %}<|im_start|>assistant\\n{% endif %}")
+    >>> view = ChatView(); view.set_tokenizer(chatml); view.set_messages([{"role": "user", "content": "Hi"}])
+    >>> view.render()                        # an edit renders after a short pause; this renders now
     >>> view.rendered.toPlainText()
-    '<|im_start|>system\\nYou are a helpful assistant.<|im_end|>\\n<|im_start|>user\\nHi<|im_end|>\\n'
+    '<|im_start|>user\\nHi<|im_end|>\\n<|im_start|>assistant\\n'
 
 Top to bottom: the turns (a table of role and content, rows added and removed with the
 buttons), *add generation prompt* and the template to use (when there are several); the

@@ -1,8 +1,20 @@
 """The Segmentation panel's Samples tab: several segmentations of the typed text, side by side.
 
-    >>> view = SamplesView(); view.set_tokenizer(bpe); view.set_text("hugs and pugs")
-    >>> view.result.method, len(view.result.samples)      # doctest: +SKIP
-    ('dropout', 5)
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}   # the Hugging Face course's table
+    >>> hug_bpe = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=13)))
+    >>> view = SamplesView(); view.set_tokenizer(hug_bpe); view.set_text("hugs pugs")
+    >>> view.resample_now()          # drawn after a pause while the tab is shown; this draws now
+    >>> view.result.method, view.result.strength, len(view.result.samples)
+    ('dropout', 0.1, 5)
+    >>> view.result.deterministic.tokens
+    ('hug', 's', 'pug', 's')
+    >>> [len(s) for s in view.result.samples]      # p = 0.1 happens to skip no merge of these two words
+    [4, 4, 4, 4, 4]
+    >>> view.strength.setValue(0.5); view.resample_now(); [" ".join(s.tokens) for s in view.result.samples]
+    ['hug s p u g s', 'h u g s p ug s', 'h ug s p u g s', 'hug s p ug s', 'hug s p u g s']
 
 For a BPE model, BPE-dropout with its ``p``; for a Unigram model (a SentencePiece unigram
 ``.model`` too), sampling from the lattice with its ``alpha`` (``core.sampling``). The first row
