@@ -1,7 +1,22 @@
 """The Runs panel: every training run of the session, to show again, compare, rename, save or discard.
 
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> from subword_gui.runs import Run
+    >>> from subword_gui.state import AppState
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}   # the Hugging Face course's table
+    >>> state = AppState()
+    >>> for size in (11, 13):                # two runs, as two trainings leave them
+    ...     options = TrainOptions("bpe", vocab_size=size)
+    ...     state.add_run(Run(0, f"BPE {size}", drain(train_from_counts(counts, options)), options), show=True)
     >>> panel = RunsPanel(state)         # lists state.runs; follows state.runs_changed
-    >>> panel.select(run); panel.show_selected()      # the run's tokenizer is shown everywhere
+    >>> names = lambda: [panel.model.index(row, 0).data() for row in range(panel.model.rowCount())]
+    >>> names()                          # the shown run is marked (and bold)
+    ['BPE 11', '● BPE 13']
+    >>> panel.select(state.runs[0]); panel.show_selected()      # the run's tokenizer is shown everywhere
+    >>> state.tokenizer.vocab_size, names()
+    (11, ['● BPE 11', 'BPE 13'])
 
 One row per run (oldest first): its name (double-click or F2 to rename), the
 algorithm and vocabulary size, the corpus, how long training took and the final

@@ -1,7 +1,17 @@
 """The Vocabulary panel: every token, searchable, and how each one was built.
 
-    >>> panel = VocabularyPanel(state); panel.search.setText("ug")
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> from subword_gui.state import AppState
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}   # the Hugging Face course's table
+    >>> state = AppState(); panel = VocabularyPanel(state); panel.show()   # hidden, it waits until shown
+    >>> state.set_full_tokenizer(drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=13))))
+    >>> panel.search.setText("ug")
+    >>> panel.count.text(), [panel.proxy.index(r, COL_TOKEN).data() for r in range(panel.proxy.rowCount())]
+    ('3 of 13 tokens', ['ug', 'hug', 'pug'])
     >>> panel.select_token("hug"); panel.tree_text()
+    True
     ['hug  #3', '  h', '  ug  #1', '    u', '    g']
 
 The table (:class:`VocabModel` behind :class:`VocabFilter`) lists id, the token
