@@ -1,7 +1,20 @@
 """Panel 1, Corpus: count a text or word-count file off the GUI thread and show what it holds.
 
-    >>> panel = CorpusPanel(state); panel.open_text("reviews.txt")   # returns at once
-    >>> # ... panel.loaded fires; state.corpus is the new CorpusCounts
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from PySide6.QtCore import QEventLoop
+    >>> from subword_gui.state import AppState
+    >>> folder = tempfile.TemporaryDirectory(); path = Path(folder.name) / "reviews.txt"
+    >>> _ = path.write_text("hug pug pun\\nbun hugs hug\\n", encoding="utf-8")
+    >>> state = AppState(); panel = CorpusPanel(state)
+    >>> loop = QEventLoop(); _ = panel.loaded.connect(loop.quit)
+    >>> panel.open_text(str(path))       # returns at once: a worker process counts it
+    >>> loop.exec()                      # ... panel.loaded fires (here about half a second)
+    0
+    >>> corpus = state.corpus            # the new CorpusCounts
+    >>> corpus.lines, corpus.n_words, corpus.encoding, sorted(corpus.words.items())
+    (2, 6, 'utf-8', [('bun', 1), ('hug', 2), ('hugs', 1), ('pug', 1), ('pun', 1)])
+    >>> folder.cleanup()
 
 Shows lines, characters, words, distinct words and characters, replaced bytes
 and the encoding used (with a chooser: auto, utf-8, cp949, euc-kr); a word

@@ -1,7 +1,17 @@
 """Panel 2, Training: options, Train / Step / Cancel, a live merge log and live plots.
 
-    >>> panel = TrainingPanel(state); panel.set_options(TrainOptions("bpe", vocab_size=300))
-    >>> panel.train()          # returns at once; panel.training_finished(tokenizer) fires later
+    >>> from PySide6.QtCore import QEventLoop
+    >>> from subword_gui.state import AppState
+    >>> state = AppState(); state.corpus_source = ("lines", ["hug hug pug pun bun hugs"])   # as the Corpus panel sets it
+    >>> panel = TrainingPanel(state); panel.set_options(TrainOptions("bpe", vocab_size=13))
+    >>> loop = QEventLoop(); _ = panel.curve_ready.connect(loop.quit)
+    >>> panel.train()          # returns at once; panel.training_finished(tokenizer) fires later, then curve_ready
+    >>> loop.exec()            # the window's event loop does this wait (here about half a second)
+    0
+    >>> state.full_tokenizer.model.merge_list(), panel.busy
+    ([('u', 'g'), ('h', 'ug'), ('u', 'n'), ('b', 'un'), ('p', 'ug')], False)
+    >>> [panel.merge_model.index(row, 3).data() for row in range(panel.merge_model.rowCount())]   # the merge log
+    ['ug', 'hug', 'un', 'bun', 'pug']
 
 How a run flows:
 1. The corpus is counted under the chosen normalizer and pre-tokenizer (the worker
@@ -1327,8 +1337,21 @@ class TrainingPanel(QWidget):
     def origin_text(self) -> str:
         """One line: which model the panels show and where it came from.
 
+        >>> from core.events import MergeEvent, drain
+        >>> from core.options import TrainOptions
+        >>> from core.training import train_from_counts
+        >>> from subword_gui.runs import Run
+        >>> from subword_gui.state import AppState
+        >>> state = AppState(); panel = TrainingPanel(state)
         >>> panel.origin_text()
-        'Showing Run 1: BPE 2,000, restored from the last session with its merge log.'
+        'Ready to train'
+        >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}   # the Hugging Face course's table
+        >>> options, events = TrainOptions("bpe", vocab_size=13), []
+        >>> hug_bpe = drain(train_from_counts(counts, options), events.append)
+        >>> log = [e for e in events if isinstance(e, MergeEvent)]
+        >>> state.add_run(Run(0, "Run 1: BPE 13", hug_bpe, options, merge_events=log, restored=True), show=True)
+        >>> panel.origin_text()
+        'Showing Run 1: BPE 13, restored from the last session with its log.'
         """
         run = self.state.shown_run
         has_log = bool(self.state.merge_events or self.state.round_events)
