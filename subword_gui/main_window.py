@@ -1,7 +1,18 @@
 """The explorer's main window: dockable panels, menus, shortcuts, status bar, settings.
 
-    >>> window = MainWindow(settings=QSettings(path, QSettings.Format.IniFormat))
-    >>> window.show()            # opens on the bundled sample corpus, ready to train
+    >>> import tempfile
+    >>> folder = tempfile.TemporaryDirectory(); path = f"{folder.name}/explorer.ini"
+    >>> window = MainWindow(settings=QSettings(path, QSettings.Format.IniFormat), open_sample=False)
+    >>> window.show()            # open_sample (the default): opens the last corpus or the bundled sample
+    >>> [dock.windowTitle() for dock in window.findChildren(QDockWidget)]
+    ['Corpus', 'Vocab size', 'Segmentation', 'Compare', 'Vocabulary', 'Runs', 'Training']
+    >>> window.training_panel.origin_text()
+    'Ready to train'
+    >>> window.close()           # keeps the layout in the settings for the next launch
+    True
+    >>> QSettings(path, QSettings.Format.IniFormat).contains("window/geometry")
+    True
+    >>> folder.cleanup()
 
 Panels are docks (restorable from QSettings): Corpus and Training (ours),
 the vocab-size slider, and Segmentation, Vocabulary and Compare (hosted
@@ -1216,7 +1227,10 @@ class MainWindow(QMainWindow):
     def load_engine_beside(self) -> None:
         """Import the engine's compiled encoders on a helper thread, at a quiet moment.
 
-            >>> window.show(); window.load_engine_beside()   # the launcher; loads ~1 s later
+        Not a doctest: the encoders load on a helper thread once the window has been quiet
+        for ``ENGINE_QUIET_MS`` (a second), which an example would have to wait for::
+
+            window.show(); window.load_engine_beside()   # the launcher; loads ~1 s later
 
         Without it the first text that needs them (a pasted paragraph: many new words go
         through numba's kernels at once) loaded them inside the event loop (0.4 s frozen,
@@ -1370,8 +1384,17 @@ class MainWindow(QMainWindow):
         """Edit › Copy tokens / Copy ids: the Segmentation text's encoding on the clipboard,
         one JSON list per line (tokens as the vocabulary spells them). Returns what was copied.
 
-        >>> window.copy_encoding("ids")
-        '[51, 7, 23]'
+        >>> from core.events import drain
+        >>> from core.options import TrainOptions
+        >>> from core.training import train_from_counts
+        >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}   # the Hugging Face course's table
+        >>> window = MainWindow(open_sample=False)
+        >>> window.state.set_full_tokenizer(drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=13))))
+        >>> window.segmentation_panel.set_text("hugs pug\\nbun")
+        >>> window.copy_encoding("tokens")
+        '["hug", "s", "pug"]\\n["b", "un"]'
+        >>> window.copy_encoding("ids"), QApplication.clipboard().text()
+        ('[10, 6, 12]\\n[1, 9]', '[10, 6, 12]\\n[1, 9]')
         """
         lines = self.segmentation_panel.lines()
         if self.state.tokenizer is None or not lines:
