@@ -1,7 +1,10 @@
 """The Korean study (Examples menu): syllable, jamo and morpheme-aware BPE side by side.
 
-    >>> study = KoreanStudy(window)                     # window: the MainWindow
-    >>> study.start(lines, vocab_size=1500, name="sample-ko-en.txt")
+Not a doctest: the job loads the kiwipiepy morpheme analyser in its worker process, seconds
+before the first pipeline trains (``core.korean_study`` shows the figures on a small corpus)::
+
+    study = KoreanStudy(window)                     # window: the MainWindow
+    study.start(lines, vocab_size=1500, name="sample-ko-en.txt")
 
 The engine does the work (:func:`core.korean_study.korean_study`, in a background
 job, cancellable between pipelines). When it lands, each pipeline becomes a run

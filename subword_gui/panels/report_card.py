@@ -1,9 +1,32 @@
 """The Compare panel's "Report card" tab: every measure of ``core.measures`` for every column.
 
+    >>> import tempfile
+    >>> from PySide6.QtCore import QEventLoop
+    >>> from core.events import drain
+    >>> from core.options import TrainOptions
+    >>> from core.training import train_from_counts
+    >>> from subword_gui.panels.compare import ComparePanel
+    >>> from subword_gui.state import AppState
+    >>> counts = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}   # the Hugging Face course's table
+    >>> state = AppState(); state.set_full_tokenizer(drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=13))))
+    >>> state.corpus_source = ("lines", ["hug pug pun", "bun hugs hug"])   # as the Corpus panel sets it
+    >>> compare_panel = ComparePanel(state)     # columns A (the model shown) and B (cut in half)
+    >>> folder = tempfile.TemporaryDirectory(); root = Path(folder.name)
+    >>> _ = (root / "ko.txt").write_text("퍼그를 안아요\\n빵\\n", encoding="utf-8")
+    >>> _ = (root / "en.txt").write_text("hugs pugs\\nbun\\n", encoding="utf-8")
     >>> card = ReportCardView(compare_panel)
-    >>> card.add_parallel("ko", "ko.txt"); card.add_parallel("en", "en.txt")
+    >>> card.add_parallel("ko", str(root / "ko.txt")); card.add_parallel("en", str(root / "en.txt"))
     >>> card.compute()                       # a background job; ``computed`` when it lands
-    >>> card.export_to(Path("card.html"))    # one self-contained HTML file (core.report_export)
+    True
+    >>> loop = QEventLoop(); _ = card.job.ended.connect(loop.quit); loop.exec()   # about a second
+    0
+    >>> [(label, card.cell(label, "A"), card.cell(label, "B")) for label in ("tokens / word", "premium ko / en")]
+    [('tokens / word', '1.333', '3.167'), ('premium ko / en', '1.167', '0.636')]
+    >>> card.best_cells()["tokens / word"]     # the best value of a row is bold, in the accent colour
+    ['A']
+    >>> card.export_to(root / "card.html")   # one self-contained HTML file (core.report_export)
+    True
+    >>> folder.cleanup()
 
 The card is computed in a worker process (``subword_gui.background.report_card``), with a
 progress bar and a Cancel button, over the corpus the Corpus panel opened (its text file)
