@@ -8,6 +8,7 @@
     >>> hug_bpe = drain(train_from_counts(counts, TrainOptions("bpe", vocab_size=13)))
     >>> encoder, cache, loop = LineEncoder(), {}, QEventLoop()
     >>> _ = encoder.encoded.connect(lambda tok, text, line: (cache.update({text: line}), loop.quit()))
+    >>> _ = encoder.failed.connect(loop.quit)
     >>> text = "hugs " * 20_000                  # 100,000 characters
     >>> encoder.request(hug_bpe, text)           # returns at once; ``encoded`` follows
     >>> loop.exec(); cache[text].encoding.tokens[:4]   # delivered by the GUI thread's event loop

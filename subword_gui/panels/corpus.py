@@ -7,7 +7,7 @@
     >>> folder = tempfile.TemporaryDirectory(); path = Path(folder.name) / "reviews.txt"
     >>> _ = path.write_text("hug pug pun\\nbun hugs hug\\n", encoding="utf-8")
     >>> state = AppState(); panel = CorpusPanel(state)
-    >>> loop = QEventLoop(); _ = panel.loaded.connect(loop.quit)
+    >>> loop = QEventLoop(); _ = panel.loaded.connect(loop.quit), panel.failed.connect(loop.quit)
     >>> panel.open_text(str(path))       # returns at once: a worker process counts it
     >>> loop.exec()                      # ... panel.loaded fires (here about half a second)
     0

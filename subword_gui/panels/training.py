@@ -4,8 +4,8 @@
     >>> from subword_gui.state import AppState
     >>> state = AppState(); state.corpus_source = ("lines", ["hug hug pug pun bun hugs"])   # as the Corpus panel sets it
     >>> panel = TrainingPanel(state); panel.set_options(TrainOptions("bpe", vocab_size=13))
-    >>> loop = QEventLoop(); _ = panel.curve_ready.connect(loop.quit)
     >>> panel.train()          # returns at once; panel.training_finished(tokenizer) fires later, then curve_ready
+    >>> loop = QEventLoop(); _ = panel.job.ended.connect(loop.quit)
     >>> loop.exec()            # the window's event loop does this wait (here about half a second)
     0
     >>> state.full_tokenizer.model.merge_list(), panel.busy
