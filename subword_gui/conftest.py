@@ -3,9 +3,10 @@
 subword_gui's docstring examples are Qt glue, so each of its doctests gets what the GUI tests give
 a test (tests/gui/conftest.py): an offscreen QApplication, and Qt settings and app data under the
 test's own temporary folder, never the user's; and the static file dialogs answer "cancelled" at
-once (file_dialogs' example calls one, and a modal dialog would wait for a user forever). The file sits here, not at the root, because a root
-conftest.py would make ruff sort the tests' ``from conftest import ...`` (tests/conftest.py) as
-first-party."""
+once (file_dialogs' example calls one, and a modal dialog would wait for a user forever); the
+explorer's top-level widgets an example made are closed and deleted after it. The file sits here,
+not at the root, because a root conftest.py would make ruff sort the tests' ``from conftest
+import ...`` (tests/conftest.py) as first-party."""
 
 from __future__ import annotations
 
