@@ -325,6 +325,8 @@ def load_ahead_of_time(module: str) -> ModuleType | None:
 
     if os.environ.get(JIT_ONLY_VARIABLE) == "1":
         return None
+    if module in _ahead_loaded:
+        return _ahead_loaded[module]
     try:
         name = ahead_of_time_name(module)
         spec = importlib.util.find_spec(name)
@@ -332,9 +334,17 @@ def load_ahead_of_time(module: str) -> ModuleType | None:
             return None
         if not _verified(Path(spec.origin), "numba's JIT compiles the kernels instead"):
             return None
-        return importlib.import_module(name)
+        loaded = _ahead_loaded[module] = importlib.import_module(name)
+        return loaded
     except ImportError:  # not built here (or built for another numpy): the JIT kernels will do
         return None
+
+
+# Each module's extension once loaded, as _plain_loaded below: finding and verifying it again
+# (its name hashes the sources, its record is checked over the ~0.8 MB file) cost ~0.1 ms a time,
+# and the Unigram trainer asks some twenty times. An extension stays loaded anyway: Python cannot
+# unload one, so a build made later in the process would not be imported either.
+_ahead_loaded: dict[str, ModuleType] = {}
 
 
 def build_ahead_of_time(module: str) -> Path:

@@ -38,26 +38,12 @@ EXPORTS = {
 
 
 def sweep_kernels() -> ModuleType:
-    """The module whose functions the trainer calls: compiled ahead of time if built, else the JIT.
+    """The module whose functions the trainer calls: compiled ahead of time if built, else the JIT."""
+    from core.jit import load_ahead_of_time
 
-    Found once per process (per value of the JIT-only switch): the trainer asks at every step of
-    its sweeps, and each look for the build (its name hashes the kernels' source) cost ~0.1 ms.
-    """
-    import os
+    ahead = load_ahead_of_time("core.models.unigram.train_kernels")
+    if ahead is not None:
+        return ahead
+    from core.models.unigram import train_kernels  # loads numba and the cached JIT kernels
 
-    from core.jit import JIT_ONLY_VARIABLE, load_ahead_of_time
-
-    key = os.environ.get(JIT_ONLY_VARIABLE)
-    cached = _found.get(key)
-    if cached is not None:
-        return cached
-    built = load_ahead_of_time("core.models.unigram.train_kernels")
-    if built is None:
-        from core.models.unigram import train_kernels  # loads numba and the cached JIT kernels
-
-        built = train_kernels
-    _found[key] = built
-    return built
-
-
-_found: dict[str | None, ModuleType] = {}
+    return train_kernels
